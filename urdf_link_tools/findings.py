@@ -1,0 +1,106 @@
+# Copyright 2026 urdf_link_tools contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""Findings: what the analysis says about a robot, as plain data."""
+
+from dataclasses import dataclass, field
+import enum
+from typing import Any, Dict, Optional, Tuple
+
+
+class Severity(enum.IntEnum):
+    """How bad a finding is; the values match urdf_link_tools_interfaces/Finding."""
+
+    INFO = 0
+    WARNING = 1
+    ERROR = 2
+
+    @property
+    def label(self) -> str:
+        """Lower-case name used in text and JSON output."""
+        return self.name.lower()
+
+    @classmethod
+    def parse(cls, text: str) -> 'Severity':
+        """
+        Read a severity from its name.
+
+        :param text: 'error', 'warning' or 'info' (any case)
+        :return: the severity
+        :raises ValueError: for any other text
+        """
+        try:
+            return cls[text.strip().upper()]
+        except KeyError:
+            raise ValueError(
+                f'unknown severity {text!r}: use error, warning or info') from None
+
+
+@dataclass(frozen=True)
+class Finding:
+    """
+    One thing the checker found, with enough context for a person to act on it.
+
+    ``values`` holds the numbers behind the message as (key, value) text pairs, in the order
+    a reader wants them (they become diagnostic key/values). ``suggested_inertia`` carries
+    a replacement (ixx, ixy, ixz, iyy, iyz, izz) where the rule can compute one; it is what
+    ``check --fix-inertia`` writes.
+    """
+
+    rule: str
+    severity: Severity
+    message: str
+    link: Optional[str] = None
+    element: Optional[str] = None
+    line: Optional[int] = None
+    suggestion: str = ''
+    values: Tuple[Tuple[str, str], ...] = ()
+    suggested_inertia: Optional[Tuple[float, float, float, float, float, float]] = field(
+        default=None, compare=False)
+
+    def to_dict(self) -> Dict[str, Any]:
+        """Return a JSON-ready dict with the public fields."""
+        out: Dict[str, Any] = {
+            'rule': self.rule,
+            'severity': self.severity.label,
+            'link': self.link,
+            'element': self.element,
+            'line': self.line,
+            'message': self.message,
+            'suggestion': self.suggestion,
+            'values': dict(self.values),
+        }
+        if self.suggested_inertia is not None:
+            names = ('ixx', 'ixy', 'ixz', 'iyy', 'iyz', 'izz')
+            out['suggested_inertia'] = dict(zip(names, self.suggested_inertia))
+        return out
+
+
+def worst_severity(findings: 'Tuple[Finding, ...] | list') -> Optional[Severity]:
+    """
+    Return the highest severity among findings, or None when there are none.
+
+    :param findings: findings to scan
+    :return: the worst severity or None
+    """
+    worst: Optional[Severity] = None
+    for finding in findings:
+        if worst is None or finding.severity > worst:
+            worst = finding.severity
+    return worst
+
+
+def sort_key(finding: Finding) -> Tuple[int, str, int, str]:
+    """Order findings errors first, then by link, line and rule."""
+    return (-int(finding.severity), finding.link or '', finding.line or 0, finding.rule)

@@ -1,0 +1,486 @@
+# Copyright 2026 urdf_link_tools contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+Parse URDF text into the :mod:`urdf_link_tools.model`, safely and with source lines.
+
+The XML parser is configured so that a robot description cannot reach outside the
+document: no external entities or DTDs are loaded, no network access is allowed, entity
+references are never expanded, and a document that declares entities is refused outright
+(a robot description has no use for them; xacro output never contains them). libxml2's
+own limits (nesting depth 256, text nodes up to 10 MB) stay on because ``huge_tree`` is off.
+"""
+
+from typing import Callable, Dict, List, Optional, Tuple, Union
+
+from lxml import etree
+
+from urdf_link_tools.errors import UrdfStructureError, UrdfSyntaxError
+from urdf_link_tools.findings import Finding, Severity
+from urdf_link_tools.model import (
+    Box, Cylinder, Geometry, GeometryElement, IDENTITY, Inertia, Inertial, Joint,
+    JOINT_TYPES, JointLimit, Link, Material, Mesh, Mimic, ONE3, Origin, Robot, Sphere,
+    Vector3, ZERO3)
+
+_QUOTE_LIMIT = 40
+_INERTIA_NAMES = ('ixx', 'ixy', 'ixz', 'iyy', 'iyz', 'izz')
+
+
+def _make_parser() -> etree.XMLParser:
+    # A new parser per call: lxml parsers must not be shared between threads.
+    return etree.XMLParser(
+        resolve_entities=False, no_network=True, load_dtd=False, dtd_validation=False,
+        huge_tree=False, collect_ids=False, remove_comments=True, remove_pis=True)
+
+
+def parse_xml(data: Union[str, bytes]) -> etree._Element:
+    """
+    Parse XML text safely and return its root element.
+
+    :param data: the document; ``str`` input may carry any encoding declaration
+    :return: the root element
+    :raises UrdfSyntaxError: when the text is empty, not well-formed, or declares entities
+    """
+    if isinstance(data, str):
+        raw = data.encode('utf-8')
+        parser = etree.XMLParser(
+            encoding='utf-8', resolve_entities=False, no_network=True, load_dtd=False,
+            dtd_validation=False, huge_tree=False, collect_ids=False,
+            remove_comments=True, remove_pis=True)
+    else:
+        raw = data
+        parser = _make_parser()
+    if not raw.strip():
+        raise UrdfSyntaxError(
+            'the robot description is empty: expected a <robot> XML document')
+    try:
+        root = etree.fromstring(raw, parser)
+    except etree.XMLSyntaxError as exc:
+        line = exc.lineno if exc.lineno and exc.lineno > 0 else None
+        detail = exc.msg if getattr(exc, 'msg', None) else str(exc)
+        detail = detail.split(', line ')[0].strip()
+        raise UrdfSyntaxError(
+            f'not well-formed XML: {detail}; fix the XML (is the file complete?)',
+            line=line) from None
+    if root is None:
+        raise UrdfSyntaxError('the robot description has no root element')
+    docinfo = root.getroottree().docinfo
+    dtd = docinfo.internalDTD
+    if dtd is not None and any(True for _ in dtd.iterentities()):
+        raise UrdfSyntaxError(
+            'the document declares XML entities (<!ENTITY ...>), which are refused for '
+            'safety: expand them (e.g. with xacro) before passing the description', line=1)
+    if docinfo.system_url:
+        raise UrdfSyntaxError(
+            'the document references an external DTD, which is refused for safety: '
+            'remove the <!DOCTYPE ... SYSTEM ...> line', line=1)
+    return root
+
+
+def _quote(text: str) -> str:
+    if len(text) > _QUOTE_LIMIT:
+        return text[:_QUOTE_LIMIT] + '...'
+    return text
+
+
+class _Context:
+    """Per-parse state: collected notes and the link currently being read."""
+
+    def __init__(self) -> None:
+        self.notes: List[Finding] = []
+        self.link: Optional[str] = None
+
+    def where(self) -> str:
+        return f" in link '{self.link}'" if self.link is not None else ''
+
+    def error(self, element: etree._Element, attr: Optional[str], problem: str) -> \
+            UrdfStructureError:
+        tag = element.tag
+        if attr is not None and element.get(attr) is not None:
+            shown = f'<{tag} {attr}="{_quote(element.get(attr))}">'
+        else:
+            shown = f'<{tag}>'
+        return UrdfStructureError(
+            f'{shown}{self.where()}: {problem}', line=element.sourceline, link=self.link)
+
+    def note(self, rule: str, element: etree._Element, message: str, suggestion: str,
+             severity: Severity = Severity.WARNING) -> None:
+        self.notes.append(Finding(
+            rule=rule, severity=severity, message=message, link=self.link,
+            element=f'<{element.tag}>', line=element.sourceline, suggestion=suggestion))
+
+
+def _number(ctx: _Context, element: etree._Element, attr: str, token: str) -> float:
+    # float() also takes '1_000' and surrounding blanks; URDF readers do not.
+    try:
+        if '_' in token:
+            raise ValueError(token)
+        return float(token)
+    except ValueError:
+        raise ctx.error(element, attr, f'{attr}: "{_quote(token)}" is not a number') from None
+
+
+def _vector(ctx: _Context, element: etree._Element, attr: str, count: int,
+            default: Optional[Tuple[float, ...]]) -> Tuple[float, ...]:
+    text = element.get(attr)
+    if text is None:
+        if default is None:
+            raise ctx.error(element, None, f'the {attr} attribute is required '
+                            f'({count} number{"s" if count > 1 else ""})')
+        return default
+    tokens = text.split()
+    if len(tokens) != count:
+        noun = 'number' if count == 1 else 'numbers'
+        raise ctx.error(element, attr, f'{attr} needs {count} {noun}, got {len(tokens)}')
+    if '_' not in text:
+        try:
+            return tuple(map(float, tokens))
+        except ValueError:
+            pass
+    # Slow path only to name the offending token.
+    return tuple(_number(ctx, element, attr, token) for token in tokens)
+
+
+def _scalar(ctx: _Context, element: etree._Element, attr: str,
+            default: Optional[float] = None) -> float:
+    text = element.get(attr)
+    if text is not None and '_' not in text:
+        try:
+            return float(text)
+        except ValueError:
+            pass
+    return _vector(ctx, element, attr, 1, None if default is None else (default,))[0]
+
+
+def _children(element: etree._Element) -> List[etree._Element]:
+    # Comments and processing instructions are removed by the parser; entity references
+    # (which are never expanded) have a non-str tag, so this filter drops them too.
+    return [child for child in element if isinstance(child.tag, str)]
+
+
+def _first(element: etree._Element, tag: str, ctx: _Context) -> Optional[etree._Element]:
+    found = None
+    for child in element:
+        if child.tag == tag:
+            if found is None:
+                found = child
+            else:
+                ctx.note(f'parse-duplicate-{tag}', child,
+                         f'<{element.tag}> has more than one <{tag}>; only the first '
+                         f'(line {found.sourceline}) is used by URDF readers',
+                         f'remove or merge the extra <{tag}>')
+    return found
+
+
+def _origin(ctx: _Context, element: Optional[etree._Element]) -> Origin:
+    if element is None:
+        return IDENTITY
+    xyz = _vector(ctx, element, 'xyz', 3, ZERO3)
+    rpy = _vector(ctx, element, 'rpy', 3, ZERO3)
+    return Origin(xyz=xyz, rpy=rpy, line=element.sourceline)  # type: ignore[arg-type]
+
+
+def _box(ctx: _Context, element: etree._Element) -> Geometry:
+    return Box(size=_vector(ctx, element, 'size', 3, None),  # type: ignore[arg-type]
+               line=element.sourceline)
+
+
+def _cylinder(ctx: _Context, element: etree._Element) -> Geometry:
+    return Cylinder(radius=_scalar(ctx, element, 'radius'),
+                    length=_scalar(ctx, element, 'length'), line=element.sourceline)
+
+
+def _sphere(ctx: _Context, element: etree._Element) -> Geometry:
+    return Sphere(radius=_scalar(ctx, element, 'radius'), line=element.sourceline)
+
+
+def _mesh(ctx: _Context, element: etree._Element) -> Geometry:
+    filename = element.get('filename')
+    if filename is None or not filename.strip():
+        raise ctx.error(element, None, 'the filename attribute is required')
+    scale = _vector(ctx, element, 'scale', 3, ONE3)
+    return Mesh(filename=filename.strip(), scale=scale,  # type: ignore[arg-type]
+                line=element.sourceline)
+
+
+_SHAPES: Dict[str, Callable[[_Context, etree._Element], Geometry]] = {
+    'box': _box, 'cylinder': _cylinder, 'sphere': _sphere, 'mesh': _mesh}
+
+
+def _geometry(ctx: _Context, element: etree._Element) -> Geometry:
+    shapes = _children(element)
+    if not shapes:
+        raise ctx.error(element, None,
+                        'needs one shape: <box>, <cylinder>, <sphere> or <mesh>')
+    shape = shapes[0]
+    reader = _SHAPES.get(shape.tag)
+    if reader is None:
+        raise ctx.error(shape, None,
+                        'unknown geometry; use <box>, <cylinder>, <sphere> or <mesh>')
+    if len(shapes) > 1:
+        ctx.note('parse-extra-shape', shapes[1],
+                 f'<geometry> holds {len(shapes)} shapes; only the first, <{shape.tag}>, '
+                 'is used by URDF readers',
+                 'put each shape in a <visual> or <collision> of its own')
+    return reader(ctx, shape)
+
+
+def _material(ctx: _Context, element: etree._Element, top_level: bool) -> Material:
+    name = element.get('name')
+    if top_level and not name:
+        raise ctx.error(element, None, 'a top-level <material> needs a name attribute')
+    rgba = None
+    texture = None
+    for child in _children(element):
+        if child.tag == 'color':
+            rgba = _vector(ctx, child, 'rgba', 4, None)
+        elif child.tag == 'texture':
+            texture = child.get('filename') or None
+    return Material(name=name, rgba=rgba, texture=texture,  # type: ignore[arg-type]
+                    line=element.sourceline)
+
+
+def _geometry_element(ctx: _Context, element: etree._Element, index: int,
+                      required: bool) -> GeometryElement:
+    origin_el = None
+    geometry_el = None
+    material_el = None
+    for child in element:
+        tag = child.tag
+        if tag == 'origin' and origin_el is None:
+            origin_el = child
+        elif tag == 'geometry' and geometry_el is None:
+            geometry_el = child
+        elif tag == 'material' and material_el is None:
+            material_el = child
+    geometry = None
+    if geometry_el is not None:
+        geometry = _geometry(ctx, geometry_el)
+    elif required:
+        raise ctx.error(element, None, 'a <geometry> element is required')
+    material = _material(ctx, material_el, False) if material_el is not None else None
+    attributes: Tuple[Tuple[str, str], ...] = ()
+    if not required:
+        attributes = tuple((str(k), str(v)) for k, v in element.attrib.items())
+    return GeometryElement(
+        group=element.tag, index=index, name=element.get('name'),
+        origin=_origin(ctx, origin_el), geometry=geometry, material=material,
+        line=element.sourceline, attributes=attributes)
+
+
+def _inertial(ctx: _Context, element: etree._Element) -> Inertial:
+    origin_el = _first(element, 'origin', ctx)
+    mass_el = _first(element, 'mass', ctx)
+    inertia_el = _first(element, 'inertia', ctx)
+    if mass_el is None:
+        raise ctx.error(element, None, 'a <mass value="..."/> element is required')
+    mass = _scalar(ctx, mass_el, 'value')
+    if inertia_el is None:
+        raise ctx.error(element, None,
+                        'an <inertia ixx=".." ixy=".." ixz=".." iyy=".." iyz=".." izz=".."/> '
+                        'element is required')
+    missing = [name for name in _INERTIA_NAMES if inertia_el.get(name) is None]
+    if missing:
+        raise ctx.error(inertia_el, None,
+                        f'missing attribute{"s" if len(missing) > 1 else ""} '
+                        f'{", ".join(missing)} (all six of ixx ixy ixz iyy iyz izz are required)')
+    values = [_scalar(ctx, inertia_el, name) for name in _INERTIA_NAMES]
+    return Inertial(
+        origin=_origin(ctx, origin_el), mass=mass,
+        inertia=Inertia(*values, line=inertia_el.sourceline),
+        line=element.sourceline, mass_line=mass_el.sourceline)
+
+
+def _link(ctx: _Context, element: etree._Element) -> Link:
+    name = element.get('name')
+    if name is None or not name.strip():
+        ctx.link = None
+        raise ctx.error(element, None, 'a <link> needs a non-empty name attribute')
+    ctx.link = name
+    inertial = None
+    visuals: List[GeometryElement] = []
+    collisions: List[GeometryElement] = []
+    custom: List[GeometryElement] = []
+    custom_counts: Dict[str, int] = {}
+    for child in element:
+        tag = child.tag
+        if tag == 'visual':
+            visuals.append(_geometry_element(ctx, child, len(visuals), True))
+        elif tag == 'collision':
+            collisions.append(_geometry_element(ctx, child, len(collisions), True))
+        elif tag == 'inertial':
+            if inertial is None:
+                inertial = _inertial(ctx, child)
+            else:
+                ctx.note('parse-duplicate-inertial', child,
+                         f"link '{name}' has more than one <inertial>; only the first "
+                         f'(line {inertial.line}) is used by URDF readers',
+                         'merge them into one <inertial>')
+        elif isinstance(tag, str):
+            index = custom_counts.get(tag, 0)
+            custom_counts[tag] = index + 1
+            custom.append(_custom_element(ctx, child, index))
+    ctx.link = None
+    return Link(name=name, line=element.sourceline, inertial=inertial,
+                visuals=tuple(visuals), collisions=tuple(collisions), custom=tuple(custom))
+
+
+def _custom_element(ctx: _Context, element: etree._Element, index: int) -> GeometryElement:
+    # A custom element is not URDF: a reader that does not know it ignores it, so a mistake
+    # inside it is a warning about that element, never a reason to refuse the robot.
+    try:
+        return _geometry_element(ctx, element, index, False)
+    except UrdfStructureError as exc:
+        ctx.note('custom-element-unreadable', element,
+                 f'custom element <{element.tag}> could not be read: {exc.message}',
+                 'fix the element, or ignore this if no program of yours reads it')
+        return GeometryElement(group=element.tag, index=index, name=element.get('name'),
+                               line=element.sourceline,
+                               attributes=tuple((str(k), str(v))
+                                                for k, v in element.attrib.items()))
+
+
+def _required(ctx: _Context, element: etree._Element, attr: str, what: str) -> str:
+    value = element.get(attr)
+    if value is None or not value.strip():
+        raise ctx.error(element, None, f'the {attr} attribute is required ({what})')
+    return value
+
+
+def _joint(ctx: _Context, element: etree._Element) -> Joint:
+    name = _required(ctx, element, 'name', 'the joint name')
+    jtype = _required(ctx, element, 'type', 'one of ' + ', '.join(sorted(JOINT_TYPES)))
+    if jtype not in JOINT_TYPES:
+        raise ctx.error(element, 'type', f"joint '{name}' has unknown type; use one of "
+                        + ', '.join(sorted(JOINT_TYPES)))
+    parent = child = None
+    origin = IDENTITY
+    axis: Vector3 = (1.0, 0.0, 0.0)
+    limit = None
+    mimic = None
+    for sub in element:
+        tag = sub.tag
+        if tag == 'parent':
+            parent = _required(ctx, sub, 'link', f"the parent link of joint '{name}'")
+        elif tag == 'child':
+            child = _required(ctx, sub, 'link', f"the child link of joint '{name}'")
+        elif tag == 'origin':
+            origin = _origin(ctx, sub)
+        elif tag == 'axis':
+            axis = _vector(ctx, sub, 'xyz', 3, (1.0, 0.0, 0.0))  # type: ignore[assignment]
+        elif tag == 'limit':
+            limit = JointLimit(
+                lower=_scalar(ctx, sub, 'lower', 0.0), upper=_scalar(ctx, sub, 'upper', 0.0),
+                effort=_scalar(ctx, sub, 'effort', 0.0),
+                velocity=_scalar(ctx, sub, 'velocity', 0.0), line=sub.sourceline)
+        elif tag == 'mimic':
+            mimic = Mimic(joint=_required(ctx, sub, 'joint', 'the mimicked joint'),
+                          multiplier=_scalar(ctx, sub, 'multiplier', 1.0),
+                          offset=_scalar(ctx, sub, 'offset', 0.0), line=sub.sourceline)
+    if parent is None:
+        raise ctx.error(element, None, f"joint '{name}' needs a <parent link=\"...\"/>")
+    if child is None:
+        raise ctx.error(element, None, f"joint '{name}' needs a <child link=\"...\"/>")
+    return Joint(name=name, type=jtype, parent=parent, child=child, origin=origin,
+                 axis=axis, limit=limit, mimic=mimic, line=element.sourceline)
+
+
+def _resolve_materials(links: List[Link], top_level: Dict[str, Material]) -> List[Link]:
+    """Replace name-only visual materials by their definition, as urdfdom does."""
+    defined = dict(top_level)
+    for link in links:
+        for visual in link.visuals:
+            material = visual.material
+            if material is not None and material.is_defined and material.name:
+                defined.setdefault(material.name, material)
+    out = []
+    for link in links:
+        changed = False
+        visuals = []
+        for visual in link.visuals:
+            material = visual.material
+            if material is not None and not material.is_defined and material.name:
+                target = defined.get(material.name)
+                if target is not None:
+                    material = Material(name=target.name, rgba=target.rgba,
+                                        texture=target.texture, line=target.line,
+                                        reference_line=material.line)
+                    visual = GeometryElement(
+                        group=visual.group, index=visual.index, name=visual.name,
+                        origin=visual.origin, geometry=visual.geometry, material=material,
+                        line=visual.line, attributes=visual.attributes)
+                    changed = True
+            visuals.append(visual)
+        if changed:
+            link = Link(name=link.name, line=link.line, inertial=link.inertial,
+                        visuals=tuple(visuals), collisions=link.collisions, custom=link.custom)
+        out.append(link)
+    return out
+
+
+def robot_from_element(root: etree._Element, source: Optional[str] = None) -> Robot:
+    """
+    Build the model from a parsed ``<robot>`` element.
+
+    :param root: the document's root element
+    :param source: path of the file the text came from, used to resolve relative meshes
+    :return: the robot model
+    :raises UrdfStructureError: for the first element that breaks the URDF format
+    """
+    ctx = _Context()
+    if root.tag != 'robot':
+        shown = root.tag if isinstance(root.tag, str) else '?'
+        raise UrdfStructureError(
+            f'the root element is <{_quote(shown)}>, expected <robot>: '
+            'is this a URDF (and not SDF, xacro output with errors, or another file)?',
+            line=root.sourceline)
+    name = root.get('name')
+    if name is None or not name.strip():
+        ctx.note('robot-name-missing', root, 'the <robot> element has no name attribute',
+                 'add name="..." to <robot>; tools use it to label the robot')
+        name = ''
+    links: List[Link] = []
+    joints: List[Joint] = []
+    materials: Dict[str, Material] = {}
+    for child in root:
+        tag = child.tag
+        if tag == 'link':
+            links.append(_link(ctx, child))
+        elif tag == 'joint':
+            joints.append(_joint(ctx, child))
+        elif tag == 'material':
+            material = _material(ctx, child, True)
+            if material.name in materials:
+                ctx.note('material-duplicate', child,
+                         f"material '{material.name}' is defined again; the first "
+                         f'definition (line {materials[material.name].line}) is used',
+                         'remove the second definition or give it another name')
+            else:
+                materials[material.name] = material  # type: ignore[index]
+    resolved = _resolve_materials(links, materials)
+    return Robot(name=name, links=tuple(resolved), joints=tuple(joints),
+                 materials=tuple(materials.values()), line=root.sourceline, source=source,
+                 notes=tuple(ctx.notes))
+
+
+def parse_urdf_string(text: Union[str, bytes], source: Optional[str] = None) -> Robot:
+    """
+    Parse URDF text.
+
+    :param text: the URDF document
+    :param source: path of the file it came from, if any
+    :return: the robot model
+    :raises UrdfError: (a subclass) when the text cannot be read as a URDF
+    """
+    return robot_from_element(parse_xml(text), source)
