@@ -37,11 +37,30 @@ _QUOTE_LIMIT = 40
 _INERTIA_NAMES = ('ixx', 'ixy', 'ixz', 'iyy', 'iyz', 'izz')
 
 
-def _make_parser() -> etree.XMLParser:
+def _entity_error() -> UrdfSyntaxError:
+    return UrdfSyntaxError(
+        'the document declares XML entities (<!ENTITY ...>), which are refused for safety: '
+        'expand them (e.g. with xacro) before passing the description', line=1)
+
+
+class _DenyResolver(etree.Resolver):
+    """Refuse every external resource libxml2 might ask for (DTDs, entities, XIncludes)."""
+
+    def resolve(self, system_url, public_id, context):  # noqa: D102
+        raise UrdfSyntaxError(
+            f'the document refers to an external resource ({_quote(str(system_url))}), '
+            'which is refused for safety')
+
+
+def _make_parser(encoding: Optional[str] = None) -> etree.XMLParser:
     # A new parser per call: lxml parsers must not be shared between threads.
-    return etree.XMLParser(
-        resolve_entities=False, no_network=True, load_dtd=False, dtd_validation=False,
-        huge_tree=False, collect_ids=False, remove_comments=True, remove_pis=True)
+    # Do not pass collect_ids=False: with lxml 6 it makes libxml2 load the external DTD
+    # subset (a file read that test_parser_safety catches with a FIFO).
+    parser = etree.XMLParser(
+        encoding=encoding, resolve_entities=False, no_network=True, load_dtd=False,
+        dtd_validation=False, huge_tree=False, remove_comments=True, remove_pis=True)
+    parser.resolvers.add(_DenyResolver())
+    return parser
 
 
 def parse_xml(data: Union[str, bytes]) -> etree._Element:
@@ -54,16 +73,18 @@ def parse_xml(data: Union[str, bytes]) -> etree._Element:
     """
     if isinstance(data, str):
         raw = data.encode('utf-8')
-        parser = etree.XMLParser(
-            encoding='utf-8', resolve_entities=False, no_network=True, load_dtd=False,
-            dtd_validation=False, huge_tree=False, collect_ids=False,
-            remove_comments=True, remove_pis=True)
+        parser = _make_parser('utf-8')
     else:
         raw = data
         parser = _make_parser()
     if not raw.strip():
         raise UrdfSyntaxError(
             'the robot description is empty: expected a <robot> XML document')
+    doctype = raw.find(b'<!DOCTYPE')
+    if doctype >= 0 and raw.find(b'<!ENTITY', doctype) >= 0:
+        # Checked before parsing so that an entity bomb costs nothing and the user gets
+        # the real reason rather than libxml2's amplification error.
+        raise _entity_error()
     try:
         root = etree.fromstring(raw, parser)
     except etree.XMLSyntaxError as exc:
@@ -78,9 +99,7 @@ def parse_xml(data: Union[str, bytes]) -> etree._Element:
     docinfo = root.getroottree().docinfo
     dtd = docinfo.internalDTD
     if dtd is not None and any(True for _ in dtd.iterentities()):
-        raise UrdfSyntaxError(
-            'the document declares XML entities (<!ENTITY ...>), which are refused for '
-            'safety: expand them (e.g. with xacro) before passing the description', line=1)
+        raise _entity_error()
     if docinfo.system_url:
         raise UrdfSyntaxError(
             'the document references an external DTD, which is refused for safety: '

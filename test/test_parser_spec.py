@@ -1,0 +1,340 @@
+# Copyright 2026 urdf_link_tools contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""The parser against the URDF link spec: every element, every default, every error message."""
+
+import math
+
+import pytest
+from urdf_link_tools.errors import UrdfStructureError, UrdfSyntaxError
+from urdf_link_tools.model import Box, Cylinder, Mesh, Sphere
+from urdf_link_tools.parser import parse_urdf_string
+
+SPEC_EXAMPLE = """<robot name="spec">
+ <link name="my_link">
+   <inertial>
+     <origin xyz="0 0 0.5" rpy="0 0 0"/>
+     <mass value="1"/>
+     <inertia ixx="100"  ixy="0"  ixz="0" iyy="100" iyz="0" izz="100" />
+   </inertial>
+
+   <visual>
+     <origin xyz="0 0 0" rpy="0 0 0" />
+     <geometry>
+       <box size="1 1 1" />
+     </geometry>
+     <material name="Cyan">
+       <color rgba="0 1.0 1.0 1.0"/>
+     </material>
+   </visual>
+
+   <collision>
+     <origin xyz="0 0 0" rpy="0 0 0"/>
+     <geometry>
+       <cylinder radius="1" length="0.5"/>
+     </geometry>
+   </collision>
+ </link>
+</robot>"""
+
+
+def link_of(body, name='l', robot_extra=''):
+    """Parse a robot holding one link with the given inner XML."""
+    return parse_urdf_string(
+        f'<robot name="r">{robot_extra}<link name="{name}">{body}</link></robot>').links[0]
+
+
+def test_spec_example_reads_every_field():
+    link = parse_urdf_string(SPEC_EXAMPLE).link('my_link')
+    assert link.line == 2
+    assert link.inertial.mass == 1.0
+    assert link.inertial.origin.xyz == (0.0, 0.0, 0.5)
+    assert link.inertial.inertia.as_tuple() == (100.0, 0.0, 0.0, 100.0, 0.0, 100.0)
+    assert link.inertial.line == 3 and link.inertial.mass_line == 5
+    assert link.inertial.inertia.line == 6
+    (visual,) = link.visuals
+    assert visual.geometry == Box(size=(1.0, 1.0, 1.0), line=12)
+    assert visual.material.name == 'Cyan' and visual.material.rgba == (0.0, 1.0, 1.0, 1.0)
+    (collision,) = link.collisions
+    assert collision.geometry == Cylinder(radius=1.0, length=0.5, line=22)
+    assert collision.label == 'collision[0]'
+
+
+def test_missing_inertial_means_zero_mass_and_no_inertia():
+    link = link_of('')
+    assert link.inertial is None and link.mass == 0.0
+
+
+@pytest.mark.parametrize('body', [
+    '<inertial><mass value="2"/><inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/>'
+    '</inertial>',
+    '<inertial><origin/><mass value="2"/>'
+    '<inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/></inertial>',
+])
+def test_inertial_origin_defaults_to_identity(body):
+    origin = link_of(body).inertial.origin
+    assert origin.xyz == (0.0, 0.0, 0.0) and origin.rpy == (0.0, 0.0, 0.0)
+
+
+@pytest.mark.parametrize('origin, xyz, rpy', [
+    ('', (0, 0, 0), (0, 0, 0)),
+    ('<origin/>', (0, 0, 0), (0, 0, 0)),
+    ('<origin xyz="1 2 3"/>', (1, 2, 3), (0, 0, 0)),
+    ('<origin rpy="0.1 0.2 0.3"/>', (0, 0, 0), (0.1, 0.2, 0.3)),
+    ('<origin xyz=" 1e-3\t2  -3 " rpy="0 0 0"/>', (0.001, 2, -3), (0, 0, 0)),
+])
+def test_visual_and_collision_origin_defaults(origin, xyz, rpy):
+    body = f'<visual>{origin}<geometry><sphere radius="1"/></geometry></visual>' \
+           f'<collision>{origin}<geometry><sphere radius="1"/></geometry></collision>'
+    link = link_of(body)
+    for element in (link.visuals[0], link.collisions[0]):
+        assert element.origin.xyz == pytest.approx(xyz)
+        assert element.origin.rpy == pytest.approx(rpy)
+
+
+@pytest.mark.parametrize('shape, expected', [
+    ('<box size="1 2 3"/>', Box(size=(1.0, 2.0, 3.0))),
+    ('<cylinder radius="0.5" length="2"/>', Cylinder(radius=0.5, length=2.0)),
+    ('<sphere radius="0.25"/>', Sphere(radius=0.25)),
+    ('<mesh filename="package://p/m.stl"/>', Mesh(filename='package://p/m.stl')),
+    ('<mesh filename="m.dae" scale="0.001 0.001 0.001"/>',
+     Mesh(filename='m.dae', scale=(0.001, 0.001, 0.001))),
+])
+def test_every_geometry_type(shape, expected):
+    geometry = link_of(f'<collision><geometry>{shape}</geometry></collision>').collisions[0] \
+        .geometry
+    assert type(geometry) is type(expected)
+    assert {k: v for k, v in vars(geometry).items() if k != 'line'} == \
+        {k: v for k, v in vars(expected).items() if k != 'line'}
+
+
+def test_mesh_scale_defaults_to_one():
+    geometry = link_of('<visual><geometry><mesh filename="a.stl"/></geometry></visual>') \
+        .visuals[0].geometry
+    assert geometry.scale == (1.0, 1.0, 1.0)
+
+
+def test_any_number_of_named_visuals_and_collisions_in_order():
+    body = ''.join(
+        f'<{g} name="{g}{i}"><geometry><sphere radius="{i + 1}"/></geometry></{g}>'
+        for i in range(3) for g in ('visual', 'collision'))
+    link = link_of(body)
+    assert [v.name for v in link.visuals] == ['visual0', 'visual1', 'visual2']
+    assert [c.name for c in link.collisions] == ['collision0', 'collision1', 'collision2']
+    assert [c.index for c in link.collisions] == [0, 1, 2]
+    assert link.collisions[1].label == 'collision[1] "collision1"'
+    assert link.collisions[2].geometry.radius == 3.0
+
+
+def test_unnamed_elements_have_no_name():
+    link = link_of('<visual><geometry><sphere radius="1"/></geometry></visual>')
+    assert link.visuals[0].name is None
+
+
+def test_material_reference_resolves_to_top_level():
+    robot = parse_urdf_string(
+        '<robot name="r">\n<material name="blue">\n<color rgba="0 0 1 1"/></material>\n'
+        '<link name="l"><visual><geometry><sphere radius="1"/></geometry>\n'
+        '<material name="blue"/></visual></link></robot>')
+    material = robot.links[0].visuals[0].material
+    assert material.rgba == (0.0, 0.0, 1.0, 1.0)
+    assert material.line == 2 and material.reference_line == 5
+    assert robot.material('blue').rgba == (0.0, 0.0, 1.0, 1.0)
+
+
+def test_material_defined_inline_elsewhere_resolves_like_urdfdom():
+    robot = parse_urdf_string(
+        '<robot name="r"><link name="a"><visual><geometry><sphere radius="1"/></geometry>'
+        '<material name="m"><color rgba="1 0 0 1"/></material></visual></link>'
+        '<link name="b"><visual><geometry><sphere radius="1"/></geometry>'
+        '<material name="m"/></visual></link></robot>')
+    assert robot.link('b').visuals[0].material.rgba == (1.0, 0.0, 0.0, 1.0)
+
+
+def test_undefined_material_reference_is_kept_undefined():
+    material = link_of('<visual><geometry><sphere radius="1"/></geometry>'
+                       '<material name="nowhere"/></visual>').visuals[0].material
+    assert material.name == 'nowhere' and not material.is_defined
+
+
+def test_texture_material():
+    material = link_of('<visual><geometry><sphere radius="1"/></geometry>'
+                       '<material name="t"><texture filename="package://p/t.png"/></material>'
+                       '</visual>').visuals[0].material
+    assert material.texture == 'package://p/t.png' and material.is_defined
+
+
+def test_custom_elements_are_kept_with_their_geometry():
+    link = link_of('<collision><geometry><box size="1 1 1"/></geometry></collision>'
+                   '<collision_checking>\n<origin xyz="-0.065 0 0"/>'
+                   '<geometry><cylinder length="0.7" radius="0.27"/></geometry>'
+                   '</collision_checking><self_collision_checking><geometry>'
+                   '<sphere radius="0.1"/></geometry></self_collision_checking>'
+                   '<gazebo_thing foo="bar"/>')
+    assert link.custom_groups == ('collision_checking', 'self_collision_checking',
+                                  'gazebo_thing')
+    (checking,) = link.group('collision_checking')
+    assert checking.origin.xyz == (-0.065, 0.0, 0.0)
+    assert checking.geometry == Cylinder(radius=0.27, length=0.7, line=checking.geometry.line)
+    assert link.group('gazebo_thing')[0].attributes == (('foo', 'bar'),)
+    assert link.group('gazebo_thing')[0].geometry is None
+    assert link.group('nothing') == ()
+
+
+def test_bad_custom_element_is_a_note_not_an_error():
+    robot = parse_urdf_string(
+        '<robot name="r"><link name="l"><collision_checking><geometry><box size="1"/>'
+        '</geometry></collision_checking></link></robot>')
+    assert [n.rule for n in robot.notes] == ['custom-element-unreadable']
+    assert robot.notes[0].link == 'l'
+
+
+def test_joints_are_read_with_defaults():
+    robot = parse_urdf_string(
+        '<robot name="r"><link name="a"/><link name="b"/><link name="c"/>'
+        '<joint name="j1" type="revolute"><parent link="a"/><child link="b"/>'
+        '<axis xyz="0 0 1"/><limit lower="-1" upper="1" effort="2" velocity="3"/></joint>'
+        '<joint name="j2" type="fixed"><parent link="b"/><child link="c"/>'
+        '<origin xyz="0 0 1"/></joint></robot>')
+    j1, j2 = robot.joints
+    assert j1.axis == (0.0, 0.0, 1.0) and j1.limit.upper == 1.0 and j1.is_moving
+    assert j2.axis == (1.0, 0.0, 0.0) and j2.origin.xyz == (0.0, 0.0, 1.0)
+    assert not j2.is_moving
+    assert robot.root_links == ('a',)
+    assert robot.parent_joint('c').name == 'j2'
+    assert [j.name for j in robot.child_joints('a')] == ['j1']
+
+
+def test_duplicate_link_names_are_kept_for_the_checker():
+    robot = parse_urdf_string('<robot name="r"><link name="a"/><link name="a"/></robot>')
+    assert robot.link_names == ('a', 'a')
+
+
+def test_non_finite_numbers_are_read_for_the_checker_to_flag():
+    inertial = link_of('<inertial><mass value="nan"/><inertia ixx="inf" ixy="0" ixz="0" '
+                       'iyy="-inf" iyz="0" izz="1"/></inertial>').inertial
+    assert math.isnan(inertial.mass)
+    assert inertial.inertia.ixx == math.inf and inertial.inertia.iyy == -math.inf
+
+
+def test_unicode_and_whitespace_in_names_are_preserved():
+    robot = parse_urdf_string('<robot name="röbot"><link name=" 链接 a "/></robot>')
+    assert robot.name == 'röbot' and robot.links[0].name == ' 链接 a '
+
+
+@pytest.mark.parametrize('text, kind, fragment, line', [
+    ('<robot name="r">\n<link name="a"><visual><geometry><box size="1 1"/>'
+     '</geometry></visual></link></robot>',
+     UrdfStructureError, '<box size="1 1"> in link \'a\': size needs 3 numbers, got 2', 2),
+    ('<robot name="r"><link/></robot>', UrdfStructureError, 'needs a non-empty name', 1),
+    ('<robot name="r"><link name=""/></robot>', UrdfStructureError, 'non-empty name', 1),
+    ('<robot name="r"><link name="a">\n<inertial><mass value="x1"/>'
+     '<inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/></inertial></link></robot>',
+     UrdfStructureError, '"x1" is not a number', 2),
+    ('<robot name="r"><link name="a"><inertial><mass value="1_0"/>'
+     '<inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/></inertial></link></robot>',
+     UrdfStructureError, '"1_0" is not a number', 1),
+    ('<robot name="r"><link name="a"><inertial><mass value="1"/>'
+     '<inertia ixx="1" iyy="1" izz="1"/></inertial></link></robot>',
+     UrdfStructureError, 'missing attributes ixy, ixz, iyz', 1),
+    ('<robot name="r"><link name="a"><inertial><inertia ixx="1" ixy="0" ixz="0" iyy="1" '
+     'iyz="0" izz="1"/></inertial></link></robot>', UrdfStructureError, '<mass', 1),
+    ('<robot name="r"><link name="a"><inertial><mass value="1"/></inertial></link></robot>',
+     UrdfStructureError, '<inertia', 1),
+    ('<robot name="r"><link name="a"><visual/></link></robot>',
+     UrdfStructureError, '<geometry> element is required', 1),
+    ('<robot name="r"><link name="a"><collision><geometry/></collision></link></robot>',
+     UrdfStructureError, 'needs one shape', 1),
+    ('<robot name="r"><link name="a"><collision><geometry><capsule radius="1" length="1"/>'
+     '</geometry></collision></link></robot>', UrdfStructureError, 'unknown geometry', 1),
+    ('<robot name="r"><link name="a"><collision><geometry><cylinder radius="1"/>'
+     '</geometry></collision></link></robot>', UrdfStructureError, 'length attribute', 1),
+    ('<robot name="r"><link name="a"><collision><geometry><mesh/></geometry></collision>'
+     '</link></robot>', UrdfStructureError, 'filename attribute is required', 1),
+    ('<robot name="r"><link name="a"><visual><origin xyz="1 2"/><geometry><sphere '
+     'radius="1"/></geometry></visual></link></robot>', UrdfStructureError,
+     'xyz needs 3 numbers, got 2', 1),
+    ('<robot name="r"><link name="a"><visual><geometry><sphere radius="1"/></geometry>'
+     '<material name="m"><color rgba="1 0 0"/></material></visual></link></robot>',
+     UrdfStructureError, 'rgba needs 4 numbers, got 3', 1),
+    ('<robot name="r"><material><color rgba="1 0 0 1"/></material></robot>',
+     UrdfStructureError, 'top-level <material> needs a name', 1),
+    ('<robot name="r"><joint name="j" type="hinge"><parent link="a"/><child link="b"/>'
+     '</joint></robot>', UrdfStructureError, 'unknown type', 1),
+    ('<robot name="r"><joint name="j" type="fixed"><child link="b"/></joint></robot>',
+     UrdfStructureError, 'needs a <parent', 1),
+    ('<sdf version="1.6"><model name="m"/></sdf>', UrdfStructureError,
+     'root element is <sdf>, expected <robot>', 1),
+    ('', UrdfSyntaxError, 'empty', None),
+    ('   \n ', UrdfSyntaxError, 'empty', None),
+    ('this is not xml', UrdfSyntaxError, 'not well-formed XML', 1),
+    ('<robot name="r">\n<link name="a">\n', UrdfSyntaxError, 'not well-formed XML', 3),
+    ('<robot name="r"><link name="a"></robot>', UrdfSyntaxError, 'not well-formed', 1),
+])
+def test_malformed_input_gives_one_clear_line(text, kind, fragment, line):
+    with pytest.raises(kind) as info:
+        parse_urdf_string(text)
+    message = str(info.value)
+    assert fragment in message
+    assert '\n' not in message
+    assert info.value.line == line
+    if line is not None:
+        assert message.startswith(f'line {line}: ')
+
+
+def test_long_values_are_shortened_in_messages():
+    with pytest.raises(UrdfStructureError) as info:
+        link_of('<visual><geometry><box size="' + '1 ' * 10000 + '"/></geometry></visual>')
+    assert len(str(info.value)) < 200
+
+
+def test_error_names_the_link():
+    with pytest.raises(UrdfStructureError) as info:
+        link_of('<collision><geometry><sphere radius="big"/></geometry></collision>',
+                name='wrist')
+    assert info.value.link == 'wrist' and "in link 'wrist'" in str(info.value)
+
+
+def test_extra_inertial_and_extra_shape_are_notes():
+    robot = parse_urdf_string(
+        '<robot name="r"><link name="a">'
+        '<inertial><mass value="1"/><inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" '
+        'izz="1"/></inertial>'
+        '<inertial><mass value="2"/><inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" '
+        'izz="1"/></inertial>'
+        '<visual><geometry><box size="1 1 1"/><sphere radius="1"/></geometry></visual>'
+        '</link></robot>')
+    assert robot.links[0].mass == 1.0
+    assert sorted(n.rule for n in robot.notes) == ['parse-duplicate-inertial',
+                                                   'parse-extra-shape']
+    assert all(n.link == 'a' and n.line == 1 for n in robot.notes)
+
+
+def test_missing_robot_name_is_a_note():
+    robot = parse_urdf_string('<robot><link name="a"/></robot>')
+    assert robot.name == '' and robot.notes[0].rule == 'robot-name-missing'
+
+
+def test_comments_and_processing_instructions_are_ignored():
+    robot = parse_urdf_string('<?xml version="1.0"?><!-- c --><robot name="r"><?pi x?>'
+                              '<link name="a"><!-- c --><visual><!-- c --><geometry><!-- c -->'
+                              '<sphere radius="1"/></geometry></visual></link></robot>')
+    assert robot.links[0].visuals[0].geometry.radius == 1.0
+    assert robot.links[0].custom == ()
+
+
+def test_str_with_encoding_declaration_and_bytes_in_latin1():
+    text = '<?xml version="1.0" encoding="ISO-8859-1"?><robot name="r\u00e9"/>'
+    assert parse_urdf_string(text).name == 'r\u00e9'
+    assert parse_urdf_string(text.encode('latin-1')).name == 'r\u00e9'
