@@ -22,6 +22,8 @@ references are never expanded, and a document that declares entities is refused 
 own limits (nesting depth 256, text nodes up to 10 MB) stay on because ``huge_tree`` is off.
 """
 
+import dataclasses
+import gc
 from typing import Callable, Dict, List, Optional, Tuple, Union
 
 from lxml import etree
@@ -119,6 +121,10 @@ class _Context:
     def __init__(self) -> None:
         self.notes: List[Finding] = []
         self.link: Optional[str] = None
+        # Materials a name-only reference can resolve to: top-level ones first, then those
+        # defined inline in a visual (urdfdom makes those global too).
+        self.materials: Dict[str, Material] = {}
+        self.unresolved = False
 
     def where(self) -> str:
         return f" in link '{self.link}'" if self.link is not None else ''
@@ -182,22 +188,19 @@ def _scalar(ctx: _Context, element: etree._Element, attr: str,
     return _vector(ctx, element, attr, 1, None if default is None else (default,))[0]
 
 
-def _children(element: etree._Element) -> List[etree._Element]:
-    # Comments and processing instructions are removed by the parser; entity references
-    # (which are never expanded) have a non-str tag, so this filter drops them too.
-    return [child for child in element if isinstance(child.tag, str)]
-
-
-def _first(element: etree._Element, tag: str, ctx: _Context) -> Optional[etree._Element]:
-    found = None
+def _pick(element: etree._Element, tags: Tuple[str, ...],
+          ctx: _Context) -> Dict[str, etree._Element]:
+    """Return the first child of each wanted tag in one pass; note any repeated one."""
+    found: Dict[str, etree._Element] = {}
     for child in element:
-        if child.tag == tag:
-            if found is None:
-                found = child
+        tag = child.tag
+        if tag in tags:
+            if tag not in found:
+                found[tag] = child
             else:
                 ctx.note(f'parse-duplicate-{tag}', child,
                          f'<{element.tag}> has more than one <{tag}>; only the first '
-                         f'(line {found.sourceline}) is used by URDF readers',
+                         f'(line {found[tag].sourceline}) is used by URDF readers',
                          f'remove or merge the extra <{tag}>')
     return found
 
@@ -238,7 +241,8 @@ _SHAPES: Dict[str, Callable[[_Context, etree._Element], Geometry]] = {
 
 
 def _geometry(ctx: _Context, element: etree._Element) -> Geometry:
-    shapes = _children(element)
+    # Entity references (never expanded) have a non-str tag; skip them.
+    shapes = [child for child in element if isinstance(child.tag, str)]
     if not shapes:
         raise ctx.error(element, None,
                         'needs one shape: <box>, <cylinder>, <sphere> or <mesh>')
@@ -261,7 +265,7 @@ def _material(ctx: _Context, element: etree._Element, top_level: bool) -> Materi
         raise ctx.error(element, None, 'a top-level <material> needs a name attribute')
     rgba = None
     texture = None
-    for child in _children(element):
+    for child in element:
         if child.tag == 'color':
             rgba = _vector(ctx, child, 'rgba', 4, None)
         elif child.tag == 'texture':
@@ -270,38 +274,54 @@ def _material(ctx: _Context, element: etree._Element, top_level: bool) -> Materi
                     line=element.sourceline)
 
 
+_ELEMENT_PARTS = ('origin', 'geometry', 'material')
+
+
 def _geometry_element(ctx: _Context, element: etree._Element, index: int,
                       required: bool) -> GeometryElement:
-    origin_el = None
-    geometry_el = None
-    material_el = None
-    for child in element:
-        tag = child.tag
-        if tag == 'origin' and origin_el is None:
-            origin_el = child
-        elif tag == 'geometry' and geometry_el is None:
-            geometry_el = child
-        elif tag == 'material' and material_el is None:
-            material_el = child
+    parts = _pick(element, _ELEMENT_PARTS, ctx)
+    geometry_el = parts.get('geometry')
     geometry = None
     if geometry_el is not None:
         geometry = _geometry(ctx, geometry_el)
     elif required:
         raise ctx.error(element, None, 'a <geometry> element is required')
-    material = _material(ctx, material_el, False) if material_el is not None else None
+    material_el = parts.get('material')
+    material = None
+    if material_el is not None:
+        material = _material(ctx, material_el, False)
+        if material.name:
+            if material.is_defined:
+                ctx.materials.setdefault(material.name, material)
+            else:
+                material = _resolved(ctx, material)
     attributes: Tuple[Tuple[str, str], ...] = ()
     if not required:
         attributes = tuple((str(k), str(v)) for k, v in element.attrib.items())
     return GeometryElement(
         group=element.tag, index=index, name=element.get('name'),
-        origin=_origin(ctx, origin_el), geometry=geometry, material=material,
+        origin=_origin(ctx, parts.get('origin')), geometry=geometry, material=material,
         line=element.sourceline, attributes=attributes)
 
 
+def _resolved(ctx: _Context, reference: Material) -> Material:
+    """Resolve a name-only material now, or leave it for the pass after all links."""
+    target = ctx.materials.get(reference.name)  # type: ignore[arg-type]
+    if target is None:
+        ctx.unresolved = True
+        return reference
+    return Material(name=target.name, rgba=target.rgba, texture=target.texture,
+                    line=target.line, reference_line=reference.line)
+
+
+_INERTIAL_PARTS = ('origin', 'mass', 'inertia')
+
+
 def _inertial(ctx: _Context, element: etree._Element) -> Inertial:
-    origin_el = _first(element, 'origin', ctx)
-    mass_el = _first(element, 'mass', ctx)
-    inertia_el = _first(element, 'inertia', ctx)
+    parts = _pick(element, _INERTIAL_PARTS, ctx)
+    origin_el = parts.get('origin')
+    mass_el = parts.get('mass')
+    inertia_el = parts.get('inertia')
     if mass_el is None:
         raise ctx.error(element, None, 'a <mass value="..."/> element is required')
     mass = _scalar(ctx, mass_el, 'value')
@@ -415,36 +435,19 @@ def _joint(ctx: _Context, element: etree._Element) -> Joint:
                  axis=axis, limit=limit, mimic=mimic, line=element.sourceline)
 
 
-def _resolve_materials(links: List[Link], top_level: Dict[str, Material]) -> List[Link]:
-    """Replace name-only visual materials by their definition, as urdfdom does."""
-    defined = dict(top_level)
-    for link in links:
-        for visual in link.visuals:
-            material = visual.material
-            if material is not None and material.is_defined and material.name:
-                defined.setdefault(material.name, material)
+def _resolve_late_references(ctx: _Context, links: List[Link]) -> List[Link]:
+    """Resolve material references that came before the material's definition."""
     out = []
     for link in links:
-        changed = False
         visuals = []
         for visual in link.visuals:
             material = visual.material
-            if material is not None and not material.is_defined and material.name:
-                target = defined.get(material.name)
-                if target is not None:
-                    material = Material(name=target.name, rgba=target.rgba,
-                                        texture=target.texture, line=target.line,
-                                        reference_line=material.line)
-                    visual = GeometryElement(
-                        group=visual.group, index=visual.index, name=visual.name,
-                        origin=visual.origin, geometry=visual.geometry, material=material,
-                        line=visual.line, attributes=visual.attributes)
-                    changed = True
+            if material is not None and material.name and not material.is_defined:
+                resolved = _resolved(ctx, material)
+                if resolved is not material:
+                    visual = dataclasses.replace(visual, material=resolved)
             visuals.append(visual)
-        if changed:
-            link = Link(name=link.name, line=link.line, inertial=link.inertial,
-                        visuals=tuple(visuals), collisions=link.collisions, custom=link.custom)
-        out.append(link)
+        out.append(dataclasses.replace(link, visuals=tuple(visuals)))
     return out
 
 
@@ -471,25 +474,27 @@ def robot_from_element(root: etree._Element, source: Optional[str] = None) -> Ro
         name = ''
     links: List[Link] = []
     joints: List[Joint] = []
-    materials: Dict[str, Material] = {}
+    for child in root:
+        if child.tag == 'material':
+            material = _material(ctx, child, True)
+            if material.name in ctx.materials:
+                ctx.note('material-duplicate', child,
+                         f"material '{material.name}' is defined again; the first "
+                         f'definition (line {ctx.materials[material.name].line}) is used',
+                         'remove the second definition or give it another name')
+            else:
+                ctx.materials[material.name] = material  # type: ignore[index]
+    top_level = tuple(ctx.materials.values())
     for child in root:
         tag = child.tag
         if tag == 'link':
             links.append(_link(ctx, child))
         elif tag == 'joint':
             joints.append(_joint(ctx, child))
-        elif tag == 'material':
-            material = _material(ctx, child, True)
-            if material.name in materials:
-                ctx.note('material-duplicate', child,
-                         f"material '{material.name}' is defined again; the first "
-                         f'definition (line {materials[material.name].line}) is used',
-                         'remove the second definition or give it another name')
-            else:
-                materials[material.name] = material  # type: ignore[index]
-    resolved = _resolve_materials(links, materials)
-    return Robot(name=name, links=tuple(resolved), joints=tuple(joints),
-                 materials=tuple(materials.values()), line=root.sourceline, source=source,
+    if ctx.unresolved:
+        links = _resolve_late_references(ctx, links)
+    return Robot(name=name, links=tuple(links), joints=tuple(joints),
+                 materials=top_level, line=root.sourceline, source=source,
                  notes=tuple(ctx.notes))
 
 
@@ -502,4 +507,14 @@ def parse_urdf_string(text: Union[str, bytes], source: Optional[str] = None) -> 
     :return: the robot model
     :raises UrdfError: (a subclass) when the text cannot be read as a URDF
     """
-    return robot_from_element(parse_xml(text), source)
+    root = parse_xml(text)
+    # Building the model allocates tens of thousands of small immutable objects and no
+    # reference cycles; pausing the cyclic collector meanwhile saves about a third of the
+    # time on large robots (bench/bench_analysis.py).
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return robot_from_element(root, source)
+    finally:
+        if enabled:
+            gc.enable()
