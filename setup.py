@@ -1,0 +1,69 @@
+# Copyright 2026 urdf_link_tools contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+from glob import glob
+import os
+
+from setuptools import find_packages
+from setuptools import setup
+
+package_name = 'urdf_link_tools'
+
+
+def tree_data_files(folder, pattern='*'):
+    """
+    List (install folder, files) pairs for the files under a source folder.
+
+    Sub-folders keep their place below share/<package>/ (samples/meshes/ for example); a
+    missing folder gives nothing, so setup.py works before launch/, config/ or samples/ exist.
+    """
+    pairs = []
+    for root, dirs, _ in os.walk(folder):
+        dirs[:] = sorted(d for d in dirs if not d.startswith(('.', '_')))
+        files = sorted(f for f in glob(os.path.join(root, pattern)) if os.path.isfile(f))
+        if files:
+            pairs.append((os.path.join('share', package_name, root), files))
+    return pairs
+
+
+setup(
+    name=package_name,
+    version='0.1.0',
+    packages=find_packages(exclude=['test', 'test.*', 'bench', 'bench.*']),
+    package_data={package_name: ['py.typed']},
+    data_files=[
+        ('share/ament_index/resource_index/packages', ['resource/' + package_name]),
+        ('share/' + package_name, ['package.xml']),
+        *tree_data_files('launch', '*.launch.py'),
+        *tree_data_files('config'),
+        *tree_data_files('samples'),
+    ],
+    install_requires=['setuptools'],
+    zip_safe=True,
+    maintainer='urdf_link_tools contributors',
+    maintainer_email='urdf_link_tools@example.com',
+    description="A ROS 2 node and offline checker that explains what is wrong with a URDF's links",
+    license='Apache-2.0',
+    extras_require={
+        'test': [
+            'pytest',
+        ],
+    },
+    entry_points={
+        'console_scripts': [
+            'urdf-link-tools = urdf_link_tools.cli:main',
+            'urdf_link_tools_node = urdf_link_tools.ros.node:main',
+        ],
+    },
+)
