@@ -1,0 +1,283 @@
+# Copyright 2026 urdf_link_tools contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+Thresholds and switches of the checker, as one immutable value.
+
+The same field names are used everywhere: :class:`CheckConfig`, the ``check`` CLI flags
+(with dashes), and the ``urdf_link_tools: ros__parameters:`` section of
+``config/urdf_link_tools.yaml`` that the ROS node also reads. Validators are pure functions
+that return an error string (or None), so the node can call them from its on-set-parameters
+callback and the CLI can print them.
+"""
+
+from dataclasses import dataclass, fields, replace
+import math
+from typing import Any, Callable, Dict, FrozenSet, Iterable, Mapping, Optional, Tuple
+
+YAML_SECTION = 'urdf_link_tools'
+
+
+@dataclass(frozen=True)
+class CheckConfig:
+    """
+    Everything that tunes the analysis.
+
+    :param inertia_mismatch_factor: flag a principal moment that differs from the
+        collision geometry's by more than this factor, either way
+    :param density_min: lowest plausible mass / collision volume, kg/m^3
+    :param density_max: highest plausible mass / collision volume, kg/m^3
+    :param collision_face_limit: most faces a collision mesh should have
+    :param min_mass: lightest plausible mass of a link on a moving joint, kg
+    :param mesh_max_bytes: refuse mesh files larger than this
+    :param ignore_rules: rule ids whose findings are dropped
+    :param package_dirs: (package name, directory) pairs that take precedence over the
+        ament index when resolving ``package://``
+    :param check_meshes: load mesh files (False: skip every mesh-based rule)
+    """
+
+    inertia_mismatch_factor: float = 10.0
+    density_min: float = 50.0
+    density_max: float = 25000.0
+    collision_face_limit: int = 1000
+    min_mass: float = 1e-6
+    mesh_max_bytes: int = 100_000_000
+    ignore_rules: FrozenSet[str] = frozenset()
+    package_dirs: Tuple[Tuple[str, str], ...] = ()
+    check_meshes: bool = True
+
+
+def _positive_number(name: str, value: Any) -> Optional[str]:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return f'{name} must be a number, got {value!r}'
+    if not math.isfinite(value) or value <= 0:
+        return f'{name} must be a finite number greater than 0, got {value!r}'
+    return None
+
+
+def _positive_integer(name: str, value: Any) -> Optional[str]:
+    if isinstance(value, bool) or not isinstance(value, int):
+        return f'{name} must be a whole number, got {value!r}'
+    if value <= 0:
+        return f'{name} must be greater than 0, got {value!r}'
+    return None
+
+
+def validate_inertia_mismatch_factor(value: Any) -> Optional[str]:
+    """Return an error when the factor is not a number greater than 1."""
+    error = _positive_number('inertia_mismatch_factor', value)
+    if error is None and value <= 1:
+        error = f'inertia_mismatch_factor must be greater than 1, got {value!r}'
+    return error
+
+
+def validate_density_min(value: Any) -> Optional[str]:
+    """Return an error when the minimum density is not a positive number."""
+    return _positive_number('density_min', value)
+
+
+def validate_density_max(value: Any) -> Optional[str]:
+    """Return an error when the maximum density is not a positive number."""
+    return _positive_number('density_max', value)
+
+
+def validate_collision_face_limit(value: Any) -> Optional[str]:
+    """Return an error when the face limit is not a positive whole number."""
+    return _positive_integer('collision_face_limit', value)
+
+
+def validate_min_mass(value: Any) -> Optional[str]:
+    """Return an error when the minimum mass is not a positive number."""
+    return _positive_number('min_mass', value)
+
+
+def validate_mesh_max_bytes(value: Any) -> Optional[str]:
+    """Return an error when the size limit is not a positive whole number."""
+    return _positive_integer('mesh_max_bytes', value)
+
+
+def validate_ignore_rules(value: Any) -> Optional[str]:
+    """Return an error when the value is not a collection of rule id strings."""
+    if isinstance(value, str) or not isinstance(value, Iterable):
+        return f'ignore_rules must be a list of rule ids, got {value!r}'
+    for item in value:
+        # An empty string is accepted and dropped: ROS parameters cannot declare an empty
+        # string array, so parameter files use [''] for "none".
+        if not isinstance(item, str):
+            return f'ignore_rules must hold rule ids (text), got {item!r}'
+    return None
+
+
+def validate_package_dirs(value: Any) -> Optional[str]:
+    """Return an error unless the value is (name, directory) pairs or 'name=dir' strings."""
+    if isinstance(value, str) or not isinstance(value, Iterable):
+        return f'package_dirs must be a list of NAME=PATH entries, got {value!r}'
+    for item in value:
+        if isinstance(item, str) and not item.strip():
+            continue
+        if isinstance(item, str):
+            if '=' not in item or not item.split('=', 1)[0].strip() or \
+                    not item.split('=', 1)[1].strip():
+                return f'package_dirs entry {item!r} is not NAME=PATH'
+        elif not (isinstance(item, (tuple, list)) and len(item) == 2
+                  and all(isinstance(part, str) and part for part in item)):
+            return f'package_dirs entry {item!r} is not a (name, path) pair'
+    return None
+
+
+def validate_check_meshes(value: Any) -> Optional[str]:
+    """Return an error when the value is not a boolean."""
+    if not isinstance(value, bool):
+        return f'check_meshes must be true or false, got {value!r}'
+    return None
+
+
+VALIDATORS: Dict[str, Callable[[Any], Optional[str]]] = {
+    'inertia_mismatch_factor': validate_inertia_mismatch_factor,
+    'density_min': validate_density_min,
+    'density_max': validate_density_max,
+    'collision_face_limit': validate_collision_face_limit,
+    'min_mass': validate_min_mass,
+    'mesh_max_bytes': validate_mesh_max_bytes,
+    'ignore_rules': validate_ignore_rules,
+    'package_dirs': validate_package_dirs,
+    'check_meshes': validate_check_meshes,
+}
+
+FIELD_NAMES = tuple(item.name for item in fields(CheckConfig))
+
+
+def validate_field(name: str, value: Any) -> Optional[str]:
+    """
+    Validate one setting.
+
+    :param name: a :class:`CheckConfig` field name
+    :param value: the proposed value
+    :return: an error message, or None when the value is acceptable
+    """
+    validator = VALIDATORS.get(name)
+    if validator is None:
+        return f'unknown setting {name!r}; known: {", ".join(FIELD_NAMES)}'
+    return validator(value)
+
+
+def validate_config(config: CheckConfig) -> Optional[str]:
+    """
+    Validate a whole configuration, including relations between fields.
+
+    :param config: the configuration
+    :return: an error message, or None when it is consistent
+    """
+    for name in FIELD_NAMES:
+        error = validate_field(name, getattr(config, name))
+        if error is not None:
+            return error
+    if config.density_min >= config.density_max:
+        return (f'density_min ({config.density_min:g}) must be lower than density_max '
+                f'({config.density_max:g})')
+    return None
+
+
+def parse_package_dir(text: str) -> Tuple[str, str]:
+    """
+    Split a ``NAME=PATH`` package directory argument.
+
+    :param text: e.g. ``my_robot_description=/ws/src/my_robot_description``
+    :return: (name, path)
+    :raises ValueError: when there is no '=' or either side is empty
+    """
+    name, sep, path = text.partition('=')
+    if not sep or not name.strip() or not path.strip():
+        raise ValueError(f'{text!r} is not NAME=PATH (e.g. my_robot=/ws/src/my_robot)')
+    return name.strip(), path.strip()
+
+
+def _normalise(name: str, value: Any) -> Any:
+    if name == 'ignore_rules':
+        return frozenset(item.strip() for item in value if item.strip())
+    if name == 'package_dirs':
+        return tuple(parse_package_dir(item) if isinstance(item, str) else
+                     (item[0], item[1]) for item in value
+                     if not (isinstance(item, str) and not item.strip()))
+    if name in ('inertia_mismatch_factor', 'density_min', 'density_max', 'min_mass'):
+        return float(value)
+    return value
+
+
+def config_from_mapping(values: Mapping[str, Any], base: CheckConfig = CheckConfig(),
+                        ignore_unknown: bool = True) -> CheckConfig:
+    """
+    Build a configuration from a mapping of field names to values.
+
+    :param values: field name -> value; ints are accepted for float fields, lists for
+        ``ignore_rules`` and ``package_dirs`` (``NAME=PATH`` strings or pairs)
+    :param base: the configuration whose other fields are kept
+    :param ignore_unknown: skip keys that are not fields (the node's own parameters)
+    :return: the new configuration
+    :raises ValueError: with the first validation error
+    """
+    changes: Dict[str, Any] = {}
+    for name, value in values.items():
+        if name not in VALIDATORS:
+            if ignore_unknown:
+                continue
+            raise ValueError(f'unknown setting {name!r}; known: {", ".join(FIELD_NAMES)}')
+        error = validate_field(name, value)
+        if error is not None:
+            raise ValueError(error)
+        changes[name] = _normalise(name, value)
+    config = replace(base, **changes)
+    error = validate_config(config)
+    if error is not None:
+        raise ValueError(error)
+    return config
+
+
+def load_config_yaml(path: str, base: CheckConfig = CheckConfig()) -> CheckConfig:
+    """
+    Read the ``urdf_link_tools: ros__parameters:`` section of a ROS parameters file.
+
+    Keys that are not :class:`CheckConfig` fields (node-only parameters) are ignored. A
+    file without that section, or a plain mapping of field names at the top level, is
+    accepted too.
+
+    :param path: the YAML file
+    :param base: defaults for fields the file does not set
+    :return: the configuration
+    :raises ValueError: when the file cannot be read or holds an invalid value
+    """
+    import yaml  # PyYAML: only needed when a file is given
+
+    try:
+        with open(path, 'r', encoding='utf-8') as stream:
+            document = yaml.safe_load(stream)
+    except OSError as exc:
+        raise ValueError(f'{path}: cannot read: {exc.strerror}') from None
+    except yaml.YAMLError as exc:
+        raise ValueError(f'{path}: not valid YAML: {exc}') from None
+    if document is None:
+        return base
+    if not isinstance(document, dict):
+        raise ValueError(f'{path}: expected a mapping at the top level')
+    section: Any = document
+    for key in (YAML_SECTION, '/**'):
+        if isinstance(document.get(key), dict):
+            section = document[key]
+            break
+    if isinstance(section, dict) and isinstance(section.get('ros__parameters'), dict):
+        section = section['ros__parameters']
+    try:
+        return config_from_mapping(section, base)
+    except ValueError as exc:
+        raise ValueError(f'{path}: {exc}') from None

@@ -1,0 +1,270 @@
+# Copyright 2026 urdf_link_tools contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+Pure geometry helpers: URDF rotations, frames, and the volume, inertia and bounds of shapes.
+
+Conventions follow the URDF specification: ``rpy`` is roll, pitch, yaw about the *fixed*
+axes x, y, z, so ``R = Rz(yaw) @ Ry(pitch) @ Rx(roll)`` (urdfdom's ``Rotation::setFromRPY``);
+a cylinder's axis is its local z; every primitive is centred on its origin. Quaternions are
+returned as (x, y, z, w), the order of geometry_msgs.
+"""
+
+import math
+from typing import Optional, Sequence, Tuple
+
+import numpy as np
+
+from urdf_link_tools.model import Box, Cylinder, Geometry, GeometryElement, Mesh, Origin, Sphere
+
+Bounds = Tuple[np.ndarray, np.ndarray]
+
+
+def rpy_to_matrix(rpy: Sequence[float]) -> np.ndarray:
+    """
+    Return the rotation matrix of URDF fixed-axis roll, pitch, yaw.
+
+    :param rpy: (roll, pitch, yaw) in radians
+    :return: 3x3 matrix R = Rz(yaw) Ry(pitch) Rx(roll)
+    """
+    roll, pitch, yaw = (float(v) for v in rpy)
+    cr, sr = math.cos(roll), math.sin(roll)
+    cp, sp = math.cos(pitch), math.sin(pitch)
+    cy, sy = math.cos(yaw), math.sin(yaw)
+    return np.array([
+        [cy * cp, cy * sp * sr - sy * cr, cy * sp * cr + sy * sr],
+        [sy * cp, sy * sp * sr + cy * cr, sy * sp * cr - cy * sr],
+        [-sp, cp * sr, cp * cr]])
+
+
+def matrix_to_quaternion(matrix: np.ndarray) -> Tuple[float, float, float, float]:
+    """
+    Convert a rotation matrix to a unit quaternion (x, y, z, w) with w >= 0.
+
+    Shepperd's method: pick the largest of w, x, y, z to divide by, so it stays accurate
+    near 180 degree rotations.
+
+    :param matrix: 3x3 rotation matrix
+    :return: (x, y, z, w)
+    """
+    m = np.asarray(matrix, dtype=float)
+    trace = m[0, 0] + m[1, 1] + m[2, 2]
+    if trace > 0.0:
+        s = 2.0 * math.sqrt(1.0 + trace)
+        w, x = 0.25 * s, (m[2, 1] - m[1, 2]) / s
+        y, z = (m[0, 2] - m[2, 0]) / s, (m[1, 0] - m[0, 1]) / s
+    elif m[0, 0] > m[1, 1] and m[0, 0] > m[2, 2]:
+        s = 2.0 * math.sqrt(max(1.0 + m[0, 0] - m[1, 1] - m[2, 2], 0.0))
+        w, x = (m[2, 1] - m[1, 2]) / s, 0.25 * s
+        y, z = (m[0, 1] + m[1, 0]) / s, (m[0, 2] + m[2, 0]) / s
+    elif m[1, 1] > m[2, 2]:
+        s = 2.0 * math.sqrt(max(1.0 + m[1, 1] - m[0, 0] - m[2, 2], 0.0))
+        w, x = (m[0, 2] - m[2, 0]) / s, (m[0, 1] + m[1, 0]) / s
+        y, z = 0.25 * s, (m[1, 2] + m[2, 1]) / s
+    else:
+        s = 2.0 * math.sqrt(max(1.0 + m[2, 2] - m[0, 0] - m[1, 1], 0.0))
+        w, x = (m[1, 0] - m[0, 1]) / s, (m[0, 2] + m[2, 0]) / s
+        y, z = (m[1, 2] + m[2, 1]) / s, 0.25 * s
+    norm = math.sqrt(w * w + x * x + y * y + z * z)
+    if w < 0.0:
+        norm = -norm
+    return (float(x / norm), float(y / norm), float(z / norm), float(w / norm))
+
+
+def rpy_to_quaternion(rpy: Sequence[float]) -> Tuple[float, float, float, float]:
+    """
+    Convert URDF roll, pitch, yaw to a quaternion (x, y, z, w).
+
+    :param rpy: (roll, pitch, yaw) in radians
+    :return: (x, y, z, w)
+    """
+    return matrix_to_quaternion(rpy_to_matrix(rpy))
+
+
+def origin_to_matrix(origin: Origin) -> np.ndarray:
+    """
+    Return the homogeneous transform of an origin (child frame expressed in the parent).
+
+    :param origin: the URDF origin
+    :return: 4x4 matrix
+    """
+    transform = np.eye(4)
+    transform[:3, :3] = rpy_to_matrix(origin.rpy)
+    transform[:3, 3] = np.asarray(origin.xyz, dtype=float)
+    return transform
+
+
+def is_finite(values: Sequence[float]) -> bool:
+    """Return True when every value is a finite number."""
+    return all(math.isfinite(v) for v in values)
+
+
+def geometry_values(geometry: Geometry) -> Tuple[float, ...]:
+    """Return the numbers that define a shape (sizes, radius, length or scale)."""
+    if isinstance(geometry, Box):
+        return tuple(geometry.size)
+    if isinstance(geometry, Cylinder):
+        return (geometry.radius, geometry.length)
+    if isinstance(geometry, Sphere):
+        return (geometry.radius,)
+    if isinstance(geometry, Mesh):
+        return tuple(geometry.scale)
+    return ()
+
+
+def _positive_finite(values: Sequence[float]) -> bool:
+    return all(math.isfinite(v) and v > 0.0 for v in values)
+
+
+def primitive_volume(geometry: Optional[Geometry]) -> Optional[float]:
+    """
+    Return the volume of a box, cylinder or sphere in m^3.
+
+    :param geometry: the shape
+    :return: the volume, or None for meshes, missing shapes and degenerate sizes
+    """
+    if geometry is None or isinstance(geometry, Mesh):
+        return None
+    values = geometry_values(geometry)
+    if not _positive_finite(values):
+        return None
+    if isinstance(geometry, Box):
+        x, y, z = geometry.size
+        return x * y * z
+    if isinstance(geometry, Cylinder):
+        return math.pi * geometry.radius ** 2 * geometry.length
+    if isinstance(geometry, Sphere):
+        return 4.0 / 3.0 * math.pi * geometry.radius ** 3
+    return None
+
+
+def primitive_unit_inertia(geometry: Optional[Geometry]) -> Optional[np.ndarray]:
+    """
+    Return the inertia tensor of a primitive of density 1 kg/m^3 about its centre.
+
+    The formulas are the solid-body ones the URDF specification links to (box
+    m (b^2 + c^2) / 12, cylinder about its axis m r^2 / 2 and across it
+    m (3 r^2 + l^2) / 12, sphere 2 m r^2 / 5), with m the volume.
+
+    :param geometry: the shape, in its own frame
+    :return: 3x3 tensor, or None for meshes, missing shapes and degenerate sizes
+    """
+    volume = primitive_volume(geometry)
+    if volume is None:
+        return None
+    if isinstance(geometry, Box):
+        x, y, z = geometry.size
+        return np.diag([volume * (y * y + z * z) / 12.0,
+                        volume * (x * x + z * z) / 12.0,
+                        volume * (x * x + y * y) / 12.0])
+    if isinstance(geometry, Cylinder):
+        r, length = geometry.radius, geometry.length
+        across = volume * (3.0 * r * r + length * length) / 12.0
+        return np.diag([across, across, volume * r * r / 2.0])
+    if isinstance(geometry, Sphere):
+        return np.eye(3) * (2.0 / 5.0 * volume * geometry.radius ** 2)
+    return None
+
+
+def primitive_local_bounds(geometry: Optional[Geometry]) -> Optional[Bounds]:
+    """
+    Return the axis-aligned bounds of a primitive in its own frame.
+
+    :param geometry: the shape
+    :return: (min, max), or None for meshes and non-finite sizes
+    """
+    if geometry is None or isinstance(geometry, Mesh):
+        return None
+    values = geometry_values(geometry)
+    if not is_finite(values):
+        return None
+    if isinstance(geometry, Box):
+        half = np.abs(np.asarray(geometry.size, dtype=float)) / 2.0
+    elif isinstance(geometry, Cylinder):
+        r = abs(geometry.radius)
+        half = np.array([r, r, abs(geometry.length) / 2.0])
+    else:
+        half = np.full(3, abs(geometry.radius))
+    return -half, half
+
+
+def transform_bounds(local: Bounds, transform: np.ndarray) -> Bounds:
+    """
+    Return the axis-aligned bounds of a transformed box (all eight corners).
+
+    :param local: (min, max) in the local frame
+    :param transform: 4x4 local-to-parent transform
+    :return: (min, max) in the parent frame
+    """
+    lo, hi = local
+    corners = np.array([[x, y, z] for x in (lo[0], hi[0]) for y in (lo[1], hi[1])
+                        for z in (lo[2], hi[2])])
+    moved = corners @ transform[:3, :3].T + transform[:3, 3]
+    return moved.min(axis=0), moved.max(axis=0)
+
+
+def element_bounds(element: GeometryElement, mesh_info: Optional[object] = None) -> \
+        Optional[Bounds]:
+    """
+    Return the axis-aligned bounds of a visual or collision element in the link frame.
+
+    Cylinders and spheres get their exact bounds under rotation; boxes and meshes the
+    bounds of their corners or (scaled) vertices after the element's origin is applied.
+
+    :param element: the element
+    :param mesh_info: a :class:`urdf_link_tools.meshes.MeshInfo` for mesh elements
+    :return: (min, max) as numpy arrays, or None when unknown (no geometry, mesh not
+        loaded, non-finite numbers)
+    """
+    geometry = element.geometry
+    if geometry is None or not is_finite(element.origin.xyz + element.origin.rpy):
+        return None
+    transform = origin_to_matrix(element.origin)
+    rotation, centre = transform[:3, :3], transform[:3, 3]
+    if isinstance(geometry, Mesh):
+        vertices = getattr(mesh_info, 'vertices', None)
+        if vertices is None or len(vertices) == 0:
+            return None
+        moved = np.asarray(vertices, dtype=float) @ rotation.T + centre
+        return moved.min(axis=0), moved.max(axis=0)
+    if not is_finite(geometry_values(geometry)):
+        return None
+    if isinstance(geometry, Sphere):
+        half = np.full(3, abs(geometry.radius))
+        return centre - half, centre + half
+    if isinstance(geometry, Cylinder):
+        # Extent along world axis i of a disc-swept segment with unit axis a:
+        # |a_i| * l / 2 + r * sqrt(1 - a_i^2).
+        axis = rotation[:, 2]
+        half = (np.abs(axis) * abs(geometry.length) / 2.0
+                + abs(geometry.radius) * np.sqrt(np.clip(1.0 - axis * axis, 0.0, 1.0)))
+        return centre - half, centre + half
+    local = primitive_local_bounds(geometry)
+    return transform_bounds(local, transform) if local is not None else None
+
+
+def union_bounds(boxes: Sequence[Optional[Bounds]]) -> Optional[Bounds]:
+    """Return the bounds enclosing every given box (None entries are skipped)."""
+    present = [box for box in boxes if box is not None]
+    if not present:
+        return None
+    return (np.min([box[0] for box in present], axis=0),
+            np.max([box[1] for box in present], axis=0))
+
+
+def distance_outside(point: np.ndarray, bounds: Bounds) -> float:
+    """Return how far a point lies outside an axis-aligned box (0 when inside)."""
+    lo, hi = bounds
+    gap = np.maximum(np.maximum(lo - point, point - hi), 0.0)
+    return float(np.linalg.norm(gap))

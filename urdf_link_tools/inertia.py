@@ -1,0 +1,268 @@
+# Copyright 2026 urdf_link_tools contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+Inertia tensor maths, matching what the simulators and viewers that read URDF accept.
+
+Sources checked (comments cite them where a rule depends on them):
+
+* gz-math ``include/gz/math/MassMatrix3.hh``: ``Epsilon(moments, tolerance=10)`` is
+  ``tolerance * DBL_EPSILON * 0.5 * |Ixx + Iyy + Izz|``; ``IsNearPositive`` tests
+  ``mass >= 0``, ``Ixx + eps >= 0``, ``Ixx Iyy - Ixy^2 + eps >= 0`` and ``det + eps >= 0``;
+  ``IsPositive`` the same with ``mass > 0`` and strict ``>``; ``ValidMoments`` tests each
+  principal moment ``+ eps >= 0`` and each ``A + B + eps >= C``; ``IsValid`` is
+  ``IsNearPositive && ValidMoments(PrincipalMoments())``. sdformat refuses a link whose
+  mass matrix is not ``IsValid``.
+* rviz_default_plugins ``robot_link.cpp`` ``RobotLink::createInertia``: the box is refused
+  ("has unrealistic inertia") when ``mass <= 0 || ixx <= 0 || ixx iyy - ixy^2 <= 0 ||
+  det <= 0`` (no tolerance) or the eigen solver fails; otherwise, with the ascending
+  eigenvalues (x, y, z) of Eigen's ``SelfAdjointEigenSolver``, the box size is
+  ``sqrt(6 / m * (y + z - x, x + z - y, x + y - z))`` rotated by the eigenvector matrix.
+  ``createMass`` draws a lead ball (11340 kg/m^3) of diameter
+  ``2 cbrt(0.75 m / (pi 11340))``.
+* MuJoCo ``src/user/user_objects.cc`` ``mjCBody::Compile`` and ``user_util.cc``
+  ``mjuu_fullInertia``: a non-zero URDF tensor whose smallest eigenvalue is below
+  ``mjEPS`` (1e-14) is refused ("inertia must have positive eigenvalues"); principal
+  moments with ``A + B < C`` are refused with no tolerance ("inertia must satisfy
+  A + B >= C"); ``user_model.cc`` ``CheckBodyMassInertia`` refuses a body with joints
+  whose mass or any principal moment is below ``mjMINVAL`` (1e-15) unless a descendant
+  welded to it (no joint) has both ("mass and inertia of moving bodies must be larger
+  than mjMINVAL").
+"""
+
+import math
+import sys
+from typing import Optional, Sequence, Tuple, Union
+
+import numpy as np
+
+from urdf_link_tools.model import Inertia
+
+InertiaLike = Union[Inertia, Sequence[float], np.ndarray]
+SixValues = Tuple[float, float, float, float, float, float]
+
+GZ_DEFAULT_TOLERANCE = 10.0
+MUJOCO_MINVAL = 1e-15
+MUJOCO_EPS = 1e-14
+LEAD_DENSITY = 11340.0
+
+
+def inertia_matrix(inertia: InertiaLike) -> np.ndarray:
+    """
+    Return the symmetric 3x3 tensor.
+
+    :param inertia: an :class:`Inertia`, six values (ixx, ixy, ixz, iyy, iyz, izz), or a
+        3x3 matrix
+    :return: 3x3 float array
+    """
+    if isinstance(inertia, Inertia):
+        return np.array(inertia.as_matrix(), dtype=float)
+    values = np.asarray(inertia, dtype=float)
+    if values.shape == (3, 3):
+        return values.copy()
+    ixx, ixy, ixz, iyy, iyz, izz = values.reshape(6)
+    return np.array([[ixx, ixy, ixz], [ixy, iyy, iyz], [ixz, iyz, izz]])
+
+
+def inertia_values(matrix: np.ndarray) -> SixValues:
+    """Return (ixx, ixy, ixz, iyy, iyz, izz) of a 3x3 tensor (symmetrised)."""
+    m = (np.asarray(matrix, dtype=float) + np.asarray(matrix, dtype=float).T) / 2.0
+    return (float(m[0, 0]), float(m[0, 1]), float(m[0, 2]),
+            float(m[1, 1]), float(m[1, 2]), float(m[2, 2]))
+
+
+def principal_moments(inertia: InertiaLike) -> Tuple[np.ndarray, np.ndarray]:
+    """
+    Return the principal moments (ascending) and axes of a tensor.
+
+    :param inertia: the tensor
+    :return: (moments shape (3,), axes 3x3 with the axis of moments[i] in column i, a
+        proper rotation (determinant +1))
+    """
+    moments, axes = np.linalg.eigh(inertia_matrix(inertia))
+    if np.linalg.det(axes) < 0.0:
+        axes[:, 2] = -axes[:, 2]
+    return moments, axes
+
+
+def tensor_from_principal(moments: Sequence[float], axes: np.ndarray) -> np.ndarray:
+    """Return ``axes @ diag(moments) @ axes.T``."""
+    return axes @ np.diag(np.asarray(moments, dtype=float)) @ axes.T
+
+
+def gz_tolerance(inertia: InertiaLike, tolerance: float = GZ_DEFAULT_TOLERANCE) -> float:
+    """
+    Return gz-math's ``MassMatrix3::Epsilon``.
+
+    :param inertia: the tensor (only its trace matters)
+    :param tolerance: gz-math's factor (10 by default)
+    :return: ``tolerance * DBL_EPSILON * 0.5 * |Ixx + Iyy + Izz|``
+    """
+    trace = float(np.trace(inertia_matrix(inertia)))
+    return tolerance * sys.float_info.epsilon * 0.5 * abs(trace)
+
+
+def leading_minors(inertia: InertiaLike) -> Tuple[float, float, float]:
+    """Return the leading principal minors (Ixx, Ixx Iyy - Ixy^2, det) of Sylvester's test."""
+    m = inertia_matrix(inertia)
+    return (float(m[0, 0]), float(m[0, 0] * m[1, 1] - m[0, 1] ** 2), float(np.linalg.det(m)))
+
+
+def gz_is_near_positive(mass: float, inertia: InertiaLike) -> bool:
+    """Return gz-math ``MassMatrix3::IsNearPositive`` (positive semi-definite within eps)."""
+    eps = gz_tolerance(inertia)
+    d1, d2, d3 = leading_minors(inertia)
+    return mass >= 0.0 and d1 + eps >= 0.0 and d2 + eps >= 0.0 and d3 + eps >= 0.0
+
+
+def gz_is_positive(mass: float, inertia: InertiaLike) -> bool:
+    """Return gz-math ``MassMatrix3::IsPositive`` (positive definite within eps)."""
+    eps = gz_tolerance(inertia)
+    d1, d2, d3 = leading_minors(inertia)
+    return mass > 0.0 and d1 + eps > 0.0 and d2 + eps > 0.0 and d3 + eps > 0.0
+
+
+def gz_valid_moments(moments: Sequence[float],
+                     tolerance: float = GZ_DEFAULT_TOLERANCE) -> bool:
+    """Return gz-math ``MassMatrix3::ValidMoments``: non-negative and triangle, within eps."""
+    a, b, c = (float(v) for v in moments)
+    eps = tolerance * sys.float_info.epsilon * 0.5 * abs(a + b + c)
+    return (a + eps >= 0.0 and b + eps >= 0.0 and c + eps >= 0.0
+            and a + b + eps >= c and b + c + eps >= a and c + a + eps >= b)
+
+
+def gz_is_valid(mass: float, inertia: InertiaLike) -> bool:
+    """Return gz-math ``MassMatrix3::IsValid``: what sdformat requires of a link."""
+    return gz_is_near_positive(mass, inertia) and \
+        gz_valid_moments(principal_moments(inertia)[0])
+
+
+def is_positive_definite(inertia: InertiaLike) -> bool:
+    """
+    Decide positive definiteness by Sylvester's criterion, within gz-math's tolerance.
+
+    Every leading minor must exceed ``-eps`` strictly (as ``IsPositive``). Sylvester's
+    test is only conclusive when the minors are clearly positive, so a tensor whose
+    first minor is zero within the tolerance is also required to have no eigenvalue
+    below ``-eps`` (``diag(0, -1, 2)`` has minors (0, 0, 0) yet is indefinite).
+
+    :param inertia: the tensor
+    :return: True when positive definite within the tolerance
+    """
+    eps = gz_tolerance(inertia)
+    d1, d2, d3 = leading_minors(inertia)
+    if not (d1 + eps > 0.0 and d2 + eps > 0.0 and d3 + eps > 0.0):
+        return False
+    return bool(principal_moments(inertia)[0][0] >= -eps)
+
+
+def triangle_margin(moments: Sequence[float]) -> float:
+    """Return ``A + B - C`` for the largest moment C (negative when the inequality fails)."""
+    a, b, c = sorted(float(v) for v in moments)
+    return a + b - c
+
+
+def violates_triangle(moments: Sequence[float], tolerance: float = GZ_DEFAULT_TOLERANCE) -> bool:
+    """Return True when ``A + B + eps < C`` for the sorted principal moments (gz-math's test)."""
+    a, b, c = sorted(float(v) for v in moments)
+    eps = tolerance * sys.float_info.epsilon * 0.5 * abs(a + b + c)
+    return a + b + eps < c
+
+
+def nearest_triangle_moments(moments: Sequence[float], margin: float = 1e-4) -> np.ndarray:
+    """
+    Return the moments nearest to the given ones that satisfy the triangle inequality.
+
+    The Euclidean projection onto ``A + B >= (1 + margin) C`` moves the two smaller
+    moments up and the largest down by the same amount ``delta``, so the tensor keeps
+    its principal axes and its trace changes as little as possible. The margin keeps
+    the result valid after it is printed with 9 significant digits.
+
+    :param moments: the principal moments
+    :param margin: relative slack above the boundary
+    :return: moments in the input order
+    """
+    values = np.asarray(moments, dtype=float)
+    order = np.argsort(values)
+    a, b, c = values[order]
+    if a + b >= (1.0 + margin) * c:
+        return values.copy()
+    delta = ((1.0 + margin) * c - a - b) / (3.0 + margin)
+    fixed = values.copy()
+    fixed[order[0]] = a + delta
+    fixed[order[1]] = b + delta
+    fixed[order[2]] = c - delta
+    return fixed
+
+
+def rotate_inertia(inertia: InertiaLike, rotation: np.ndarray) -> np.ndarray:
+    """
+    Express a tensor in another frame.
+
+    :param inertia: the tensor in frame B
+    :param rotation: rotation whose columns are B's axes in frame A
+    :return: the tensor in frame A, ``R I R^T``
+    """
+    r = np.asarray(rotation, dtype=float)
+    return r @ inertia_matrix(inertia) @ r.T
+
+
+def parallel_axis(mass: float, offset: Sequence[float]) -> np.ndarray:
+    """Return the Steiner term ``m (|d|^2 E - d d^T)`` to move a central tensor by ``d``."""
+    d = np.asarray(offset, dtype=float)
+    return mass * (float(d @ d) * np.eye(3) - np.outer(d, d))
+
+
+def flip_products(inertia: InertiaLike) -> np.ndarray:
+    """Return the tensor with the sign of all three products of inertia reversed."""
+    m = inertia_matrix(inertia)
+    flipped = -m
+    np.fill_diagonal(flipped, np.diag(m))
+    return flipped
+
+
+def equivalent_box(mass: float, inertia: InertiaLike) -> Optional[Tuple[np.ndarray, np.ndarray]]:
+    """
+    Return the box RViz draws for an inertia, exactly as ``RobotLink::createInertia``.
+
+    :param mass: the link mass
+    :param inertia: the tensor about the centre of mass, in the inertial frame
+    :return: (size (3,), rotation 3x3 whose columns are the box axes in the inertial
+        frame), or None when RViz refuses the tensor ("unrealistic inertia") or the sizes
+        are not real numbers (the triangle inequality fails, RViz then draws nothing)
+    """
+    m = inertia_matrix(inertia)
+    if not (math.isfinite(mass) and np.all(np.isfinite(m))):
+        return None
+    d1, d2, d3 = leading_minors(m)
+    if mass <= 0.0 or d1 <= 0.0 or d2 <= 0.0 or d3 <= 0.0:
+        return None
+    moments, axes = principal_moments(m)
+    x, y, z = moments
+    squared = 6.0 / mass * np.array([y + z - x, x + z - y, x + y - z])
+    if np.any(squared < 0.0):
+        return None
+    return np.sqrt(squared), axes
+
+
+def com_sphere_diameter(mass: float) -> float:
+    """Return the diameter of the lead ball RViz draws for a mass (0 for non-positive mass)."""
+    if not math.isfinite(mass) or mass <= 0.0:
+        return 0.0
+    return 2.0 * (0.75 * mass / (math.pi * LEAD_DENSITY)) ** (1.0 / 3.0)
+
+
+def is_zero_tensor(inertia: InertiaLike) -> bool:
+    """Return True when all six entries are exactly zero (a point mass)."""
+    return not np.any(inertia_matrix(inertia))
