@@ -1,0 +1,45 @@
+# Development entry points of urdf_link_tools. Every target that needs the environment runs
+# `setup` first; scripts/setup.sh returns in a second or two when nothing changed.
+SHELL := /bin/bash
+ENV := scripts/env.sh
+PYTEST_FLAGS ?= -q -ra --durations=5
+LINT_TESTS := test/test_copyright.py test/test_flake8.py test/test_pep257.py test/test_xmllint.py
+SAMPLE := samples/sample_robot.urdf
+
+.PHONY: setup test lint run bench build-interfaces clean distclean
+
+setup:
+	scripts/setup.sh
+
+# pytest exits with 5 when it collected no test; that is a failure here too, said out loud.
+test: setup
+	@rc=0; $(ENV) python -m pytest $(PYTEST_FLAGS) test || rc=$$?; \
+	if [ $$rc -eq 5 ]; then echo "make test: pytest collected no tests" >&2; fi; \
+	exit $$rc
+
+lint: setup
+	@rc=0; $(ENV) python -m pytest $(PYTEST_FLAGS) $(LINT_TESTS) || rc=$$?; \
+	if [ $$rc -eq 5 ]; then echo "make lint: pytest collected no tests" >&2; fi; \
+	exit $$rc
+
+# The offline check first (it exits non-zero when it reports problems, which the sample robot
+# has on purpose), then the node on the same robot until Ctrl-C.
+run: setup
+	$(ENV) urdf-link-tools check $(SAMPLE) || echo "make run: the check exited with $$?"
+	$(ENV) urdf_link_tools_node --ros-args -p urdf_file:=$(SAMPLE)
+
+bench: setup
+	$(ENV) python bench/run_all.py
+
+# Rebuild the interface package even if its inputs did not change (CMake rebuilds incrementally).
+build-interfaces:
+	rm -f .venv/.stamp-interfaces
+	scripts/setup.sh
+
+# Build products; `distclean` also drops the venv (the next set-up takes about two minutes).
+clean:
+	rm -rf build install log *.egg-info .pytest_cache
+	find . -path ./.venv -prune -o -name __pycache__ -type d -prune -exec rm -rf {} +
+
+distclean: clean
+	rm -rf .venv

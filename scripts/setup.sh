@@ -1,0 +1,254 @@
+#!/usr/bin/env bash
+# Copyright 2026 urdf_link_tools contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+# Set up the development environment of urdf_link_tools from nothing, in the repository:
+#
+#   .venv/                               Python 3.11 venv: ROS 2 Jazzy wheels from PyPI, the core
+#                                        libraries, test tools, and this package (pip install -e)
+#   build/urdf_link_tools_interfaces/    CMake build of the interface package
+#   install/urdf_link_tools_interfaces/  its install prefix (the layout colcon would use)
+#
+# Each step is skipped when a stamp file in .venv/ says its inputs did not change, so a second
+# run takes a second or two. Use the environment with scripts/env.sh.
+#
+# Environment: PYTHON=<interpreter> picks the Python 3.11 to build the venv from.
+set -euo pipefail
+
+repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$repo"
+venv="$repo/.venv"
+iface=urdf_link_tools_interfaces
+iface_build="$repo/build/$iface"
+iface_install="$repo/install/$iface"
+started=$SECONDS
+
+say() { echo "[setup] $*"; }
+die() { echo "[setup] ERROR: $*" >&2; exit 1; }
+
+# sha256 of the named files (missing ones count as empty) and of extra words; one hex string.
+fingerprint() {
+  {
+    for f in "$@"; do
+      if [[ -f "$f" ]]; then
+        printf '%s\n' "$f"
+        sha256sum < "$f"
+      else
+        printf '%s (absent)\n' "$f"
+      fi
+    done
+  } | sha256sum | cut -d' ' -f1
+}
+stamp_ok() { [[ -f "$venv/.stamp-$1" && "$(cat "$venv/.stamp-$1")" == "$2" ]]; }
+stamp_set() { echo "$2" > "$venv/.stamp-$1"; }
+
+# The machine's pip configuration names local wheel folders that may not exist; pip then warns
+# once per package. Drop only that line, keep everything else pip says.
+pip_quiet() {
+  "$venv/bin/python" -m pip "$@" 2>&1 \
+    | { grep -v "^WARNING: Location '.*' is ignored: it is neither a file nor a directory" || true; }
+}
+
+# Two set-ups at once in the same tree (make test in two shells) would race on pip and CMake.
+mkdir -p "$repo/build"
+exec 9> "$repo/build/.setup.lock"
+if command -v flock > /dev/null; then
+  flock -w 1200 9 || die "another scripts/setup.sh still holds build/.setup.lock"
+fi
+
+# --- 1. Python 3.11 venv ---------------------------------------------------------------------
+# The ROS 2 Jazzy wheels on PyPI are built for CPython 3.11 only (cp311 manylinux_2_28).
+is_py311() { "$1" -c 'import sys; sys.exit(sys.version_info[:2] != (3, 11))' > /dev/null 2>&1; }
+if [[ -x "$venv/bin/python" ]] && ! is_py311 "$venv/bin/python"; then
+  say "existing .venv is not Python 3.11: recreating it"
+  rm -rf "$venv"
+fi
+if [[ ! -x "$venv/bin/python" ]]; then
+  python=""
+  for candidate in "${PYTHON:-}" python3 python3.11; do
+    if [[ -n "$candidate" ]] && command -v "$candidate" > /dev/null && is_py311 "$candidate"; then
+      python="$candidate"
+      break
+    fi
+  done
+  [[ -n "$python" ]] || die "need Python 3.11 (set PYTHON=/path/to/python3.11)"
+  say "creating .venv with $(command -v "$python") ($("$python" --version 2>&1))"
+  "$python" -m venv "$venv"
+fi
+
+# --- 2. pinned requirements ------------------------------------------------------------------
+req="requirements/ros-jazzy.txt"
+con="requirements/constraints.txt"
+key="$(fingerprint "$req" "$con")-$("$venv/bin/python" -V 2>&1)"
+if stamp_ok requirements "$key"; then
+  say "requirements: up to date"
+else
+  say "requirements: upgrading pip, then installing $req with $con (about a minute)"
+  t=$SECONDS
+  pip_quiet install -q --upgrade pip -c "$con"
+  pip_quiet install -q -r "$req" -c "$con"
+  stamp_set requirements "$key"
+  say "requirements: installed in $((SECONDS - t)) s"
+fi
+site="$("$venv/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')"
+
+# --- 3. linters that PyPI does not have, from Debian ----------------------------------------
+# ament_copyright is on PyPI neither as a ROS wheel nor otherwise, and ament_xmllint's wheel
+# does not ship the package.xml schemas (xmllint would fetch them from the network). Debian
+# packages both: unpack them into the venv (no system change, no root unless the package lists
+# must be fetched).
+# The xmllint of libxml2-utils is unpacked too (into .venv/bin), machine or not: it only needs
+# libxml2, which Debian-based images carry.
+debs=(python3-ament-copyright=0.13.2-4 python3-ament-xmllint=0.13.2-4 libxml2-utils)
+key="${debs[*]}"
+if stamp_ok debian "$key" && [[ -d "$site/ament_copyright" && -x "$venv/bin/xmllint" ]]; then
+  say "debian extras (ament_copyright, package.xml schemas): up to date"
+else
+  say "debian extras: fetching ${debs[*]}"
+  command -v apt-get > /dev/null || die "apt-get is needed to fetch ${debs[*]}"
+  tmp="$(mktemp -d)"
+  chmod 755 "$tmp"  # apt-get download drops to user _apt, which must be able to write here
+  if ! (cd "$tmp" && apt-get download -q "${debs[@]}" > /dev/null 2>&1); then
+    if [[ "$(id -u)" == 0 ]]; then
+      say "debian extras: refreshing the package lists (apt-get update)"
+      apt-get update -q > /dev/null
+    fi
+    (cd "$tmp" && apt-get download -q "${debs[@]}") \
+      || die "apt-get download ${debs[*]} failed (as root, run apt-get update first)"
+  fi
+  root="$venv/debian"
+  rm -rf "$root"
+  mkdir -p "$root"
+  for deb in "$tmp"/*.deb; do
+    dpkg-deb -x "$deb" "$root"
+  done
+  rm -rf "$tmp"
+  dist="$root/usr/lib/python3/dist-packages"
+  rm -rf "$site"/ament_copyright "$site"/ament_copyright-*.egg-info
+  cp -r "$dist"/ament_copyright "$dist"/ament_copyright-*.egg-info "$site/"
+  ln -sf ../debian/usr/bin/xmllint "$venv/bin/xmllint"
+  # A catalog that maps the schema addresses of package.xml files to the local copies; env.sh
+  # puts it on XML_CATALOG_FILES so that xmllint never goes to the network.
+  schemas="$root/usr/share/ament_xmllint/xml-catalog/download.ros.org/schema/"
+  [[ -f "$schemas/package_format3.xsd" ]] || die "no package_format3.xsd in python3-ament-xmllint"
+  mkdir -p "$venv/etc/xml"
+  cat > "$venv/etc/xml/catalog.xml" << EOF
+<?xml version="1.0"?>
+<!-- Written by scripts/setup.sh: local copies of the ROS package.xml schemas. -->
+<catalog xmlns="urn:oasis:names:tc:entity:xmlns:xml:catalog">
+  <rewriteURI uriStartString="http://download.ros.org/schema/" rewritePrefix="file://$schemas"/>
+  <rewriteSystem systemIdStartString="http://download.ros.org/schema/" rewritePrefix="file://$schemas"/>
+</catalog>
+EOF
+  stamp_set debian "$key"
+fi
+
+# --- 4. the interface package (CMake, colcon's layout) ---------------------------------------
+# Linters and colcon must not descend into build/, install/ and log/.
+for d in build install log; do
+  mkdir -p "$repo/$d"
+  touch "$repo/$d/AMENT_IGNORE" "$repo/$d/COLCON_IGNORE"
+done
+# shellcheck source=scripts/env.sh
+source "$repo/scripts/env.sh"
+fix_cmake="$repo/cmake/drop_missing_include_dirs.cmake"
+mapfile -t iface_files < <(find "$iface" -type f | LC_ALL=C sort)
+key="$(fingerprint "${iface_files[@]}" "$fix_cmake" "$venv/.stamp-requirements")"
+if stamp_ok interfaces "$key" && [[ -f "$iface_install/share/$iface/package.xml" ]]; then
+  say "interfaces: up to date ($iface_install)"
+else
+  say "interfaces: building $iface (CMake, about a minute) into ${iface_install#"$repo"/}"
+  t=$SECONDS
+  log="$iface_build.log"
+  mkdir -p "$iface_build"
+  if ! {
+    cmake -S "$repo/$iface" -B "$iface_build" \
+      -DCMAKE_INSTALL_PREFIX="$iface_install" \
+      -DCMAKE_BUILD_TYPE=Release \
+      -DBUILD_TESTING=OFF \
+      -DPython3_EXECUTABLE="$venv/bin/python" \
+      -DCMAKE_PROJECT_INCLUDE="$fix_cmake" \
+      && cmake --build "$iface_build" -j "$(nproc 2> /dev/null || echo 2)" \
+      && cmake --install "$iface_build"
+  } > "$log" 2>&1; then
+    tail -n 40 "$log" >&2
+    die "building $iface failed; full log: $log"
+  fi
+  stamp_set interfaces "$key"
+  say "interfaces: built in $((SECONDS - t)) s"
+fi
+
+# --- 5. this package, editable -------------------------------------------------------------
+# pip install -e puts the console scripts in .venv/bin and runs the source tree. Editable wheels
+# carry no data_files, so the data_files of setup.py (package.xml, the ament index marker,
+# launch/, config/, samples/) are linked into .venv/share/ file by file, as colcon build
+# --symlink-install would: edits show at once, new or removed files on the next set-up (the
+# stamp covers the file list).
+mapfile -t pkg_files < <(
+  { printf '%s\n' setup.py setup.cfg package.xml resource/urdf_link_tools
+    find launch config samples -type f 2> /dev/null || true; } | LC_ALL=C sort -u)
+key="$(fingerprint setup.py setup.cfg package.xml "$venv/.stamp-requirements")-$(
+  printf '%s\n' "${pkg_files[@]}" | sha256sum | cut -d' ' -f1)"
+if stamp_ok package "$key" && [[ -x "$venv/bin/urdf-link-tools" ]]; then
+  say "urdf_link_tools: up to date (editable install)"
+else
+  say "urdf_link_tools: pip install -e . and links of its data_files into .venv/share"
+  pip_quiet install -qq --no-deps --no-build-isolation -e "$repo"
+  "$venv/bin/python" - "$repo" "$venv" << 'PY'
+import os
+import shutil
+import sys
+
+from setuptools import distutils  # noqa: F401  (setuptools' own distutils)
+from distutils.core import run_setup
+
+repo, prefix = sys.argv[1:3]
+os.chdir(repo)
+dist = run_setup('setup.py', stop_after='init')
+name = dist.get_name()
+shutil.rmtree(os.path.join(prefix, 'share', name), ignore_errors=True)
+count = 0
+for folder, files in dist.data_files:
+    target = os.path.join(prefix, folder)
+    os.makedirs(target, exist_ok=True)
+    for source in files:
+        link = os.path.join(target, os.path.basename(source))
+        if os.path.lexists(link):
+            os.remove(link)
+        os.symlink(os.path.join(repo, source), link)
+        count += 1
+print(f'[setup] urdf_link_tools: linked {count} data files into {prefix}/share')
+PY
+  # The ros2 run / launch_ros layout: <prefix>/lib/<package>/<executable>.
+  mkdir -p "$venv/lib/urdf_link_tools"
+  for exe in urdf-link-tools urdf_link_tools_node; do
+    ln -sf "../../bin/$exe" "$venv/lib/urdf_link_tools/$exe"
+  done
+  stamp_set package "$key"
+fi
+
+# --- 6. colcon defaults ---------------------------------------------------------------------
+# colcon build (see README) needs the same CMake arguments; env.sh points COLCON_DEFAULTS_FILE
+# here. Absolute paths, hence generated.
+cat > "$venv/colcon-defaults.yaml.tmp" << EOF
+# Written by scripts/setup.sh; see README.md, "Build with colcon".
+build:
+  cmake-args:
+    - -DCMAKE_PROJECT_INCLUDE=$fix_cmake
+    - -DPython3_EXECUTABLE=$venv/bin/python
+    - -DBUILD_TESTING=OFF
+EOF
+mv "$venv/colcon-defaults.yaml.tmp" "$venv/colcon-defaults.yaml"
+
+say "done in $((SECONDS - started)) s; run commands with scripts/env.sh CMD, or: source scripts/env.sh"
