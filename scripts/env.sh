@@ -79,14 +79,6 @@ esac
 # nodes: 1..101, the range Fast DDS can open ports for on Linux; never the default 0.
 export ROS_DOMAIN_ID="${ROS_DOMAIN_ID:-$(($$ % 101 + 1))}"
 
-# xmllint (test_xmllint) resolves the package.xml schema addresses to local copies.
-if [[ -f "$_ult_venv/etc/xml/catalog.xml" ]]; then
-  case " ${XML_CATALOG_FILES:-} " in
-    *" $_ult_venv/etc/xml/catalog.xml "*) ;;
-    *) export XML_CATALOG_FILES="$_ult_venv/etc/xml/catalog.xml${XML_CATALOG_FILES:+ $XML_CATALOG_FILES}" ;;
-  esac
-fi
-
 # colcon build gets the CMake arguments the wheels need (see README.md, "Build with colcon").
 if [[ -f "$_ult_venv/colcon-defaults.yaml" ]]; then
   export COLCON_DEFAULTS_FILE="${COLCON_DEFAULTS_FILE:-$_ult_venv/colcon-defaults.yaml}"

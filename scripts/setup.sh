@@ -118,14 +118,18 @@ else
   say "debian extras: fetching ${debs[*]}"
   command -v apt-get > /dev/null || die "apt-get is needed to fetch ${debs[*]}"
   tmp="$(mktemp -d)"
-  chmod 755 "$tmp"  # apt-get download drops to user _apt, which must be able to write here
-  if ! (cd "$tmp" && apt-get download -q "${debs[@]}" > /dev/null 2>&1); then
+  chmod 777 "$tmp"  # apt-get download drops to user _apt, which must be able to write here
+  fetch_debs() { (cd "$tmp" && apt-get download -q "${debs[@]}") > "$tmp/apt.log" 2>&1; }
+  if ! fetch_debs; then
+    # A machine fresh from its image may have no package lists yet.
     if [[ "$(id -u)" == 0 ]]; then
       say "debian extras: refreshing the package lists (apt-get update)"
-      apt-get update -q > /dev/null
+      apt-get update -q > "$tmp/apt-update.log" 2>&1 || cat "$tmp/apt-update.log" >&2
     fi
-    (cd "$tmp" && apt-get download -q "${debs[@]}") \
-      || die "apt-get download ${debs[*]} failed (as root, run apt-get update first)"
+    if ! fetch_debs; then
+      cat "$tmp/apt.log" >&2
+      die "apt-get download ${debs[*]} failed (as root, run apt-get update first)"
+    fi
   fi
   root="$venv/debian"
   rm -rf "$root"
@@ -137,9 +141,9 @@ else
   dist="$root/usr/lib/python3/dist-packages"
   rm -rf "$site"/ament_copyright "$site"/ament_copyright-*.egg-info
   cp -r "$dist"/ament_copyright "$dist"/ament_copyright-*.egg-info "$site/"
-  ln -sf ../debian/usr/bin/xmllint "$venv/bin/xmllint"
-  # A catalog that maps the schema addresses of package.xml files to the local copies; env.sh
-  # puts it on XML_CATALOG_FILES so that xmllint never goes to the network.
+  # A catalog that maps the schema addresses of package.xml files to the local copies, and an
+  # xmllint that always uses it and never goes to the network (ament_xmllint runs the xmllint
+  # found on PATH).
   schemas="$root/usr/share/ament_xmllint/xml-catalog/download.ros.org/schema/"
   [[ -f "$schemas/package_format3.xsd" ]] || die "no package_format3.xsd in python3-ament-xmllint"
   mkdir -p "$venv/etc/xml"
@@ -151,6 +155,15 @@ else
   <rewriteSystem systemIdStartString="http://download.ros.org/schema/" rewritePrefix="file://$schemas"/>
 </catalog>
 EOF
+  rm -f "$venv/bin/xmllint"
+  cat > "$venv/bin/xmllint" << EOF
+#!/bin/sh
+# Written by scripts/setup.sh: Debian's xmllint with the local package.xml schemas, offline.
+XML_CATALOG_FILES="$venv/etc/xml/catalog.xml\${XML_CATALOG_FILES:+ \$XML_CATALOG_FILES}"
+export XML_CATALOG_FILES
+exec "$root/usr/bin/xmllint" --nonet "\$@"
+EOF
+  chmod +x "$venv/bin/xmllint"
   stamp_set debian "$key"
 fi
 
