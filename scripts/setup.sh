@@ -111,7 +111,7 @@ site="$("$venv/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["pu
 # The xmllint of libxml2-utils is unpacked too (into .venv/bin), machine or not: it only needs
 # libxml2, which Debian-based images carry.
 debs=(python3-ament-copyright=0.13.2-4 python3-ament-xmllint=0.13.2-4 libxml2-utils)
-key="${debs[*]}"
+key="v2 ${debs[*]}"  # bump v when this step changes
 if stamp_ok debian "$key" && [[ -d "$site/ament_copyright" && -x "$venv/bin/xmllint" ]]; then
   say "debian extras (ament_copyright, package.xml schemas): up to date"
 else
