@@ -23,7 +23,7 @@ import logging
 import sys
 from typing import List, Optional, Sequence, TextIO
 
-from urdf_link_tools.errors import UrdfError
+from urdf_link_tools.errors import UrdfError, UrdfInputError
 from urdf_link_tools.loading import load_description
 from urdf_link_tools.model import Robot
 from urdf_link_tools.parser import parse_urdf_string
@@ -71,6 +71,115 @@ def _cmd_info(args: argparse.Namespace, out: TextIO) -> int:
     return EXIT_OK
 
 
+def _check_config(args: argparse.Namespace):
+    from urdf_link_tools.checks import is_known_rule
+    from urdf_link_tools.config import CheckConfig, config_from_mapping, load_config_yaml
+
+    config = CheckConfig()
+    if args.config:
+        try:
+            config = load_config_yaml(args.config)
+        except ValueError as exc:
+            raise UrdfInputError(f'--config {exc}') from None
+    changes = {}
+    for name in ('inertia_mismatch_factor', 'density_min', 'density_max',
+                 'collision_face_limit', 'min_mass', 'mesh_max_bytes'):
+        value = getattr(args, name)
+        if value is not None:
+            changes[name] = value
+    if args.ignore:
+        unknown = [rule for rule in args.ignore if not is_known_rule(rule)]
+        if unknown:
+            raise UrdfInputError(f'--ignore: unknown rule {unknown[0]!r} (see docs/rules.md)')
+        changes['ignore_rules'] = sorted(set(config.ignore_rules) | set(args.ignore))
+    if args.package_dir:
+        # Command-line directories win over those of the configuration file.
+        changes['package_dirs'] = list(args.package_dir) + [
+            f'{name}={path}' for name, path in config.package_dirs]
+    if args.no_meshes:
+        changes['check_meshes'] = False
+    try:
+        return config_from_mapping(changes, config, ignore_unknown=False)
+    except ValueError as exc:
+        raise UrdfInputError(str(exc)) from None
+
+
+def _cmd_check(args: argparse.Namespace, out: TextIO) -> int:
+    from urdf_link_tools.analysis import analyze
+    from urdf_link_tools.fix import fix_inertia
+    from urdf_link_tools.findings import Severity
+    from urdf_link_tools.report import format_json, format_text
+
+    config = _check_config(args)
+    data, source = load_description(args.robot)
+    robot = parse_urdf_string(data, source)
+    analysis = analyze(robot, config)
+    label = args.robot if args.robot != '-' else 'standard input'
+    if args.format == 'json':
+        out.write(format_json(analysis, source) + '\n')
+    else:
+        out.write(format_text(analysis, label) + '\n')
+    if args.fix_inertia:
+        fixed, fixes = fix_inertia(data, analysis)
+        try:
+            with open(args.fix_inertia, 'wb') as stream:
+                stream.write(fixed)
+        except OSError as exc:
+            raise UrdfInputError(f'--fix-inertia {args.fix_inertia}: cannot write: '
+                                 f'{exc.strerror}') from None
+        note = sys.stderr if args.format == 'json' else out
+        note.write(f'fix-inertia: wrote {args.fix_inertia} with {len(fixes)} inertia '
+                   f'tensor{"s" if len(fixes) != 1 else ""} replaced'
+                   + ''.join(f'\n  {fix.link} (line {fix.line}, {fix.rule})' for fix in fixes)
+                   + '\n')
+    worst = analysis.worst()
+    if worst == Severity.ERROR:
+        return EXIT_ERRORS
+    if worst == Severity.WARNING and args.strict:
+        return EXIT_WARNINGS
+    return EXIT_OK
+
+
+def _add_check_parser(commands) -> None:
+    check = commands.add_parser(
+        'check', help='check every link; exit 0 clean, 1 warnings (--strict), 2 errors, '
+                      '3 unreadable input',
+        description='Check the links of a URDF: inertia, geometry, collisions, meshes, '
+                    'structure. Exit status: 0 clean, 1 warnings only with --strict, 2 errors, '
+                    '3 input could not be read.')
+    check.add_argument('robot', help='URDF or xacro file, or - for standard input')
+    check.add_argument('--format', choices=('text', 'json'), default='text',
+                       help='text grouped by link (default) or one JSON object')
+    check.add_argument('--package-dir', action='append', metavar='NAME=PATH', default=[],
+                       help='directory of a package for package:// URIs (repeatable); '
+                            'wins over the ament index (AMENT_PREFIX_PATH)')
+    check.add_argument('--ignore', action='append', metavar='RULE', default=[],
+                       help='drop the findings of a rule (repeatable)')
+    check.add_argument('--config', metavar='YAML',
+                       help='read thresholds from the urdf_link_tools: ros__parameters: '
+                            'section of a parameter file (flags win)')
+    check.add_argument('--inertia-mismatch-factor', type=float, metavar='F',
+                       help='flag moments off from the collision geometry by more (default 10)')
+    check.add_argument('--density-min', type=float, metavar='KG_M3',
+                       help='lowest plausible density (default 50)')
+    check.add_argument('--density-max', type=float, metavar='KG_M3',
+                       help='highest plausible density (default 25000)')
+    check.add_argument('--collision-face-limit', type=int, metavar='N',
+                       help='most faces of a collision mesh (default 1000)')
+    check.add_argument('--min-mass', type=float, metavar='KG',
+                       help='lightest plausible moving link (default 1e-6)')
+    check.add_argument('--mesh-max-bytes', type=int, metavar='N',
+                       help='refuse larger mesh files (default 100000000)')
+    check.add_argument('--no-meshes', action='store_true',
+                       help='do not load mesh files (skips mesh-based rules)')
+    check.add_argument('--strict', action='store_true',
+                       help='exit 1 when there are warnings but no errors')
+    check.add_argument('--fix-inertia', metavar='OUT.urdf',
+                       help='write a copy with each flagged inertia replaced by the '
+                            'suggested one (all other bytes unchanged)')
+    check.set_defaults(handler=_cmd_check)
+
+
 def build_parser() -> argparse.ArgumentParser:
     """Build the argument parser with every subcommand."""
     parser = argparse.ArgumentParser(
@@ -81,6 +190,7 @@ def build_parser() -> argparse.ArgumentParser:
     info = commands.add_parser('info', help='print a summary of every link')
     info.add_argument('robot', help='URDF or xacro file, or - for standard input')
     info.set_defaults(handler=_cmd_info)
+    _add_check_parser(commands)
     return parser
 
 

@@ -1,0 +1,159 @@
+# Copyright 2026 urdf_link_tools contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+Analyse a whole robot in one pass: load its meshes, run every rule, return one snapshot.
+
+:func:`analyze` never raises on a parsed :class:`~urdf_link_tools.model.Robot`, whatever
+its numbers (NaN and infinity included): problems become findings. The returned
+:class:`Analysis` is immutable, so a service can read it while a new one is being built.
+"""
+
+from dataclasses import dataclass, field
+import logging
+import math
+import os
+from typing import Dict, Mapping, Optional, Tuple
+
+from urdf_link_tools.checks import run_checks
+from urdf_link_tools.checks_base import CheckContext
+from urdf_link_tools.config import CheckConfig
+from urdf_link_tools.findings import Finding, Severity, sort_key, worst_severity
+from urdf_link_tools.geometry import Bounds, element_bounds, union_bounds
+from urdf_link_tools.meshes import MeshInfo, MeshLibrary, MeshProblem, MeshResult
+from urdf_link_tools.model import GeometryElement, Mesh, Robot
+
+LOG = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """
+    The findings about one robot, with the meshes they were computed from.
+
+    ``findings`` are sorted errors first (:func:`~urdf_link_tools.findings.sort_key`) and
+    already filtered by ``config.ignore_rules``; the parser's notes are among them.
+    """
+
+    robot: Robot
+    config: CheckConfig
+    findings: Tuple[Finding, ...]
+    meshes: Mapping[int, MeshResult] = field(default_factory=dict, repr=False,
+                                             compare=False)
+
+    def link_findings(self, name: str) -> Tuple[Finding, ...]:
+        """Return the findings about one link."""
+        return tuple(finding for finding in self.findings if finding.link == name)
+
+    def robot_findings(self) -> Tuple[Finding, ...]:
+        """Return the findings about the robot as a whole (no link)."""
+        return tuple(finding for finding in self.findings if finding.link is None)
+
+    def counts(self) -> Dict[str, int]:
+        """Return the number of findings per severity: error, warning, info."""
+        counts = {severity.label: 0 for severity in
+                  (Severity.ERROR, Severity.WARNING, Severity.INFO)}
+        for finding in self.findings:
+            counts[finding.severity.label] += 1
+        return counts
+
+    def rule_counts(self) -> Dict[str, int]:
+        """Return the number of findings per rule id, most frequent first."""
+        counts: Dict[str, int] = {}
+        for finding in self.findings:
+            counts[finding.rule] = counts.get(finding.rule, 0) + 1
+        return dict(sorted(counts.items(), key=lambda item: (-item[1], item[0])))
+
+    def worst(self, link_name: Optional[str] = None) -> Optional[Severity]:
+        """Return the worst severity for one link (or the whole robot when None)."""
+        if link_name is None:
+            return worst_severity(self.findings)
+        return worst_severity(self.link_findings(link_name))
+
+    def mesh_for(self, element: GeometryElement) -> Optional[MeshResult]:
+        """Return the loaded mesh or the problem for a mesh element, None otherwise."""
+        return self.meshes.get(id(element))
+
+    def element_bounds(self, element: GeometryElement) -> Optional[Bounds]:
+        """Return an element's axis-aligned bounds in its link frame, None when unknown."""
+        mesh = self.mesh_for(element)
+        return element_bounds(element, mesh if isinstance(mesh, MeshInfo) else None)
+
+    def group_bounds(self, link_name: str, group: str) -> Optional[Bounds]:
+        """
+        Return the bounds of all elements of one group of a link, in the link frame.
+
+        :param link_name: the link
+        :param group: 'visual', 'collision' or a custom tag
+        :return: (min, max) or None when the link or the bounds are unknown
+        """
+        link = self.robot.link(link_name)
+        if link is None:
+            return None
+        return union_bounds([self.element_bounds(element) for element in link.group(group)])
+
+
+def _base_dir(robot: Robot) -> Optional[str]:
+    return os.path.dirname(os.path.abspath(robot.source)) if robot.source else None
+
+
+def load_meshes(robot: Robot, library: MeshLibrary) -> Dict[int, MeshResult]:
+    """
+    Load the mesh of every visual, collision and custom element.
+
+    :param robot: the robot
+    :param library: the mesh library (shared cache)
+    :return: results keyed by ``id(element)``
+    """
+    base_dir = _base_dir(robot)
+    results: Dict[int, MeshResult] = {}
+    for link in robot.links:
+        for element in link.visuals + link.collisions + link.custom:
+            geometry = element.geometry
+            if not isinstance(geometry, Mesh):
+                continue
+            if not all(math.isfinite(v) for v in geometry.scale):
+                continue  # geometry-not-finite says it
+            try:
+                results[id(element)] = library.load(geometry.filename, geometry.scale,
+                                                    base_dir)
+            except Exception as exc:  # the library should not raise; never let it escape
+                LOG.exception('loading %s failed', geometry.filename)
+                results[id(element)] = MeshProblem(
+                    'mesh-unreadable', f'{geometry.filename}: unexpected error: {exc}')
+    return results
+
+
+def analyze(robot: Robot, config: CheckConfig = CheckConfig(),
+            meshes: Optional[MeshLibrary] = None) -> Analysis:
+    """
+    Analyse every link of a robot.
+
+    :param robot: the parsed robot
+    :param config: thresholds and switches
+    :param meshes: a mesh library to reuse (its cache and package directories); by
+        default one is made from ``config.package_dirs`` and ``config.mesh_max_bytes``
+    :return: the analysis
+    """
+    results: Dict[int, MeshResult] = {}
+    if config.check_meshes:
+        library = meshes if meshes is not None else MeshLibrary(
+            package_dirs=dict(config.package_dirs), max_bytes=config.mesh_max_bytes)
+        results = load_meshes(robot, library)
+    ctx = CheckContext(robot, config, results)
+    findings = list(robot.notes) + run_checks(ctx)
+    ignored = config.ignore_rules
+    kept = tuple(sorted((finding for finding in findings if finding.rule not in ignored),
+                        key=sort_key))
+    return Analysis(robot=robot, config=config, findings=kept, meshes=results)

@@ -1,0 +1,95 @@
+# Copyright 2026 urdf_link_tools contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+The rule table and the runner: every rule module's rules and checks in one place.
+
+Each rule module (:mod:`~urdf_link_tools.checks_inertia`,
+:mod:`~urdf_link_tools.checks_plausibility`, :mod:`~urdf_link_tools.checks_geometry`,
+:mod:`~urdf_link_tools.checks_structure`) exports ``RULES`` (documentation, default
+severity) and ``CHECKS`` (functions ``ctx -> findings``). A check that raises is turned into
+an ``internal-error`` finding so one bug never hides the other findings.
+"""
+
+import logging
+from typing import Dict, List
+
+from urdf_link_tools import checks_geometry, checks_inertia, checks_plausibility, \
+    checks_structure
+from urdf_link_tools.checks_base import CheckContext, Rule
+from urdf_link_tools.findings import Finding, Severity
+
+LOG = logging.getLogger(__name__)
+
+MODULES = (checks_structure, checks_inertia, checks_plausibility, checks_geometry)
+
+#: Findings the parser records in ``Robot.notes``; documented here so --ignore knows them.
+PARSE_RULES = (
+    Rule('parse-duplicate-inertial', Severity.WARNING, 'a link has several <inertial>',
+         'URDF readers use the first and ignore the rest', 'merge them into one',
+         'urdfdom link.cpp'),
+    Rule('parse-duplicate-origin', Severity.WARNING, 'an element has several <origin>',
+         'only the first is used', 'remove the extra ones', 'urdfdom'),
+    Rule('parse-duplicate-mass', Severity.WARNING, 'an <inertial> has several <mass>',
+         'only the first is used', 'remove the extra ones', 'urdfdom'),
+    Rule('parse-duplicate-inertia', Severity.WARNING, 'an <inertial> has several <inertia>',
+         'only the first is used', 'remove the extra ones', 'urdfdom'),
+    Rule('parse-extra-shape', Severity.WARNING, 'a <geometry> holds several shapes',
+         'only the first is used', 'give each shape its own visual or collision', 'urdfdom'),
+    Rule('custom-element-unreadable', Severity.WARNING,
+         'a custom link element (e.g. <collision_checking>) could not be read',
+         'programs that read it will fail on it', 'fix the element', 'URDF link specification'),
+    Rule('robot-name-missing', Severity.WARNING, 'the <robot> has no name',
+         'tools label the robot with it', 'add name="..."', 'URDF specification'),
+    Rule('material-duplicate', Severity.WARNING, 'a top-level material is defined twice',
+         'the first definition is used', 'remove or rename the second', 'urdfdom'),
+)
+
+INTERNAL_RULE = Rule(
+    'internal-error', Severity.WARNING, 'a check failed with an unexpected exception',
+    "that check's findings are missing for this robot", 'report it with the URDF', 'this tool')
+
+RULES: Dict[str, Rule] = {}
+for _module in MODULES:
+    for _rule in _module.RULES:
+        RULES[_rule.id] = _rule
+for _rule in PARSE_RULES + (INTERNAL_RULE,):
+    RULES[_rule.id] = _rule
+
+CHECKS = tuple(check for module in MODULES for check in module.CHECKS)
+
+
+def is_known_rule(rule_id: str) -> bool:
+    """Return True for a documented rule id (parser notes start with 'parse-')."""
+    return rule_id in RULES or rule_id.startswith('parse-')
+
+
+def run_checks(ctx: CheckContext) -> List[Finding]:
+    """
+    Run every check and collect the findings (unsorted, unfiltered).
+
+    :param ctx: the analysis context
+    :return: the findings; a failing check contributes one internal-error finding
+    """
+    findings: List[Finding] = []
+    for check in CHECKS:
+        try:
+            findings.extend(check(ctx))
+        except Exception as exc:  # one broken rule must not hide the others
+            LOG.exception('check %s failed', check.__name__)
+            findings.append(Finding(
+                rule=INTERNAL_RULE.id, severity=INTERNAL_RULE.severity,
+                message=f'the check {check.__name__} failed: {type(exc).__name__}: {exc}',
+                suggestion='please report this with the URDF; the other checks ran'))
+    return findings

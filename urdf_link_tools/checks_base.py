@@ -1,0 +1,227 @@
+# Copyright 2026 urdf_link_tools contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+What every rule module shares: the rule table entry, the per-run context, number formatting.
+
+A :class:`CheckContext` is built once per analysis. It holds the robot, the configuration
+and the loaded meshes, and derives (and caches) what several rules need: which links move,
+the mass lumped through fixed joints, and the union of a link's collision geometry.
+"""
+
+from dataclasses import dataclass
+import math
+from typing import Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
+
+import numpy as np
+
+from urdf_link_tools.config import CheckConfig
+from urdf_link_tools.findings import Finding, Severity
+from urdf_link_tools.geometry import (
+    element_bounds, geometry_values, is_finite, origin_to_matrix, primitive_unit_inertia,
+    primitive_volume)
+from urdf_link_tools.inertia import parallel_axis
+from urdf_link_tools.meshes import MeshInfo, MeshProblem, MeshResult
+from urdf_link_tools.model import GeometryElement, Link, Mesh, Robot
+
+Values = Tuple[Tuple[str, str], ...]
+
+
+@dataclass(frozen=True)
+class Rule:
+    """
+    One rule of the checker, as documented in docs/rules.md.
+
+    :param id: the stable identifier used in output, ``--ignore`` and configuration
+    :param severity: the usual severity (some rules lower or raise it case by case)
+    :param title: one line: what the rule detects
+    :param why: what goes wrong in practice
+    :param fix: how to fix it
+    :param source: the code or document the rule follows
+    """
+
+    id: str
+    severity: Severity
+    title: str
+    why: str
+    fix: str
+    source: str
+
+
+def fmt(value: float, digits: int = 4) -> str:
+    """Format a number compactly with ``digits`` significant digits."""
+    if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
+        return str(int(value))
+    value = float(value)
+    if not math.isfinite(value):
+        return str(value)
+    return f'{value:.{digits}g}'
+
+
+def fmt_vector(values: Iterable[float], digits: int = 4) -> str:
+    """Format numbers separated by blanks, as URDF attributes are written."""
+    return ' '.join(fmt(v, digits) for v in values)
+
+
+def fmt_inertia(values: Sequence[float]) -> str:
+    """Format six inertia values as URDF attributes (9 significant digits, fix-ready)."""
+    names = ('ixx', 'ixy', 'ixz', 'iyy', 'iyz', 'izz')
+    return ' '.join(f'{name}="{fmt(v, 9)}"' for name, v in zip(names, values))
+
+
+@dataclass(frozen=True)
+class CollisionModel:
+    """
+    The union of a link's collision geometry, at a density of 1 kg/m^3, in the link frame.
+
+    Parts are assumed not to overlap (overlapping parts are counted twice).
+    """
+
+    volume: float
+    centre: np.ndarray
+    unit_inertia: np.ndarray
+    parts: int
+    approximate: Tuple[str, ...] = ()
+
+
+class CheckContext:
+    """
+    Everything a rule reads, computed lazily and cached for one analysis.
+
+    :param robot: the parsed robot
+    :param config: the thresholds
+    :param meshes: mesh results keyed by ``id(element)`` (missing when meshes are off)
+    """
+
+    def __init__(self, robot: Robot, config: CheckConfig,
+                 meshes: Optional[Mapping[int, MeshResult]] = None) -> None:
+        self.robot = robot
+        self.config = config
+        self.meshes: Mapping[int, MeshResult] = meshes or {}
+        self._lumped: Dict[str, float] = {}
+        self._models: Dict[str, Tuple[Optional[CollisionModel], str]] = {}
+
+    def finding(self, rule: str, severity: Severity, message: str, *,
+                link: Optional[str] = None, element: Optional[str] = None,
+                line: Optional[int] = None, suggestion: str = '',
+                values: Sequence[Tuple[str, object]] = (),
+                suggested_inertia: Optional[Sequence[float]] = None) -> Finding:
+        """Build a finding; values are formatted to text here."""
+        text_values = tuple((key, value if isinstance(value, str) else fmt(value))
+                            for key, value in values)
+        inertia = None
+        if suggested_inertia is not None:
+            inertia = tuple(float(v) for v in suggested_inertia)
+        return Finding(rule=rule, severity=severity, message=message, link=link,
+                       element=element, line=line, suggestion=suggestion,
+                       values=text_values, suggested_inertia=inertia)  # type: ignore[arg-type]
+
+    def mesh_for(self, element: GeometryElement) -> Optional[MeshResult]:
+        """Return the loaded mesh (or its problem) of a mesh element, None otherwise."""
+        return self.meshes.get(id(element))
+
+    def is_moving(self, link_name: str) -> bool:
+        """Return True when the link's parent joint is not fixed."""
+        joint = self.robot.parent_joint(link_name)
+        return joint is not None and joint.is_moving
+
+    def lumped_mass(self, link_name: str) -> float:
+        """
+        Return the mass of a link plus the links welded to it below through fixed joints.
+
+        Gazebo's URDF import lumps fixed joints and MuJoCo fuses static bodies, so a
+        massless moving link whose fixed child carries the mass is accepted by both.
+        Non-finite or negative masses count as zero here.
+        """
+        cached = self._lumped.get(link_name)
+        if cached is not None:
+            return cached
+        total = 0.0
+        seen = set()
+        stack = [link_name]
+        while stack:
+            name = stack.pop()
+            if name in seen:
+                continue
+            seen.add(name)
+            link = self.robot.link(name)
+            if link is not None and math.isfinite(link.mass) and link.mass > 0.0:
+                total += link.mass
+            for joint in self.robot.child_joints(name):
+                if not joint.is_moving:
+                    stack.append(joint.child)
+        self._lumped[link_name] = total
+        return total
+
+    def element_bounds(self, element: GeometryElement):
+        """Return the element's bounds in the link frame, or None when unknown."""
+        mesh = self.mesh_for(element)
+        return element_bounds(element, mesh if isinstance(mesh, MeshInfo) else None)
+
+    def collision_model(self, link: Link) -> Tuple[Optional[CollisionModel], str]:
+        """
+        Return the link's collision union, or None and the reason it cannot be built.
+
+        :param link: the link
+        :return: (model, '') or (None, reason)
+        """
+        key = f'{id(link)}'
+        cached = self._models.get(key)
+        if cached is not None:
+            return cached
+        result = self._build_model(link)
+        self._models[key] = result
+        return result
+
+    def _build_model(self, link: Link) -> Tuple[Optional[CollisionModel], str]:
+        parts: List[Tuple[float, np.ndarray, np.ndarray]] = []
+        approximate: List[str] = []
+        elements = [element for element in link.collisions if element.geometry is not None]
+        if not elements:
+            return None, 'no collision geometry'
+        for element in elements:
+            geometry = element.geometry
+            if not is_finite(element.origin.xyz + element.origin.rpy) or \
+                    not is_finite(geometry_values(geometry)):
+                return None, f'{element.label} has numbers that are not finite'
+            transform = origin_to_matrix(element.origin)
+            rotation, offset = transform[:3, :3], transform[:3, 3]
+            if isinstance(geometry, Mesh):
+                mesh = self.mesh_for(element)
+                if mesh is None:
+                    return None, f'{element.label}: meshes were not loaded'
+                if isinstance(mesh, MeshProblem):
+                    return None, f'{element.label}: {mesh.message}'
+                if mesh.volume_source != 'mesh':
+                    approximate.append(f'{element.label} ({mesh.volume_source})')
+                volume = mesh.volume
+                centre = rotation @ mesh.center_mass + offset
+                unit = rotation @ mesh.unit_inertia @ rotation.T
+            else:
+                volume = primitive_volume(geometry)
+                local = primitive_unit_inertia(geometry)
+                if volume is None or local is None:
+                    return None, f'{element.label} has a zero or negative size'
+                centre = offset
+                unit = rotation @ local @ rotation.T
+            if not volume > 0.0:
+                return None, f'{element.label} has no volume'
+            parts.append((volume, centre, unit))
+        total = sum(part[0] for part in parts)
+        centre = sum(part[0] * part[1] for part in parts) / total
+        tensor = np.zeros((3, 3))
+        for volume, part_centre, unit in parts:
+            # Steiner: each part's central tensor moved to the combined centre.
+            tensor += unit + parallel_axis(volume, part_centre - centre)
+        return CollisionModel(total, centre, tensor, len(parts), tuple(approximate)), ''

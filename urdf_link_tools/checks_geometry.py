@@ -1,0 +1,314 @@
+# Copyright 2026 urdf_link_tools contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+Rules about visual and collision elements: shapes, numbers, meshes, materials.
+
+Mesh problems are errors for collision elements (the simulator loses the body's shape)
+and warnings for visuals and custom elements (only the picture suffers).
+"""
+
+import math
+import os
+from typing import Dict, Iterator, List, Optional
+
+from urdf_link_tools.checks_base import CheckContext, fmt, fmt_vector, Rule
+from urdf_link_tools.findings import Finding, Severity
+from urdf_link_tools.geometry import is_finite
+from urdf_link_tools.meshes import MeshInfo, MeshProblem
+from urdf_link_tools.model import Box, Cylinder, GeometryElement, Link, Mesh, Sphere
+
+RULES = (
+    Rule('geometry-degenerate', Severity.ERROR,
+         'a zero or negative box size, radius, length or mesh scale',
+         'collision checkers and physics engines reject or mis-handle empty shapes; a '
+         'negative mesh scale mirrors the mesh and turns its faces inside out (a warning)',
+         'give the real dimensions in metres; mirror meshes in the CAD tool instead',
+         'URDF link specification (geometry)'),
+    Rule('geometry-not-finite', Severity.ERROR, 'a shape dimension or scale is NaN or infinite',
+         'the shape cannot be drawn or collided', 'write finite dimensions in metres',
+         'URDF link specification (geometry)'),
+    Rule('origin-not-finite', Severity.ERROR,
+         'an <origin> (inertial, visual, collision or joint) holds NaN or infinity',
+         'every transform below it becomes NaN: TF, RViz and simulators break',
+         'write finite xyz (m) and rpy (rad)', 'URDF link specification (origin)'),
+    Rule('mesh-not-found', Severity.ERROR,
+         'a mesh filename cannot be resolved (package://, file://, relative path)',
+         'the simulator loses the collision shape (error); the viewer shows nothing for a '
+         'visual (warning). The finding lists every location tried',
+         'fix the path, install or source the package, or pass --package-dir NAME=PATH',
+         'ROS resource_retriever / ament_index conventions'),
+    Rule('mesh-unreadable', Severity.ERROR,
+         'a mesh file exists but cannot be used: not a regular file, too large, corrupt, '
+         'unsupported format',
+         'loaders fail or hang on it; the checker refuses it without opening devices or '
+         'pipes and within mesh_max_bytes',
+         'point to a valid STL, OBJ or DAE file', 'trimesh / pycollada loaders'),
+    Rule('collision-mesh-too-complex', Severity.WARNING,
+         'a collision mesh has more faces than collision_face_limit (1,000 by default)',
+         'collision checking (MoveIt, simulators) slows down with every face',
+         'use primitives (box, cylinder, sphere) or a decimated convex mesh',
+         'URDF link specification (Recommended Mesh Resolution)'),
+    Rule('collision-reuses-visual-mesh', Severity.WARNING,
+         'a collision element uses the same mesh file as a visual',
+         'visual meshes are detailed; collision geometry should be a coarse approximation',
+         'make a simplified collision mesh or use primitives',
+         'URDF link specification (Recommended Mesh Resolution)'),
+    Rule('collision-missing', Severity.WARNING,
+         'a link with visual geometry, or with mass on a moving joint, has no collision',
+         'the robot passes through obstacles and itself in planning and simulation',
+         'add a <collision> (a primitive around the visual is often enough)',
+         'URDF link specification (collision)'),
+    Rule('material-undefined', Severity.WARNING,
+         'a visual names a material that is defined nowhere (no colour, no texture)',
+         'urdfdom keeps an empty material; RViz draws the part with the default colour',
+         'define the material at the top level of <robot>, or give it a <color>',
+         'urdfdom model.cpp (material lookup)'),
+    Rule('material-color-range', Severity.WARNING,
+         'an rgba component is outside [0, 1]',
+         'the specification requires [0, 1]; viewers clamp or mis-blend the colour',
+         'divide 0..255 values by 255', 'URDF link specification (material color)'),
+)
+
+
+def _severity(element: GeometryElement) -> Severity:
+    return Severity.ERROR if element.group == 'collision' else Severity.WARNING
+
+
+def _elements(link: Link):
+    return link.visuals + link.collisions + link.custom
+
+
+def check_elements(ctx: CheckContext) -> Iterator[Finding]:
+    """Check every element's numbers, shapes and mesh files."""
+    for link in ctx.robot.links:
+        inertial = link.inertial
+        if inertial is not None and not is_finite(inertial.origin.xyz + inertial.origin.rpy):
+            yield _origin(ctx, link.name, 'inertial/origin', inertial.origin)
+        for element in _elements(link):
+            if not is_finite(element.origin.xyz + element.origin.rpy):
+                yield _origin(ctx, link.name, f'{element.label}/origin', element.origin,
+                              element.line)
+            if element.geometry is not None:
+                yield from _shape(ctx, link, element)
+    for joint in ctx.robot.joints:
+        if not is_finite(joint.origin.xyz + joint.origin.rpy):
+            yield _origin(ctx, joint.child, f'joint "{joint.name}" origin', joint.origin,
+                          joint.line)
+
+
+def _origin(ctx: CheckContext, link: str, element: str, origin, line=None) -> Finding:
+    return ctx.finding(
+        'origin-not-finite', Severity.ERROR,
+        f'the origin is not finite: xyz="{fmt_vector(origin.xyz)}" rpy="{fmt_vector(origin.rpy)}"',
+        link=link, element=element, line=origin.line or line,
+        suggestion='write finite numbers: xyz in metres, rpy in radians',
+        values=(('xyz', fmt_vector(origin.xyz)), ('rpy', fmt_vector(origin.rpy))))
+
+
+def _shape(ctx: CheckContext, link: Link, element: GeometryElement) -> Iterator[Finding]:
+    geometry = element.geometry
+    line = geometry.line or element.line
+    if isinstance(geometry, Box):
+        named = tuple(zip(('x', 'y', 'z'), geometry.size))
+    elif isinstance(geometry, Cylinder):
+        named = (('radius', geometry.radius), ('length', geometry.length))
+    elif isinstance(geometry, Sphere):
+        named = (('radius', geometry.radius),)
+    else:
+        named = tuple(zip(('scale x', 'scale y', 'scale z'), geometry.scale))
+    bad = [(name, value) for name, value in named if not math.isfinite(value)]
+    if bad:
+        yield ctx.finding(
+            'geometry-not-finite', Severity.ERROR,
+            f'the <{geometry.kind}> has values that are not finite: '
+            + ', '.join(f'{name}={value}' for name, value in bad),
+            link=link.name, element=element.label, line=line,
+            suggestion='write finite dimensions in metres',
+            values=tuple((name, str(value)) for name, value in bad))
+        return
+    if isinstance(geometry, Mesh):
+        zero = [(name, value) for name, value in named if value == 0.0]
+        negative = [(name, value) for name, value in named if value < 0.0]
+        if zero:
+            yield ctx.finding(
+                'geometry-degenerate', Severity.ERROR,
+                f'the mesh scale "{fmt_vector(geometry.scale)}" has a zero component: the '
+                'mesh collapses to a flat or empty shape',
+                link=link.name, element=element.label, line=line,
+                suggestion='use scale="1 1 1" for a mesh in metres, "0.001 0.001 0.001" for '
+                           'one in millimetres',
+                values=(('scale', fmt_vector(geometry.scale)),))
+        elif negative:
+            yield ctx.finding(
+                'geometry-degenerate', Severity.WARNING,
+                f'the mesh scale "{fmt_vector(geometry.scale)}" is negative: it mirrors the '
+                'mesh and turns its faces inside out',
+                link=link.name, element=element.label, line=line,
+                suggestion='export a mirrored mesh from the CAD tool and use a positive scale',
+                values=(('scale', fmt_vector(geometry.scale)),))
+        yield from _mesh(ctx, link, element)
+        return
+    bad = [(name, value) for name, value in named if value <= 0.0]
+    if bad:
+        yield ctx.finding(
+            'geometry-degenerate', Severity.ERROR,
+            f'the <{geometry.kind}> has zero or negative dimensions: '
+            + ', '.join(f'{name}={fmt(value)}' for name, value in bad),
+            link=link.name, element=element.label, line=line,
+            suggestion='give the real dimensions in metres (all greater than zero)',
+            values=tuple((name, value) for name, value in bad))
+
+
+def _mesh(ctx: CheckContext, link: Link, element: GeometryElement) -> Iterator[Finding]:
+    geometry = element.geometry
+    result = ctx.mesh_for(element)
+    line = geometry.line or element.line
+    if isinstance(result, MeshProblem):
+        tried = '; '.join(result.tried) if result.tried else 'nothing could be tried'
+        suggestion = ('fix the filename, or make the package findable (source its workspace '
+                      f'or pass --package-dir NAME=PATH); tried: {tried}'
+                      if result.rule == 'mesh-not-found' else
+                      'replace the file by a valid STL, OBJ or DAE mesh')
+        yield ctx.finding(
+            result.rule, _severity(element), result.message, link=link.name,
+            element=element.label, line=line, suggestion=suggestion,
+            values=(('filename', geometry.filename), ('tried', tried)))
+        return
+    if not isinstance(result, MeshInfo) or element.group != 'collision':
+        return
+    limit = ctx.config.collision_face_limit
+    if result.face_count > limit:
+        yield ctx.finding(
+            'collision-mesh-too-complex', Severity.WARNING,
+            f'the collision mesh has {result.face_count:,} faces, more than the limit of '
+            f'{limit:,}',
+            link=link.name, element=element.label, line=line,
+            suggestion='approximate it with boxes, cylinders and spheres, or use a decimated '
+                       f'(convex) mesh of at most {limit:,} faces',
+            values=(('faces', result.face_count), ('limit', limit),
+                    ('filename', geometry.filename)))
+
+
+def check_collision_sharing(ctx: CheckContext) -> Iterator[Finding]:
+    """Flag collision meshes that are the visual mesh files themselves."""
+    for link in ctx.robot.links:
+        visual_files: Dict[str, GeometryElement] = {}
+        for visual in link.visuals:
+            key = _mesh_key(ctx, visual)
+            if key is not None:
+                visual_files.setdefault(key, visual)
+        for collision in link.collisions:
+            key = _mesh_key(ctx, collision)
+            if key is None or key not in visual_files:
+                continue
+            mesh = ctx.mesh_for(collision)
+            faces = mesh.face_count if isinstance(mesh, MeshInfo) else None
+            yield ctx.finding(
+                'collision-reuses-visual-mesh', Severity.WARNING,
+                f'the collision mesh is the visual mesh of {visual_files[key].label} '
+                f'({collision.geometry.filename})'
+                + (f', {faces:,} faces' if faces is not None else ''),
+                link=link.name, element=collision.label,
+                line=collision.geometry.line or collision.line,
+                suggestion='use a simplified collision mesh or primitives',
+                values=(('filename', collision.geometry.filename),)
+                + ((('faces', faces),) if faces is not None else ()))
+
+
+def _mesh_key(ctx: CheckContext, element: GeometryElement) -> Optional[str]:
+    if not isinstance(element.geometry, Mesh):
+        return None
+    result = ctx.mesh_for(element)
+    path = getattr(result, 'path', None)
+    if path:
+        return os.path.realpath(path)
+    return element.geometry.filename
+
+
+def check_collision_missing(ctx: CheckContext) -> Iterator[Finding]:
+    """Flag links that are seen or weigh something on a moving joint but cannot collide."""
+    for link in ctx.robot.links:
+        if any(element.geometry is not None for element in link.collisions):
+            continue
+        has_visual = any(element.geometry is not None for element in link.visuals)
+        moving_mass = ctx.is_moving(link.name) and link.mass > 0.0
+        if not (has_visual or moving_mass):
+            continue
+        reasons: List[str] = []
+        if has_visual:
+            reasons.append(f'{len(link.visuals)} visual element'
+                           f'{"s" if len(link.visuals) > 1 else ""}')
+        if moving_mass:
+            reasons.append(f'{fmt(link.mass)} kg on a moving joint')
+        yield ctx.finding(
+            'collision-missing', Severity.WARNING,
+            f'the link has {" and ".join(reasons)} but no <collision>: planners and '
+            'simulators let it pass through everything',
+            link=link.name, line=link.line,
+            suggestion='add a <collision> with a primitive that encloses the part'
+                       + (' (the visual geometry is a starting point)' if has_visual else ''),
+            values=(('visuals', len(link.visuals)), ('mass', link.mass)))
+
+
+def check_materials(ctx: CheckContext) -> Iterator[Finding]:
+    """Flag undefined material references and colours outside [0, 1]."""
+    for material in ctx.robot.materials:
+        yield from _colour(ctx, None, 'material', material)
+    for link in ctx.robot.links:
+        for visual in link.visuals:
+            material = visual.material
+            if material is None:
+                continue
+            if not material.is_defined and material.reference_line is None:
+                yield ctx.finding(
+                    'material-undefined', Severity.WARNING,
+                    f"the material '{material.name}' is not defined: no top-level "
+                    '<material> of that name and no <color> or <texture> here',
+                    link=link.name, element=visual.label, line=material.line or visual.line,
+                    suggestion=f'define <material name="{material.name}"><color rgba="r g b '
+                               'a"/></material> under <robot>, or fix the name'
+                               + _similar(ctx, material.name),
+                    values=(('material', material.name or ''),))
+            elif material.reference_line is None:
+                yield from _colour(ctx, link.name, visual.label, material)
+
+
+def _similar(ctx: CheckContext, name: Optional[str]) -> str:
+    import difflib
+
+    names = [m.name for m in ctx.robot.materials if m.name]
+    close = difflib.get_close_matches(name or '', names, n=1)
+    return f' (did you mean {close[0]!r}?)' if close else ''
+
+
+def _colour(ctx: CheckContext, link: Optional[str], element: str, material) -> Iterator[Finding]:
+    rgba = material.rgba
+    if rgba is None:
+        return
+    if all(math.isfinite(v) and 0.0 <= v <= 1.0 for v in rgba):
+        return
+    scaled = [v / 255.0 for v in rgba[:3]]
+    hint = (f' (0..255 values? rgba="{fmt_vector(scaled, 3)} {fmt(min(rgba[3], 1.0), 3)}")'
+            if all(math.isfinite(v) and 0.0 <= v <= 255.0 for v in rgba) else '')
+    yield ctx.finding(
+        'material-color-range', Severity.WARNING,
+        f"the colour of material '{material.name}' is rgba=\"{fmt_vector(rgba)}\": "
+        'components must be within [0, 1]',
+        link=link, element=element, line=material.line,
+        suggestion='write each of r g b a between 0 and 1' + hint,
+        values=(('rgba', fmt_vector(rgba)),))
+
+
+CHECKS = (check_elements, check_collision_sharing, check_collision_missing, check_materials)

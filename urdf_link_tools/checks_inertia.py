@@ -1,0 +1,384 @@
+# Copyright 2026 urdf_link_tools contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+Rules about a link's mass and inertia tensor on their own (no geometry involved).
+
+Validity follows gz-math's ``MassMatrix3`` (so "valid" agrees with Gazebo); what RViz and
+MuJoCo additionally refuse is reported as separate rules. See
+:mod:`urdf_link_tools.inertia` for the sources.
+"""
+
+import math
+from typing import Iterator, List, Optional
+
+import numpy as np
+
+from urdf_link_tools.checks_base import CheckContext, fmt, fmt_inertia, fmt_vector, Rule
+from urdf_link_tools.findings import Finding, Severity
+from urdf_link_tools.geometry import is_finite, rpy_to_matrix
+from urdf_link_tools.inertia import (
+    equivalent_box, flip_products, gz_is_near_positive, gz_is_valid, gz_tolerance,
+    gz_valid_moments, inertia_matrix, inertia_values, is_positive_definite, is_zero_tensor,
+    leading_minors, MUJOCO_EPS, MUJOCO_MINVAL, nearest_triangle_moments, principal_moments,
+    rotate_inertia, tensor_from_principal, triangle_margin, violates_triangle)
+from urdf_link_tools.model import Link
+
+GZ = 'gz-math MassMatrix3.hh (IsValid, IsPositive, ValidMoments, Epsilon)'
+RVIZ = 'rviz_default_plugins robot_link.cpp (RobotLink::createInertia)'
+MUJOCO = 'MuJoCo user_objects.cc (mjCBody::Compile), user_util.cc (mjuu_fullInertia)'
+MUJOCO_MODEL = 'MuJoCo user_model.cc (CheckBodyMassInertia)'
+SDF = 'sdformat parser_urdf.cc (urdf2sdf)'
+
+RULES = (
+    Rule('mass-not-finite', Severity.ERROR, 'the mass is NaN or infinite',
+         'every simulator propagates it into NaN accelerations for the whole robot',
+         'write the real mass in kg', 'URDF link specification'),
+    Rule('inertia-not-finite', Severity.ERROR, 'an inertia entry is NaN or infinite',
+         'the tensor cannot be used by any dynamics engine',
+         'write the six entries in kg m^2 (compute them from the geometry)',
+         'URDF link specification'),
+    Rule('mass-not-positive', Severity.ERROR,
+         'no mass (or mass <= 0) on a link that moves or has collision geometry',
+         'Gazebo leaves such a link and its parent joint out of the model ("not modeled in '
+         'sdf"); MuJoCo refuses to compile ("mass and inertia of moving bodies must be larger '
+         'than mjMINVAL"). A pure frame (no inertial, no geometry, fixed joint or root) is '
+         'fine and gets no finding; so is a massless moving link whose fixed-joint child '
+         'carries the mass (both simulators lump it)',
+         'add an <inertial> with the real mass, or make the link a pure frame',
+         f'{SDF}; {MUJOCO_MODEL}'),
+    Rule('mass-tiny-on-moving-link', Severity.WARNING,
+         'a moving link lighter than min_mass (1e-6 kg by default)',
+         'the joint-space mass matrix becomes ill-conditioned; below mjMINVAL (1e-15) MuJoCo '
+         'refuses the model (then the severity is error)',
+         'use the real mass, or make the link a fixed frame', MUJOCO_MODEL),
+    Rule('inertia-not-positive-definite', Severity.ERROR,
+         "the tensor fails Sylvester's criterion (products included): it has a negative "
+         'principal moment',
+         'Gazebo refuses the link (MassMatrix3::IsValid is false), MuJoCo refuses the model, '
+         'RViz reports "unrealistic inertia"',
+         'recompute the tensor; the suggestion is derived from the collision geometry when '
+         'there is one', f'{GZ}; {MUJOCO}'),
+    Rule('inertia-moment-tiny', Severity.ERROR,
+         "a principal moment is zero or below MuJoCo's floor (1e-14 kg m^2), or the tensor "
+         'is all zero on a moving link',
+         'MuJoCo refuses a non-zero tensor with an eigenvalue below mjEPS ("inertia must have '
+         'positive eigenvalues") and a moving body with a moment below mjMINVAL; RViz cannot '
+         'draw its inertia box. Gazebo accepts it within its tolerance. An all-zero tensor on '
+         'a fixed or root link is a warning (a point mass, lumped into its parent)',
+         'give every principal moment a physical value (a thin rod still has m r^2 / 2 about '
+         'its axis)', f'{MUJOCO}; {MUJOCO_MODEL}'),
+    Rule('inertia-triangle-inequality', Severity.ERROR,
+         'the principal moments break A + B >= C',
+         'no rigid body has such moments; Gazebo (within its tolerance) and MuJoCo (with '
+         'none: "inertia must satisfy A + B >= C") refuse it',
+         'use the suggested tensor: the nearest one that satisfies A + B >= C, same axes',
+         f'{GZ}; {MUJOCO}'),
+    Rule('inertia-unrepresentable-box', Severity.WARNING,
+         'RViz cannot draw the equivalent inertia box though Gazebo accepts the tensor',
+         'RViz needs strictly positive leading minors and real box sizes; it logs "has '
+         'unrealistic inertia" (moving links) or draws nothing. MuJoCo, which has no '
+         'tolerance, may refuse a tensor that is on the triangle boundary',
+         'use the suggested tensor (moved just inside the valid region)', RVIZ),
+    Rule('inertia-products-sign', Severity.WARNING,
+         'flipping the sign of the three products of inertia turns an invalid tensor into '
+         'a valid one',
+         'the CAD export probably used the positive product-of-inertia convention; URDF uses '
+         'the negative one (Ixy = -integral of x y dm)',
+         'negate ixy, ixz and iyz (the suggestion), or align the inertial frame with the '
+         'principal axes so that they are zero', 'URDF link specification (products of '
+         'inertia; MathWorks custom inertia convention)'),
+    Rule('root-link-inertia', Severity.WARNING,
+         'the root link has an <inertial>',
+         'KDL (robot_state_publisher, MoveIt\'s KDL plugins) ignores it and warns "KDL does '
+         'not support a root link with an inertia"',
+         'add a dummy root link without inertial (e.g. base_footprint) joined to this link '
+         'by a fixed joint; note that Gazebo then lumps this link into the dummy',
+         'kdl_parser kdl_parser.cpp (treeFromUrdfModel)'),
+    Rule('inertia-frame-rotated-products', Severity.INFO,
+         'the inertial frame is rotated (rpy != 0) and the tensor also has products',
+         'two conventions at once: tools that ignore the inertial rpy, or CAD exports with '
+         'the other product sign, silently get a different body',
+         'write the tensor in principal axes (rpy = the principal axes, products 0), or in '
+         'the link frame (rpy 0); both are given', 'URDF link specification'),
+)
+
+
+def check_links(ctx: CheckContext) -> Iterator[Finding]:
+    """Run every mass and inertia rule on every link."""
+    roots = set(ctx.robot.root_links)
+    for link in ctx.robot.links:
+        yield from _check_mass(ctx, link)
+        if link.inertial is not None:
+            yield from _check_tensor(ctx, link)
+            if link.name in roots and len(roots) == 1:
+                yield _root_inertia(ctx, link)
+
+
+def _root_inertia(ctx: CheckContext, link: Link) -> Finding:
+    return ctx.finding(
+        'root-link-inertia', Severity.WARNING,
+        f"the root link '{link.name}' has an <inertial> (mass {fmt(link.mass)} kg): KDL "
+        'ignores the inertia of the root link and warns about it',
+        link=link.name, element='inertial', line=link.inertial.line,
+        suggestion=f'add <link name="{link.name}_root"/> and a fixed joint from it to '
+                   f"'{link.name}' so that '{link.name}' is no longer the root",
+        values=(('mass', link.mass),))
+
+
+def _check_mass(ctx: CheckContext, link: Link) -> Iterator[Finding]:
+    inertial = link.inertial
+    moving = ctx.is_moving(link.name)
+    joint = ctx.robot.parent_joint(link.name)
+    line = inertial.mass_line if inertial is not None else link.line
+    element = 'inertial/mass' if inertial is not None else None
+    if inertial is not None and not math.isfinite(inertial.mass):
+        yield ctx.finding(
+            'mass-not-finite', Severity.ERROR,
+            f'the mass is {inertial.mass}, not a finite number',
+            link=link.name, element=element, line=line,
+            suggestion='write the real mass in kg', values=(('mass', str(inertial.mass)),))
+        return
+    mass = link.mass
+    has_collision = any(element.geometry is not None for element in link.collisions)
+    if mass < 0.0:
+        yield ctx.finding(
+            'mass-not-positive', Severity.ERROR,
+            f'the mass is negative ({fmt(mass)} kg)', link=link.name, element=element,
+            line=line, suggestion=f'write the real mass; did you mean {fmt(-mass)} kg?',
+            values=(('mass', mass),))
+        return
+    if mass == 0.0 and (moving or has_collision):
+        what = 'has no <inertial>' if inertial is None else 'has a mass of 0 kg'
+        lumped = ctx.lumped_mass(link.name)
+        if moving and lumped <= 0.0:
+            hint = 'add <inertial> with the real mass and inertia of the part'
+            if has_collision:
+                hint += ' (the collision geometry gives a starting point)'
+            yield ctx.finding(
+                'mass-not-positive', Severity.ERROR,
+                f"{what} but moves (joint '{joint.name}', {joint.type}): Gazebo leaves the "
+                'link and its joint out of the model and MuJoCo refuses to compile',
+                link=link.name, element=element, line=line,
+                suggestion=hint, values=(('mass', mass), ('parent_joint', joint.name),
+                                         ('joint_type', joint.type)))
+        elif not moving and has_collision:
+            where = (f"fixed joint '{joint.name}'" if joint is not None else 'the root')
+            yield ctx.finding(
+                'mass-not-positive', Severity.WARNING,
+                f'{what} but has collision geometry (on {where}): its collision body adds '
+                'no mass, and simulators that treat it as a body of its own see a massless '
+                'body',
+                link=link.name, element=element, line=line,
+                suggestion='add <inertial> with the mass of the part, or move the collision '
+                           'into the link that carries the mass',
+                values=(('mass', mass),))
+        return
+    if moving and 0.0 < mass < ctx.config.min_mass:
+        refused = mass < MUJOCO_MINVAL and ctx.lumped_mass(link.name) < MUJOCO_MINVAL
+        yield ctx.finding(
+            'mass-tiny-on-moving-link', Severity.ERROR if refused else Severity.WARNING,
+            f"the mass is {fmt(mass)} kg on a moving link (joint '{joint.name}'), below the "
+            f'plausible minimum of {fmt(ctx.config.min_mass)} kg'
+            + ('; MuJoCo refuses a moving body below mjMINVAL (1e-15)' if refused else ''),
+            link=link.name, element=element, line=line,
+            suggestion='use the real mass of the part (a dummy link should be a fixed '
+                       'frame without <inertial>)',
+            values=(('mass', mass), ('min_mass', ctx.config.min_mass)))
+
+
+def _suggest_from_geometry(ctx: CheckContext, link: Link) -> Optional[np.ndarray]:
+    """Return the collision-derived tensor in the inertial frame, scaled to the mass."""
+    model, _ = ctx.collision_model(link)
+    if model is None or not link.mass > 0.0:
+        return None
+    rotation = rpy_to_matrix(link.inertial.origin.rpy)
+    tensor = rotation.T @ (model.unit_inertia * (link.mass / model.volume)) @ rotation
+    return tensor
+
+
+def _nearest_valid(matrix: np.ndarray) -> np.ndarray:
+    """Clip the moments to a small positive floor, then restore the triangle inequality."""
+    moments, axes = principal_moments(matrix)
+    scale = max(float(np.max(np.abs(moments))), 1e-12)
+    clipped = np.maximum(moments, 1e-3 * scale)
+    return tensor_from_principal(nearest_triangle_moments(clipped), axes)
+
+
+def _check_tensor(ctx: CheckContext, link: Link) -> Iterator[Finding]:
+    inertial = link.inertial
+    inertia = inertial.inertia
+    values = inertia.as_tuple()
+    line = inertia.line
+    element = 'inertial/inertia'
+    if not is_finite(values):
+        bad = [f'{name}={value}' for name, value in
+               zip(('ixx', 'ixy', 'ixz', 'iyy', 'iyz', 'izz'), values)
+               if not math.isfinite(value)]
+        yield ctx.finding(
+            'inertia-not-finite', Severity.ERROR,
+            f'inertia entries are not finite numbers: {", ".join(bad)}',
+            link=link.name, element=element, line=line,
+            suggestion='write all six entries in kg m^2',
+            values=tuple((item.split('=')[0], item.split('=')[1]) for item in bad))
+        return
+    mass = link.mass
+    if not (math.isfinite(mass) and mass > 0.0):
+        return  # the mass rules have said what matters
+    matrix = inertia_matrix(inertia)
+    moving = ctx.is_moving(link.name)
+    found: List[str] = []
+    if is_zero_tensor(matrix):
+        yield ctx.finding(
+            'inertia-moment-tiny', Severity.ERROR if moving else Severity.WARNING,
+            f'the inertia tensor is all zero: a point mass of {fmt(mass)} kg'
+            + (' on a moving link: MuJoCo refuses it and RViz reports unrealistic inertia'
+               if moving else ' (accepted when lumped into the parent link)'),
+            link=link.name, element=element, line=line,
+            suggestion=_suggestion_text(_suggest_from_geometry(ctx, link), 'the collision '
+                                        'geometry gives', 'compute the tensor of the part'),
+            values=(('mass', mass),),
+            suggested_inertia=_values_or_none(_suggest_from_geometry(ctx, link)))
+        return
+    moments, axes = principal_moments(matrix)
+    eps = gz_tolerance(matrix)
+    minors = leading_minors(matrix)
+    moment_values = (('moments', fmt_vector(moments)), ('tolerance', eps))
+    if not is_positive_definite(matrix) and (not gz_is_near_positive(mass, matrix)
+                                             or moments[0] < -eps):
+        found.append('inertia-not-positive-definite')
+        flipped = flip_products(matrix)
+        flip_ok = gz_is_valid(mass, flipped) and is_positive_definite(flipped)
+        geometry = _suggest_from_geometry(ctx, link)
+        suggestion = flipped if flip_ok else geometry if geometry is not None else \
+            _nearest_valid(matrix)
+        origin = ('the products with the opposite sign' if flip_ok else
+                  'the collision geometry gives' if geometry is not None else
+                  'the nearest valid tensor is')
+        failing = [name for name, value in zip(('Ixx', 'Ixx*Iyy-Ixy^2', 'det'), minors)
+                   if not value + eps > 0.0]
+        yield ctx.finding(
+            'inertia-not-positive-definite', Severity.ERROR,
+            f'the tensor is not positive definite: principal moments {fmt_vector(moments)} '
+            f'(the smallest is negative); Sylvester minors Ixx={fmt(minors[0])}, '
+            f'Ixx*Iyy-Ixy^2={fmt(minors[1])}, det={fmt(minors[2])}'
+            + (f' ({", ".join(failing)} not > 0)' if failing else '')
+            + '. Gazebo and MuJoCo refuse it',
+            link=link.name, element=element, line=line,
+            suggestion=_suggestion_text(suggestion, origin, ''),
+            values=moment_values + (('minors', fmt_vector(minors)),),
+            suggested_inertia=inertia_values(suggestion))
+        if flip_ok:
+            yield _products_sign(ctx, link, flipped, 'not positive definite')
+        return
+    if violates_triangle(moments):
+        found.append('inertia-triangle-inequality')
+        a, b, c = moments
+        margin = triangle_margin(moments)
+        fixed = tensor_from_principal(nearest_triangle_moments(moments), axes)
+        flipped = flip_products(matrix)
+        flip_ok = gz_is_valid(mass, flipped) and is_positive_definite(flipped) and \
+            not violates_triangle(principal_moments(flipped)[0])
+        suggestion = flipped if flip_ok else fixed
+        yield ctx.finding(
+            'inertia-triangle-inequality', Severity.ERROR,
+            f'the principal moments {fmt(a)} + {fmt(b)} = {fmt(a + b)} < {fmt(c)}: they '
+            f'break A + B >= C by {fmt(-margin)} kg m^2 ({fmt(-margin / c * 100, 3)} % of '
+            'C); no rigid body has them, Gazebo and MuJoCo refuse them',
+            link=link.name, element=element, line=line,
+            suggestion=_suggestion_text(
+                suggestion, 'the products with the opposite sign give' if flip_ok else
+                'the nearest valid tensor (same principal axes) is', ''),
+            values=moment_values + (('margin', margin),),
+            suggested_inertia=inertia_values(suggestion))
+        if flip_ok:
+            yield _products_sign(ctx, link, flipped, 'breaks A + B >= C')
+        return
+    if moments[0] < MUJOCO_EPS:
+        found.append('inertia-moment-tiny')
+        geometry = _suggest_from_geometry(ctx, link)
+        suggestion = geometry if geometry is not None else _nearest_valid(matrix)
+        yield ctx.finding(
+            'inertia-moment-tiny', Severity.ERROR,
+            f'the smallest principal moment is {fmt(moments[0])} kg m^2 (moments '
+            f"{fmt_vector(moments)}), below MuJoCo's floor of 1e-14: MuJoCo refuses it "
+            '("inertia must have positive eigenvalues") and RViz cannot draw the inertia box; '
+            'Gazebo accepts it within its tolerance',
+            link=link.name, element=element, line=line,
+            suggestion=_suggestion_text(
+                suggestion, 'the collision geometry gives' if geometry is not None else
+                'a tensor with a small positive moment is', ''),
+            values=moment_values, suggested_inertia=inertia_values(suggestion))
+    elif equivalent_box(mass, matrix) is None and gz_valid_moments(moments):
+        fixed = tensor_from_principal(nearest_triangle_moments(moments), axes)
+        yield ctx.finding(
+            'inertia-unrepresentable-box', Severity.WARNING,
+            f'RViz cannot draw the inertia box: moments {fmt_vector(moments)} '
+            f'(A + B - C = {fmt(triangle_margin(moments))}) are valid for Gazebo only within '
+            'its tolerance; MuJoCo, without tolerance, may refuse them',
+            link=link.name, element=element, line=line,
+            suggestion=_suggestion_text(fixed, 'just inside the valid region:', ''),
+            values=moment_values, suggested_inertia=inertia_values(fixed))
+    rpy = inertial.origin.rpy
+    products = (inertia.ixy, inertia.ixz, inertia.iyz)
+    if is_finite(rpy) and any(rpy) and any(products) and not found:
+        link_frame = rotate_inertia(matrix, rpy_to_matrix(rpy))
+        principal_rpy = _matrix_to_rpy(rpy_to_matrix(rpy) @ axes)
+        yield ctx.finding(
+            'inertia-frame-rotated-products', Severity.INFO,
+            f'the inertial frame is rotated (rpy {fmt_vector(rpy)}) and the tensor also has '
+            f'products ({fmt_vector(products)})',
+            link=link.name, element=element, line=line,
+            suggestion=f'either rpy="0 0 0" with {fmt_inertia(inertia_values(link_frame))}, '
+                       f'or rpy="{fmt_vector(principal_rpy, 9)}" with '
+                       f'{fmt_inertia(inertia_values(np.diag(moments)))}',
+            values=(('rpy', fmt_vector(rpy)), ('products', fmt_vector(products))))
+
+
+def _products_sign(ctx: CheckContext, link: Link, flipped: np.ndarray, problem: str) -> Finding:
+    inertia = link.inertial.inertia
+    return ctx.finding(
+        'inertia-products-sign', Severity.WARNING,
+        f'the tensor {problem}, but with ixy, ixz, iyz negated ({fmt(-inertia.ixy)}, '
+        f'{fmt(-inertia.ixz)}, {fmt(-inertia.iyz)}) it is valid: the CAD export probably '
+        'used the positive product-of-inertia convention (URDF uses the negative one)',
+        link=link.name, element='inertial/inertia', line=inertia.line,
+        suggestion=f'negate the products: {fmt_inertia(inertia_values(flipped))}',
+        values=(('products', fmt_vector((inertia.ixy, inertia.ixz, inertia.iyz))),),
+        suggested_inertia=inertia_values(flipped))
+
+
+def _values_or_none(matrix: Optional[np.ndarray]):
+    return inertia_values(matrix) if matrix is not None else None
+
+
+def _suggestion_text(matrix: Optional[np.ndarray], lead: str, fallback: str) -> str:
+    if matrix is None:
+        return fallback
+    return f'{lead} {fmt_inertia(inertia_values(matrix))}'.strip()
+
+
+def _matrix_to_rpy(matrix: np.ndarray) -> np.ndarray:
+    """Return URDF roll, pitch, yaw of a rotation matrix (R = Rz Ry Rx)."""
+    pitch = math.asin(max(-1.0, min(1.0, -matrix[2, 0])))
+    if abs(matrix[2, 0]) < 1.0 - 1e-12:
+        roll = math.atan2(matrix[2, 1], matrix[2, 2])
+        yaw = math.atan2(matrix[1, 0], matrix[0, 0])
+    else:
+        roll = 0.0
+        yaw = math.atan2(-matrix[0, 1], matrix[1, 1])
+    return np.array([roll, pitch, yaw])
+
+
+CHECKS = (check_links,)

@@ -1,0 +1,199 @@
+# Copyright 2026 urdf_link_tools contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+Rules about the kinematic tree: names, roots, loops and what can be reached.
+
+urdfdom (and so robot_state_publisher, RViz, MoveIt) refuses a description with duplicate
+link or joint names, a joint naming an unknown link, a link with two parents, several
+roots or a loop; the checker reports all of them at once, per link.
+"""
+
+from collections import Counter
+from typing import Dict, Iterator, List, Set
+
+from urdf_link_tools.checks_base import CheckContext, Rule
+from urdf_link_tools.findings import Finding, Severity
+
+URDFDOM = 'urdfdom model.cpp (parseURDF, initTree, initRoot)'
+
+RULES = (
+    Rule('robot-empty', Severity.ERROR, 'the robot has no <link>',
+         'urdfdom refuses it ("No link elements found")', 'add the links', URDFDOM),
+    Rule('link-duplicate-name', Severity.ERROR, 'two <link> elements share a name',
+         'urdfdom refuses the description ("link is not unique")',
+         'rename one of them (and the joints that refer to it)', URDFDOM),
+    Rule('joint-duplicate-name', Severity.ERROR, 'two <joint> elements share a name',
+         'urdfdom refuses the description ("joint is not unique")', 'rename one of them',
+         URDFDOM),
+    Rule('joint-unknown-link', Severity.ERROR, 'a joint names a parent or child link that '
+         'does not exist', 'urdfdom refuses the description', 'fix the link name', URDFDOM),
+    Rule('link-multiple-parents', Severity.ERROR, 'a link is the child of several joints',
+         'URDF describes a tree; urdfdom refuses a link with two parents',
+         'keep one joint; model closed chains with mimic joints or a simulator constraint',
+         URDFDOM),
+    Rule('kinematic-loop', Severity.ERROR, 'following parent to child comes back to a link',
+         'URDF describes a tree; there is no root to start from',
+         'break the loop (remove one joint)', URDFDOM),
+    Rule('robot-multiple-roots', Severity.ERROR, 'more than one link has no parent joint',
+         'urdfdom refuses the description ("Two root links found")',
+         'connect every tree to the main one with a joint', URDFDOM),
+    Rule('link-disconnected', Severity.ERROR, 'a link cannot be reached from the root',
+         'it has no transform: TF, RViz and simulators cannot place it',
+         'add a joint from a link of the main tree to it', URDFDOM),
+)
+
+
+def check_structure(ctx: CheckContext) -> Iterator[Finding]:
+    """Check names, parents, roots, loops and reachability."""
+    robot = ctx.robot
+    if not robot.links:
+        yield ctx.finding('robot-empty', Severity.ERROR, 'the robot has no <link> elements',
+                          line=robot.line, suggestion='add at least one <link>')
+        return
+    first_line: Dict[str, int] = {}
+    for link in robot.links:
+        if link.name in first_line:
+            yield ctx.finding(
+                'link-duplicate-name', Severity.ERROR,
+                f"the link name '{link.name}' is used again (first on line "
+                f'{first_line[link.name]}); URDF readers refuse the file',
+                link=link.name, line=link.line,
+                suggestion='rename one of the links, and the joints that refer to it')
+        else:
+            first_line[link.name] = link.line or 0
+    joint_lines: Dict[str, int] = {}
+    for joint in robot.joints:
+        if joint.name in joint_lines:
+            yield ctx.finding(
+                'joint-duplicate-name', Severity.ERROR,
+                f"the joint name '{joint.name}' is used again (first on line "
+                f'{joint_lines[joint.name]})', link=joint.child,
+                element=f'joint "{joint.name}"', line=joint.line,
+                suggestion='rename one of the joints')
+        else:
+            joint_lines[joint.name] = joint.line or 0
+    names = set(first_line)
+    for joint in robot.joints:
+        for role, name in (('parent', joint.parent), ('child', joint.child)):
+            if name not in names:
+                close = _close(name, names)
+                hint = f' (did you mean {close!r}?)' if close else ''
+                yield ctx.finding(
+                    'joint-unknown-link', Severity.ERROR,
+                    f"joint '{joint.name}' names the {role} link '{name}', which does not "
+                    'exist', link=joint.child if role == 'parent' else joint.parent,
+                    element=f'joint "{joint.name}"', line=joint.line,
+                    suggestion=f'fix the {role} link name{hint}')
+    parents: Dict[str, List] = {}
+    for joint in robot.joints:
+        parents.setdefault(joint.child, []).append(joint)
+    for child, joints in parents.items():
+        if len(joints) > 1 and child in names:
+            listed = ', '.join(f"'{j.name}' (line {j.line})" for j in joints)
+            yield ctx.finding(
+                'link-multiple-parents', Severity.ERROR,
+                f'the link is the child of {len(joints)} joints: {listed}',
+                link=child, line=joints[1].line,
+                suggestion='keep one parent joint; a closed chain needs a simulator-specific '
+                           'constraint')
+    yield from _tree(ctx, names, parents)
+
+
+def _close(name: str, names: Set[str]) -> str:
+    import difflib
+
+    found = difflib.get_close_matches(name, sorted(names), n=1)
+    return found[0] if found else ''
+
+
+def _tree(ctx: CheckContext, names: Set[str], parents: Dict[str, List]) -> Iterator[Finding]:
+    robot = ctx.robot
+    children: Dict[str, List[str]] = {}
+    for joint in robot.joints:
+        if joint.parent in names and joint.child in names:
+            children.setdefault(joint.parent, []).append(joint.child)
+    order = list(dict.fromkeys(link.name for link in robot.links))
+    roots = [name for name in order if name not in parents]
+    reach: Dict[str, Set[str]] = {}
+    for root in roots:
+        seen: Set[str] = set()
+        stack = [root]
+        while stack:
+            name = stack.pop()
+            if name in seen:
+                continue
+            seen.add(name)
+            stack.extend(children.get(name, ()))
+        reach[root] = seen
+    # A link in a cycle is reachable from nothing but the cycle: find cycles directly.
+    yield from _loops(ctx, order, children)
+    if len(roots) > 1:
+        sizes = Counter({root: len(reach[root]) for root in roots})
+        listed = ', '.join(f"'{root}' ({sizes[root]} link{'s' if sizes[root] > 1 else ''})"
+                           for root in roots)
+        yield ctx.finding(
+            'robot-multiple-roots', Severity.ERROR,
+            f'{len(roots)} links have no parent joint: {listed}; a URDF has exactly one root',
+            line=robot.line,
+            suggestion='add joints that connect the other trees to the main one')
+    if not roots:
+        return
+    main = max(roots, key=lambda root: (len(reach[root]), -order.index(root)))
+    reachable = reach[main]
+    for link in robot.links:
+        if link.name not in reachable:
+            yield ctx.finding(
+                'link-disconnected', Severity.ERROR,
+                f"the link cannot be reached from the root '{main}'",
+                link=link.name, line=link.line,
+                suggestion=f"add a joint from a link of the '{main}' tree to this link")
+
+
+def _loops(ctx: CheckContext, order: List[str], children: Dict[str, List[str]]) \
+        -> Iterator[Finding]:
+    state: Dict[str, int] = {}
+    reported: Set[frozenset] = set()
+    for start in order:
+        if state.get(start):
+            continue
+        stack = [(start, iter(children.get(start, ())))]
+        path = [start]
+        state[start] = 1
+        while stack:
+            node, it = stack[-1]
+            child = next(it, None)
+            if child is None:
+                state[node] = 2
+                stack.pop()
+                path.pop()
+                continue
+            if state.get(child) == 1:
+                cycle = path[path.index(child):] + [child]
+                key = frozenset(cycle)
+                if key not in reported:
+                    reported.add(key)
+                    link = ctx.robot.link(child)
+                    yield ctx.finding(
+                        'kinematic-loop', Severity.ERROR,
+                        'the joints form a loop: ' + ' -> '.join(cycle),
+                        link=child, line=link.line if link is not None else None,
+                        suggestion='remove one joint of the loop')
+            elif not state.get(child):
+                state[child] = 1
+                path.append(child)
+                stack.append((child, iter(children.get(child, ()))))
+
+
+CHECKS = (check_structure,)
