@@ -1,0 +1,247 @@
+# Copyright 2026 urdf_link_tools contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+Helpers for the end-to-end tests: the node as a real process, a test-side ROS client.
+
+Every test module gets a DDS domain of its own (1..100, from the pid and a counter) and a
+namespace of its own, and discovery stays on this machine
+(``ROS_AUTOMATIC_DISCOVERY_RANGE=LOCALHOST``), so parallel runs and other users' nodes are
+not seen. Nothing sleeps for a fixed time: every wait spins the client until a condition
+holds or a deadline passes. The node process is stopped in the fixture's teardown, and
+killed at interpreter exit if a teardown never ran.
+"""
+
+import atexit
+import itertools
+import os
+from pathlib import Path
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from typing import Any, Callable, Dict, List, Optional, Sequence
+
+REPO = Path(__file__).resolve().parents[1]
+SAMPLE_URDF = REPO / 'samples' / 'sample_robot.urdf'
+
+_counter = itertools.count()
+_processes: List[subprocess.Popen] = []
+
+
+def allocate_domain_id() -> int:
+    """Return a DDS domain id in 1..100 for one test module (pid-based, never 0)."""
+    return 1 + (os.getpid() * 7 + next(_counter)) % 100
+
+
+def unique_namespace(tag: str) -> str:
+    """Return a namespace no other test run uses, e.g. '/ult_1234_0_sample'."""
+    return f'/ult_{os.getpid()}_{next(_counter)}_{tag}'
+
+
+def ros_environment(domain_id: int) -> Dict[str, str]:
+    """Return this process's environment, restricted to localhost and the given domain."""
+    env = dict(os.environ)
+    env['ROS_DOMAIN_ID'] = str(domain_id)
+    env['ROS_AUTOMATIC_DISCOVERY_RANGE'] = 'LOCALHOST'
+    env['ROS_STATIC_PEERS'] = ''
+    env.pop('ROS_LOCALHOST_ONLY', None)  # deprecated from Jazzy on; the range says it all
+    env['PYTHONUNBUFFERED'] = '1'
+    env['RCUTILS_COLORIZED_OUTPUT'] = '0'
+    env['PYTHONPATH'] = os.pathsep.join(
+        [str(REPO)] + [item for item in env.get('PYTHONPATH', '').split(os.pathsep) if item])
+    return env
+
+
+def _kill_leftovers() -> None:
+    for process in _processes:
+        if process.poll() is None:
+            process.kill()
+
+
+atexit.register(_kill_leftovers)
+
+
+class NodeProcess:
+    """
+    The urdf_link_tools node run as ``python -m urdf_link_tools.ros.node``.
+
+    :param domain_id: its DDS domain
+    :param namespace: its namespace
+    :param parameters: ``name -> value`` passed with ``-p name:=value`` (lists as YAML)
+    :param extra_args: more ``--ros-args`` arguments
+    """
+
+    def __init__(self, domain_id: int, namespace: str,
+                 parameters: Optional[Dict[str, Any]] = None,
+                 extra_args: Sequence[str] = ()) -> None:
+        self.namespace = namespace
+        self.log = tempfile.NamedTemporaryFile(
+            mode='w+b', prefix='urdf_link_tools_node_', suffix='.log', delete=False)
+        args = [sys.executable, '-m', 'urdf_link_tools.ros.node', '--ros-args',
+                '-r', f'__ns:={namespace}']
+        for name, value in (parameters or {}).items():
+            args += ['-p', f'{name}:={_yaml(value)}']
+        args += list(extra_args)
+        self.process = subprocess.Popen(
+            args, env=ros_environment(domain_id), stdout=self.log, stderr=subprocess.STDOUT,
+            cwd=str(REPO), start_new_session=True)
+        _processes.append(self.process)
+
+    def output(self) -> str:
+        """Return everything the node printed so far."""
+        with open(self.log.name, 'rb') as stream:
+            return stream.read().decode('utf-8', 'replace')
+
+    def alive(self) -> bool:
+        """Return True while the process runs."""
+        return self.process.poll() is None
+
+    def stop(self, timeout: float = 10.0) -> int:
+        """Stop with SIGINT as Ctrl-C would; kill if it does not end in time."""
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGINT)
+            try:
+                self.process.wait(timeout)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(timeout)
+        self.log.close()
+        return self.process.returncode
+
+
+def _yaml(value: Any) -> str:
+    if isinstance(value, bool):
+        return 'true' if value else 'false'
+    if isinstance(value, (list, tuple)):
+        return '[' + ', '.join(_yaml(item) for item in value) + ']'
+    if isinstance(value, str):
+        return "'" + value.replace("'", "''") + "'"
+    return repr(value)
+
+
+class RosClient:
+    """
+    The test's side of the graph: its own rclpy context, one node, one executor.
+
+    :param domain_id: the DDS domain (the node process's)
+    :param namespace: the node process's namespace; topics are given relative to it
+    :param on_timeout: called for the text appended to a timeout error (the node's log)
+    """
+
+    def __init__(self, domain_id: int, namespace: str,
+                 on_timeout: Optional[Callable[[], str]] = None) -> None:
+        import rclpy
+        from rclpy.executors import SingleThreadedExecutor
+
+        # The rmw reads these when the context starts.
+        os.environ['ROS_AUTOMATIC_DISCOVERY_RANGE'] = 'LOCALHOST'
+        os.environ['ROS_STATIC_PEERS'] = ''
+        self.namespace = namespace
+        self.on_timeout = on_timeout
+        self.context = rclpy.Context()
+        rclpy.init(context=self.context, domain_id=domain_id)
+        self.node = rclpy.create_node('ult_test_client', namespace=namespace,
+                                      context=self.context)
+        self.executor = SingleThreadedExecutor(context=self.context)
+        self.executor.add_node(self.node)
+        self._publishers: Dict[str, Any] = {}
+
+    def close(self) -> None:
+        """Destroy the node and shut the context down."""
+        import rclpy
+
+        self.executor.shutdown()
+        self.node.destroy_node()
+        rclpy.try_shutdown(context=self.context)
+
+    # ---------------------------------------------------------------- waiting
+
+    def spin_until(self, condition: Callable[[], Any], timeout: float, what: str) -> Any:
+        """
+        Spin until ``condition()`` returns something truthy, and return it.
+
+        :raises AssertionError: after ``timeout`` seconds, with ``what`` and the node's log
+        """
+        deadline = time.monotonic() + timeout
+        while True:
+            result = condition()
+            if result:
+                return result
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                log = self.on_timeout() if self.on_timeout else ''
+                raise AssertionError(f'timed out after {timeout:.0f} s waiting for {what}\n'
+                                     f'--- node output ---\n{log}')
+            self.executor.spin_once(timeout_sec=min(0.05, remaining))
+
+    # ---------------------------------------------------------------- topics
+
+    def latched_qos(self):
+        """Return RELIABLE, TRANSIENT_LOCAL, KEEP_LAST 1: robot_description's QoS."""
+        from rclpy.qos import DurabilityPolicy, HistoryPolicy, QoSProfile, ReliabilityPolicy
+
+        return QoSProfile(history=HistoryPolicy.KEEP_LAST, depth=1,
+                          reliability=ReliabilityPolicy.RELIABLE,
+                          durability=DurabilityPolicy.TRANSIENT_LOCAL)
+
+    def publish_description(self, text: str) -> None:
+        """Publish a robot description, latched as robot_state_publisher does."""
+        from std_msgs.msg import String
+
+        publisher = self._publishers.get('robot_description')
+        if publisher is None:
+            publisher = self.node.create_publisher(String, 'robot_description',
+                                                   self.latched_qos())
+            self._publishers['robot_description'] = publisher
+        publisher.publish(String(data=text))
+
+    def publish_joint_states(self, positions: Dict[str, float]) -> None:
+        """Publish one sensor_msgs/JointState (reliable, as joint_state_publisher does)."""
+        from sensor_msgs.msg import JointState
+
+        publisher = self._publishers.get('joint_states')
+        if publisher is None:
+            publisher = self.node.create_publisher(JointState, 'joint_states', 10)
+            self._publishers['joint_states'] = publisher
+        message = JointState()
+        message.header.stamp = self.node.get_clock().now().to_msg()
+        message.name = list(positions)
+        message.position = [float(value) for value in positions.values()]
+        publisher.publish(message)
+
+    def collect(self, message_type: Any, topic: str, qos: Any = 10) -> List[Any]:
+        """Subscribe and return the list every message will be appended to."""
+        received: List[Any] = []
+        self.node.create_subscription(message_type, topic, received.append, qos)
+        return received
+
+    def wait_for_subscriber(self, topic: str, timeout: float = 20.0) -> None:
+        """Wait until the node process subscribes to one of our topics."""
+        self.spin_until(lambda: self._publishers[topic].get_subscription_count() > 0,
+                        timeout, f'a subscriber on {topic}')
+
+    # ---------------------------------------------------------------- services
+
+    def call(self, service_type: Any, name: str, request: Any, timeout: float = 20.0) -> Any:
+        """Call a service of the node and return the response."""
+        client = self.node.create_client(service_type, name)
+        try:
+            self.spin_until(client.service_is_ready, timeout, f'service {name}')
+            future = client.call_async(request)
+            self.spin_until(future.done, timeout, f'the answer of {name}')
+            return future.result()
+        finally:
+            self.node.destroy_client(client)

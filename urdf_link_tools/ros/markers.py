@@ -1,0 +1,317 @@
+# Copyright 2026 urdf_link_tools contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+RViz markers for an analysed robot, as pure functions.
+
+Every per-link marker is expressed in its link's frame (``frame_id`` = link name) with
+``frame_locked`` set, so RViz places it through TF from robot_state_publisher and keeps it
+attached while the robot moves. Since each link is its own frame, markers cannot be merged
+across links (a SPHERE_LIST has one frame); per link there is at most one COM sphere, one
+inertia box, one label and one marker per collision element.
+
+Namespaces: ``com``, ``inertia``, ``collision``, ``labels`` (the link markers, published
+together after a DELETEALL on every new description) and ``robot_com`` (the whole robot's
+centre of mass in the root frame, updated with the joint states).
+"""
+
+from dataclasses import dataclass
+import math
+from typing import List, Optional, Sequence, Tuple
+
+from builtin_interfaces.msg import Duration, Time
+import numpy as np
+from std_msgs.msg import ColorRGBA
+from urdf_link_tools.findings import Severity
+from urdf_link_tools.geometry import matrix_to_quaternion, rpy_to_matrix, rpy_to_quaternion
+from urdf_link_tools.inertia import com_sphere_diameter, equivalent_box
+from urdf_link_tools.model import Box, Cylinder, GeometryElement, Link, Mesh, Sphere
+from urdf_link_tools.ros.conversions import point_msg, quaternion_msg, unique_links
+from visualization_msgs.msg import Marker, MarkerArray
+
+Rgba = Tuple[float, float, float, float]
+
+NS_COM = 'com'
+NS_INERTIA = 'inertia'
+NS_COLLISION = 'collision'
+NS_LABELS = 'labels'
+NS_ROBOT_COM = 'robot_com'
+
+# Sizes at marker_scale 1, in metres.
+LABEL_HEIGHT = 0.03
+ROBOT_COM_DIAMETER = 0.06
+GROUND_DISC_DIAMETER = 0.10
+GROUND_DISC_HEIGHT = 0.004
+LINE_WIDTH = 0.004
+INERTIA_ALPHA = 0.35
+
+URI_SCHEMES = ('package://', 'file://', 'http://', 'https://')
+
+
+@dataclass(frozen=True)
+class MarkerOptions:
+    """What to draw and how; built from the node's parameters."""
+
+    scale: float = 1.0
+    publish_com: bool = True
+    publish_inertia: bool = True
+    publish_collision: bool = True
+    publish_labels: bool = True
+    color_ok: Rgba = (0.2, 0.8, 0.2, 1.0)
+    color_warning: Rgba = (1.0, 0.6, 0.0, 1.0)
+    color_error: Rgba = (0.9, 0.1, 0.1, 1.0)
+    color_collision: Rgba = (0.3, 0.5, 1.0, 0.4)
+    color_robot_com: Rgba = (0.8, 0.2, 0.8, 1.0)
+
+    def severity_color(self, severity: Optional[Severity]) -> Rgba:
+        """Return the colour of a link whose worst finding has this severity."""
+        if severity == Severity.ERROR:
+            return self.color_error
+        if severity == Severity.WARNING:
+            return self.color_warning
+        return self.color_ok
+
+
+def color_msg(rgba: Sequence[float], alpha: Optional[float] = None) -> ColorRGBA:
+    """Return std_msgs/ColorRGBA, optionally with another alpha."""
+    return ColorRGBA(r=float(rgba[0]), g=float(rgba[1]), b=float(rgba[2]),
+                     a=float(rgba[3] if alpha is None else alpha))
+
+
+def _finite(*values: float) -> bool:
+    return all(math.isfinite(value) for value in values)
+
+
+def _stamp(stamp: Optional[Time]) -> Time:
+    # A copy per marker: message fields hold references, and a shared default would leak.
+    return Time(sec=stamp.sec, nanosec=stamp.nanosec) if stamp is not None else Time()
+
+
+def _marker(frame: str, namespace: str, marker_id: int, kind: int, stamp: Optional[Time],
+            frame_locked: bool = True) -> Marker:
+    marker = Marker()
+    marker.header.frame_id = frame
+    marker.header.stamp = _stamp(stamp)
+    marker.ns = namespace
+    marker.id = marker_id
+    marker.type = kind
+    marker.action = Marker.ADD
+    marker.lifetime = Duration()
+    marker.frame_locked = frame_locked
+    return marker
+
+
+def delete_all_marker(stamp: Optional[Time] = None) -> Marker:
+    """Return the DELETEALL marker that clears what an earlier description drew."""
+    marker = Marker()
+    marker.header.stamp = _stamp(stamp)
+    marker.action = Marker.DELETEALL
+    return marker
+
+
+def com_marker(link: Link, marker_id: int, color: Rgba, stamp: Optional[Time] = None) \
+        -> Optional[Marker]:
+    """
+    Return the COM sphere of a link, a ball of lead of the link's mass as RViz draws it.
+
+    :return: the marker, or None without a positive finite mass or a finite origin
+    """
+    inertial = link.inertial
+    if inertial is None:
+        return None
+    diameter = com_sphere_diameter(inertial.mass)
+    if not (diameter > 0.0 and _finite(*inertial.origin.xyz)):
+        return None
+    marker = _marker(link.name, NS_COM, marker_id, Marker.SPHERE, stamp)
+    marker.pose.position = point_msg(inertial.origin.xyz)
+    marker.scale.x = marker.scale.y = marker.scale.z = diameter
+    marker.color = color_msg(color)
+    return marker
+
+
+def inertia_marker(link: Link, marker_id: int, color: Rgba, stamp: Optional[Time] = None) \
+        -> Optional[Marker]:
+    """
+    Return the equivalent uniform box of a link's inertia, as RViz's RobotLink draws it.
+
+    The box's axes are the principal axes, turned by the inertial origin's rpy (the
+    orientation RViz uses since its rotation fix).
+
+    :return: the marker, or None when RViz would draw nothing (invalid inertia)
+    """
+    inertial = link.inertial
+    if inertial is None or not _finite(*inertial.origin.xyz, *inertial.origin.rpy):
+        return None
+    box = equivalent_box(inertial.mass, inertial.inertia)
+    if box is None:
+        return None
+    size, axes = box
+    if not (np.all(np.isfinite(size)) and np.all(size > 0.0)):
+        return None
+    rotation = rpy_to_matrix(inertial.origin.rpy) @ axes
+    marker = _marker(link.name, NS_INERTIA, marker_id, Marker.CUBE, stamp)
+    marker.pose.position = point_msg(inertial.origin.xyz)
+    marker.pose.orientation = quaternion_msg(matrix_to_quaternion(rotation))
+    marker.scale.x, marker.scale.y, marker.scale.z = (float(value) for value in size)
+    marker.color = color_msg(color, alpha=min(color[3], INERTIA_ALPHA))
+    return marker
+
+
+def mesh_resource(filename: str, resolved_path: Optional[str]) -> str:
+    """
+    Return a mesh URI RViz can load.
+
+    ``package://`` and ``file://`` URIs go through unchanged, so RViz resolves them itself
+    (on the machine where it runs); a bare path becomes ``file://`` of where the analysis
+    found it.
+    """
+    if filename.startswith(URI_SCHEMES):
+        return filename
+    if resolved_path:
+        return 'file://' + resolved_path
+    return filename
+
+
+def collision_marker(link: Link, element: GeometryElement, marker_id: int, color: Rgba,
+                     resolved_path: Optional[str] = None, stamp: Optional[Time] = None) \
+        -> Optional[Marker]:
+    """
+    Return one collision element: a primitive, or its mesh as MESH_RESOURCE with its scale.
+
+    :return: the marker, or None without geometry or with sizes RViz would refuse
+    """
+    geometry = element.geometry
+    origin = element.origin
+    if geometry is None or not _finite(*origin.xyz, *origin.rpy):
+        return None
+    if isinstance(geometry, Box):
+        kind, scale = Marker.CUBE, tuple(geometry.size)
+    elif isinstance(geometry, Sphere):
+        kind, scale = Marker.SPHERE, (2.0 * geometry.radius,) * 3
+    elif isinstance(geometry, Cylinder):
+        # Marker cylinders, like URDF ones, are centred with their axis along z.
+        kind = Marker.CYLINDER
+        scale = (2.0 * geometry.radius, 2.0 * geometry.radius, geometry.length)
+    elif isinstance(geometry, Mesh):
+        kind, scale = Marker.MESH_RESOURCE, tuple(geometry.scale)
+    else:
+        return None
+    if not (_finite(*scale) and all(value > 0.0 for value in scale)):
+        return None
+    marker = _marker(link.name, NS_COLLISION, marker_id, kind, stamp)
+    marker.pose.position = point_msg(origin.xyz)
+    marker.pose.orientation = quaternion_msg(rpy_to_quaternion(origin.rpy))
+    marker.scale.x, marker.scale.y, marker.scale.z = (float(value) for value in scale)
+    marker.color = color_msg(color)
+    if isinstance(geometry, Mesh):
+        marker.mesh_resource = mesh_resource(geometry.filename, resolved_path)
+        marker.mesh_use_embedded_materials = False
+    return marker
+
+
+def label_marker(link: Link, marker_id: int, color: Rgba, scale: float = 1.0,
+                 stamp: Optional[Time] = None) -> Marker:
+    """Return the link's name and mass as text, just above its COM (or its origin)."""
+    marker = _marker(link.name, NS_LABELS, marker_id, Marker.TEXT_VIEW_FACING, stamp)
+    inertial = link.inertial
+    position = (0.0, 0.0, 0.0)
+    lift = 0.0
+    if inertial is not None and _finite(*inertial.origin.xyz):
+        position = inertial.origin.xyz
+        lift = com_sphere_diameter(inertial.mass) / 2.0
+    if inertial is None:
+        text = f'{link.name}\nno <inertial>'
+    else:
+        text = f'{link.name}\n{inertial.mass:.4g} kg'
+    height = LABEL_HEIGHT * scale
+    marker.pose.position = point_msg((position[0], position[1],
+                                      position[2] + lift + height))
+    marker.scale.z = height
+    marker.color = color_msg(color)
+    marker.text = text
+    return marker
+
+
+def link_markers(analysis, options: MarkerOptions = MarkerOptions(),
+                 stamp: Optional[Time] = None) -> MarkerArray:
+    """
+    Return every per-link marker of an analysis, after a DELETEALL.
+
+    Marker ids are the link's index (com, inertia, labels) or a running count (collision),
+    so the same description always gives the same ids.
+
+    :param analysis: an :class:`urdf_link_tools.analysis.Analysis`
+    :param options: what to draw and the colours
+    :param stamp: header stamp; zero (the default) makes RViz use the latest transform
+    :return: the array
+    """
+    markers: List[Marker] = [delete_all_marker(stamp)]
+    collision_id = 0
+    for index, link in enumerate(unique_links(analysis.robot)):
+        color = options.severity_color(analysis.worst(link.name))
+        candidates = []
+        if options.publish_com:
+            candidates.append(com_marker(link, index, color, stamp))
+        if options.publish_inertia:
+            candidates.append(inertia_marker(link, index, color, stamp))
+        if options.publish_collision:
+            for element in link.collisions:
+                path = None
+                if isinstance(element.geometry, Mesh):
+                    path = getattr(analysis.mesh_for(element), 'path', None)
+                candidates.append(collision_marker(
+                    link, element, collision_id, options.color_collision, path, stamp))
+                collision_id += 1
+        if options.publish_labels:
+            candidates.append(label_marker(link, index, color, options.scale, stamp))
+        markers.extend(marker for marker in candidates if marker is not None)
+    return MarkerArray(markers=markers)
+
+
+def robot_com_markers(frame: str, com: Optional[Sequence[float]],
+                      options: MarkerOptions = MarkerOptions(),
+                      stamp: Optional[Time] = None) -> MarkerArray:
+    """
+    Return the whole robot's COM: a sphere, its projection on the ground and a line between.
+
+    The ground is the plane z = 0 of the root frame.
+
+    :param frame: the root link
+    :param com: the centre of mass in the root frame, or None to clear the markers
+    :param options: size and colour
+    :param stamp: header stamp
+    :return: the array (a DELETEALL when ``com`` is None or not finite)
+    """
+    if com is None or not _finite(*com) or not frame:
+        return MarkerArray(markers=[delete_all_marker(stamp)])
+    x, y, z = (float(value) for value in com)
+    color = options.color_robot_com
+    scale = options.scale
+
+    sphere = _marker(frame, NS_ROBOT_COM, 0, Marker.SPHERE, stamp)
+    sphere.pose.position = point_msg((x, y, z))
+    sphere.scale.x = sphere.scale.y = sphere.scale.z = ROBOT_COM_DIAMETER * scale
+    sphere.color = color_msg(color)
+
+    disc = _marker(frame, NS_ROBOT_COM, 1, Marker.CYLINDER, stamp)
+    disc.pose.position = point_msg((x, y, 0.0))
+    disc.scale.x = disc.scale.y = GROUND_DISC_DIAMETER * scale
+    disc.scale.z = GROUND_DISC_HEIGHT * scale
+    disc.color = color_msg(color, alpha=0.6 * color[3])
+
+    line = _marker(frame, NS_ROBOT_COM, 2, Marker.LINE_LIST, stamp)
+    line.points = [point_msg((x, y, z)), point_msg((x, y, 0.0))]
+    line.scale.x = LINE_WIDTH * scale
+    line.color = color_msg(color)
+    return MarkerArray(markers=[sphere, disc, line])
