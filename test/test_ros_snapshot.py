@@ -1,0 +1,59 @@
+# Copyright 2026 urdf_link_tools contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""The node's immutable snapshot, built without a ROS context."""
+
+import pytest
+from ros_harness import REPO, SAMPLE_URDF
+from urdf_link_tools.errors import UrdfSyntaxError
+
+pytest.importorskip('urdf_link_tools_interfaces.msg',
+                    reason='urdf_link_tools_interfaces is not built: run scripts/setup.sh')
+
+from urdf_link_tools.ros.parameters import settings_from_values  # noqa: E402
+from urdf_link_tools.ros.snapshot import (  # noqa: E402
+    build_snapshot, mesh_library, parse_description, rejection_from_error, TOPIC_SOURCE)
+
+SETTINGS = settings_from_values({'package_dirs': [f'urdf_link_tools={REPO}']})
+
+
+def test_ros_snapshot_reuses_the_analysis_when_only_markers_change():
+    robot = parse_description(SAMPLE_URDF.read_bytes(), str(SAMPLE_URDF))
+    meshes = mesh_library(SETTINGS)
+    first = build_snapshot(robot, SETTINGS, meshes, 1, 'urdf_link_tools')
+    assert first.root == 'base_footprint' and first.source == str(SAMPLE_URDF)
+    assert len(first.link_statuses) == len(robot.links)
+    relabelled = settings_from_values({'package_dirs': [f'urdf_link_tools={REPO}'],
+                                       'publish_labels': False})
+    second = build_snapshot(robot, relabelled, meshes, 2, 'urdf_link_tools', first)
+    assert second.analysis is first.analysis
+    assert len(second.markers.markers) < len(first.markers.markers)
+    stricter = settings_from_values({'package_dirs': [f'urdf_link_tools={REPO}'],
+                                     'collision_face_limit': 5000})
+    third = build_snapshot(robot, stricter, meshes, 3, 'urdf_link_tools', second)
+    assert third.analysis is not first.analysis
+    rules = {finding.rule for finding in third.analysis.findings}
+    assert 'collision-mesh-too-complex' not in rules
+
+
+def test_ros_snapshot_rejection_carries_the_line():
+    with pytest.raises(UrdfSyntaxError) as raised:
+        parse_description(b'<robot name="r">\n<link name="a">\n</robot>', None)
+    rejection = rejection_from_error(raised.value, None)
+    assert rejection.line == 3 and rejection.error.startswith('line 3: ')
+    assert rejection.source == TOPIC_SOURCE
+    status = rejection.status('kept_robot', 'urdf_link_tools')
+    assert 'line 3' in status.message and "'kept_robot'" in status.message
+    odd = rejection_from_error(KeyError('x'), '/robot.urdf')
+    assert odd.line is None and odd.error.startswith('internal error while analysing')

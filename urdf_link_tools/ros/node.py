@@ -1,0 +1,360 @@
+# Copyright 2026 urdf_link_tools contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+The urdf_link_tools node: robot_description in; diagnostics, markers and services out.
+
+It only wires ROS to the pure core. Descriptions are parsed and analysed on a worker thread
+(a big robot with meshes takes a while) and the result is swapped in as one immutable
+:class:`~urdf_link_tools.ros.snapshot.Snapshot`; the executor thread keeps answering services
+meanwhile. Nothing that comes in (a broken description, a bad parameter, a strange joint
+state) can stop the node: a bad description leaves the last good model in service and is
+reported as an ERROR diagnostic.
+"""
+
+import math
+from typing import Any, Dict, Optional
+
+from diagnostic_msgs.msg import DiagnosticArray
+from geometry_msgs.msg import PointStamped
+from rcl_interfaces.msg import SetParametersResult
+import rclpy
+from rclpy.executors import ExternalShutdownException
+from rclpy.node import Node
+from rclpy.parameter import Parameter
+from rclpy.qos import DurabilityPolicy, HistoryPolicy, QoSProfile, ReliabilityPolicy
+from sensor_msgs.msg import JointState
+from std_msgs.msg import String
+from urdf_link_tools.kinematics import forward_kinematics, robot_center_of_mass
+from urdf_link_tools.loading import load_description
+from urdf_link_tools.ros import conversions
+from urdf_link_tools.ros.diagnostics import diagnostic_array, robot_status, waiting_status
+from urdf_link_tools.ros.markers import robot_com_markers
+from urdf_link_tools.ros.parameters import DOUBLE, DOUBLE_ARRAY, PARAMETERS, SPECS
+from urdf_link_tools.ros.parameters import NodeSettings, settings_from_values, STRING_ARRAY
+from urdf_link_tools.ros.parameters import validate_value
+from urdf_link_tools.ros.snapshot import build_snapshot, mesh_library, parse_description
+from urdf_link_tools.ros.snapshot import Rejection, rejection_from_error, Snapshot
+from urdf_link_tools.ros.worker import Job, LatestJobWorker
+from urdf_link_tools_interfaces.srv import GetLinkFindings, GetLinkGeometry, ListLinks
+from visualization_msgs.msg import MarkerArray
+
+NODE_NAME = 'urdf_link_tools'
+
+# Latched topics, spelled out: robot_state_publisher and RViz use exactly this for
+# robot_description, and a late RViz gets the markers the same way.
+LATCHED = QoSProfile(history=HistoryPolicy.KEEP_LAST, depth=1,
+                     reliability=ReliabilityPolicy.RELIABLE,
+                     durability=DurabilityPolicy.TRANSIENT_LOCAL)
+# Best effort matches both reliable and best-effort joint_states publishers.
+JOINT_STATES = QoSProfile(history=HistoryPolicy.KEEP_LAST, depth=10,
+                          reliability=ReliabilityPolicy.BEST_EFFORT,
+                          durability=DurabilityPolicy.VOLATILE)
+EVENTS = QoSProfile(history=HistoryPolicy.KEEP_LAST, depth=10,
+                    reliability=ReliabilityPolicy.RELIABLE,
+                    durability=DurabilityPolicy.VOLATILE)
+
+
+class UrdfLinkToolsNode(Node):
+    """Analyse every robot_description and publish what is wrong with its links."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(NODE_NAME, **kwargs)
+        self._prefix = self.get_name()
+        self._settings = self._declare_parameters()
+        self._meshes = mesh_library(self._settings)
+        self._meshes_key = self._settings.mesh_key
+        # Swapped whole by the worker; read once per callback.
+        self._snapshot: Optional[Snapshot] = None
+        self._rejection: Optional[Rejection] = None
+        self._generation = 0
+        # Owned by the executor thread.
+        self._positions: Dict[str, float] = {}
+        self._joint_states_seen = False
+        self._positions_changed = False
+        self._com_generation = -1
+        self._com: Optional[tuple] = None
+
+        self._markers_pub = self.create_publisher(MarkerArray, '~/markers', LATCHED)
+        self._robot_com_markers_pub = self.create_publisher(
+            MarkerArray, '~/robot_com_marker', LATCHED)
+        self._robot_com_pub = self.create_publisher(PointStamped, '~/robot_com', EVENTS)
+        self._diagnostics_pub = self.create_publisher(DiagnosticArray, '/diagnostics', EVENTS)
+
+        self._worker = LatestJobWorker(self._process, self._on_worker_error)
+        self.add_on_set_parameters_callback(self._on_set_parameters)
+
+        self.create_subscription(String, 'robot_description', self._on_description, LATCHED)
+        self.create_subscription(JointState, 'joint_states', self._on_joint_states,
+                                 JOINT_STATES)
+        self.create_service(ListLinks, '~/list_links', self._list_links)
+        self.create_service(GetLinkGeometry, '~/get_link_geometry', self._get_link_geometry)
+        self.create_service(GetLinkFindings, '~/get_link_findings', self._get_link_findings)
+        self.create_timer(self._settings.diagnostics_period, self._publish_diagnostics)
+        self.create_timer(self._settings.robot_com_period, self._update_robot_com)
+
+        if self._settings.urdf_file:
+            self._worker.submit(Job.file(self._settings.urdf_file))
+        self.get_logger().info(
+            'ready: waiting for robot_description'
+            + (f' and loading {self._settings.urdf_file}' if self._settings.urdf_file else ''))
+
+    # ------------------------------------------------------------------ parameters
+
+    def _coerce_overrides(self) -> None:
+        # A parameter file that says `density_min: 50` gives an INTEGER, which a DOUBLE
+        # parameter refuses at declaration, killing the node; take it as the number it is.
+        overrides = getattr(self, '_parameter_overrides', None)
+        if not isinstance(overrides, dict):
+            return
+        for spec in PARAMETERS:
+            given = overrides.get(spec.name)
+            if given is None:
+                continue
+            if spec.type == DOUBLE and given.type_ == Parameter.Type.INTEGER:
+                overrides[spec.name] = Parameter(spec.name, value=float(given.value))
+            elif spec.type == DOUBLE_ARRAY and given.type_ == Parameter.Type.INTEGER_ARRAY:
+                overrides[spec.name] = Parameter(
+                    spec.name, value=[float(item) for item in given.value])
+
+    def _declare_parameters(self) -> NodeSettings:
+        self._coerce_overrides()
+        for spec in PARAMETERS:
+            default = spec.default if spec.default is not None else Parameter.Type.STRING_ARRAY
+            self.declare_parameter(spec.name, default, spec.descriptor())
+        values = self._parameter_values()
+        try:
+            return settings_from_values(values)
+        except ValueError as exc:
+            # Invalid start-up values: say which, and run on the defaults rather than die.
+            self.get_logger().error(f'invalid parameters, using the defaults instead: {exc}')
+            return settings_from_values({'urdf_file': values.get('urdf_file', '')})
+
+    def _parameter_values(self) -> Dict[str, Any]:
+        values = {}
+        for spec in PARAMETERS:
+            value = self.get_parameter_or(spec.name).value
+            if value is None and spec.type == STRING_ARRAY:
+                value = []
+            elif isinstance(value, (list, tuple)) or type(value).__name__ == 'array':
+                value = list(value)
+            values[spec.name] = value
+        return values
+
+    def _on_set_parameters(self, parameters) -> SetParametersResult:
+        try:
+            values = self._parameter_values()
+            for parameter in parameters:
+                if parameter.name not in SPECS:
+                    continue  # use_sim_time and friends are not ours to judge
+                value = parameter.value
+                if isinstance(value, (list, tuple)) or type(value).__name__ == 'array':
+                    value = list(value)
+                if value is None and SPECS[parameter.name].type == STRING_ARRAY:
+                    value = []
+                error = validate_value(parameter.name, value)
+                if error is not None:
+                    return SetParametersResult(successful=False, reason=error)
+                values[parameter.name] = value
+            settings = settings_from_values(values)
+        except ValueError as exc:
+            return SetParametersResult(successful=False, reason=str(exc))
+        except Exception as exc:  # never let a parameter request take the node down
+            return SetParametersResult(successful=False, reason=f'internal error: {exc}')
+        previous, self._settings = self._settings, settings
+        if settings.urdf_file and settings.urdf_file != previous.urdf_file:
+            self._worker.submit(Job.file(settings.urdf_file))
+        elif settings.check != previous.check or settings.markers != previous.markers:
+            self._worker.submit(Job.recheck())
+        return SetParametersResult(successful=True)
+
+    # ------------------------------------------------------------------ input
+
+    def _on_description(self, message: String) -> None:
+        self._worker.submit(Job.text(message.data))
+
+    def _on_joint_states(self, message: JointState) -> None:
+        changed = False
+        for name, position in zip(message.name, message.position):
+            if isinstance(position, float) and math.isfinite(position) and \
+                    self._positions.get(name) != position:
+                self._positions[name] = position
+                changed = True
+        self._joint_states_seen = True
+        self._positions_changed = self._positions_changed or changed
+
+    # ------------------------------------------------------------------ analysis (worker)
+
+    def _mesh_library(self, settings: NodeSettings):
+        if settings.mesh_key != self._meshes_key:
+            self._meshes = mesh_library(settings)
+            self._meshes_key = settings.mesh_key
+        return self._meshes
+
+    def _process(self, job: Job) -> None:
+        settings = self._settings
+        previous = self._snapshot
+        if job.kind == Job.RECHECK:
+            if previous is None:
+                return
+            robot = previous.robot
+        else:
+            source = job.path
+            try:
+                if job.kind == Job.FILE:
+                    data, source = load_description(job.path)
+                else:
+                    data = job.data
+                robot = parse_description(data, source)
+            except Exception as exc:  # UrdfError mostly; anything else is reported the same
+                self._reject(rejection_from_error(exc, source))
+                return
+        self._generation += 1
+        snapshot = build_snapshot(robot, settings, self._mesh_library(settings),
+                                  self._generation, self._prefix, previous)
+        self._snapshot = snapshot
+        if job.kind != Job.RECHECK:
+            self._rejection = None
+        self._markers_pub.publish(snapshot.markers)
+        counts = snapshot.analysis.counts()
+        if job.kind != Job.RECHECK or previous is None or previous.analysis is not \
+                snapshot.analysis:
+            self.get_logger().info(
+                f'analysed {robot.name!r} from {snapshot.source}: {len(robot.links)} links, '
+                f'{counts.get("error", 0)} errors, {counts.get("warning", 0)} warnings, '
+                f'{counts.get("info", 0)} infos')
+
+    def _reject(self, rejection: Rejection) -> None:
+        self._rejection = rejection
+        kept = self._snapshot.robot.name if self._snapshot is not None else None
+        keeping = f'keeping the last good model {kept!r}' if kept else 'no model in service'
+        self.get_logger().error(
+            f'description from {rejection.source} rejected: {rejection.error}; {keeping}')
+        self._diagnostics_pub.publish(diagnostic_array(
+            [rejection.status(kept, self._prefix)], self.get_clock().now().to_msg()))
+
+    def _on_worker_error(self, job: Job, error: Exception) -> None:
+        self._reject(rejection_from_error(error, job.path))
+
+    # ------------------------------------------------------------------ outputs (executor)
+
+    def _publish_diagnostics(self) -> None:
+        try:
+            snapshot, rejection = self._snapshot, self._rejection
+            statuses = []
+            if snapshot is None:
+                statuses.append(waiting_status(self._prefix))
+            else:
+                statuses.extend(snapshot.link_statuses)
+                com = self._com if self._com_generation == snapshot.generation else None
+                statuses.append(robot_status(
+                    snapshot.analysis, self._prefix, com, snapshot.root,
+                    len(self._positions) if self._joint_states_seen else None))
+            if rejection is not None:
+                kept = snapshot.robot.name if snapshot is not None else None
+                statuses.append(rejection.status(kept, self._prefix))
+            self._diagnostics_pub.publish(
+                diagnostic_array(statuses, self.get_clock().now().to_msg()))
+        except Exception as exc:  # a timer exception would end spin()
+            self.get_logger().error(f'diagnostics failed: {exc!r}')
+
+    def _update_robot_com(self) -> None:
+        try:
+            snapshot = self._snapshot
+            if snapshot is None:
+                return
+            fresh = snapshot.generation != self._com_generation
+            if not (fresh or self._positions_changed):
+                return
+            self._positions_changed = False
+            robot = snapshot.robot
+            com = robot_center_of_mass(robot, forward_kinematics(robot, self._positions,
+                                                                 snapshot.root or None))
+            self._com, self._com_generation = com, snapshot.generation
+            stamp = self.get_clock().now().to_msg()
+            self._robot_com_markers_pub.publish(robot_com_markers(
+                snapshot.root, com[1] if com is not None else None,
+                snapshot.settings.markers))
+            if com is not None:
+                point = PointStamped()
+                point.header.stamp = stamp
+                point.header.frame_id = snapshot.root
+                point.point = conversions.point_msg(com[1])
+                self._robot_com_pub.publish(point)
+        except Exception as exc:
+            self.get_logger().error(f'robot COM update failed: {exc!r}')
+
+    def _no_model_message(self) -> str:
+        rejection = self._rejection
+        if rejection is not None:
+            return ('no valid robot_description yet: the last one was rejected: '
+                    f'{rejection.error}')
+        return conversions.NO_DESCRIPTION
+
+    def _list_links(self, request, response):
+        try:
+            snapshot = self._snapshot
+            return conversions.fill_list_links(
+                response, snapshot.analysis if snapshot else None, self._no_model_message())
+        except Exception as exc:  # services never raise: rclpy would end spin()
+            return _failed(response, exc, self)
+
+    def _get_link_geometry(self, request, response):
+        try:
+            snapshot = self._snapshot
+            return conversions.fill_link_geometry(
+                response, snapshot.analysis if snapshot else None, request.link_name,
+                request.group, request.include_mesh_triangles, self._no_model_message())
+        except Exception as exc:
+            return _failed(response, exc, self)
+
+    def _get_link_findings(self, request, response):
+        try:
+            snapshot = self._snapshot
+            return conversions.fill_link_findings(
+                response, snapshot.analysis if snapshot else None, request.link_name,
+                self._no_model_message())
+        except Exception as exc:
+            return _failed(response, exc, self)
+
+    def destroy_node(self) -> None:
+        """Stop the analysis worker, then the node."""
+        self._worker.stop()
+        super().destroy_node()
+
+
+def _failed(response, error: Exception, node: Node):
+    node.get_logger().error(f'service request failed: {error!r}')
+    response.success = False
+    response.message = f'internal error: {type(error).__name__}: {error}'
+    return response
+
+
+def main(args: Optional[list] = None) -> None:
+    """Run the node until Ctrl-C or shutdown (Humble-compatible: no ``with rclpy.init()``)."""
+    rclpy.init(args=args)
+    node = None
+    try:
+        node = UrdfLinkToolsNode()
+        rclpy.spin(node)
+    except (KeyboardInterrupt, ExternalShutdownException):
+        pass
+    finally:
+        if node is not None:
+            node.destroy_node()
+        rclpy.try_shutdown()
+
+
+if __name__ == '__main__':
+    main()

@@ -1,0 +1,318 @@
+# Copyright 2026 urdf_link_tools contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+The node's parameters: one table of descriptors, pure validators, an immutable result.
+
+As generate_parameter_library does it, every parameter is declared from :data:`PARAMETERS`
+(type, default, description, read-only flag, range), validated by pure functions that return
+an error string, and turned, once valid, into one frozen :class:`NodeSettings`. The checker's
+own thresholds reuse :mod:`urdf_link_tools.config` (its field names and validators), so the
+node, the CLI and ``config/urdf_link_tools.yaml`` agree on them.
+"""
+
+from dataclasses import dataclass
+import math
+from typing import Any, Callable, Dict, Mapping, Optional, Sequence, Tuple
+
+from rcl_interfaces.msg import FloatingPointRange, IntegerRange, ParameterDescriptor
+from rcl_interfaces.msg import ParameterType
+from urdf_link_tools import config as check_config
+from urdf_link_tools.config import CheckConfig
+from urdf_link_tools.ros.markers import MarkerOptions
+
+Validator = Callable[[Any], Optional[str]]
+
+DOUBLE = ParameterType.PARAMETER_DOUBLE
+INTEGER = ParameterType.PARAMETER_INTEGER
+BOOL = ParameterType.PARAMETER_BOOL
+STRING = ParameterType.PARAMETER_STRING
+STRING_ARRAY = ParameterType.PARAMETER_STRING_ARRAY
+DOUBLE_ARRAY = ParameterType.PARAMETER_DOUBLE_ARRAY
+
+_TYPE_NAMES = {DOUBLE: 'a number', INTEGER: 'a whole number', BOOL: 'true or false',
+               STRING: 'text', STRING_ARRAY: 'a list of text', DOUBLE_ARRAY: 'a list of numbers'}
+
+
+@dataclass(frozen=True)
+class ParameterSpec:
+    """
+    One parameter: what ``ros2 param describe`` shows, and how its value is checked.
+
+    ``default`` None declares a string array without a value (ROS cannot infer the type of
+    an empty list); it reads as empty.
+    """
+
+    name: str
+    type: int  # noqa: A003 (the ParameterDescriptor field of that name)
+    default: Any
+    description: str
+    read_only: bool = False
+    minimum: Optional[float] = None
+    maximum: Optional[float] = None
+    validator: Optional[Validator] = None
+    constraints: str = ''
+
+    def descriptor(self) -> ParameterDescriptor:
+        """Return the rcl_interfaces/ParameterDescriptor to declare this parameter with."""
+        descriptor = ParameterDescriptor(
+            name=self.name, type=self.type, description=self.description,
+            read_only=self.read_only, additional_constraints=self.constraints)
+        if self.minimum is not None and self.maximum is not None:
+            if self.type == DOUBLE:
+                descriptor.floating_point_range = [FloatingPointRange(
+                    from_value=float(self.minimum), to_value=float(self.maximum), step=0.0)]
+            elif self.type == INTEGER:
+                descriptor.integer_range = [IntegerRange(
+                    from_value=int(self.minimum), to_value=int(self.maximum), step=1)]
+        return descriptor
+
+
+def validate_rgba(name: str) -> Validator:
+    """Return a validator for an RGBA colour: four numbers from 0 to 1."""
+    def validate(value: Any) -> Optional[str]:
+        items = list(value) if isinstance(value, (list, tuple)) else None
+        if items is None or len(items) != 4:
+            return f'{name} must be four numbers [r, g, b, a], got {value!r}'
+        for item in items:
+            if isinstance(item, bool) or not isinstance(item, (int, float)) or \
+                    not math.isfinite(item) or not 0.0 <= item <= 1.0:
+                return f'{name} must hold numbers from 0 to 1, got {value!r}'
+        return None
+    return validate
+
+
+def validate_urdf_file(value: Any) -> Optional[str]:
+    """Accept any path (checked when loaded, so a bad file is reported, not refused)."""
+    if not isinstance(value, str):
+        return f'urdf_file must be a path, got {value!r}'
+    return None
+
+
+def _check(name: str) -> Validator:
+    return check_config.VALIDATORS[name]
+
+
+_COLOR = 'four numbers [r, g, b, a] from 0 to 1'
+
+PARAMETERS: Tuple[ParameterSpec, ...] = (
+    # --- input
+    ParameterSpec(
+        'urdf_file', STRING, '',
+        'A URDF or xacro file to analyse, for running without a robot_description publisher. '
+        'Empty: only the robot_description topic. Setting it at run time loads the file.',
+        validator=validate_urdf_file),
+    # --- checker thresholds (urdf_link_tools.config.CheckConfig); changing one re-runs the checks
+    ParameterSpec(
+        'inertia_mismatch_factor', DOUBLE, CheckConfig.inertia_mismatch_factor,
+        'Flag a principal moment that differs from the one of the collision geometry by more '
+        'than this factor, either way.', minimum=1.0, maximum=1e6,
+        validator=_check('inertia_mismatch_factor'), constraints='greater than 1'),
+    ParameterSpec(
+        'density_min', DOUBLE, CheckConfig.density_min,
+        'Lowest plausible density (mass / collision volume), kg/m^3.', minimum=0.0,
+        maximum=1e6, validator=_check('density_min'),
+        constraints='greater than 0 and lower than density_max'),
+    ParameterSpec(
+        'density_max', DOUBLE, CheckConfig.density_max,
+        'Highest plausible density (mass / collision volume), kg/m^3.', minimum=0.0,
+        maximum=1e6, validator=_check('density_max'),
+        constraints='greater than density_min'),
+    ParameterSpec(
+        'collision_face_limit', INTEGER, CheckConfig.collision_face_limit,
+        'Most faces a collision mesh should have (the URDF specification recommends under '
+        '1000 for MoveIt).', minimum=1, maximum=100_000_000,
+        validator=_check('collision_face_limit')),
+    ParameterSpec(
+        'min_mass', DOUBLE, CheckConfig.min_mass,
+        'Lightest plausible mass of a link on a moving joint, kg.', minimum=0.0, maximum=1e3,
+        validator=_check('min_mass'), constraints='greater than 0'),
+    ParameterSpec(
+        'mesh_max_bytes', INTEGER, CheckConfig.mesh_max_bytes,
+        'Refuse mesh files larger than this many bytes.', minimum=1,
+        maximum=100_000_000_000, validator=_check('mesh_max_bytes')),
+    ParameterSpec(
+        'ignore_rules', STRING_ARRAY, None,
+        "Rule ids whose findings are dropped, e.g. ['inertia-mismatch']. Empty: none "
+        "(write [''] in a parameter file: ROS cannot type an empty list).",
+        validator=lambda value: _check('ignore_rules')(_strings(value))),
+    ParameterSpec(
+        'package_dirs', STRING_ARRAY, None,
+        'Extra package directories as NAME=PATH, taking precedence over the ament index when '
+        "resolving package:// mesh URIs. Empty: none (write [''] in a parameter file).",
+        validator=lambda value: _check('package_dirs')(_strings(value))),
+    ParameterSpec(
+        'check_meshes', BOOL, CheckConfig.check_meshes,
+        'Load mesh files (false: skip every mesh-based check).',
+        validator=_check('check_meshes')),
+    # --- outputs
+    ParameterSpec(
+        'diagnostics_period', DOUBLE, 1.0,
+        'Seconds between two /diagnostics messages.', read_only=True, minimum=0.05,
+        maximum=3600.0),
+    ParameterSpec(
+        'robot_com_period', DOUBLE, 0.1,
+        'Seconds between two updates of the whole-robot COM (~/robot_com and its markers) '
+        'while joint_states change.', read_only=True, minimum=0.01, maximum=60.0),
+    ParameterSpec(
+        'marker_scale', DOUBLE, 1.0,
+        'Size factor of the labels and the robot COM markers (link COM spheres and inertia '
+        'boxes keep their physical size, as in RViz).', minimum=0.01, maximum=100.0),
+    ParameterSpec('publish_com', BOOL, True, "Publish the links' COM spheres (namespace com)."),
+    ParameterSpec('publish_inertia', BOOL, True,
+                  'Publish the equivalent inertia boxes (namespace inertia).'),
+    ParameterSpec('publish_collision', BOOL, True,
+                  'Publish the collision geometry (namespace collision).'),
+    ParameterSpec('publish_labels', BOOL, True,
+                  'Publish link name and mass as text (namespace labels).'),
+    ParameterSpec('color_ok', DOUBLE_ARRAY, list(MarkerOptions.color_ok),
+                  'Colour of links without warnings or errors, RGBA.',
+                  validator=validate_rgba('color_ok'), constraints=_COLOR),
+    ParameterSpec('color_warning', DOUBLE_ARRAY, list(MarkerOptions.color_warning),
+                  'Colour of links whose worst finding is a warning, RGBA.',
+                  validator=validate_rgba('color_warning'), constraints=_COLOR),
+    ParameterSpec('color_error', DOUBLE_ARRAY, list(MarkerOptions.color_error),
+                  'Colour of links with an error, RGBA.',
+                  validator=validate_rgba('color_error'), constraints=_COLOR),
+    ParameterSpec('color_collision', DOUBLE_ARRAY, list(MarkerOptions.color_collision),
+                  'Colour of the collision geometry, RGBA (translucent by default).',
+                  validator=validate_rgba('color_collision'), constraints=_COLOR),
+    ParameterSpec('color_robot_com', DOUBLE_ARRAY, list(MarkerOptions.color_robot_com),
+                  'Colour of the whole-robot COM markers, RGBA.',
+                  validator=validate_rgba('color_robot_com'), constraints=_COLOR),
+)
+
+SPECS: Dict[str, ParameterSpec] = {spec.name: spec for spec in PARAMETERS}
+CHECK_FIELDS = tuple(name for name in check_config.FIELD_NAMES if name in SPECS)
+
+
+def _strings(value: Any) -> Any:
+    """Read an unset string array (None) as empty."""
+    return [] if value is None else value
+
+
+def _type_error(spec: ParameterSpec, value: Any) -> Optional[str]:
+    expected = _TYPE_NAMES.get(spec.type, 'a value')
+    if spec.type == DOUBLE:
+        ok = isinstance(value, float) or (isinstance(value, int) and not isinstance(value, bool))
+    elif spec.type == INTEGER:
+        ok = isinstance(value, int) and not isinstance(value, bool)
+    elif spec.type == BOOL:
+        ok = isinstance(value, bool)
+    elif spec.type == STRING:
+        ok = isinstance(value, str)
+    elif spec.type == STRING_ARRAY:
+        ok = value is None or (isinstance(value, (list, tuple)) and
+                               all(isinstance(item, str) for item in value))
+    else:
+        ok = isinstance(value, (list, tuple))
+    return None if ok else f'{spec.name} must be {expected}, got {value!r}'
+
+
+def validate_value(name: str, value: Any) -> Optional[str]:
+    """
+    Validate one parameter on its own: type, range, then its validator.
+
+    :param name: the parameter
+    :param value: the proposed value (a Python value, as ``Parameter.value`` gives it)
+    :return: an error message, or None when acceptable
+    """
+    spec = SPECS.get(name)
+    if spec is None:
+        return f'unknown parameter {name!r}'
+    error = _type_error(spec, value)
+    if error is not None:
+        return error
+    if spec.minimum is not None and spec.type in (DOUBLE, INTEGER):
+        if not (math.isfinite(value) and spec.minimum <= value <= spec.maximum):
+            return (f'{name} must be from {spec.minimum:g} to {spec.maximum:g}, '
+                    f'got {value!r}')
+    if spec.validator is not None:
+        return spec.validator(value)
+    return None
+
+
+def validate_values(values: Mapping[str, Any]) -> Optional[str]:
+    """
+    Validate a complete set of values, including relations between parameters.
+
+    :param values: name -> value for every parameter
+    :return: the first error, or None when the set is consistent
+    """
+    for name, value in values.items():
+        error = validate_value(name, value)
+        if error is not None:
+            return error
+    try:
+        settings_from_values(values)
+    except ValueError as exc:
+        return str(exc)
+    return None
+
+
+@dataclass(frozen=True)
+class NodeSettings:
+    """Everything the node does, as one immutable value swapped whole on a change."""
+
+    check: CheckConfig = CheckConfig()
+    markers: MarkerOptions = MarkerOptions()
+    urdf_file: str = ''
+    diagnostics_period: float = 1.0
+    robot_com_period: float = 0.1
+
+    @property
+    def mesh_key(self) -> Tuple[Tuple[Tuple[str, str], ...], int]:
+        """Return what a mesh library depends on: rebuild it when this changes."""
+        return (self.check.package_dirs, self.check.mesh_max_bytes)
+
+
+def default_values() -> Dict[str, Any]:
+    """Return every parameter's default."""
+    return {spec.name: spec.default for spec in PARAMETERS}
+
+
+def _rgba(value: Sequence[float]) -> Tuple[float, float, float, float]:
+    red, green, blue, alpha = (float(item) for item in value)
+    return (red, green, blue, alpha)
+
+
+def settings_from_values(values: Mapping[str, Any]) -> NodeSettings:
+    """
+    Build the settings from parameter values (missing ones take their default).
+
+    :param values: name -> value
+    :return: the settings
+    :raises ValueError: with the first error, for a value or a relation between values
+    """
+    merged = default_values()
+    merged.update(values)
+    for name, value in merged.items():
+        error = validate_value(name, value)
+        if error is not None:
+            raise ValueError(error)
+    check_values = {name: _strings(merged[name]) if SPECS[name].type == STRING_ARRAY
+                    else merged[name] for name in CHECK_FIELDS}
+    check = check_config.config_from_mapping(check_values)
+    markers = MarkerOptions(
+        scale=float(merged['marker_scale']), publish_com=merged['publish_com'],
+        publish_inertia=merged['publish_inertia'],
+        publish_collision=merged['publish_collision'],
+        publish_labels=merged['publish_labels'], color_ok=_rgba(merged['color_ok']),
+        color_warning=_rgba(merged['color_warning']), color_error=_rgba(merged['color_error']),
+        color_collision=_rgba(merged['color_collision']),
+        color_robot_com=_rgba(merged['color_robot_com']))
+    return NodeSettings(
+        check=check, markers=markers, urdf_file=merged['urdf_file'],
+        diagnostics_period=float(merged['diagnostics_period']),
+        robot_com_period=float(merged['robot_com_period']))

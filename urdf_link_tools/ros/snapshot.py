@@ -1,0 +1,137 @@
+# Copyright 2026 urdf_link_tools contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+The node's state as one immutable value: an analysis and every message derived from it.
+
+A :class:`Snapshot` is built off the executor thread and then swapped in with one reference
+assignment, so a service call, the diagnostics timer and the COM timer each read one
+consistent model. Building it needs messages but no node: the tests build snapshots
+without a ROS context.
+"""
+
+from dataclasses import dataclass
+from typing import Optional, Tuple
+
+from diagnostic_msgs.msg import DiagnosticStatus
+from urdf_link_tools.analysis import Analysis, analyze
+from urdf_link_tools.errors import UrdfError
+from urdf_link_tools.kinematics import choose_root
+from urdf_link_tools.meshes import MeshLibrary
+from urdf_link_tools.model import Robot
+from urdf_link_tools.parser import parse_urdf_string
+from urdf_link_tools.ros.diagnostics import analysis_statuses, description_error_status
+from urdf_link_tools.ros.markers import link_markers
+from urdf_link_tools.ros.parameters import NodeSettings
+from visualization_msgs.msg import MarkerArray
+
+TOPIC_SOURCE = 'robot_description topic'
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """
+    One analysed description and what the node publishes and serves about it.
+
+    :param analysis: the analysis (its ``robot`` is the model in service)
+    :param settings: the settings it was built with
+    :param root: the root link, frame of the whole-robot COM
+    :param markers: the per-link markers, DELETEALL first
+    :param link_statuses: one diagnostic status per link
+    :param source: where the description came from (a path or the topic)
+    :param generation: counts the snapshots the node made, to notice a new one
+    """
+
+    analysis: Analysis
+    settings: NodeSettings
+    root: str
+    markers: MarkerArray
+    link_statuses: Tuple[DiagnosticStatus, ...]
+    source: str
+    generation: int
+
+    @property
+    def robot(self) -> Robot:
+        """Return the model in service."""
+        return self.analysis.robot
+
+
+@dataclass(frozen=True)
+class Rejection:
+    """A description that could not be used, and why."""
+
+    error: str
+    line: Optional[int]
+    source: str
+
+    def status(self, kept_robot: Optional[str], prefix: str) -> DiagnosticStatus:
+        """Return the ERROR diagnostic that reports it."""
+        return description_error_status(self.error, self.line, self.source, kept_robot,
+                                        prefix)
+
+
+def parse_description(data: bytes, source: Optional[str]) -> Robot:
+    """
+    Parse a description; a thin seam for the tests.
+
+    :param data: URDF bytes
+    :param source: file path, or None for the topic
+    :return: the model
+    :raises UrdfError: when it cannot be parsed (the error carries the line)
+    """
+    return parse_urdf_string(data, source)
+
+
+def mesh_library(settings: NodeSettings) -> MeshLibrary:
+    """Return a mesh library for the settings' package directories and size limit."""
+    return MeshLibrary(package_dirs=dict(settings.check.package_dirs),
+                       max_bytes=settings.check.mesh_max_bytes)
+
+
+def build_snapshot(robot: Robot, settings: NodeSettings, meshes: Optional[MeshLibrary],
+                   generation: int, prefix: str,
+                   previous: Optional[Snapshot] = None) -> Snapshot:
+    """
+    Analyse a robot (or reuse the previous analysis) and derive every message.
+
+    The analysis is reused when the robot and the checker's configuration are the ones of
+    ``previous``: a change of marker options only redraws.
+
+    :param robot: the model
+    :param settings: the node's settings
+    :param meshes: the mesh library to load meshes with
+    :param generation: the number of this snapshot
+    :param prefix: the diagnostic name prefix (the node name)
+    :param previous: the snapshot in service, if any
+    :return: the new snapshot
+    """
+    if previous is not None and previous.robot is robot and \
+            previous.settings.check == settings.check:
+        analysis = previous.analysis
+    else:
+        analysis = analyze(robot, settings.check, meshes)
+    return Snapshot(
+        analysis=analysis, settings=settings, root=choose_root(robot) or '',
+        markers=link_markers(analysis, settings.markers),
+        link_statuses=tuple(analysis_statuses(analysis, prefix)),
+        source=robot.source or TOPIC_SOURCE, generation=generation)
+
+
+def rejection_from_error(error: Exception, source: Optional[str]) -> Rejection:
+    """Describe why a description was refused; the line comes from a :class:`UrdfError`."""
+    line = error.line if isinstance(error, UrdfError) else None
+    text = str(error) if isinstance(error, UrdfError) else \
+        f'internal error while analysing ({type(error).__name__}: {error})'
+    return Rejection(error=text, line=line, source=source or TOPIC_SOURCE)
+
