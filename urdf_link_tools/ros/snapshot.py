@@ -134,4 +134,3 @@ def rejection_from_error(error: Exception, source: Optional[str]) -> Rejection:
     text = str(error) if isinstance(error, UrdfError) else \
         f'internal error while analysing ({type(error).__name__}: {error})'
     return Rejection(error=text, line=line, source=source or TOPIC_SOURCE)
-
