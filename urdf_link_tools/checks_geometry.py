@@ -33,7 +33,7 @@ RULES = (
     Rule('geometry-degenerate', Severity.ERROR,
          'a zero or negative box size, radius, length or mesh scale',
          'collision checkers and physics engines reject or mis-handle empty shapes; a '
-         'negative mesh scale mirrors the mesh and turns its faces inside out (a warning)',
+         'negative mesh scale only mirrors the mesh (an info: its triangles turn inside out)',
          'give the real dimensions in metres; mirror meshes in the CAD tool instead',
          'URDF link specification (geometry)'),
     Rule('geometry-not-finite', Severity.ERROR, 'a shape dimension or scale is NaN or infinite',
@@ -152,11 +152,13 @@ def _shape(ctx: CheckContext, link: Link, element: GeometryElement) -> Iterator[
                 values=(('scale', fmt_vector(geometry.scale)),))
         elif negative:
             yield ctx.finding(
-                'geometry-degenerate', Severity.WARNING,
+                'geometry-degenerate', Severity.INFO,
                 f'the mesh scale "{fmt_vector(geometry.scale)}" is negative: it mirrors the '
-                'mesh and turns its faces inside out',
+                'mesh, which reverses the winding of its triangles (their normals point '
+                'inwards for renderers and collision libraries that do not re-orient them)',
                 link=link.name, element=element.label, line=line,
-                suggestion='export a mirrored mesh from the CAD tool and use a positive scale',
+                suggestion='fine for a deliberate mirror image; if a viewer shows the part '
+                           'inside out, export a mirrored mesh and use a positive scale',
                 values=(('scale', fmt_vector(geometry.scale)),))
         yield from _mesh(ctx, link, element)
         return

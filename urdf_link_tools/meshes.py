@@ -387,10 +387,15 @@ class MeshLibrary:
         self.loads += 1
         try:
             import trimesh
-            scene = trimesh.load_scene(file_obj=io.BytesIO(data), file_type=file_type)
-            mesh = scene.to_mesh()
-            vertices = np.asarray(mesh.vertices, dtype=float)
-            faces = np.asarray(mesh.faces, dtype=np.int64)
+            # Materials and textures are not needed: they would pull in image libraries,
+            # and a DAE material with a broken texture reference makes pycollada drop the
+            # geometry that uses it (RViz's assimp still draws it).
+            extra = {'skip_materials': True} if file_type == 'obj' else {}
+            if file_type == 'dae':
+                data = _strip_dae_materials(data)
+            scene = trimesh.load_scene(file_obj=io.BytesIO(data), file_type=file_type,
+                                       **extra)
+            vertices, faces = _scene_arrays(scene)
         except Exception as exc:  # any parser failure means the same: unreadable
             reason = str(exc).strip().splitlines()[0] if str(exc).strip() else \
                 type(exc).__name__
@@ -465,6 +470,32 @@ def _hull(mesh: object) -> Tuple[Optional[object], str]:
         return mesh.convex_hull, 'convex hull'  # type: ignore[attr-defined]
     except Exception:  # flat or degenerate point sets have no hull
         return None, 'bounding box'
+
+
+def _strip_dae_materials(data: bytes) -> bytes:
+    data = re.sub(rb'<bind_material\b.*?</bind_material>', b'', data, flags=re.S)
+    return re.sub(rb'<library_(effects|images|materials)\b.*?</library_\1>', b'', data,
+                  flags=re.S)
+
+
+def _scene_arrays(scene: object) -> Tuple[np.ndarray, np.ndarray]:
+    """Concatenate a trimesh scene's triangles with their node transforms applied."""
+    vertices = []
+    faces = []
+    offset = 0
+    for node in scene.graph.nodes_geometry:  # type: ignore[attr-defined]
+        transform, name = scene.graph[node]  # type: ignore[attr-defined]
+        geometry = scene.geometry.get(name)  # type: ignore[attr-defined]
+        if geometry is None or not hasattr(geometry, 'faces') or len(geometry.faces) == 0:
+            continue
+        points = np.asarray(geometry.vertices, dtype=float)
+        points = points @ np.asarray(transform[:3, :3]).T + np.asarray(transform[:3, 3])
+        vertices.append(points)
+        faces.append(np.asarray(geometry.faces, dtype=np.int64) + offset)
+        offset += len(points)
+    if not vertices:
+        return np.zeros((0, 3)), np.zeros((0, 3), dtype=np.int64)
+    return np.concatenate(vertices), np.concatenate(faces)
 
 
 def _stl_problem(path: str, data: bytes, tried: Tuple[str, ...]) -> Optional[MeshProblem]:
