@@ -245,3 +245,103 @@ class RosClient:
             return future.result()
         finally:
             self.node.destroy_client(client)
+
+
+class NodeSession:
+    """
+    A node process and a client on its domain and namespace, with the node's API at hand.
+
+    Use it as a context manager; leaving it shuts the client down and stops the node.
+    """
+
+    NODE = 'urdf_link_tools'
+
+    def __init__(self, tag: str, parameters: Optional[Dict[str, Any]] = None,
+                 extra_args: Sequence[str] = ()) -> None:
+        self.domain_id = allocate_domain_id()
+        self.namespace = unique_namespace(tag)
+        self.process = NodeProcess(self.domain_id, self.namespace, parameters, extra_args)
+        self.client: Optional[RosClient] = None
+        try:
+            self.client = RosClient(self.domain_id, self.namespace, self.process.output)
+        except BaseException:
+            self.process.stop()
+            raise
+
+    def __enter__(self) -> 'NodeSession':
+        return self
+
+    def __exit__(self, *exc_info: Any) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Shut the client down, then stop the node process."""
+        try:
+            if self.client is not None:
+                self.client.close()
+        finally:
+            self.process.stop()
+
+    def private(self, name: str) -> str:
+        """Return the node's private name ``~/name`` relative to the namespace."""
+        return f'{self.NODE}/{name}'
+
+    def list_links(self) -> Any:
+        """Call ``~/list_links``."""
+        from urdf_link_tools_interfaces.srv import ListLinks
+
+        return self.client.call(ListLinks, self.private('list_links'), ListLinks.Request())
+
+    def link_geometry(self, link: str, group: str = '', triangles: bool = False) -> Any:
+        """Call ``~/get_link_geometry``."""
+        from urdf_link_tools_interfaces.srv import GetLinkGeometry
+
+        request = GetLinkGeometry.Request(link_name=link, group=group,
+                                          include_mesh_triangles=triangles)
+        return self.client.call(GetLinkGeometry, self.private('get_link_geometry'), request)
+
+    def link_findings(self, link: str) -> Any:
+        """Call ``~/get_link_findings``."""
+        from urdf_link_tools_interfaces.srv import GetLinkFindings
+
+        return self.client.call(GetLinkFindings, self.private('get_link_findings'),
+                                GetLinkFindings.Request(link_name=link))
+
+    def set_parameters(self, **values: Any) -> Any:
+        """Set parameters through the node's ``~/set_parameters`` service."""
+        from rcl_interfaces.srv import SetParameters
+        from rclpy.parameter import Parameter
+
+        request = SetParameters.Request(parameters=[
+            Parameter(name, value=value).to_parameter_msg() for name, value in values.items()])
+        return self.client.call(SetParameters, self.private('set_parameters'), request).results
+
+    def wait_for_robot(self, name: str, timeout: float = 30.0) -> Any:
+        """Wait until ``~/list_links`` serves the robot called ``name``; return the answer."""
+        def served():
+            answer = self.list_links()
+            return answer if answer.success and answer.robot_name == name else None
+        return self.client.spin_until(served, timeout, f'robot {name!r} in service')
+
+    def markers(self) -> List[Any]:
+        """Subscribe to ``~/markers`` (latched) and return the list of arrays received."""
+        from visualization_msgs.msg import MarkerArray
+
+        return self.client.collect(MarkerArray, self.private('markers'),
+                                   self.client.latched_qos())
+
+    def diagnostics(self) -> List[Any]:
+        """Subscribe to /diagnostics and return the list of arrays received."""
+        from diagnostic_msgs.msg import DiagnosticArray
+
+        return self.client.collect(DiagnosticArray, '/diagnostics', 10)
+
+
+def statuses_of(arrays: Sequence[Any], prefix: str = 'urdf_link_tools') -> Dict[str, Any]:
+    """Return the latest status of each name starting with ``prefix`` over received arrays."""
+    latest: Dict[str, Any] = {}
+    for array in arrays:
+        for status in array.status:
+            if status.name == prefix or status.name.startswith(prefix + ': '):
+                latest[status.name] = status
+    return latest

@@ -194,8 +194,8 @@ def test_ros_link_geometry_mesh(sample):
 
 @pytest.mark.parametrize('link, group, expected', [
     ('arm_lnk', '', "unknown link 'arm_lnk' (did you mean 'arm_link'"),
-    ('arm_link', 'collision_check', "unknown group of link 'arm_link' 'collision_check' "
-     "(did you mean 'collision_checking'"),
+    ('arm_link', 'collision_check', "link 'arm_link' has no group 'collision_check' "
+     "(did you mean 'collision_checking'?)"),
 ])
 def test_ros_link_geometry_unknown_names(sample, link, group, expected):
     response = conversions.fill_link_geometry(GetLinkGeometry.Response(), sample, link, group)

@@ -89,6 +89,30 @@ def unique_links(robot: Robot) -> Sequence[Link]:
     return [link for link in robot.links if robot.link(link.name) is link]
 
 
+def suggest(name: str, known: Sequence[str]) -> str:
+    """
+    Return the closest known names, for an error message.
+
+    :param name: the name asked for
+    :param known: the valid names
+    :return: e.g. "(did you mean 'base_link'?)", or the known names when none is close
+    """
+    close = difflib.get_close_matches(name, list(known), n=3, cutoff=0.6)
+    if close:
+        # Only the names about as close as the best one: a clear typo gets one answer.
+        best = difflib.SequenceMatcher(None, name, close[0]).ratio()
+        quoted = [repr(item) for item in close
+                  if difflib.SequenceMatcher(None, name, item).ratio() >= best - 0.05]
+        listed = quoted[0] if len(quoted) == 1 else \
+            ', '.join(quoted[:-1]) + ' or ' + quoted[-1]
+        return f'(did you mean {listed}?)'
+    if not known:
+        return '(there is none)'
+    shown = ', '.join(repr(item) for item in list(known)[:8])
+    more = f', ... ({len(known)} in all)' if len(known) > 8 else ''
+    return f'(known: {shown}{more})'
+
+
 def unknown_name_message(kind: str, name: str, known: Sequence[str]) -> str:
     """
     Explain an unknown name with the closest known ones.
@@ -98,17 +122,7 @@ def unknown_name_message(kind: str, name: str, known: Sequence[str]) -> str:
     :param known: the valid names
     :return: e.g. "unknown link 'base_lnk' (did you mean 'base_link'?)"
     """
-    close = difflib.get_close_matches(name, list(known), n=3, cutoff=0.6)
-    if close:
-        quoted = [repr(item) for item in close]
-        listed = quoted[0] if len(quoted) == 1 else \
-            ', '.join(quoted[:-1]) + ' or ' + quoted[-1]
-        return f'unknown {kind} {name!r} (did you mean {listed}?)'
-    if not known:
-        return f'unknown {kind} {name!r} (there is none)'
-    shown = ', '.join(repr(item) for item in list(known)[:8])
-    more = f', ... ({len(known)} in all)' if len(known) > 8 else ''
-    return f'unknown {kind} {name!r} (known: {shown}{more})'
+    return f'unknown {kind} {name!r} {suggest(name, known)}'
 
 
 def link_summary(analysis, link: Link) -> LinkSummary:
@@ -281,8 +295,8 @@ def fill_link_geometry(response, analysis, link_name: str, group: str = '',
     elements = link.group(group)
     if not elements and group not in STANDARD_GROUPS:
         response.success = False
-        response.message = unknown_name_message(f'group of link {link.name!r}', group,
-                                                link_groups(link))
+        response.message = (f'link {link.name!r} has no group {group!r} '
+                            f'{suggest(group, link_groups(link))}')
         return response
     entries = []
     skipped = 0
