@@ -197,15 +197,14 @@ class RosClient:
                           reliability=ReliabilityPolicy.RELIABLE,
                           durability=DurabilityPolicy.TRANSIENT_LOCAL)
 
-    def publish_description(self, text: str) -> None:
+    def publish_description(self, text: str, topic: str = 'robot_description') -> None:
         """Publish a robot description, latched as robot_state_publisher does."""
         from std_msgs.msg import String
 
-        publisher = self._publishers.get('robot_description')
+        publisher = self._publishers.get(topic)
         if publisher is None:
-            publisher = self.node.create_publisher(String, 'robot_description',
-                                                   self.latched_qos())
-            self._publishers['robot_description'] = publisher
+            publisher = self.node.create_publisher(String, topic, self.latched_qos())
+            self._publishers[topic] = publisher
         publisher.publish(String(data=text))
 
     def publish_joint_states(self, positions: Dict[str, float]) -> None:
