@@ -1,0 +1,350 @@
+# Copyright 2026 urdf_link_tools contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""Table-driven tests: every rule fires on its positive case and stays quiet on its negative."""
+
+import math
+
+import pytest
+
+from urdf_link_tools.analysis import analyze
+from urdf_link_tools.checks import RULES
+from urdf_link_tools.config import CheckConfig
+from urdf_link_tools.findings import Severity
+from urdf_link_tools.parser import parse_urdf_string
+
+NO_MESHES = CheckConfig(check_meshes=False)
+
+
+def robot(body: str, name: str = 'r') -> str:
+    return f'<robot name="{name}">{body}</robot>'
+
+
+def inertial(mass='1', ixx='0.1', iyy='0.1', izz='0.1', ixy='0', ixz='0', iyz='0',
+             xyz='0 0 0', rpy='0 0 0') -> str:
+    return (f'<inertial><origin xyz="{xyz}" rpy="{rpy}"/><mass value="{mass}"/>'
+            f'<inertia ixx="{ixx}" ixy="{ixy}" ixz="{ixz}" iyy="{iyy}" iyz="{iyz}" '
+            f'izz="{izz}"/></inertial>')
+
+
+def box(size='0.1 0.1 0.1', group='collision', xyz='0 0 0', extra='') -> str:
+    return (f'<{group}><origin xyz="{xyz}"/><geometry><box size="{size}"/></geometry>'
+            f'{extra}</{group}>')
+
+
+def moving(child_body: str, joint_type='revolute', root_body='') -> str:
+    """A root 'base' and a child 'part' on a joint."""
+    return robot(f'<link name="base">{root_body}</link>'
+                 f'<joint name="j" type="{joint_type}"><parent link="base"/>'
+                 f'<child link="part"/><axis xyz="0 0 1"/>'
+                 f'<limit lower="-1" upper="1" effort="1" velocity="1"/></joint>'
+                 f'<link name="part">{child_body}</link>')
+
+
+def cube_inertial(mass=1.0, side=0.1, **kw) -> str:
+    moment = mass * 2 * side * side / 12
+    return inertial(mass=repr(mass), ixx=repr(moment), iyy=repr(moment), izz=repr(moment), **kw)
+
+
+GOOD_PART = cube_inertial(1.0, 0.1) + box('0.1 0.1 0.1')
+# A 1 kg, 10 cm cube has a density of 1000 kg/m^3 and moments 1/600.
+
+# (rule, urdf text, expected severity or None for "must not fire")
+CASES = [
+    # mass-not-positive
+    ('mass-not-positive', moving(box()), Severity.ERROR),
+    ('mass-not-positive', moving(inertial(mass='0') + box()), Severity.ERROR),
+    ('mass-not-positive', moving(inertial(mass='-2') + box()), Severity.ERROR),
+    ('mass-not-positive', moving('', joint_type='fixed'), None),      # pure frame
+    ('mass-not-positive', robot('<link name="frame"/>'), None),      # root frame
+    ('mass-not-positive', moving(box(), joint_type='fixed'), Severity.WARNING),
+    ('mass-not-positive', robot('<link name="root">' + box() + '</link>'), Severity.WARNING),
+    ('mass-not-positive', moving(GOOD_PART), None),
+    # massless moving link whose fixed child carries the mass: lumped, fine
+    ('mass-not-positive', robot(
+        '<link name="base"/><joint name="j" type="continuous"><parent link="base"/>'
+        '<child link="part"/></joint><link name="part"/>'
+        '<joint name="w" type="fixed"><parent link="part"/><child link="mass"/></joint>'
+        f'<link name="mass">{GOOD_PART}</link>'), None),
+    # mass-not-finite
+    ('mass-not-finite', moving(inertial(mass='nan') + box()), Severity.ERROR),
+    ('mass-not-finite', moving(inertial(mass='inf') + box()), Severity.ERROR),
+    ('mass-not-finite', moving(GOOD_PART), None),
+    # inertia-not-finite
+    ('inertia-not-finite', moving(inertial(ixy='nan') + box()), Severity.ERROR),
+    ('inertia-not-finite', moving(inertial(izz='-inf') + box()), Severity.ERROR),
+    ('inertia-not-finite', moving(GOOD_PART), None),
+    # mass-tiny-on-moving-link: boundary at min_mass (1e-6) and MuJoCo's 1e-15
+    ('mass-tiny-on-moving-link', moving(cube_inertial(9.9e-7)), Severity.WARNING),
+    ('mass-tiny-on-moving-link', moving(cube_inertial(1e-6)), None),
+    ('mass-tiny-on-moving-link', moving(cube_inertial(1e-16)), Severity.ERROR),
+    ('mass-tiny-on-moving-link', moving(cube_inertial(1e-7), joint_type='fixed'), None),
+    # inertia-not-positive-definite
+    ('inertia-not-positive-definite', moving(inertial(ixx='-0.1')), Severity.ERROR),
+    ('inertia-not-positive-definite', moving(inertial(ixy='0.2')), Severity.ERROR),
+    ('inertia-not-positive-definite', moving(inertial(ixx='0', iyy='-1', izz='2')),
+     Severity.ERROR),
+    ('inertia-not-positive-definite', moving(inertial(ixy='0.05', ixz='0.05', iyz='0.05')),
+     None),
+    # inertia-moment-tiny: MuJoCo's floor is 1e-14
+    ('inertia-moment-tiny', moving(inertial(ixx='0', iyy='0', izz='0')), Severity.ERROR),
+    ('inertia-moment-tiny', moving(inertial(ixx='0', iyy='0', izz='0'), joint_type='fixed'),
+     Severity.WARNING),
+    ('inertia-moment-tiny', moving(inertial(ixx='0.9e-14', iyy='0.1', izz='0.1')),
+     Severity.ERROR),
+    ('inertia-moment-tiny', moving(inertial(ixx='1e-14', iyy='1e-14', izz='1e-14',
+                                            mass='1e-6')), None),
+    # inertia-triangle-inequality
+    ('inertia-triangle-inequality', moving(inertial(ixx='0.01', iyy='0.01', izz='0.05')),
+     Severity.ERROR),
+    ('inertia-triangle-inequality', moving(inertial(ixx='0.01', iyy='0.01', izz='0.02')),
+     None),   # a thin plate sits exactly on the boundary
+    ('inertia-triangle-inequality', moving(inertial(ixx='0.01', iyy='0.01', izz='0.0200001')),
+     Severity.ERROR),
+    # inertia-products-sign: valid only with the products negated
+    # (moments 0.6 0.6 1.8 break A + B >= C; negated, they are 0.2 1.4 1.4)
+    ('inertia-products-sign', moving(inertial(ixx='1', iyy='1', izz='1', ixy='0.4',
+                                              ixz='0.4', iyz='0.4')), Severity.WARNING),
+    ('inertia-products-sign', moving(inertial(ixx='1', iyy='1', izz='1', ixy='-0.4',
+                                              ixz='-0.4', iyz='-0.4')), None),
+    # root-link-inertia
+    ('root-link-inertia', robot('<link name="base">' + GOOD_PART + '</link>'),
+     Severity.WARNING),
+    ('root-link-inertia', moving(GOOD_PART), None),
+    # inertia-frame-rotated-products
+    ('inertia-frame-rotated-products', moving(inertial(ixy='0.01', rpy='0 0 0.3')),
+     Severity.INFO),
+    ('inertia-frame-rotated-products', moving(inertial(ixy='0.01')), None),
+    ('inertia-frame-rotated-products', moving(inertial(rpy='0 0 0.3')), None),
+    # inertia-geometry-mismatch: factor 10 either way
+    ('inertia-geometry-mismatch', moving(inertial(ixx='100', iyy='100', izz='100')
+                                         + box('1 1 1')), Severity.WARNING),
+    ('inertia-geometry-mismatch', moving(cube_inertial(1.0, 1.0) + box('1 1 1')), None),
+    ('inertia-geometry-mismatch', moving(inertial(ixx='0.0166', iyy='0.0166', izz='0.0166')
+                                         + box('1 1 1')), Severity.WARNING),
+    # density-implausible (1 kg in 1 m^3 of box = 1 kg/m^3)
+    ('density-implausible', moving(cube_inertial(1.0, 1.0) + box('1 1 1')), Severity.WARNING),
+    ('density-implausible', moving(GOOD_PART), None),
+    # com-outside-geometry
+    ('com-outside-geometry', moving(cube_inertial(1.0, 0.1, xyz='0 0 0.5') + box()),
+     Severity.WARNING),
+    ('com-outside-geometry', moving(cube_inertial(1.0, 0.1, xyz='0 0 0.05') + box()), None),
+    # collision-missing
+    ('collision-missing', moving(cube_inertial() + box(group='visual')), Severity.WARNING),
+    ('collision-missing', moving(cube_inertial()), Severity.WARNING),
+    ('collision-missing', moving('', joint_type='fixed'), None),
+    ('collision-missing', moving(GOOD_PART), None),
+    # geometry-degenerate
+    ('geometry-degenerate', moving(cube_inertial() + box('0 0.1 0.1')), Severity.ERROR),
+    ('geometry-degenerate', moving(cube_inertial() + '<collision><geometry><cylinder '
+                                   'radius="-0.1" length="0.2"/></geometry></collision>'),
+     Severity.ERROR),
+    ('geometry-degenerate', moving(cube_inertial() + '<collision><geometry><sphere '
+                                   'radius="0"/></geometry></collision>'), Severity.ERROR),
+    ('geometry-degenerate', moving(GOOD_PART), None),
+    # geometry-not-finite
+    ('geometry-not-finite', moving(cube_inertial() + box('nan 0.1 0.1')), Severity.ERROR),
+    ('geometry-not-finite', moving(GOOD_PART), None),
+    # origin-not-finite
+    ('origin-not-finite', moving(cube_inertial() + box(xyz='0 inf 0')), Severity.ERROR),
+    ('origin-not-finite', moving(cube_inertial(xyz='nan 0 0') + box()), Severity.ERROR),
+    ('origin-not-finite', moving(GOOD_PART), None),
+    # material-undefined / material-color-range
+    ('material-undefined', moving(GOOD_PART + box(group='visual',
+                                                  extra='<material name="Nope"/>')),
+     Severity.WARNING),
+    ('material-undefined', robot('<material name="Red"><color rgba="1 0 0 1"/></material>'
+                                 '<link name="a">' + box(group='visual',
+                                                         extra='<material name="Red"/>')
+                                 + box() + '</link>'), None),
+    ('material-color-range', robot('<material name="Red"><color rgba="255 0 0 1"/></material>'
+                                   '<link name="a"/>'), Severity.WARNING),
+    ('material-color-range', robot('<material name="Red"><color rgba="1 0 0 1"/></material>'
+                                   '<link name="a"/>'), None),
+    # structure
+    ('robot-empty', robot(''), Severity.ERROR),
+    ('link-duplicate-name', robot('<link name="a"/><link name="a"/>'), Severity.ERROR),
+    ('link-duplicate-name', robot('<link name="a"/>'), None),
+    ('joint-duplicate-name', robot(
+        '<link name="a"/><link name="b"/><link name="c"/>'
+        '<joint name="j" type="fixed"><parent link="a"/><child link="b"/></joint>'
+        '<joint name="j" type="fixed"><parent link="a"/><child link="c"/></joint>'),
+     Severity.ERROR),
+    ('joint-unknown-link', robot('<link name="a"/><joint name="j" type="fixed">'
+                                 '<parent link="a"/><child link="b"/></joint>'), Severity.ERROR),
+    ('joint-unknown-link', moving(GOOD_PART), None),
+    ('link-multiple-parents', robot(
+        '<link name="a"/><link name="b"/><link name="c"/>'
+        '<joint name="j1" type="fixed"><parent link="a"/><child link="c"/></joint>'
+        '<joint name="j2" type="fixed"><parent link="b"/><child link="c"/></joint>'),
+     Severity.ERROR),
+    ('kinematic-loop', robot(
+        '<link name="root"/><link name="a"/><link name="b"/>'
+        '<joint name="j0" type="fixed"><parent link="root"/><child link="a"/></joint>'
+        '<joint name="j1" type="fixed"><parent link="a"/><child link="b"/></joint>'
+        '<joint name="j2" type="fixed"><parent link="b"/><child link="a"/></joint>'),
+     Severity.ERROR),
+    ('kinematic-loop', moving(GOOD_PART), None),
+    ('robot-multiple-roots', robot('<link name="a"/><link name="b"/>'), Severity.ERROR),
+    ('robot-multiple-roots', moving(GOOD_PART), None),
+    ('link-disconnected', robot('<link name="a"/><link name="b"/>'), Severity.ERROR),
+    ('link-disconnected', moving(GOOD_PART), None),
+]
+
+
+def _ids():
+    seen = {}
+    out = []
+    for rule, _, severity in CASES:
+        seen[rule] = seen.get(rule, 0) + 1
+        out.append(f'{rule}-{severity.label if severity else "quiet"}-{seen[rule]}')
+    return out
+
+
+@pytest.mark.parametrize('rule,text,severity', CASES, ids=_ids())
+def test_rule_table(rule, text, severity):
+    analysis = analyze(parse_urdf_string(text), NO_MESHES)
+    found = [finding for finding in analysis.findings if finding.rule == rule]
+    if severity is None:
+        assert not found, [f.message for f in found]
+    else:
+        assert found, f'{rule} did not fire; got {[f.rule for f in analysis.findings]}'
+        assert found[0].severity == severity, found[0]
+        assert found[0].message
+        assert rule in RULES
+
+
+def test_every_documented_rule_has_a_case_or_is_tested_elsewhere():
+    tested = {rule for rule, _, _ in CASES}
+    elsewhere = {'mesh-not-found', 'mesh-unreadable', 'collision-mesh-too-complex',
+                 'collision-reuses-visual-mesh', 'inertia-unrepresentable-box',
+                 'internal-error', 'custom-element-unreadable', 'robot-name-missing',
+                 'material-duplicate'}
+    parse_notes = {rule for rule in RULES if rule.startswith('parse-')}
+    assert set(RULES) - tested - elsewhere - parse_notes == set()
+
+
+def test_spec_example_my_link_is_flagged_with_the_cylinder_tensor():
+    text = moving(inertial(ixx='100', iyy='100', izz='100', xyz='0 0 0.5')
+                  + box('1 1 1', group='visual')
+                  + '<collision><geometry><cylinder radius="1" length="0.5"/></geometry>'
+                    '</collision>')
+    analysis = analyze(parse_urdf_string(text), NO_MESHES)
+    mismatch = [f for f in analysis.findings if f.rule == 'inertia-geometry-mismatch']
+    assert len(mismatch) == 1
+    ixx, ixy, ixz, iyy, iyz, izz = mismatch[0].suggested_inertia
+    assert ixx == pytest.approx((3 * 1 + 0.25) / 12)   # m (3 r^2 + l^2) / 12
+    assert izz == pytest.approx(0.5)                   # m r^2 / 2
+    assert (ixy, ixz, iyz) == (0, 0, 0)
+    assert {'com-outside-geometry', 'density-implausible'} <= \
+        {f.rule for f in analysis.findings}
+
+
+def test_spec_example_as_issue_states_it_one_metre_cube_gives_one_sixth():
+    text = moving(inertial(ixx='100', iyy='100', izz='100') + box('1 1 1'))
+    analysis = analyze(parse_urdf_string(text), NO_MESHES)
+    mismatch = [f for f in analysis.findings if f.rule == 'inertia-geometry-mismatch']
+    assert mismatch and mismatch[0].severity == Severity.WARNING
+    assert mismatch[0].suggested_inertia[0] == pytest.approx(1 / 6)
+    assert '0.1667' in mismatch[0].suggestion or '0.166666667' in mismatch[0].suggestion
+    assert '600x' in mismatch[0].message
+
+
+@pytest.mark.parametrize('declared,fires', [
+    (1 / 6 * 10 * 1.0001, True), (1 / 6 * 10 * 0.9999, False),
+    (1 / 6 / 10 * 0.9999, True), (1 / 6 / 10 * 1.0001, False)])
+def test_mismatch_factor_boundary(declared, fires):
+    value = repr(declared)
+    text = moving(inertial(ixx=value, iyy=value, izz=value) + box('1 1 1'))
+    rules = {f.rule for f in analyze(parse_urdf_string(text), NO_MESHES).findings}
+    assert ('inertia-geometry-mismatch' in rules) == fires
+
+
+def test_mismatch_uses_the_inertial_frame_rotation():
+    # A 1 x 1 x 4 box, tensor written in a frame rotated 90 degrees about x: the long axis
+    # is the frame's y axis, so izz (not iyy) is the small moment.
+    m = 1.0
+    small = m * (1 + 1) / 12
+    big = m * (1 + 16) / 12
+    good = inertial(ixx=repr(big), iyy=repr(small), izz=repr(big), rpy=f'{math.pi / 2} 0 0')
+    text = moving(good + box('1 1 4'))
+    analysis = analyze(parse_urdf_string(text),
+                       CheckConfig(check_meshes=False, inertia_mismatch_factor=1.01,
+                                   density_min=0.1))
+    assert 'inertia-geometry-mismatch' not in {f.rule for f in analysis.findings}
+
+
+@pytest.mark.parametrize('density,fires', [(49.99, True), (50.0, False), (25000.0, False),
+                                           (25000.1, True)])
+def test_density_boundaries(density, fires):
+    mass = density * 1.0   # in a 1 m^3 cube
+    text = moving(cube_inertial(mass, 1.0) + box('1 1 1'))
+    rules = {f.rule for f in analyze(parse_urdf_string(text), NO_MESHES).findings}
+    assert ('density-implausible' in rules) == fires
+
+
+def test_density_hints_name_the_unit_slip():
+    grams = moving(cube_inertial(1000.0, 0.1) + box())   # 1e6 kg/m^3
+    finding = [f for f in analyze(parse_urdf_string(grams), NO_MESHES).findings
+               if f.rule == 'density-implausible'][0]
+    assert 'grams' in finding.suggestion
+    millimetres = moving(cube_inertial(1.0, 100.0) + box('100 100 100'))  # 1e-6 kg/m^3
+    finding = [f for f in analyze(parse_urdf_string(millimetres), NO_MESHES).findings
+               if f.rule == 'density-implausible'][0]
+    assert 'millimetres' in finding.suggestion
+
+
+@pytest.mark.parametrize('offset,fires', [(0.05 + 0.0017, False), (0.05 + 0.0018, True)])
+def test_com_tolerance_boundary(offset, fires):
+    # Tolerance is 1 % of the collision bounds' diagonal: 0.01 * sqrt(3) * 0.1 = 0.00173 m.
+    text = moving(cube_inertial(1.0, 0.1, xyz=f'0 0 {offset}') + box())
+    rules = {f.rule for f in analyze(parse_urdf_string(text), NO_MESHES).findings}
+    assert ('com-outside-geometry' in rules) == fires
+
+
+def test_triangle_suggestion_is_valid_and_keeps_axes():
+    text = moving(inertial(ixx='0.01', iyy='0.01', izz='0.05'))
+    finding = [f for f in analyze(parse_urdf_string(text), NO_MESHES).findings
+               if f.rule == 'inertia-triangle-inequality'][0]
+    ixx, ixy, ixz, iyy, iyz, izz = finding.suggested_inertia
+    assert (ixy, ixz, iyz) == (0, 0, 0)
+    assert ixx + iyy >= izz
+    assert ixx + iyy <= izz * 1.001
+    assert 'margin' in dict(finding.values)
+
+
+def test_ignore_rules_drop_findings():
+    text = moving(box())
+    config = CheckConfig(check_meshes=False, ignore_rules=frozenset({'mass-not-positive'}))
+    rules = {f.rule for f in analyze(parse_urdf_string(text), config).findings}
+    assert 'mass-not-positive' not in rules
+
+
+def test_parse_notes_are_findings():
+    text = robot('<link name="a"><inertial><mass value="1"/><inertia ixx="1" ixy="0" '
+                 'ixz="0" iyy="1" iyz="0" izz="1"/></inertial><inertial><mass value="2"/>'
+                 '<inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/></inertial></link>')
+    rules = {f.rule for f in analyze(parse_urdf_string(text), NO_MESHES).findings}
+    assert 'parse-duplicate-inertial' in rules
+
+
+def test_findings_are_sorted_errors_first_and_counted():
+    text = moving(inertial(ixx='0.01', iyy='0.01', izz='0.05') + box(group='visual'))
+    analysis = analyze(parse_urdf_string(text), NO_MESHES)
+    severities = [f.severity for f in analysis.findings]
+    assert severities == sorted(severities, reverse=True)
+    counts = analysis.counts()
+    assert counts['error'] >= 1 and counts['warning'] >= 1
+    assert analysis.worst('part') == Severity.ERROR
+    assert analysis.link_findings('part')
