@@ -29,7 +29,7 @@ run: setup
 	$(ENV) urdf_link_tools_node --ros-args -p urdf_file:=$(SAMPLE)
 
 bench: setup
-	$(ENV) python bench/run_all.py
+	$(ENV) python -m bench.run_all
 
 # Rebuild the interface package even if its inputs did not change (CMake rebuilds incrementally).
 build-interfaces:

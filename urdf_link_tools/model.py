@@ -45,7 +45,7 @@ class Origin:
 
     @property
     def is_identity(self) -> bool:
-        """True when both translation and rotation are zero."""
+        """Return True when both translation and rotation are zero."""
         return self.xyz == ZERO3 and self.rpy == ZERO3
 
 
@@ -111,7 +111,7 @@ class Material:
 
     @property
     def is_defined(self) -> bool:
-        """True when the material carries a colour or a texture."""
+        """Return True when the material carries a colour or a texture."""
         return self.rgba is not None or self.texture is not None
 
 
@@ -239,7 +239,7 @@ class Joint:
     """A joint between a parent and a child link."""
 
     name: str
-    type: str
+    type: str  # noqa: A003 - the URDF attribute's own name, as in urdf_parser_py
     parent: str
     child: str
     origin: Origin = IDENTITY
@@ -250,7 +250,7 @@ class Joint:
 
     @property
     def is_moving(self) -> bool:
-        """True for every type but fixed."""
+        """Return True for every joint type but fixed."""
         return self.type != 'fixed'
 
 
