@@ -215,6 +215,8 @@ class RosClient:
         if publisher is None:
             publisher = self.node.create_publisher(JointState, 'joint_states', 10)
             self._publishers['joint_states'] = publisher
+            # Not latched: a message sent before the node's subscription matched is lost.
+            self.wait_for_subscriber('joint_states')
         message = JointState()
         message.header.stamp = self.node.get_clock().now().to_msg()
         message.name = list(positions)

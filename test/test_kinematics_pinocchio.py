@@ -15,26 +15,20 @@
 """
 Forward kinematics and whole-robot centre of mass against Pinocchio, on real robots.
 
-Pinocchio is an independent implementation (C++, its own URDF reader) of the same
-conventions. Its URDF reader treats mimic joints as independent joints, so the test feeds it
-the mimic positions :func:`resolve_positions` computed; its continuous joints are
-parametrised by (cos q, sin q). The model gets a free-flyer root at identity so the root
-link's own mass counts, as it does in ours.
+See :mod:`pinocchio_oracle` for how Pinocchio is driven (mimic joints, continuous joints,
+free-flyer root).
 """
-
-import math
 
 from corpus import urdf_path
 import numpy as np
+from pinocchio_oracle import PinocchioCom, random_positions
 import pytest
-from urdf_link_tools.kinematics import (
-    forward_kinematics, resolve_positions, robot_center_of_mass)
+from urdf_link_tools.kinematics import forward_kinematics, robot_center_of_mass
 from urdf_link_tools.parser import parse_urdf_string
 
-pin = pytest.importorskip('pinocchio', reason='Pinocchio is the oracle: pip install pin')
+pytest.importorskip('pinocchio', reason='Pinocchio is the oracle: pip install pin')
 
-# Two robots named in the issue's spirit: mimic joints (talos), continuous and prismatic
-# joints (tiago), and pr2, which has all three.
+# Mimic joints (talos), continuous and prismatic joints (tiago), and pr2 with all three.
 ROBOTS = ('talos_full_v2.urdf', 'tiago.urdf', 'pr2.urdf')
 CONFIGURATIONS = 4
 
@@ -45,67 +39,33 @@ def _load(name):
     except FileNotFoundError as exc:
         pytest.skip(str(exc))
     robot = parse_urdf_string(path.read_bytes(), str(path))
-    model = pin.buildModelFromUrdf(str(path), pin.JointModelFreeFlyer())
-    return robot, model
-
-
-def _random_positions(robot, rng):
-    positions = {}
-    for joint in robot.joints:
-        if joint.type in ('revolute', 'prismatic'):
-            low, high = (joint.limit.lower, joint.limit.upper) if joint.limit else (-1.0, 1.0)
-            positions[joint.name] = rng.uniform(low, high) if high > low else 0.0
-        elif joint.type == 'continuous':
-            positions[joint.name] = rng.uniform(-math.pi, math.pi)
-    return positions
-
-
-def _pinocchio_q(model, resolved):
-    q = pin.neutral(model)  # free flyer at identity: (0 0 0, 0 0 0 1)
-    for joint_id in range(2, model.njoints):
-        joint = model.joints[joint_id]
-        value = resolved.get(model.names[joint_id], 0.0)
-        if joint.nq == 2:
-            q[joint.idx_q] = math.cos(value)
-            q[joint.idx_q + 1] = math.sin(value)
-        else:
-            assert joint.nq == 1, model.names[joint_id]
-            q[joint.idx_q] = value
-    return q
+    return robot, PinocchioCom(str(path), robot)
 
 
 @pytest.mark.parametrize('name', ROBOTS)
 def test_kinematics_com_matches_pinocchio(name):
-    robot, model = _load(name)
-    data = model.createData()
+    robot, oracle = _load(name)
     rng = np.random.default_rng(20260422)
     mimics = [joint for joint in robot.joints if joint.mimic is not None]
     for index in range(CONFIGURATIONS):
-        positions = {} if index == 0 else _random_positions(robot, rng)
+        positions = {} if index == 0 else random_positions(robot, rng)
         # What a joint_states publisher says about a mimic joint must not matter.
         positions.update({joint.name: 123.0 for joint in mimics})
-        transforms = forward_kinematics(robot, positions)
-        mass, com = robot_center_of_mass(robot, transforms)
-
-        expected_com = pin.centerOfMass(model, data, _pinocchio_q(
-            model, resolve_positions(robot, positions)))
-        assert mass == pytest.approx(data.mass[0], rel=1e-12)
+        mass, com = robot_center_of_mass(robot, forward_kinematics(robot, positions))
+        expected_mass, expected_com = oracle.com(positions)
+        assert mass == pytest.approx(expected_mass, rel=1e-12)
         np.testing.assert_allclose(com, expected_com, atol=1e-9)
 
 
 @pytest.mark.parametrize('name', ROBOTS)
 def test_kinematics_link_poses_match_pinocchio(name):
-    robot, model = _load(name)
-    data = model.createData()
-    positions = _random_positions(robot, np.random.default_rng(7))
+    robot, oracle = _load(name)
+    positions = random_positions(robot, np.random.default_rng(7))
     transforms = forward_kinematics(robot, positions)
-    pin.framesForwardKinematics(model, data, _pinocchio_q(
-        model, resolve_positions(robot, positions)))
-    assert set(transforms) == set(robot.link_names)
+    expected = oracle.frame_poses(positions)
+    assert set(transforms) == set(expected)
     for link_name, pose in transforms.items():
-        frame = data.oMf[model.getFrameId(link_name, pin.BODY)]
-        np.testing.assert_allclose(pose[:3, :3], frame.rotation, atol=1e-9, err_msg=link_name)
-        np.testing.assert_allclose(pose[:3, 3], frame.translation, atol=1e-9, err_msg=link_name)
+        np.testing.assert_allclose(pose, expected[link_name], atol=1e-9, err_msg=link_name)
 
 
 def test_kinematics_com_moves_with_the_joints():
