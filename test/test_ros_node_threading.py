@@ -1,0 +1,136 @@
+# Copyright 2026 urdf_link_tools contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+The node in this process, to observe its threading: services answer during an analysis.
+
+The analysis is held on purpose (the snapshot builder waits on an event), so the test knows
+the worker is busy when it calls the service; no timing guesses. The node and a client node
+share one rclpy context of the test's own and one executor spun by the test.
+"""
+
+import threading
+import time
+
+import pytest
+from ros_harness import allocate_domain_id, REPO, SAMPLE_URDF
+
+pytest.importorskip('urdf_link_tools_interfaces.srv',
+                    reason='urdf_link_tools_interfaces is not built: run scripts/setup.sh')
+
+import rclpy  # noqa: E402
+from rclpy.executors import SingleThreadedExecutor  # noqa: E402
+from rclpy.qos import DurabilityPolicy, HistoryPolicy, QoSProfile  # noqa: E402
+from rclpy.qos import ReliabilityPolicy  # noqa: E402
+from std_msgs.msg import String  # noqa: E402
+from urdf_link_tools.ros import node as node_module  # noqa: E402
+from urdf_link_tools_interfaces.srv import ListLinks  # noqa: E402
+
+TIMEOUT = 30.0
+LATCHED = QoSProfile(history=HistoryPolicy.KEEP_LAST, depth=1,
+                     reliability=ReliabilityPolicy.RELIABLE,
+                     durability=DurabilityPolicy.TRANSIENT_LOCAL)
+
+
+class Harness:
+    """The node, a client node and an executor in one context."""
+
+    def __init__(self, monkeypatch):
+        monkeypatch.setenv('ROS_AUTOMATIC_DISCOVERY_RANGE', 'LOCALHOST')
+        self.context = rclpy.Context()
+        rclpy.init(context=self.context, domain_id=allocate_domain_id(),
+                   args=['--ros-args', '-r', '__ns:=/ult_inprocess',
+                         '-p', f'package_dirs:=[urdf_link_tools={REPO}]'])
+        self.node = node_module.UrdfLinkToolsNode(context=self.context)
+        self.client_node = rclpy.create_node('client', namespace='/ult_inprocess',
+                                             context=self.context)
+        self.executor = SingleThreadedExecutor(context=self.context)
+        self.executor.add_node(self.node)
+        self.executor.add_node(self.client_node)
+        self.publisher = self.client_node.create_publisher(String, 'robot_description', LATCHED)
+        self.client = self.client_node.create_client(ListLinks, 'urdf_link_tools/list_links')
+
+    def close(self):
+        self.executor.shutdown()
+        self.node.destroy_node()
+        self.client_node.destroy_node()
+        rclpy.try_shutdown(context=self.context)
+
+    def spin_until(self, condition, what):
+        deadline = time.monotonic() + TIMEOUT
+        while not condition():
+            assert time.monotonic() < deadline, f'timed out waiting for {what}'
+            self.executor.spin_once(timeout_sec=0.05)
+
+    def list_links(self):
+        self.spin_until(self.client.service_is_ready, 'the service')
+        future = self.client.call_async(ListLinks.Request())
+        self.spin_until(future.done, 'the answer')
+        return future.result()
+
+    def wait_for_robot(self, name):
+        answer = None
+
+        def served():
+            nonlocal answer
+            answer = self.list_links()
+            return answer.success and answer.robot_name == name
+        self.spin_until(served, f'robot {name!r}')
+        return answer
+
+
+@pytest.fixture
+def harness(monkeypatch):
+    harness = Harness(monkeypatch)
+    yield harness
+    harness.close()
+
+
+def test_ros_node_services_answer_while_a_description_is_analysed(harness, monkeypatch):
+    harness.publisher.publish(String(data=SAMPLE_URDF.read_text()))
+    harness.wait_for_robot('sample_robot')
+
+    entered, release = threading.Event(), threading.Event()
+    real_build = node_module.build_snapshot
+
+    def held_build(*args, **kwargs):
+        entered.set()
+        release.wait(TIMEOUT)
+        return real_build(*args, **kwargs)
+    monkeypatch.setattr(node_module, 'build_snapshot', held_build)
+
+    harness.publisher.publish(String(data=SAMPLE_URDF.read_text().replace(
+        'sample_robot', 'second_robot')))
+    harness.spin_until(entered.is_set, 'the analysis to start')
+    try:
+        answer = harness.list_links()  # the worker is busy: the executor still answers
+        assert answer.success and answer.robot_name == 'sample_robot'
+    finally:
+        release.set()
+    harness.wait_for_robot('second_robot')
+
+
+def test_ros_node_survives_an_analysis_that_raises(harness, monkeypatch):
+    harness.publisher.publish(String(data=SAMPLE_URDF.read_text()))
+    harness.wait_for_robot('sample_robot')
+
+    def broken_build(*args, **kwargs):
+        raise RuntimeError('simulated bug')
+    monkeypatch.setattr(node_module, 'build_snapshot', broken_build)
+    harness.publisher.publish(String(data=SAMPLE_URDF.read_text()))
+    harness.spin_until(lambda: harness.node._rejection is not None, 'the rejection')
+    assert 'internal error while analysing (RuntimeError: simulated bug)' in \
+        harness.node._rejection.error
+    answer = harness.list_links()
+    assert answer.success and answer.robot_name == 'sample_robot'
