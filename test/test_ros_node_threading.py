@@ -24,16 +24,15 @@ import threading
 import time
 
 import pytest
+import rclpy
+from rclpy.executors import SingleThreadedExecutor
+from rclpy.qos import DurabilityPolicy, HistoryPolicy, QoSProfile, ReliabilityPolicy
 from ros_harness import allocate_domain_id, REPO, SAMPLE_URDF
+from std_msgs.msg import String
 
 pytest.importorskip('urdf_link_tools_interfaces.srv',
                     reason='urdf_link_tools_interfaces is not built: run scripts/setup.sh')
 
-import rclpy  # noqa: E402
-from rclpy.executors import SingleThreadedExecutor  # noqa: E402
-from rclpy.qos import DurabilityPolicy, HistoryPolicy, QoSProfile  # noqa: E402
-from rclpy.qos import ReliabilityPolicy  # noqa: E402
-from std_msgs.msg import String  # noqa: E402
 from urdf_link_tools.ros import node as node_module  # noqa: E402
 from urdf_link_tools_interfaces.srv import ListLinks  # noqa: E402
 
