@@ -66,3 +66,31 @@ def urdf_path(name: str) -> Path:
         if path.name == name:
             return path
     raise FileNotFoundError(f'{name} is not in example-robot-data: run make setup')
+
+
+def ament_prefixes() -> List[str]:
+    """
+    Return AMENT_PREFIX_PATH's entries plus the corpus prefix when its ament marker is there.
+
+    This mirrors ament_index: ``<prefix>/share/ament_index/resource_index/packages/<name>``
+    marks ``<prefix>/share/<name>``, which is how ``package://example-robot-data/...``
+    resolves.
+    """
+    prefixes = [item for item in os.environ.get('AMENT_PREFIX_PATH', '').split(os.pathsep)
+                if item]
+    base = prefix()
+    if base is not None and has_ament_marker(base) and str(base) not in prefixes:
+        prefixes.append(str(base))
+    return prefixes
+
+
+def has_ament_marker(base: Path) -> bool:
+    """Return True when the prefix registers example-robot-data in its ament index."""
+    return (base / 'share' / 'ament_index' / 'resource_index' / 'packages' /
+            'example-robot-data').is_file()
+
+
+def relative_name(path: Path) -> str:
+    """Name a corpus URDF by its path below the robots folder (e.g. 'ur_description/...')."""
+    base = robots_dir()
+    return str(path.relative_to(base)) if base is not None else str(path)

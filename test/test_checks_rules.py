@@ -44,7 +44,7 @@ def box(size='0.1 0.1 0.1', group='collision', xyz='0 0 0', extra='') -> str:
 
 
 def moving(child_body: str, joint_type='revolute', root_body='') -> str:
-    """A root 'base' and a child 'part' on a joint."""
+    """Return a robot with a root 'base' and a child 'part' on a joint."""
     return robot(f'<link name="base">{root_body}</link>'
                  f'<joint name="j" type="{joint_type}"><parent link="base"/>'
                  f'<child link="part"/><axis xyz="0 0 1"/>'

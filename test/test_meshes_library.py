@@ -65,7 +65,7 @@ def obj(path):
 def dae(path, unit=1.0):
     positions = ' '.join('%g %g %g' % v for v in CUBE_VERTICES)
     indices = ' '.join('%d %d %d' % f for f in CUBE_FACES)
-    text = f'''<?xml version="1.0"?>
+    text = f"""<?xml version="1.0"?>
 <COLLADA xmlns="http://www.collada.org/2005/11/COLLADASchema" version="1.4.1">
 <asset><unit name="u" meter="{unit}"/><up_axis>Z_UP</up_axis></asset>
 <library_geometries><geometry id="g"><mesh>
@@ -77,7 +77,7 @@ def dae(path, unit=1.0):
 </triangles></mesh></geometry></library_geometries>
 <library_visual_scenes><visual_scene id="s"><node id="n"><instance_geometry url="#g"/></node>
 </visual_scene></library_visual_scenes><scene><instance_visual_scene url="#s"/></scene>
-</COLLADA>'''
+</COLLADA>"""
     with open(path, 'w') as stream:
         stream.write(text)
 
