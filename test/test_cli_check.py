@@ -1,0 +1,173 @@
+# Copyright 2026 urdf_link_tools contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""The check subcommand: output, options, exit codes, input errors, a real subprocess."""
+
+import io
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+from urdf_link_tools.cli import EXIT_ERRORS, EXIT_INPUT, EXIT_OK, EXIT_WARNINGS, main
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SAMPLE = os.path.join(ROOT, 'samples', 'sample_robot.urdf')
+PACKAGE = f'urdf_link_tools={ROOT}'
+
+CLEAN = ('<robot name="clean"><link name="base"/><joint name="j" type="fixed">'
+         '<parent link="base"/><child link="body"/></joint><link name="body">'
+         '<inertial><mass value="1"/><inertia ixx="0.0016667" ixy="0" ixz="0" iyy="0.0016667" '
+         'iyz="0" izz="0.0016667"/></inertial><collision><geometry><box size="0.1 0.1 0.1"/>'
+         '</geometry></collision></link></robot>')
+WARNING_ONLY = CLEAN.replace('<collision>', '<visual><geometry><box size="0.1 0.1 0.1"/>'
+                             '</geometry><material name="Nope"/></visual><collision>')
+
+
+def run(args, stdin=None):
+    out, err = io.StringIO(), io.StringIO()
+    if stdin is not None:
+        sys_stdin = sys.stdin
+        sys.stdin = io.TextIOWrapper(io.BytesIO(stdin.encode()))
+    try:
+        status = main(args, out=out, err=err)
+    finally:
+        if stdin is not None:
+            sys.stdin = sys_stdin
+    return status, out.getvalue(), err.getvalue()
+
+
+def write(tmp_path, text, name='robot.urdf'):
+    path = tmp_path / name
+    path.write_text(text)
+    return str(path)
+
+
+def test_sample_robot_text_output():
+    status, out, _ = run(['check', SAMPLE, '--package-dir', PACKAGE])
+    assert status == EXIT_ERRORS
+    lines = out.splitlines()
+    assert lines[0].startswith('error    ')
+    assert any('inertia-geometry-mismatch' in line and 'line 64' in line for line in lines)
+    assert any(line.strip().startswith('fix: ') for line in lines)
+    assert lines[-1].startswith('sample_robot: 2 errors, 8 warnings')
+    # each deliberate mistake listed in the sample's header is reported
+    _, json_out, _ = run(['check', SAMPLE, '--package-dir', PACKAGE, '--format', 'json'])
+    found = {(f['rule'], f['link']) for f in json.loads(json_out)['findings']}
+    assert found == {('inertia-geometry-mismatch', 'my_link'),
+                     ('com-outside-geometry', 'my_link'),
+                     ('density-implausible', 'my_link'),
+                     ('inertia-triangle-inequality', 'arm_link'),
+                     ('collision-reuses-visual-mesh', 'arm_link'),
+                     ('collision-mesh-too-complex', 'arm_link'),
+                     ('density-implausible', 'gripper_link'),
+                     ('mass-not-positive', 'camera_link'),
+                     ('collision-missing', 'camera_link'),
+                     ('material-undefined', 'camera_link')}
+    # and nothing on the correct links
+    for link in ('base_footprint', 'base_link', 'tool0'):
+        assert f'{link} (line' not in out
+
+
+def test_json_output():
+    status, out, _ = run(['check', SAMPLE, '--package-dir', PACKAGE, '--format', 'json'])
+    document = json.loads(out)
+    assert status == EXIT_ERRORS
+    assert document['robot'] == 'sample_robot'
+    assert document['counts'] == {'error': 2, 'warning': 8, 'info': 0}
+    assert document['source'].endswith('sample_robot.urdf')
+    first = document['findings'][0]
+    assert set(first) >= {'rule', 'severity', 'link', 'element', 'line', 'message',
+                          'suggestion'}
+    mismatch = [f for f in document['findings'] if f['rule'] == 'inertia-geometry-mismatch']
+    assert mismatch[0]['suggested_inertia']['izz'] == pytest.approx(0.5)
+
+
+def test_exit_codes(tmp_path):
+    assert run(['check', write(tmp_path, CLEAN)])[0] == EXIT_OK
+    warn = write(tmp_path, WARNING_ONLY, 'warn.urdf')
+    assert run(['check', warn])[0] == EXIT_OK
+    assert run(['check', warn, '--strict'])[0] == EXIT_WARNINGS
+    assert run(['check', warn, '--strict', '--ignore', 'material-undefined'])[0] == EXIT_OK
+    assert run(['check', SAMPLE, '--package-dir', PACKAGE])[0] == EXIT_ERRORS
+
+
+@pytest.mark.parametrize('text,needle', [
+    ('<robot name="x"><link name="a"></robot>', 'line 1'),
+    ('<robot name="x"><link name="a"><inertial><mass value="abc"/></inertial></link></robot>',
+     'not a number'),
+    ('', 'empty'),
+])
+def test_input_errors_one_line_exit_3(tmp_path, text, needle):
+    path = write(tmp_path, text)
+    status, out, err = run(['check', path])
+    assert status == EXIT_INPUT
+    assert err.count('\n') == 1 and err.startswith(f'urdf-link-tools: error: {path}: ')
+    assert needle in err
+    assert 'Traceback' not in err
+
+
+def test_missing_file_and_bad_options(tmp_path):
+    status, _, err = run(['check', str(tmp_path / 'nope.urdf')])
+    assert status == EXIT_INPUT and 'no such file' in err
+    status, _, err = run(['check', write(tmp_path, CLEAN), '--ignore', 'no-such-rule'])
+    assert status == EXIT_INPUT and 'unknown rule' in err
+    status, _, err = run(['check', write(tmp_path, CLEAN), '--package-dir', 'nopath'])
+    assert status == EXIT_INPUT and 'NAME=PATH' in err
+    status, _, err = run(['check', write(tmp_path, CLEAN), '--density-min', '-1'])
+    assert status == EXIT_INPUT and 'density_min' in err
+
+
+def test_stdin(tmp_path):
+    status, out, _ = run(['check', '-'], stdin=CLEAN)
+    assert status == EXIT_OK and 'no findings' in out
+
+
+def test_thresholds_from_flags_and_yaml(tmp_path):
+    text = CLEAN.replace('value="1"', 'value="30"').replace('0.0016667', '0.05')
+    path = write(tmp_path, text)              # 30 000 kg/m^3
+    assert 'density-implausible' in run(['check', path])[1]
+    assert 'density-implausible' not in run(['check', path, '--density-max', '40000'])[1]
+    config = tmp_path / 'params.yaml'
+    config.write_text('urdf_link_tools:\n  ros__parameters:\n    density_max: 40000.0\n'
+                      '    publish_markers: true\n')
+    assert 'density-implausible' not in run(['check', path, '--config', str(config)])[1]
+    config.write_text('urdf_link_tools:\n  ros__parameters:\n    density_max: -3.0\n')
+    status, _, err = run(['check', path, '--config', str(config)])
+    assert status == EXIT_INPUT and 'density_max' in err
+
+
+def test_info_still_works():
+    status, out, _ = run(['info', SAMPLE])
+    assert status == EXIT_OK and 'my_link' in out
+
+
+def test_real_subprocess_exit_codes(tmp_path):
+    env = dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get('PYTHONPATH', ''))
+    done = subprocess.run(
+        [sys.executable, '-m', 'urdf_link_tools.cli', 'check', SAMPLE, '--package-dir',
+         PACKAGE], capture_output=True, text=True, timeout=120, env=env, cwd=str(tmp_path))
+    assert done.returncode == EXIT_ERRORS, done.stderr
+    assert 'inertia-triangle-inequality' in done.stdout
+    broken = write(tmp_path, '<robot name="x"><link', 'broken.urdf')
+    done = subprocess.run([sys.executable, '-m', 'urdf_link_tools.cli', 'check', broken],
+                          capture_output=True, text=True, timeout=120, env=env)
+    assert done.returncode == EXIT_INPUT
+    assert done.stderr.startswith(f'urdf-link-tools: error: {broken}: ')
+    assert 'Traceback' not in done.stderr
+    done = subprocess.run([sys.executable, '-m', 'urdf_link_tools.cli', 'check',
+                           write(tmp_path, CLEAN, 'clean.urdf')],
+                          capture_output=True, text=True, timeout=120, env=env)
+    assert done.returncode == EXIT_OK
