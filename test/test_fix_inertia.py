@@ -58,16 +58,19 @@ def test_sample_fix_changes_only_inertia_values(tmp_path):
     assert not rules & {'inertia-triangle-inequality', 'inertia-geometry-mismatch'}
 
 
-TRICKY = b'''<?xml version='1.0' encoding='utf-8'?>
+ONE_LINE = (b"</link><joint name='k' type='continuous'><parent link='a'/><child link='b'/>"
+            b"</joint><link name='b'><inertial><mass value='1'/><inertia ixx='0.01' ixy='0' "
+            b"ixz='0' iyy='0.01' iyz='0' izz='0.05'/></inertial></link><link name='c'/>"
+            b"<joint name='m' type='fixed'><parent link='a'/><child link='c'/></joint>\n")
+TRICKY = b"""<?xml version='1.0' encoding='utf-8'?>
 <!-- <inertia ixx="9" ixy="9" ixz="9" iyy="9" iyz="9" izz="9"/> in a comment -->
 <robot name='t'><link name='base'/>
 <joint name='j' type='continuous'><parent link='base'/><child link='a'/></joint>
 <link name='a'><inertial><mass value='1'/><inertia
    izz = '0.05'  ixx='0.01' ixy='0' ixz='0' iyy='0.01' iyz='0'/></inertial>
   <![CDATA[ <inertia ixx="1"/> ]]>
-</link><joint name='k' type='continuous'><parent link='a'/><child link='b'/></joint><link name='b'><inertial><mass value='1'/><inertia ixx='0.01' ixy='0' ixz='0' iyy='0.01' iyz='0' izz='0.05'/></inertial></link><link name='c'/><joint name='m' type='fixed'><parent link='a'/><child link='c'/></joint>
-</robot>
-'''
+""" + ONE_LINE + b"""</robot>
+"""
 
 
 def test_fix_handles_comments_cdata_quotes_and_attribute_order():
