@@ -112,6 +112,10 @@ def test_dae_unit_is_applied(tmp_path, library):
 
 
 def test_open_mesh_uses_convex_hull(tmp_path, library):
+    try:
+        import scipy.spatial  # noqa: F401
+    except ImportError:
+        pytest.fail('scipy is not installed (it computes convex hulls): run make setup')
     path = str(tmp_path / 'open.stl')
     binary_stl(path, faces=CUBE_FACES[:-2])
     info = library.load(path)
@@ -119,6 +123,18 @@ def test_open_mesh_uses_convex_hull(tmp_path, library):
     assert not info.is_watertight
     assert info.volume_source == 'convex hull'
     assert info.volume == pytest.approx(1.0)
+
+
+def test_open_mesh_without_scipy_falls_back_to_bounding_box(tmp_path, library, monkeypatch):
+    from urdf_link_tools import meshes
+    monkeypatch.setattr(meshes, '_hull', lambda mesh: (None, 'bounding box'))
+    path = str(tmp_path / 'open.stl')
+    binary_stl(path, vertices=[(x * 2, y, z) for x, y, z in CUBE_VERTICES],
+               faces=CUBE_FACES[:-2])
+    info = library.load(path)
+    assert info.volume_source == 'bounding box'
+    assert info.volume == pytest.approx(2.0)
+    assert np.diag(info.unit_inertia) == pytest.approx([2 * 2 / 12, 2 * 5 / 12, 2 * 5 / 12])
 
 
 def test_inverted_mesh_has_positive_volume(tmp_path, library):
