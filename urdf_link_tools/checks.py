@@ -63,9 +63,9 @@ INTERNAL_RULE = Rule(
 RULES: Dict[str, Rule] = {}
 for _module in MODULES:
     for _rule in _module.RULES:
-        RULES[_rule.id] = _rule
+        RULES[_rule.rule_id] = _rule
 for _rule in PARSE_RULES + (INTERNAL_RULE,):
-    RULES[_rule.id] = _rule
+    RULES[_rule.rule_id] = _rule
 
 CHECKS = tuple(check for module in MODULES for check in module.CHECKS)
 
@@ -89,7 +89,7 @@ def run_checks(ctx: CheckContext) -> List[Finding]:
         except Exception as exc:  # one broken rule must not hide the others
             LOG.exception('check %s failed', check.__name__)
             findings.append(Finding(
-                rule=INTERNAL_RULE.id, severity=INTERNAL_RULE.severity,
+                rule=INTERNAL_RULE.rule_id, severity=INTERNAL_RULE.severity,
                 message=f'the check {check.__name__} failed: {type(exc).__name__}: {exc}',
                 suggestion='please report this with the URDF; the other checks ran'))
     return findings

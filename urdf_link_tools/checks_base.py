@@ -43,7 +43,7 @@ class Rule:
     """
     One rule of the checker, as documented in docs/rules.md.
 
-    :param id: the stable identifier used in output, ``--ignore`` and configuration
+    :param rule_id: the stable identifier used in output, ``--ignore`` and configuration
     :param severity: the usual severity (some rules lower or raise it case by case)
     :param title: one line: what the rule detects
     :param why: what goes wrong in practice
@@ -51,7 +51,7 @@ class Rule:
     :param source: the code or document the rule follows
     """
 
-    id: str
+    rule_id: str
     severity: Severity
     title: str
     why: str
