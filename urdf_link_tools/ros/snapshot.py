@@ -22,12 +22,13 @@ without a ROS context.
 """
 
 from dataclasses import dataclass
-from typing import Optional, Tuple
+from typing import Optional, Tuple, Union
 
 from diagnostic_msgs.msg import DiagnosticStatus
 from urdf_link_tools.analysis import Analysis, analyze
-from urdf_link_tools.errors import UrdfError
+from urdf_link_tools.errors import UrdfError, UrdfInputError
 from urdf_link_tools.kinematics import choose_root
+from urdf_link_tools.loading import DEFAULT_MAX_BYTES
 from urdf_link_tools.meshes import MeshLibrary
 from urdf_link_tools.model import Robot
 from urdf_link_tools.parser import parse_urdf_string
@@ -81,15 +82,28 @@ class Rejection:
                                         prefix)
 
 
-def parse_description(data: bytes, source: Optional[str]) -> Robot:
+def parse_description(data: Union[str, bytes], source: Optional[str],
+                      max_bytes: int = DEFAULT_MAX_BYTES) -> Robot:
     """
     Parse a description; a thin seam for the tests.
 
-    :param data: URDF bytes
+    A description larger than ``max_bytes`` is refused before parsing, with the limit files
+    have (:func:`urdf_link_tools.loading.load_description`): on the topic it would
+    otherwise be parsed and analysed whatever its size.
+
+    :param data: URDF text or bytes
     :param source: file path, or None for the topic
+    :param max_bytes: the size limit
     :return: the model
-    :raises UrdfError: when it cannot be parsed (the error carries the line)
+    :raises UrdfError: when it is too large or cannot be parsed (the error carries the line)
     """
+    # A str has at most 4 bytes per character: encode only when that could matter.
+    size = len(data) if isinstance(data, bytes) or 4 * len(data) <= max_bytes else \
+        len(data.encode('utf-8', 'surrogatepass'))
+    if size > max_bytes:
+        raise UrdfInputError(
+            f'the robot description is {size / 1e6:.1f} MB, larger than the limit of '
+            f'{max_bytes / 1e6:.1f} MB: is it really a robot description?')
     return parse_urdf_string(data, source)
 
 
