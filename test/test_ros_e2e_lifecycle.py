@@ -175,3 +175,17 @@ def test_ros_e2e_remapped_description_topic():
             as session:
         session.client.publish_description(SAMPLE, topic='/remapped_desc')
         session.wait_for_robot('sample_robot')
+
+
+def test_ros_e2e_description_size_limit():
+    with NodeSession('size_limit', {'description_max_bytes': 2048}) as session:
+        diagnostics = session.diagnostics()
+        session.client.publish_description(SAMPLE)  # about 5 kB
+        error = session.client.spin_until(
+            lambda: statuses_of(diagnostics).get(ERROR_STATUS), TIMEOUT, 'the size rejection')
+        assert 'larger than the limit of 0.0 MB' in error.message
+        assert not session.list_links().success
+        (result,) = session.set_parameters(description_max_bytes=1_000_000)
+        assert result.successful
+        session.client.publish_description(SAMPLE)
+        session.wait_for_robot('sample_robot')

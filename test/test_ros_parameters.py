@@ -46,6 +46,7 @@ def test_ros_parameter_defaults_are_the_core_defaults():
     assert settings.check == CheckConfig()
     assert settings.markers == MarkerOptions()
     assert settings.diagnostics_period == 1.0 and settings.urdf_file == ''
+    assert settings.description_max_bytes == 32 * 1024 * 1024  # as loading reads files
 
 
 @pytest.mark.parametrize('spec', PARAMETERS, ids=lambda spec: spec.name)

@@ -212,11 +212,12 @@ class UrdfLinkToolsNode(Node):
         else:
             source = job.path
             try:
+                limit = settings.description_max_bytes
                 if job.kind == Job.FILE:
-                    data, source = load_description(job.path)
+                    data, source = load_description(job.path, limit)
                 else:
                     data = job.data
-                robot = parse_description(data, source)
+                robot = parse_description(data, source, limit)
             except Exception as exc:  # UrdfError mostly; anything else is reported the same
                 self._reject(rejection_from_error(exc, source))
                 return

@@ -30,6 +30,7 @@ from rcl_interfaces.msg import FloatingPointRange, IntegerRange, ParameterDescri
 from rcl_interfaces.msg import ParameterType
 from urdf_link_tools import config as check_config
 from urdf_link_tools.config import CheckConfig
+from urdf_link_tools.loading import DEFAULT_MAX_BYTES
 from urdf_link_tools.ros.markers import MarkerOptions
 
 Validator = Callable[[Any], Optional[str]]
@@ -113,6 +114,10 @@ PARAMETERS: Tuple[ParameterSpec, ...] = (
         'A URDF or xacro file to analyse, for running without a robot_description publisher. '
         'Empty: only the robot_description topic. Setting it at run time loads the file.',
         validator=validate_urdf_file),
+    ParameterSpec(
+        'description_max_bytes', INTEGER, DEFAULT_MAX_BYTES,
+        'Refuse a robot description (topic message or urdf_file) larger than this many '
+        'bytes, before parsing it.', minimum=1024, maximum=2_000_000_000),
     # --- checker thresholds (urdf_link_tools.config.CheckConfig); changing one re-runs the checks
     ParameterSpec(
         'inertia_mismatch_factor', DOUBLE, CheckConfig.inertia_mismatch_factor,
@@ -268,6 +273,7 @@ class NodeSettings:
     check: CheckConfig = CheckConfig()
     markers: MarkerOptions = MarkerOptions()
     urdf_file: str = ''
+    description_max_bytes: int = DEFAULT_MAX_BYTES
     diagnostics_period: float = 1.0
     robot_com_period: float = 0.1
 
@@ -314,5 +320,6 @@ def settings_from_values(values: Mapping[str, Any]) -> NodeSettings:
         color_robot_com=_rgba(merged['color_robot_com']))
     return NodeSettings(
         check=check, markers=markers, urdf_file=merged['urdf_file'],
+        description_max_bytes=int(merged['description_max_bytes']),
         diagnostics_period=float(merged['diagnostics_period']),
         robot_com_period=float(merged['robot_com_period']))
