@@ -165,3 +165,11 @@ def test_ros_parameter_file_with_integers_still_loads(tmp_path):
     finally:
         node.destroy_node()
         rclpy.try_shutdown(context=context)
+
+
+def test_ros_parameters_are_documented_in_the_readme():
+    text = (REPO / 'README.md').read_text()
+    section = text.split('## Running the node', 1)[1].split('\n## ', 1)[0]
+    table = section.split('### Parameters', 1)[1]
+    missing = [spec.name for spec in PARAMETERS if f'`{spec.name}`' not in table]
+    assert not missing, f'README.md, "Running the node": parameters not documented: {missing}'

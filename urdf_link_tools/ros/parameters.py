@@ -149,8 +149,8 @@ PARAMETERS: Tuple[ParameterSpec, ...] = (
         maximum=100_000_000_000, validator=_check('mesh_max_bytes')),
     ParameterSpec(
         'ignore_rules', STRING_ARRAY, None,
-        "Rule ids whose findings are dropped, e.g. ['inertia-mismatch']. Empty: none "
-        "(write [''] in a parameter file: ROS cannot type an empty list).",
+        "Rule ids whose findings are dropped, e.g. ['collision-reuses-visual-mesh']. Empty: "
+        "none (write [''] in a parameter file: ROS cannot type an empty list).",
         validator=lambda value: _check('ignore_rules')(_strings(value))),
     ParameterSpec(
         'package_dirs', STRING_ARRAY, None,
