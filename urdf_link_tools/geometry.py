@@ -36,9 +36,13 @@ def rpy_to_matrix(rpy: Sequence[float]) -> np.ndarray:
     Return the rotation matrix of URDF fixed-axis roll, pitch, yaw.
 
     :param rpy: (roll, pitch, yaw) in radians
-    :return: 3x3 matrix R = Rz(yaw) Ry(pitch) Rx(roll)
+    :return: 3x3 matrix R = Rz(yaw) Ry(pitch) Rx(roll); all NaN when an angle is not finite
     """
     roll, pitch, yaw = (float(v) for v in rpy)
+    if not (math.isfinite(roll) and math.isfinite(pitch) and math.isfinite(yaw)):
+        # math.cos gives NaN for NaN but raises for infinity: make both NaN, which every
+        # caller already treats as "not finite, reported by the checks".
+        return np.full((3, 3), math.nan)
     cr, sr = math.cos(roll), math.sin(roll)
     cp, sp = math.cos(pitch), math.sin(pitch)
     cy, sy = math.cos(yaw), math.sin(yaw)
