@@ -37,6 +37,9 @@ from urdf_link_tools.model import (
 
 _QUOTE_LIMIT = 40
 _INERTIA_NAMES = ('ixx', 'ixy', 'ixz', 'iyy', 'iyz', 'izz')
+_UNKEPT_JOINT_NUMBERS = {
+    'dynamics': ('damping', 'friction'), 'calibration': ('rising', 'falling'),
+    'safety_controller': ('soft_lower_limit', 'soft_upper_limit', 'k_position', 'k_velocity')}
 
 
 def _entity_error() -> UrdfSyntaxError:
@@ -427,6 +430,11 @@ def _joint(ctx: _Context, element: etree._Element) -> Joint:
             mimic = Mimic(joint=_required(ctx, sub, 'joint', 'the mimicked joint'),
                           multiplier=_scalar(ctx, sub, 'multiplier', 1.0),
                           offset=_scalar(ctx, sub, 'offset', 0.0), line=sub.sourceline)
+        elif tag in _UNKEPT_JOINT_NUMBERS:
+            # Not in the model, but urdfdom refuses the robot when one is not a number.
+            for attr in _UNKEPT_JOINT_NUMBERS[tag]:
+                if sub.get(attr) is not None:
+                    _scalar(ctx, sub, attr)
     if parent is None:
         raise ctx.error(element, None, f"joint '{name}' needs a <parent link=\"...\"/>")
     if child is None:
