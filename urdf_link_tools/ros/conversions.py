@@ -28,10 +28,11 @@ from typing import Iterable, Optional, Sequence
 
 from geometry_msgs.msg import Inertia as InertiaMsg
 from geometry_msgs.msg import Point, Pose, Quaternion, Vector3
+import numpy as np
 from shape_msgs.msg import Mesh as MeshMsg
 from shape_msgs.msg import MeshTriangle, SolidPrimitive
 from urdf_link_tools.findings import Finding, worst_severity
-from urdf_link_tools.geometry import rpy_to_matrix, rpy_to_quaternion
+from urdf_link_tools.geometry import geometry_values, rpy_to_matrix, rpy_to_quaternion
 from urdf_link_tools.inertia import inertia_values, rotate_inertia
 from urdf_link_tools.kinematics import choose_root
 from urdf_link_tools.model import Box, Cylinder, GeometryElement, Inertial, Link, Mesh, Origin
@@ -136,7 +137,7 @@ def link_summary(analysis, link: Link) -> LinkSummary:
     robot = analysis.robot
     joint = robot.parent_joint(link.name)
     worst = worst_severity(analysis.link_findings(link.name))
-    mass = link.mass
+    mass = link.mass if math.isfinite(link.mass) else 0.0  # the findings say why
     return LinkSummary(
         name=link.name, parent_joint=joint.name if joint is not None else '',
         parent_joint_type=joint.type if joint is not None else '',
@@ -228,7 +229,8 @@ def geometry_entry(element: GeometryElement, mesh_result=None,
         entry.mesh_path = path or ''
         vertices = getattr(mesh_result, 'vertices', None)
         faces = getattr(mesh_result, 'faces', None)
-        if include_mesh_triangles and vertices is not None and faces is not None:
+        if include_mesh_triangles and vertices is not None and faces is not None and \
+                np.all(np.isfinite(vertices)):
             entry.mesh = mesh_triangles(vertices, faces)
         return entry
     entry.type = LinkGeometry.PRIMITIVE
@@ -287,11 +289,21 @@ def fill_link_geometry(response, analysis, link_name: str, group: str = '',
     group = group.strip() or 'collision'
     response.frame_id = link.name
     response.findings = finding_msgs(analysis.link_findings(link.name))
+    notes = []
     inertial = link.inertial
     if inertial is not None:
-        response.mass = float(inertial.mass)
-        response.inertia = inertia_msg(inertial)
-        response.inertial_pose = origin_pose(inertial.origin)
+        # NaN or infinity in an answer breaks whoever computes with it (a planning scene,
+        # a simulator): leave such a part out, say so, and let the findings explain.
+        inertia = inertia_msg(inertial)
+        pose = origin_pose(inertial.origin)
+        if _finite(inertia.m, inertia.com.x, inertia.com.y, inertia.com.z, inertia.ixx,
+                   inertia.ixy, inertia.ixz, inertia.iyy, inertia.iyz, inertia.izz,
+                   *_pose_numbers(pose)):
+            response.mass = float(inertial.mass)
+            response.inertia = inertia
+            response.inertial_pose = pose
+        else:
+            notes.append('the inertial is left out: it holds numbers that are not finite')
     elements = link.group(group)
     if not elements and group not in STANDARD_GROUPS:
         response.success = False
@@ -300,13 +312,21 @@ def fill_link_geometry(response, analysis, link_name: str, group: str = '',
         return response
     entries = []
     skipped = 0
+    not_finite = 0
     for element in elements:
-        mesh_result = analysis.mesh_for(element) if isinstance(element.geometry, Mesh) else None
+        geometry = element.geometry
+        if geometry is not None and not _finite(*element.origin.xyz, *element.origin.rpy,
+                                                *geometry_values(geometry)):
+            not_finite += 1
+            continue
+        mesh_result = analysis.mesh_for(element) if isinstance(geometry, Mesh) else None
         entry = geometry_entry(element, mesh_result, include_mesh_triangles)
         if entry is None:
             skipped += 1
         else:
             entries.append(entry)
+    if not_finite:
+        notes.append(f'{not_finite} left out: numbers that are not finite')
     response.geometries = entries
     bounds = analysis.group_bounds(link.name, group)
     if bounds is not None and all(math.isfinite(v) for v in (*bounds[0], *bounds[1])):
@@ -314,9 +334,21 @@ def fill_link_geometry(response, analysis, link_name: str, group: str = '',
         response.bounds_min = point_msg(bounds[0])
         response.bounds_max = point_msg(bounds[1])
     response.success = True
-    note = f' ({skipped} without a geometry)' if skipped else ''
+    if skipped:
+        notes.insert(0, f'{skipped} without a geometry')
+    note = f' ({"; ".join(notes)}; see the findings)' if notes else ''
     response.message = f'{len(entries)} {group} geometries in frame {link.name!r}{note}'
     return response
+
+
+def _finite(*values: float) -> bool:
+    return all(math.isfinite(value) for value in values)
+
+
+def _pose_numbers(pose: Pose) -> tuple:
+    position, orientation = pose.position, pose.orientation
+    return (position.x, position.y, position.z,
+            orientation.x, orientation.y, orientation.z, orientation.w)
 
 
 def fill_link_findings(response, analysis, link_name: str,
