@@ -31,7 +31,7 @@ from urdf_link_tools.findings import Finding, Severity
 from urdf_link_tools.geometry import (
     element_bounds, geometry_values, is_finite, origin_to_matrix, primitive_unit_inertia,
     primitive_volume)
-from urdf_link_tools.inertia import parallel_axis
+from urdf_link_tools.inertia import parallel_axis, TensorProperties
 from urdf_link_tools.meshes import MeshInfo, MeshProblem, MeshResult
 from urdf_link_tools.model import GeometryElement, Link, Mesh, Robot
 
@@ -111,6 +111,7 @@ class CheckContext:
         self.meshes: Mapping[int, MeshResult] = meshes or {}
         self._lumped: Dict[str, float] = {}
         self._models: Dict[str, Tuple[Optional[CollisionModel], str]] = {}
+        self._tensors: Dict[int, TensorProperties] = {}
 
     def finding(self, rule: str, severity: Severity, message: str, *,
                 link: Optional[str] = None, element: Optional[str] = None,
@@ -163,6 +164,20 @@ class CheckContext:
                     stack.append(joint.child)
         self._lumped[link_name] = total
         return total
+
+    def tensor(self, link: Link) -> TensorProperties:
+        """
+        Return the derived quantities of a link's declared tensor, computed once per analysis.
+
+        :param link: a link with an ``<inertial>``
+        :return: the shared :class:`~urdf_link_tools.inertia.TensorProperties`
+        """
+        key = id(link)
+        tensor = self._tensors.get(key)
+        if tensor is None:
+            tensor = TensorProperties(link.inertial.inertia)
+            self._tensors[key] = tensor
+        return tensor
 
     def element_bounds(self, element: GeometryElement):
         """Return the element's bounds in the link frame, or None when unknown."""

@@ -29,10 +29,9 @@ from urdf_link_tools.checks_base import CheckContext, fmt, fmt_inertia, fmt_vect
 from urdf_link_tools.findings import Finding, Severity
 from urdf_link_tools.geometry import is_finite, rpy_to_matrix
 from urdf_link_tools.inertia import (
-    equivalent_box, flip_products, gz_is_near_positive, gz_is_valid, gz_tolerance,
-    gz_valid_moments, inertia_matrix, inertia_values, is_positive_definite, is_zero_tensor,
-    leading_minors, MUJOCO_EPS, MUJOCO_MINVAL, nearest_triangle_moments, principal_moments,
-    rotate_inertia, tensor_from_principal, triangle_margin, violates_triangle)
+    flip_products, gz_valid_moments, inertia_values, is_zero_tensor, MUJOCO_EPS,
+    MUJOCO_MINVAL, nearest_triangle_moments, rotate_inertia, tensor_from_principal,
+    TensorProperties, triangle_margin, violates_triangle)
 from urdf_link_tools.model import Link
 
 GZ = 'gz-math MassMatrix3.hh (IsValid, IsPositive, ValidMoments, Epsilon)'
@@ -208,9 +207,9 @@ def _suggest_from_geometry(ctx: CheckContext, link: Link) -> Optional[np.ndarray
     return tensor
 
 
-def _nearest_valid(matrix: np.ndarray) -> np.ndarray:
+def _nearest_valid(tensor: TensorProperties) -> np.ndarray:
     """Clip the moments to a small positive floor, then restore the triangle inequality."""
-    moments, axes = principal_moments(matrix)
+    moments, axes = tensor.principal
     scale = max(float(np.max(np.abs(moments))), 1e-12)
     clipped = np.maximum(moments, 1e-3 * scale)
     return tensor_from_principal(nearest_triangle_moments(clipped), axes)
@@ -236,33 +235,36 @@ def _check_tensor(ctx: CheckContext, link: Link) -> Iterator[Finding]:
     mass = link.mass
     if not (math.isfinite(mass) and mass > 0.0):
         return  # the mass rules have said what matters
-    matrix = inertia_matrix(inertia)
+    tensor = ctx.tensor(link)
+    matrix = tensor.matrix
     moving = ctx.is_moving(link.name)
     found: List[str] = []
     if is_zero_tensor(matrix):
+        geometry = _suggest_from_geometry(ctx, link)
         yield ctx.finding(
             'inertia-moment-tiny', Severity.ERROR if moving else Severity.WARNING,
             f'the inertia tensor is all zero: a point mass of {fmt(mass)} kg'
             + (' on a moving link: MuJoCo refuses it and RViz reports unrealistic inertia'
                if moving else ' (accepted when lumped into the parent link)'),
             link=link.name, element=element, line=line,
-            suggestion=_suggestion_text(_suggest_from_geometry(ctx, link), 'the collision '
-                                        'geometry gives', 'compute the tensor of the part'),
+            suggestion=_suggestion_text(geometry, 'the collision geometry gives',
+                                        'compute the tensor of the part'),
             values=(('mass', mass),),
-            suggested_inertia=_values_or_none(_suggest_from_geometry(ctx, link)))
+            suggested_inertia=_values_or_none(geometry))
         return
-    moments, axes = principal_moments(matrix)
-    eps = gz_tolerance(matrix)
-    minors = leading_minors(matrix)
+    moments, axes = tensor.principal
+    eps = tensor.tolerance
+    minors = tensor.minors
     moment_values = (('moments', fmt_vector(moments)), ('tolerance', eps))
-    if not is_positive_definite(matrix) and (not gz_is_near_positive(mass, matrix)
-                                             or moments[0] < -eps):
+    if not tensor.is_positive_definite() and (not tensor.gz_is_near_positive(mass)
+                                              or moments[0] < -eps):
         found.append('inertia-not-positive-definite')
         flipped = flip_products(matrix)
-        flip_ok = gz_is_valid(mass, flipped) and is_positive_definite(flipped)
+        flipped_tensor = TensorProperties(flipped)
+        flip_ok = flipped_tensor.gz_is_valid(mass) and flipped_tensor.is_positive_definite()
         geometry = _suggest_from_geometry(ctx, link)
         suggestion = flipped if flip_ok else geometry if geometry is not None else \
-            _nearest_valid(matrix)
+            _nearest_valid(tensor)
         origin = ('the products with the opposite sign' if flip_ok else
                   'the collision geometry gives' if geometry is not None else
                   'the nearest valid tensor is')
@@ -288,8 +290,9 @@ def _check_tensor(ctx: CheckContext, link: Link) -> Iterator[Finding]:
         margin = triangle_margin(moments)
         fixed = tensor_from_principal(nearest_triangle_moments(moments), axes)
         flipped = flip_products(matrix)
-        flip_ok = gz_is_valid(mass, flipped) and is_positive_definite(flipped) and \
-            not violates_triangle(principal_moments(flipped)[0])
+        flipped_tensor = TensorProperties(flipped)
+        flip_ok = flipped_tensor.gz_is_valid(mass) and flipped_tensor.is_positive_definite() \
+            and not violates_triangle(flipped_tensor.moments)
         suggestion = flipped if flip_ok else fixed
         yield ctx.finding(
             'inertia-triangle-inequality', Severity.ERROR,
@@ -308,7 +311,7 @@ def _check_tensor(ctx: CheckContext, link: Link) -> Iterator[Finding]:
     if moments[0] < MUJOCO_EPS:
         found.append('inertia-moment-tiny')
         geometry = _suggest_from_geometry(ctx, link)
-        suggestion = geometry if geometry is not None else _nearest_valid(matrix)
+        suggestion = geometry if geometry is not None else _nearest_valid(tensor)
         yield ctx.finding(
             'inertia-moment-tiny', Severity.ERROR,
             f'the smallest principal moment is {fmt(moments[0])} kg m^2 (moments '
@@ -320,7 +323,7 @@ def _check_tensor(ctx: CheckContext, link: Link) -> Iterator[Finding]:
                 suggestion, 'the collision geometry gives' if geometry is not None else
                 'a tensor with a small positive moment is', ''),
             values=moment_values, suggested_inertia=inertia_values(suggestion))
-    elif equivalent_box(mass, matrix) is None and gz_valid_moments(moments):
+    elif tensor.equivalent_box(mass) is None and gz_valid_moments(moments):
         fixed = tensor_from_principal(nearest_triangle_moments(moments), axes)
         yield ctx.finding(
             'inertia-unrepresentable-box', Severity.WARNING,

@@ -29,9 +29,7 @@ import numpy as np
 from urdf_link_tools.checks_base import CheckContext, fmt, fmt_inertia, fmt_vector, Rule
 from urdf_link_tools.findings import Finding, Severity
 from urdf_link_tools.geometry import distance_outside, is_finite, rpy_to_matrix, union_bounds
-from urdf_link_tools.inertia import (
-    gz_is_valid, inertia_matrix, inertia_values, is_positive_definite, principal_moments,
-    violates_triangle)
+from urdf_link_tools.inertia import inertia_values, principal_moments, violates_triangle
 from urdf_link_tools.model import Link
 
 #: The centre of mass may sit this fraction of the collision bounds' diagonal outside them.
@@ -77,13 +75,13 @@ def check_mismatch(ctx: CheckContext) -> Iterator[Finding]:
         if model is None:
             continue
         inertial = link.inertial
-        declared = inertia_matrix(inertial.inertia)
-        if not (gz_is_valid(link.mass, declared) and is_positive_definite(declared)) or \
-                violates_triangle(principal_moments(declared)[0]):
+        declared = ctx.tensor(link)
+        if not (declared.gz_is_valid(link.mass) and declared.is_positive_definite()) or \
+                violates_triangle(declared.moments):
             continue  # the inertia rules report invalid tensors with their own suggestion
         rotation = rpy_to_matrix(inertial.origin.rpy)
         expected = rotation.T @ (model.unit_inertia * (link.mass / model.volume)) @ rotation
-        have = principal_moments(declared)[0]
+        have = declared.moments
         want = principal_moments(expected)[0]
         if not np.all(want > 0.0) or not np.all(have > 0.0):
             continue

@@ -121,9 +121,7 @@ def leading_minors(inertia: InertiaLike) -> Tuple[float, float, float]:
 
 def gz_is_near_positive(mass: float, inertia: InertiaLike) -> bool:
     """Return gz-math ``MassMatrix3::IsNearPositive`` (positive semi-definite within eps)."""
-    eps = gz_tolerance(inertia)
-    d1, d2, d3 = leading_minors(inertia)
-    return mass >= 0.0 and d1 + eps >= 0.0 and d2 + eps >= 0.0 and d3 + eps >= 0.0
+    return TensorProperties(inertia).gz_is_near_positive(mass)
 
 
 def gz_is_positive(mass: float, inertia: InertiaLike) -> bool:
@@ -144,8 +142,7 @@ def gz_valid_moments(moments: Sequence[float],
 
 def gz_is_valid(mass: float, inertia: InertiaLike) -> bool:
     """Return gz-math ``MassMatrix3::IsValid``: what sdformat requires of a link."""
-    return gz_is_near_positive(mass, inertia) and \
-        gz_valid_moments(principal_moments(inertia)[0])
+    return TensorProperties(inertia).gz_is_valid(mass)
 
 
 def is_positive_definite(inertia: InertiaLike) -> bool:
@@ -160,11 +157,7 @@ def is_positive_definite(inertia: InertiaLike) -> bool:
     :param inertia: the tensor
     :return: True when positive definite within the tolerance
     """
-    eps = gz_tolerance(inertia)
-    d1, d2, d3 = leading_minors(inertia)
-    if not (d1 + eps > 0.0 and d2 + eps > 0.0 and d3 + eps > 0.0):
-        return False
-    return bool(principal_moments(inertia)[0][0] >= -eps)
+    return TensorProperties(inertia).is_positive_definite()
 
 
 def triangle_margin(moments: Sequence[float]) -> float:
@@ -242,18 +235,7 @@ def equivalent_box(mass: float, inertia: InertiaLike) -> Optional[Tuple[np.ndarr
         frame), or None when RViz refuses the tensor ("unrealistic inertia") or the sizes
         are not real numbers (the triangle inequality fails, RViz then draws nothing)
     """
-    m = inertia_matrix(inertia)
-    if not (math.isfinite(mass) and np.all(np.isfinite(m))):
-        return None
-    d1, d2, d3 = leading_minors(m)
-    if mass <= 0.0 or d1 <= 0.0 or d2 <= 0.0 or d3 <= 0.0:
-        return None
-    moments, axes = principal_moments(m)
-    x, y, z = moments
-    squared = 6.0 / mass * np.array([y + z - x, x + z - y, x + y - z])
-    if np.any(squared < 0.0):
-        return None
-    return np.sqrt(squared), axes
+    return TensorProperties(inertia).equivalent_box(mass)
 
 
 def com_sphere_diameter(mass: float) -> float:
@@ -266,3 +248,83 @@ def com_sphere_diameter(mass: float) -> float:
 def is_zero_tensor(inertia: InertiaLike) -> bool:
     """Return True when all six entries are exactly zero (a point mass)."""
     return not np.any(inertia_matrix(inertia))
+
+
+class TensorProperties:
+    """
+    The derived quantities of one tensor, each computed once, on first use.
+
+    Several rules ask about the same tensor (Gazebo validity, definiteness, the RViz box,
+    the principal moments), and each question used to decompose it again. The values
+    are exactly those of the module functions of the same names (which are built on this
+    class); the cached arrays are read-only because they are shared.
+
+    :param inertia: the tensor
+    """
+
+    def __init__(self, inertia: InertiaLike) -> None:
+        self.matrix = inertia_matrix(inertia)
+        self.matrix.setflags(write=False)
+        self._principal: Optional[Tuple[np.ndarray, np.ndarray]] = None
+        self._minors: Optional[Tuple[float, float, float]] = None
+        self._tolerance: Optional[float] = None
+
+    @property
+    def principal(self) -> Tuple[np.ndarray, np.ndarray]:
+        """Return :func:`principal_moments` of the tensor: (moments ascending, axes)."""
+        if self._principal is None:
+            moments, axes = principal_moments(self.matrix)
+            moments.setflags(write=False)
+            axes.setflags(write=False)
+            self._principal = (moments, axes)
+        return self._principal
+
+    @property
+    def moments(self) -> np.ndarray:
+        """Return the principal moments, ascending."""
+        return self.principal[0]
+
+    @property
+    def tolerance(self) -> float:
+        """Return :func:`gz_tolerance` with gz-math's default factor."""
+        if self._tolerance is None:
+            self._tolerance = gz_tolerance(self.matrix)
+        return self._tolerance
+
+    @property
+    def minors(self) -> Tuple[float, float, float]:
+        """Return :func:`leading_minors`."""
+        if self._minors is None:
+            self._minors = leading_minors(self.matrix)
+        return self._minors
+
+    def gz_is_near_positive(self, mass: float) -> bool:
+        """Return gz-math ``MassMatrix3::IsNearPositive`` (positive semi-definite within eps)."""
+        eps = self.tolerance
+        d1, d2, d3 = self.minors
+        return mass >= 0.0 and d1 + eps >= 0.0 and d2 + eps >= 0.0 and d3 + eps >= 0.0
+
+    def gz_is_valid(self, mass: float) -> bool:
+        """Return gz-math ``MassMatrix3::IsValid``: what sdformat requires of a link."""
+        return self.gz_is_near_positive(mass) and gz_valid_moments(self.moments)
+
+    def is_positive_definite(self) -> bool:
+        """Return :func:`is_positive_definite` (Sylvester within eps, eigenvalue check)."""
+        eps = self.tolerance
+        d1, d2, d3 = self.minors
+        if not (d1 + eps > 0.0 and d2 + eps > 0.0 and d3 + eps > 0.0):
+            return False
+        return bool(self.moments[0] >= -eps)
+
+    def equivalent_box(self, mass: float) -> Optional[Tuple[np.ndarray, np.ndarray]]:
+        """Return :func:`equivalent_box` for this tensor and a mass."""
+        if not (math.isfinite(mass) and np.all(np.isfinite(self.matrix))):
+            return None
+        d1, d2, d3 = self.minors
+        if mass <= 0.0 or d1 <= 0.0 or d2 <= 0.0 or d3 <= 0.0:
+            return None
+        x, y, z = self.moments
+        squared = 6.0 / mass * np.array([y + z - x, x + z - y, x + y - z])
+        if np.any(squared < 0.0):
+            return None
+        return np.sqrt(squared), np.array(self.principal[1])
