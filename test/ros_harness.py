@@ -158,6 +158,7 @@ class RosClient:
         self.executor = SingleThreadedExecutor(context=self.context)
         self.executor.add_node(self.node)
         self._publishers: Dict[str, Any] = {}
+        self._clients: Dict[str, Any] = {}
 
     def close(self) -> None:
         """Destroy the node and shut the context down."""
@@ -236,16 +237,34 @@ class RosClient:
 
     # ---------------------------------------------------------------- services
 
-    def call(self, service_type: Any, name: str, request: Any, timeout: float = 20.0) -> Any:
-        """Call a service of the node and return the response."""
-        client = self.node.create_client(service_type, name)
-        try:
-            self.spin_until(client.service_is_ready, timeout, f'service {name}')
+    def call(self, service_type: Any, name: str, request: Any, timeout: float = 20.0,
+             attempt: float = 5.0) -> Any:
+        """
+        Call a service of the node and return the response.
+
+        One client per service is kept for the session. A request is sent again when no
+        answer came within ``attempt`` seconds: Fast DDS drops a response when the server
+        has not yet matched the client's response reader ("failed to send response
+        (timeout)"), which a busy machine makes likely for a new client. Every service of
+        the node is idempotent, so asking twice is harmless.
+        """
+        client = self._clients.get(name)
+        if client is None:
+            client = self.node.create_client(service_type, name)
+            self._clients[name] = client
+        deadline = time.monotonic() + timeout
+        self.spin_until(client.service_is_ready, timeout, f'service {name}')
+        while True:
             future = client.call_async(request)
-            self.spin_until(future.done, timeout, f'the answer of {name}')
-            return future.result()
-        finally:
-            self.node.destroy_client(client)
+            remaining = deadline - time.monotonic()
+            try:
+                return self.spin_until(lambda: future.done() and future,
+                                       max(0.0, min(attempt, remaining)),
+                                       f'the answer of {name}').result()
+            except AssertionError:
+                client.remove_pending_request(future)
+                if time.monotonic() >= deadline:
+                    raise
 
 
 class NodeSession:
