@@ -51,6 +51,7 @@ from urdf_link_tools_interfaces.srv import GetLinkFindings, GetLinkGeometry, Lis
 from visualization_msgs.msg import MarkerArray
 
 NODE_NAME = 'urdf_link_tools'
+MAX_JOINT_NAMES = 10_000
 
 # Latched topics, spelled out: robot_state_publisher and RViz use exactly this for
 # robot_description, and a late RViz gets the markers the same way.
@@ -187,8 +188,12 @@ class UrdfLinkToolsNode(Node):
     def _on_joint_states(self, message: JointState) -> None:
         changed = False
         for name, position in zip(message.name, message.position):
-            if isinstance(position, float) and math.isfinite(position) and \
-                    self._positions.get(name) != position:
+            if not (isinstance(position, float) and math.isfinite(position)) or \
+                    self._positions.get(name) == position:
+                continue
+            # Names are remembered across descriptions; a publisher inventing new ones
+            # must not grow this without bound.
+            if name in self._positions or len(self._positions) < MAX_JOINT_NAMES:
                 self._positions[name] = position
                 changed = True
         self._joint_states_seen = True
