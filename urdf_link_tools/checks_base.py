@@ -29,11 +29,12 @@ import numpy as np
 from urdf_link_tools.config import CheckConfig
 from urdf_link_tools.findings import Finding, Severity
 from urdf_link_tools.geometry import (
-    element_bounds, geometry_values, is_finite, origin_to_matrix, primitive_unit_inertia,
+    Bounds, element_bounds, geometry_values, is_finite, origin_to_matrix, primitive_unit_inertia,
     primitive_volume)
 from urdf_link_tools.inertia import parallel_axis, TensorProperties
 from urdf_link_tools.meshes import MeshInfo, MeshProblem, MeshResult
 from urdf_link_tools.model import GeometryElement, Link, Mesh, Robot
+from urdf_link_tools.screening import Screens
 
 Values = Tuple[Tuple[str, str], ...]
 
@@ -112,6 +113,8 @@ class CheckContext:
         self._lumped: Dict[str, float] = {}
         self._models: Dict[str, Tuple[Optional[CollisionModel], str]] = {}
         self._tensors: Dict[int, TensorProperties] = {}
+        self._bounds: Dict[int, Optional[Bounds]] = {}
+        self._screens: Optional[Screens] = None
 
     def finding(self, rule: str, severity: Severity, message: str, *,
                 link: Optional[str] = None, element: Optional[str] = None,
@@ -179,10 +182,23 @@ class CheckContext:
             self._tensors[key] = tensor
         return tensor
 
-    def element_bounds(self, element: GeometryElement):
+    @property
+    def screens(self) -> Screens:
+        """Return the links that provably trigger no inertia or plausibility rule."""
+        if self._screens is None:
+            self._screens = Screens(self.robot, self.meshes,
+                                    self.config.inertia_mismatch_factor, self.element_bounds)
+        return self._screens
+
+    def element_bounds(self, element: GeometryElement) -> Optional[Bounds]:
         """Return the element's bounds in the link frame, or None when unknown."""
+        key = id(element)
+        if key in self._bounds:
+            return self._bounds[key]
         mesh = self.mesh_for(element)
-        return element_bounds(element, mesh if isinstance(mesh, MeshInfo) else None)
+        bounds = element_bounds(element, mesh if isinstance(mesh, MeshInfo) else None)
+        self._bounds[key] = bounds
+        return bounds
 
     def collision_model(self, link: Link) -> Tuple[Optional[CollisionModel], str]:
         """

@@ -1,0 +1,256 @@
+# Copyright 2026 urdf_link_tools contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""The fast paths (screens, cached tensor properties) give the general path's findings."""
+
+import math
+import random
+
+import numpy as np
+import pytest
+
+from urdf_link_tools import inertia, screening
+from urdf_link_tools.analysis import analyze
+from urdf_link_tools.checks_base import CheckContext
+from urdf_link_tools.config import CheckConfig
+from urdf_link_tools.parser import parse_urdf_string
+
+NAMES = ('ixx', 'ixy', 'ixz', 'iyy', 'iyz', 'izz')
+
+
+def _rotation(rng: random.Random) -> np.ndarray:
+    q, _ = np.linalg.qr(np.array([[rng.gauss(0, 1) for _ in range(3)] for _ in range(3)]))
+    return q
+
+
+def _tensor(rng: random.Random) -> tuple:
+    """Return a tensor from a family that sits on or near some rule's boundary."""
+    kind = rng.randrange(12)
+    a, b = rng.uniform(1e-4, 1.0), rng.uniform(1e-4, 1.0)
+    if kind == 0:
+        moments = (a, b, rng.uniform(1e-4, 1.0))
+    elif kind == 1:  # on the triangle boundary, either side, within a few ulps or more
+        moments = (a, b, (a + b) * (1.0 + rng.choice([-1, 1]) * 10 ** rng.uniform(-17, -6)))
+    elif kind == 2:  # near MuJoCo's floor, in a large or a tiny tensor
+        moments = (1e-14 * rng.uniform(0.5, 2.0), b, b)
+        if rng.random() < 0.5:
+            moments = (moments[0], b * 1e-12, b * 1e-12)
+    elif kind == 3:  # repeated moments (cylinders, spheres): the closed form's worst case
+        moments = (a, a, min(2 * a, b))
+    elif kind == 4:  # nearly isotropic, large
+        moments = tuple(1e3 * (1.0 + rng.gauss(0, 1) * 10 ** rng.uniform(-15, -8))
+                        for _ in range(3))
+    elif kind == 5:  # indefinite
+        moments = (-a * 10 ** rng.uniform(-16, 0), b, b)
+    elif kind == 6:  # thin rod
+        moments = (a * 10 ** rng.uniform(-12, -5), b, b)
+    elif kind == 7:
+        return (1.0, 0.0, 0.0, 1.0, 0.0, 1.0)
+    elif kind == 8:
+        return tuple(rng.uniform(-1, 1) for _ in range(6))
+    elif kind == 9:
+        return (0.0,) * 6
+    else:
+        moments = (a, b, rng.uniform(1e-4, 1.0))
+    if kind != 10 and rng.random() < 0.2:
+        return (moments[0], 0.0, 0.0, moments[1], 0.0, moments[2])
+    r = _rotation(rng)
+    m = r @ np.diag(moments) @ r.T
+    if rng.random() < 0.15:  # the products with the CAD sign convention
+        m = -m
+        np.fill_diagonal(m, -np.diag(m))
+    return tuple(float(m[i, j]) for i, j in ((0, 0), (0, 1), (0, 2), (1, 1), (1, 2), (2, 2)))
+
+
+def _shape(rng: random.Random) -> str:
+    kind = rng.randrange(4)
+    size = [rng.uniform(0.01, 0.5) for _ in range(3)]
+    if kind == 0:
+        return f'<box size="{size[0]!r} {size[1]!r} {size[2]!r}"/>'
+    if kind == 1:
+        return f'<cylinder radius="{size[0]!r}" length="{size[1]!r}"/>'
+    if kind == 2:
+        return f'<sphere radius="{size[0]!r}"/>'
+    return f'<box size="{size[0]!r} {size[1]!r} {rng.choice([0.0, 1e-9, -0.1])!r}"/>'
+
+
+def _origin(rng: random.Random, spread: float) -> str:
+    xyz = ' '.join(repr(rng.uniform(-spread, spread)) for _ in range(3))
+    rpy = rng.choice(['0 0 0', '0 0 0', '0 1.5707963267948966 0', '1.5707963267948966 0 0'])
+    if rng.random() < 0.4:
+        rpy = ' '.join(repr(rng.uniform(-3.2, 3.2)) for _ in range(3))
+    return f'<origin xyz="{xyz}" rpy="{rpy}"/>'
+
+
+def random_robot(seed: int, links: int = 120) -> str:
+    """Return a robot whose links sit on and around every screened rule's boundaries."""
+    rng = random.Random(seed)
+    parts = [f'<robot name="fastpath_{seed}">']
+    for index in range(links):
+        values = _tensor(rng)
+        if rng.random() < 0.3:  # a tensor derived from the collision box, off by ~factor
+            x, y, z = (rng.uniform(0.02, 0.4) for _ in range(3))
+            mass = 700.0 * x * y * z
+            factor = rng.choice([1.0, 10.0 * (1 + rng.gauss(0, 1e-7)), 0.1, 9.99, 10.01])
+            values = (factor * mass * (y * y + z * z) / 12, 0.0, 0.0,
+                      factor * mass * (x * x + z * z) / 12, 0.0, mass * (x * x + y * y) / 12)
+            collisions = [f'<collision><origin xyz="0 0 0" rpy="0 0 0"/><geometry>'
+                          f'<box size="{x!r} {y!r} {z!r}"/></geometry></collision>']
+        else:
+            mass = rng.choice([rng.uniform(0.01, 20.0), 1e-3, 2e4, 0.0])
+            collisions = [f'<collision>{_origin(rng, 0.2)}<geometry>{_shape(rng)}</geometry>'
+                          '</collision>' for _ in range(rng.randrange(3))]
+        spread = rng.choice([0.0, 0.05, 0.3, 2.0])
+        com = ' '.join(repr(rng.uniform(-spread, spread)) for _ in range(3))
+        rpy = rng.choice(['0 0 0', '0 0 0', '0.1 0.2 0.3'])
+        attributes = ' '.join(f'{name}="{value!r}"' for name, value in zip(NAMES, values))
+        parts.append(
+            f'<link name="l{index}"><inertial><origin xyz="{com}" rpy="{rpy}"/>'
+            f'<mass value="{mass!r}"/><inertia {attributes}/></inertial>'
+            + ''.join(collisions) + '</link>')
+        if index:
+            kind = rng.choice(['revolute', 'fixed', 'continuous'])
+            parts.append(f'<joint name="j{index}" type="{kind}"><parent link="l{index - 1}"/>'
+                         f'<child link="l{index}"/><limit effort="1" velocity="1"/></joint>')
+    parts.append('</robot>')
+    return '\n'.join(parts)
+
+
+def _findings(analysis):
+    return [(f.rule, f.severity, f.link, f.element, f.line, f.message, f.suggestion, f.values,
+             f.suggested_inertia) for f in analysis.findings]
+
+
+@pytest.fixture
+def general_path(monkeypatch):
+    """Make every screen answer 'maybe', so that every rule runs its own code."""
+    built = CheckContext.screens.fget
+
+    def nothing_clean(ctx):
+        screens = built(ctx)
+        screens.tensor_clean.clear()
+        screens.mismatch_clean.clear()
+        screens.com_clean.clear()
+        return screens
+
+    def apply():
+        monkeypatch.setattr(CheckContext, 'screens', property(nothing_clean))
+    return apply
+
+
+@pytest.mark.parametrize('seed', range(6))
+@pytest.mark.parametrize('factor', [10.0, 3.0])
+def test_screens_change_no_finding(seed, factor, general_path):
+    robot = parse_urdf_string(random_robot(seed))
+    config = CheckConfig(check_meshes=False, inertia_mismatch_factor=factor)
+    ctx = CheckContext(robot, config)
+    screens = ctx.screens
+    # The screens must have something to do, or the comparison proves nothing.
+    assert len(screens.tensor_clean) > 20
+    assert screens.mismatch_clean and screens.com_clean
+    fast = _findings(analyze(robot, config))
+    general_path()
+    assert _findings(analyze(robot, config)) == fast
+
+
+@pytest.mark.parametrize('seed', range(3))
+def test_collision_volume_is_the_models(seed):
+    robot = parse_urdf_string(random_robot(seed))
+    ctx = CheckContext(robot, CheckConfig(check_meshes=False))
+    for link in robot.links:
+        model, _ = ctx.collision_model(link)
+        volume = ctx.screens.volumes[id(link)]
+        assert (model is None and volume is None) or model.volume == volume
+
+
+def test_closed_form_eigenvalues_within_their_error_bound():
+    rng = random.Random(7)
+    for trial in range(20000):
+        family = trial % 4
+        if family == 0:
+            values = _tensor(rng)
+        elif family == 1:  # two equal moments, rotated: |r| = 1
+            a = rng.uniform(1e-3, 1)
+            moments = (a, a * (1 + rng.gauss(0, 1) * 10 ** rng.uniform(-16, -5)),
+                       rng.uniform(1e-3, 1))
+            r = _rotation(rng)
+            m = r @ np.diag(moments) @ r.T
+            values = (m[0, 0], m[0, 1], m[0, 2], m[1, 1], m[1, 2], m[2, 2])
+        elif family == 2:  # large mean, tiny deviation
+            r = _rotation(rng)
+            moments = [1e4 * (1 + rng.gauss(0, 1) * 10 ** rng.uniform(-15, -6))
+                       for _ in range(3)]
+            m = r @ np.diag(moments) @ r.T
+            values = (m[0, 0], m[0, 1], m[0, 2], m[1, 1], m[1, 2], m[2, 2])
+        else:
+            values = tuple(rng.uniform(-1, 1) * 10 ** rng.uniform(-6, 6) for _ in range(6))
+        values = tuple(float(v) for v in values)
+        result = screening.eigenvalues(values)
+        if result is None:
+            continue
+        found, bound = result
+        reference = np.linalg.eigvalsh(inertia.inertia_matrix(values))
+        scale = max(abs(v) for v in values)
+        # LAPACK's own error is a few ulps of the scale.
+        assert max(abs(a - b) for a, b in zip(found, reference)) <= bound + 1e-14 * scale
+
+
+def test_clean_tensors_pass_every_tensor_test_exactly():
+    rng = random.Random(11)
+    clean = 0
+    for _ in range(5000):
+        values = tuple(float(v) for v in _tensor(rng))
+        if not all(math.isfinite(v) for v in values):
+            continue
+        result = screening.eigenvalues(values)
+        if result is None or not screening.tensor_is_clean(values, *result):
+            continue
+        clean += 1
+        tensor = inertia.TensorProperties(values)
+        moments = tensor.moments
+        assert tensor.is_positive_definite() and tensor.gz_is_valid(1.0)
+        assert not inertia.violates_triangle(moments)
+        assert moments[0] >= inertia.MUJOCO_EPS
+        assert tensor.equivalent_box(1.0) is not None
+    assert clean > 1000
+
+
+@pytest.mark.parametrize('values', [
+    (0.5, 0.0, 0.0, 0.5, 0.0, 1.0),                 # A + B = C exactly
+    (1e-14, 0.0, 0.0, 1.0, 0.0, 1.0),               # MuJoCo's floor
+    (1.0, 1.0, 0.0, 1.0, 0.0, 1.0),                 # singular leading minor
+    (0.0, 0.0, 0.0, 0.0, 0.0, 0.0),
+])
+def test_boundaries_are_left_to_the_rules(values):
+    result = screening.eigenvalues(values)
+    assert result is None or not screening.tensor_is_clean(values, *result)
+
+
+def test_tensor_properties_match_the_module_functions():
+    rng = random.Random(3)
+    for _ in range(500):
+        values = tuple(float(v) for v in _tensor(rng))
+        tensor = inertia.TensorProperties(values)
+        moments, axes = inertia.principal_moments(values)
+        assert np.array_equal(tensor.moments, moments)
+        assert np.array_equal(tensor.principal[1], axes)
+        assert tensor.minors == inertia.leading_minors(values)
+        assert tensor.tolerance == inertia.gz_tolerance(values)
+        assert tensor.is_positive_definite() == inertia.is_positive_definite(values)
+        assert tensor.gz_is_valid(2.0) == inertia.gz_is_valid(2.0, values)
+        box, reference = tensor.equivalent_box(2.0), inertia.equivalent_box(2.0, values)
+        assert (box is None) == (reference is None)
+        if box is not None:
+            assert np.array_equal(box[0], reference[0])
+            assert np.array_equal(box[1], reference[1])
