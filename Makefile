@@ -26,7 +26,8 @@ lint: setup
 # has on purpose), then the node on the same robot until Ctrl-C.
 run: setup
 	$(ENV) urdf-link-tools check $(SAMPLE) || echo "make run: the check exited with $$?"
-	$(ENV) urdf_link_tools_node --ros-args -p urdf_file:=$(SAMPLE)
+	$(ENV) urdf_link_tools_node --ros-args --params-file config/urdf_link_tools.yaml \
+	    -p urdf_file:=$(SAMPLE)
 
 bench: setup
 	$(ENV) python -m bench.run_all
