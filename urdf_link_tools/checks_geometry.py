@@ -117,8 +117,26 @@ def _origin(ctx: CheckContext, link: str, element: str, origin, line=None) -> Fi
         values=(('xyz', fmt_vector(origin.xyz)), ('rpy', fmt_vector(origin.rpy))))
 
 
+def _plain(geometry) -> bool:
+    """Return True when every size or scale is finite and positive: no shape finding."""
+    kind = geometry.kind
+    if kind == 'box':
+        values = geometry.size
+    elif kind == 'mesh':
+        values = geometry.scale
+    elif kind == 'cylinder':
+        values = (geometry.radius, geometry.length)
+    else:
+        values = (geometry.radius,)
+    return all(0.0 < value < math.inf for value in values)
+
+
 def _shape(ctx: CheckContext, link: Link, element: GeometryElement) -> Iterator[Finding]:
     geometry = element.geometry
+    if _plain(geometry):  # the common case, decided without building the messages' data
+        if isinstance(geometry, Mesh):
+            yield from _mesh(ctx, link, element)
+        return
     line = geometry.line or element.line
     if isinstance(geometry, Box):
         named = tuple(zip(('x', 'y', 'z'), geometry.size))
@@ -206,6 +224,8 @@ def _mesh(ctx: CheckContext, link: Link, element: GeometryElement) -> Iterator[F
 def check_collision_sharing(ctx: CheckContext) -> Iterator[Finding]:
     """Flag collision meshes that are the visual mesh files themselves."""
     for link in ctx.robot.links:
+        if not any(isinstance(collision.geometry, Mesh) for collision in link.collisions):
+            continue  # only a collision mesh can reuse a visual mesh
         visual_files: Dict[str, GeometryElement] = {}
         for visual in link.visuals:
             key = _mesh_key(ctx, visual)
@@ -271,7 +291,7 @@ def check_materials(ctx: CheckContext) -> Iterator[Finding]:
     for link in ctx.robot.links:
         for visual in link.visuals:
             material = visual.material
-            if material is None:
+            if material is None or (material.is_defined and _colour_in_range(material)):
                 continue
             if not material.is_defined and material.reference_line is None:
                 yield ctx.finding(
@@ -295,12 +315,15 @@ def _similar(ctx: CheckContext, name: Optional[str]) -> str:
     return f' (did you mean {close[0]!r}?)' if close else ''
 
 
-def _colour(ctx: CheckContext, link: Optional[str], element: str, material) -> Iterator[Finding]:
+def _colour_in_range(material) -> bool:
     rgba = material.rgba
-    if rgba is None:
+    return rgba is None or all(0.0 <= v <= 1.0 for v in rgba)
+
+
+def _colour(ctx: CheckContext, link: Optional[str], element: str, material) -> Iterator[Finding]:
+    if _colour_in_range(material):
         return
-    if all(math.isfinite(v) and 0.0 <= v <= 1.0 for v in rgba):
-        return
+    rgba = material.rgba
     scaled = [v / 255.0 for v in rgba[:3]]
     hint = (f' (0..255 values? rgba="{fmt_vector(scaled, 3)} {fmt(min(rgba[3], 1.0), 3)}")'
             if all(math.isfinite(v) and 0.0 <= v <= 255.0 for v in rgba) else '')

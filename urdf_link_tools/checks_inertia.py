@@ -139,6 +139,9 @@ def _root_inertia(ctx: CheckContext, link: Link) -> Finding:
 
 
 def _check_mass(ctx: CheckContext, link: Link) -> Iterator[Finding]:
+    mass = link.mass
+    if 0.0 < mass < math.inf and mass >= ctx.config.min_mass:
+        return  # positive, finite and not tiny: no mass rule applies
     inertial = link.inertial
     moving = ctx.is_moving(link.name)
     joint = ctx.robot.parent_joint(link.name)

@@ -111,7 +111,7 @@ def origin_to_matrix(origin: Origin) -> np.ndarray:
 
 def is_finite(values: Sequence[float]) -> bool:
     """Return True when every value is a finite number."""
-    return all(math.isfinite(v) for v in values)
+    return all(map(math.isfinite, values))
 
 
 def geometry_values(geometry: Geometry) -> Tuple[float, ...]:
@@ -128,7 +128,7 @@ def geometry_values(geometry: Geometry) -> Tuple[float, ...]:
 
 
 def _positive_finite(values: Sequence[float]) -> bool:
-    return all(math.isfinite(v) and v > 0.0 for v in values)
+    return all(0.0 < v < math.inf for v in values)
 
 
 def primitive_volume(geometry: Optional[Geometry]) -> Optional[float]:
