@@ -14,13 +14,15 @@
 
 """The fast paths (screens, cached tensor properties) give the general path's findings."""
 
+import dataclasses
+import inspect
 import math
 import random
 
 import numpy as np
 import pytest
 
-from urdf_link_tools import inertia, screening
+from urdf_link_tools import inertia, model, screening
 from urdf_link_tools.analysis import analyze
 from urdf_link_tools.checks_base import CheckContext
 from urdf_link_tools.config import CheckConfig
@@ -254,3 +256,38 @@ def test_tensor_properties_match_the_module_functions():
         if box is not None:
             assert np.array_equal(box[0], reference[0])
             assert np.array_equal(box[1], reference[1])
+
+
+@pytest.mark.parametrize('cls', [getattr(model, name) for name in (
+    'Origin', 'Box', 'Cylinder', 'Sphere', 'Mesh', 'Material', 'Inertia', 'Inertial',
+    'GeometryElement', 'Link', 'JointLimit', 'Mimic', 'Joint', 'Robot')])
+def test_model_init_is_the_dataclass_init(cls):
+    """The model's direct __init__ takes and stores exactly what dataclasses' would."""
+    reference = dataclasses.make_dataclass(
+        f'Reference{cls.__name__}',
+        [(f.name, f.type, f) for f in dataclasses.fields(cls)], frozen=True)
+    init = [f for f in dataclasses.fields(cls) if f.init]
+    required = {f.name: f'{f.name}-value' for f in init
+                if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING}
+    assert inspect.signature(cls.__init__).parameters.keys() == \
+        inspect.signature(reference.__init__).parameters.keys()
+    given = {f.name: f'{f.name}-given' for f in init}
+    if cls is model.Robot:  # __post_init__ reads links and joints
+        given.update(links=(model.Link('a'),), joints=(), materials=(), notes=())
+    for arguments in (required, given):
+        ours, theirs = cls(**arguments), reference(**arguments)
+        for f in dataclasses.fields(cls):
+            if f.name.startswith('_'):
+                continue  # Robot's lookup tables, filled by __post_init__
+            assert getattr(ours, f.name) == getattr(theirs, f.name), f.name
+        positional = cls(*[arguments.get(f.name, getattr(ours, f.name)) for f in init])
+        assert positional == ours
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            setattr(ours, init[0].name, None)
+
+
+def test_robot_lookup_tables_are_filled():
+    robot = parse_urdf_string(random_robot(0, links=5))
+    assert robot.link('l3') is robot.links[3]
+    assert robot.parent_joint('l3').name == 'j3'
+    assert robot.root_links == ('l0',)

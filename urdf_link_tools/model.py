@@ -20,8 +20,8 @@ spec default rather than something written in the file). The model holds what th
 says; judging it is the job of :mod:`urdf_link_tools.checks`.
 """
 
-from dataclasses import dataclass, field
-from typing import Dict, List, Optional, Tuple, Union
+from dataclasses import dataclass, field, fields, MISSING
+from typing import Any, Dict, List, Optional, Tuple, Union
 
 from urdf_link_tools.findings import Finding
 
@@ -35,7 +35,53 @@ MOVING_JOINT_TYPES = frozenset(('revolute', 'continuous', 'prismatic', 'floating
 JOINT_TYPES = MOVING_JOINT_TYPES | {'fixed'}
 
 
-@dataclass(frozen=True)
+def _frozen(cls: type) -> type:
+    """
+    Make a frozen dataclass whose ``__init__`` fills the instance ``__dict__`` directly.
+
+    The ``__init__`` that dataclasses generates for a frozen class calls
+    ``object.__setattr__`` once per field to get past the frozen ``__setattr__``. Storing
+    the fields into ``__dict__`` does the same for these plain (non-slots) classes in a
+    fraction of the time, which is a fifth of the parser's work on a large robot. The
+    parameters, defaults, default factories and ``__post_init__`` are the dataclass's;
+    instances stay frozen, hashable and comparable.
+    """
+    cls = dataclass(frozen=True)(cls)
+    namespace: Dict[str, Any] = {'MISSING': MISSING}
+    parameters = []
+    body = ['    values = self.__dict__']
+    for item in fields(cls):
+        name = item.name
+        if item.default_factory is not MISSING:
+            namespace[f'factory_{name}'] = item.default_factory
+        if getattr(item, 'kw_only', False) is True:
+            raise TypeError(f'{cls.__name__}.{name}: keyword-only fields are not supported')
+        if not item.init:
+            if item.default_factory is not MISSING:
+                body.append(f'    values[{name!r}] = factory_{name}()')
+            elif item.default is not MISSING:
+                namespace[f'default_{name}'] = item.default
+                body.append(f'    values[{name!r}] = default_{name}')
+            continue
+        if item.default is not MISSING:
+            namespace[f'default_{name}'] = item.default
+            parameters.append(f'{name}=default_{name}')
+        elif item.default_factory is not MISSING:
+            parameters.append(f'{name}=MISSING')
+            body.append(f'    if {name} is MISSING:\n        {name} = factory_{name}()')
+        else:
+            parameters.append(name)
+        body.append(f'    values[{name!r}] = {name}')
+    if hasattr(cls, '__post_init__'):
+        body.append('    self.__post_init__()')
+    exec(f'def __init__(self, {", ".join(parameters)}):\n' + '\n'.join(body), namespace)
+    init = namespace['__init__']
+    init.__qualname__ = f'{cls.__qualname__}.__init__'
+    cls.__init__ = init  # type: ignore[misc]
+    return cls
+
+
+@_frozen
 class Origin:
     """A pose: translation xyz (m) and fixed-axis roll, pitch, yaw (rad)."""
 
@@ -52,7 +98,7 @@ class Origin:
 IDENTITY = Origin()
 
 
-@dataclass(frozen=True)
+@_frozen
 class Box:
     """A box centred on its origin; ``size`` holds the three side lengths."""
 
@@ -61,7 +107,7 @@ class Box:
     kind = 'box'
 
 
-@dataclass(frozen=True)
+@_frozen
 class Cylinder:
     """A cylinder centred on its origin, its axis along z."""
 
@@ -71,7 +117,7 @@ class Cylinder:
     kind = 'cylinder'
 
 
-@dataclass(frozen=True)
+@_frozen
 class Sphere:
     """A sphere centred on its origin."""
 
@@ -80,7 +126,7 @@ class Sphere:
     kind = 'sphere'
 
 
-@dataclass(frozen=True)
+@_frozen
 class Mesh:
     """A mesh file (``package://``, ``file://``, absolute or relative) and its scale."""
 
@@ -93,7 +139,7 @@ class Mesh:
 Geometry = Union[Box, Cylinder, Sphere, Mesh]
 
 
-@dataclass(frozen=True)
+@_frozen
 class Material:
     """
     A material: a name and optionally a colour and a texture.
@@ -115,7 +161,7 @@ class Material:
         return self.rgba is not None or self.texture is not None
 
 
-@dataclass(frozen=True)
+@_frozen
 class Inertia:
     """The six independent entries of an inertia tensor (kg m^2), about the centre of mass."""
 
@@ -138,7 +184,7 @@ class Inertia:
                 (self.ixz, self.iyz, self.izz))
 
 
-@dataclass(frozen=True)
+@_frozen
 class Inertial:
     """Mass, centre-of-mass frame (``origin``) and inertia about that frame."""
 
@@ -149,7 +195,7 @@ class Inertial:
     mass_line: Optional[int] = None
 
 
-@dataclass(frozen=True)
+@_frozen
 class GeometryElement:
     """
     A ``<visual>``, a ``<collision>``, or a custom link child such as ``<collision_checking>``.
@@ -175,7 +221,7 @@ class GeometryElement:
         return f'{self.group}[{self.index}]'
 
 
-@dataclass(frozen=True)
+@_frozen
 class Link:
     """A rigid body: optional inertial, any number of visuals, collisions and custom parts."""
 
@@ -213,7 +259,7 @@ class Link:
         return tuple(element for element in self.custom if element.group == name)
 
 
-@dataclass(frozen=True)
+@_frozen
 class JointLimit:
     """Joint limits as written; missing attributes read as zero, as urdfdom does."""
 
@@ -224,7 +270,7 @@ class JointLimit:
     line: Optional[int] = None
 
 
-@dataclass(frozen=True)
+@_frozen
 class Mimic:
     """A mimic relation: position = multiplier * other + offset."""
 
@@ -234,7 +280,7 @@ class Mimic:
     line: Optional[int] = None
 
 
-@dataclass(frozen=True)
+@_frozen
 class Joint:
     """A joint between a parent and a child link."""
 
@@ -254,7 +300,7 @@ class Joint:
         return self.type != 'fixed'
 
 
-@dataclass(frozen=True)
+@_frozen
 class Robot:
     """
     A whole robot description.

@@ -128,6 +128,8 @@ class _Context:
         # defined inline in a visual (urdfdom makes those global too).
         self.materials: Dict[str, Material] = {}
         self.unresolved = False
+        # Attribute text -> its numbers: "0 0 0", "1" and the like recur all over a file.
+        self.numbers: Dict[str, Tuple[float, ...]] = {}
 
     def where(self) -> str:
         return f" in link '{self.link}'" if self.link is not None else ''
@@ -159,6 +161,18 @@ def _number(ctx: _Context, element: etree._Element, attr: str, token: str) -> fl
         raise ctx.error(element, attr, f'{attr}: "{_quote(token)}" is not a number') from None
 
 
+def _numbers(ctx: _Context, text: str) -> Optional[Tuple[float, ...]]:
+    """Return the numbers of an attribute's text, or None when one is not a number."""
+    values = ctx.numbers.get(text)
+    if values is None and '_' not in text:
+        try:
+            values = tuple(map(float, text.split()))
+        except ValueError:
+            return None
+        ctx.numbers[text] = values
+    return values
+
+
 def _vector(ctx: _Context, element: etree._Element, attr: str, count: int,
             default: Optional[Tuple[float, ...]]) -> Tuple[float, ...]:
     text = element.get(attr)
@@ -167,6 +181,9 @@ def _vector(ctx: _Context, element: etree._Element, attr: str, count: int,
             raise ctx.error(element, None, f'the {attr} attribute is required '
                             f'({count} number{"s" if count > 1 else ""})')
         return default
+    values = _numbers(ctx, text)
+    if values is not None and len(values) == count:
+        return values
     tokens = text.split()
     if len(tokens) != count:
         noun = 'number' if count == 1 else 'numbers'
@@ -183,11 +200,10 @@ def _vector(ctx: _Context, element: etree._Element, attr: str, count: int,
 def _scalar(ctx: _Context, element: etree._Element, attr: str,
             default: Optional[float] = None) -> float:
     text = element.get(attr)
-    if text is not None and '_' not in text:
-        try:
-            return float(text)
-        except ValueError:
-            pass
+    if text is not None:
+        values = _numbers(ctx, text)
+        if values is not None and len(values) == 1:
+            return values[0]
     return _vector(ctx, element, attr, 1, None if default is None else (default,))[0]
 
 
