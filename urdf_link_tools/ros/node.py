@@ -62,6 +62,13 @@ LATCHED = QoSProfile(history=HistoryPolicy.KEEP_LAST, depth=1,
 JOINT_STATES = QoSProfile(history=HistoryPolicy.KEEP_LAST, depth=10,
                           reliability=ReliabilityPolicy.BEST_EFFORT,
                           durability=DurabilityPolicy.VOLATILE)
+# Services: the default with a history of 1,000 instead of 10. Every answer of a service
+# goes through one writer; with 8 clients calling as fast as they can while an analysis
+# runs, a history of 10 dropped an answer a slow client had not acknowledged yet, and its
+# call never completed (test_hostile_load, every run). Answers are small; depth is cheap.
+SERVICES = QoSProfile(history=HistoryPolicy.KEEP_LAST, depth=1000,
+                      reliability=ReliabilityPolicy.RELIABLE,
+                      durability=DurabilityPolicy.VOLATILE)
 EVENTS = QoSProfile(history=HistoryPolicy.KEEP_LAST, depth=10,
                     reliability=ReliabilityPolicy.RELIABLE,
                     durability=DurabilityPolicy.VOLATILE)
@@ -99,9 +106,11 @@ class UrdfLinkToolsNode(Node):
         self.create_subscription(String, 'robot_description', self._on_description, LATCHED)
         self.create_subscription(JointState, 'joint_states', self._on_joint_states,
                                  JOINT_STATES)
-        self.create_service(ListLinks, '~/list_links', self._list_links)
-        self.create_service(GetLinkGeometry, '~/get_link_geometry', self._get_link_geometry)
-        self.create_service(GetLinkFindings, '~/get_link_findings', self._get_link_findings)
+        self.create_service(ListLinks, '~/list_links', self._list_links, qos_profile=SERVICES)
+        self.create_service(GetLinkGeometry, '~/get_link_geometry', self._get_link_geometry,
+                            qos_profile=SERVICES)
+        self.create_service(GetLinkFindings, '~/get_link_findings', self._get_link_findings,
+                            qos_profile=SERVICES)
         self.create_timer(self._settings.diagnostics_period, self._publish_diagnostics)
         self.create_timer(self._settings.robot_com_period, self._update_robot_com)
 
