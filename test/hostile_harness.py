@@ -349,19 +349,19 @@ class Hostile:
 
 def client_qos() -> Any:
     """
-    Return the QoS of the load clients: the services' default, with a history of 1,000.
+    Return the QoS of the load clients: the services' default, keeping all answers.
 
     With rmw_fastrtps every client's response reader receives the answers to all clients
-    of the service; with the default history of 10, a client that is not scheduled while
-    others get ten answers loses its own, and its call never completes. Measured here
-    with 8 processes calling an empty std_srvs/Trigger server for 20 s: about 15 lost
-    answers in 3,000 calls with a history of 10, none with 100 or more (the same symptom
-    as ros2/rmw#372). The node cannot prevent that; its clients can, and these do, so
-    that a lost answer here means the node's fault.
+    of the service; with a bounded history, a client that is not scheduled while others get
+    that many answers loses its own, and its call never completes. Measured here with 8
+    processes calling an empty std_srvs/Trigger server for 20 s: about 15 lost answers in
+    3,000 calls with the default history of 10 (the same symptom as ros2/rmw#372). The
+    node cannot prevent that; its clients can, and these do, so that a lost answer here
+    means the node's fault.
     """
     from rclpy.qos import DurabilityPolicy, HistoryPolicy, QoSProfile, ReliabilityPolicy
 
-    return QoSProfile(history=HistoryPolicy.KEEP_LAST, depth=1000,
+    return QoSProfile(history=HistoryPolicy.KEEP_ALL, depth=1,
                       reliability=ReliabilityPolicy.RELIABLE,
                       durability=DurabilityPolicy.VOLATILE)
 
@@ -392,11 +392,33 @@ def run_client(args: argparse.Namespace) -> int:
                 GetLinkGeometry, prefix + 'get_link_geometry', qos_profile=qos),
             'get_link_findings': node.create_client(
                 GetLinkFindings, prefix + 'get_link_findings', qos_profile=qos)}
-        for name, client in clients.items():
-            if not client.wait_for_service(timeout_sec=args.timeout):
-                summary['failures'].append(f'{name}: not available')
-                print(json.dumps(summary), flush=True)
-                return 1
+        executor = SingleThreadedExecutor()
+        executor.add_node(node)
+
+        def await_answer(name: str, request: Any, timeout: float) -> Optional[Any]:
+            # Spin once at a time: rclpy 7.1's spin_until_future_complete gets slower with
+            # every call in a process (cf. ros2/rclpy#1374 and #1702).
+            future = clients[name].call_async(request)
+            deadline = time.monotonic() + timeout
+            while not future.done() and time.monotonic() < deadline:
+                executor.spin_once(timeout_sec=min(1.0, max(0.0, deadline - time.monotonic())))
+            if not future.done():
+                clients[name].remove_pending_request(future)
+                return None
+            return future
+
+        # A first request can reach the node before it has matched this client's response
+        # reader, and that answer is lost: get one answer from each service before GO.
+        first = {'list_links': ListLinks.Request(),
+                 'get_link_geometry': GetLinkGeometry.Request(link_name=''),
+                 'get_link_findings': GetLinkFindings.Request(link_name='')}
+        deadline = time.monotonic() + args.timeout
+        for name, request in first.items():
+            while await_answer(name, request, 2.0) is None:
+                if time.monotonic() > deadline:
+                    summary['failures'].append(f'{name}: never answered')
+                    print(json.dumps(summary), flush=True)
+                    return 1
         print('READY', flush=True)
         ready, _, _ = select.select([sys.stdin], [], [], args.timeout)
         if not ready or sys.stdin.readline().strip() != 'GO':
@@ -404,19 +426,10 @@ def run_client(args: argparse.Namespace) -> int:
             print(json.dumps(summary), flush=True)
             return 1
 
-        executor = SingleThreadedExecutor()
-        executor.add_node(node)
-
         def call(name: str, request: Any) -> Optional[Any]:
-            # Spin once at a time: rclpy 7.1's spin_until_future_complete gets slower with
-            # every call in a process (cf. ros2/rclpy#1374 and #1702).
-            future = clients[name].call_async(request)
-            deadline = time.monotonic() + args.timeout
-            while not future.done() and time.monotonic() < deadline:
-                executor.spin_once(timeout_sec=min(1.0, max(0.0, deadline - time.monotonic())))
+            future = await_answer(name, request, args.timeout)
             summary['calls'] += 1
-            if not future.done():
-                clients[name].remove_pending_request(future)
+            if future is None:
                 summary['failures'].append(f'{name}: no answer within {args.timeout} s')
                 return None
             if future.exception() is not None:
