@@ -170,10 +170,15 @@ def test_screens_change_no_finding(seed, factor, general_path):
 def test_collision_volume_is_the_models(seed):
     robot = parse_urdf_string(random_robot(seed))
     ctx = CheckContext(robot, CheckConfig(check_meshes=False))
+    checked = 0
     for link in robot.links:
+        if not 0.0 < link.mass < math.inf:
+            continue  # only the links density-implausible looks at
         model, _ = ctx.collision_model(link)
         volume = ctx.screens.volumes[id(link)]
         assert (model is None and volume is None) or model.volume == volume
+        checked += model is not None
+    assert checked > 20
 
 
 def test_closed_form_eigenvalues_within_their_error_bound():

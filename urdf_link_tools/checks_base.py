@@ -60,8 +60,13 @@ class Rule:
     source: str
 
 
+_SPECS = {digits: f'.{digits}g' for digits in range(1, 18)}
+
+
 def fmt(value: float, digits: int = 4) -> str:
     """Format a number compactly with ``digits`` significant digits."""
+    if value.__class__ is float and math.isfinite(value) and digits in _SPECS:
+        return format(value, _SPECS[digits])  # the common case of the code below
     if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
         return str(int(value))
     value = float(value)

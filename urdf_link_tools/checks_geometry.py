@@ -97,10 +97,11 @@ def check_elements(ctx: CheckContext) -> Iterator[Finding]:
         if inertial is not None and not is_finite(inertial.origin.xyz + inertial.origin.rpy):
             yield _origin(ctx, link.name, 'inertial/origin', inertial.origin)
         for element in _elements(link):
-            if not is_finite(element.origin.xyz + element.origin.rpy):
-                yield _origin(ctx, link.name, f'{element.label}/origin', element.origin,
-                              element.line)
-            if element.geometry is not None:
+            origin = element.origin
+            if not is_finite(origin.xyz + origin.rpy):
+                yield _origin(ctx, link.name, f'{element.label}/origin', origin, element.line)
+            geometry = element.geometry
+            if geometry is not None and not (_plain(geometry) and _quiet_mesh(ctx, element)):
                 yield from _shape(ctx, link, element)
     for joint in ctx.robot.joints:
         if not is_finite(joint.origin.xyz + joint.origin.rpy):
@@ -129,6 +130,17 @@ def _plain(geometry) -> bool:
     else:
         values = (geometry.radius,)
     return all(0.0 < value < math.inf for value in values)
+
+
+def _quiet_mesh(ctx: CheckContext, element: GeometryElement) -> bool:
+    """Return True when _mesh has nothing to say (always for primitives)."""
+    if element.geometry.kind != 'mesh':
+        return True
+    result = ctx.mesh_for(element)
+    if isinstance(result, MeshProblem):
+        return False
+    return not isinstance(result, MeshInfo) or element.group != 'collision' or \
+        result.face_count <= ctx.config.collision_face_limit
 
 
 def _shape(ctx: CheckContext, link: Link, element: GeometryElement) -> Iterator[Finding]:

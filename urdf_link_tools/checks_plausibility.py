@@ -71,7 +71,7 @@ def check_mismatch(ctx: CheckContext) -> Iterator[Finding]:
     clean = ctx.screens.mismatch_clean
     volumes = ctx.screens.volumes
     for link in ctx.robot.links:
-        if id(link) in clean or volumes[id(link)] is None or not _usable(link):
+        if not _usable(link) or id(link) in clean or volumes[id(link)] is None:
             continue
         model, _ = ctx.collision_model(link)
         if model is None:

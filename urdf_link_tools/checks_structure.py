@@ -137,8 +137,12 @@ def _tree(ctx: CheckContext, names: Set[str], parents: Dict[str, List]) -> Itera
             seen.add(name)
             stack.extend(children.get(name, ()))
         reach[root] = seen
-    # A link in a cycle is reachable from nothing but the cycle: find cycles directly.
-    yield from _loops(ctx, order, children)
+    # A link in a cycle is reachable from nothing but the cycle: find cycles directly. With
+    # at most one parent joint per link, a link reachable from a root is in no cycle (its
+    # parent chain leads back to the root), so a tree that reaches every link has none.
+    if any(len(joints) > 1 for joints in parents.values()) or \
+            len(set().union(*reach.values())) < len(order):
+        yield from _loops(ctx, order, children)
     if len(roots) > 1:
         sizes = Counter({root: len(reach[root]) for root in roots})
         listed = ', '.join(f"'{root}' ({sizes[root]} link{'s' if sizes[root] > 1 else ''})"

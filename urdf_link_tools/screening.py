@@ -225,37 +225,43 @@ class Screens:
         self.mismatch_clean: Set[int] = set()
         #: ids of links for which com-outside-geometry cannot fire
         self.com_clean: Set[int] = set()
-        #: exact collision volume per link id, None when the collision model is not built
+        #: exact collision volume of each link with a positive finite mass (by id), None
+        #: when the collision model is not built
         self.volumes: Dict[int, Optional[float]] = {}
         self._meshes = meshes
         self._element_bounds = element_bounds
         self._factor = mismatch_factor
         for link in robot.links:
             self._screen(link)
+        # The bound method refers back to the context, which holds these screens: drop it
+        # so that no reference cycle outlives the analysis.
+        self._element_bounds = None  # type: ignore[assignment]
 
     def _screen(self, link: Link) -> None:
+        inertial = link.inertial
+        if inertial is None or not 0.0 < inertial.mass < _INF:
+            return  # no plausibility rule looks at it; the tensor rules run as written
         key = id(link)
         volumes: Optional[List[float]] = []
         parts: List[Part] = []
         boxes: Optional[List[Box]] = []
         for element in link.collisions:
-            if element.geometry is not None:
-                volume, part, box = self._numbers(element)
-                if volumes is not None:
-                    if volume is None:
-                        volumes = None
-                    else:
-                        volumes.append(volume)
-                        parts.append(part)  # type: ignore[arg-type]
-                if boxes is not None:
-                    if box is None:
-                        boxes = None
-                    else:
-                        boxes.append(box)
+            if element.geometry is None:
+                continue
+            volume, part, box = self._numbers(element)
+            if volumes is not None:
+                if volume is None:
+                    volumes = None
+                else:
+                    volumes.append(volume)
+                    parts.append(part)  # type: ignore[arg-type]
+            if boxes is not None:
+                boxes = None if box is None else boxes + [box]
+            if volumes is None and boxes is None:
+                break  # nothing more to learn from the other elements
         # The same additions in the same order as CheckContext._build_model: identical.
         total = sum(volumes) if volumes else None
         self.volumes[key] = total
-        inertial = link.inertial
         values = _tensor_values(inertial)
         if values is None:
             return
@@ -297,12 +303,14 @@ class Screens:
         xyz, rpy = origin.xyz, origin.rpy
         if not _finite(xyz + rpy):
             return None, None, None
-        turned = rpy != ZERO3
-        rows = rpy_rows(rpy) if turned else None
-        x, y, z = xyz
         kind = geometry.kind  # type: ignore[union-attr]
         if kind == 'mesh':
-            return self._mesh_numbers(element, rows)
+            mesh = self._meshes.get(id(element))
+            if not isinstance(mesh, MeshInfo):
+                return None, None, None  # not loaded: neither a model nor bounds
+            return self._mesh_numbers(element, mesh, rpy_rows(rpy) if rpy != ZERO3 else None)
+        rows = rpy_rows(rpy) if rpy != ZERO3 and kind != 'sphere' else None
+        x, y, z = xyz
         volume = primitive_volume(geometry)
         if kind == 'box':
             sx, sy, sz = size = geometry.size  # type: ignore[union-attr]
@@ -334,8 +342,7 @@ class Screens:
             radius = geometry.radius  # type: ignore[union-attr]
             if not math.isfinite(radius):
                 return None, None, None
-            half = (abs(radius),) * 3
-            rows = None  # a sphere's tensor does not turn
+            half = (abs(radius),) * 3  # and its tensor does not turn: rows is None
             moments = None if volume is None else (2.0 / 5.0 * volume * radius * radius,) * 3
         box = ((x - half[0], y - half[1], z - half[2]), (x + half[0], y + half[1], z + half[2]))
         if moments is None:
@@ -345,11 +352,9 @@ class Screens:
             tensor = rotate(rows, tensor)
         return volume, (volume, xyz, tensor), box  # type: ignore[return-value]
 
-    def _mesh_numbers(self, element: GeometryElement, rows: Optional[Rows]) -> \
+    def _mesh_numbers(self, element: GeometryElement, mesh: MeshInfo,
+                      rows: Optional[Rows]) -> \
             Tuple[Optional[float], Optional[Part], Optional[Box]]:
-        mesh = self._meshes.get(id(element))
-        if not isinstance(mesh, MeshInfo):
-            return None, None, None
         x, y, z = element.origin.xyz
         box: Optional[Box] = None
         if len(mesh.vertices) > 0:
