@@ -28,8 +28,13 @@ The cases are generated over every numeric attribute of the template robot
 
 Whatever the value, nothing downstream may break or pass a non-finite number on: the
 marker array, every service answer (list_links, get_link_geometry for each link and group)
-and the robot COM carry finite numbers only, and the node stays up.
+and the robot COM carry finite numbers only, and the node stays up. The same cases go
+through ``urdf-link-tools check`` too: the input-error status with the line for a
+non-number, otherwise a report without an ``internal-error`` finding.
 """
+
+import io
+import json
 
 from diagnostic_msgs.msg import DiagnosticStatus
 from hostile_harness import Hostile, non_finite, numeric_attributes, TEMPLATE, with_value
@@ -39,6 +44,8 @@ from ros_harness import NodeSession, REPO
 pytest.importorskip('urdf_link_tools_interfaces.srv',
                     reason='urdf_link_tools_interfaces is not built: run scripts/setup.sh')
 
+from urdf_link_tools.cli import EXIT_ERRORS, EXIT_INPUT, EXIT_OK  # noqa: E402
+from urdf_link_tools.cli import main as cli_main  # noqa: E402
 from urdf_link_tools_interfaces.msg import Finding  # noqa: E402
 
 PACKAGE_DIRS = [f'urdf_link_tools={REPO}']
@@ -53,6 +60,13 @@ NEGATIVE_IS_ERROR = {('mass', 'value'), ('inertia', 'ixx'), ('inertia', 'iyy'),
 def _negative(token: str) -> str:
     value = float(token)
     return repr(-abs(value)) if value else '-1.0'
+
+
+def _expect_error(attribute, kind: str) -> bool:
+    """Say whether the value must give an ERROR finding on the line of its element."""
+    return bool(attribute.link) and (
+        kind != 'negative' and attribute.tag != 'color'
+        or (attribute.tag, attribute.name) in NEGATIVE_IS_ERROR)
 
 
 def _cases():
@@ -111,10 +125,7 @@ def test_hostile_number(hostile, attribute, kind):
             geometry = hostile.link_geometry(link, group, triangles=True)
             assert geometry.success, geometry.message
             assert not non_finite(geometry), non_finite(geometry)[:5]
-    expect_error = attribute.link and (
-        kind != 'negative' and attribute.tag != 'color'
-        or (attribute.tag, attribute.name) in NEGATIVE_IS_ERROR)
-    if expect_error:
+    if _expect_error(attribute, kind):
         findings = hostile.link_findings(attribute.link).findings
         errors = [f for f in findings if f.severity == Finding.ERROR]
         assert any(f.line == attribute.element_line for f in errors), \
@@ -123,6 +134,31 @@ def test_hostile_number(hostile, attribute, kind):
         status = statuses[f'urdf_link_tools: {attribute.link}']
         assert status.level == DiagnosticStatus.ERROR, status.message
     assert hostile.session.process.alive()
+
+
+@pytest.mark.parametrize('attribute, kind', _cases())
+def test_hostile_number_cli(attribute, kind, tmp_path):
+    """The same cases through ``urdf-link-tools check``: an exit status, never a crash."""
+    value = {'nan': 'nan', 'inf': 'inf', 'negative': _negative(attribute.tokens[0]),
+             'not_a_number': 'twelve'}[kind]
+    path = tmp_path / 'robot.urdf'
+    path.write_text(with_value(TEMPLATE, attribute, ' '.join((value,) + attribute.tokens[1:])))
+    out, err = io.StringIO(), io.StringIO()
+    status = cli_main(['check', str(path), '--format', 'json', '--package-dir',
+                       PACKAGE_DIRS[0]], out=out, err=err)
+    if kind == 'not_a_number':
+        assert status == EXIT_INPUT
+        assert f'line {attribute.element_line}: ' in err.getvalue()
+        assert f'{attribute.name}: "twelve" is not a number' in err.getvalue()
+        return
+    report = json.loads(out.getvalue())
+    assert not any(f['rule'] == 'internal-error' for f in report['findings']), report
+    if _expect_error(attribute, kind):
+        assert status == EXIT_ERRORS
+        assert any(f['severity'] == 'error' and f['line'] == attribute.element_line
+                   for f in report['findings']), report['findings']
+    else:
+        assert status in (EXIT_OK, EXIT_ERRORS), err.getvalue()
 
 
 def test_hostile_numbers_robot_com_stayed_finite(hostile):
