@@ -18,11 +18,12 @@ import dataclasses
 import inspect
 import math
 import random
+import re
 
 import numpy as np
 import pytest
 
-from urdf_link_tools import inertia, model, screening
+from urdf_link_tools import inertia, meshes, model, screening
 from urdf_link_tools.analysis import analyze
 from urdf_link_tools.checks_base import CheckContext
 from urdf_link_tools.config import CheckConfig
@@ -296,3 +297,20 @@ def test_robot_lookup_tables_are_filled():
     assert robot.link('l3') is robot.links[3]
     assert robot.parent_joint('l3').name == 'j3'
     assert robot.root_links == ('l0',)
+
+
+def test_dae_material_stripping_is_the_regex():
+    """meshes._strip_dae_materials cuts exactly what the regular expressions it replaces cut."""
+    def reference(data):
+        data = re.sub(rb'<bind_material\b.*?</bind_material>', b'', data, flags=re.S)
+        return re.sub(rb'<library_(effects|images|materials)\b.*?</library_\1>', b'', data,
+                      flags=re.S)
+
+    pieces = [b'<bind_material>', b'</bind_material>', b'<bind_materials>', b'<bind_material ',
+              b'<library_effects>', b'</library_effects>', b'<library_images id="i">',
+              b'</library_images>', b'<library_materials', b'</library_materials>',
+              b'<library_effectsX>', b'<library_geometries>', b'x', b'\n', b'<', b'>', b'/']
+    rng = random.Random(5)
+    for _ in range(20000):
+        data = b''.join(rng.choice(pieces) for _ in range(rng.randrange(12)))
+        assert meshes._strip_dae_materials(data) == reference(data), data

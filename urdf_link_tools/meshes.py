@@ -33,7 +33,7 @@ with consistent winding (trimesh's exact integrals); otherwise from its convex h
 (``volume_source`` says which).
 """
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 import errno
 import io
 import logging
@@ -65,6 +65,34 @@ class MeshResolution:
     error: Optional[str] = None
 
 
+@dataclass(frozen=True)
+class _Solid:
+    """What a mesh encloses, at density 1 kg/m^3 (see :class:`MeshInfo`)."""
+
+    volume: float
+    is_watertight: bool
+    center_mass: np.ndarray
+    unit_inertia: np.ndarray
+    volume_source: str
+
+
+class _Measure:
+    """Measure a mesh's solid once, on first use, whichever thread asks first."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._solid: Optional[_Solid] = None
+
+    def get(self, info: 'MeshInfo') -> _Solid:
+        solid = self._solid
+        if solid is None:
+            with self._lock:
+                solid = self._solid
+                if solid is None:
+                    solid = self._solid = _measure_solid(info)
+        return solid
+
+
 @dataclass(frozen=True, eq=False)
 class MeshInfo:
     """
@@ -74,6 +102,11 @@ class MeshInfo:
     1 kg/m^3, in the mesh's own frame; ``volume_source`` is 'mesh' when the surface is
     closed and consistently wound, else 'convex hull' (or 'bounding box' when SciPy,
     which computes hulls, is missing).
+
+    These solid properties (with ``volume`` and ``is_watertight``) are measured on first
+    use, then kept: only collision meshes need them, and measuring (merging vertices,
+    checking that the surface is closed, a convex hull for an open one, the integrals)
+    costs more than reading the file, for visual meshes that are most of the bytes.
     """
 
     path: str
@@ -81,13 +114,34 @@ class MeshInfo:
     faces: np.ndarray
     face_count: int
     bounds: Tuple[np.ndarray, np.ndarray]
-    volume: float
-    is_watertight: bool
-    center_mass: np.ndarray
-    unit_inertia: np.ndarray
-    volume_source: str = 'mesh'
     unit_scale: float = 1.0
     size_bytes: int = 0
+    _measure: _Measure = field(default_factory=_Measure, repr=False, compare=False)
+
+    @property
+    def volume(self) -> float:
+        """Return the enclosed volume in m^3."""
+        return self._measure.get(self).volume
+
+    @property
+    def is_watertight(self) -> bool:
+        """Return True when every edge is shared by exactly two faces (after merging)."""
+        return self._measure.get(self).is_watertight
+
+    @property
+    def center_mass(self) -> np.ndarray:
+        """Return the centroid of the enclosed volume, in the mesh frame."""
+        return self._measure.get(self).center_mass
+
+    @property
+    def unit_inertia(self) -> np.ndarray:
+        """Return the inertia about ``center_mass`` at 1 kg/m^3, in the mesh frame."""
+        return self._measure.get(self).unit_inertia
+
+    @property
+    def volume_source(self) -> str:
+        """Return 'mesh', 'convex hull' or 'bounding box': what the volume is of."""
+        return self._measure.get(self).volume_source
 
 
 @dataclass(frozen=True)
@@ -406,52 +460,26 @@ class MeshLibrary:
         if not np.all(np.isfinite(vertices)):
             return MeshProblem('mesh-unreadable', f'{path} has vertices that are not finite '
                                'numbers', tried, path)
+        try:
+            # The first step of measuring (trimesh's merge_vertices) indexes the vertices by
+            # the faces: a face naming a vertex that does not exist cannot be measured.
+            np.zeros(len(vertices), dtype=bool)[faces] = True
+        except Exception as exc:
+            return MeshProblem('mesh-unreadable', f'{path}: could not measure the mesh: '
+                               f'{str(exc)[:200] or type(exc).__name__}', tried, path)
         return _RawMesh(_frozen(vertices * unit), _frozen(faces), unit, len(data))
 
     def _measure(self, path: str, raw: _RawMesh, scale: Scale,
                  tried: Tuple[str, ...]) -> MeshResult:
-        import trimesh
-
         if not all(np.isfinite(v) for v in scale):
             return MeshProblem('mesh-unreadable', f'{path}: the scale {scale} is not finite',
                                tried, path)
         vertices = raw.vertices * np.asarray(scale, dtype=float)
         bounds = (_frozen(vertices.min(axis=0)), _frozen(vertices.max(axis=0)))
-        try:
-            mesh = trimesh.Trimesh(vertices=vertices, faces=raw.faces, process=True)
-            watertight = bool(mesh.is_watertight)
-            source = 'mesh'
-            solid = mesh
-            if not (watertight and mesh.is_winding_consistent):
-                solid, source = _hull(mesh)
-            volume = float(solid.volume) if solid is not None else 0.0
-            if solid is not None and volume < 0.0:
-                # Inward-facing winding: the integrals come out negated.
-                volume = -volume
-                inertia = -np.asarray(solid.moment_inertia, dtype=float)
-            elif solid is not None:
-                inertia = np.asarray(solid.moment_inertia, dtype=float)
-            if solid is None or not volume > 0.0:
-                size = bounds[1] - bounds[0]
-                volume = float(np.prod(size))
-                source = 'bounding box'
-                centre = (bounds[0] + bounds[1]) / 2.0
-                inertia = volume / 12.0 * np.diag([size[1] ** 2 + size[2] ** 2,
-                                                   size[0] ** 2 + size[2] ** 2,
-                                                   size[0] ** 2 + size[1] ** 2])
-            else:
-                centre = np.asarray(solid.center_mass, dtype=float)
-                # trimesh integrates with its default density of 1, so this is per kg/m^3.
-                inertia = inertia / float(getattr(solid, 'density', 1.0) or 1.0)
-        except Exception as exc:  # degenerate geometry can upset the integrals
-            return MeshProblem('mesh-unreadable', f'{path}: could not measure the mesh: '
-                               f'{str(exc)[:200] or type(exc).__name__}', tried, path)
         return MeshInfo(
             path=path, vertices=_frozen(vertices), faces=raw.faces,
-            face_count=int(len(raw.faces)), bounds=bounds, volume=volume,
-            is_watertight=watertight, center_mass=_frozen(np.asarray(centre, dtype=float)),
-            unit_inertia=_frozen(np.asarray(inertia, dtype=float)), volume_source=source,
-            unit_scale=raw.unit_scale, size_bytes=raw.size_bytes)
+            face_count=int(len(raw.faces)), bounds=bounds, unit_scale=raw.unit_scale,
+            size_bytes=raw.size_bytes)
 
     def clear(self) -> None:
         """Forget every cached mesh."""
@@ -459,6 +487,58 @@ class MeshLibrary:
             self._raw.clear()
             self._infos.clear()
             self._packages.clear()
+
+
+def _measure_solid(info: MeshInfo) -> _Solid:
+    """
+    Measure what a mesh encloses: its closed surface, else its convex hull, else its box.
+
+    :func:`_read` has checked what could make this fail (face indices within the
+    vertices, finite numbers); should it fail anyway, the bounding box stands in.
+    """
+    import trimesh
+
+    vertices = info.vertices
+    bounds = info.bounds
+    try:
+        mesh = trimesh.Trimesh(vertices=vertices, faces=info.faces, process=True)
+        watertight = bool(mesh.is_watertight)
+        source = 'mesh'
+        solid = mesh
+        if not (watertight and mesh.is_winding_consistent):
+            solid, source = _hull(mesh)
+        volume = float(solid.volume) if solid is not None else 0.0
+        if solid is not None and volume < 0.0:
+            # Inward-facing winding: the integrals come out negated.
+            volume = -volume
+            inertia = -np.asarray(solid.moment_inertia, dtype=float)
+        elif solid is not None:
+            inertia = np.asarray(solid.moment_inertia, dtype=float)
+        if solid is None or not volume > 0.0:
+            volume, source, centre, inertia = _box_solid(bounds)
+        else:
+            centre = np.asarray(solid.center_mass, dtype=float)
+            # trimesh integrates with its default density of 1, so this is per kg/m^3.
+            inertia = inertia / float(getattr(solid, 'density', 1.0) or 1.0)
+    except Exception:  # degenerate geometry can upset the integrals
+        LOG.warning('%s: could not measure the mesh; using its bounding box', info.path,
+                    exc_info=True)
+        watertight = False
+        volume, source, centre, inertia = _box_solid(bounds)
+    return _Solid(volume=volume, is_watertight=watertight,
+                  center_mass=_frozen(np.asarray(centre, dtype=float)),
+                  unit_inertia=_frozen(np.asarray(inertia, dtype=float)), volume_source=source)
+
+
+def _box_solid(bounds: Tuple[np.ndarray, np.ndarray]) -> Tuple[float, str, np.ndarray,
+                                                               np.ndarray]:
+    size = bounds[1] - bounds[0]
+    volume = float(np.prod(size))
+    centre = (bounds[0] + bounds[1]) / 2.0
+    inertia = volume / 12.0 * np.diag([size[1] ** 2 + size[2] ** 2,
+                                       size[0] ** 2 + size[2] ** 2,
+                                       size[0] ** 2 + size[1] ** 2])
+    return volume, 'bounding box', centre, inertia
 
 
 def _hull(mesh: object) -> Tuple[Optional[object], str]:
@@ -473,9 +553,58 @@ def _hull(mesh: object) -> Tuple[Optional[object], str]:
 
 
 def _strip_dae_materials(data: bytes) -> bytes:
-    data = re.sub(rb'<bind_material\b.*?</bind_material>', b'', data, flags=re.S)
-    return re.sub(rb'<library_(effects|images|materials)\b.*?</library_\1>', b'', data,
-                  flags=re.S)
+    data = _remove_elements(data, (b'bind_material',))
+    return _remove_elements(data, (b'library_effects', b'library_images', b'library_materials'))
+
+
+_WORD = frozenset(b'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_')
+
+
+def _remove_elements(data: bytes, names: Sequence[bytes]) -> bytes:
+    r"""
+    Cut every ``<NAME ...>...</NAME>`` span out of XML bytes, whatever it contains.
+
+    The same as ``re.sub(rb'<(NAME|...)\b.*?</\1>', b'', data, flags=re.S)`` (leftmost
+    start, nearest end tag, no overlap), with ``bytes.find`` instead of a character-by-
+    character lazy match, which took seconds on large DAE files.
+    """
+    pieces = []
+    copied = 0
+    position = 0
+    # Per name: the next candidate start at or after ``position`` (or -1).
+    starts = {name: _tag_start(data, name, 0) for name in names}
+    while True:
+        live = [(start, name) for name, start in starts.items() if start >= 0]
+        if not live:
+            break
+        start, name = min(live)
+        end = data.find(b'</' + name + b'>', start + 1 + len(name))
+        if end < 0:
+            starts[name] = -1  # no end tag after it, so none after any later start either
+            continue
+        end += len(name) + 3
+        pieces.append(data[copied:start])
+        copied = position = end
+        for other in names:
+            if 0 <= starts[other] < position:
+                starts[other] = _tag_start(data, other, position)
+    if not pieces:
+        return data
+    pieces.append(data[copied:])
+    return b''.join(pieces)
+
+
+def _tag_start(data: bytes, name: bytes, position: int) -> int:
+    """Return the next ``<NAME`` at or after ``position`` that is not a longer name."""
+    opening = b'<' + name
+    while True:
+        start = data.find(opening, position)
+        if start < 0:
+            return -1
+        after = start + len(opening)
+        if after >= len(data) or data[after] not in _WORD:
+            return start
+        position = start + 1
 
 
 def _scene_arrays(scene: object) -> Tuple[np.ndarray, np.ndarray]:
