@@ -99,6 +99,10 @@ def parse_xml(data: Union[str, bytes]) -> etree._Element:
         line = exc.lineno if exc.lineno and exc.lineno > 0 else None
         detail = exc.msg if getattr(exc, 'msg', None) else str(exc)
         detail = detail.split(', line ')[0].strip()
+        if 'Excessive depth' in detail:
+            # libxml2 suggests XML_PARSE_HUGE, which a user cannot act on.
+            detail = ('Excessive depth in document: elements are nested more than 256 levels '
+                      'deep (a URDF needs about 5)')
         raise UrdfSyntaxError(
             f'not well-formed XML: {detail}; fix the XML (is the file complete?)',
             line=line) from None
