@@ -242,6 +242,9 @@ class UrdfLinkToolsNode(Node):
         if job.kind != Job.RECHECK:
             self._rejection = None
         self._markers_pub.publish(snapshot.markers)
+        # Publish the new diagnostics now rather than on the next tick of the (1 s) timer,
+        # as a rejection does; the timer keeps repeating them.
+        self._publish_diagnostics()
         counts = snapshot.analysis.counts()
         if job.kind != Job.RECHECK or previous is None or previous.analysis is not \
                 snapshot.analysis:
