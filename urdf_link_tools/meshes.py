@@ -116,6 +116,8 @@ class MeshInfo:
     bounds: Tuple[np.ndarray, np.ndarray]
     unit_scale: float = 1.0
     size_bytes: int = 0
+    #: the loader merged exactly these coordinates (see _measure_solid)
+    _merged: bool = field(default=False, repr=False, compare=False)
     _measure: _Measure = field(default_factory=_Measure, repr=False, compare=False)
 
     @property
@@ -163,6 +165,8 @@ class _RawMesh:
     faces: np.ndarray
     unit_scale: float
     size_bytes: int
+    #: one geometry, merged by trimesh's loader, placed and sized unchanged
+    merged: bool = False
 
 
 def _frozen(array: np.ndarray) -> np.ndarray:
@@ -449,7 +453,7 @@ class MeshLibrary:
                 data = _strip_dae_materials(data)
             scene = trimesh.load_scene(file_obj=io.BytesIO(data), file_type=file_type,
                                        **extra)
-            vertices, faces = _scene_arrays(scene)
+            vertices, faces, merged = _scene_arrays(scene)
         except Exception as exc:  # any parser failure means the same: unreadable
             reason = str(exc).strip().splitlines()[0] if str(exc).strip() else \
                 type(exc).__name__
@@ -467,7 +471,10 @@ class MeshLibrary:
         except Exception as exc:
             return MeshProblem('mesh-unreadable', f'{path}: could not measure the mesh: '
                                f'{str(exc)[:200] or type(exc).__name__}', tried, path)
-        return _RawMesh(_frozen(vertices * unit), _frozen(faces), unit, len(data))
+        # Only STL: its loader merges by position alone (other loaders also key on normals
+        # and texture coordinates, leaving positions that a position merge would join).
+        return _RawMesh(_frozen(vertices * unit), _frozen(faces), unit, len(data),
+                        merged and file_type == 'stl' and unit == 1.0)
 
     def _measure(self, path: str, raw: _RawMesh, scale: Scale,
                  tried: Tuple[str, ...]) -> MeshResult:
@@ -479,7 +486,7 @@ class MeshLibrary:
         return MeshInfo(
             path=path, vertices=_frozen(vertices), faces=raw.faces,
             face_count=int(len(raw.faces)), bounds=bounds, unit_scale=raw.unit_scale,
-            size_bytes=raw.size_bytes)
+            size_bytes=raw.size_bytes, _merged=raw.merged and scale == (1.0, 1.0, 1.0))
 
     def clear(self) -> None:
         """Forget every cached mesh."""
@@ -493,33 +500,48 @@ def _measure_solid(info: MeshInfo) -> _Solid:
     """
     Measure what a mesh encloses: its closed surface, else its convex hull, else its box.
 
-    :func:`_read` has checked what could make this fail (face indices within the
-    vertices, finite numbers); should it fail anyway, the bounding box stands in.
+    The numbers are trimesh's: its vertex merge (skipped where the loader already merged
+    these very coordinates, which makes a second merge a no-op), its closed-surface
+    test (as :func:`_closed`), its convex hull and its triangle integrals, called on the
+    same arrays as ``Trimesh(vertices, faces, process=True)`` would hold. :func:`_read`
+    has checked what could make this fail (face indices within the vertices, finite
+    numbers); should it fail anyway, the bounding box stands in.
     """
     import trimesh
 
-    vertices = info.vertices
     bounds = info.bounds
     try:
-        mesh = trimesh.Trimesh(vertices=vertices, faces=info.faces, process=True)
-        watertight = bool(mesh.is_watertight)
+        mesh = None
+        if info._merged:
+            vertices, faces = info.vertices, info.faces
+        else:
+            mesh = trimesh.Trimesh(vertices=info.vertices, faces=info.faces, process=True)
+            vertices, faces = mesh.vertices.view(np.ndarray), mesh.faces.view(np.ndarray)
+        watertight, consistent = _closed(faces)
         source = 'mesh'
-        solid = mesh
-        if not (watertight and mesh.is_winding_consistent):
+        if watertight and consistent:
+            triangles = vertices[faces]
+            properties = trimesh.triangles.mass_properties(
+                triangles=triangles, crosses=trimesh.triangles.cross(triangles),
+                density=None, center_mass=None, skip_inertia=False)
+        else:
+            if mesh is None:
+                mesh = trimesh.Trimesh(vertices=vertices, faces=faces, process=False)
             solid, source = _hull(mesh)
-        volume = float(solid.volume) if solid is not None else 0.0
-        if solid is not None and volume < 0.0:
+            properties = solid.mass_properties if solid is not None else None
+        volume = float(properties.volume) if properties is not None else 0.0
+        if properties is not None and volume < 0.0:
             # Inward-facing winding: the integrals come out negated.
             volume = -volume
-            inertia = -np.asarray(solid.moment_inertia, dtype=float)
-        elif solid is not None:
-            inertia = np.asarray(solid.moment_inertia, dtype=float)
-        if solid is None or not volume > 0.0:
+            inertia = -np.asarray(properties.inertia, dtype=float)
+        elif properties is not None:
+            inertia = np.asarray(properties.inertia, dtype=float)
+        if properties is None or not volume > 0.0:
             volume, source, centre, inertia = _box_solid(bounds)
         else:
-            centre = np.asarray(solid.center_mass, dtype=float)
+            centre = np.asarray(properties.center_mass, dtype=float)
             # trimesh integrates with its default density of 1, so this is per kg/m^3.
-            inertia = inertia / float(getattr(solid, 'density', 1.0) or 1.0)
+            inertia = inertia / float(properties.density or 1.0)
     except Exception:  # degenerate geometry can upset the integrals
         LOG.warning('%s: could not measure the mesh; using its bounding box', info.path,
                     exc_info=True)
@@ -528,6 +550,28 @@ def _measure_solid(info: MeshInfo) -> _Solid:
     return _Solid(volume=volume, is_watertight=watertight,
                   center_mass=_frozen(np.asarray(centre, dtype=float)),
                   unit_inertia=_frozen(np.asarray(inertia, dtype=float)), volume_source=source)
+
+
+def _closed(faces: np.ndarray) -> Tuple[bool, bool]:
+    """
+    Return trimesh's (is_watertight, is_winding_consistent) of a mesh's faces.
+
+    As ``trimesh.graph.is_watertight``: watertight when every edge (vertex pair) belongs
+    to exactly two faces; consistent when each such pair runs in opposite directions.
+    Each sorted edge is one int64 key here, so one sort of the keys finds the pairs.
+    """
+    edges = faces[:, [0, 1, 1, 2, 2, 0]].reshape(-1, 2)
+    low, high = edges.min(axis=1), edges.max(axis=1)
+    keys = low * (int(faces.max()) + 1) + high
+    order = np.argsort(keys, kind='stable')
+    ordered = keys[order]
+    starts = np.flatnonzero(np.concatenate(([True], ordered[1:] != ordered[:-1])))
+    lengths = np.diff(np.append(starts, len(ordered)))
+    watertight = bool(np.all(lengths == 2))
+    pairs = starts[lengths == 2]
+    first, second = edges[order[pairs]], edges[order[pairs + 1]]
+    consistent = bool(np.all(first[:, 1] == second[:, 0]))
+    return watertight, consistent
 
 
 def _box_solid(bounds: Tuple[np.ndarray, np.ndarray]) -> Tuple[float, str, np.ndarray,
@@ -607,24 +651,32 @@ def _tag_start(data: bytes, name: bytes, position: int) -> int:
         position = start + 1
 
 
-def _scene_arrays(scene: object) -> Tuple[np.ndarray, np.ndarray]:
-    """Concatenate a trimesh scene's triangles with their node transforms applied."""
+def _scene_arrays(scene: object) -> Tuple[np.ndarray, np.ndarray, bool]:
+    """
+    Concatenate a trimesh scene's triangles with their node transforms applied.
+
+    :return: (vertices, faces, merged): merged is True for one geometry that trimesh's
+        loader merged (processed) and that sits at the identity
+    """
     vertices = []
     faces = []
     offset = 0
+    merged = True
     for node in scene.graph.nodes_geometry:  # type: ignore[attr-defined]
         transform, name = scene.graph[node]  # type: ignore[attr-defined]
         geometry = scene.geometry.get(name)  # type: ignore[attr-defined]
         if geometry is None or not hasattr(geometry, 'faces') or len(geometry.faces) == 0:
             continue
+        merged = merged and not vertices and bool(geometry.metadata.get('processed')) \
+            and np.array_equal(transform, np.eye(4))
         points = np.asarray(geometry.vertices, dtype=float)
         points = points @ np.asarray(transform[:3, :3]).T + np.asarray(transform[:3, 3])
         vertices.append(points)
         faces.append(np.asarray(geometry.faces, dtype=np.int64) + offset)
         offset += len(points)
     if not vertices:
-        return np.zeros((0, 3)), np.zeros((0, 3), dtype=np.int64)
-    return np.concatenate(vertices), np.concatenate(faces)
+        return np.zeros((0, 3)), np.zeros((0, 3), dtype=np.int64), False
+    return np.concatenate(vertices), np.concatenate(faces), merged
 
 
 def _stl_problem(path: str, data: bytes, tried: Tuple[str, ...]) -> Optional[MeshProblem]:
