@@ -367,7 +367,7 @@ def test_closed_surface_test_is_trimeshs():
         vertices, faces = _random_mesh(rng)
         mesh = trimesh.Trimesh(vertices=vertices, faces=faces, process=True)
         assert meshes._closed(np.asarray(mesh.faces)) == \
-            (mesh.is_watertight, mesh.is_winding_consistent)
+            (mesh.is_watertight, mesh.is_watertight and mesh.is_winding_consistent)
 
 
 @pytest.mark.parametrize('merged', [False, True])

@@ -119,6 +119,9 @@ def load_meshes(robot: Robot, library: MeshLibrary) -> Dict[int, MeshResult]:
     """
     base_dir = _base_dir(robot)
     results: Dict[int, MeshResult] = {}
+    # A robot names the same file many times (visual and collision, left and right): one
+    # resolution, stat and cache lookup per file and scale within this analysis.
+    seen: Dict[Tuple[str, Tuple[float, float, float]], MeshResult] = {}
     for link in robot.links:
         for element in link.visuals + link.collisions + link.custom:
             geometry = element.geometry
@@ -126,13 +129,17 @@ def load_meshes(robot: Robot, library: MeshLibrary) -> Dict[int, MeshResult]:
                 continue
             if not all(math.isfinite(v) for v in geometry.scale):
                 continue  # geometry-not-finite says it
-            try:
-                results[id(element)] = library.load(geometry.filename, geometry.scale,
-                                                    base_dir)
-            except Exception as exc:  # the library should not raise; never let it escape
-                LOG.exception('loading %s failed', geometry.filename)
-                results[id(element)] = MeshProblem(
-                    'mesh-unreadable', f'{geometry.filename}: unexpected error: {exc}')
+            key = (geometry.filename, geometry.scale)
+            result = seen.get(key)
+            if result is None:
+                try:
+                    result = library.load(geometry.filename, geometry.scale, base_dir)
+                except Exception as exc:  # the library should not raise; never let it escape
+                    LOG.exception('loading %s failed', geometry.filename)
+                    result = MeshProblem(
+                        'mesh-unreadable', f'{geometry.filename}: unexpected error: {exc}')
+                seen[key] = result
+            results[id(element)] = result
     return results
 
 

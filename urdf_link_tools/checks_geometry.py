@@ -235,16 +235,17 @@ def _mesh(ctx: CheckContext, link: Link, element: GeometryElement) -> Iterator[F
 
 def check_collision_sharing(ctx: CheckContext) -> Iterator[Finding]:
     """Flag collision meshes that are the visual mesh files themselves."""
+    real_paths: Dict[str, str] = {}  # each file's real path, once per analysis
     for link in ctx.robot.links:
         if not any(isinstance(collision.geometry, Mesh) for collision in link.collisions):
             continue  # only a collision mesh can reuse a visual mesh
         visual_files: Dict[str, GeometryElement] = {}
         for visual in link.visuals:
-            key = _mesh_key(ctx, visual)
+            key = _mesh_key(ctx, visual, real_paths)
             if key is not None:
                 visual_files.setdefault(key, visual)
         for collision in link.collisions:
-            key = _mesh_key(ctx, collision)
+            key = _mesh_key(ctx, collision, real_paths)
             if key is None or key not in visual_files:
                 continue
             mesh = ctx.mesh_for(collision)
@@ -261,13 +262,17 @@ def check_collision_sharing(ctx: CheckContext) -> Iterator[Finding]:
                 + ((('faces', faces),) if faces is not None else ()))
 
 
-def _mesh_key(ctx: CheckContext, element: GeometryElement) -> Optional[str]:
+def _mesh_key(ctx: CheckContext, element: GeometryElement,
+              real_paths: Dict[str, str]) -> Optional[str]:
     if not isinstance(element.geometry, Mesh):
         return None
     result = ctx.mesh_for(element)
     path = getattr(result, 'path', None)
     if path:
-        return os.path.realpath(path)
+        real = real_paths.get(path)
+        if real is None:
+            real = real_paths[path] = os.path.realpath(path)
+        return real
     return element.geometry.filename
 
 

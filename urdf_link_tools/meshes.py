@@ -517,9 +517,9 @@ def _measure_solid(info: MeshInfo) -> _Solid:
         else:
             mesh = trimesh.Trimesh(vertices=info.vertices, faces=info.faces, process=True)
             vertices, faces = mesh.vertices.view(np.ndarray), mesh.faces.view(np.ndarray)
-        watertight, consistent = _closed(faces)
+        watertight, closed = _closed(faces)
         source = 'mesh'
-        if watertight and consistent:
+        if closed:
             triangles = vertices[faces]
             properties = trimesh.triangles.mass_properties(
                 triangles=triangles, crosses=trimesh.triangles.cross(triangles),
@@ -554,24 +554,24 @@ def _measure_solid(info: MeshInfo) -> _Solid:
 
 def _closed(faces: np.ndarray) -> Tuple[bool, bool]:
     """
-    Return trimesh's (is_watertight, is_winding_consistent) of a mesh's faces.
+    Return trimesh's ``is_watertight`` and ``is_watertight and is_winding_consistent``.
 
     As ``trimesh.graph.is_watertight``: watertight when every edge (vertex pair) belongs
-    to exactly two faces; consistent when each such pair runs in opposite directions.
-    Each sorted edge is one int64 key here, so one sort of the keys finds the pairs.
+    to exactly two faces; consistent when the two run in opposite directions. Each edge
+    is one int64 key here (vertex pair, then direction), so one sort answers both: sorted,
+    the pair keys must come two by two, strictly increasing, and for a consistent winding
+    each two must be 2k and 2k + 1.
     """
     edges = faces[:, [0, 1, 1, 2, 2, 0]].reshape(-1, 2)
-    low, high = edges.min(axis=1), edges.max(axis=1)
-    keys = low * (int(faces.max()) + 1) + high
-    order = np.argsort(keys, kind='stable')
-    ordered = keys[order]
-    starts = np.flatnonzero(np.concatenate(([True], ordered[1:] != ordered[:-1])))
-    lengths = np.diff(np.append(starts, len(ordered)))
-    watertight = bool(np.all(lengths == 2))
-    pairs = starts[lengths == 2]
-    first, second = edges[order[pairs]], edges[order[pairs + 1]]
-    consistent = bool(np.all(first[:, 1] == second[:, 0]))
-    return watertight, consistent
+    start, end = edges[:, 0], edges[:, 1]
+    low, high = np.minimum(start, end), np.maximum(start, end)
+    keys = np.sort((low * (int(faces.max()) + 1) + high) * 2 + (start < end))
+    if len(keys) % 2:
+        return False, False
+    first, second = keys[0::2], keys[1::2]
+    pairs = first // 2
+    watertight = bool(np.all(pairs == second // 2) and np.all(pairs[1:] > pairs[:-1]))
+    return watertight, watertight and bool(np.all(second - first == 1))
 
 
 def _box_solid(bounds: Tuple[np.ndarray, np.ndarray]) -> Tuple[float, str, np.ndarray,
@@ -601,6 +601,7 @@ def _strip_dae_materials(data: bytes) -> bytes:
     return _remove_elements(data, (b'library_effects', b'library_images', b'library_materials'))
 
 
+_IDENTITY = np.eye(4)
 _WORD = frozenset(b'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_')
 
 
@@ -667,10 +668,16 @@ def _scene_arrays(scene: object) -> Tuple[np.ndarray, np.ndarray, bool]:
         geometry = scene.geometry.get(name)  # type: ignore[attr-defined]
         if geometry is None or not hasattr(geometry, 'faces') or len(geometry.faces) == 0:
             continue
-        merged = merged and not vertices and bool(geometry.metadata.get('processed')) \
-            and np.array_equal(transform, np.eye(4))
+        identity = np.array_equal(transform, _IDENTITY)
+        merged = merged and not vertices and identity and \
+            bool(geometry.metadata.get('processed'))
         points = np.asarray(geometry.vertices, dtype=float)
-        points = points @ np.asarray(transform[:3, :3]).T + np.asarray(transform[:3, 3])
+        if identity:
+            # What the product with the identity gives (x 1 + 0 + 0 + 0): the same numbers,
+            # except that -0.0 becomes 0.0.
+            points = points + 0.0
+        else:
+            points = points @ np.asarray(transform[:3, :3]).T + np.asarray(transform[:3, 3])
         vertices.append(points)
         faces.append(np.asarray(geometry.faces, dtype=np.int64) + offset)
         offset += len(points)
