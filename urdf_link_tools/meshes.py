@@ -481,12 +481,15 @@ class MeshLibrary:
         if not all(np.isfinite(v) for v in scale):
             return MeshProblem('mesh-unreadable', f'{path}: the scale {scale} is not finite',
                                tried, path)
-        vertices = raw.vertices * np.asarray(scale, dtype=float)
+        unscaled = scale == (1.0, 1.0, 1.0)
+        # Multiplying by 1.0 changes no number (not even -0.0): share the read-only array.
+        vertices = raw.vertices if unscaled else \
+            _frozen(raw.vertices * np.asarray(scale, dtype=float))
         bounds = (_frozen(vertices.min(axis=0)), _frozen(vertices.max(axis=0)))
         return MeshInfo(
-            path=path, vertices=_frozen(vertices), faces=raw.faces,
+            path=path, vertices=vertices, faces=raw.faces,
             face_count=int(len(raw.faces)), bounds=bounds, unit_scale=raw.unit_scale,
-            size_bytes=raw.size_bytes, _merged=raw.merged and scale == (1.0, 1.0, 1.0))
+            size_bytes=raw.size_bytes, _merged=raw.merged and unscaled)
 
     def clear(self) -> None:
         """Forget every cached mesh."""
