@@ -357,8 +357,9 @@ class MeshLibrary:
         problem = self._refuse(path, info, tried)
         if problem is not None:
             return problem
-        real = os.path.realpath(path)
-        file_key = (real, info.st_size, info.st_mtime_ns)
+        # The file itself (device and inode, as stat followed any links), not its path: every
+        # spelling of it shares one entry, without resolving each path component again.
+        file_key = (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns)
         scale_key = tuple(float(v) for v in scale)
         key = file_key + scale_key
         with self._lock:
@@ -473,8 +474,9 @@ class MeshLibrary:
                                f'{str(exc)[:200] or type(exc).__name__}', tried, path)
         # Only STL: its loader merges by position alone (other loaders also key on normals
         # and texture coordinates, leaving positions that a position merge would join).
-        return _RawMesh(_frozen(vertices * unit), _frozen(faces), unit, len(data),
-                        merged and file_type == 'stl' and unit == 1.0)
+        # A unit of 1.0 changes no number: keep the array rather than copy it.
+        return _RawMesh(_frozen(vertices * unit if unit != 1.0 else vertices), _frozen(faces),
+                        unit, len(data), merged and file_type == 'stl' and unit == 1.0)
 
     def _measure(self, path: str, raw: _RawMesh, scale: Scale,
                  tried: Tuple[str, ...]) -> MeshResult:
