@@ -65,8 +65,9 @@ _SPECS = {digits: f'.{digits}g' for digits in range(1, 18)}
 
 def fmt(value: float, digits: int = 4) -> str:
     """Format a number compactly with ``digits`` significant digits."""
-    if value.__class__ is float and math.isfinite(value) and digits in _SPECS:
-        return format(value, _SPECS[digits])  # the common case of the code below
+    if isinstance(value, float) and math.isfinite(value) and digits in _SPECS:
+        # The common case of the code below (numpy's float64 is a float and formats alike).
+        return format(value, _SPECS[digits])
     if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
         return str(int(value))
     value = float(value)

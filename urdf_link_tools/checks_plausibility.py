@@ -73,14 +73,14 @@ def check_mismatch(ctx: CheckContext) -> Iterator[Finding]:
     for link in ctx.robot.links:
         if not _usable(link) or id(link) in clean or volumes[id(link)] is None:
             continue
-        model, _ = ctx.collision_model(link)
-        if model is None:
-            continue
         inertial = link.inertial
         declared = ctx.tensor(link)
         if not (declared.gz_is_valid(link.mass) and declared.is_positive_definite()) or \
                 violates_triangle(declared.moments):
             continue  # the inertia rules report invalid tensors with their own suggestion
+        model, _ = ctx.collision_model(link)
+        if model is None:
+            continue
         rotation = rpy_to_matrix(inertial.origin.rpy)
         expected = rotation.T @ (model.unit_inertia * (link.mass / model.volume)) @ rotation
         have = declared.moments
@@ -93,6 +93,7 @@ def check_mismatch(ctx: CheckContext) -> Iterator[Finding]:
         if not off > factor:
             continue
         direction = 'larger' if ratios[worst] > 1.0 else 'smaller'
+        suggested = inertia_values(expected)
         approx = (f'; approximate volume for {", ".join(model.approximate)}'
                   if model.approximate else '')
         yield ctx.finding(
@@ -101,11 +102,11 @@ def check_mismatch(ctx: CheckContext) -> Iterator[Finding]:
             f'{fmt(link.mass)} kg gives {fmt_vector(want)}: moment {worst + 1} is '
             f'{fmt(off, 3)}x {direction} (limit {fmt(factor)}x){approx}',
             link=link.name, element='inertial/inertia', line=inertial.inertia.line,
-            suggestion=f'use the geometry-derived tensor: {fmt_inertia(inertia_values(expected))}',
+            suggestion=f'use the geometry-derived tensor: {fmt_inertia(suggested)}',
             values=(('moments', fmt_vector(have)), ('geometry_moments', fmt_vector(want)),
                     ('factor', off), ('limit', factor),
                     ('geometry_centroid', fmt_vector(model.centre))),
-            suggested_inertia=inertia_values(expected))
+            suggested_inertia=suggested)
 
 
 def check_density(ctx: CheckContext) -> Iterator[Finding]:

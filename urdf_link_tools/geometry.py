@@ -30,6 +30,8 @@ from urdf_link_tools.model import Box, Cylinder, Geometry, GeometryElement, Mesh
 
 Bounds = Tuple[np.ndarray, np.ndarray]
 
+_INF = math.inf
+
 
 def rpy_to_matrix(rpy: Sequence[float]) -> np.ndarray:
     """
@@ -138,19 +140,19 @@ def primitive_volume(geometry: Optional[Geometry]) -> Optional[float]:
     :param geometry: the shape
     :return: the volume, or None for meshes, missing shapes and degenerate sizes
     """
-    if geometry is None or isinstance(geometry, Mesh):
-        return None
-    values = geometry_values(geometry)
-    if not _positive_finite(values):
-        return None
+    # Every size must be finite and positive: 0 < v < inf (NaN fails both comparisons).
     if isinstance(geometry, Box):
         x, y, z = geometry.size
-        return x * y * z
+        return x * y * z if 0.0 < x < _INF and 0.0 < y < _INF and 0.0 < z < _INF else None
     if isinstance(geometry, Cylinder):
-        return math.pi * geometry.radius ** 2 * geometry.length
+        radius, length = geometry.radius, geometry.length
+        if 0.0 < radius < _INF and 0.0 < length < _INF:
+            return math.pi * radius ** 2 * length
+        return None
     if isinstance(geometry, Sphere):
-        return 4.0 / 3.0 * math.pi * geometry.radius ** 3
-    return None
+        radius = geometry.radius
+        return 4.0 / 3.0 * math.pi * radius ** 3 if 0.0 < radius < _INF else None
+    return None  # a mesh, or no shape
 
 
 def primitive_unit_inertia(geometry: Optional[Geometry]) -> Optional[np.ndarray]:

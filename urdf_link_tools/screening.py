@@ -190,10 +190,17 @@ def com_is_clean(com: Sequence[float], boxes: Sequence[Box]) -> bool:
         largest coordinate
     :return: True when the rule cannot fire
     """
+    x, y, z = com
+    for (lx, ly, lz), (hx, hy, hz) in boxes:
+        # Clearly inside one box: the rule's distance is 0, whatever its tolerance.
+        error = MARGIN * max(abs(x), abs(y), abs(z), abs(lx), abs(ly), abs(lz), abs(hx),
+                             abs(hy), abs(hz))
+        if lx + error < x < hx - error and ly + error < y < hy - error and \
+                lz + error < z < hz - error:
+            return True
     lows = [min(box[0][i] for box in boxes) for i in range(3)]
     highs = [max(box[1][i] for box in boxes) for i in range(3)]
     error = MARGIN * max(_max_abs(com), _max_abs(lows), _max_abs(highs))
-    x, y, z = com
     nearest = _INF
     for (lx, ly, lz), (hx, hy, hz) in boxes:
         gx = max(lx - x, x - hx, 0.0)
@@ -256,7 +263,10 @@ class Screens:
                     volumes.append(volume)
                     parts.append(part)  # type: ignore[arg-type]
             if boxes is not None:
-                boxes = None if box is None else boxes + [box]
+                if box is None:
+                    boxes = None
+                else:
+                    boxes.append(box)
             if volumes is None and boxes is None:
                 break  # nothing more to learn from the other elements
         # The same additions in the same order as CheckContext._build_model: identical.
@@ -404,9 +414,12 @@ def _expected(inertial: Inertial, parts: Sequence[Part], total: float) -> \
     make the centroid subtraction lose digits), so MARGIN times it bounds the error of
     both this and ``CheckContext._build_model``'s computation.
     """
-    cx = sum(v * c[0] for v, c, _ in parts) / total
-    cy = sum(v * c[1] for v, c, _ in parts) / total
-    cz = sum(v * c[2] for v, c, _ in parts) / total
+    cx = cy = cz = 0.0
+    for volume, (px, py, pz), _ in parts:
+        cx += volume * px
+        cy += volume * py
+        cz += volume * pz
+    cx, cy, cz = cx / total, cy / total, cz / total
     reach = math.sqrt(cx * cx + cy * cy + cz * cz)
     xx = xy = xz = yy = yz = zz = scale = 0.0
     for volume, (px, py, pz), local in parts:
