@@ -268,18 +268,18 @@ _SHAPES: Dict[str, Callable[[_Context, etree._Element], Geometry]] = {
 
 def _geometry(ctx: _Context, element: etree._Element) -> Geometry:
     # Entity references (never expanded) have a non-str tag; skip them.
-    shapes = [child for child in element if isinstance(child.tag, str)]
+    shapes = [(child, tag) for child in element if isinstance(tag := child.tag, str)]
     if not shapes:
         raise ctx.error(element, None,
                         'needs one shape: <box>, <cylinder>, <sphere> or <mesh>')
-    shape = shapes[0]
-    reader = _SHAPES.get(shape.tag)
+    shape, tag = shapes[0]
+    reader = _SHAPES.get(tag)
     if reader is None:
         raise ctx.error(shape, None,
                         'unknown geometry; use <box>, <cylinder>, <sphere> or <mesh>')
     if len(shapes) > 1:
-        ctx.note('parse-extra-shape', shapes[1],
-                 f'<geometry> holds {len(shapes)} shapes; only the first, <{shape.tag}>, '
+        ctx.note('parse-extra-shape', shapes[1][0],
+                 f'<geometry> holds {len(shapes)} shapes; only the first, <{tag}>, '
                  'is used by URDF readers',
                  'put each shape in a <visual> or <collision> of its own')
     return reader(ctx, shape)
@@ -292,9 +292,10 @@ def _material(ctx: _Context, element: etree._Element, top_level: bool) -> Materi
     rgba = None
     texture = None
     for child in element:
-        if child.tag == 'color':
+        tag = child.tag
+        if tag == 'color':
             rgba = _vector(ctx, child, 'rgba', 4, None)
-        elif child.tag == 'texture':
+        elif tag == 'texture':
             texture = child.get('filename') or None
     return Material(name=name, rgba=rgba, texture=texture,  # type: ignore[arg-type]
                     line=element.sourceline)
@@ -355,12 +356,18 @@ def _inertial(ctx: _Context, element: etree._Element) -> Inertial:
         raise ctx.error(element, None,
                         'an <inertia ixx=".." ixy=".." ixz=".." iyy=".." iyz=".." izz=".."/> '
                         'element is required')
-    missing = [name for name in _INERTIA_NAMES if inertia_el.get(name) is None]
+    texts = [inertia_el.get(name) for name in _INERTIA_NAMES]
+    missing = [name for name, text in zip(_INERTIA_NAMES, texts) if text is None]
     if missing:
         raise ctx.error(inertia_el, None,
                         f'missing attribute{"s" if len(missing) > 1 else ""} '
                         f'{", ".join(missing)} (all six of ixx ixy ixz iyy iyz izz are required)')
-    values = [_scalar(ctx, inertia_el, name) for name in _INERTIA_NAMES]
+    values = []
+    for name, text in zip(_INERTIA_NAMES, texts):
+        numbers = _numbers(ctx, text)  # type: ignore[arg-type]
+        # _scalar reads the attribute again only to report a bad number.
+        values.append(numbers[0] if numbers is not None and len(numbers) == 1 else
+                      _scalar(ctx, inertia_el, name))
     return Inertial(
         origin=_origin(ctx, origin_el), mass=mass,
         inertia=Inertia(*values, line=inertia_el.sourceline),
@@ -505,8 +512,12 @@ def robot_from_element(root: etree._Element, source: Optional[str] = None) -> Ro
         name = ''
     links: List[Link] = []
     joints: List[Joint] = []
+    # Materials first (a visual may name one defined further down), links and joints
+    # afterwards, in document order; one pass over the children finds them all.
+    parts: List[Tuple[str, etree._Element]] = []
     for child in root:
-        if child.tag == 'material':
+        tag = child.tag
+        if tag == 'material':
             material = _material(ctx, child, True)
             if material.name in ctx.materials:
                 ctx.note('material-duplicate', child,
@@ -515,12 +526,13 @@ def robot_from_element(root: etree._Element, source: Optional[str] = None) -> Ro
                          'remove the second definition or give it another name')
             else:
                 ctx.materials[material.name] = material  # type: ignore[index]
+        elif tag == 'link' or tag == 'joint':
+            parts.append((tag, child))
     top_level = tuple(ctx.materials.values())
-    for child in root:
-        tag = child.tag
+    for tag, child in parts:
         if tag == 'link':
             links.append(_link(ctx, child))
-        elif tag == 'joint':
+        else:
             joints.append(_joint(ctx, child))
     if ctx.unresolved:
         links = _resolve_late_references(ctx, links)
