@@ -25,7 +25,7 @@ import pytest
 
 from urdf_link_tools import inertia, meshes, model, screening
 from urdf_link_tools.analysis import analyze
-from urdf_link_tools.checks_base import CheckContext
+from urdf_link_tools.checks.base import CheckContext
 from urdf_link_tools.config import CheckConfig
 from urdf_link_tools.parser import parse_urdf_string
 

@@ -28,7 +28,7 @@ import os
 from typing import Dict, Mapping, Optional, Tuple
 
 from urdf_link_tools.checks import run_checks
-from urdf_link_tools.checks_base import CheckContext
+from urdf_link_tools.checks.base import CheckContext
 from urdf_link_tools.config import CheckConfig
 from urdf_link_tools.findings import Finding, Severity, sort_key, worst_severity
 from urdf_link_tools.geometry import Bounds, element_bounds, union_bounds

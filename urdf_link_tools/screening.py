@@ -208,7 +208,7 @@ def com_is_clean(com: Sequence[float], boxes: Sequence[Box]) -> bool:
         gz = max(lz - z, z - hz, 0.0)
         nearest = min(nearest, math.sqrt(gx * gx + gy * gy + gz * gz))
     diagonal = math.sqrt(sum((h - lo) ** 2 for h, lo in zip(highs, lows)))
-    # COM_TOLERANCE of checks_plausibility: 1 % of the union's diagonal.
+    # COM_TOLERANCE of checks.plausibility: 1 % of the union's diagonal.
     return nearest + 4.0 * error < 0.01 * (diagonal - 4.0 * error)
 
 

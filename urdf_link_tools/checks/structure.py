@@ -23,7 +23,7 @@ roots or a loop; the checker reports all of them at once, per link.
 from collections import Counter
 from typing import Dict, Iterator, List, Set
 
-from urdf_link_tools.checks_base import CheckContext, Rule
+from urdf_link_tools.checks.base import CheckContext, Rule
 from urdf_link_tools.findings import Finding, Severity
 
 URDFDOM = 'urdfdom model.cpp (parseURDF, initTree, initRoot)'

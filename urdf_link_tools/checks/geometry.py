@@ -23,7 +23,7 @@ import math
 import os
 from typing import Dict, Iterator, List, Optional
 
-from urdf_link_tools.checks_base import CheckContext, fmt, fmt_vector, Rule
+from urdf_link_tools.checks.base import CheckContext, fmt, fmt_vector, Rule
 from urdf_link_tools.findings import Finding, Severity
 from urdf_link_tools.geometry import is_finite
 from urdf_link_tools.meshes import MeshInfo, MeshProblem

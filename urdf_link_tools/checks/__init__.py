@@ -15,9 +15,9 @@
 """
 The rule table and the runner: every rule module's rules and checks in one place.
 
-Each rule module (:mod:`~urdf_link_tools.checks_inertia`,
-:mod:`~urdf_link_tools.checks_plausibility`, :mod:`~urdf_link_tools.checks_geometry`,
-:mod:`~urdf_link_tools.checks_structure`) exports ``RULES`` (documentation, default
+Each rule module (:mod:`~urdf_link_tools.checks.inertia`,
+:mod:`~urdf_link_tools.checks.plausibility`, :mod:`~urdf_link_tools.checks.geometry`,
+:mod:`~urdf_link_tools.checks.structure`) exports ``RULES`` (documentation, default
 severity) and ``CHECKS`` (functions ``ctx -> findings``). A check that raises is turned into
 an ``internal-error`` finding so one bug never hides the other findings.
 """
@@ -25,14 +25,13 @@ an ``internal-error`` finding so one bug never hides the other findings.
 import logging
 from typing import Dict, List
 
-from urdf_link_tools import checks_geometry, checks_inertia, checks_plausibility, \
-    checks_structure
-from urdf_link_tools.checks_base import CheckContext, Rule
+from urdf_link_tools.checks import geometry, inertia, plausibility, structure
+from urdf_link_tools.checks.base import CheckContext, Rule
 from urdf_link_tools.findings import Finding, Severity
 
 LOG = logging.getLogger(__name__)
 
-MODULES = (checks_structure, checks_inertia, checks_plausibility, checks_geometry)
+MODULES = (structure, inertia, plausibility, geometry)
 
 #: Findings the parser records in ``Robot.notes``; documented here so --ignore knows them.
 PARSE_RULES = (

@@ -26,7 +26,7 @@ from typing import Iterator
 
 import numpy as np
 
-from urdf_link_tools.checks_base import CheckContext, fmt, fmt_inertia, fmt_vector, Rule
+from urdf_link_tools.checks.base import CheckContext, fmt, fmt_inertia, fmt_vector, Rule
 from urdf_link_tools.findings import Finding, Severity
 from urdf_link_tools.geometry import distance_outside, is_finite, rpy_to_matrix, union_bounds
 from urdf_link_tools.inertia import inertia_values, principal_moments, violates_triangle

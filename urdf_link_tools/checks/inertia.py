@@ -25,7 +25,7 @@ from typing import Iterator, List, Optional
 
 import numpy as np
 
-from urdf_link_tools.checks_base import CheckContext, fmt, fmt_inertia, fmt_vector, Rule
+from urdf_link_tools.checks.base import CheckContext, fmt, fmt_inertia, fmt_vector, Rule
 from urdf_link_tools.findings import Finding, Severity
 from urdf_link_tools.geometry import is_finite, rpy_to_matrix
 from urdf_link_tools.inertia import (
