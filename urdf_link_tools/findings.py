@@ -48,9 +48,33 @@ class Severity(enum.IntEnum):
 
 
 @dataclass(frozen=True)
+class MacroCall:
+    """
+    One xacro macro call on the way to an element: the macro's name and the call site.
+
+    A finding's ``macro_stack`` lists them innermost first, as a compiler lists the
+    instantiation chain of a template.
+    """
+
+    name: str
+    file: str
+    line: int
+
+    def to_dict(self) -> Dict[str, Any]:
+        """Return a JSON-ready dict."""
+        return {'macro': self.name, 'file': self.file, 'line': self.line}
+
+
+@dataclass(frozen=True)
 class Finding:
     """
     One thing the checker found, with enough context for a person to act on it.
+
+    ``file`` and ``line`` say where the user wrote the element: the URDF file, or for xacro
+    input the xacro file holding the tag (a macro body's line for elements a macro makes);
+    ``macro_stack`` is the chain of macro calls that produced it, innermost first;
+    ``value_source`` names the file and line a number came from when it is not the element's
+    own (a YAML file loaded with ``xacro.load_yaml``). ``file`` is None for standard input.
 
     ``values`` holds the numbers behind the message as (key, value) text pairs, in the order
     a reader wants them (they become diagnostic key/values). ``suggested_inertia`` carries
@@ -68,6 +92,9 @@ class Finding:
     values: Tuple[Tuple[str, str], ...] = ()
     suggested_inertia: Optional[Tuple[float, float, float, float, float, float]] = field(
         default=None, compare=False)
+    file: Optional[str] = None
+    macro_stack: Tuple[MacroCall, ...] = ()
+    value_source: Optional[Tuple[str, int]] = None
 
     def to_dict(self) -> Dict[str, Any]:
         """Return a JSON-ready dict with the public fields."""
@@ -76,11 +103,15 @@ class Finding:
             'severity': self.severity.label,
             'link': self.link,
             'element': self.element,
+            'file': self.file,
             'line': self.line,
+            'macro_stack': [call.to_dict() for call in self.macro_stack],
             'message': self.message,
             'suggestion': self.suggestion,
             'values': dict(self.values),
         }
+        if self.value_source is not None:
+            out['value_source'] = {'file': self.value_source[0], 'line': self.value_source[1]}
         if self.suggested_inertia is not None:
             names = ('ixx', 'ixy', 'ixz', 'iyy', 'iyz', 'izz')
             out['suggested_inertia'] = dict(zip(names, self.suggested_inertia))
