@@ -308,13 +308,13 @@ class NodeSession:
 
     def list_links(self) -> Any:
         """Call ``~/list_links``."""
-        from urdf_link_tools_interfaces.srv import ListLinks
+        from urdf_link_tools.srv import ListLinks
 
         return self.client.call(ListLinks, self.private('list_links'), ListLinks.Request())
 
     def link_geometry(self, link: str, group: str = '', triangles: bool = False) -> Any:
         """Call ``~/get_link_geometry``."""
-        from urdf_link_tools_interfaces.srv import GetLinkGeometry
+        from urdf_link_tools.srv import GetLinkGeometry
 
         request = GetLinkGeometry.Request(link_name=link, group=group,
                                           include_mesh_triangles=triangles)
@@ -322,7 +322,7 @@ class NodeSession:
 
     def link_findings(self, link: str) -> Any:
         """Call ``~/get_link_findings``."""
-        from urdf_link_tools_interfaces.srv import GetLinkFindings
+        from urdf_link_tools.srv import GetLinkFindings
 
         return self.client.call(GetLinkFindings, self.private('get_link_findings'),
                                 GetLinkFindings.Request(link_name=link))

@@ -29,8 +29,8 @@ from ros_harness import NodeSession, statuses_of
 from urdf_link_tools.parser import parse_urdf_string
 from visualization_msgs.msg import Marker, MarkerArray
 
-pytest.importorskip('urdf_link_tools_interfaces.srv',
-                    reason='urdf_link_tools_interfaces is not built: run scripts/setup.sh')
+pytest.importorskip('urdf_link_tools.srv',
+                    reason='the interfaces of urdf_link_tools are not built: run scripts/setup.sh')
 pytest.importorskip('pinocchio', reason='Pinocchio is the oracle: pip install pin')
 
 TIMEOUT = 30.0

@@ -47,7 +47,7 @@ from urdf_link_tools.ros.parameters import validate_value
 from urdf_link_tools.ros.snapshot import build_snapshot, mesh_library, parse_description
 from urdf_link_tools.ros.snapshot import Rejection, rejection_from_error, Snapshot
 from urdf_link_tools.ros.worker import Job, LatestJobWorker
-from urdf_link_tools_interfaces.srv import GetLinkFindings, GetLinkGeometry, ListLinks
+from urdf_link_tools.srv import GetLinkFindings, GetLinkGeometry, ListLinks
 from visualization_msgs.msg import MarkerArray
 
 NODE_NAME = 'urdf_link_tools'
