@@ -23,30 +23,38 @@ elements; this module puts the robot together.
 """
 
 import gc
-from typing import List, Optional, Tuple, Union
+from typing import List, Optional, Sequence, Tuple, Union
 
 from lxml import etree
 
 from urdf_link_tools.errors import UrdfStructureError
+from urdf_link_tools.findings import Finding, Severity
 from urdf_link_tools.model import Joint, Link, Robot
-from urdf_link_tools.parser.context import Context, quote
+from urdf_link_tools.parser.context import Context, quote, REFUSED
 from urdf_link_tools.parser.joints import joint_of
 from urdf_link_tools.parser.links import link_of, material_of, resolve_late_references
-from urdf_link_tools.parser.xml import parse_xml
+from urdf_link_tools.parser.xml import load_xml, parse_xml
 
 __all__ = ['parse_urdf_string', 'parse_xml', 'robot_from_element']
 
 
-def robot_from_element(root: etree._Element, source: Optional[str] = None) -> Robot:
+def robot_from_element(root: etree._Element, source: Optional[str] = None,
+                       notes: Sequence[Finding] = ()) -> Robot:
     """
     Build the model from a parsed ``<robot>`` element.
 
+    Every element urdfdom refuses becomes an ERROR finding in ``Robot.notes`` and the
+    robot is built with the fallback the finding names, so that one run reports every
+    independent defect.
+
     :param root: the document's root element
     :param source: path of the file the text came from, used to resolve relative meshes
+    :param notes: findings made while reading the XML, kept first
     :return: the robot model
-    :raises UrdfStructureError: for the first element that breaks the URDF format
+    :raises UrdfStructureError: when the root element is not ``<robot>``
     """
     ctx = Context()
+    ctx.notes.extend(notes)
     if root.tag != 'robot':
         shown = root.tag if isinstance(root.tag, str) else '?'
         raise UrdfStructureError(
@@ -54,10 +62,14 @@ def robot_from_element(root: etree._Element, source: Optional[str] = None) -> Ro
             'is this a URDF (and not SDF, xacro output with errors, or another file)?',
             line=root.sourceline)
     name = root.get('name')
-    if name is None or not name.strip():
-        ctx.note('robot-name-missing', root, 'the <robot> element has no name attribute',
-                 'add name="..." to <robot>; tools use it to label the robot')
+    if name is None:
+        ctx.note('robot-name-missing', root,
+                 f'the <robot> element has no name attribute: {REFUSED} ("No name given for '
+                 'the robot")', 'add name="..." to <robot>', Severity.ERROR)
         name = ''
+    elif not name.strip():
+        ctx.note('robot-name-missing', root, 'the <robot> name is empty',
+                 'give the robot a name; tools use it to label the robot')
     links: List[Link] = []
     joints: List[Joint] = []
     # Materials first (a visual may name one defined further down), links and joints
@@ -66,12 +78,17 @@ def robot_from_element(root: etree._Element, source: Optional[str] = None) -> Ro
     for child in root:
         tag = child.tag
         if tag == 'material':
-            material = material_of(ctx, child, True)
+            material = ctx.attempt(lambda: material_of(ctx, child, True), None,
+                                   'without this material', refuses=False)
+            if material is None:
+                continue
             if material.name in ctx.materials:
                 ctx.note('material-duplicate', child,
-                         f"material '{material.name}' is defined again; the first "
-                         f'definition (line {ctx.materials[material.name].line}) is used',
-                         'remove the second definition or give it another name')
+                         f"material '{material.name}' is defined again (first on line "
+                         f'{ctx.materials[material.name].line}): {REFUSED} ("material is not '
+                         'unique"); the first definition is used here',
+                         'remove the second definition or give it another name',
+                         Severity.ERROR)
             else:
                 ctx.materials[material.name] = material  # type: ignore[index]
         elif tag == 'link' or tag == 'joint':
@@ -79,9 +96,14 @@ def robot_from_element(root: etree._Element, source: Optional[str] = None) -> Ro
     top_level = tuple(ctx.materials.values())
     for tag, child in parts:
         if tag == 'link':
-            links.append(link_of(ctx, child))
+            link = ctx.attempt(lambda: link_of(ctx, child), None, 'without this link')
+            if link is not None:
+                links.append(link)
         else:
-            joints.append(joint_of(ctx, child))
+            joint = ctx.attempt(lambda: joint_of(ctx, child), None, 'without this joint')
+            if joint is not None:
+                joints.append(joint)
+        ctx.link = None
     if ctx.unresolved:
         links = resolve_late_references(ctx, links)
     return Robot(name=name, links=tuple(links), joints=tuple(joints),
@@ -98,14 +120,14 @@ def parse_urdf_string(text: Union[str, bytes], source: Optional[str] = None) -> 
     :return: the robot model
     :raises UrdfError: (a subclass) when the text cannot be read as a URDF
     """
-    root = parse_xml(text)
+    root, notes = load_xml(text)
     # Building the model allocates tens of thousands of small immutable objects and no
     # reference cycles; pausing the cyclic collector meanwhile saves about a third of the
     # time on large robots (bench/bench_analysis.py).
     enabled = gc.isenabled()
     gc.disable()
     try:
-        return robot_from_element(root, source)
+        return robot_from_element(root, source, notes)
     finally:
         if enabled:
             gc.enable()

@@ -64,12 +64,14 @@ def _geometry(ctx: Context, element: etree._Element) -> Geometry:
     shapes = [(child, tag) for child in element if isinstance(tag := child.tag, str)]
     if not shapes:
         raise ctx.error(element, None,
-                        'needs one shape: <box>, <cylinder>, <sphere> or <mesh>')
+                        'needs one shape: <box>, <cylinder>, <sphere> or <mesh>',
+                        'parse-invalid-geometry')
     shape, tag = shapes[0]
     reader = _SHAPES.get(tag)
     if reader is None:
         raise ctx.error(shape, None,
-                        'unknown geometry; use <box>, <cylinder>, <sphere> or <mesh>')
+                        'unknown geometry; use <box>, <cylinder>, <sphere> or <mesh>',
+                        'parse-invalid-geometry')
     if len(shapes) > 1:
         ctx.note('parse-extra-shape', shapes[1][0],
                  f'<geometry> holds {len(shapes)} shapes; only the first, <{tag}>, '
@@ -81,14 +83,16 @@ def _geometry(ctx: Context, element: etree._Element) -> Geometry:
 def material_of(ctx: Context, element: etree._Element, top_level: bool) -> Material:
     """Read a ``<material>``, top-level or in a visual."""
     name = element.get('name')
-    if top_level and not name:
-        raise ctx.error(element, None, 'a top-level <material> needs a name attribute')
+    if name is None:
+        raise ctx.error(element, None, 'a <material> needs a name attribute')
     rgba = None
     texture = None
     for child in element:
         tag = child.tag
         if tag == 'color':
-            rgba = vector(ctx, child, 'rgba', 4, None)
+            # urdfdom logs a malformed colour and goes on without it.
+            rgba = ctx.attempt(lambda: vector(ctx, child, 'rgba', 4, None), None,
+                               'without this colour', refuses=False)
         elif tag == 'texture':
             texture = child.get('filename') or None
     return Material(name=name, rgba=rgba, texture=texture,  # type: ignore[arg-type]
@@ -104,14 +108,17 @@ def _geometry_element(ctx: Context, element: etree._Element, index: int,
     geometry_el = parts.get('geometry')
     geometry = None
     if geometry_el is not None:
-        geometry = _geometry(ctx, geometry_el)
+        geometry = ctx.attempt(lambda: _geometry(ctx, geometry_el), None,
+                               f'without the geometry of this <{element.tag}>')
     elif required:
-        raise ctx.error(element, None, 'a <geometry> element is required')
+        ctx.attempt(_raise(ctx.error(element, None, 'a <geometry> element is required')),
+                    None, 'without geometry for it')
     material_el = parts.get('material')
     material = None
     if material_el is not None:
-        material = material_of(ctx, material_el, False)
-        if material.name:
+        material = ctx.attempt(lambda: material_of(ctx, material_el, False), None,
+                               'without this material')
+        if material is not None and material.name:
             if material.is_defined:
                 ctx.materials.setdefault(material.name, material)
             else:
@@ -123,6 +130,12 @@ def _geometry_element(ctx: Context, element: etree._Element, index: int,
         group=element.tag, index=index, name=element.get('name'),
         origin=origin_of(ctx, parts.get('origin')), geometry=geometry, material=material,
         line=element.sourceline, attributes=attributes)
+
+
+def _raise(exc: Exception) -> Callable[[], None]:
+    def read() -> None:
+        raise exc
+    return read
 
 
 def resolve_material(ctx: Context, reference: Material) -> Material:
@@ -149,7 +162,7 @@ def _inertial(ctx: Context, element: etree._Element) -> Inertial:
     if inertia_el is None:
         raise ctx.error(element, None,
                         'an <inertia ixx=".." ixy=".." ixz=".." iyy=".." iyz=".." izz=".."/> '
-                        'element is required')
+                        f'element is required (the <mass> is on line {mass_el.sourceline})')
     texts = [inertia_el.get(name) for name in INERTIA_NAMES]
     missing = [name for name, text in zip(INERTIA_NAMES, texts) if text is None]
     if missing:
@@ -176,6 +189,7 @@ def link_of(ctx: Context, element: etree._Element) -> Link:
         raise ctx.error(element, None, 'a <link> needs a non-empty name attribute')
     ctx.link = name
     inertial = None
+    inertial_line = None
     visuals: List[GeometryElement] = []
     collisions: List[GeometryElement] = []
     custom: List[GeometryElement] = []
@@ -187,12 +201,14 @@ def link_of(ctx: Context, element: etree._Element) -> Link:
         elif tag == 'collision':
             collisions.append(_geometry_element(ctx, child, len(collisions), True))
         elif tag == 'inertial':
-            if inertial is None:
-                inertial = _inertial(ctx, child)
+            if inertial_line is None:
+                inertial_line = child.sourceline
+                inertial = ctx.attempt(lambda: _inertial(ctx, child), None,
+                                       'as if the link had no <inertial>')
             else:
                 ctx.note('parse-duplicate-inertial', child,
                          f"link '{name}' has more than one <inertial>; only the first "
-                         f'(line {inertial.line}) is used by URDF readers',
+                         f'(line {inertial_line}) is used by URDF readers',
                          'merge them into one <inertial>')
         elif isinstance(tag, str):
             index = custom_counts.get(tag, 0)
@@ -206,6 +222,7 @@ def link_of(ctx: Context, element: etree._Element) -> Link:
 def _custom_element(ctx: Context, element: etree._Element, index: int) -> GeometryElement:
     # A custom element is not URDF: a reader that does not know it ignores it, so a mistake
     # inside it is a warning about that element, never a reason to refuse the robot.
+    ctx.strict = True
     try:
         return _geometry_element(ctx, element, index, False)
     except UrdfStructureError as exc:
@@ -216,6 +233,8 @@ def _custom_element(ctx: Context, element: etree._Element, index: int) -> Geomet
                                line=element.sourceline,
                                attributes=tuple((str(k), str(v))
                                                 for k, v in element.attrib.items()))
+    finally:
+        ctx.strict = False
 
 
 def resolve_late_references(ctx: Context, links: List[Link]) -> List[Link]:

@@ -22,11 +22,13 @@ references are never expanded, and a document that declares entities is refused 
 own limits (nesting depth 256, text nodes up to 10 MB) stay on because ``huge_tree`` is off.
 """
 
-from typing import Optional, Union
+import re
+from typing import List, Optional, Tuple, Union
 
 from lxml import etree
 
 from urdf_link_tools.errors import UrdfSyntaxError
+from urdf_link_tools.findings import Finding, Severity
 from urdf_link_tools.parser.context import quote as _quote
 
 
@@ -45,7 +47,10 @@ class _DenyResolver(etree.Resolver):
             'which is refused for safety')
 
 
-def _make_parser(encoding: Optional[str] = None) -> etree.XMLParser:
+_UNDECLARED = re.compile(r'Namespace prefix (\S+) (?:for (\S+) )?on (\S+) is not defined')
+
+
+def _make_parser(encoding: Optional[str] = None, recover: bool = False) -> etree.XMLParser:
     # A new parser per call: lxml parsers must not be shared between threads.
     # Do not pass collect_ids=False: with lxml 6 it makes libxml2 load the external DTD
     # subset (a file read that test_parser_safety catches with a FIFO).
@@ -54,9 +59,40 @@ def _make_parser(encoding: Optional[str] = None) -> etree.XMLParser:
     parser = etree.XMLParser(
         encoding=encoding, resolve_entities=False, no_network=True, load_dtd=False,
         dtd_validation=False, huge_tree=False, remove_comments=True, remove_pis=True,
-        remove_blank_text=True)
+        remove_blank_text=True, recover=recover)
     parser.resolvers.add(_DenyResolver())
     return parser
+
+
+def _only_undeclared_prefixes(log: etree._ListErrorLog) -> bool:
+    """Return True when every error libxml2 logged is a namespace prefix nobody declared."""
+    errors = [entry for entry in log if entry.level >= etree.ErrorLevels.ERROR]
+    return bool(errors) and all(
+        entry.type == etree.ErrorTypes.NS_ERR_UNDEFINED_NAMESPACE for entry in errors)
+
+
+def _prefix_notes(log: etree._ListErrorLog) -> List[Finding]:
+    """One warning per undeclared prefix, at its first use."""
+    notes: List[Finding] = []
+    seen = set()
+    for entry in log:
+        match = _UNDECLARED.match(entry.message or '')
+        if match is None or match.group(1) in seen:
+            continue
+        prefix, attr, tag = match.groups()
+        seen.add(prefix)
+        used = f'the attribute {prefix}:{attr} of <{tag}>' if attr else f'<{prefix}:{tag}>'
+        notes.append(Finding(
+            rule='parse-undeclared-prefix', severity=Severity.WARNING,
+            message=f"{used} uses the namespace prefix '{prefix}', which no "
+                    f'xmlns:{prefix} declares: urdfdom (robot_state_publisher, RViz), '
+                    'MuJoCo and Pinocchio read the robot, and so does this checker, but '
+                    'namespace-aware readers refuse it: joint_state_publisher and xacro '
+                    '(xml.dom.minidom: "unbound prefix"), urdf_parser_py, xmllint',
+            element=f'<{tag}>', line=entry.line if entry.line > 0 else None,
+            suggestion=f'declare the prefix on <robot>, e.g. xmlns:{prefix}="http://..." '
+                       '(any URI), or remove what uses it'))
+    return notes
 
 
 def parse_xml(data: Union[str, bytes]) -> etree._Element:
@@ -67,12 +103,28 @@ def parse_xml(data: Union[str, bytes]) -> etree._Element:
     :return: the root element
     :raises UrdfSyntaxError: when the text is empty, not well-formed, or declares entities
     """
+    return load_xml(data)[0]
+
+
+def load_xml(data: Union[str, bytes]) -> Tuple[etree._Element, List[Finding]]:
+    """
+    Parse XML text safely; return its root element and notes about what was tolerated.
+
+    A namespace prefix used without its ``xmlns:`` declaration (as in some published
+    descriptions, ``drake:acceleration="..."``) is tolerated, as urdfdom (TinyXML2, which
+    does no namespace processing) tolerates it: the document is read again in libxml2's
+    recover mode, with every other option unchanged, only when that was its only error.
+
+    :param data: the document; ``str`` input may carry any encoding declaration
+    :return: the root element and the notes (one per undeclared prefix)
+    :raises UrdfSyntaxError: when the text is empty, not well-formed, or declares entities
+    """
+    encoding = None
     if isinstance(data, str):
         raw = data.encode('utf-8')
-        parser = _make_parser('utf-8')
+        encoding = 'utf-8'
     else:
         raw = data
-        parser = _make_parser()
     if not raw.strip():
         raise UrdfSyntaxError(
             'the robot description is empty: expected a <robot> XML document')
@@ -81,19 +133,24 @@ def parse_xml(data: Union[str, bytes]) -> etree._Element:
         # Checked before parsing so that an entity bomb costs nothing and the user gets
         # the real reason rather than libxml2's amplification error.
         raise _entity_error()
+    notes: List[Finding] = []
+    strict = _make_parser(encoding)
     try:
-        root = etree.fromstring(raw, parser)
+        root = etree.fromstring(raw, strict)
     except etree.XMLSyntaxError as exc:
-        line = exc.lineno if exc.lineno and exc.lineno > 0 else None
-        detail = exc.msg if getattr(exc, 'msg', None) else str(exc)
-        detail = detail.split(', line ')[0].strip()
-        if 'Excessive depth' in detail:
-            # libxml2 suggests XML_PARSE_HUGE, which a user cannot act on.
-            detail = ('Excessive depth in document: elements are nested more than 256 levels '
-                      'deep (a URDF needs about 5)')
-        raise UrdfSyntaxError(
-            f'not well-formed XML: {detail}; fix the XML (is the file complete?)',
-            line=line) from None
+        root = None
+        # The parser's own log: the exception's also holds earlier parses' errors.
+        if _only_undeclared_prefixes(strict.error_log):
+            # libxml2 went on after these (they are namespace errors, not well-formedness
+            # errors), so the log is complete: nothing else is wrong with the document.
+            parser = _make_parser(encoding, recover=True)
+            root = etree.fromstring(raw, parser)
+            if root is None or not _only_undeclared_prefixes(parser.error_log):
+                root = None
+            else:
+                notes = _prefix_notes(parser.error_log)
+        if root is None:
+            raise _syntax_error(exc, strict.error_log) from None
     if root is None:
         raise UrdfSyntaxError('the robot description has no root element')
     docinfo = root.getroottree().docinfo
@@ -104,4 +161,23 @@ def parse_xml(data: Union[str, bytes]) -> etree._Element:
         raise UrdfSyntaxError(
             'the document references an external DTD, which is refused for safety: '
             'remove the <!DOCTYPE ... SYSTEM ...> line', line=1)
-    return root
+    return root, notes
+
+
+def _syntax_error(exc: etree.XMLSyntaxError, log: etree._ListErrorLog) -> UrdfSyntaxError:
+    line = exc.lineno if exc.lineno and exc.lineno > 0 else None
+    detail = exc.msg if getattr(exc, 'msg', None) else str(exc)
+    for entry in log:
+        # Report the first real error, not an undeclared prefix that is tolerated.
+        if entry.level >= etree.ErrorLevels.ERROR and \
+                entry.type != etree.ErrorTypes.NS_ERR_UNDEFINED_NAMESPACE:
+            line = entry.line if entry.line > 0 else line
+            detail = entry.message or detail
+            break
+    detail = detail.split(', line ')[0].strip()
+    if 'Excessive depth' in detail:
+        # libxml2 suggests XML_PARSE_HUGE, which a user cannot act on.
+        detail = ('Excessive depth in document: elements are nested more than 256 levels '
+                  'deep (a URDF needs about 5)')
+    return UrdfSyntaxError(
+        f'not well-formed XML: {detail}; fix the XML (is the file complete?)', line=line)
