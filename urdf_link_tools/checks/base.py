@@ -34,7 +34,6 @@ from urdf_link_tools.geometry import (
 from urdf_link_tools.inertia import parallel_axis, TensorProperties
 from urdf_link_tools.meshes import MeshInfo, MeshProblem, MeshResult
 from urdf_link_tools.model import GeometryElement, Link, Mesh, Robot
-from urdf_link_tools.screening import Screens
 
 Values = Tuple[Tuple[str, str], ...]
 
@@ -120,7 +119,6 @@ class CheckContext:
         self._models: Dict[str, Tuple[Optional[CollisionModel], str]] = {}
         self._tensors: Dict[int, TensorProperties] = {}
         self._bounds: Dict[int, Optional[Bounds]] = {}
-        self._screens: Optional[Screens] = None
 
     def finding(self, rule: str, severity: Severity, message: str, *,
                 link: Optional[str] = None, element: Optional[str] = None,
@@ -187,14 +185,6 @@ class CheckContext:
             tensor = TensorProperties(link.inertial.inertia)
             self._tensors[key] = tensor
         return tensor
-
-    @property
-    def screens(self) -> Screens:
-        """Return the links that provably trigger no inertia or plausibility rule."""
-        if self._screens is None:
-            self._screens = Screens(self.robot, self.meshes,
-                                    self.config.inertia_mismatch_factor, self.element_bounds)
-        return self._screens
 
     def element_bounds(self, element: GeometryElement) -> Optional[Bounds]:
         """Return the element's bounds in the link frame, or None when unknown."""
