@@ -34,7 +34,6 @@ from urdf_link_tools.geometry import (
 from urdf_link_tools.inertia import parallel_axis, TensorProperties
 from urdf_link_tools.meshes import MeshInfo, MeshProblem, MeshResult
 from urdf_link_tools.model import GeometryElement, Link, Mesh, Robot
-from urdf_link_tools.screening import Screens
 
 Values = Tuple[Tuple[str, str], ...]
 
@@ -120,7 +119,6 @@ class CheckContext:
         self._models: Dict[str, Tuple[Optional[CollisionModel], str]] = {}
         self._tensors: Dict[int, TensorProperties] = {}
         self._bounds: Dict[int, Optional[Bounds]] = {}
-        self._screens: Optional[Screens] = None
 
     def finding(self, rule: str, severity: Severity, message: str, *,
                 link: Optional[str] = None, element: Optional[str] = None,
@@ -188,14 +186,6 @@ class CheckContext:
             self._tensors[key] = tensor
         return tensor
 
-    @property
-    def screens(self) -> Screens:
-        """Return the links that provably trigger no inertia or plausibility rule."""
-        if self._screens is None:
-            self._screens = Screens(self.robot, self.meshes,
-                                    self.config.inertia_mismatch_factor, self.element_bounds)
-        return self._screens
-
     def element_bounds(self, element: GeometryElement) -> Optional[Bounds]:
         """Return the element's bounds in the link frame, or None when unknown."""
         key = id(element)
@@ -262,3 +252,46 @@ class CheckContext:
             # Steiner: each part's central tensor moved to the combined centre.
             tensor += unit + parallel_axis(volume, part_centre - centre)
         return CollisionModel(total, centre, tensor, len(parts), tuple(approximate)), ''
+
+
+class NameSuggester:
+    """
+    Bounded "did you mean" suggestions among many names.
+
+    ``difflib`` over every name for every unknown name is quadratic (a 121 KB file of
+    joints naming missing links took 48 s). Each query here looks only at the names that
+    share its first character and have a similar length, nearest lengths first, at most
+    ``CANDIDATES`` of them, and a suggester answers at most ``QUERIES`` distinct names
+    (later ones get no suggestion). Typos keep the first character and length in most cases.
+
+    :param names: the known names
+    """
+
+    CANDIDATES = 200
+    QUERIES = 100
+
+    def __init__(self, names: Iterable[str]) -> None:
+        self._buckets: Dict[Tuple[str, int], List[str]] = {}
+        for name in sorted(set(names)):
+            self._buckets.setdefault((name[:1].lower(), len(name)), []).append(name)
+        self._answers: Dict[str, str] = {}
+
+    def suggest(self, name: str) -> str:
+        """Return the closest known name, or '' when none is close (or the budget is spent)."""
+        import difflib
+
+        if name in self._answers:
+            return self._answers[name]
+        if len(self._answers) >= self.QUERIES:
+            return ''
+        candidates: List[str] = []
+        first = name[:1].lower()
+        for delta in range(0, 4):
+            for length in {len(name) - delta, len(name) + delta}:
+                candidates.extend(self._buckets.get((first, length), ()))
+            if len(candidates) >= self.CANDIDATES:
+                break
+        found = difflib.get_close_matches(name, candidates[:self.CANDIDATES], n=1)
+        answer = found[0] if found else ''
+        self._answers[name] = answer
+        return answer

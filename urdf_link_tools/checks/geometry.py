@@ -23,7 +23,7 @@ import math
 import os
 from typing import Dict, Iterator, List, Optional
 
-from urdf_link_tools.checks.base import CheckContext, fmt, fmt_vector, Rule
+from urdf_link_tools.checks.base import CheckContext, fmt, fmt_vector, NameSuggester, Rule
 from urdf_link_tools.findings import Finding, Severity
 from urdf_link_tools.geometry import is_finite
 from urdf_link_tools.meshes import MeshInfo, MeshProblem
@@ -305,6 +305,7 @@ def check_materials(ctx: CheckContext) -> Iterator[Finding]:
     """Flag undefined material references and colours outside [0, 1]."""
     for material in ctx.robot.materials:
         yield from _colour(ctx, None, 'material', material)
+    suggester = NameSuggester(m.name for m in ctx.robot.materials if m.name)
     for link in ctx.robot.links:
         for visual in link.visuals:
             material = visual.material
@@ -318,18 +319,15 @@ def check_materials(ctx: CheckContext) -> Iterator[Finding]:
                     link=link.name, element=visual.label, line=material.line or visual.line,
                     suggestion=f'define <material name="{material.name}"><color rgba="r g b '
                                'a"/></material> under <robot>, or fix the name'
-                               + _similar(ctx, material.name),
+                               + _similar(suggester, material.name),
                     values=(('material', material.name or ''),))
             elif material.reference_line is None:
                 yield from _colour(ctx, link.name, visual.label, material)
 
 
-def _similar(ctx: CheckContext, name: Optional[str]) -> str:
-    import difflib
-
-    names = [m.name for m in ctx.robot.materials if m.name]
-    close = difflib.get_close_matches(name or '', names, n=1)
-    return f' (did you mean {close[0]!r}?)' if close else ''
+def _similar(suggester: NameSuggester, name: Optional[str]) -> str:
+    close = suggester.suggest(name or '')
+    return f' (did you mean {close!r}?)' if close else ''
 
 
 def _colour_in_range(material) -> bool:

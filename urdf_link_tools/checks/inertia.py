@@ -117,12 +117,10 @@ RULES = (
 def check_links(ctx: CheckContext) -> Iterator[Finding]:
     """Run every mass and inertia rule on every link."""
     roots = set(ctx.robot.root_links)
-    clean = ctx.screens.tensor_clean
     for link in ctx.robot.links:
         yield from _check_mass(ctx, link)
         if link.inertial is not None:
-            if id(link) not in clean:
-                yield from _check_tensor(ctx, link)
+            yield from _check_tensor(ctx, link)
             if link.name in roots and len(roots) == 1:
                 yield _root_inertia(ctx, link)
 

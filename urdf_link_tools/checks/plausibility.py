@@ -68,10 +68,8 @@ def _usable(link: Link) -> bool:
 def check_mismatch(ctx: CheckContext) -> Iterator[Finding]:
     """Compare each valid tensor with the collision geometry's."""
     factor = ctx.config.inertia_mismatch_factor
-    clean = ctx.screens.mismatch_clean
-    volumes = ctx.screens.volumes
     for link in ctx.robot.links:
-        if not _usable(link) or id(link) in clean or volumes[id(link)] is None:
+        if not _usable(link):
             continue
         inertial = link.inertial
         declared = ctx.tensor(link)
@@ -112,12 +110,8 @@ def check_mismatch(ctx: CheckContext) -> Iterator[Finding]:
 def check_density(ctx: CheckContext) -> Iterator[Finding]:
     """Flag masses that are implausible for the collision volume."""
     low, high = ctx.config.density_min, ctx.config.density_max
-    volumes = ctx.screens.volumes
     for link in ctx.robot.links:
         if link.inertial is None or not (math.isfinite(link.mass) and link.mass > 0.0):
-            continue
-        volume = volumes[id(link)]  # exactly the collision model's, None without one
-        if volume is None or low <= link.mass / volume <= high:
             continue
         model, _ = ctx.collision_model(link)
         if model is None:
@@ -156,9 +150,8 @@ def _density_hint(mass: float, volume: float, low: float, high: float) -> str:
 
 def check_com(ctx: CheckContext) -> Iterator[Finding]:
     """Flag centres of mass outside the collision bounding boxes."""
-    clean = ctx.screens.com_clean
     for link in ctx.robot.links:
-        if id(link) in clean or not _usable(link):
+        if not _usable(link):
             continue
         elements = [element for element in link.collisions if element.geometry is not None]
         if not elements:

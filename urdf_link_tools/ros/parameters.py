@@ -161,6 +161,11 @@ PARAMETERS: Tuple[ParameterSpec, ...] = (
         'check_meshes', BOOL, CheckConfig.check_meshes,
         'Load mesh files (false: skip every mesh-based check).',
         validator=_check('check_meshes')),
+    ParameterSpec(
+        'max_findings_per_rule', INTEGER, CheckConfig.max_findings_per_rule,
+        'List at most this many findings of one rule; the rest are counted in one more '
+        'finding.', minimum=1, maximum=100_000_000,
+        validator=_check('max_findings_per_rule')),
     # --- outputs
     ParameterSpec(
         'diagnostics_period', DOUBLE, 1.0,
