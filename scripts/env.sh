@@ -28,8 +28,12 @@
 _ult_repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 export ROS_DISTRO="${ROS_DISTRO:-jazzy}"
 case "$ROS_DISTRO" in
+  jazzy) _ult_suffix="" ;;
   kilted) _ult_suffix=-kilted ;;
-  *) _ult_suffix="" ;;
+  *)
+    echo "scripts/env.sh: ROS_DISTRO=$ROS_DISTRO: the development environment has ROS 2 wheels" \
+      "for jazzy and kilted only" >&2
+    if [[ "${BASH_SOURCE[0]}" != "$0" ]]; then return 1; else exit 1; fi ;;
 esac
 _ult_venv="$_ult_repo/.venv$_ult_suffix"
 _ult_pkg="$_ult_repo/install$_ult_suffix/urdf_link_tools"

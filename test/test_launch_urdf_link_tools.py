@@ -24,10 +24,16 @@ project uses (they come with a ROS installation); where they are missing the mod
 skipped with that reason.
 """
 
+import os
+import sys
 import unittest
 
 import pytest
-from ros_harness import allocate_domain_id, REPO, RosClient, SAMPLE_URDF, unique_namespace
+
+# launch_test, unlike pytest, does not put this file's folder on sys.path.
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from ros_harness import allocate_domain_id, REPO, RosClient, SAMPLE_URDF  # noqa: E402, I100
+from ros_harness import unique_namespace  # noqa: E402
 
 _MISSING = ('{} is not installed: launch, launch_ros and launch_testing come with a ROS 2 '
             'installation (apt ros-<distro>-launch-testing-ros), not from PyPI')

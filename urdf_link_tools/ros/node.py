@@ -97,7 +97,9 @@ class UrdfLinkToolsNode(Node):
         self._markers_pub = self.create_publisher(MarkerArray, '~/markers', LATCHED)
         self._robot_com_markers_pub = self.create_publisher(
             MarkerArray, '~/robot_com_marker', LATCHED)
-        self._robot_com_pub = self.create_publisher(PointStamped, '~/robot_com', EVENTS)
+        # Latched like the markers: `ros2 topic echo` on a robot standing still, or a late
+        # subscriber, gets the last centre of mass at once.
+        self._robot_com_pub = self.create_publisher(PointStamped, '~/robot_com', LATCHED)
         self._diagnostics_pub = self.create_publisher(DiagnosticArray, '/diagnostics', EVENTS)
 
         self._worker = LatestJobWorker(self._process, self._on_worker_error)
