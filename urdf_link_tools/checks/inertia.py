@@ -100,8 +100,10 @@ RULES = (
          'kdl_parser kdl_parser.cpp (treeFromUrdfModel)'),
     Rule('inertial-origin-rotated', Severity.INFO,
          'the <inertial><origin> has a non-zero rpy',
-         'simulators disagree on it: MuJoCo drops it on import (MuJoCo issue 3559), Genesis '
-         'mishandles it (Genesis issue 3183), so one file gives different bodies',
+         'importers have mishandled the inertial frame: MuJoCo 3.3.7 to 3.12 dropped its '
+         'rotation (MuJoCo issue 3559, fixed; 4.0 honours it), Genesis discarded the tensor '
+         'when the origin was omitted (Genesis issue 3183, fixed), so a tensor written in the '
+         'link frame is the portable form',
          'write the tensor in the link frame with rpy="0 0 0" (the equivalent tensor is '
          'given)', 'MuJoCo issue 3559; Genesis issue 3183'),
 )
@@ -168,8 +170,7 @@ def _check_mass(ctx: CheckContext, link: Link) -> Iterator[Finding]:
                        'rotational inertia, so MuJoCo refuses to compile')
         yield ctx.finding(
             'mass-not-positive', Severity.ERROR,
-            f"{what} but moves (joint '{joint.name}', {joint.type}): {consequence} (mass and "
-            'inertia of moving bodies must be larger than mjMINVAL)',
+            f"{what} but moves (joint '{joint.name}', {joint.type}): {consequence}",
             link=link.name, element=element, line=line,
             suggestion=hint, values=(('mass', mass), ('parent_joint', joint.name),
                                      ('joint_type', joint.type)))
@@ -228,9 +229,10 @@ def _zero_tensor(ctx: CheckContext, link: Link) -> Iterator[Finding]:
                   'mobile robots) MuJoCo refuses it; welded to the world it is accepted')
     yield ctx.finding(
         'inertia-moment-tiny', Severity.ERROR,
-        f'the inertia tensor is all zero: a point mass of {fmt(link.mass)} kg {where} ("mass '
-        'and inertia of moving bodies must be larger than mjMINVAL"), and nothing welded to '
-        'it has inertia',
+        f'the inertia tensor is all zero: a point mass of {fmt(link.mass)} kg {where}, and '
+        'nothing welded to it gives the fused body inertia about every axis (MuJoCo: "mass '
+        'and inertia of moving bodies must be larger than mjMINVAL" or "inertia must have '
+        'positive eigenvalues")',
         link=link.name, element='inertial/inertia', line=inertia.line,
         suggestion=text, values=(('mass', link.mass),),
         suggested_inertia=inertia_values(tensor))
@@ -341,8 +343,9 @@ def _check_rotated(ctx: CheckContext, link: Link) -> Iterator[Finding]:
         f'the inertial frame is rotated (rpy {fmt_vector(rpy)})'
         + (f' and the tensor also has products ({fmt_vector(products)})' if any(products)
            else '')
-        + ': simulators disagree on it (MuJoCo issue 3559: dropped on import; Genesis issue '
-          '3183), so the same file gives different bodies',
+        + ': importers have mishandled it (MuJoCo 3.3.7 to 3.12 dropped the rotation, MuJoCo '
+          'issue 3559, fixed since: MuJoCo 4.0 honours it), so older tools build a different '
+          'body from this file',
         link=link.name, element='inertial/origin', line=inertial.origin.line or inertial.line,
         suggestion=f'for portability write rpy="0 0 0" with '
                    f'{fmt_inertia(inertia_values(link_frame))}'
