@@ -166,7 +166,7 @@ def _add_check_parser(commands) -> None:
     check.add_argument('--density-max', type=float, metavar='KG_M3',
                        help='highest plausible density (default 25000)')
     check.add_argument('--collision-face-limit', type=int, metavar='N',
-                       help='most faces of a collision mesh (default 1000)')
+                       help='most faces of a collision mesh (default 5000)')
     check.add_argument('--min-mass', type=float, metavar='KG',
                        help='lightest plausible moving link (default 1e-6)')
     check.add_argument('--mesh-max-bytes', type=int, metavar='N',

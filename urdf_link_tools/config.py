@@ -52,7 +52,7 @@ class CheckConfig:
     inertia_mismatch_factor: float = 10.0
     density_min: float = 50.0
     density_max: float = 25000.0
-    collision_face_limit: int = 1000
+    collision_face_limit: int = 5000
     min_mass: float = 1e-6
     mesh_max_bytes: int = 100_000_000
     ignore_rules: FrozenSet[str] = frozenset()

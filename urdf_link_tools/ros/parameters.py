@@ -136,8 +136,8 @@ PARAMETERS: Tuple[ParameterSpec, ...] = (
         constraints='greater than density_min'),
     ParameterSpec(
         'collision_face_limit', INTEGER, CheckConfig.collision_face_limit,
-        'Most faces a collision mesh should have (the URDF specification recommends under '
-        '1000 for MoveIt).', minimum=1, maximum=100_000_000,
+        'Most faces a collision mesh should have (1-3k is routine; the URDF specification '
+        'advises under 1000).', minimum=1, maximum=100_000_000,
         validator=_check('collision_face_limit')),
     ParameterSpec(
         'min_mass', DOUBLE, CheckConfig.min_mass,
