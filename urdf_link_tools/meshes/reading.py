@@ -126,14 +126,25 @@ def read_bounded(path: str, max_bytes: int) -> Union[bytes, str]:
     try:
         with os.fdopen(fd, 'rb') as stream:
             # Checked again on the descriptor: the path may have been swapped since stat.
-            reason = refusal(path, os.fstat(fd), max_bytes)
+            info = os.fstat(fd)
+            reason = refusal(path, info, max_bytes)
             if reason is not None:
                 return reason
-            data = stream.read(max_bytes + 1)
+            # Ask for the size stat gave (plus one byte, to see growth), not for the limit:
+            # a read of the limit allocates the limit. Files under /proc say 0 bytes.
+            chunks = []
+            total = 0
+            want = info.st_size + 1 if info.st_size > 0 else 65536
+            while total <= max_bytes:
+                chunk = stream.read(min(want, max_bytes + 1 - total))
+                if not chunk:  # end of file (b'') or, non-blocking, nothing yet (None)
+                    break
+                chunks.append(chunk)
+                total += len(chunk)
+                want = 1 << 20
+            data = chunks[0] if len(chunks) == 1 else b''.join(chunks)
     except OSError as exc:  # /proc/self/mem (EIO), /proc/kmsg (EAGAIN), a failing disk
         return f'{path} cannot be read: {exc.strerror or type(exc).__name__}'
-    if data is None:  # a non-blocking stream with nothing to read
-        return f'{path} cannot be read: nothing to read'
     if len(data) > max_bytes:
         return (f'{path} grew beyond the limit of {format_limit(max_bytes)} '
                 '(mesh_max_bytes) while being read')

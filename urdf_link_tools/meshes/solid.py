@@ -133,7 +133,9 @@ def measure_solid(raw: RawMesh) -> Solid:
     :return: the solid
     """
     try:
-        return _measure(raw)
+        # A flat surface divides by its zero volume inside trimesh: handled below, not news.
+        with np.errstate(divide='ignore', invalid='ignore'):
+            return _measure(raw)
     except MemoryError:
         return _unmeasured('the checker ran out of memory measuring it')
     except Exception as exc:  # degenerate geometry can upset the integrals
