@@ -88,7 +88,7 @@ CASES = {
     'directory': ('mesh-unreadable', 'is a directory'),
     'dev_zero': ('mesh-unreadable', 'is a character device'),
     'fifo': ('mesh-unreadable', 'is a FIFO'),
-    'sparse_1gb': ('mesh-unreadable', 'more than the limit'),
+    'sparse_1gb': ('mesh-unreadable', 'larger than the limit'),
     'symlink_loop': ('mesh-not-found', 'symbolic link loop'),
     'corrupt_stl': ('mesh-unreadable', 'is not a valid STL'),
     'stl_count_lie': ('mesh-unreadable', 'is not a valid STL'),
