@@ -177,4 +177,3 @@ def test_robot_lookup_tables_are_filled():
     assert robot.link('l3') is robot.links[3]
     assert robot.parent_joint('l3').name == 'j3'
     assert robot.root_links == ('l0',)
-

@@ -22,7 +22,7 @@ the mass lumped through fixed joints, and the union of a link's collision geomet
 
 from dataclasses import dataclass
 import math
-from typing import Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -141,6 +141,8 @@ class CheckContext:
         self._fused: Dict[str, FusedBody] = {}
         self._hulls: Dict[int, Optional[float]] = {}
         self._groups: Dict[str, Tuple[str, ...]] = {}
+        self._tops: Dict[str, str] = {}
+        self._group_facts: Dict[Tuple[str, str], object] = {}
 
     def finding(self, rule: str, severity: Severity, message: str, *,
                 link: Optional[str] = None, element: Optional[str] = None,
@@ -241,13 +243,39 @@ class CheckContext:
 
     def weld_top(self, name: str) -> str:
         """Return the link a link is welded to: up through fixed joints (itself if moving)."""
+        # Memoised for every link on the way up, so a long fixed chain costs one walk, not one
+        # per link (a 100k-link chain must stay linear).
+        path = []
         seen = set()
-        joint = self.robot.parent_joint(name)
-        while joint is not None and not joint.is_moving and name not in seen:
-            seen.add(name)
-            name = joint.parent
-            joint = self.robot.parent_joint(name)
-        return name
+        top = self._tops.get(name)
+        current = name
+        while top is None:
+            joint = self.robot.parent_joint(current)
+            if joint is None or joint.is_moving or current in seen:
+                top = current
+                break
+            seen.add(current)
+            path.append(current)
+            current = joint.parent
+            top = self._tops.get(current)
+        for member in path:
+            self._tops[member] = top
+        self._tops[current] = self._tops.get(current, top)
+        return top
+
+    def group_fact(self, name: str, fact: str, compute: Callable[[Tuple[str, ...]], Any]) -> Any:
+        """
+        Return a fact about a link's weld group, computed once per group.
+
+        :param name: any link of the group
+        :param fact: the fact's name (the cache key, with the group)
+        :param compute: group members -> value
+        :return: the value
+        """
+        key = (self.weld_top(name), fact)
+        if key not in self._group_facts:
+            self._group_facts[key] = compute(self.weld_group(name))
+        return self._group_facts[key]
 
     def weld_group(self, name: str) -> Tuple[str, ...]:
         """Return the links that form one rigid body with this one (fixed joints both ways)."""

@@ -138,11 +138,13 @@ def check_density(ctx: CheckContext) -> Iterator[Finding]:
             # Partial collision geometry (contact spheres under a foot): the part may fill
             # its visual geometry and the links welded to it, so only their total bounds
             # the volume from above.
-            least = link.mass / max(largest, _upper_volume(ctx, group))
+            least = link.mass / max(largest, ctx.group_fact(
+                link.name, 'upper-volume', lambda members: _upper_volume(ctx, members)))
         if most < low and len(group) > 1:
             # A placeholder mass (1e-6 kg) on a link welded to the one carrying the mass.
-            most = sum(ctx.robot.link(name).mass for name in group
-                       if 0.0 < ctx.robot.link(name).mass < math.inf) / smallest
+            most = ctx.group_fact(link.name, 'mass', lambda members: sum(
+                mass for mass in (ctx.robot.link(name).mass for name in members)
+                if 0.0 < mass < math.inf)) / smallest
         if least > high:
             density, far = least, least > FAR_OFF * high
         elif most < low:
