@@ -31,6 +31,7 @@ from typing import Optional, Tuple
 import numpy as np
 
 from urdf_link_tools.checks.base import CheckContext, fmt, fmt_inertia
+from urdf_link_tools.checks.density import geometry_is_the_part
 from urdf_link_tools.geometry import rpy_to_matrix
 from urdf_link_tools.inertia import (
     inertia_values, MUJOCO_EPS, nearest_triangle_moments, principal_moments,
@@ -71,6 +72,8 @@ def geometry_tensor(ctx: CheckContext, link: Link) -> Optional[np.ndarray]:
     model, _ = ctx.collision_model(link)
     if model is None or not link.mass > 0.0 or not model.volume > 0.0:
         return None
+    if not geometry_is_the_part(ctx, link):
+        return None  # a mesh in millimetres, a placeholder shape: its tensor is not the part's
     rotation = rpy_to_matrix(link.inertial.origin.rpy)
     tensor = rotation.T @ (model.unit_inertia * (link.mass / model.volume)) @ rotation
     return tensor if np.all(np.isfinite(tensor)) else None
