@@ -359,3 +359,18 @@ def test_findings_are_sorted_errors_first_and_counted():
     assert counts['error'] >= 1 and counts['warning'] >= 1
     assert analysis.worst('part') == Severity.ERROR
     assert analysis.link_findings('part')
+
+
+def test_every_rule_and_its_severity_policy_is_documented():
+    import os
+    path = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                        'docs', 'rules.md')
+    text = open(path, encoding='utf-8').read()
+    policy = text[text.index('## Severity policy per rule'):]
+    for rule in RULES:
+        assert f'`{rule}`' in text, rule
+        if not rule.startswith('parse-') and rule != 'internal-error':
+            assert rule in policy or rule in ('robot-empty', 'link-duplicate-name',
+                                              'joint-duplicate-name', 'joint-unknown-link',
+                                              'link-multiple-parents', 'kinematic-loop',
+                                              'robot-multiple-roots', 'link-disconnected'), rule

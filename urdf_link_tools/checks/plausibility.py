@@ -48,9 +48,13 @@ RULES = (
          'use the suggested tensor (uniform density, in the URDF inertial frame) or the CAD '
          'values', 'URDF link specification (inertia); solid-body formulas'),
     Rule('density-implausible', Severity.WARNING,
-         'mass / collision volume is outside [density_min, density_max] (50 to 25,000 kg/m^3)',
+         'mass / volume is outside [density_min, density_max] (50 to 25,000 kg/m^3) for '
+         'every volume the geometry can have (overlaps and self-intersections bounded, '
+         'meshes no larger than their convex hull)',
          'a unit slip: millimetre meshes without scale="0.001 0.001 0.001" (off by ~1e9), '
-         'grams written as kilograms (off by ~1e3), or a collision shape that is not the part',
+         'grams written as kilograms (off by ~1e3). A warning for a unit slip or a density '
+         'over 10x beyond the range; closer (a ballast block, a deliberately small collision '
+         'shape), an info',
          'fix the mass unit, the mesh scale or the collision geometry, as the hint says',
          'URDF link specification (mass in kg, lengths in m)'),
     Rule('com-outside-geometry', Severity.WARNING,
