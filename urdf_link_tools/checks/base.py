@@ -141,6 +141,8 @@ class CheckContext:
         self._fused: Dict[str, FusedBody] = {}
         self._hulls: Dict[int, Optional[float]] = {}
         self._groups: Dict[str, Tuple[str, ...]] = {}
+        #: results other rule modules compute once per analysis, keyed by (name, id(link))
+        self.memo: Dict[Tuple[str, int], object] = {}
 
     def finding(self, rule: str, severity: Severity, message: str, *,
                 link: Optional[str] = None, element: Optional[str] = None,

@@ -70,16 +70,26 @@ def density_verdict(ctx: CheckContext, link: Link) -> Optional[DensityVerdict]:
     """
     if link.inertial is None or not (math.isfinite(link.mass) and link.mass > 0.0):
         return None
+    key = ('density', id(link))
+    if key in ctx.memo:
+        return ctx.memo[key]
+    verdict = ctx.memo[key] = _verdict(ctx, link)
+    return verdict
+
+
+def _verdict(ctx: CheckContext, link: Link) -> Optional[DensityVerdict]:
     low, high = ctx.config.density_min, ctx.config.density_max
     volumes = ctx.volume_range(link)
     if volumes is None:
         return None
     smallest, largest, notes = volumes
+    # The density lies between these two, whatever the overlaps and self-intersections.
+    least, most = link.mass / largest, link.mass / smallest
+    if low <= least and most <= high:
+        return None  # the common case, decided before any bounds are computed
     bounds = group_bounds(ctx, link.collisions)
     if bounds is None or float(np.linalg.norm(bounds[1] - bounds[0])) < MARKER_SIZE:
         return None  # a millimetre placeholder shape says nothing about the part
-    # The density lies between these two, whatever the overlaps and self-intersections.
-    least, most = link.mass / largest, link.mass / smallest
     group = ctx.weld_group(link.name)
     if least > high and (len(group) > 1 or link.visuals):
         # Partial collision geometry (contact spheres under a foot): the part may fill its
