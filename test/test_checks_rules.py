@@ -145,6 +145,8 @@ CASES = [
     ('com-outside-geometry', moving(cube_inertial(1.0, 0.1, xyz='0 0 0.5') + box()),
      Severity.WARNING),
     ('com-outside-geometry', moving(cube_inertial(1.0, 0.1, xyz='0 0 0.05') + box()), None),
+    # within 1 cm of a small part's bounds: quiet
+    ('com-outside-geometry', moving(cube_inertial(1.0, 0.1, xyz='0 0 0.059') + box()), None),
     # collision-missing
     ('collision-missing', moving(cube_inertial() + box(group='visual')), Severity.WARNING),
     ('collision-missing', moving(cube_inertial()), Severity.INFO),   # nothing to draw
@@ -316,10 +318,10 @@ def test_density_hints_name_the_unit_slip():
     assert 'millimetres' in finding.suggestion
 
 
-@pytest.mark.parametrize('offset,fires', [(0.05 + 0.0086, False), (0.05 + 0.0087, True)])
+@pytest.mark.parametrize('offset,fires', [(0.5 + 0.086, False), (0.5 + 0.087, True)])
 def test_com_tolerance_boundary(offset, fires):
-    # Tolerance is 5 % of the geometry bounds' diagonal: 0.05 * sqrt(3) * 0.1 = 0.00866 m.
-    text = moving(cube_inertial(1.0, 0.1, xyz=f'0 0 {offset}') + box())
+    # Tolerance is 5 % of the geometry bounds' diagonal: 0.05 * sqrt(3) * 1 = 0.0866 m.
+    text = moving(cube_inertial(1000.0, 1.0, xyz=f'0 0 {offset}') + box('1 1 1'))
     rules = {f.rule for f in analyze(parse_urdf_string(text), NO_MESHES).findings}
     assert ('com-outside-geometry' in rules) == fires
 

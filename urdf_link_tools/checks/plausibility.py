@@ -36,8 +36,11 @@ from urdf_link_tools.inertia import (
     inertia_values, MUJOCO_EPS, principal_moments, violates_triangle)
 from urdf_link_tools.model import Link
 
-#: The centre of mass may sit this fraction of the geometry bounds' diagonal outside them.
+#: The centre of mass may sit this fraction of the geometry bounds' diagonal outside them,
+#: and at least COM_MIN_TOLERANCE (m): a few millimetres of CAD-versus-mesh drift on a small
+#: part changes no simulation a maintainer would notice.
 COM_TOLERANCE = 0.05
+COM_MIN_TOLERANCE = 0.01
 
 RULES = (
     Rule('inertia-geometry-mismatch', Severity.WARNING,
@@ -150,7 +153,8 @@ def check_com(ctx: CheckContext) -> Iterator[Finding]:
         com = np.asarray(link.inertial.origin.xyz, dtype=float)
         visual = group_bounds(ctx, link.visuals)
         both = union_bounds([collision, visual])
-        tolerance = COM_TOLERANCE * float(np.linalg.norm(both[1] - both[0]))
+        tolerance = max(COM_MIN_TOLERANCE,
+                        COM_TOLERANCE * float(np.linalg.norm(both[1] - both[0])))
         distance = distance_outside(com, both)
         if distance <= tolerance:
             continue
