@@ -145,6 +145,8 @@ CASES = [
     ('com-outside-geometry', moving(cube_inertial(1.0, 0.1, xyz='0 0 0.5') + box()),
      Severity.WARNING),
     ('com-outside-geometry', moving(cube_inertial(1.0, 0.1, xyz='0 0 0.05') + box()), None),
+    # within 1 cm of a small part's bounds: quiet
+    ('com-outside-geometry', moving(cube_inertial(1.0, 0.1, xyz='0 0 0.059') + box()), None),
     # collision-missing
     ('collision-missing', moving(cube_inertial() + box(group='visual')), Severity.WARNING),
     ('collision-missing', moving(cube_inertial()), Severity.INFO),   # nothing to draw
@@ -318,10 +320,10 @@ def test_density_hints_name_the_unit_slip():
     assert 'millimetres' in finding.suggestion
 
 
-@pytest.mark.parametrize('offset,fires', [(0.05 + 0.0086, False), (0.05 + 0.0087, True)])
+@pytest.mark.parametrize('offset,fires', [(0.5 + 0.086, False), (0.5 + 0.087, True)])
 def test_com_tolerance_boundary(offset, fires):
-    # Tolerance is 5 % of the geometry bounds' diagonal: 0.05 * sqrt(3) * 0.1 = 0.00866 m.
-    text = moving(cube_inertial(1.0, 0.1, xyz=f'0 0 {offset}') + box())
+    # Tolerance is 5 % of the geometry bounds' diagonal: 0.05 * sqrt(3) * 1 = 0.0866 m.
+    text = moving(cube_inertial(1000.0, 1.0, xyz=f'0 0 {offset}') + box('1 1 1'))
     rules = {f.rule for f in analyze(parse_urdf_string(text), NO_MESHES).findings}
     assert ('com-outside-geometry' in rules) == fires
 
@@ -361,3 +363,18 @@ def test_findings_are_sorted_errors_first_and_counted():
     assert counts['error'] >= 1 and counts['warning'] >= 1
     assert analysis.worst('part') == Severity.ERROR
     assert analysis.link_findings('part')
+
+
+def test_every_rule_and_its_severity_policy_is_documented():
+    import os
+    path = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                        'docs', 'rules.md')
+    text = open(path, encoding='utf-8').read()
+    policy = text[text.index('## Severity policy per rule'):]
+    for rule in RULES:
+        assert f'`{rule}`' in text, rule
+        if not rule.startswith('parse-') and rule != 'internal-error':
+            assert rule in policy or rule in ('robot-empty', 'link-duplicate-name',
+                                              'joint-duplicate-name', 'joint-unknown-link',
+                                              'link-multiple-parents', 'kinematic-loop',
+                                              'robot-multiple-roots', 'link-disconnected'), rule

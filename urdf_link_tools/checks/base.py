@@ -143,6 +143,8 @@ class CheckContext:
         self._groups: Dict[str, Tuple[str, ...]] = {}
         self._tops: Dict[str, str] = {}
         self._group_facts: Dict[Tuple[str, str], object] = {}
+        #: results other rule modules compute once per analysis, keyed by (name, id(link))
+        self.memo: Dict[Tuple[str, int], object] = {}
 
     def finding(self, rule: str, severity: Severity, message: str, *,
                 link: Optional[str] = None, element: Optional[str] = None,

@@ -33,11 +33,13 @@ from urdf_link_tools.model import Box, Cylinder, GeometryElement, Link, Mesh, Sp
 
 RULES = (
     Rule('geometry-degenerate', Severity.ERROR,
-         'a zero or negative box size, radius, length or mesh scale',
-         'collision checkers and physics engines reject or mis-handle empty shapes; a '
-         'negative mesh scale only mirrors the mesh (an info: its triangles turn inside out)',
+         'a zero or negative box size, radius, length or mesh scale on a collision (an info '
+         'on a visual)',
+         'MuJoCo refuses a collision shape of size 0 ("size must be positive") and '
+         'collision checkers skip it; an empty visual only draws nothing (a marker), and a '
+         'negative mesh scale mirrors the mesh (an info: its triangles turn inside out)',
          'give the real dimensions in metres; mirror meshes in the CAD tool instead',
-         'URDF link specification (geometry)'),
+         'URDF link specification (geometry); MuJoCo user_objects.cc (mjCGeom)'),
     Rule('geometry-not-finite', Severity.ERROR, 'a shape dimension or scale is NaN or infinite',
          'the shape cannot be drawn or collided', 'write finite dimensions in metres',
          'URDF link specification (geometry)'),

@@ -50,12 +50,13 @@ RULES = (
          'write the six entries in kg m^2 (compute them from the geometry)',
          'URDF link specification'),
     Rule('mass-not-positive', Severity.ERROR,
-         'no mass (or mass <= 0) on a link that moves or has collision geometry',
+         'a negative mass, or no mass on a moving link whose fused body (with the links '
+         'welded below it) has no mass and inertia',
          'Gazebo leaves such a link and its parent joint out of the model ("not modeled in '
          'sdf"); MuJoCo refuses to compile ("mass and inertia of moving bodies must be larger '
-         'than mjMINVAL"). A pure frame (no inertial, no geometry, fixed joint or root) is '
-         'fine and gets no finding; so is a massless moving link whose fixed-joint child '
-         'carries the mass (both simulators lump it)',
+         'than mjMINVAL"). Massless frames on fixed joints or at the root are normal URDF: '
+         'silent, or an info when they have collision geometry and their whole body has no '
+         'mass',
          'add an <inertial> with the real mass, or make the link a pure frame',
          f'{SDF}; {MUJOCO_MODEL}'),
     Rule('mass-tiny-on-moving-link', Severity.WARNING,
@@ -71,12 +72,14 @@ RULES = (
          'recompute the tensor; the suggestion is derived from the collision geometry when '
          'there is one', f'{GZ}; {MUJOCO}'),
     Rule('inertia-moment-tiny', Severity.ERROR,
-         "a principal moment is zero or below MuJoCo's floor (1e-14 kg m^2), or the tensor "
-         'is all zero on a moving link',
+         "a principal moment is below MuJoCo's floor (1e-14 kg m^2), or the tensor is all "
+         'zero (a point mass) on a moving or floating root link whose fused body has no '
+         'inertia',
          'MuJoCo refuses a non-zero tensor with an eigenvalue below mjEPS ("inertia must have '
-         'positive eigenvalues") and a moving body with a moment below mjMINVAL; RViz cannot '
-         'draw its inertia box. Gazebo accepts it within its tolerance. An all-zero tensor on '
-         'a fixed or root link is a warning (a point mass, lumped into its parent)',
+         'positive eigenvalues"), on any link, and a moving body (a floating base with its '
+         'free joint) whose fused mass or inertia is below mjMINVAL; it fuses links welded '
+         'by fixed joints first, so a point mass welded to a body, or a moving point mass '
+         'whose welded child has inertia, compiles and gets no finding',
          'give every principal moment a physical value (a thin rod still has m r^2 / 2 about '
          'its axis)', f'{MUJOCO}; {MUJOCO_MODEL}'),
     Rule('inertia-triangle-inequality', Severity.ERROR,

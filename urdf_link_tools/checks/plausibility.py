@@ -22,23 +22,25 @@ inertial frame. Overlapping collision parts are counted twice.
 """
 
 import math
-from typing import Iterator, Optional, Tuple
+from typing import Iterator
 
 import numpy as np
 
 from urdf_link_tools.checks.base import CheckContext, fmt, fmt_vector, Rule
+from urdf_link_tools.checks.density import density_verdict, group_bounds
 from urdf_link_tools.checks.suggest import geometry_tensor, mismatch, suggest
 from urdf_link_tools.findings import Finding, Severity
 from urdf_link_tools.geometry import (
-    distance_outside, geometry_values, is_finite, union_bounds)
+    distance_outside, is_finite, union_bounds)
 from urdf_link_tools.inertia import (
     inertia_values, MUJOCO_EPS, principal_moments, violates_triangle)
-from urdf_link_tools.model import Link, Mesh
+from urdf_link_tools.model import Link
 
-#: The centre of mass may sit this fraction of the geometry bounds' diagonal outside them.
+#: The centre of mass may sit this fraction of the geometry bounds' diagonal outside them,
+#: and at least COM_MIN_TOLERANCE (m): a few millimetres of CAD-versus-mesh drift on a small
+#: part changes no simulation a maintainer would notice.
 COM_TOLERANCE = 0.05
-#: Collision geometry whose bounds' diagonal is below this (m) is a placeholder.
-MARKER_SIZE = 0.01
+COM_MIN_TOLERANCE = 0.01
 
 RULES = (
     Rule('inertia-geometry-mismatch', Severity.WARNING,
@@ -49,9 +51,13 @@ RULES = (
          'use the suggested tensor (uniform density, in the URDF inertial frame) or the CAD '
          'values', 'URDF link specification (inertia); solid-body formulas'),
     Rule('density-implausible', Severity.WARNING,
-         'mass / collision volume is outside [density_min, density_max] (50 to 25,000 kg/m^3)',
+         'mass / volume is outside [density_min, density_max] (50 to 25,000 kg/m^3) for '
+         'every volume the geometry can have (overlaps and self-intersections bounded, '
+         'meshes no larger than their convex hull)',
          'a unit slip: millimetre meshes without scale="0.001 0.001 0.001" (off by ~1e9), '
-         'grams written as kilograms (off by ~1e3), or a collision shape that is not the part',
+         'grams written as kilograms (off by ~1e3). A warning for a unit slip or a density '
+         'over 10x beyond the range; closer (a ballast block, a deliberately small collision '
+         'shape), an info',
          'fix the mass unit, the mesh scale or the collision geometry, as the hint says',
          'URDF link specification (mass in kg, lengths in m)'),
     Rule('com-outside-geometry', Severity.WARNING,
@@ -110,113 +116,24 @@ def check_mismatch(ctx: CheckContext) -> Iterator[Finding]:
             suggested_inertia=inertia_values(suggested))
 
 
-#: A density this many times beyond the plausible range is a warning; closer, an info (a
-#: ballast block, a part whose collision shape is deliberately smaller or larger).
-FAR_OFF = 10.0
-#: Densities of the solid parts robots are made of (foam-filled plastic to steel), kg/m^3:
-#: a unit-slip hint is given only when the corrected density lands in this range.
-TYPICAL_DENSITY = (300.0, 12000.0)
-
-
 def check_density(ctx: CheckContext) -> Iterator[Finding]:
-    """Flag masses that are implausible for any volume the collision geometry can have."""
+    """Flag masses that are implausible for any volume the geometry can have."""
     low, high = ctx.config.density_min, ctx.config.density_max
     for link in ctx.robot.links:
-        if link.inertial is None or not (math.isfinite(link.mass) and link.mass > 0.0):
+        verdict = density_verdict(ctx, link)
+        if verdict is None:
             continue
-        volumes = ctx.volume_range(link)
-        if volumes is None:
-            continue
-        smallest, largest, notes = volumes
-        bounds = _group_bounds(ctx, link.collisions)
-        if bounds is None or float(np.linalg.norm(bounds[1] - bounds[0])) < MARKER_SIZE:
-            continue  # a millimetre placeholder shape says nothing about the part
-        # The density lies between these two, whatever the overlaps and self-intersections.
-        least, most = link.mass / largest, link.mass / smallest
-        group = ctx.weld_group(link.name)
-        if least > high and (len(group) > 1 or link.visuals):
-            # Partial collision geometry (contact spheres under a foot): the part may fill
-            # its visual geometry and the links welded to it, so only their total bounds
-            # the volume from above.
-            least = link.mass / max(largest, ctx.group_fact(
-                link.name, 'upper-volume', lambda members: _upper_volume(ctx, members)))
-        if most < low and len(group) > 1:
-            # A placeholder mass (1e-6 kg) on a link welded to the one carrying the mass.
-            most = ctx.group_fact(link.name, 'mass', lambda members: sum(
-                mass for mass in (ctx.robot.link(name).mass for name in members)
-                if 0.0 < mass < math.inf)) / smallest
-        if least > high:
-            density, far = least, least > FAR_OFF * high
-        elif most < low:
-            density, far = most, most < low / FAR_OFF
-        else:
-            continue
-        hint, slip = _density_hint(link, density, low, high)
-        between = (f'{fmt(density)} kg/m^3' if least == most else
-                   f'between {fmt(least)} and {fmt(most)} kg/m^3')
+        between = (f'{fmt(verdict.density)} kg/m^3' if verdict.least == verdict.most else
+                   f'between {fmt(verdict.least)} and {fmt(verdict.most)} kg/m^3')
         yield ctx.finding(
-            'density-implausible', Severity.WARNING if far or slip else Severity.INFO,
-            f'{fmt(link.mass)} kg in {fmt(smallest)} to {fmt(largest)} m^3 of collision '
-            f'geometry is {between}, outside {fmt(low)} to {fmt(high)} kg/m^3'
-            + (f' ({"; ".join(notes)})' if notes else ''),
+            'density-implausible', verdict.severity,
+            f'{fmt(link.mass)} kg in {fmt(verdict.volumes[0])} to {fmt(verdict.volumes[1])} '
+            f'm^3 of geometry is {between}, outside {fmt(low)} to {fmt(high)} kg/m^3'
+            + (f' ({"; ".join(verdict.notes)})' if verdict.notes else ''),
             link=link.name, element='inertial/mass', line=link.inertial.mass_line,
-            suggestion=hint,
-            values=(('density', density), ('mass', link.mass), ('volume_min', smallest),
-                    ('volume_max', largest)))
-
-
-def _upper_volume(ctx: CheckContext, group) -> float:
-    """Return a volume no smaller than a rigid body's material: every part and visual box."""
-    total = 0.0
-    for name in group:
-        member = ctx.robot.link(name)
-        volumes = ctx.volume_range(member)
-        total += volumes[1] if volumes is not None else 0.0
-        for visual in member.visuals:
-            box = ctx.element_bounds(visual) if visual.geometry is not None else None
-            if box is not None:
-                total += float(np.prod(box[1] - box[0]))
-    return total
-
-
-def _density_hint(link: Link, density: float, low: float, high: float) -> Tuple[str, bool]:
-    """Return (hint, True when the numbers point to a unit slip)."""
-    typical_low, typical_high = TYPICAL_DENSITY
-    has_mesh = any(isinstance(element.geometry, Mesh) for element in link.collisions)
-    if typical_low <= density * 1e9 <= typical_high:
-        return ('the volume is ~1e9 too large: lengths in millimetres'
-                + ('; add scale="0.001 0.001 0.001" to the <mesh>' if has_mesh else
-                   '; URDF lengths are metres') + ''), True
-    if has_mesh and typical_low <= density * 1e-9 <= typical_high:
-        return ('the volume is ~1e9 too small: a mesh in metres was scaled as if in '
-                'millimetres (remove scale="0.001 0.001 0.001")'), True
-    if typical_low <= density / 1000.0 <= typical_high:
-        return (f'the mass looks like grams written as kilograms: {fmt(link.mass / 1000.0)} '
-                'kg would give a density typical of plastic or metal parts'), True
-    if density < low:
-        return ('the collision geometry is much bigger than the part, or the mass is too low: '
-                'check both'), False
-    return ('denser than any metal: the collision geometry is much smaller than the part, or '
-            'the mass is too high (a deliberate ballast can be silenced with --ignore '
-            'density-implausible)'), False
-
-
-def _group_bounds(ctx: CheckContext, elements) -> Optional[Tuple[np.ndarray, np.ndarray]]:
-    """Return the union bounds of the elements with a real size; None if one is unknown."""
-    boxes = []
-    for element in elements:
-        if element.geometry is None or not _has_size(element.geometry):
-            continue  # zero-size shapes (markers, a radius-0 sphere) enclose nothing
-        box = ctx.element_bounds(element)
-        if box is None:
-            return None
-        boxes.append(box)
-    return union_bounds(boxes)
-
-
-def _has_size(geometry) -> bool:
-    values = geometry_values(geometry)
-    return is_finite(values) and all(value > 0.0 for value in values)
+            suggestion=verdict.hint,
+            values=(('density', verdict.density), ('mass', link.mass),
+                    ('volume_min', verdict.volumes[0]), ('volume_max', verdict.volumes[1])))
 
 
 def check_com(ctx: CheckContext) -> Iterator[Finding]:
@@ -230,13 +147,14 @@ def check_com(ctx: CheckContext) -> Iterator[Finding]:
     for link in ctx.robot.links:
         if not _usable(link) or not any(e.geometry is not None for e in link.collisions):
             continue
-        collision = _group_bounds(ctx, link.collisions)
+        collision = group_bounds(ctx, link.collisions)
         if collision is None:
             continue
         com = np.asarray(link.inertial.origin.xyz, dtype=float)
-        visual = _group_bounds(ctx, link.visuals)
+        visual = group_bounds(ctx, link.visuals)
         both = union_bounds([collision, visual])
-        tolerance = COM_TOLERANCE * float(np.linalg.norm(both[1] - both[0]))
+        tolerance = max(COM_MIN_TOLERANCE,
+                        COM_TOLERANCE * float(np.linalg.norm(both[1] - both[0])))
         distance = distance_outside(com, both)
         if distance <= tolerance:
             continue

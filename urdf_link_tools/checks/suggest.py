@@ -31,6 +31,7 @@ from typing import Optional, Tuple
 import numpy as np
 
 from urdf_link_tools.checks.base import CheckContext, fmt, fmt_inertia
+from urdf_link_tools.checks.density import geometry_is_the_part
 from urdf_link_tools.geometry import rpy_to_matrix
 from urdf_link_tools.inertia import (
     inertia_values, MUJOCO_EPS, nearest_triangle_moments, principal_moments,
@@ -71,6 +72,8 @@ def geometry_tensor(ctx: CheckContext, link: Link) -> Optional[np.ndarray]:
     model, _ = ctx.collision_model(link)
     if model is None or not link.mass > 0.0 or not model.volume > 0.0:
         return None
+    if not geometry_is_the_part(ctx, link):
+        return None  # a mesh in millimetres, a placeholder shape: its tensor is not the part's
     rotation = rpy_to_matrix(link.inertial.origin.rpy)
     tensor = rotation.T @ (model.unit_inertia * (link.mass / model.volume)) @ rotation
     return tensor if np.all(np.isfinite(tensor)) else None
@@ -96,6 +99,11 @@ def problem(ctx: CheckContext, link: Link, matrix: np.ndarray,
         return 'it is not a valid tensor'
     if moments[0] < SAFE_FLOOR:
         return f"its smallest moment {fmt(moments[0])} is below MuJoCo's floor"
+    if moments[2] < densest_sphere_moment(link.mass, ctx.config.density_max):
+        # No body of this mass is that compact: a sphere at the highest plausible density
+        # has the smallest largest moment (the sphere minimises the trace for its volume).
+        return (f'its largest moment {fmt(moments[2])} is smaller than any body of '
+                f'{fmt(link.mass)} kg can have')
     if geometry is not None:
         factor, _ = mismatch(moments, principal_moments(geometry)[0])
         if factor > ctx.config.inertia_mismatch_factor:
@@ -111,6 +119,12 @@ def _lifted(matrix: np.ndarray) -> np.ndarray:
     # Adding the same amount to all three moments keeps A + B >= C.
     moments = moments + max(0.0, 2.0 * SAFE_FLOOR - float(moments.min()))
     return tensor_from_principal(nearest_triangle_moments(moments, 1e-3), axes)
+
+
+def densest_sphere_moment(mass: float, density: float) -> float:
+    """Return the moment of a solid sphere of this mass at this density."""
+    radius = (3.0 * mass / (4.0 * math.pi * density)) ** (1.0 / 3.0)
+    return 0.4 * mass * radius * radius
 
 
 def sphere_tensor(mass: float) -> np.ndarray:
