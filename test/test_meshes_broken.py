@@ -134,3 +134,17 @@ def test_cache_is_bounded_in_bytes(tmp_path):
     huge = MeshLibrary(cache_bytes=one // 2)
     assert isinstance(huge.load(str(paths[0])), MeshInfo)
     assert huge.cached_bytes == 0  # larger than the whole cache: used, not kept
+
+
+def test_files_in_use_are_found_again_beyond_the_budget(tmp_path):
+    """A file a live analysis uses is not read again, even when the budget dropped it."""
+    path = mesh_attacks.exported(tmp_path, 'part.stl')
+    library = MeshLibrary(cache_bytes=0)
+    held = library.load(str(path))
+    assert library.cached_bytes == 0
+    assert library.load(str(path), (2, 2, 2)).raw is held.raw and library.loads == 1
+    del held
+    import gc
+    gc.collect()
+    library.load(str(path))
+    assert library.loads == 2

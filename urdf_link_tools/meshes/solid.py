@@ -39,7 +39,7 @@ from typing import Optional, Tuple
 
 import numpy as np
 
-from urdf_link_tools.meshes.reading import frozen, RawMesh
+from urdf_link_tools.meshes.reading import frozen, RawMesh, TRIM_BYTES, trim_heap
 
 #: a surface volume this much above its hull's is a self-intersection, not rounding
 _HULL_TOLERANCE = 1e-6
@@ -110,6 +110,8 @@ class SolidCache:
                 solid = self._solid
                 if solid is None:
                     solid = self._solid = measure_solid(raw)
+                    if raw.size_bytes > TRIM_BYTES:
+                        trim_heap()  # merging and the hull leave their temporaries
         return solid
 
 
