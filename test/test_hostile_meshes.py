@@ -20,8 +20,8 @@ directory, /dev/zero, a FIFO, a 1 GB sparse file, a symbolic link loop, corrupt 
 STL files, a DAE entity bomb, /proc/self/mem, a DAE whose nodes instance each other 2^40
 times and a package path leaving its package (all made in tmp_path at test time). The node
 must publish, within 20 s of the description, an ERROR status for 'tool' carrying the
-finding, keep answering, and serve the robot; ``urdf-link-tools check`` on a robot naming all of them at
-once must finish in bounded time with every finding.
+finding, keep answering, and serve the robot; ``urdf-link-tools check`` on a robot naming
+all of them at once must finish in bounded time with every finding.
 """
 
 import json
