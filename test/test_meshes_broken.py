@@ -148,3 +148,19 @@ def test_files_in_use_are_found_again_beyond_the_budget(tmp_path):
     gc.collect()
     library.load(str(path))
     assert library.loads == 2
+
+
+def test_large_overlapping_shells_are_found_past_the_inner_hull_screen(tmp_path):
+    """Thousands of vertices: the cheap lower bound does not clear it, the full hull does."""
+    import trimesh
+    one = trimesh.creation.icosphere(subdivisions=4, radius=0.1)
+    two = one.copy()
+    two.apply_translation((0.05, 0.0, 0.0))
+    both = trimesh.util.concatenate([one, two])
+    path = mesh_attacks.binary_stl(tmp_path / 'spheres.stl', both.vertices, both.faces)
+    info = MeshLibrary().load(str(path))
+    assert info.solid.self_intersecting and info.volume_source == 'convex hull'
+    assert info.volume < 2 * one.volume
+    single = MeshLibrary().load(str(mesh_attacks.binary_stl(tmp_path / 'one.stl', one.vertices,
+                                                            one.faces)))
+    assert single.volume_source == 'mesh' and not single.solid.self_intersecting
