@@ -50,7 +50,7 @@ def sphere(subdivisions: int = 3):
 def open_stl(folder: Path, megabytes: float = 16.0) -> Path:
     """Write a binary STL of about ``megabytes`` MB: an icosphere with a hole."""
     subdivisions = 1
-    while 20 * 4 ** (subdivisions + 1) * 50 <= megabytes * 1e6:
+    while 20 * 4 ** (subdivisions + 1) * 50 <= megabytes * 1.05e6:
         subdivisions += 1
     mesh = sphere(subdivisions)
     faces = np.asarray(mesh.faces)[10:]  # ten triangles missing: open

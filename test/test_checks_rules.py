@@ -243,7 +243,7 @@ def test_every_documented_rule_has_a_case_or_is_tested_elsewhere():
                  'collision-reuses-visual-mesh', 'inertia-unrepresentable-box',
                  'internal-error', 'custom-element-unreadable', 'robot-name-missing',
                  'material-duplicate',
-                 # test_meshes_broken.py: they need real mesh files
+                 # test_meshes_broken.py, test_meshes_attacks.py (they need mesh files)
                  'collision-mesh-broken', 'collision-mesh-unmeasured'}
     parse_notes = {rule for rule in RULES if rule.startswith('parse-')}
     assert set(RULES) - tested - elsewhere - parse_notes == set()

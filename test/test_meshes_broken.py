@@ -134,3 +134,33 @@ def test_cache_is_bounded_in_bytes(tmp_path):
     huge = MeshLibrary(cache_bytes=one // 2)
     assert isinstance(huge.load(str(paths[0])), MeshInfo)
     assert huge.cached_bytes == 0  # larger than the whole cache: used, not kept
+
+
+def test_files_in_use_are_found_again_beyond_the_budget(tmp_path):
+    """A file a live analysis uses is not read again, even when the budget dropped it."""
+    path = mesh_attacks.exported(tmp_path, 'part.stl')
+    library = MeshLibrary(cache_bytes=0)
+    held = library.load(str(path))
+    assert library.cached_bytes == 0
+    assert library.load(str(path), (2, 2, 2)).raw is held.raw and library.loads == 1
+    del held
+    import gc
+    gc.collect()
+    library.load(str(path))
+    assert library.loads == 2
+
+
+def test_large_overlapping_shells_are_found_past_the_inner_hull_screen(tmp_path):
+    """Thousands of vertices: the cheap lower bound does not clear it, the full hull does."""
+    import trimesh
+    one = trimesh.creation.icosphere(subdivisions=4, radius=0.1)
+    two = one.copy()
+    two.apply_translation((0.05, 0.0, 0.0))
+    both = trimesh.util.concatenate([one, two])
+    path = mesh_attacks.binary_stl(tmp_path / 'spheres.stl', both.vertices, both.faces)
+    info = MeshLibrary().load(str(path))
+    assert info.solid.self_intersecting and info.volume_source == 'convex hull'
+    assert info.volume < 2 * one.volume
+    single = MeshLibrary().load(str(mesh_attacks.binary_stl(tmp_path / 'one.stl', one.vertices,
+                                                            one.faces)))
+    assert single.volume_source == 'mesh' and not single.solid.self_intersecting

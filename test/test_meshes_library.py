@@ -128,7 +128,7 @@ def test_open_mesh_uses_convex_hull(tmp_path, library):
 def test_open_mesh_without_scipy_has_no_trusted_volume(tmp_path, library, monkeypatch):
     """Without a hull (no SciPy), an open mesh has no volume: no bounding box stands in."""
     from urdf_link_tools.meshes import solid
-    monkeypatch.setattr(solid, 'hull_of', lambda mesh: (None, 'no SciPy'))
+    monkeypatch.setattr(solid, 'convex_hull', lambda vertices: (None, 'no SciPy'))
     path = str(tmp_path / 'open.stl')
     binary_stl(path, vertices=[(x * 2, y, z) for x, y, z in CUBE_VERTICES],
                faces=CUBE_FACES[:-2])

@@ -53,7 +53,7 @@ def _reference_solid(vertices, faces):
     mesh = trimesh.Trimesh(vertices=vertices, faces=faces, process=True)
     body, source = mesh, 'mesh'
     if not (mesh.is_watertight and mesh.is_winding_consistent):
-        body, source = solid.hull_of(mesh)
+        body, source = mesh.convex_hull, 'convex hull'
     volume = float(body.volume)
     inertia = np.asarray(body.moment_inertia, dtype=float)
     if volume < 0.0:
@@ -115,6 +115,12 @@ def test_measured_solid_is_trimeshs(merged):
         measured = solid.measure_solid(raw)
         watertight, _, source, volume, centre, tensor = _reference_solid(vertices, faces)
         assert (measured.is_watertight, measured.volume_source) == (watertight, source)
-        assert measured.volume == volume
-        assert np.array_equal(measured.center_mass, centre)
-        assert np.array_equal(measured.unit_inertia, tensor)
+        if source == 'mesh':  # the same calls on the same arrays: the same bits
+            assert measured.volume == volume
+            assert np.array_equal(measured.center_mass, centre)
+            assert np.array_equal(measured.unit_inertia, tensor)
+        else:  # Qhull's facets directly, not trimesh's repaired hull mesh: rounding apart
+            assert measured.volume == pytest.approx(volume, rel=1e-9)
+            assert measured.center_mass == pytest.approx(centre, rel=1e-9, abs=1e-12)
+            scale = float(np.abs(tensor).max())
+            assert measured.unit_inertia == pytest.approx(tensor, rel=1e-8, abs=1e-9 * scale)

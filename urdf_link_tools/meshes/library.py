@@ -18,8 +18,10 @@ The mesh library: resolve, read once, measure once, share through a bounded cach
 The cache is keyed by the file's content identity (device, inode, size, modification
 time: every spelling of a path shares one entry, an edited file is read again) and by
 the format its name announces (the same inode named ``.STL`` and ``.dae`` is two meshes).
-It holds at most ``cache_bytes`` of vertex and face arrays, least recently used first out;
-a mesh bigger than the whole budget is returned but not kept. Each entry holds the mesh
+It keeps at most ``cache_bytes`` of vertex and face arrays, least recently used first out,
+so a robot replaced by a smaller one gives its memory back; beyond that budget, a file some
+live :class:`MeshInfo` still uses (the snapshot a node serves) is found again without
+reading it, through a weak reference that costs no memory. Each entry holds the mesh
 as read (before the URDF scale) and its solid, measured on first use; a
 :class:`MeshInfo` per scale is a small view of it.
 """
@@ -30,16 +32,18 @@ import errno
 import os
 import threading
 from typing import Dict, Mapping, Optional, Sequence, Tuple, Union
+import weakref
 
 import numpy as np
 
 from urdf_link_tools.meshes.reading import (Budget, DEFAULT_MAX_BYTES, DEFAULT_MAX_INSTANCES,
                                             DEFAULT_MAX_TRIANGLES, frozen, MeshProblem,
-                                            RawMesh, read_mesh, refusal, SUPPORTED)
+                                            RawMesh, read_mesh, refusal, SUPPORTED, TRIM_BYTES,
+                                            trim_heap)
 from urdf_link_tools.meshes.resolve import PackageResolver
 from urdf_link_tools.meshes.solid import Solid, SolidCache
 
-DEFAULT_CACHE_BYTES = 64_000_000
+DEFAULT_CACHE_BYTES = 32_000_000
 #: problems are small; this only bounds a description naming millions of broken files
 _MAX_ENTRIES = 10_000
 
@@ -68,7 +72,8 @@ class MeshInfo:
     scale: Scale
     face_count: int
     bounds: Tuple[np.ndarray, np.ndarray]
-    _solids: SolidCache = field(repr=False, compare=False)
+    #: the cache entry: while a MeshInfo lives (in an analysis), its file stays cached
+    _entry: '_Entry' = field(repr=False, compare=False)
     _scaled: list = field(default_factory=list, repr=False, compare=False)
 
     @property
@@ -97,7 +102,7 @@ class MeshInfo:
     def solid(self) -> Solid:
         """Return the measured solid at this scale."""
         if not self._scaled:
-            self._scaled.append(self._solids.get(self.raw).scaled(self.scale))
+            self._scaled.append(self._entry.solids.get(self.raw).scaled(self.scale))
         return self._scaled[0]
 
     @property
@@ -137,17 +142,21 @@ MeshResult = Union[MeshInfo, MeshProblem]
 class _Entry:
     """One file in one format: what was read, its solid, its views per scale."""
 
-    __slots__ = ('raw', 'solids', 'bounds', 'infos', 'nbytes')
+    __slots__ = ('raw', 'solids', 'bounds', 'infos', 'nbytes', '__weakref__')
 
     def __init__(self, raw: Union[RawMesh, MeshProblem]) -> None:
         self.raw = raw
         self.solids = SolidCache()
-        self.infos: Dict[Scale, MeshResult] = {}
+        # Weak: each MeshInfo holds its entry, so a strong map back would make a cycle.
+        self.infos: 'weakref.WeakValueDictionary[Scale, MeshInfo]' = \
+            weakref.WeakValueDictionary()
         self.bounds = None
         self.nbytes = 0
         if isinstance(raw, RawMesh):
             self.bounds = (raw.vertices.min(axis=0), raw.vertices.max(axis=0))
             self.nbytes = raw.nbytes
+            if raw.size_bytes > TRIM_BYTES:
+                weakref.finalize(self, trim_heap)
 
 
 class MeshLibrary(PackageResolver):
@@ -177,6 +186,10 @@ class MeshLibrary(PackageResolver):
         self._lock = threading.Lock()
         self._key_locks: Dict[tuple, threading.Lock] = {}
         self._entries: 'OrderedDict[tuple, _Entry]' = OrderedDict()
+        # Every entry some live MeshInfo still uses (a snapshot being served), whether or
+        # not the byte budget keeps it: found again without reading, at no memory cost.
+        self._alive: 'weakref.WeakValueDictionary[tuple, _Entry]' = \
+            weakref.WeakValueDictionary()
         self._cached_bytes = 0
         self.loads = 0
 
@@ -247,6 +260,8 @@ class MeshLibrary(PackageResolver):
                     self.loads += 1
                     entry = _Entry(read_mesh(path, file_type, self.budget, tried))
                     self._store(key, entry)
+                    if info.st_size > TRIM_BYTES:
+                        trim_heap()
             with self._lock:
                 self._key_locks.pop(key, None)
         return self._view(entry, path, scale_key)
@@ -256,12 +271,18 @@ class MeshLibrary(PackageResolver):
             entry = self._entries.get(key)
             if entry is not None:
                 self._entries.move_to_end(key)
-            return entry
+                return entry
+            entry = self._alive.get(key)
+        if entry is not None:
+            self._store(key, entry)
+        return entry
 
     def _store(self, key: tuple, entry: _Entry) -> None:
         with self._lock:
+            if isinstance(entry.raw, RawMesh):
+                self._alive[key] = entry
             if entry.nbytes > self.cache_bytes:
-                return  # larger than the whole cache: used by this analysis only
+                return  # larger than the whole cache: kept only while in use
             self._entries[key] = entry
             self._cached_bytes += entry.nbytes
             while (self._cached_bytes > self.cache_bytes or
@@ -282,13 +303,18 @@ class MeshLibrary(PackageResolver):
         low, high = entry.bounds[0] * factors, entry.bounds[1] * factors
         info = MeshInfo(path=path, raw=raw, scale=scale, face_count=int(len(raw.faces)),
                         bounds=(frozen(np.minimum(low, high)), frozen(np.maximum(low, high))),
-                        _solids=entry.solids)
+                        _entry=entry)
         with self._lock:
-            return entry.infos.setdefault(scale, info)
+            cached = entry.infos.get(scale)
+            if cached is not None:
+                return cached
+            entry.infos[scale] = info
+            return info
 
     def clear(self) -> None:
         """Forget every cached mesh."""
         with self._lock:
             self._entries.clear()
+            self._alive.clear()
             self._cached_bytes = 0
         self.forget_packages()
