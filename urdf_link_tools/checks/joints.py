@@ -40,14 +40,16 @@ RULES = (
          'rotation type="continuous"', URDFDOM),
     Rule('joint-range-missing', Severity.ERROR,
          'a revolute or prismatic <limit> has neither lower nor upper',
-         'both default to 0: Pinocchio, MoveIt and limit-aware IK lock the joint at 0, while MuJoCo '
+         'both default to 0: Pinocchio, MoveIt and limit-aware IK lock the joint at 0, '
+         'while MuJoCo '
          'ignores the limit and lets it turn freely', 'write lower and upper, or use '
          'type="continuous" for an endless rotation', URDFDOM),
     Rule('joint-range-inverted', Severity.ERROR, 'lower is greater than upper',
          'no position satisfies the limit: MuJoCo ignores it, Pinocchio and MoveIt keep an '
          'empty range', 'swap lower and upper', URDFDOM),
     Rule('joint-range-zero', Severity.WARNING, 'lower equals upper on a revolute or '
-         'prismatic joint', 'the joint cannot move in Pinocchio, MoveIt and limit-aware IK, while MuJoCo '
+         'prismatic joint', 'the joint cannot move in Pinocchio, MoveIt and limit-aware IK, '
+         'while MuJoCo '
          'ignores the limit ("equal lower and upper limits") and lets it move',
          'use type="fixed" for a locked joint, or write the real range', URDFDOM),
     Rule('joint-limit-zero', Severity.WARNING, 'effort or velocity is 0 on a moving joint '
@@ -149,8 +151,8 @@ def _range(ctx: CheckContext, joint: Joint) -> Iterator[Finding]:
     if limit.lower is None and limit.upper is None:  # type: ignore[union-attr]
         yield _finding(
             ctx, joint, 'joint-range-missing', Severity.ERROR,
-            '<limit> has neither lower nor upper, so both are 0: Pinocchio, MoveIt and limit-aware IK '
-            'lock the joint at 0, MuJoCo ignores the limit', line,
+            '<limit> has neither lower nor upper, so both are 0: Pinocchio, MoveIt and '
+            'limit-aware IK lock the joint at 0, MuJoCo ignores the limit', line,
             'write lower and upper' + (', or use type="continuous" for an endless rotation'
                                        if joint.type == 'revolute' else ''), values)
         return
@@ -166,7 +168,8 @@ def _range(ctx: CheckContext, joint: Joint) -> Iterator[Finding]:
         yield _finding(
             ctx, joint, 'joint-range-zero', Severity.WARNING,
             f'lower and upper are both {fmt(lower)}{note}: the joint cannot move in '
-            'Pinocchio, MoveIt and limit-aware IK, while MuJoCo ignores the limit and lets it move', line,
+            'Pinocchio, MoveIt and limit-aware IK, while MuJoCo ignores the limit and lets it '
+            'move', line,
             'use type="fixed" for a locked joint, or write the real range', values)
 
 
