@@ -32,8 +32,9 @@ from visualization_msgs.msg import Marker  # noqa: E402
 
 TIMEOUT = 30.0
 SAMPLE = SAMPLE_URDF.read_text()
-# The sample with a mass that is not a number, on line 94.
-BROKEN = SAMPLE.replace('<mass value="2.0"/>', '<mass value="two"/>')
+# The sample cut off in a tag on line 94: not XML, nothing can be read (a number that is not
+# a number is a finding now, and the robot is still served).
+BROKEN = SAMPLE.replace('<mass value="2.0"/>', '<mass value="2.0"/<')
 ERROR_STATUS = 'urdf_link_tools: robot_description'
 
 
@@ -87,7 +88,7 @@ def test_ros_e2e_broken_description_keeps_the_last_good_model(session):
     error = session.client.spin_until(
         lambda: statuses_of(diagnostics).get(ERROR_STATUS), TIMEOUT, 'the rejection status')
     assert error.level == DiagnosticStatus.ERROR
-    assert 'line 94' in error.message and 'is not a number' in error.message
+    assert 'line 94' in error.message and 'not well-formed XML' in error.message
     assert "still serving the last good model 'sample_robot'" in error.message
     assert {item.key: item.value for item in error.values}['line'] == '94'
     # Still in service, still answering, still alive.

@@ -38,8 +38,11 @@ def quote(text: str) -> str:
     return text
 
 
-#: What urdfdom's refusal means in practice, said once in every such finding.
+#: What urdfdom's refusal means in practice, said once in every such finding. urdfdom up
+#: to 5.x (ROS 2 Humble, Jazzy, Kilted) refuses; urdfdom 6 (Rolling, 2026) drops a bad
+#: link child instead (see LINK_CHILD_IN_URDFDOM_6).
 REFUSED = 'urdfdom refuses this robot (robot_state_publisher, RViz and MoveIt load nothing)'
+LINK_CHILD_IN_URDFDOM_6 = 'urdfdom 6 (Rolling) drops the element and loads the rest'
 
 
 class ElementError(UrdfStructureError):
@@ -96,6 +99,8 @@ class Context:
         """
         if refuses:
             severity, effect = Severity.ERROR, REFUSED
+            if exc.link is not None:
+                effect = f'{REFUSED}; {LINK_CHILD_IN_URDFDOM_6}'
         else:
             severity, effect = Severity.WARNING, 'urdfdom logs an error and ignores it'
         self.notes.append(Finding(

@@ -153,7 +153,8 @@ _INERTIAL_PARTS = ('origin', 'mass', 'inertia')
 
 def _inertial(ctx: Context, element: etree._Element) -> Inertial:
     parts = pick(element, _INERTIAL_PARTS, ctx)
-    origin_el = parts.get('origin')
+    # The origin first: its defects are reported even when a missing part drops the rest.
+    origin = origin_of(ctx, parts.get('origin'))
     mass_el = parts.get('mass')
     inertia_el = parts.get('inertia')
     if mass_el is None:
@@ -176,7 +177,7 @@ def _inertial(ctx: Context, element: etree._Element) -> Inertial:
         values.append(numbers[0] if numbers is not None and len(numbers) == 1 else
                       scalar(ctx, inertia_el, name))
     return Inertial(
-        origin=origin_of(ctx, origin_el), mass=mass,
+        origin=origin, mass=mass,
         inertia=Inertia(*values, line=inertia_el.sourceline),
         line=element.sourceline, mass_line=mass_el.sourceline)
 

@@ -22,7 +22,6 @@ references are never expanded, and a document that declares entities is refused 
 own limits (nesting depth 256, text nodes up to 10 MB) stay on because ``huge_tree`` is off.
 """
 
-import re
 from typing import List, Optional, Tuple, Union
 
 from lxml import etree
@@ -47,9 +46,6 @@ class _DenyResolver(etree.Resolver):
             'which is refused for safety')
 
 
-_UNDECLARED = re.compile(r'Namespace prefix (\S+) (?:for (\S+) )?on (\S+) is not defined')
-
-
 def _make_parser(encoding: Optional[str] = None, recover: bool = False) -> etree.XMLParser:
     # A new parser per call: lxml parsers must not be shared between threads.
     # Do not pass collect_ids=False: with lxml 6 it makes libxml2 load the external DTD
@@ -71,27 +67,34 @@ def _only_undeclared_prefixes(log: etree._ListErrorLog) -> bool:
         entry.type == etree.ErrorTypes.NS_ERR_UNDEFINED_NAMESPACE for entry in errors)
 
 
-def _prefix_notes(log: etree._ListErrorLog) -> List[Finding]:
-    """One warning per undeclared prefix, at its first use."""
+def _prefix_notes(root: etree._Element) -> List[Finding]:
+    """One warning per undeclared prefix, at the start tag of its first use."""
     notes: List[Finding] = []
     seen = set()
-    for entry in log:
-        match = _UNDECLARED.match(entry.message or '')
-        if match is None or match.group(1) in seen:
+    for element in root.iter():
+        tag = element.tag
+        if not isinstance(tag, str):
             continue
-        prefix, attr, tag = match.groups()
-        seen.add(prefix)
-        used = f'the attribute {prefix}:{attr} of <{tag}>' if attr else f'<{prefix}:{tag}>'
-        notes.append(Finding(
-            rule='parse-undeclared-prefix', severity=Severity.WARNING,
-            message=f"{used} uses the namespace prefix '{prefix}', which no "
-                    f'xmlns:{prefix} declares: urdfdom (robot_state_publisher, RViz), '
-                    'MuJoCo and Pinocchio read the robot, and so does this checker, but '
-                    'namespace-aware readers refuse it: joint_state_publisher and xacro '
-                    '(xml.dom.minidom: "unbound prefix"), urdf_parser_py, xmllint',
-            element=f'<{tag}>', line=entry.line if entry.line > 0 else None,
-            suggestion=f'declare the prefix on <robot>, e.g. xmlns:{prefix}="http://..." '
-                       '(any URI), or remove what uses it'))
+        # Without a declaration libxml2 keeps 'prefix:name' as the plain name.
+        used = [(name, f'the attribute {name} of <{tag}>') for name in element.attrib
+                if ':' in name and not name.startswith('{')]
+        if ':' in tag and not tag.startswith('{'):
+            used.insert(0, (tag, f'<{tag}>'))
+        for name, what in used:
+            prefix = name.split(':', 1)[0]
+            if prefix in seen:
+                continue
+            seen.add(prefix)
+            notes.append(Finding(
+                rule='parse-undeclared-prefix', severity=Severity.WARNING,
+                message=f"{what} uses the namespace prefix '{prefix}', which no "
+                        f'xmlns:{prefix} declares: urdfdom (robot_state_publisher, RViz), '
+                        'MuJoCo and Pinocchio read the robot, and so does this checker, but '
+                        'namespace-aware readers refuse it: joint_state_publisher and xacro '
+                        '(xml.dom.minidom: "unbound prefix"), urdf_parser_py, xmllint',
+                element=f'<{tag}>', line=element.sourceline,
+                suggestion=f'declare the prefix on <robot>, e.g. xmlns:{prefix}="http://..." '
+                           '(any URI), or remove what uses it'))
     return notes
 
 
@@ -148,7 +151,7 @@ def load_xml(data: Union[str, bytes]) -> Tuple[etree._Element, List[Finding]]:
             if root is None or not _only_undeclared_prefixes(parser.error_log):
                 root = None
             else:
-                notes = _prefix_notes(parser.error_log)
+                notes = _prefix_notes(root)
         if root is None:
             raise _syntax_error(exc, strict.error_log) from None
     if root is None:
