@@ -218,8 +218,9 @@ def _add_xacro_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument('--xacro-allow-dir', action='append', metavar='DIR', default=[],
                         help='let xacro include or load_yaml files under DIR too (repeatable; '
                              "by default: the input's package and the --package-dir ones)")
-    parser.add_argument('--xacro-timeout', type=float, default=20.0, metavar='S',
-                        help='stop xacro after S seconds of wall-clock or CPU time (20)')
+    parser.add_argument('--xacro-timeout', type=float, default=10.0, metavar='S',
+                        help='stop xacro after S seconds of CPU time, or three times that of '
+                             'wall-clock time (default 10)')
     parser.add_argument('--emit-urdf', metavar='FILE',
                         help='write the description as parsed (the xacro expansion, '
                              'pretty-printed) to FILE')

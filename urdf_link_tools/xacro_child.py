@@ -427,6 +427,11 @@ def expand(request: Dict[str, Any], out_dir: str) -> Dict[str, Any]:
     except xml.parsers.expat.ExpatError as exc:
         return _failure('xml', f'not well-formed XML: {exc}' + _where())
     except Exception as exc:  # xacro raises many types; all mean the input is wrong
+        cause = getattr(exc, 'exc', None)  # XacroException wraps what the expression raised
+        if isinstance(cause, MemoryError):
+            return _failure('memory', 'xacro needed more memory than allowed' + _where())
+        if isinstance(cause, RecursionError):
+            return _failure('recursion', 'xacro recursed too deeply' + _where())
         message = str(exc).strip() or type(exc).__name__
         kind = 'refused' if 'refused:' in message or 'outside the directories' in message \
             else 'xacro'
