@@ -35,6 +35,7 @@ The result (``result.json`` and ``expanded.urdf``) goes to the request's directo
 import importlib.metadata
 import json
 import os
+import re
 import resource
 import sys
 from typing import Any, Dict, List, Optional, Tuple
@@ -432,7 +433,12 @@ def expand(request: Dict[str, Any], out_dir: str) -> Dict[str, Any]:
             return _failure('memory', 'xacro needed more memory than allowed' + _where())
         if isinstance(cause, RecursionError):
             return _failure('recursion', 'xacro recursed too deeply' + _where())
-        message = str(exc).strip() or type(exc).__name__
+        # xacro words some errors "<class 'x.y.SomeException'>: what": keep the what.
+        message = re.sub(r"<class '[\w.]+'>: ", '', str(exc)).strip() or type(exc).__name__
+        if cause is not None and str(cause) and message.count(str(cause)) > 1:
+            message = message[:message.rfind(str(cause))].strip()
+        if 'environment variable' in message and 'is not set' in message:
+            message += ' (xacro sees only the variables named with --xacro-env)'
         kind = 'refused' if 'refused:' in message or 'outside the directories' in message \
             else 'xacro'
         return _failure(kind, message.splitlines()[0] + _where())

@@ -218,7 +218,7 @@ def expand_xacro(path: str, options: XacroOptions = XacroOptions(),
             detail = result.get('error', '')
             if kind == 'memory':
                 detail += f' (limit {options.memory_bytes >> 20} MiB)'
-            raise XacroError(f'xacro failed on {name}: {detail}',
+            raise XacroError(f'xacro: {detail}',
                              _PUBLIC.get(kind, 'xacro failed'))
         with open(os.path.join(work, 'expanded.urdf'), 'rb') as stream:
             data = stream.read(options.max_bytes + 1)
