@@ -34,9 +34,30 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ATTACKS = os.path.join(ROOT, 'test', 'data', 'xacro_attacks')
 SECRET = 'AKIA-not-a-real-key-7f3e9c'
-WRAPPER = ('import resource, subprocess, sys; code = subprocess.call(sys.argv[2:]); '
-           'open(sys.argv[1], "w").write(str(resource.getrusage('
-           'resource.RUSAGE_CHILDREN).ru_maxrss)); sys.exit(code)')
+PAGE = os.sysconf('SC_PAGE_SIZE')
+
+
+def tree_rss(root: int) -> int:
+    """Return the summed resident set, in bytes, of a process and all its descendants."""
+    parents, rss = {}, {}
+    for entry in os.listdir('/proc'):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f'/proc/{entry}/stat') as stream:
+                fields = stream.read().rsplit(')', 1)[1].split()
+        except OSError:
+            continue
+        parents[int(entry)] = int(fields[1])
+        rss[int(entry)] = int(fields[21]) * PAGE
+    total, pending = 0, [root]
+    while pending:
+        pid = pending.pop()
+        total += rss.get(pid, 0)
+        pending.extend(child for child, parent in parents.items() if parent == pid)
+    return total
+
+
 CASES = (
     ('code execution (vars(type) escape)', 'dunder_escape.urdf.xacro'),
     ('$(env SECRET)', 'env_secret.urdf.xacro'),
@@ -49,35 +70,50 @@ CASES = (
 
 
 def run_case(python, code, name, cap_s, cap_bytes):
+    # The attack is copied with its arguments written in (older versions take none), into a
+    # directory of its own; the secret file lies outside it.
     work = tempfile.mkdtemp(prefix='xacro_attack_')
+    robot_dir = os.path.join(work, 'robot')
+    outside = os.path.join(work, 'outside')
+    os.mkdir(robot_dir)
+    os.mkdir(outside)
     marker = os.path.join(work, 'marker')
-    secret_file = os.path.join(work, 'secret.yaml')
+    secret_file = os.path.join(outside, 'secret.yaml')
     with open(secret_file, 'w') as stream:
         stream.write(f'token: {SECRET}\n')
+    with open(os.path.join(ATTACKS, name)) as stream:
+        text = stream.read().replace('$(arg marker)', marker).replace(
+            "xacro.arg('secret_file')", repr(secret_file))
+    robot = os.path.join(robot_dir, name)
+    with open(robot, 'w') as stream:
+        stream.write(text)
     env = dict(os.environ, SECRET_TOKEN=SECRET, PYTHONDONTWRITEBYTECODE='1')
     if code:
         env['PYTHONPATH'] = code + os.pathsep + env.get('PYTHONPATH', '')
     command = ['prlimit', f'--as={cap_bytes}', 'timeout', '-s', 'KILL', str(cap_s), python,
-               '-m', 'urdf_link_tools.cli', 'check', '--format', 'json', '--no-meshes',
-               os.path.join(ATTACKS, name), f'marker:={marker}', f'secret_file:={secret_file}']
-    # A fresh wrapper per case: RUSAGE_CHILDREN is the largest process it waited for
-    # (grandchildren included), not the largest of every case so far.
-    rss_file = os.path.join(work, 'rss')
-    wrapper = [sys.executable, '-c', WRAPPER, rss_file, *command]
+               '-m', 'urdf_link_tools.cli', 'check', '--format', 'json', '--no-meshes', robot]
+    # Peak memory: the tree's summed resident set, sampled every 50 ms from /proc (a process
+    # killed by a cap is never waited for by its parent, so rusage would miss it).
     started = time.monotonic()
-    result = subprocess.run(wrapper, capture_output=True, text=True, env=env, cwd=work)
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               text=True, env=env, cwd=work)
+    peak = 0
+    while process.poll() is None:
+        peak = max(peak, tree_rss(process.pid))
+        time.sleep(0.05)
+    stdout, stderr = process.communicate()
     elapsed = time.monotonic() - started
-    with open(rss_file) as stream:
-        peak_mb = int(stream.read()) / 1024
+    peak_mb = peak / (1 << 20)
+    result = subprocess.CompletedProcess(command, process.returncode, stdout, stderr)
     outcome = 'exit %d' % result.returncode
-    if result.returncode in (-9, 137, 124):
+    if result.returncode in (-9, 137, 124, 247):
         outcome = f'killed by the {cap_s} s cap'
     if 'MemoryError' in result.stderr:
         outcome += ', MemoryError traceback'
     leaked = SECRET in result.stdout + result.stderr
     ran = os.path.exists(marker)
     error = (result.stderr.strip().splitlines() or [''])[-1]
-    error = error.replace(ATTACKS + os.sep, '').split(': ', 2)[-1][:120]
+    error = error.replace(robot_dir + os.sep, '').split(': ', 2)[-1][:120]
     return elapsed, peak_mb, outcome, leaked, ran, error
 
 

@@ -48,6 +48,8 @@ from typing import Dict, Mapping, Optional, Sequence, Tuple
 from urdf_link_tools.errors import UrdfInputError
 from urdf_link_tools.source_map import SourceMap
 
+#: Prefix of the notes that relay what xacro printed.
+XACRO_SAYS = 'xacro says: '
 #: Environment variables the child gets whatever the allow-list says: Python needs them.
 BASE_ENV = ('LANG', 'LC_ALL')
 
@@ -222,8 +224,12 @@ def expand_xacro(path: str, options: XacroOptions = XacroOptions(),
                              _PUBLIC.get(kind, 'xacro failed'))
         with open(os.path.join(work, 'expanded.urdf'), 'rb') as stream:
             data = stream.read(options.max_bytes + 1)
+        said = _read_capped(os.path.join(work, 'stderr.txt'), 4096).decode('utf-8', 'replace')
     source_map = SourceMap.from_table(result.get('map', {}), top=source)
-    return Expansion(data, source_map, tuple(result.get('notes', ())),
+    # xacro's own warnings (deprecations, redefined symbols), a few lines at most.
+    warnings = tuple(XACRO_SAYS + line.strip()[:200] for line in said.splitlines()
+                     if line.strip())[:10]
+    return Expansion(data, source_map, tuple(result.get('notes', ())) + warnings,
                      tuple(result.get('includes', ())))
 
 

@@ -49,7 +49,7 @@ from urdf_link_tools.ros.snapshot import Rejection, rejection_from_error, Snapsh
 from urdf_link_tools.ros.urdf_file import check_urdf_file, public_error, urdf_roots
 from urdf_link_tools.ros.urdf_file import xacro_options
 from urdf_link_tools.ros.worker import Job, LatestJobWorker
-from urdf_link_tools.xacro_sandbox import parse_mappings
+from urdf_link_tools.xacro_sandbox import parse_mappings, XACRO_SAYS
 from urdf_link_tools_interfaces.srv import GetLinkFindings, GetLinkGeometry, ListLinks
 from visualization_msgs.msg import MarkerArray
 
@@ -278,7 +278,8 @@ class UrdfLinkToolsNode(Node):
                                 settings.description_max_bytes)
         loaded = load_input(path, settings.description_max_bytes, options=options)
         for note in loaded.notes:
-            self.get_logger().warning(note)
+            if not note.startswith(XACRO_SAYS):  # text from the file a parameter named
+                self.get_logger().warning(note)
         return loaded.data, loaded.source
 
     def _reject(self, rejection: Rejection) -> None:
