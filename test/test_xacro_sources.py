@@ -180,3 +180,20 @@ def test_bad_xacro_arguments_are_usage_errors(args):
     result = subprocess.run([sys.executable, '-m', 'urdf_link_tools.cli', 'check', TOP, *args],
                             capture_output=True, text=True, timeout=60)
     assert result.returncode != 0 and 'Traceback' not in result.stderr
+
+
+def test_another_xacro_version_fails_soft_to_expanded_lines(monkeypatch):
+    from urdf_link_tools import xacro_sandbox
+    monkeypatch.setattr(xacro_sandbox, '_VERSION_OVERRIDE', '9.9.9')
+    loaded = load_input(TOP, options=XacroOptions(package_dirs={'demo_description': ROBOT_DIR}))
+    assert any('xacro 9.9.9 is not the version' in note for note in loaded.notes)
+    assert len(loaded.source_map) == 0
+    from urdf_link_tools.analysis import analyze
+    from urdf_link_tools.config import CheckConfig
+    from urdf_link_tools.parser import parse_urdf_string
+    robot = parse_urdf_string(loaded.data, loaded.source)
+    findings = loaded.locate(analyze(robot, CheckConfig(check_meshes=False)).findings)
+    lines = loaded.data.decode().splitlines()
+    tool = [f for f in findings if f.link == 'tool_link'][0]
+    assert tool.file.endswith('robot.urdf.xacro (expanded)') and tool.macro_stack == ()
+    assert '<inertia ' in lines[tool.line - 1]  # a line of the expansion

@@ -404,11 +404,16 @@ def expand(request: Dict[str, Any], out_dir: str) -> Dict[str, Any]:
     global STATE
     import xacro
     from xacro import substitution_args
-    version = importlib.metadata.version('xacro')
+    version = request.get('version_override') or importlib.metadata.version('xacro')
     state = State(request)
     state.trace = state.trace and version in TRACED_VERSIONS
     STATE = state
-    _install_safety(xacro, substitution_args, state)
+    try:
+        _install_safety(xacro, substitution_args, state)
+    except (AttributeError, TypeError, KeyError) as exc:
+        # Fail closed: a xacro whose evaluator cannot be restricted is not run at all.
+        return _failure('unsupported', f'xacro {version} cannot be run restricted here '
+                        f'({type(exc).__name__}: {exc}); install xacro 2.1.1')
     if state.trace:
         _install_tracing(xacro, state)
     notes = []

@@ -48,6 +48,8 @@ from typing import Dict, Mapping, Optional, Sequence, Tuple
 from urdf_link_tools.errors import UrdfInputError
 from urdf_link_tools.source_map import SourceMap
 
+#: Tests set this to make the child believe another xacro version is installed.
+_VERSION_OVERRIDE: Optional[str] = None
 #: Prefix of the notes that relay what xacro printed.
 XACRO_SAYS = 'xacro says: '
 #: Environment variables the child gets whatever the allow-list says: Python needs them.
@@ -182,6 +184,8 @@ def expand_xacro(path: str, options: XacroOptions = XacroOptions(),
         'roots': [os.path.abspath(root) for root in roots], 'max_bytes': options.max_bytes,
         'ament_prefix_path': os.environ.get('AMENT_PREFIX_PATH', ''),
     }
+    if _VERSION_OVERRIDE:
+        request['version_override'] = _VERSION_OVERRIDE
     cpu = max(1, int(options.timeout + 0.999))
     limits = {'cpu_seconds': cpu, 'memory_bytes': options.memory_bytes,
               'file_bytes': 3 * options.max_bytes + (1 << 20)}
