@@ -26,6 +26,7 @@ Peak memory is the largest resident set of any process of the tree (``RUSAGE_CHI
 
 import argparse
 import os
+import resource
 import subprocess
 import sys
 import tempfile
@@ -94,6 +95,8 @@ def run_case(python, code, name, cap_s, cap_bytes):
                '-m', 'urdf_link_tools.cli', 'check', '--format', 'json', '--no-meshes', robot]
     # Peak memory: the tree's summed resident set, sampled every 50 ms from /proc (a process
     # killed by a cap is never waited for by its parent, so rusage would miss it).
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu_before = usage.ru_utime + usage.ru_stime
     started = time.monotonic()
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                text=True, env=env, cwd=work)
@@ -103,6 +106,9 @@ def run_case(python, code, name, cap_s, cap_bytes):
         time.sleep(0.05)
     stdout, stderr = process.communicate()
     elapsed = time.monotonic() - started
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    # CPU of every process that was waited for (one killed by a cap and reparented is not).
+    cpu = usage.ru_utime + usage.ru_stime - cpu_before
     peak_mb = peak / (1 << 20)
     result = subprocess.CompletedProcess(command, process.returncode, stdout, stderr)
     outcome = 'exit %d' % result.returncode
@@ -114,7 +120,7 @@ def run_case(python, code, name, cap_s, cap_bytes):
     ran = os.path.exists(marker)
     error = (result.stderr.strip().splitlines() or [''])[-1]
     error = error.replace(robot_dir + os.sep, '').split(': ', 2)[-1][:120]
-    return elapsed, peak_mb, outcome, leaked, ran, error
+    return elapsed, cpu, peak_mb, outcome, leaked, ran, error
 
 
 def main() -> int:
@@ -124,12 +130,13 @@ def main() -> int:
     parser.add_argument('--cap-seconds', type=int, default=60)
     parser.add_argument('--cap-bytes', type=int, default=4 << 30)
     args = parser.parse_args()
-    print('| attack | time s | peak RSS MB | outcome | code ran | secret shown | error |')
-    print('| --- | --- | --- | --- | --- | --- | --- |')
+    print('| attack | wall s | CPU s | peak RSS MB | outcome | code ran | secret shown | error |')
+    print('| --- | --- | --- | --- | --- | --- | --- | --- |')
     for label, name in CASES:
-        elapsed, peak, outcome, leaked, ran, error = run_case(
+        elapsed, cpu, peak, outcome, leaked, ran, error = run_case(
             args.python, args.code, name, args.cap_seconds, args.cap_bytes)
-        print(f'| {label} | {elapsed:.1f} | {peak:.0f} | {outcome} | {"YES" if ran else "no"} '
+        print(f'| {label} | {elapsed:.1f} | {cpu:.1f} | {peak:.0f} | {outcome} '
+              f'| {"YES" if ran else "no"} '
               f'| {"YES" if leaked else "no"} | {error.replace("|", "/")} |', flush=True)
     return 0
 
