@@ -197,3 +197,16 @@ def test_another_xacro_version_fails_soft_to_expanded_lines(monkeypatch):
     tool = [f for f in findings if f.link == 'tool_link'][0]
     assert tool.file.endswith('robot.urdf.xacro (expanded)') and tool.macro_stack == ()
     assert '<inertia ' in lines[tool.line - 1]  # a line of the expansion
+
+
+def test_info_names_xacro_sources():
+    result = subprocess.run(
+        [sys.executable, '-m', 'urdf_link_tools.cli', 'info', os.path.relpath(TOP, ROOT),
+         f'--package-dir=demo_description={ROBOT_DIR}'], cwd=ROOT, capture_output=True,
+        text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    macros = os.path.join(ROBOT_DIR, 'urdf', 'arm_macros.xacro')
+    rows = {line.split()[0]: line.split()[1] for line in result.stdout.splitlines()[2:]}
+    assert rows['upper_link'] == (f'{os.path.relpath(macros, ROOT)}:'
+                                  f'{line_of(macros, "<link name=")}')
+    assert rows['base_link'] == f'{os.path.relpath(TOP, ROOT)}:{line_of(TOP, "base_link")}'

@@ -22,7 +22,7 @@ import argparse
 import dataclasses
 import logging
 import sys
-from typing import List, Optional, Sequence, TextIO
+from typing import Callable, List, Optional, Sequence, TextIO
 
 from urdf_link_tools.errors import UrdfError, UrdfInputError
 from urdf_link_tools.loading import DEFAULT_MAX_BYTES, load_input, LoadedDescription
@@ -72,25 +72,34 @@ def _load(args: argparse.Namespace) -> LoadedDescription:
     return loaded
 
 
-def _load_robot(args: argparse.Namespace) -> Robot:
-    loaded = _load(args)
-    return parse_urdf_string(loaded.data, loaded.source)
+def _source_label(loaded: LoadedDescription) -> Optional[Callable[[Optional[int]], str]]:
+    """Return how to name a parsed line: its xacro file:line when the expansion is traced."""
+    if loaded.source_map is None or not len(loaded.source_map):
+        return None
+    from urdf_link_tools.source_map import display_path
+
+    def where(line: Optional[int]) -> str:
+        place = loaded.source_map.locate(line)
+        return f'{display_path(place.file)}:{place.line}' if place else str(line or '')
+    return where
 
 
-def format_info(robot: Robot) -> str:
+def format_info(robot: Robot, where: Optional[Callable[[Optional[int]], str]] = None) -> str:
     """
     Summarise every link of a robot, one per line.
 
     :param robot: the model
+    :param where: names the source of a line of the parsed document (xacro: file:line)
     :return: the text table
     """
+    where = where or (lambda line: str(line or ''))
     rows: List[Sequence[str]] = [
         ('link', 'line', 'mass [kg]', 'visuals', 'collisions', 'parent joint', 'custom')]
     for link in robot.links:
         joint = robot.parent_joint(link.name)
         parent = f'{joint.name} ({joint.type})' if joint is not None else '(root)'
         custom = ', '.join(f'{tag} x{len(link.group(tag))}' for tag in link.custom_groups)
-        rows.append((link.name, str(link.line or ''), f'{link.mass:.6g}',
+        rows.append((link.name, where(link.line), f'{link.mass:.6g}',
                      str(len(link.visuals)), str(len(link.collisions)), parent, custom or '-'))
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     lines = [f'robot {robot.name!r}: {len(robot.links)} links, {len(robot.joints)} joints, '
@@ -99,13 +108,14 @@ def format_info(robot: Robot) -> str:
     for row in rows:
         lines.append('  '.join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip())
     for note in robot.notes:
-        lines.append(f'note: line {note.line}: {note.message}')
+        lines.append(f'note: line {where(note.line)}: {note.message}')
     return '\n'.join(lines)
 
 
 def _cmd_info(args: argparse.Namespace, out: TextIO) -> int:
-    robot = _load_robot(args)
-    out.write(format_info(robot) + '\n')
+    loaded = _load(args)
+    robot = parse_urdf_string(loaded.data, loaded.source)
+    out.write(format_info(robot, _source_label(loaded)) + '\n')
     return EXIT_OK
 
 

@@ -260,6 +260,16 @@ def _install_safety(xacro: Any, substitution_args: Any, state: State) -> None:
 
     xacro.parse = parse
 
+    class Glob:
+        """xacro:include patterns match only files xacro may read (names elsewhere stay unseen)."""
+
+        @staticmethod
+        def glob(pattern: str) -> List[str]:
+            import glob
+            return [name for name in glob.glob(pattern) if state.allowed(name)]
+
+    xacro.glob = Glob
+
 
 def _install_tracing(xacro: Any, state: State) -> None:
     original_clone = minidom._clone_node
