@@ -56,6 +56,9 @@ def set_limits(limits: Dict[str, int]) -> None:
              (resource.RLIMIT_NOFILE, 64), (resource.RLIMIT_CORE, 0)]
     for which, value in table:
         hard = value + 1 if which == resource.RLIMIT_CPU else value
+        ceiling = resource.getrlimit(which)[1]
+        if ceiling != resource.RLIM_INFINITY:  # already lower: keep what the caller set
+            value, hard = min(value, ceiling), min(hard, ceiling)
         resource.setrlimit(which, (value, hard))
     try:  # no new processes; root ignores RLIMIT_NPROC, the rest still hold
         resource.setrlimit(resource.RLIMIT_NPROC, (0, 0))
