@@ -145,7 +145,7 @@ def test_ros_hostile_xacro_runs_nothing_leaks_nothing_and_the_node_keeps_answeri
         p99 = latencies[int(0.99 * (len(latencies) - 1))]
         print(f'list_links during the CPU burner: {len(latencies)} calls, '
               f'p50 {latencies[len(latencies) // 2] * 1e3:.1f} ms, p99 {p99 * 1e3:.1f} ms')
-        assert p99 < 1.0  # generous for a loaded CI machine; the run prints the real figure
+        assert p99 < 0.1  # the issue's bound; about 6 ms measured on a loaded machine
         assert session.process.alive()
         assert not marker.exists()
         for array in diagnostics:

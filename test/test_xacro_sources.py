@@ -210,3 +210,27 @@ def test_info_names_xacro_sources():
     assert rows['upper_link'] == (f'{os.path.relpath(macros, ROOT)}:'
                                   f'{line_of(macros, "<link name=")}')
     assert rows['base_link'] == f'{os.path.relpath(TOP, ROOT)}:{line_of(TOP, "base_link")}'
+
+
+def test_blocks_keep_their_call_site_and_conditionals_their_lines():
+    loaded = load_input(TOP, options=XacroOptions(
+        package_dirs={'demo_description': ROBOT_DIR}, mappings={'with_gripper': 'true'}))
+    lines = loaded.data.decode().splitlines()
+
+    def where(text):
+        (number,) = [i + 1 for i, line in enumerate(lines) if text in line]
+        return loaded.source_map.locate(number)
+
+    # The <origin> block written at the call site, inserted inside the macro's <joint>:
+    # it stays the call site's line, and no macro wrote it.
+    block = where('xyz="0 0 0.2"')
+    assert (block.file, block.line) == (TOP, line_of(TOP, 'xyz="0 0 0.2"'))
+    assert block.macro_stack == ()
+    # The joint around it is the macro body's.
+    joint = where('<joint name="upper_joint"')
+    macros = os.path.join(ROBOT_DIR, 'urdf', 'arm_macros.xacro')
+    assert (joint.file, joint.line) == (macros, line_of(macros, '<joint name='))
+    assert [call.name for call in joint.macro_stack] == ['arm_segment']
+    # Inside a taken xacro:if.
+    gripper = where('<link name="gripper_link"')
+    assert (gripper.file, gripper.line) == (TOP, line_of(TOP, '<link name="gripper_link"'))
