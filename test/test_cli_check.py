@@ -106,8 +106,7 @@ def test_exit_codes(tmp_path):
 
 @pytest.mark.parametrize('text,needle', [
     ('<robot name="x"><link name="a"></robot>', 'line 1'),
-    ('<robot name="x"><link name="a"><inertial><mass value="abc"/></inertial></link></robot>',
-     'not a number'),
+    ('<sdf version="1.6"><model name="m"/></sdf>', 'expected <robot>'),
     ('', 'empty'),
 ])
 def test_input_errors_one_line_exit_3(tmp_path, text, needle):

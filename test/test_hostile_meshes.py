@@ -35,11 +35,11 @@ from hostile_harness import Hostile, non_finite, TEMPLATE
 import pytest
 from ros_harness import NodeSession, REPO
 
-pytest.importorskip('urdf_link_tools_interfaces.srv',
-                    reason='urdf_link_tools_interfaces is not built: run scripts/setup.sh')
+pytest.importorskip('urdf_link_tools.srv',
+                    reason='the interfaces of urdf_link_tools are not built: run scripts/setup.sh')
 
 from urdf_link_tools.cli import EXIT_ERRORS  # noqa: E402
-from urdf_link_tools_interfaces.msg import Finding  # noqa: E402
+from urdf_link_tools.msg import Finding  # noqa: E402
 
 PACKAGE_DIRS = [f'urdf_link_tools={REPO}']
 SAMPLE_MESH = 'package://urdf_link_tools/samples/meshes/arm_collision.stl'
@@ -88,7 +88,7 @@ CASES = {
     'directory': ('mesh-unreadable', 'is a directory'),
     'dev_zero': ('mesh-unreadable', 'is a character device'),
     'fifo': ('mesh-unreadable', 'is a FIFO'),
-    'sparse_1gb': ('mesh-unreadable', 'more than the limit'),
+    'sparse_1gb': ('mesh-unreadable', 'larger than the limit'),
     'symlink_loop': ('mesh-not-found', 'symbolic link loop'),
     'corrupt_stl': ('mesh-unreadable', 'is not a valid STL'),
     'stl_count_lie': ('mesh-unreadable', 'is not a valid STL'),

@@ -25,8 +25,8 @@ from diagnostic_msgs.msg import DiagnosticStatus
 import pytest
 from ros_harness import NodeSession, REPO, SAMPLE_URDF, statuses_of
 
-pytest.importorskip('urdf_link_tools_interfaces.srv',
-                    reason='urdf_link_tools_interfaces is not built: run scripts/setup.sh')
+pytest.importorskip('urdf_link_tools.srv',
+                    reason='the interfaces of urdf_link_tools are not built: run scripts/setup.sh')
 
 from visualization_msgs.msg import Marker  # noqa: E402
 

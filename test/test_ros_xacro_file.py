@@ -27,15 +27,10 @@ import shutil
 import time
 
 import pytest
-import ros_harness
 from ros_harness import NodeSession, REPO, SAMPLE_URDF, statuses_of
 
-pytest.importorskip('urdf_link_tools_interfaces.srv',
-                    reason='urdf_link_tools_interfaces is not built: run scripts/setup.sh')
-
-if os.environ.get('ROS_DOMAIN_ID'):
-    # Keep to the domain the person running the tests chose.
-    ros_harness.allocate_domain_id = lambda: int(os.environ['ROS_DOMAIN_ID'])
+pytest.importorskip('urdf_link_tools.srv',
+                    reason='the service interfaces are not built: run scripts/setup.sh')
 
 TIMEOUT = 60.0
 ROBOT = REPO / 'test' / 'data' / 'xacro_robot'

@@ -131,7 +131,8 @@ def _check_config(args: argparse.Namespace):
             raise UrdfInputError(f'--config {exc}') from None
     changes = {}
     for name in ('inertia_mismatch_factor', 'density_min', 'density_max',
-                 'collision_face_limit', 'min_mass', 'mesh_max_bytes'):
+                 'collision_face_limit', 'min_mass', 'mesh_max_bytes',
+                 'max_findings_per_rule'):
         value = getattr(args, name)
         if value is not None:
             changes[name] = value
@@ -262,11 +263,14 @@ def _add_check_parser(commands) -> None:
     check.add_argument('--density-max', type=float, metavar='KG_M3',
                        help='highest plausible density (default 25000)')
     check.add_argument('--collision-face-limit', type=int, metavar='N',
-                       help='most faces of a collision mesh (default 1000)')
+                       help='most faces of a collision mesh (default 5000)')
     check.add_argument('--min-mass', type=float, metavar='KG',
                        help='lightest plausible moving link (default 1e-6)')
     check.add_argument('--mesh-max-bytes', type=int, metavar='N',
                        help='refuse larger mesh files (default 100000000)')
+    check.add_argument('--max-findings-per-rule', type=int, metavar='N',
+                       help='list at most N findings of one rule, count the rest '
+                            '(default 200)')
     check.add_argument('--no-meshes', action='store_true',
                        help='do not load mesh files (skips mesh-based rules)')
     check.add_argument('--strict', action='store_true',

@@ -25,13 +25,14 @@ an ``internal-error`` finding so one bug never hides the other findings.
 import logging
 from typing import Dict, List
 
-from urdf_link_tools.checks import geometry, inertia, plausibility, structure
+from urdf_link_tools.checks import (geometry, inertia, mesh_quality, plausibility,
+                                    structure)
 from urdf_link_tools.checks.base import CheckContext, Rule
 from urdf_link_tools.findings import Finding, Severity
 
 LOG = logging.getLogger(__name__)
 
-MODULES = (structure, inertia, plausibility, geometry)
+MODULES = (structure, inertia, plausibility, geometry, mesh_quality)
 
 #: Findings the parser records in ``Robot.notes``; documented here so --ignore knows them.
 PARSE_RULES = (

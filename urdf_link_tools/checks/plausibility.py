@@ -22,18 +22,23 @@ inertial frame. Overlapping collision parts are counted twice.
 """
 
 import math
-from typing import Iterator
+from typing import Iterator, Optional, Tuple
 
 import numpy as np
 
-from urdf_link_tools.checks.base import CheckContext, fmt, fmt_inertia, fmt_vector, Rule
+from urdf_link_tools.checks.base import CheckContext, fmt, fmt_vector, Rule
+from urdf_link_tools.checks.suggest import geometry_tensor, mismatch, suggest
 from urdf_link_tools.findings import Finding, Severity
-from urdf_link_tools.geometry import distance_outside, is_finite, rpy_to_matrix, union_bounds
-from urdf_link_tools.inertia import inertia_values, principal_moments, violates_triangle
-from urdf_link_tools.model import Link
+from urdf_link_tools.geometry import (
+    distance_outside, geometry_values, is_finite, union_bounds)
+from urdf_link_tools.inertia import (
+    inertia_values, MUJOCO_EPS, principal_moments, violates_triangle)
+from urdf_link_tools.model import Link, Mesh
 
-#: The centre of mass may sit this fraction of the collision bounds' diagonal outside them.
-COM_TOLERANCE = 0.01
+#: The centre of mass may sit this fraction of the geometry bounds' diagonal outside them.
+COM_TOLERANCE = 0.05
+#: Collision geometry whose bounds' diagonal is below this (m) is a placeholder.
+MARKER_SIZE = 0.01
 
 RULES = (
     Rule('inertia-geometry-mismatch', Severity.WARNING,
@@ -50,8 +55,8 @@ RULES = (
          'fix the mass unit, the mesh scale or the collision geometry, as the hint says',
          'URDF link specification (mass in kg, lengths in m)'),
     Rule('com-outside-geometry', Severity.WARNING,
-         "the inertial origin (centre of mass) lies outside every collision element's "
-         'bounding box',
+         'the inertial origin (centre of mass) lies outside the bounds of the collision '
+         'geometry and of the visual geometry',
          'usually a frame mix-up (a CAD origin, or the COM written in the parent frame)',
          'put the centre of mass in the link frame; the geometric centroid is given',
          'URDF link specification (inertial origin)'),
@@ -68,32 +73,28 @@ def _usable(link: Link) -> bool:
 def check_mismatch(ctx: CheckContext) -> Iterator[Finding]:
     """Compare each valid tensor with the collision geometry's."""
     factor = ctx.config.inertia_mismatch_factor
-    clean = ctx.screens.mismatch_clean
-    volumes = ctx.screens.volumes
     for link in ctx.robot.links:
-        if not _usable(link) or id(link) in clean or volumes[id(link)] is None:
+        if not _usable(link):
             continue
         inertial = link.inertial
         declared = ctx.tensor(link)
         if not (declared.gz_is_valid(link.mass) and declared.is_positive_definite()) or \
                 violates_triangle(declared.moments):
             continue  # the inertia rules report invalid tensors with their own suggestion
+        if declared.moments[0] < MUJOCO_EPS:
+            continue  # inertia-moment-tiny reports it, with a suggestion that also fits here
         model, _ = ctx.collision_model(link)
-        if model is None:
+        expected = geometry_tensor(ctx, link)
+        if model is None or expected is None:
             continue
-        rotation = rpy_to_matrix(inertial.origin.rpy)
-        expected = rotation.T @ (model.unit_inertia * (link.mass / model.volume)) @ rotation
         have = declared.moments
         want = principal_moments(expected)[0]
-        if not np.all(want > 0.0) or not np.all(have > 0.0):
+        off, worst = mismatch(have, want)
+        if not (math.isfinite(off) and off > factor):
             continue
         ratios = have / want
-        worst = int(np.argmax(np.maximum(ratios, 1.0 / ratios)))
-        off = max(ratios[worst], 1.0 / ratios[worst])
-        if not off > factor:
-            continue
         direction = 'larger' if ratios[worst] > 1.0 else 'smaller'
-        suggested = inertia_values(expected)
+        suggested, text = suggest(ctx, link, None, '')
         approx = (f'; approximate volume for {", ".join(model.approximate)}'
                   if model.approximate else '')
         yield ctx.finding(
@@ -102,91 +103,155 @@ def check_mismatch(ctx: CheckContext) -> Iterator[Finding]:
             f'{fmt(link.mass)} kg gives {fmt_vector(want)}: moment {worst + 1} is '
             f'{fmt(off, 3)}x {direction} (limit {fmt(factor)}x){approx}',
             link=link.name, element='inertial/inertia', line=inertial.inertia.line,
-            suggestion=f'use the geometry-derived tensor: {fmt_inertia(suggested)}',
+            suggestion=f'use {text}' if 'collision geometry' in text else text,
             values=(('moments', fmt_vector(have)), ('geometry_moments', fmt_vector(want)),
                     ('factor', off), ('limit', factor),
                     ('geometry_centroid', fmt_vector(model.centre))),
-            suggested_inertia=suggested)
+            suggested_inertia=inertia_values(suggested))
+
+
+#: A density this many times beyond the plausible range is a warning; closer, an info (a
+#: ballast block, a part whose collision shape is deliberately smaller or larger).
+FAR_OFF = 10.0
+#: Densities of the solid parts robots are made of (foam-filled plastic to steel), kg/m^3:
+#: a unit-slip hint is given only when the corrected density lands in this range.
+TYPICAL_DENSITY = (300.0, 12000.0)
 
 
 def check_density(ctx: CheckContext) -> Iterator[Finding]:
-    """Flag masses that are implausible for the collision volume."""
+    """Flag masses that are implausible for any volume the collision geometry can have."""
     low, high = ctx.config.density_min, ctx.config.density_max
-    volumes = ctx.screens.volumes
     for link in ctx.robot.links:
         if link.inertial is None or not (math.isfinite(link.mass) and link.mass > 0.0):
             continue
-        volume = volumes[id(link)]  # exactly the collision model's, None without one
-        if volume is None or low <= link.mass / volume <= high:
+        volumes = ctx.volume_range(link)
+        if volumes is None:
             continue
-        model, _ = ctx.collision_model(link)
-        if model is None:
+        smallest, largest, notes = volumes
+        bounds = _group_bounds(ctx, link.collisions)
+        if bounds is None or float(np.linalg.norm(bounds[1] - bounds[0])) < MARKER_SIZE:
+            continue  # a millimetre placeholder shape says nothing about the part
+        # The density lies between these two, whatever the overlaps and self-intersections.
+        least, most = link.mass / largest, link.mass / smallest
+        group = ctx.weld_group(link.name)
+        if least > high and (len(group) > 1 or link.visuals):
+            # Partial collision geometry (contact spheres under a foot): the part may fill
+            # its visual geometry and the links welded to it, so only their total bounds
+            # the volume from above.
+            least = link.mass / max(largest, _upper_volume(ctx, group))
+        if most < low and len(group) > 1:
+            # A placeholder mass (1e-6 kg) on a link welded to the one carrying the mass.
+            most = sum(ctx.robot.link(name).mass for name in group
+                       if 0.0 < ctx.robot.link(name).mass < math.inf) / smallest
+        if least > high:
+            density, far = least, least > FAR_OFF * high
+        elif most < low:
+            density, far = most, most < low / FAR_OFF
+        else:
             continue
-        density = link.mass / model.volume
-        if low <= density <= high:
-            continue
+        hint, slip = _density_hint(link, density, low, high)
+        between = (f'{fmt(density)} kg/m^3' if least == most else
+                   f'between {fmt(least)} and {fmt(most)} kg/m^3')
         yield ctx.finding(
-            'density-implausible', Severity.WARNING,
-            f'{fmt(link.mass)} kg in {fmt(model.volume)} m^3 of collision geometry is '
-            f'{fmt(density)} kg/m^3, outside {fmt(low)} to {fmt(high)} kg/m^3'
-            + (f' (approximate volume for {", ".join(model.approximate)})'
-               if model.approximate else ''),
+            'density-implausible', Severity.WARNING if far or slip else Severity.INFO,
+            f'{fmt(link.mass)} kg in {fmt(smallest)} to {fmt(largest)} m^3 of collision '
+            f'geometry is {between}, outside {fmt(low)} to {fmt(high)} kg/m^3'
+            + (f' ({"; ".join(notes)})' if notes else ''),
             link=link.name, element='inertial/mass', line=link.inertial.mass_line,
-            suggestion=_density_hint(link.mass, model.volume, low, high),
-            values=(('density', density), ('mass', link.mass), ('volume', model.volume)))
+            suggestion=hint,
+            values=(('density', density), ('mass', link.mass), ('volume_min', smallest),
+                    ('volume_max', largest)))
 
 
-def _density_hint(mass: float, volume: float, low: float, high: float) -> str:
-    density = mass / volume
-    if low <= density * 1e9 <= high:
-        return ('the volume is ~1e9 too large: the mesh is probably in millimetres; add '
-                'scale="0.001 0.001 0.001" to its <mesh>')
-    if low <= density * 1e-9 <= high:
+def _upper_volume(ctx: CheckContext, group) -> float:
+    """Return a volume no smaller than a rigid body's material: every part and visual box."""
+    total = 0.0
+    for name in group:
+        member = ctx.robot.link(name)
+        volumes = ctx.volume_range(member)
+        total += volumes[1] if volumes is not None else 0.0
+        for visual in member.visuals:
+            box = ctx.element_bounds(visual) if visual.geometry is not None else None
+            if box is not None:
+                total += float(np.prod(box[1] - box[0]))
+    return total
+
+
+def _density_hint(link: Link, density: float, low: float, high: float) -> Tuple[str, bool]:
+    """Return (hint, True when the numbers point to a unit slip)."""
+    typical_low, typical_high = TYPICAL_DENSITY
+    has_mesh = any(isinstance(element.geometry, Mesh) for element in link.collisions)
+    if typical_low <= density * 1e9 <= typical_high:
+        return ('the volume is ~1e9 too large: lengths in millimetres'
+                + ('; add scale="0.001 0.001 0.001" to the <mesh>' if has_mesh else
+                   '; URDF lengths are metres') + ''), True
+    if has_mesh and typical_low <= density * 1e-9 <= typical_high:
         return ('the volume is ~1e9 too small: a mesh in metres was scaled as if in '
-                'millimetres (remove scale="0.001 0.001 0.001"), or the collision shape is '
-                'far smaller than the part')
-    if low <= density / 1000.0 <= high:
-        return (f'the mass looks like grams written as kilograms: {fmt(mass / 1000.0)} kg '
-                'would give a plausible density')
+                'millimetres (remove scale="0.001 0.001 0.001")'), True
+    if typical_low <= density / 1000.0 <= typical_high:
+        return (f'the mass looks like grams written as kilograms: {fmt(link.mass / 1000.0)} '
+                'kg would give a density typical of plastic or metal parts'), True
     if density < low:
         return ('the collision geometry is much bigger than the part, or the mass is too low: '
-                'check both')
-    return 'the collision geometry is much smaller than the part, or the mass is too high'
+                'check both'), False
+    return ('denser than any metal: the collision geometry is much smaller than the part, or '
+            'the mass is too high (a deliberate ballast can be silenced with --ignore '
+            'density-implausible)'), False
+
+
+def _group_bounds(ctx: CheckContext, elements) -> Optional[Tuple[np.ndarray, np.ndarray]]:
+    """Return the union bounds of the elements with a real size; None if one is unknown."""
+    boxes = []
+    for element in elements:
+        if element.geometry is None or not _has_size(element.geometry):
+            continue  # zero-size shapes (markers, a radius-0 sphere) enclose nothing
+        box = ctx.element_bounds(element)
+        if box is None:
+            return None
+        boxes.append(box)
+    return union_bounds(boxes)
+
+
+def _has_size(geometry) -> bool:
+    values = geometry_values(geometry)
+    return is_finite(values) and all(value > 0.0 for value in values)
 
 
 def check_com(ctx: CheckContext) -> Iterator[Finding]:
-    """Flag centres of mass outside the collision bounding boxes."""
-    clean = ctx.screens.com_clean
+    """
+    Flag centres of mass outside everything the link is drawn or collides with.
+
+    The centre of mass of a body lies in the convex hull of its material, so inside the
+    bounds of its geometry; collision geometry is often partial (a sole plate, a few
+    spheres), so a centre of mass inside the visual geometry's bounds is fine too.
+    """
     for link in ctx.robot.links:
-        if id(link) in clean or not _usable(link):
+        if not _usable(link) or not any(e.geometry is not None for e in link.collisions):
             continue
-        elements = [element for element in link.collisions if element.geometry is not None]
-        if not elements:
-            continue
-        boxes = [ctx.element_bounds(element) for element in elements]
-        if any(box is None for box in boxes):
+        collision = _group_bounds(ctx, link.collisions)
+        if collision is None:
             continue
         com = np.asarray(link.inertial.origin.xyz, dtype=float)
-        union = union_bounds(boxes)
-        tolerance = COM_TOLERANCE * float(np.linalg.norm(union[1] - union[0]))
-        distances = [distance_outside(com, box) for box in boxes]
-        nearest = int(np.argmin(distances))
-        if distances[nearest] <= tolerance:
+        visual = _group_bounds(ctx, link.visuals)
+        both = union_bounds([collision, visual])
+        tolerance = COM_TOLERANCE * float(np.linalg.norm(both[1] - both[0]))
+        distance = distance_outside(com, both)
+        if distance <= tolerance:
             continue
         model, _ = ctx.collision_model(link)
         centroid = (f'; the collision geometry\'s centroid is at xyz="'
                     f'{fmt_vector(model.centre, 6)}"' if model is not None else '')
-        lo, hi = boxes[nearest]
+        lo, hi = both
         yield ctx.finding(
             'com-outside-geometry', Severity.WARNING,
-            f'the centre of mass xyz="{fmt_vector(com)}" is {fmt(distances[nearest], 3)} m '
-            f'outside the collision geometry (nearest: {elements[nearest].label}, bounds '
-            f'{fmt_vector(lo, 3)} to {fmt_vector(hi, 3)})',
+            f'the centre of mass xyz="{fmt_vector(com)}" is {fmt(distance, 3)} m outside the '
+            'bounds of the collision' + (' and visual' if visual is not None else '')
+            + f' geometry ({fmt_vector(lo, 3)} to {fmt_vector(hi, 3)}); the centre of mass of '
+            'a body lies within its material',
             link=link.name, element='inertial/origin',
             line=link.inertial.origin.line or link.inertial.line,
             suggestion='check that the centre of mass is in the link frame' + centroid,
-            values=(('com', fmt_vector(com)), ('distance', distances[nearest]),
-                    ('nearest', elements[nearest].label)))
+            values=(('com', fmt_vector(com)), ('distance', distance)))
 
 
 CHECKS = (check_mismatch, check_density, check_com)

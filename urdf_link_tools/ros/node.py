@@ -49,8 +49,8 @@ from urdf_link_tools.ros.snapshot import Rejection, rejection_from_error, Snapsh
 from urdf_link_tools.ros.urdf_file import check_urdf_file, public_error, urdf_roots
 from urdf_link_tools.ros.urdf_file import xacro_options
 from urdf_link_tools.ros.worker import Job, LatestJobWorker
+from urdf_link_tools.srv import GetLinkFindings, GetLinkGeometry, ListLinks
 from urdf_link_tools.xacro_sandbox import parse_mappings, XACRO_SAYS
-from urdf_link_tools_interfaces.srv import GetLinkFindings, GetLinkGeometry, ListLinks
 from visualization_msgs.msg import MarkerArray
 
 NODE_NAME = 'urdf_link_tools'
@@ -105,7 +105,9 @@ class UrdfLinkToolsNode(Node):
         self._markers_pub = self.create_publisher(MarkerArray, '~/markers', LATCHED)
         self._robot_com_markers_pub = self.create_publisher(
             MarkerArray, '~/robot_com_marker', LATCHED)
-        self._robot_com_pub = self.create_publisher(PointStamped, '~/robot_com', EVENTS)
+        # Latched like the markers: `ros2 topic echo` on a robot standing still, or a late
+        # subscriber, gets the last centre of mass at once.
+        self._robot_com_pub = self.create_publisher(PointStamped, '~/robot_com', LATCHED)
         self._diagnostics_pub = self.create_publisher(DiagnosticArray, '/diagnostics', EVENTS)
 
         self._worker = LatestJobWorker(self._process, self._on_worker_error)

@@ -157,8 +157,8 @@ PARAMETERS: Tuple[ParameterSpec, ...] = (
         constraints='greater than density_min'),
     ParameterSpec(
         'collision_face_limit', INTEGER, CheckConfig.collision_face_limit,
-        'Most faces a collision mesh should have (the URDF specification recommends under '
-        '1000 for MoveIt).', minimum=1, maximum=100_000_000,
+        'Most faces a collision mesh should have (1-3k is routine; the URDF specification '
+        'advises under 1000).', minimum=1, maximum=100_000_000,
         validator=_check('collision_face_limit')),
     ParameterSpec(
         'min_mass', DOUBLE, CheckConfig.min_mass,
@@ -182,6 +182,11 @@ PARAMETERS: Tuple[ParameterSpec, ...] = (
         'check_meshes', BOOL, CheckConfig.check_meshes,
         'Load mesh files (false: skip every mesh-based check).',
         validator=_check('check_meshes')),
+    ParameterSpec(
+        'max_findings_per_rule', INTEGER, CheckConfig.max_findings_per_rule,
+        'List at most this many findings of one rule; the rest are counted in one more '
+        'finding.', minimum=1, maximum=100_000_000,
+        validator=_check('max_findings_per_rule')),
     # --- outputs
     ParameterSpec(
         'diagnostics_period', DOUBLE, 1.0,

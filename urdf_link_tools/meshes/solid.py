@@ -1,0 +1,244 @@
+# Copyright 2026 urdf_link_tools contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+Measure what a mesh encloses, once per file, and scale the result analytically.
+
+The volume of a surface can be trusted only when the surface is closed (every edge shared
+by exactly two triangles), consistently wound and does not cross itself. Only then are the
+volume, centre and inertia the surface's own (``volume_source`` 'mesh', trimesh's exact
+triangle integrals). Otherwise they are those of its convex hull ('convex hull'), and a
+mesh without volume (flat, or a hull that cannot be built) has none ('none', volume 0):
+no density or inertia is ever derived from a volume that cannot be trusted.
+
+Self-intersection is detected by a cheap test: the volume of a surface that does not
+cross itself can never exceed its convex hull's; a surface whose shells overlap or whose
+faces fold through each other counts some space twice and usually does. It misses small
+overlaps; it never flags a valid solid.
+
+A mesh used at several URDF scales is measured once. With ``D = diag(sx, sy, sz)``, the
+volume scales by ``|sx sy sz|``, the centre by ``D`` and the second moments
+``C = integral of (x - c)(x - c)^T dV`` by ``|sx sy sz| D C D``; the inertia is
+``trace(C) I - C``. No scaled copy of the vertices is made.
+"""
+
+from dataclasses import dataclass
+import threading
+from typing import Optional, Tuple
+
+import numpy as np
+
+from urdf_link_tools.meshes.reading import frozen, RawMesh
+
+#: a surface volume this much above its hull's is a self-intersection, not rounding
+_HULL_TOLERANCE = 1e-6
+#: thinner than this fraction of its largest extent (cubed), a solid is flat
+_FLAT = 1e-9
+
+
+@dataclass(frozen=True)
+class Solid:
+    """
+    What a mesh encloses at density 1 kg/m^3, with what is wrong with its surface.
+
+    ``unit_inertia`` is about ``center_mass``; ``problem`` says why nothing could be
+    measured (e.g. out of memory), with ``volume_source`` 'none'.
+    """
+
+    volume: float
+    center_mass: np.ndarray
+    unit_inertia: np.ndarray
+    volume_source: str
+    is_watertight: bool
+    is_winding_consistent: bool
+    inside_out: bool = False
+    self_intersecting: bool = False
+    flat: bool = False
+    problem: Optional[str] = None
+
+    @property
+    def second_moments(self) -> np.ndarray:
+        """Return ``C`` about ``center_mass`` (see the module): ``trace(I) / 2 - I``."""
+        return np.trace(self.unit_inertia) / 2.0 * np.eye(3) - self.unit_inertia
+
+    def scaled(self, scale: Tuple[float, float, float]) -> 'Solid':
+        """
+        Return the same solid after scaling its mesh by ``scale`` along x, y, z.
+
+        :param scale: the URDF scale (finite; a negative factor mirrors)
+        :return: the scaled solid
+        """
+        if scale == (1.0, 1.0, 1.0):
+            return self
+        factors = np.asarray(scale, dtype=float)
+        det = abs(float(np.prod(factors)))
+        flat = self.flat or det == 0.0
+        if flat or self.volume_source == 'none':
+            return Solid(0.0, frozen(self.center_mass * factors), frozen(np.zeros((3, 3))),
+                         'none', self.is_watertight, self.is_winding_consistent,
+                         self.inside_out, self.self_intersecting, flat, self.problem)
+        moments = det * (factors[:, None] * self.second_moments * factors[None, :])
+        inertia = np.trace(moments) * np.eye(3) - moments
+        return Solid(self.volume * det, frozen(self.center_mass * factors), frozen(inertia),
+                     self.volume_source, self.is_watertight, self.is_winding_consistent,
+                     self.inside_out, self.self_intersecting, False, None)
+
+
+class SolidCache:
+    """Measure a raw mesh's solid once, on first use, whichever thread asks first."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._solid: Optional[Solid] = None
+
+    def get(self, raw: RawMesh) -> Solid:
+        """Return the solid of ``raw`` (measured on the first call)."""
+        solid = self._solid
+        if solid is None:
+            with self._lock:
+                solid = self._solid
+                if solid is None:
+                    solid = self._solid = measure_solid(raw)
+        return solid
+
+
+def _unmeasured(problem: Optional[str], watertight: bool = False, consistent: bool = False,
+                flat: bool = False) -> Solid:
+    zeros = frozen(np.zeros(3))
+    return Solid(0.0, zeros, frozen(np.zeros((3, 3))), 'none', watertight, consistent,
+                 flat=flat, problem=problem)
+
+
+def measure_solid(raw: RawMesh) -> Solid:
+    """
+    Measure what a mesh encloses: its closed surface when trustworthy, else its hull.
+
+    The numbers are trimesh's: its vertex merge (skipped where the loader already merged
+    these very coordinates, which makes a second merge a no-op), its closed-surface test
+    (as :func:`closed`), its convex hull and its triangle integrals. Never raises: running
+    out of memory, or geometry that upsets the integrals, is a ``problem``.
+
+    :param raw: the mesh, before any URDF scale
+    :return: the solid
+    """
+    try:
+        # A flat surface divides by its zero volume inside trimesh: handled below, not news.
+        with np.errstate(divide='ignore', invalid='ignore'):
+            return _measure(raw)
+    except MemoryError:
+        return _unmeasured('the checker ran out of memory measuring it')
+    except Exception as exc:  # degenerate geometry can upset the integrals
+        return _unmeasured(f'it could not be measured ({type(exc).__name__}: '
+                           f'{str(exc)[:120]})')
+
+
+def _measure(raw: RawMesh) -> Solid:
+    import trimesh
+
+    mesh = None
+    if raw.merged:
+        vertices, faces = raw.vertices, raw.faces
+    else:
+        mesh = trimesh.Trimesh(vertices=raw.vertices, faces=raw.faces, process=True)
+        vertices, faces = mesh.vertices.view(np.ndarray), mesh.faces.view(np.ndarray)
+    watertight, consistent = closed(faces)
+    extent = float(np.max(vertices.max(axis=0) - vertices.min(axis=0)))
+    tiny = _FLAT * extent ** 3
+    inside_out = self_intersecting = False
+    if consistent:
+        triangles = vertices[faces]
+        properties = trimesh.triangles.mass_properties(
+            triangles=triangles, crosses=trimesh.triangles.cross(triangles),
+            density=None, center_mass=None, skip_inertia=False)
+        volume = float(properties.volume)
+        inside_out = volume < 0.0
+        hull_volume = _hull_volume(vertices)
+        if not abs(volume) > tiny:
+            return _unmeasured(None, watertight, consistent, flat=True)
+        if hull_volume is not None and \
+                abs(volume) > hull_volume * (1.0 + _HULL_TOLERANCE) + tiny:
+            self_intersecting = True
+        else:
+            return _solid(properties, 'mesh', watertight, consistent, inside_out)
+    if mesh is None:
+        mesh = trimesh.Trimesh(vertices=vertices, faces=faces, process=False)
+    hull, source = hull_of(mesh)
+    if hull is None:
+        return Solid(0.0, frozen(np.zeros(3)), frozen(np.zeros((3, 3))), 'none', watertight,
+                     consistent, inside_out, self_intersecting, flat=source == 'flat')
+    properties = hull.mass_properties
+    if not abs(float(properties.volume)) > tiny:
+        return Solid(0.0, frozen(np.zeros(3)), frozen(np.zeros((3, 3))), 'none', watertight,
+                     consistent, inside_out, self_intersecting, flat=True)
+    return _solid(properties, 'convex hull', watertight, consistent, inside_out,
+                  self_intersecting)
+
+
+def _solid(properties, source: str, watertight: bool, consistent: bool, inside_out: bool,
+           self_intersecting: bool = False) -> Solid:
+    volume = float(properties.volume)
+    # trimesh integrates with its default density of 1, so this is per kg/m^3; an
+    # inward-facing winding negates the integrals.
+    inertia = np.asarray(properties.inertia, dtype=float) / float(properties.density or 1.0)
+    if volume < 0.0:
+        volume, inertia = -volume, -inertia
+    return Solid(volume, frozen(np.asarray(properties.center_mass, dtype=float)),
+                 frozen(inertia), source, watertight, consistent, inside_out,
+                 self_intersecting)
+
+
+def _hull_volume(vertices: np.ndarray) -> Optional[float]:
+    """Return the convex hull's volume (SciPy's Qhull directly: no mesh is built)."""
+    try:
+        from scipy.spatial import ConvexHull
+    except ImportError:
+        return None
+    try:
+        return float(ConvexHull(vertices).volume)
+    except Exception:  # flat point sets have no hull (Qhull refuses them)
+        return 0.0
+
+
+def hull_of(mesh: object) -> Tuple[Optional[object], str]:
+    """Return the convex hull of a trimesh mesh and 'convex hull', or None and why not."""
+    try:
+        import scipy.spatial  # noqa: F401  (trimesh's convex hull needs it)
+    except ImportError:
+        return None, 'no SciPy'
+    try:
+        return mesh.convex_hull, 'convex hull'  # type: ignore[attr-defined]
+    except Exception:  # flat or degenerate point sets have no hull
+        return None, 'flat'
+
+
+def closed(faces: np.ndarray) -> Tuple[bool, bool]:
+    """
+    Return trimesh's ``is_watertight`` and ``is_watertight and is_winding_consistent``.
+
+    As ``trimesh.graph.is_watertight``: watertight when every edge (vertex pair) belongs
+    to exactly two faces; consistent when the two run in opposite directions. Each edge
+    is one int64 key here (vertex pair, then direction), so one sort answers both: sorted,
+    the pair keys must come two by two, strictly increasing, and for a consistent winding
+    each two must be 2k and 2k + 1.
+    """
+    edges = faces[:, [0, 1, 1, 2, 2, 0]].reshape(-1, 2)
+    start, end = edges[:, 0], edges[:, 1]
+    low, high = np.minimum(start, end), np.maximum(start, end)
+    keys = np.sort((low * (int(faces.max()) + 1) + high) * 2 + (start < end))
+    if len(keys) % 2:
+        return False, False
+    first, second = keys[0::2], keys[1::2]
+    pairs = first // 2
+    watertight = bool(np.all(pairs == second // 2) and np.all(pairs[1:] > pairs[:-1]))
+    return watertight, watertight and bool(np.all(second - first == 1))
