@@ -161,13 +161,10 @@ def test_ros_e2e_urdf_file_parameter_reads_xacro(tmp_path):
     with NodeSession('xacro', {'urdf_file': str(path)}) as session:
         answer = session.wait_for_robot('from_xacro')
         assert [(row.name, row.mass) for row in answer.links] == [('base', 1.5), ('top', 1.5)]
-        # Setting another file at run time loads it; a missing one is reported, not fatal.
+        # A file that cannot be read is refused in the set-parameters answer (old value kept).
         (result,) = session.set_parameters(urdf_file=str(tmp_path / 'missing.urdf'))
-        assert result.successful
-        diagnostics = session.diagnostics()
-        error = session.client.spin_until(
-            lambda: statuses_of(diagnostics).get(ERROR_STATUS), TIMEOUT, 'the file error')
-        assert 'missing.urdf: no such file' in error.message
+        assert not result.successful
+        assert 'missing.urdf' in result.reason and 'cannot be read' in result.reason
         assert session.list_links().robot_name == 'from_xacro'
 
 
