@@ -19,19 +19,38 @@ It uses only the pure core, so it runs in CI jobs with no ROS graph and no rclpy
 """
 
 import argparse
+from dataclasses import replace
 import logging
 import sys
 from typing import List, Optional, Sequence, TextIO
 
-from urdf_link_tools.errors import UrdfError, UrdfInputError
+from urdf_link_tools.errors import UrdfError
 from urdf_link_tools.loading import load_description
 from urdf_link_tools.model import Robot
 from urdf_link_tools.parser import parse_urdf_string
 
+# Exit statuses (stable; README "Exit status"). 4 was added so that a wrong command line is
+# no longer mistaken for "errors found" (argparse exits 2 by default).
 EXIT_OK = 0
 EXIT_WARNINGS = 1
 EXIT_ERRORS = 2
 EXIT_INPUT = 3
+EXIT_USAGE = 4
+
+FORMATS = ('text', 'json', 'sarif', 'github')
+FAIL_ON = ('error', 'warning', 'never')
+
+
+class UsageError(Exception):
+    """The command line is wrong (an unknown rule, a bad threshold, an unreadable --baseline)."""
+
+
+class _ArgumentParser(argparse.ArgumentParser):
+    """An argument parser whose usage errors exit with EXIT_USAGE instead of 2."""
+
+    def error(self, message: str) -> None:  # noqa: D102 (argparse's documented hook)
+        self.print_usage(sys.stderr)
+        self.exit(EXIT_USAGE, f'{self.prog}: error: {message}\n')
 
 
 def _load_robot(path: str) -> Robot:
@@ -65,7 +84,7 @@ def format_info(robot: Robot) -> str:
     return '\n'.join(lines)
 
 
-def _cmd_info(args: argparse.Namespace, out: TextIO) -> int:
+def _cmd_info(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     robot = _load_robot(args.robot)
     out.write(format_info(robot) + '\n')
     return EXIT_OK
@@ -80,7 +99,7 @@ def _check_config(args: argparse.Namespace):
         try:
             config = load_config_yaml(args.config)
         except ValueError as exc:
-            raise UrdfInputError(f'--config {exc}') from None
+            raise UsageError(f'--config {exc}') from None
     changes = {}
     for name in ('inertia_mismatch_factor', 'density_min', 'density_max',
                  'collision_face_limit', 'min_mass', 'mesh_max_bytes'):
@@ -90,7 +109,7 @@ def _check_config(args: argparse.Namespace):
     if args.ignore:
         unknown = [rule for rule in args.ignore if not is_known_rule(rule)]
         if unknown:
-            raise UrdfInputError(f'--ignore: unknown rule {unknown[0]!r} (see docs/rules.md)')
+            raise UsageError(f'--ignore: unknown rule {unknown[0]!r} (see docs/rules.md)')
         changes['ignore_rules'] = sorted(set(config.ignore_rules) | set(args.ignore))
     if args.package_dir:
         # Command-line directories win over those of the configuration file.
@@ -101,55 +120,157 @@ def _check_config(args: argparse.Namespace):
     try:
         return config_from_mapping(changes, config, ignore_unknown=False)
     except ValueError as exc:
-        raise UrdfInputError(str(exc)) from None
+        raise UsageError(str(exc)) from None
 
 
-def _cmd_check(args: argparse.Namespace, out: TextIO) -> int:
+def _check_robot(path: str, args: argparse.Namespace, config, baseline, out: TextIO):
     from urdf_link_tools.analysis import analyze
     from urdf_link_tools.fix import fix_inertia
-    from urdf_link_tools.findings import Severity
-    from urdf_link_tools.report import format_json, format_text
+    from urdf_link_tools.loading import is_xacro
 
-    config = _check_config(args)
-    data, source = load_description(args.robot)
+    data, source = load_description(path)
     robot = parse_urdf_string(data, source)
     analysis = analyze(robot, config)
-    label = args.robot if args.robot != '-' else 'standard input'
-    if args.format == 'json':
-        out.write(format_json(analysis, source) + '\n')
-    else:
-        out.write(format_text(analysis, label) + '\n')
+    if source is not None and not is_xacro(path, data):
+        # A URDF is its own source file (xacro input gets its files from the xacro mapping).
+        analysis = replace(analysis, findings=tuple(
+            replace(finding, file=source) if finding.file is None else finding
+            for finding in analysis.findings))
+    report = _filter_findings(analysis, path, data if path == '-' else None, baseline)
     if args.fix_inertia:
-        fixed, fixes = fix_inertia(data, analysis)
+        fixed, fixes = fix_inertia(data, report.analysis)
         try:
             with open(args.fix_inertia, 'wb') as stream:
                 stream.write(fixed)
         except OSError as exc:
-            raise UrdfInputError(f'--fix-inertia {args.fix_inertia}: cannot write: '
-                                 f'{exc.strerror}') from None
-        note = sys.stderr if args.format == 'json' else out
+            raise UsageError(f'--fix-inertia {args.fix_inertia}: cannot write: '
+                             f'{exc.strerror}') from None
+        note = sys.stderr if args.format != 'text' else out
         note.write(f'fix-inertia: wrote {args.fix_inertia} with {len(fixes)} inertia '
                    f'tensor{"s" if len(fixes) != 1 else ""} replaced'
                    + ''.join(f'\n  {fix.link} (line {fix.line}, {fix.rule})' for fix in fixes)
                    + '\n')
-    worst = analysis.worst()
+    return report
+
+
+def _filter_findings(analysis, path: str, stdin_data: Optional[bytes], baseline):
+    """Apply inline suppression comments, then the baseline, to an analysis."""
+    from urdf_link_tools.baseline import apply_baseline
+    from urdf_link_tools.findings import sort_key
+    from urdf_link_tools.report import CheckReport
+    from urdf_link_tools.suppression import (
+        apply_suppressions, collect_suppressions, finding_files)
+
+    files = finding_files(analysis.findings)
+    if analysis.robot.source is not None:
+        files.add(analysis.robot.source)
+    comments, problems = collect_suppressions(files, stdin_data)
+    ignored = analysis.config.ignore_rules
+    findings = list(analysis.findings) + [f for f in problems if f.rule not in ignored]
+    kept, suppressed = apply_suppressions(findings, comments)
+    known: List = []
+    if baseline is not None:
+        kept, known = apply_baseline(kept, baseline)
+    label = path if path != '-' else 'standard input'
+    return CheckReport(analysis=replace(analysis, findings=tuple(sorted(kept, key=sort_key))),
+                       label=label, suppressed=tuple(suppressed), baselined=tuple(known))
+
+
+def exit_status(reports: Sequence, input_errors: int, fail_on: str) -> int:
+    """
+    Return the exit status of ``check``.
+
+    :param reports: the CheckReports (their findings are the reported ones)
+    :param input_errors: how many inputs could not be read
+    :param fail_on: 'error', 'warning' or 'never'
+    :return: EXIT_INPUT when an input could not be read, else EXIT_ERRORS for errors (unless
+        never), EXIT_WARNINGS for warnings with ``fail_on == 'warning'``, else EXIT_OK
+    """
+    from urdf_link_tools.findings import Severity, worst_severity
+
+    if input_errors:
+        return EXIT_INPUT
+    worst = worst_severity([f for report in reports for f in report.analysis.findings])
+    if fail_on == 'never' or worst is None:
+        return EXIT_OK
     if worst == Severity.ERROR:
         return EXIT_ERRORS
-    if worst == Severity.WARNING and args.strict:
+    if worst == Severity.WARNING and fail_on == 'warning':
         return EXIT_WARNINGS
     return EXIT_OK
 
 
+def _robot_paths(args: argparse.Namespace) -> List[str]:
+    return list(args.robot)
+
+
+def _cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from urdf_link_tools.baseline import load_baseline
+
+    config = _check_config(args)
+    paths = _robot_paths(args)
+    if args.fix_inertia and len(paths) != 1:
+        raise UsageError('--fix-inertia works on one robot at a time')
+    if paths.count('-') > 1:
+        raise UsageError('standard input (-) can be read once')
+    baseline = None
+    if args.baseline:
+        try:
+            baseline = load_baseline(args.baseline)
+        except ValueError as exc:
+            raise UsageError(str(exc)) from None
+    reports = []
+    input_errors: List = []
+    for path in paths:
+        try:
+            reports.append(_check_robot(path, args, config, baseline, out))
+        except UrdfError as exc:
+            input_errors.append((path, str(exc)))
+    status = exit_status(reports, len(input_errors), args.fail_on)
+    _write_reports(args, reports, input_errors, status, out)
+    for path, message in input_errors:
+        err.write(f'urdf-link-tools: error: {path}: {message}\n')
+    return status
+
+
+def _write_reports(args: argparse.Namespace, reports: Sequence, input_errors: Sequence,
+                   status: int, out: TextIO) -> None:
+    if args.format == 'sarif':
+        from urdf_link_tools.sarif import format_sarif
+        out.write(format_sarif(reports, baseline_path=args.baseline, input_errors=input_errors,
+                               exit_code=status) + '\n')
+    elif args.format == 'github':
+        from urdf_link_tools.annotations import format_github
+        out.write(format_github(reports, input_errors) + '\n')
+    elif not reports:
+        return  # text and JSON: the error on stderr says it all
+    elif args.format == 'json':
+        from urdf_link_tools.report import format_json_reports
+        out.write(format_json_reports(reports) + '\n')
+    else:
+        from urdf_link_tools.report import report_text
+        out.write('\n\n'.join(report_text(report) for report in reports) + '\n')
+
+
 def _add_check_parser(commands) -> None:
     check = commands.add_parser(
-        'check', help='check every link; exit 0 clean, 1 warnings (--strict), 2 errors, '
-                      '3 unreadable input',
-        description='Check the links of a URDF: inertia, geometry, collisions, meshes, '
-                    'structure. Exit status: 0 clean, 1 warnings only with --strict, 2 errors, '
-                    '3 input could not be read.')
-    check.add_argument('robot', help='URDF or xacro file, or - for standard input')
-    check.add_argument('--format', choices=('text', 'json'), default='text',
-                       help='text grouped by link (default) or one JSON object')
+        'check', help='check every link; exit 0 clean, 1 warnings (--fail-on warning), '
+                      '2 errors, 3 unreadable input, 4 usage error',
+        description='Check the links of URDF or xacro files: inertia, geometry, collisions, '
+                    'meshes, structure. Exit status: 0 nothing to fail on, 1 warnings but no '
+                    'errors with --fail-on warning, 2 errors (unless --fail-on never), 3 an '
+                    'input could not be read, 4 wrong command line.')
+    check.add_argument('robot', nargs='+', metavar='ROBOT',
+                       help='URDF or xacro file, or - for standard input (several: each is '
+                            'checked, as pre-commit passes them)')
+    check.add_argument('--format', choices=FORMATS, default='text',
+                       help='text grouped by link (default), one JSON object, SARIF 2.1.0 for '
+                            'code scanning, or GitHub Actions annotations')
+    check.add_argument('--fail-on', choices=FAIL_ON, default='error',
+                       help='which findings make the exit status non-zero (default error)')
+    check.add_argument('--baseline', metavar='REPORT.json',
+                       help='report only findings not in this earlier --format json report '
+                            '(matched by rule, link and element, not line)')
     check.add_argument('--package-dir', action='append', metavar='NAME=PATH', default=[],
                        help='directory of a package for package:// URIs (repeatable); '
                             'wins over the ament index (AMENT_PREFIX_PATH)')
@@ -172,8 +293,8 @@ def _add_check_parser(commands) -> None:
                        help='refuse larger mesh files (default 100000000)')
     check.add_argument('--no-meshes', action='store_true',
                        help='do not load mesh files (skips mesh-based rules)')
-    check.add_argument('--strict', action='store_true',
-                       help='exit 1 when there are warnings but no errors')
+    check.add_argument('--strict', action='store_const', const='warning', dest='fail_on',
+                       help='the same as --fail-on warning')
     check.add_argument('--fix-inertia', metavar='OUT.urdf',
                        help='write a copy with each flagged inertia replaced by the '
                             'suggested one (all other bytes unchanged)')
@@ -182,7 +303,7 @@ def _add_check_parser(commands) -> None:
 
 def build_parser() -> argparse.ArgumentParser:
     """Build the argument parser with every subcommand."""
-    parser = argparse.ArgumentParser(
+    parser = _ArgumentParser(
         prog='urdf-link-tools',
         description='Explain what is wrong with the links of a URDF, with no ROS graph.')
     commands = parser.add_subparsers(dest='command', metavar='COMMAND')
@@ -210,7 +331,10 @@ def main(argv: Optional[Sequence[str]] = None, out: Optional[TextIO] = None,
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        return int(args.handler(args, out))
+        return int(args.handler(args, out, err))
+    except UsageError as exc:
+        err.write(f'urdf-link-tools: error: {exc}\n')
+        return EXIT_USAGE
     except UrdfError as exc:
         err.write(f'urdf-link-tools: error: {args.robot}: {exc}\n')
         return EXIT_INPUT
