@@ -100,7 +100,7 @@ def _location(file: Optional[str], line: Optional[int], root: str,
     if 'artifactLocation' in physical:
         location['physicalLocation'] = physical
     if finding is not None and finding.link is not None:
-        location['logicalLocations'] = [{'name': finding.link, 'kind': 'link'}]
+        location['logicalLocations'] = [{'name': finding.link, 'kind': 'element'}]
     if message:
         location['message'] = _text(message)
     return location
