@@ -47,7 +47,7 @@ def run(args):
 
 @pytest.fixture
 def workdir(tmp_path, monkeypatch):
-    """A checkout-like working directory holding samples/ (robot and meshes)."""
+    """Make a checkout-like working directory holding samples/ (robot and meshes)."""
     shutil.copytree(ROOT / 'samples', tmp_path / 'samples')
     monkeypatch.chdir(tmp_path)
     return tmp_path
@@ -58,7 +58,7 @@ def check(workdir, *extra, robots=(SAMPLE,)):
 
 
 def head(finding):
-    """The first line of a finding's message as the formats write it: element: message."""
+    """Return the first line of a finding as the formats write it: element: message."""
     return (f"{finding['element']}: " if finding['element'] else '') + finding['message']
 
 
