@@ -134,7 +134,7 @@ def _scope(comment: etree._Element, lines: Sequence[bytes]) -> Optional[Tuple[in
     if parent is None:
         # A comment outside the root: before <robot> it covers the file, after it nothing.
         root = comment.getroottree().getroot()
-        if any(node is root for node in comment.itersiblings()):
+        if any(node is root for node in comment.itersiblings()):  # before it
             return line, _last_line(root), True
         return None
     if _is_container(parent):
@@ -179,7 +179,9 @@ def parse_suppressions(data: bytes, file: Optional[str]) -> Tuple[List[Suppressi
     found: List[Suppression] = []
     problems: List[Finding] = []
     lines = data.splitlines()
-    comments = list(root.getroottree().iter(etree.Comment))
+    # Comments before <robot> are siblings of the root, which iter() does not visit.
+    comments = [node for node in root.itersiblings(preceding=True)
+                if node.tag is etree.Comment] + list(root.iter(etree.Comment))
     for comment in comments:
         text = comment.text or ''
         if not _MARKER_RE.match(text):
