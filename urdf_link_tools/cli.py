@@ -130,6 +130,8 @@ def _check_robot(path: str, args: argparse.Namespace, config, baseline, out: Tex
 
     data, source = load_description(path)
     robot = parse_urdf_string(data, source)
+    if args.skip_macro_files and not robot.links and is_xacro(path, data):
+        return None
     analysis = analyze(robot, config)
     if source is not None and not is_xacro(path, data):
         # A URDF is its own source file (xacro input gets its files from the xacro mapping).
@@ -223,9 +225,15 @@ def _cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     input_errors: List = []
     for path in paths:
         try:
-            reports.append(_check_robot(path, args, config, baseline, out))
+            report = _check_robot(path, args, config, baseline, out)
         except UrdfError as exc:
             input_errors.append((path, str(exc)))
+            continue
+        if report is None:
+            err.write(f'urdf-link-tools: {path}: skipped, a xacro file without <link> '
+                      '(a macro file: its links are checked where a robot uses them)\n')
+        else:
+            reports.append(report)
     status = exit_status(reports, len(input_errors), args.fail_on)
     _write_reports(args, reports, input_errors, status, out)
     for path, message in input_errors:
@@ -266,6 +274,9 @@ def _add_check_parser(commands) -> None:
     check.add_argument('--format', choices=FORMATS, default='text',
                        help='text grouped by link (default), one JSON object, SARIF 2.1.0 for '
                             'code scanning, or GitHub Actions annotations')
+    check.add_argument('--skip-macro-files', action='store_true',
+                       help='skip xacro files that expand to no <link> (macro files that '
+                            'robots include), as the pre-commit hook does')
     check.add_argument('--fail-on', choices=FAIL_ON, default='error',
                        help='which findings make the exit status non-zero (default error)')
     check.add_argument('--baseline', metavar='REPORT.json',
