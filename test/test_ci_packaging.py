@@ -187,7 +187,8 @@ def test_action_check_step(tmp_path):
     output.write_text('')
     # inputs are data: a command substitution or a glob in them stays a (missing) file name
     env = dict(os.environ, ROBOTS='samples/sample_robot.urdf\n arm.urdf',
-               PACKAGE_DIRS=f'urdf_link_tools={tmp_path}', EXTRA_ARGS='--ignore material-undefined',
+               PACKAGE_DIRS=f'urdf_link_tools={tmp_path}',
+               EXTRA_ARGS='--ignore material-undefined',
                FAIL_ON='error', SARIF_FILE='out.sarif', ANNOTATIONS='true',
                GITHUB_OUTPUT=str(output))
     env['PATH'] = str(ROOT / '.venv' / 'bin') + os.pathsep + env['PATH']
