@@ -37,7 +37,7 @@ EXIT_ERRORS = 2
 EXIT_INPUT = 3
 EXIT_USAGE = 4
 
-FORMATS = ('text', 'json', 'sarif', 'github')
+FORMATS = ('text', 'json', 'sarif', 'github')  # urdf_link_tools.outputs renders them
 FAIL_ON = ('error', 'warning', 'never')
 
 
@@ -127,6 +127,7 @@ def _check_robot(path: str, args: argparse.Namespace, config, baseline, out: Tex
     from urdf_link_tools.analysis import analyze
     from urdf_link_tools.fix import fix_inertia
     from urdf_link_tools.loading import is_xacro
+    from urdf_link_tools.outputs import build_report
 
     data, source = load_description(path)
     robot = parse_urdf_string(data, source)
@@ -138,7 +139,8 @@ def _check_robot(path: str, args: argparse.Namespace, config, baseline, out: Tex
         analysis = replace(analysis, findings=tuple(
             replace(finding, file=source) if finding.file is None else finding
             for finding in analysis.findings))
-    report = _filter_findings(analysis, path, data if path == '-' else None, baseline)
+    report = build_report(analysis, path if path != '-' else 'standard input',
+                          data if path == '-' else None, baseline)
     if args.fix_inertia:
         fixed, fixes = fix_inertia(data, report.analysis)
         try:
@@ -153,29 +155,6 @@ def _check_robot(path: str, args: argparse.Namespace, config, baseline, out: Tex
                    + ''.join(f'\n  {fix.link} (line {fix.line}, {fix.rule})' for fix in fixes)
                    + '\n')
     return report
-
-
-def _filter_findings(analysis, path: str, stdin_data: Optional[bytes], baseline):
-    """Apply inline suppression comments, then the baseline, to an analysis."""
-    from urdf_link_tools.baseline import apply_baseline
-    from urdf_link_tools.findings import sort_key
-    from urdf_link_tools.report import CheckReport
-    from urdf_link_tools.suppression import (
-        apply_suppressions, collect_suppressions, finding_files)
-
-    files = finding_files(analysis.findings)
-    if analysis.robot.source is not None:
-        files.add(analysis.robot.source)
-    comments, problems = collect_suppressions(files, stdin_data)
-    ignored = analysis.config.ignore_rules
-    findings = list(analysis.findings) + [f for f in problems if f.rule not in ignored]
-    kept, suppressed = apply_suppressions(findings, comments)
-    known: List = []
-    if baseline is not None:
-        kept, known = apply_baseline(kept, baseline)
-    label = path if path != '-' else 'standard input'
-    return CheckReport(analysis=replace(analysis, findings=tuple(sorted(kept, key=sort_key))),
-                       label=label, suppressed=tuple(suppressed), baselined=tuple(known))
 
 
 def exit_status(reports: Sequence, input_errors: int, fail_on: str) -> int:
@@ -208,6 +187,7 @@ def _robot_paths(args: argparse.Namespace) -> List[str]:
 
 def _cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from urdf_link_tools.baseline import load_baseline
+    from urdf_link_tools.outputs import render
 
     config = _check_config(args)
     paths = _robot_paths(args)
@@ -235,29 +215,12 @@ def _cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         else:
             reports.append(report)
     status = exit_status(reports, len(input_errors), args.fail_on)
-    _write_reports(args, reports, input_errors, status, out)
+    text = render(args.format, reports, input_errors, status, args.baseline)
+    if text:
+        out.write(text + '\n')
     for path, message in input_errors:
         err.write(f'urdf-link-tools: error: {path}: {message}\n')
     return status
-
-
-def _write_reports(args: argparse.Namespace, reports: Sequence, input_errors: Sequence,
-                   status: int, out: TextIO) -> None:
-    if args.format == 'sarif':
-        from urdf_link_tools.sarif import format_sarif
-        out.write(format_sarif(reports, baseline_path=args.baseline, input_errors=input_errors,
-                               exit_code=status) + '\n')
-    elif args.format == 'github':
-        from urdf_link_tools.annotations import format_github
-        out.write(format_github(reports, input_errors) + '\n')
-    elif not reports:
-        return  # text and JSON: the error on stderr says it all
-    elif args.format == 'json':
-        from urdf_link_tools.report import format_json_reports
-        out.write(format_json_reports(reports) + '\n')
-    else:
-        from urdf_link_tools.report import report_text
-        out.write('\n\n'.join(report_text(report) for report in reports) + '\n')
 
 
 def _add_check_parser(commands) -> None:
