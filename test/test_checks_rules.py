@@ -232,7 +232,9 @@ def test_every_documented_rule_has_a_case_or_is_tested_elsewhere():
                  'internal-error', 'custom-element-unreadable', 'robot-name-missing',
                  'material-duplicate'}
     parse_notes = {rule for rule in RULES if rule.startswith('parse-')}
-    assert set(RULES) - tested - elsewhere - parse_notes == set()
+    # the suppression-* rules are about comments: test_ci_suppression.py has their cases
+    suppression = {rule for rule in RULES if rule.startswith('suppression-')}
+    assert set(RULES) - tested - elsewhere - parse_notes - suppression == set()
 
 
 def test_spec_example_my_link_is_flagged_with_the_cylinder_tensor():
