@@ -45,6 +45,7 @@ from urdf_link_tools.findings import Finding
 #: The marker that makes a comment a suppression (case-insensitive).
 MARKER = 'urdf-link-tools:'
 _MARKER_RE = re.compile(r'^\s*urdf-link-tools\s*:', re.IGNORECASE)
+_MARKER_BYTES = re.compile(rb'urdf-link-tools\s*:', re.IGNORECASE)
 _COMMAND_RE = re.compile(
     r'^\s*urdf-link-tools\s*:\s*ignore\s+(?P<rules>[A-Za-z0-9_.-]+(?:\s*,\s*[A-Za-z0-9_.-]+)*)'
     r'(?:\s+because\b\s*(?P<reason>.*?))?\s*$', re.IGNORECASE | re.DOTALL)
@@ -172,6 +173,8 @@ def parse_suppressions(data: bytes, file: Optional[str]) -> Tuple[List[Suppressi
     :param file: its path (kept as given), None for standard input
     :return: (suppressions, findings about malformed ones: no reason, unknown rule, no verb)
     """
+    if _MARKER_BYTES.search(data) is None:
+        return [], []  # the common case: no comment to look for, no second parse
     try:
         root = etree.fromstring(data, _safe_parser())
     except (etree.XMLSyntaxError, ValueError):
