@@ -246,7 +246,9 @@ def test_every_documented_rule_has_a_case_or_is_tested_elsewhere():
                  # test_meshes_broken.py, test_meshes_attacks.py (they need mesh files)
                  'collision-mesh-broken', 'collision-mesh-unmeasured'}
     parse_notes = {rule for rule in RULES if rule.startswith('parse-')}
-    assert set(RULES) - tested - elsewhere - parse_notes == set()
+    # the suppression-* rules are about comments: test_ci_suppression.py has their cases
+    suppression = {rule for rule in RULES if rule.startswith('suppression-')}
+    assert set(RULES) - tested - elsewhere - parse_notes - suppression == set()
 
 
 def test_spec_example_my_link_is_flagged_with_the_cylinder_tensor():
