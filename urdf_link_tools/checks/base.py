@@ -141,8 +141,10 @@ class CheckContext:
         self._fused: Dict[str, FusedBody] = {}
         self._hulls: Dict[int, Optional[float]] = {}
         self._groups: Dict[str, Tuple[str, ...]] = {}
-        #: results other rule modules compute once per analysis, keyed by (name, id(link))
-        self.memo: Dict[Tuple[str, int], object] = {}
+        self._tops: Dict[str, str] = {}
+        self._group_flags: Dict[Tuple[str, str], bool] = {}
+        #: results rule modules compute once per analysis, keyed by (what, id(link) or name)
+        self.memo: Dict[Tuple[str, object], object] = {}
 
     def finding(self, rule: str, severity: Severity, message: str, *,
                 link: Optional[str] = None, element: Optional[str] = None,
@@ -243,13 +245,31 @@ class CheckContext:
 
     def weld_top(self, name: str) -> str:
         """Return the link a link is welded to: up through fixed joints (itself if moving)."""
+        tops = self._tops
+        path: List[str] = []
         seen = set()
-        joint = self.robot.parent_joint(name)
-        while joint is not None and not joint.is_moving and name not in seen:
-            seen.add(name)
-            name = joint.parent
+        while name not in tops:
             joint = self.robot.parent_joint(name)
-        return name
+            if joint is None or joint.is_moving or name in seen:
+                break
+            seen.add(name)
+            path.append(name)
+            name = joint.parent
+        top = tops.get(name, name)
+        for member in path:  # every link on the way shares the answer: linear overall
+            tops[member] = top
+        tops[name] = top
+        return top
+
+    def group_has_collision(self, name: str) -> bool:
+        """Return True when a link of the weld group has collision geometry."""
+        top = self.weld_top(name)
+        if (top, 'collides') not in self._group_flags:
+            self._group_flags[(top, 'collides')] = any(
+                any(element.geometry is not None for element in member.collisions)
+                for member in (self.robot.link(item) for item in self.weld_group(top))
+                if member is not None)
+        return self._group_flags[(top, 'collides')]
 
     def weld_group(self, name: str) -> Tuple[str, ...]:
         """Return the links that form one rigid body with this one (fixed joints both ways)."""

@@ -323,9 +323,7 @@ def check_collision_missing(ctx: CheckContext) -> Iterator[Finding]:
         moving_mass = ctx.is_moving(link.name) and link.mass > 0.0
         if not (visuals or moving_mass):
             continue
-        group = ctx.weld_group(link.name)
-        if any(any(element.geometry is not None for element in member.collisions)
-               for member in (ctx.robot.link(name) for name in group) if member is not None):
+        if ctx.group_has_collision(link.name):
             continue
         if visuals:
             size = _visual_size(ctx, visuals)
