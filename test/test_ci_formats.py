@@ -86,7 +86,7 @@ def test_sarif_sample_robot(workdir):
     run_ = log['runs'][0]
     rules = run_['tool']['driver']['rules']
     results = run_['results']
-    assert len(results) == len(findings) == 10
+    assert len(results) == len(findings) == 7
     for result, finding in zip(results, findings):
         assert result['ruleId'] == finding['rule']
         assert rules[result['ruleIndex']]['id'] == finding['rule']
@@ -99,7 +99,7 @@ def test_sarif_sample_robot(workdir):
         assert 'suppressions' not in result and 'baselineState' not in result
     assert run_['originalUriBaseIds']['%SRCROOT%']['uri'] == workdir.as_uri() + '/'
     assert run_['invocations'][0] == {'executionSuccessful': True, 'exitCode': EXIT_ERRORS}
-    assert run_['properties']['summary'] == {'error': 2, 'warning': 8, 'info': 0,
+    assert run_['properties']['summary'] == {'error': 2, 'warning': 5, 'info': 0,
                                              'suppressed': 0, 'baselined': 0}
     # every documented rule, with its metadata from the rule table
     assert [rule['id'] for rule in rules] == sorted(RULES)
@@ -135,7 +135,7 @@ def test_sarif_input_error_and_stdin(workdir, monkeypatch):
     note = invocation['toolExecutionNotifications'][0]
     assert note['level'] == 'error' and 'line 1' in note['message']['text']
     assert note['locations'][0]['physicalLocation']['artifactLocation']['uri'] == 'broken.urdf'
-    assert len(log['runs'][0]['results']) == 10  # the readable robot is still reported
+    assert len(log['runs'][0]['results']) == 7  # the readable robot is still reported
     # standard input has no file: the result keeps its line only in the text
     monkeypatch.setattr('sys.stdin', io.TextIOWrapper(io.BytesIO(
         b'<robot name="s"><link name="a"/><joint name="j" type="revolute"><parent link="a"/>'
@@ -172,7 +172,7 @@ def test_github_annotations_parse_back(workdir):
     assert status == EXIT_ERRORS
     annotations = parse_annotations(out)
     findings = json.loads(check(workdir, '--format', 'json')[1])['findings']
-    assert len(annotations) == len(findings) == 10
+    assert len(annotations) == len(findings) == 7
     for (command, properties, message), finding in zip(annotations, findings):
         assert command == finding['severity']
         assert properties == {'file': SAMPLE, 'line': str(finding['line']),
@@ -182,7 +182,7 @@ def test_github_annotations_parse_back(workdir):
         assert lines[1] == f"fix: {finding['suggestion']}"
     # the plain summary line is not a command
     summary = out.splitlines()[-1]
-    assert summary == f' {SAMPLE}: 2 errors, 8 warnings, 0 info (0 suppressed, 0 in the baseline)'
+    assert summary == f' {SAMPLE}: 2 errors, 5 warnings, 0 info (0 suppressed, 0 in the baseline)'
 
 
 def test_github_escaping_cannot_inject_commands():
@@ -201,14 +201,14 @@ def test_github_escaping_cannot_inject_commands():
 def test_text_leads_with_file_and_line(workdir):
     status, out, _ = check(workdir)
     lines = out.splitlines()
-    assert lines[0] == f'link arm_link ({SAMPLE}:91): 1 error, 2 warnings'
+    assert lines[0] == f'link arm_link ({SAMPLE}:91): 1 error'
     assert lines[1].startswith(f'{SAMPLE}:95: error: inertia-triangle-inequality: '
                                'inertial/inertia: the principal moments 0.01 + 0.01')
     assert lines[2].startswith('    fix: the nearest valid tensor')
     assert f'{SAMPLE}:152: error: mass-not-positive: has no <inertial> but moves' in out
     # groups are separated by a blank line, the summary closes
     assert lines[lines.index('') + 1].startswith('link camera_link (')
-    assert lines[-1] == 'sample_robot: 2 errors, 8 warnings, 0 info in 4 of 7 links'
+    assert lines[-1] == 'sample_robot: 2 errors, 5 warnings, 0 info in 4 of 7 links'
 
 
 def test_fail_on_and_usage_exit_codes(workdir):

@@ -74,10 +74,10 @@ def add_comments():
          "material-undefined because the URDF specification's example, kept as written -->\n"
          '  <link name="my_link">')
     # inside an element: that element and its children
-    edit('    <collision name="arm_collision">',
-         '    <collision name="arm_collision">\n'
-         '      <!-- urdf-link-tools: ignore collision-mesh-too-complex because the planner '
-         'uses its convex hull -->')
+    edit('      <inertia ixx="0.01" ixy="0" ixz="0" iyy="0.01" iyz="0" izz="0.05"/>',
+         '      <!-- urdf-link-tools: ignore inertia-triangle-inequality because the arm is '
+         'a mock-up until the CAD export -->\n'
+         '      <inertia ixx="0.01" ixy="0" ixz="0" iyy="0.01" iyz="0" izz="0.05"/>')
     # no reason: still silences, but says so; an unknown rule; not an ignore comment
     edit('  <link name="gripper_link">',
          '  <link name="gripper_link">\n    <!-- urdf-link-tools: ignore density-implausible -->')
@@ -95,8 +95,6 @@ def test_suppression_round_trip(workdir):
     reported = {(f['rule'], f['link']) for f in report['findings']}
     assert reported == {
         ('density-implausible', 'my_link'),          # not named by the comment before my_link
-        ('inertia-triangle-inequality', 'arm_link'),
-        ('collision-reuses-visual-mesh', 'arm_link'),  # another rule on the same element
         ('mass-not-positive', 'camera_link'),
         ('collision-missing', 'camera_link'),        # the comment misspelt it
         ('material-undefined', 'camera_link'),       # my_link's comment does not leak
@@ -110,37 +108,34 @@ def test_suppression_round_trip(workdir):
     assert problems['suppression-malformed']['file'] == str(workdir / SAMPLE)
     suppressed = {(f['rule'], f['link'], f['suppression']['line'], f['suppression']['reason'])
                   for f in report['suppressed']}
-    mine = line_of('ignore inertia-geometry-mismatch')
     assert suppressed == {
-        ('inertia-geometry-mismatch', 'my_link', mine,
+        ('inertia-geometry-mismatch', 'my_link', line_of('ignore inertia-geometry-mismatch'),
          "the URDF specification's example, kept as written"),
-        ('com-outside-geometry', 'my_link', mine,
-         "the URDF specification's example, kept as written"),
-        ('collision-mesh-too-complex', 'arm_link', line_of('ignore collision-mesh-too-complex'),
-         'the planner uses its convex hull'),
+        ('inertia-triangle-inequality', 'arm_link', line_of('ignore inertia-triangle'),
+         'the arm is a mock-up until the CAD export'),
         ('density-implausible', 'gripper_link', line_of('ignore density-implausible'), ''),
     }
-    assert report['summary'] == {'error': 2, 'warning': 7, 'info': 0, 'suppressed': 4,
+    assert report['summary'] == {'error': 1, 'warning': 6, 'info': 0, 'suppressed': 3,
                                  'baselined': 0}
     # text: the summary says what was not counted
     _, text, _ = check(workdir)
-    assert text.splitlines()[-1] == ('sample_robot: 2 errors, 7 warnings, 0 info in 4 of 7 '
-                                     'links (not counted: 4 suppressed by comments)')
+    assert text.splitlines()[-1] == ('sample_robot: 1 error, 6 warnings, 0 info in 3 of 7 '
+                                     'links (not counted: 3 suppressed by comments)')
     # SARIF: suppressed findings are results with an inSource suppression and its reason
     _, out, _ = check(workdir, '--format', 'sarif')
     log = json.loads(out)
     jsonschema.Draft4Validator(SCHEMA).validate(log)
     results = log['runs'][0]['results']
     silenced = [r for r in results if 'suppressions' in r]
-    assert len(results) == 13 and len(silenced) == 4
+    assert len(results) == 10 and len(silenced) == 3
     by_rule = {r['ruleId']: r['suppressions'][0] for r in silenced}
-    assert by_rule['collision-mesh-too-complex']['kind'] == 'inSource'
-    assert by_rule['collision-mesh-too-complex']['justification'] == (
-        'the planner uses its convex hull')
+    assert by_rule['inertia-triangle-inequality']['kind'] == 'inSource'
+    assert by_rule['inertia-triangle-inequality']['justification'] == (
+        'the arm is a mock-up until the CAD export')
     assert by_rule['density-implausible']['justification'] == '(no reason given)'
-    where = by_rule['collision-mesh-too-complex']['location']['physicalLocation']
-    assert where['region']['startLine'] == line_of('ignore collision-mesh-too-complex')
-    assert log['runs'][0]['properties']['summary']['suppressed'] == 4
+    where = by_rule['inertia-triangle-inequality']['location']['physicalLocation']
+    assert where['region']['startLine'] == line_of('ignore inertia-triangle-inequality')
+    assert log['runs'][0]['properties']['summary']['suppressed'] == 3
     # --ignore silences the suppression findings like any other rule
     _, out, _ = check(workdir, '--format', 'json', '--ignore', 'suppression-missing-reason')
     assert 'suppression-missing-reason' not in {f['rule'] for f in json.loads(out)['findings']}
@@ -238,11 +233,11 @@ def test_baseline_round_trip(workdir):
     report = json.loads(out)
     assert sorted((f['rule'], f['link']) for f in report['findings']) == [
         ('density-implausible', 'base_link'), ('inertia-geometry-mismatch', 'base_link')]
-    assert len(report['baselined']) == 10 and report['summary']['baselined'] == 10
+    assert len(report['baselined']) == 7 and report['summary']['baselined'] == 7
     assert status == EXIT_OK  # only warnings are new
     assert check(workdir, '--baseline', 'base.json', '--fail-on', 'warning')[0] == EXIT_WARNINGS
     _, text, _ = check(workdir, '--baseline', 'base.json')
-    assert text.splitlines()[-1].endswith('(not counted: 10 in the baseline)')
+    assert text.splitlines()[-1].endswith('(not counted: 7 in the baseline)')
     heavy = line_of('<mass value="10000"/>')
     assert f'{SAMPLE}:{heavy}: warning: density-implausible: inertial/mass: ' in text
     # SARIF marks what is new and what the baseline had
@@ -252,7 +247,7 @@ def test_baseline_round_trip(workdir):
     states = [(r['ruleId'], r['baselineState']) for r in log['runs'][0]['results']]
     assert sorted(rule for rule, state in states if state == 'new') == [
         'density-implausible', 'inertia-geometry-mismatch']
-    assert sum(state == 'unchanged' for _, state in states) == 10
+    assert sum(state == 'unchanged' for _, state in states) == 7
     # a report made with --baseline is a complete baseline in turn
     pathlib.Path('base2.json').write_text(
         check(workdir, '--format', 'json', '--baseline', 'base.json')[1])

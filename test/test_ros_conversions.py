@@ -35,14 +35,15 @@ from urdf_link_tools.inertia import com_sphere_diameter, rotate_inertia
 from urdf_link_tools.parser import parse_urdf_string
 
 interfaces = pytest.importorskip(
-    'urdf_link_tools_interfaces.srv',
-    reason='urdf_link_tools_interfaces is not built: run scripts/setup.sh')
+    'urdf_link_tools.srv',
+    reason='the interfaces of urdf_link_tools are not built: run scripts/setup.sh')
 
 from urdf_link_tools.ros import conversions, diagnostics, markers  # noqa: E402
-from urdf_link_tools_interfaces.msg import Finding as FindingMsg  # noqa: E402
-from urdf_link_tools_interfaces.msg import LinkGeometry  # noqa: E402
 from visualization_msgs.msg import Marker  # noqa: E402
 
+messages = pytest.importorskip('urdf_link_tools.msg')
+FindingMsg = messages.Finding
+LinkGeometry = messages.LinkGeometry
 GetLinkFindings = interfaces.GetLinkFindings
 GetLinkGeometry = interfaces.GetLinkGeometry
 ListLinks = interfaces.ListLinks

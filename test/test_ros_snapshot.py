@@ -18,8 +18,8 @@ import pytest
 from ros_harness import REPO, SAMPLE_URDF
 from urdf_link_tools.errors import UrdfSyntaxError
 
-pytest.importorskip('urdf_link_tools_interfaces.msg',
-                    reason='urdf_link_tools_interfaces is not built: run scripts/setup.sh')
+pytest.importorskip('urdf_link_tools.msg',
+                    reason='the interfaces of urdf_link_tools are not built: run scripts/setup.sh')
 
 from urdf_link_tools.ros.parameters import settings_from_values  # noqa: E402
 from urdf_link_tools.ros.snapshot import (  # noqa: E402
