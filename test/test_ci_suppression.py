@@ -74,10 +74,10 @@ def add_comments():
          "material-undefined because the URDF specification's example, kept as written -->\n"
          '  <link name="my_link">')
     # inside an element: that element and its children
-    edit('    <inertial>\n      <origin xyz="0 0 0.2"',
-         '    <inertial>\n'
-         '      <!-- urdf-link-tools: ignore inertia-triangle-inequality because the simulator '
-         'uses its own tensor -->\n      <origin xyz="0 0 0.2"')
+    edit('      <inertia ixx="0.01" ixy="0" ixz="0" iyy="0.01" iyz="0" izz="0.05"/>',
+         '      <!-- urdf-link-tools: ignore inertia-triangle-inequality because the arm is '
+         'a mock-up until the CAD export -->\n'
+         '      <inertia ixx="0.01" ixy="0" ixz="0" iyy="0.01" iyz="0" izz="0.05"/>')
     # no reason: still silences, but says so; an unknown rule; not an ignore comment
     edit('  <link name="gripper_link">',
          '  <link name="gripper_link">\n    <!-- urdf-link-tools: ignore density-implausible -->')
@@ -108,12 +108,11 @@ def test_suppression_round_trip(workdir):
     assert problems['suppression-malformed']['file'] == str(workdir / SAMPLE)
     suppressed = {(f['rule'], f['link'], f['suppression']['line'], f['suppression']['reason'])
                   for f in report['suppressed']}
-    mine = line_of('ignore inertia-geometry-mismatch')
     assert suppressed == {
-        ('inertia-geometry-mismatch', 'my_link', mine,
+        ('inertia-geometry-mismatch', 'my_link', line_of('ignore inertia-geometry-mismatch'),
          "the URDF specification's example, kept as written"),
-        ('inertia-triangle-inequality', 'arm_link',
-         line_of('ignore inertia-triangle-inequality'), 'the simulator uses its own tensor'),
+        ('inertia-triangle-inequality', 'arm_link', line_of('ignore inertia-triangle'),
+         'the arm is a mock-up until the CAD export'),
         ('density-implausible', 'gripper_link', line_of('ignore density-implausible'), ''),
     }
     assert report['summary'] == {'error': 1, 'warning': 6, 'info': 0, 'suppressed': 3,
@@ -132,7 +131,7 @@ def test_suppression_round_trip(workdir):
     by_rule = {r['ruleId']: r['suppressions'][0] for r in silenced}
     assert by_rule['inertia-triangle-inequality']['kind'] == 'inSource'
     assert by_rule['inertia-triangle-inequality']['justification'] == (
-        'the simulator uses its own tensor')
+        'the arm is a mock-up until the CAD export')
     assert by_rule['density-implausible']['justification'] == '(no reason given)'
     where = by_rule['inertia-triangle-inequality']['location']['physicalLocation']
     assert where['region']['startLine'] == line_of('ignore inertia-triangle-inequality')
@@ -272,3 +271,66 @@ def test_baseline_counts_duplicates_and_refuses_bad_files(tmp_path):
         status, _, err = run(['check', str(ROOT / SAMPLE), '--no-meshes',
                               '--baseline', str(path)])
         assert status == EXIT_USAGE and needle in err
+
+
+XACRO_MACROS = """<?xml version="1.0"?>
+<robot xmlns:xacro="http://www.ros.org/wiki/xacro">
+  <xacro:macro name="arm_segment" params="name parent">
+    <joint name="${name}_joint" type="revolute">
+      <parent link="${parent}"/><child link="${name}"/>
+      <axis xyz="0 0 1"/><limit lower="-1" upper="1" effort="10" velocity="1"/>
+    </joint>
+    <link name="${name}">
+      <!-- urdf-link-tools: ignore collision-missing because the cover is the parent's -->
+      <inertial>
+        <mass value="1"/>
+        <inertia ixx="0.01" ixy="0" ixz="0" iyy="0.01" iyz="0" izz="0.05"/>
+      </inertial>
+      <visual><geometry><box size="0.1 0.1 0.3"/></geometry></visual>
+    </link>
+  </xacro:macro>
+</robot>
+"""
+XACRO_ARM = """<?xml version="1.0"?>
+<robot name="xacro_arm" xmlns:xacro="http://www.ros.org/wiki/xacro">
+  <xacro:include filename="macros.xacro"/>
+  <link name="base"/>
+  <xacro:arm_segment name="upper" parent="base"/>
+  <!-- urdf-link-tools: ignore inertia-triangle-inequality because a mock-up segment -->
+  <xacro:arm_segment name="lower" parent="upper"/>
+</robot>
+"""
+
+
+def test_xacro_end_to_end(tmp_path, monkeypatch):
+    (tmp_path / 'arm').mkdir()
+    (tmp_path / 'arm' / 'macros.xacro').write_text(XACRO_MACROS)
+    (tmp_path / 'arm' / 'arm.urdf.xacro').write_text(XACRO_ARM)
+    monkeypatch.chdir(tmp_path)
+    status, out, _ = run(['check', 'arm/arm.urdf.xacro', '--format', 'json'])
+    report = json.loads(out)
+    assert status == EXIT_ERRORS
+    [reported] = report['findings']
+    assert (reported['rule'], reported['link'], reported['file'], reported['line']) == (
+        'inertia-triangle-inequality', 'upper', 'arm/macros.xacro', 12)
+    assert reported['macro_stack'] == [
+        {'macro': 'arm_segment', 'file': 'arm/arm.urdf.xacro', 'line': 5}]
+    silenced = sorted((f['rule'], f['link'], f['suppression']['line'])
+                      for f in report['suppressed'])
+    assert silenced == [('collision-missing', 'lower', 9), ('collision-missing', 'upper', 9),
+                        ('inertia-triangle-inequality', 'lower', 6)]
+    _, text, _ = run(['check', 'arm/arm.urdf.xacro'])
+    assert text.splitlines()[1:4] == [
+        'arm/macros.xacro:12: error: inertia-triangle-inequality: inertial/inertia: the '
+        + reported['message'].split('the ', 1)[1],
+        f"    fix: {reported['suggestion']}",
+        "    in macro 'arm_segment' called at arm/arm.urdf.xacro:5"]
+    _, out, _ = run(['check', 'arm/arm.urdf.xacro', '--format', 'sarif'])
+    log = json.loads(out)
+    jsonschema.Draft4Validator(SCHEMA).validate(log)
+    first = log['runs'][0]['results'][0]
+    assert first['locations'][0]['physicalLocation']['artifactLocation']['uri'] == (
+        'arm/macros.xacro')
+    related = first['relatedLocations'][0]
+    assert related['physicalLocation']['region']['startLine'] == 5
+    assert related['message']['text'] == "in macro 'arm_segment' called here"

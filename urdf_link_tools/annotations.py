@@ -24,7 +24,8 @@ in properties, so a message cannot end the command early or inject another one.
 from typing import List, Optional, Sequence, Tuple
 
 from urdf_link_tools.findings import Severity
-from urdf_link_tools.report import CheckReport, display_path, finding_lines, summary_dict
+from urdf_link_tools.report import (
+    CheckReport, display_path, finding_lines, plural, summary_dict)
 
 COMMANDS = {Severity.ERROR: 'error', Severity.WARNING: 'warning', Severity.INFO: 'notice'}
 
@@ -83,7 +84,7 @@ def format_github(reports: Sequence[CheckReport],
     for report in reports:
         counts = summary_dict([report])
         # A leading blank keeps a hostile file name ('::add-mask::...') from being a command.
-        lines.append(f' {escape_data(report.label)}: {counts["error"]} errors, '
-                     f'{counts["warning"]} warnings, {counts["info"]} info '
+        lines.append(f' {escape_data(report.label)}: {plural(counts["error"], "error")}, '
+                     f'{plural(counts["warning"], "warning")}, {counts["info"]} info '
                      f'({counts["suppressed"]} suppressed, {counts["baselined"]} in the baseline)')
     return '\n'.join(lines)

@@ -69,9 +69,14 @@ def _xacro_options(args: argparse.Namespace):
                         timeout=args.xacro_timeout)
 
 
+def _robot_paths(args: argparse.Namespace) -> List[str]:
+    return list(args.robot) if isinstance(args.robot, list) else [args.robot]
+
+
 def _load(args: argparse.Namespace, path: str) -> LoadedDescription:
     """Read one input as the arguments say, printing notes and writing --emit-urdf."""
-    if args.xacro_args and not (args.xacro or path.endswith('.xacro')):
+    if args.xacro_args and not (args.xacro or any(robot.endswith('.xacro')
+                                                  for robot in _robot_paths(args))):
         raise UrdfInputError('name:=value arguments are for xacro input (a .xacro file, or '
                              '--xacro)')
     loaded = load_input(path, DEFAULT_MAX_BYTES, xacro=True if args.xacro else None,
@@ -174,17 +179,14 @@ def _check_config(args: argparse.Namespace):
 def _check_robot(path: str, args: argparse.Namespace, config, baseline, out: TextIO):
     from urdf_link_tools.analysis import analyze
     from urdf_link_tools.fix import fix_inertia
-    from urdf_link_tools.loading import is_xacro
     from urdf_link_tools.outputs import build_report
 
     loaded = _load(args, path)
     data, source = loaded.data, loaded.source
     robot = parse_urdf_string(data, source)
-    if args.skip_macro_files and not robot.links and is_xacro(path, args.xacro or None):
+    if args.skip_macro_files and loaded.expanded and not robot.links:
         return None
     analysis = analyze(robot, config)
-    # Each finding names the file and line where the user wrote the element (for xacro the
-    # xacro source and the macro chain).
     analysis = dataclasses.replace(analysis, findings=loaded.locate(analysis.findings))
     report = build_report(analysis, path if path != '-' else 'standard input',
                           data if path == '-' else None, baseline)
@@ -193,8 +195,8 @@ def _check_robot(path: str, args: argparse.Namespace, config, baseline, out: Tex
         _fix_xacro(args, report.analysis, loaded, note)
     elif args.fix_inertia is not None:
         if not args.fix_inertia or args.fix_inertia.endswith('.xacro'):
-            raise UsageError('--fix-inertia needs an output file OUT.urdf for URDF input '
-                             '(never a .xacro)')
+            raise UrdfInputError('--fix-inertia needs an output file OUT.urdf for URDF input '
+                                 '(never a .xacro)')
         fixed, fixes = fix_inertia(data, report.analysis)
         try:
             with open(args.fix_inertia, 'wb') as stream:
@@ -231,51 +233,6 @@ def exit_status(reports: Sequence, input_errors: int, fail_on: str) -> int:
     if worst == Severity.WARNING and fail_on == 'warning':
         return EXIT_WARNINGS
     return EXIT_OK
-
-
-def _fix_xacro(args: argparse.Namespace, analysis, loaded: LoadedDescription,
-               note: TextIO) -> None:
-    from urdf_link_tools.fix import plan_xacro_fixes, write_xacro_fixes
-    from urdf_link_tools.source_map import display_path
-    if args.fix_inertia:
-        raise UrdfInputError('--fix-inertia on xacro input edits the xacro sources in place: '
-                             'give no output file (the expansion is never written over them; '
-                             'use --emit-urdf for it)')
-    if not len(loaded.source_map):
-        raise UrdfInputError('--fix-inertia: the xacro expansion could not be traced to its '
-                             'sources, so nothing is changed')
-    planned, reports = plan_xacro_fixes(analysis, loaded.source_map, display_path)
-    write_xacro_fixes(planned)
-    changed = sum(len(edits) for edits in planned.values())
-    note.write(f'fix-inertia: {changed} value{"s" if changed != 1 else ""} changed in '
-               f'{len(planned)} xacro file{"s" if len(planned) != 1 else ""}\n')
-    for report in reports:
-        verb = 'changed' if report.changed else 'to do'
-        note.write(f'{report.file}:{report.line}: {verb}: {report.message}\n')
-
-
-def _add_xacro_arguments(parser: argparse.ArgumentParser) -> None:
-    # xacro's NAME:=VALUE arguments are positional, as with xacro itself (see _parse).
-    parser.set_defaults(xacro_args=[])
-    parser.add_argument('--xacro', action='store_true',
-                        help='expand the file with xacro even if its name does not end in '
-                             '.xacro (a file is never expanded because of its content)')
-    parser.add_argument('--xacro-env', action='append', metavar='NAME', default=[],
-                        help='let xacro read this environment variable with $(env NAME) or '
-                             '$(optenv NAME) (repeatable; by default it sees none)')
-    parser.add_argument('--xacro-allow-dir', action='append', metavar='DIR', default=[],
-                        help='let xacro include or load_yaml files under DIR too (repeatable; '
-                             "by default: the input's package and the --package-dir ones)")
-    parser.add_argument('--xacro-timeout', type=float, default=10.0, metavar='S',
-                        help='stop xacro after S seconds of CPU time, or three times that of '
-                             'wall-clock time (default 10)')
-    parser.add_argument('--emit-urdf', metavar='FILE',
-                        help='write the description as parsed (the xacro expansion, '
-                             'pretty-printed) to FILE')
-
-
-def _robot_paths(args: argparse.Namespace) -> List[str]:
-    return list(args.robot)
 
 
 def _cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
@@ -316,6 +273,47 @@ def _cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     return status
 
 
+def _fix_xacro(args: argparse.Namespace, analysis, loaded: LoadedDescription,
+               note: TextIO) -> None:
+    from urdf_link_tools.fix import plan_xacro_fixes, write_xacro_fixes
+    from urdf_link_tools.source_map import display_path
+    if args.fix_inertia:
+        raise UrdfInputError('--fix-inertia on xacro input edits the xacro sources in place: '
+                             'give no output file (the expansion is never written over them; '
+                             'use --emit-urdf for it)')
+    if not len(loaded.source_map):
+        raise UrdfInputError('--fix-inertia: the xacro expansion could not be traced to its '
+                             'sources, so nothing is changed')
+    planned, reports = plan_xacro_fixes(analysis, loaded.source_map, display_path)
+    write_xacro_fixes(planned)
+    changed = sum(len(edits) for edits in planned.values())
+    note.write(f'fix-inertia: {changed} value{"s" if changed != 1 else ""} changed in '
+               f'{len(planned)} xacro file{"s" if len(planned) != 1 else ""}\n')
+    for report in reports:
+        verb = 'changed' if report.changed else 'to do'
+        note.write(f'{report.file}:{report.line}: {verb}: {report.message}\n')
+
+
+def _add_xacro_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument('xacro_args', nargs='*', metavar='NAME:=VALUE',
+                        help='xacro arguments, as xacro takes them (after the file)')
+    parser.add_argument('--xacro', action='store_true',
+                        help='expand the file with xacro even if its name does not end in '
+                             '.xacro (a file is never expanded because of its content)')
+    parser.add_argument('--xacro-env', action='append', metavar='NAME', default=[],
+                        help='let xacro read this environment variable with $(env NAME) or '
+                             '$(optenv NAME) (repeatable; by default it sees none)')
+    parser.add_argument('--xacro-allow-dir', action='append', metavar='DIR', default=[],
+                        help='let xacro include or load_yaml files under DIR too (repeatable; '
+                             "by default: the input's package and the --package-dir ones)")
+    parser.add_argument('--xacro-timeout', type=float, default=10.0, metavar='S',
+                        help='stop xacro after S seconds of CPU time, or three times that of '
+                             'wall-clock time (default 10)')
+    parser.add_argument('--emit-urdf', metavar='FILE',
+                        help='write the description as parsed (the xacro expansion, '
+                             'pretty-printed) to FILE')
+
+
 def _add_check_parser(commands) -> None:
     check = commands.add_parser(
         'check', help='check every link; exit 0 clean, 1 warnings (--fail-on warning), '
@@ -326,8 +324,8 @@ def _add_check_parser(commands) -> None:
                     'input could not be read, 4 wrong command line.')
     check.add_argument('robot', nargs='+', metavar='ROBOT',
                        help='URDF or xacro file, or - for standard input (several: each is '
-                            'checked, as pre-commit passes them), then any xacro arguments '
-                            'NAME:=VALUE')
+                            'checked, as pre-commit passes them); NAME:=VALUE items are xacro '
+                            'arguments')
     check.add_argument('--format', choices=FORMATS, default='text',
                        help='text grouped by link (default), one JSON object, SARIF 2.1.0 for '
                             'code scanning, or GitHub Actions annotations')
@@ -355,7 +353,7 @@ def _add_check_parser(commands) -> None:
     check.add_argument('--density-max', type=float, metavar='KG_M3',
                        help='highest plausible density (default 25000)')
     check.add_argument('--collision-face-limit', type=int, metavar='N',
-                       help='most faces of a collision mesh (default 1000)')
+                       help='most faces of a collision mesh (default 5000)')
     check.add_argument('--min-mass', type=float, metavar='KG',
                        help='lightest plausible moving link (default 1e-6)')
     check.add_argument('--mesh-max-bytes', type=int, metavar='N',
@@ -376,19 +374,19 @@ def _add_check_parser(commands) -> None:
 
 
 def _parse(parser: argparse.ArgumentParser, argv: Optional[Sequence[str]]):
-    # xacro's name:=value arguments come after the file, as with xacro itself; check takes
-    # several files, so its positional list is split here.
+    # xacro's name:=value arguments may also come after options, as with xacro itself.
     args, extra = parser.parse_known_args(argv)
     unknown = [item for item in extra if item.startswith('-') or ':=' not in item]
-    if unknown:
-        parser.error('unrecognized arguments: ' + ' '.join(unknown))
-    mappings = list(extra)
+    if unknown or (extra and not hasattr(args, 'xacro_args')):
+        parser.error('unrecognized arguments: ' + ' '.join(unknown or extra))
+    if extra:
+        args.xacro_args = list(args.xacro_args) + extra
     if isinstance(getattr(args, 'robot', None), list):
-        mappings += [item for item in args.robot if ':=' in item]
+        # check takes several robots; its greedy ROBOT list also swallows NAME:=VALUE items.
+        args.xacro_args = list(args.xacro_args) + [item for item in args.robot if ':=' in item]
         args.robot = [item for item in args.robot if ':=' not in item]
         if not args.robot:
-            parser.error('give at least one URDF or xacro file')
-    args.xacro_args = list(getattr(args, 'xacro_args', [])) + mappings
+            parser.error('the following arguments are required: ROBOT')
     return args
 
 
@@ -430,8 +428,7 @@ def main(argv: Optional[Sequence[str]] = None, out: Optional[TextIO] = None,
         err.write(f'urdf-link-tools: error: {exc}\n')
         return EXIT_USAGE
     except UrdfError as exc:
-        robot = args.robot if isinstance(args.robot, str) else ' '.join(args.robot)
-        err.write(f'urdf-link-tools: error: {robot}: {exc}\n')
+        err.write(f'urdf-link-tools: error: {" ".join(_robot_paths(args))}: {exc}\n')
         return EXIT_INPUT
     except BrokenPipeError:
         return EXIT_OK

@@ -73,6 +73,19 @@ def location(file: Optional[str], line: Optional[int]) -> str:
     return f'{display_path(file)}:{line}' if line else display_path(file)
 
 
+def _same_file(findings: Sequence[Finding], path: Optional[str]) -> bool:
+    if path is None:
+        return all(finding.file is None for finding in findings)
+    real = os.path.realpath(path)
+    return all(finding.file is None or os.path.realpath(finding.file) == real
+               for finding in findings)
+
+
+def plural(count: int, word: str) -> str:
+    """Return '1 error', '2 errors', '3 info'."""
+    return _plural(count, word)
+
+
 def _plural(count: int, word: str) -> str:
     if word == 'info':
         return f'{count} info'
@@ -155,8 +168,10 @@ def format_text(analysis: Analysis, source: Optional[str] = None, suppressed: in
             title = f"robot '{analysis.robot.name}'"
         else:
             link = analysis.robot.link(link_name)
-            where = next((f.file for f in findings if f.file is not None), path)
-            line = f' ({location(where, link.line)})' if link is not None and link.line else ''
+            # The parsed line is the URDF's own; for xacro it is a line of the expansion, and
+            # the findings below name the xacro file:line instead.
+            line = f' ({location(path, link.line)})' if (
+                link is not None and link.line and _same_file(findings, path)) else ''
             title = f'link {link_name}{line}'
         if out:
             out.append('')
