@@ -44,6 +44,9 @@ NO_DESCRIPTION = ('no robot_description received yet: publish one on robot_descr
                   '(robot_state_publisher does) or set the urdf_file parameter')
 
 STANDARD_GROUPS = ('collision', 'visual')
+# Rows of one list_links answer. A real robot has hundreds of links; 100,000 rows make an
+# 8 MB answer that takes seconds to send over DDS and to decode, for every caller.
+MAX_LIST_LINKS = 10_000
 
 
 def point_msg(values: Sequence[float]) -> Point:
@@ -122,7 +125,11 @@ def list_links_answer(analysis) -> Tuple[str, str, list]:
     counts = analysis.counts()
     message = (f'{len(links)} links; {counts.get("error", 0)} errors, '
                f'{counts.get("warning", 0)} warnings, {counts.get("info", 0)} infos')
-    return message, choose_root(robot) or '', [link_summary(analysis, link) for link in links]
+    if len(links) > MAX_LIST_LINKS:
+        message += (f' (only the first {MAX_LIST_LINKS} listed: ask get_link_findings or '
+                    'get_link_geometry about any link by name)')
+    rows = [link_summary(analysis, link) for link in links[:MAX_LIST_LINKS]]
+    return message, choose_root(robot) or '', rows
 
 
 def fill_list_links(response, analysis, no_model_message: str = NO_DESCRIPTION,

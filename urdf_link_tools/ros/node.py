@@ -42,7 +42,7 @@ from rclpy.parameter import Parameter
 from rclpy.qos import DurabilityPolicy, HistoryPolicy, QoSProfile, ReliabilityPolicy
 from sensor_msgs.msg import JointState
 from std_msgs.msg import String
-from urdf_link_tools.budget import AnalysisInterrupted, Budget, TIME_BUDGET
+from urdf_link_tools.budget import AnalysisInterrupted, Budget, SUPERSEDED, TIME_BUDGET
 from urdf_link_tools.errors import UrdfInputError
 from urdf_link_tools.kinematics import forward_kinematics, robot_center_of_mass
 from urdf_link_tools.loading import load_description
@@ -209,7 +209,10 @@ class UrdfLinkToolsNode(Node):
         previous, self._settings = self._settings, settings
         if settings.urdf_file and settings.urdf_file != previous.urdf_file:
             self._worker.submit(Job.file(settings.urdf_file))
-        elif settings.check != previous.check or settings.markers != previous.markers:
+        elif settings.check != previous.check or settings.markers != previous.markers or \
+                settings.mesh_triangles_max != previous.mesh_triangles_max or \
+                settings.diagnostics_max_link_statuses != \
+                previous.diagnostics_max_link_statuses:
             self._worker.submit(Job.recheck())
         return SetParametersResult(successful=True)
 
@@ -272,6 +275,12 @@ class UrdfLinkToolsNode(Node):
                 return
         snapshot = build_snapshot(robot, settings, self._mesh_library(settings),
                                   self._generation + 1, self._prefix, previous, budget)
+        # Built here, off the executor and before the swap: the first calls about the new
+        # model find them ready, and the old model answers meanwhile.
+        snapshot.answers.list_links()
+        snapshot.answers.names()
+        if budget.cancelled:  # a newer description came while this one was being finished
+            raise AnalysisInterrupted(SUPERSEDED)
         self._generation += 1
         self._snapshot = snapshot
         if job.kind != Job.RECHECK:
@@ -280,7 +289,6 @@ class UrdfLinkToolsNode(Node):
         # Publish the new diagnostics now rather than on the next tick of the (1 s) timer,
         # as a rejection does; the timer keeps repeating them.
         self._publish_diagnostics(immediate=True)
-        snapshot.answers.list_links()  # built here, off the executor, before a call needs it
         counts = snapshot.analysis.counts()
         if job.kind != Job.RECHECK or previous is None or previous.analysis is not \
                 snapshot.analysis:
