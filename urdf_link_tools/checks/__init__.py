@@ -23,7 +23,7 @@ an ``internal-error`` finding so one bug never hides the other findings.
 """
 
 import logging
-from typing import Dict, List
+from typing import Dict, List, Optional
 
 from urdf_link_tools.checks import (geometry, inertia, joints, mesh_quality, plausibility,
                                     structure)
@@ -99,11 +99,17 @@ INTERNAL_RULE = Rule(
     'internal-error', Severity.WARNING, 'a check failed with an unexpected exception',
     "that check's findings are missing for this robot", 'report it with the URDF', 'this tool')
 
+INCOMPLETE_RULE = Rule(
+    'analysis-incomplete', Severity.WARNING,
+    "the analysis stopped before every check ran (the node's analysis_time_budget)",
+    'findings of the checks that did not run are missing', 'give the node a larger '
+    'analysis_time_budget, or check the robot with the urdf-link-tools CLI', 'this tool')
+
 RULES: Dict[str, Rule] = {}
 for _module in MODULES:
     for _rule in _module.RULES:
         RULES[_rule.rule_id] = _rule
-for _rule in PARSE_RULES + SUPPRESSION_RULES + (INTERNAL_RULE,):
+for _rule in PARSE_RULES + SUPPRESSION_RULES + (INTERNAL_RULE, INCOMPLETE_RULE):
     RULES[_rule.rule_id] = _rule
 
 CHECKS = tuple(check for module in MODULES for check in module.CHECKS)
@@ -114,14 +120,15 @@ def is_known_rule(rule_id: str) -> bool:
     return rule_id in RULES or rule_id.startswith('parse-')
 
 
-def run_checks(ctx: CheckContext) -> List[Finding]:
+def run_checks(ctx: CheckContext, into: Optional[List[Finding]] = None) -> List[Finding]:
     """
     Run every check and collect the findings (unsorted, unfiltered).
 
     :param ctx: the analysis context
+    :param into: the list to append to (a caller that stops the run keeps what finished)
     :return: the findings; a failing check contributes one internal-error finding
     """
-    findings: List[Finding] = []
+    findings: List[Finding] = [] if into is None else into
     for check in CHECKS:
         try:
             findings.extend(check(ctx))
