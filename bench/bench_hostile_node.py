@@ -72,7 +72,7 @@ class Node:
         from diagnostic_msgs.msg import DiagnosticArray
         from rclpy.qos import DurabilityPolicy, HistoryPolicy, QoSProfile, ReliabilityPolicy
         from std_msgs.msg import String
-        from urdf_link_tools_interfaces.srv import GetLinkFindings, ListLinks
+        from urdf_link_tools.srv import GetLinkFindings, ListLinks
 
         namespace = f'/ult_hostile_{os.getpid()}_{tag}'
         env = ros_environment(domain)

@@ -41,7 +41,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
 
     import rclpy
     from rclpy.executors import SingleThreadedExecutor
-    from urdf_link_tools_interfaces.srv import GetLinkGeometry
+    from urdf_link_tools.srv import GetLinkGeometry
 
     rclpy.init(domain_id=args.domain)
     node = rclpy.create_node('ult_triangles_client', namespace=args.namespace)

@@ -12,21 +12,16 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 
-"""The fast paths (screens, cached tensor properties) give the general path's findings."""
+"""The fast paths (cached tensor properties, model and mesh shortcuts) give the general results."""
 
 import dataclasses
 import inspect
-import math
 import random
-import re
 
 import numpy as np
 import pytest
 
-from urdf_link_tools import inertia, meshes, model, screening
-from urdf_link_tools.analysis import analyze
-from urdf_link_tools.checks.base import CheckContext
-from urdf_link_tools.config import CheckConfig
+from urdf_link_tools import inertia, model
 from urdf_link_tools.parser import parse_urdf_string
 
 NAMES = ('ixx', 'ixy', 'ixz', 'iyy', 'iyz', 'izz')
@@ -97,7 +92,7 @@ def _origin(rng: random.Random, spread: float) -> str:
 
 
 def random_robot(seed: int, links: int = 120) -> str:
-    """Return a robot whose links sit on and around every screened rule's boundaries."""
+    """Return a robot whose links sit on and around the tensor rules' boundaries."""
     rng = random.Random(seed)
     parts = [f'<robot name="fastpath_{seed}">']
     for index in range(links):
@@ -128,121 +123,6 @@ def random_robot(seed: int, links: int = 120) -> str:
                          f'<child link="l{index}"/><limit effort="1" velocity="1"/></joint>')
     parts.append('</robot>')
     return '\n'.join(parts)
-
-
-def _findings(analysis):
-    return [(f.rule, f.severity, f.link, f.element, f.line, f.message, f.suggestion, f.values,
-             f.suggested_inertia) for f in analysis.findings]
-
-
-@pytest.fixture
-def general_path(monkeypatch):
-    """Make every screen answer 'maybe', so that every rule runs its own code."""
-    built = CheckContext.screens.fget
-
-    def nothing_clean(ctx):
-        screens = built(ctx)
-        screens.tensor_clean.clear()
-        screens.mismatch_clean.clear()
-        screens.com_clean.clear()
-        return screens
-
-    def apply():
-        monkeypatch.setattr(CheckContext, 'screens', property(nothing_clean))
-    return apply
-
-
-@pytest.mark.parametrize('seed', range(6))
-@pytest.mark.parametrize('factor', [10.0, 3.0])
-def test_screens_change_no_finding(seed, factor, general_path):
-    robot = parse_urdf_string(random_robot(seed))
-    config = CheckConfig(check_meshes=False, inertia_mismatch_factor=factor)
-    ctx = CheckContext(robot, config)
-    screens = ctx.screens
-    # The screens must have something to do, or the comparison proves nothing.
-    assert len(screens.tensor_clean) > 20
-    assert screens.mismatch_clean and screens.com_clean
-    fast = _findings(analyze(robot, config))
-    general_path()
-    assert _findings(analyze(robot, config)) == fast
-
-
-@pytest.mark.parametrize('seed', range(3))
-def test_collision_volume_is_the_models(seed):
-    robot = parse_urdf_string(random_robot(seed))
-    ctx = CheckContext(robot, CheckConfig(check_meshes=False))
-    checked = 0
-    for link in robot.links:
-        if not 0.0 < link.mass < math.inf:
-            continue  # only the links density-implausible looks at
-        model, _ = ctx.collision_model(link)
-        volume = ctx.screens.volumes[id(link)]
-        assert (model is None and volume is None) or model.volume == volume
-        checked += model is not None
-    assert checked > 20
-
-
-def test_closed_form_eigenvalues_within_their_error_bound():
-    rng = random.Random(7)
-    for trial in range(20000):
-        family = trial % 4
-        if family == 0:
-            values = _tensor(rng)
-        elif family == 1:  # two equal moments, rotated: |r| = 1
-            a = rng.uniform(1e-3, 1)
-            moments = (a, a * (1 + rng.gauss(0, 1) * 10 ** rng.uniform(-16, -5)),
-                       rng.uniform(1e-3, 1))
-            r = _rotation(rng)
-            m = r @ np.diag(moments) @ r.T
-            values = (m[0, 0], m[0, 1], m[0, 2], m[1, 1], m[1, 2], m[2, 2])
-        elif family == 2:  # large mean, tiny deviation
-            r = _rotation(rng)
-            moments = [1e4 * (1 + rng.gauss(0, 1) * 10 ** rng.uniform(-15, -6))
-                       for _ in range(3)]
-            m = r @ np.diag(moments) @ r.T
-            values = (m[0, 0], m[0, 1], m[0, 2], m[1, 1], m[1, 2], m[2, 2])
-        else:
-            values = tuple(rng.uniform(-1, 1) * 10 ** rng.uniform(-6, 6) for _ in range(6))
-        values = tuple(float(v) for v in values)
-        result = screening.eigenvalues(values)
-        if result is None:
-            continue
-        found, bound = result
-        reference = np.linalg.eigvalsh(inertia.inertia_matrix(values))
-        scale = max(abs(v) for v in values)
-        # LAPACK's own error is a few ulps of the scale.
-        assert max(abs(a - b) for a, b in zip(found, reference)) <= bound + 1e-14 * scale
-
-
-def test_clean_tensors_pass_every_tensor_test_exactly():
-    rng = random.Random(11)
-    clean = 0
-    for _ in range(5000):
-        values = tuple(float(v) for v in _tensor(rng))
-        if not all(math.isfinite(v) for v in values):
-            continue
-        result = screening.eigenvalues(values)
-        if result is None or not screening.tensor_is_clean(values, *result):
-            continue
-        clean += 1
-        tensor = inertia.TensorProperties(values)
-        moments = tensor.moments
-        assert tensor.is_positive_definite() and tensor.gz_is_valid(1.0)
-        assert not inertia.violates_triangle(moments)
-        assert moments[0] >= inertia.MUJOCO_EPS
-        assert tensor.equivalent_box(1.0) is not None
-    assert clean > 1000
-
-
-@pytest.mark.parametrize('values', [
-    (0.5, 0.0, 0.0, 0.5, 0.0, 1.0),                 # A + B = C exactly
-    (1e-14, 0.0, 0.0, 1.0, 0.0, 1.0),               # MuJoCo's floor
-    (1.0, 1.0, 0.0, 1.0, 0.0, 1.0),                 # singular leading minor
-    (0.0, 0.0, 0.0, 0.0, 0.0, 0.0),
-])
-def test_boundaries_are_left_to_the_rules(values):
-    result = screening.eigenvalues(values)
-    assert result is None or not screening.tensor_is_clean(values, *result)
 
 
 def test_tensor_properties_match_the_module_functions():
@@ -297,93 +177,3 @@ def test_robot_lookup_tables_are_filled():
     assert robot.link('l3') is robot.links[3]
     assert robot.parent_joint('l3').name == 'j3'
     assert robot.root_links == ('l0',)
-
-
-def test_dae_material_stripping_is_the_regex():
-    """meshes._strip_dae_materials cuts exactly what the regular expressions it replaces cut."""
-    def reference(data):
-        data = re.sub(rb'<bind_material\b.*?</bind_material>', b'', data, flags=re.S)
-        return re.sub(rb'<library_(effects|images|materials)\b.*?</library_\1>', b'', data,
-                      flags=re.S)
-
-    pieces = [b'<bind_material>', b'</bind_material>', b'<bind_materials>', b'<bind_material ',
-              b'<library_effects>', b'</library_effects>', b'<library_images id="i">',
-              b'</library_images>', b'<library_materials', b'</library_materials>',
-              b'<library_effectsX>', b'<library_geometries>', b'x', b'\n', b'<', b'>', b'/']
-    rng = random.Random(5)
-    for _ in range(20000):
-        data = b''.join(rng.choice(pieces) for _ in range(rng.randrange(12)))
-        assert meshes._strip_dae_materials(data) == reference(data), data
-
-
-def _reference_solid(vertices, faces):
-    """Measure a mesh as meshes did before its fast path: with trimesh's own properties."""
-    import trimesh
-    mesh = trimesh.Trimesh(vertices=vertices, faces=faces, process=True)
-    solid, source = mesh, 'mesh'
-    if not (mesh.is_watertight and mesh.is_winding_consistent):
-        solid, source = meshes._hull(mesh)
-    volume = float(solid.volume)
-    inertia = np.asarray(solid.moment_inertia, dtype=float)
-    if volume < 0.0:
-        volume, inertia = -volume, -inertia
-    return (mesh.is_watertight, mesh.is_winding_consistent, source, volume,
-            np.asarray(solid.center_mass, dtype=float), inertia)
-
-
-def _random_mesh(rng: random.Random):
-    import trimesh
-    kind = rng.randrange(4)
-    if kind == 0:
-        mesh = trimesh.creation.icosphere(subdivisions=rng.randrange(3), radius=rng.uniform(.1, 2))
-    elif kind == 1:
-        mesh = trimesh.creation.box(extents=[rng.uniform(.1, 2) for _ in range(3)])
-    elif kind == 2:
-        mesh = trimesh.creation.cylinder(radius=rng.uniform(.1, 1), height=rng.uniform(.1, 2))
-    else:
-        mesh = trimesh.creation.annulus(r_min=0.2, r_max=0.5, height=0.3)
-    vertices = np.asarray(mesh.vertices) + [rng.uniform(-1, 1) for _ in range(3)]
-    faces = np.asarray(mesh.faces).copy()
-    change = rng.randrange(5)
-    if change == 1:  # open
-        faces = faces[rng.randrange(1, 4):]
-    elif change == 2:  # a flipped face: watertight but inconsistent winding
-        index = rng.randrange(len(faces))
-        faces[index] = faces[index][::-1]
-    elif change == 3:  # a duplicated face: an edge shared by three faces
-        faces = np.concatenate([faces, faces[:1]])
-    elif change == 4:  # all flipped: inside out
-        faces = faces[:, ::-1].copy()
-    if rng.random() < 0.5:  # a triangle soup, as STL files hold it
-        vertices = vertices[faces].reshape(-1, 3)
-        faces = np.arange(len(vertices)).reshape(-1, 3)
-    return vertices, faces
-
-
-def test_closed_surface_test_is_trimeshs():
-    import trimesh
-    rng = random.Random(9)
-    for _ in range(300):
-        vertices, faces = _random_mesh(rng)
-        mesh = trimesh.Trimesh(vertices=vertices, faces=faces, process=True)
-        assert meshes._closed(np.asarray(mesh.faces)) == \
-            (mesh.is_watertight, mesh.is_watertight and mesh.is_winding_consistent)
-
-
-@pytest.mark.parametrize('merged', [False, True])
-def test_measured_solid_is_trimeshs(merged):
-    import trimesh
-    rng = random.Random(13)
-    for _ in range(120):
-        vertices, faces = _random_mesh(rng)
-        if merged:  # what the STL loader hands over: already merged by position
-            mesh = trimesh.Trimesh(vertices=vertices, faces=faces, process=True)
-            vertices, faces = np.asarray(mesh.vertices), np.asarray(mesh.faces)
-        info = meshes.MeshInfo(path='m', vertices=vertices, faces=faces, face_count=len(faces),
-                               bounds=(vertices.min(axis=0), vertices.max(axis=0)),
-                               _merged=merged)
-        watertight, _, source, volume, centre, tensor = _reference_solid(vertices, faces)
-        assert (info.is_watertight, info.volume_source) == (watertight, source)
-        assert info.volume == volume
-        assert np.array_equal(info.center_mass, centre)
-        assert np.array_equal(info.unit_inertia, tensor)

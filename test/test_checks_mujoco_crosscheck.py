@@ -24,6 +24,9 @@ MuJoCo is given each URDF with its visual and collision elements removed and
 loading cannot get in the way.
 """
 
+from pathlib import Path
+import re
+
 import corpus
 from lxml import etree
 import pytest
@@ -128,3 +131,63 @@ def test_mujoco_refuses_nothing_else(verdicts):
     other = {name: message for name, (message, _) in verdicts.items()
              if message and not is_mass_or_inertia(message)}
     assert not other
+
+
+def refused_links(path) -> dict:
+    """
+    Return every link MuJoCo refuses for a mass or inertia reason, with its message.
+
+    MuJoCo stops at the first refused body: that link is given a valid inertial and the
+    robot compiled again, until it compiles, so every refused link is found.
+    """
+    data = path if isinstance(path, bytes) else Path(path).read_bytes()
+    root = etree.fromstring(data, etree.XMLParser(resolve_entities=False))
+    for element in list(root.iter('visual', 'collision', 'mujoco')):
+        element.getparent().remove(element)
+    extension = etree.SubElement(root, 'mujoco')
+    etree.SubElement(extension, 'compiler', inertiafromgeom='false')
+    refused = {}
+    for _ in range(200):
+        try:
+            mujoco.MjModel.from_xml_string(etree.tostring(root).decode())
+            return refused
+        except ValueError as exc:
+            message = ' '.join(str(exc).split())
+        match = re.search(r"Element name '([^']*)'", message)
+        where = 'the given URDF' if isinstance(path, bytes) else path
+        assert match and is_mass_or_inertia(message), (where, message)
+        name = match.group(1)
+        assert name not in refused, (where, name, message)
+        refused[name] = message
+        link = root.find(f"link[@name='{name}']")
+        for old in link.findall('inertial'):
+            link.remove(old)
+        link.append(etree.fromstring(
+            '<inertial><mass value="1"/><inertia ixx="0.01" ixy="0" ixz="0" iyy="0.01" '
+            'iyz="0" izz="0.01"/></inertial>'))
+    raise AssertionError('MuJoCo still refuses after 200 repairs')
+
+
+def test_errors_are_exactly_the_links_mujoco_refuses():
+    """Per link: every link MuJoCo refuses has an error, and no other link has one."""
+    if mujoco is None:
+        pytest.fail('mujoco is not installed: it is a test dependency, run make setup')
+    previous = mujoco.get_mju_user_warning()
+    mujoco.set_mju_user_warning(lambda message: None)
+    missed, extra = {}, {}
+    try:
+        for path in corpus.urdf_paths():
+            refused = refused_links(path)
+            robot = parse_urdf_string(path.read_bytes(), str(path))
+            analysis = analyze(robot, CheckConfig(check_meshes=False))
+            flagged = {f.link for f in analysis.findings
+                       if f.severity == Severity.ERROR and f.rule in INERTIA_RULES}
+            name = corpus.relative_name(path)
+            if set(refused) - flagged:
+                missed[name] = {link: refused[link] for link in set(refused) - flagged}
+            if flagged - set(refused):
+                extra[name] = sorted(flagged - set(refused))
+    finally:
+        mujoco.set_mju_user_warning(previous)
+    assert not missed, f'MuJoCo refuses these links but the checker has no error: {missed}'
+    assert not extra, f'errors on links MuJoCo accepts: {extra}'

@@ -17,12 +17,16 @@
 import difflib
 import os
 
+import corpus
+import mujoco
 import pytest
+from test_checks_mujoco_crosscheck import refused_links
 from urdf_link_tools.analysis import analyze
 from urdf_link_tools.cli import main
 from urdf_link_tools.config import CheckConfig
 from urdf_link_tools.errors import UrdfInputError
 from urdf_link_tools.fix import apply_fixes, fix_inertia
+from urdf_link_tools.meshes import MeshLibrary
 from urdf_link_tools.parser import parse_urdf_string
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -97,3 +101,102 @@ def test_unlocatable_inertia_is_an_input_error():
     text = b'<robot name="r"><link name="a"/></robot>'
     with pytest.raises(UrdfInputError):
         apply_fixes(text, [('a', 1, (1, 0, 0, 1, 0, 1))])
+
+
+# --- Round trip: fix, check again, compile in MuJoCo -------------------------------------
+
+INERTIA_ERRORS = {'inertia-not-positive-definite', 'inertia-triangle-inequality',
+                  'inertia-moment-tiny', 'inertia-not-finite'}
+#: After a fix, none of these may remain on a fixed link.
+NOT_AFTER_FIX = INERTIA_ERRORS | {'inertia-geometry-mismatch', 'inertia-unrepresentable-box'}
+
+
+def _part(tensor: str, collision: bool, mass: str = '1') -> str:
+    shape = ('<collision><geometry><box size="0.1 0.2 0.3"/></geometry></collision>'
+             if collision else '')
+    return (f'<robot name="t"><link name="base"/><joint name="j" type="revolute">'
+            '<parent link="base"/><child link="part"/><axis xyz="0 0 1"/>'
+            '<limit lower="-1" upper="1" effort="1" velocity="1"/></joint>'
+            f'<link name="part"><inertial><origin xyz="0 0 0"/><mass value="{mass}"/>'
+            f'<inertia {tensor}/></inertial>{shape}</link></robot>')
+
+
+def _tensor(ixx, iyy, izz, ixy=0, ixz=0, iyz=0) -> str:
+    return (f'ixx="{ixx}" ixy="{ixy}" ixz="{ixz}" iyy="{iyy}" iyz="{iyz}" izz="{izz}"')
+
+
+# Broken-tensor classes; the geometry's moments are (0.0108, 0.0083, 0.0042) for 1 kg.
+BROKEN = {
+    'not positive definite': _tensor(-0.01, 0.01, 0.01),
+    'triangle inequality': _tensor(0.001, 0.001, 0.01),
+    'tiny 1e-20': _tensor(1e-20, 1e-20, 1e-20),
+    'one moment 1e-20': _tensor(1e-20, 0.01, 0.01),
+    'point mass': _tensor(0, 0, 0),
+    'products with the CAD sign': _tensor(1, 1, 1, 0.4, 0.4, 0.4),
+    'missing e-3 in one moment': _tensor(0.0108, 8.3, 0.0042),
+    'a COM coordinate pasted into iyy': _tensor(0.0108, 0.25, 0.0042),
+    'a hair outside the triangle boundary': _tensor(0.005, 0.005, 0.0100000001),
+    'placeholder 1 1 1': _tensor(1, 1, 1),
+}
+
+
+def _fix_and_recheck(data: bytes, config: CheckConfig, library=None):
+    robot = parse_urdf_string(data)
+    analysis = analyze(robot, config, library)
+    fixed, fixes = fix_inertia(data, analysis)
+    again = analyze(parse_urdf_string(fixed), config, library)
+    return fixed, fixes, again
+
+
+def _assert_fixed(fixed: bytes, fixes, again, where: str):
+    fixed_links = {fix.link for fix in fixes}
+    left = [(f.link, f.rule, f.message) for f in again.findings
+            if f.link in fixed_links and f.rule in NOT_AFTER_FIX]
+    assert not left, (where, left)
+    refused = set(refused_links(fixed)) & fixed_links
+    assert not refused, (where, refused)
+
+
+@pytest.mark.parametrize('collision', [True, False], ids=['with-geometry', 'no-geometry'])
+@pytest.mark.parametrize('name', sorted(BROKEN))
+def test_fix_of_every_broken_tensor_class_passes_the_checker_and_mujoco(name, collision):
+    data = _part(BROKEN[name], collision).encode()
+    fixed, fixes, again = _fix_and_recheck(data, CheckConfig(check_meshes=False))
+    if name != 'placeholder 1 1 1' or collision:
+        assert fixes, name   # the placeholder is only wrong against a geometry
+    _assert_fixed(fixed, fixes, again, name)
+    if fixes and collision and name != 'products with the CAD sign':
+        # Far from the geometry, the geometry's tensor is used and the text says so.
+        suggestion = [f.suggestion for f in analyze(parse_urdf_string(data), CheckConfig(
+            check_meshes=False)).findings if f.link == 'part' and f.suggested_inertia]
+        assert any('collision geometry' in text or 'nearest' in text or 'small positive'
+                   in text or 'valid region' in text for text in suggestion), suggestion
+
+
+def test_tiny_tensor_fix_does_not_stay_tiny():
+    data = _part(BROKEN['tiny 1e-20'], False).encode()
+    fixed, fixes, _ = _fix_and_recheck(data, CheckConfig(check_meshes=False))
+    assert fixes and min(fixes[0].new[0], fixes[0].new[3], fixes[0].new[5]) > 1e-6
+    assert 'solid sphere' in [f for f in analyze(parse_urdf_string(data), CheckConfig(
+        check_meshes=False)).findings if f.suggested_inertia][0].suggestion
+
+
+def test_fix_round_trip_over_example_robot_data():
+    library = MeshLibrary(ament_prefix_path=corpus.ament_prefixes())
+    previous = mujoco.get_mju_user_warning()
+    mujoco.set_mju_user_warning(lambda message: None)
+    total = 0
+    try:
+        for path in corpus.urdf_paths():
+            data = path.read_bytes()
+            robot = parse_urdf_string(data, str(path))
+            analysis = analyze(robot, CheckConfig(), library)
+            fixed, fixes = fix_inertia(data, analysis)
+            if not fixes:
+                continue
+            total += len(fixes)
+            again = analyze(parse_urdf_string(fixed, str(path)), CheckConfig(), library)
+            _assert_fixed(fixed, fixes, again, corpus.relative_name(path))
+    finally:
+        mujoco.set_mju_user_warning(previous)
+    assert total > 50   # the corpus has tensors to fix: the test does something

@@ -37,11 +37,11 @@ from hostile_harness import texts, with_value
 import pytest
 from ros_harness import NodeSession, REPO
 
-pytest.importorskip('urdf_link_tools_interfaces.srv',
-                    reason='urdf_link_tools_interfaces is not built: run scripts/setup.sh')
+pytest.importorskip('urdf_link_tools.srv',
+                    reason='the interfaces of urdf_link_tools are not built: run scripts/setup.sh')
 
 from urdf_link_tools.cli import EXIT_ERRORS, EXIT_INPUT, main as cli_main  # noqa: E402
-from urdf_link_tools_interfaces.msg import Finding  # noqa: E402
+from urdf_link_tools.msg import Finding  # noqa: E402
 
 PACKAGE_DIRS = [f'urdf_link_tools={REPO}']
 GOOD = TEMPLATE.replace('name="template"', 'name="last_good"')

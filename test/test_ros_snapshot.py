@@ -18,8 +18,8 @@ import pytest
 from ros_harness import REPO, SAMPLE_URDF
 from urdf_link_tools.errors import UrdfSyntaxError
 
-pytest.importorskip('urdf_link_tools_interfaces.msg',
-                    reason='urdf_link_tools_interfaces is not built: run scripts/setup.sh')
+pytest.importorskip('urdf_link_tools.msg',
+                    reason='the interfaces of urdf_link_tools are not built: run scripts/setup.sh')
 
 from urdf_link_tools.ros.parameters import settings_from_values  # noqa: E402
 from urdf_link_tools.ros.snapshot import (  # noqa: E402
@@ -40,7 +40,7 @@ def test_ros_snapshot_reuses_the_analysis_when_only_markers_change():
     assert second.analysis is first.analysis
     assert len(second.markers.markers) < len(first.markers.markers)
     stricter = settings_from_values({'package_dirs': [f'urdf_link_tools={REPO}'],
-                                     'collision_face_limit': 5000})
+                                     'collision_face_limit': 10000})
     third = build_snapshot(robot, stricter, meshes, 3, 'urdf_link_tools', second)
     assert third.analysis is not first.analysis
     rules = {finding.rule for finding in third.analysis.findings}

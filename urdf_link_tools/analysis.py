@@ -26,7 +26,7 @@ import gc
 import logging
 import math
 import os
-from typing import Dict, Mapping, Optional, Tuple
+from typing import Dict, List, Mapping, Optional, Tuple
 
 from urdf_link_tools.budget import AnalysisInterrupted, Budget, TIME_BUDGET
 from urdf_link_tools.checks import INCOMPLETE_RULE, run_checks
@@ -168,6 +168,41 @@ def _incomplete(budget: Budget, stage: str) -> Finding:
                    'urdf-link-tools check')
 
 
+def cap_findings(findings: List[Finding], limit: int) -> Tuple[Finding, ...]:
+    """
+    Keep the first ``limit`` findings of each rule and count the rest in one more finding.
+
+    A hostile or generated description can make one rule fire for each of 100k links;
+    the listing, the JSON report and /diagnostics stay bounded, and the count says what
+    was left out.
+
+    :param findings: sorted findings (the most severe first)
+    :param limit: findings listed per rule
+    :return: the kept findings followed by one summary per capped rule, in sort order
+    """
+    seen: Dict[str, int] = {}
+    dropped: Dict[str, List[Finding]] = {}
+    kept: List[Finding] = []
+    for finding in findings:
+        count = seen.get(finding.rule, 0)
+        seen[finding.rule] = count + 1
+        if count < limit:
+            kept.append(finding)
+        else:
+            dropped.setdefault(finding.rule, []).append(finding)
+    if not dropped:
+        return tuple(kept)
+    for rule, rest in dropped.items():
+        worst = worst_severity(rest)
+        kept.append(Finding(
+            rule=rule, severity=worst,
+            message=f'{len(rest)} more {rule} findings are not listed (the first {limit} are; '
+                    f'{len(rest) + limit} in all)',
+            suggestion='fix the listed ones and check again, or raise max_findings_per_rule',
+            values=(('not_listed', str(len(rest))), ('limit', str(limit)))))
+    return tuple(sorted(kept, key=sort_key))
+
+
 def analyze(robot: Robot, config: CheckConfig = CheckConfig(),
             meshes: Optional[MeshLibrary] = None,
             budget: Optional[Budget] = None) -> Analysis:
@@ -221,6 +256,6 @@ def analyze(robot: Robot, config: CheckConfig = CheckConfig(),
 def _finish(robot: Robot, config: CheckConfig, findings: list,
             results: Dict[int, MeshResult]) -> Analysis:
     ignored = config.ignore_rules
-    kept = tuple(sorted((finding for finding in findings if finding.rule not in ignored),
-                        key=sort_key))
+    kept = cap_findings(sorted((finding for finding in findings if finding.rule not in ignored),
+                               key=sort_key), config.max_findings_per_rule)
     return Analysis(robot=robot, config=config, findings=kept, meshes=results)

@@ -19,12 +19,13 @@ It uses only the pure core, so it runs in CI jobs with no ROS graph and no rclpy
 """
 
 import argparse
+import dataclasses
 import logging
 import sys
-from typing import List, Optional, Sequence, TextIO
+from typing import Callable, List, Optional, Sequence, TextIO
 
 from urdf_link_tools.errors import UrdfError, UrdfInputError
-from urdf_link_tools.loading import load_description
+from urdf_link_tools.loading import DEFAULT_MAX_BYTES, load_input, LoadedDescription
 from urdf_link_tools.model import Robot
 from urdf_link_tools.parser import parse_urdf_string
 
@@ -34,25 +35,71 @@ EXIT_ERRORS = 2
 EXIT_INPUT = 3
 
 
-def _load_robot(path: str) -> Robot:
-    data, source = load_description(path)
-    return parse_urdf_string(data, source)
+def _xacro_options(args: argparse.Namespace):
+    from urdf_link_tools.xacro_sandbox import parse_mappings, XacroOptions
+    try:
+        mappings = parse_mappings(args.xacro_args)
+    except ValueError as exc:
+        raise UrdfInputError(str(exc)) from None
+    packages = {}
+    for item in args.package_dir:
+        name, separator, path = item.partition('=')
+        if separator and name:
+            packages[name.strip()] = path
+    return XacroOptions(mappings=mappings, package_dirs=packages,
+                        allow_env=tuple(args.xacro_env), allow_dirs=tuple(args.xacro_allow_dir),
+                        timeout=args.xacro_timeout)
 
 
-def format_info(robot: Robot) -> str:
+def _load(args: argparse.Namespace) -> LoadedDescription:
+    """Read the input as the arguments say, printing notes and writing --emit-urdf."""
+    if args.xacro_args and not (args.xacro or args.robot.endswith('.xacro')):
+        raise UrdfInputError('name:=value arguments are for xacro input (a .xacro file, or '
+                             '--xacro)')
+    loaded = load_input(args.robot, DEFAULT_MAX_BYTES, xacro=True if args.xacro else None,
+                        options=_xacro_options(args))
+    for note in loaded.notes:
+        sys.stderr.write(f'urdf-link-tools: note: {note}\n')
+    if args.emit_urdf:
+        if args.emit_urdf.endswith('.xacro'):
+            raise UrdfInputError('--emit-urdf: refusing to write a URDF over a .xacro file')
+        try:
+            with open(args.emit_urdf, 'wb') as stream:
+                stream.write(loaded.data)
+        except OSError as exc:
+            raise UrdfInputError(f'--emit-urdf {args.emit_urdf}: cannot write: '
+                                 f'{exc.strerror}') from None
+    return loaded
+
+
+def _source_label(loaded: LoadedDescription) -> Optional[Callable[[Optional[int]], str]]:
+    """Return how to name a parsed line: its xacro file:line when the expansion is traced."""
+    if loaded.source_map is None or not len(loaded.source_map):
+        return None
+    from urdf_link_tools.source_map import display_path
+
+    def where(line: Optional[int]) -> str:
+        place = loaded.source_map.locate(line)
+        return f'{display_path(place.file)}:{place.line}' if place else str(line or '')
+    return where
+
+
+def format_info(robot: Robot, where: Optional[Callable[[Optional[int]], str]] = None) -> str:
     """
     Summarise every link of a robot, one per line.
 
     :param robot: the model
+    :param where: names the source of a line of the parsed document (xacro: file:line)
     :return: the text table
     """
+    where = where or (lambda line: str(line or ''))
     rows: List[Sequence[str]] = [
         ('link', 'line', 'mass [kg]', 'visuals', 'collisions', 'parent joint', 'custom')]
     for link in robot.links:
         joint = robot.parent_joint(link.name)
         parent = f'{joint.name} ({joint.type})' if joint is not None else '(root)'
         custom = ', '.join(f'{tag} x{len(link.group(tag))}' for tag in link.custom_groups)
-        rows.append((link.name, str(link.line or ''), f'{link.mass:.6g}',
+        rows.append((link.name, where(link.line), f'{link.mass:.6g}',
                      str(len(link.visuals)), str(len(link.collisions)), parent, custom or '-'))
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     lines = [f'robot {robot.name!r}: {len(robot.links)} links, {len(robot.joints)} joints, '
@@ -61,13 +108,14 @@ def format_info(robot: Robot) -> str:
     for row in rows:
         lines.append('  '.join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip())
     for note in robot.notes:
-        lines.append(f'note: line {note.line}: {note.message}')
+        lines.append(f'note: line {where(note.line)}: {note.message}')
     return '\n'.join(lines)
 
 
 def _cmd_info(args: argparse.Namespace, out: TextIO) -> int:
-    robot = _load_robot(args.robot)
-    out.write(format_info(robot) + '\n')
+    loaded = _load(args)
+    robot = parse_urdf_string(loaded.data, loaded.source)
+    out.write(format_info(robot, _source_label(loaded)) + '\n')
     return EXIT_OK
 
 
@@ -83,7 +131,8 @@ def _check_config(args: argparse.Namespace):
             raise UrdfInputError(f'--config {exc}') from None
     changes = {}
     for name in ('inertia_mismatch_factor', 'density_min', 'density_max',
-                 'collision_face_limit', 'min_mass', 'mesh_max_bytes'):
+                 'collision_face_limit', 'min_mass', 'mesh_max_bytes',
+                 'max_findings_per_rule'):
         value = getattr(args, name)
         if value is not None:
             changes[name] = value
@@ -111,15 +160,22 @@ def _cmd_check(args: argparse.Namespace, out: TextIO) -> int:
     from urdf_link_tools.report import format_json, format_text
 
     config = _check_config(args)
-    data, source = load_description(args.robot)
+    loaded = _load(args)
+    data, source = loaded.data, loaded.source
     robot = parse_urdf_string(data, source)
     analysis = analyze(robot, config)
+    analysis = dataclasses.replace(analysis, findings=loaded.locate(analysis.findings))
     label = args.robot if args.robot != '-' else 'standard input'
     if args.format == 'json':
         out.write(format_json(analysis, source) + '\n')
     else:
         out.write(format_text(analysis, label) + '\n')
-    if args.fix_inertia:
+    if args.fix_inertia is not None and loaded.expanded:
+        _fix_xacro(args, analysis, loaded, sys.stderr if args.format == 'json' else out)
+    elif args.fix_inertia is not None:
+        if not args.fix_inertia or args.fix_inertia.endswith('.xacro'):
+            raise UrdfInputError('--fix-inertia needs an output file OUT.urdf for URDF input '
+                                 '(never a .xacro)')
         fixed, fixes = fix_inertia(data, analysis)
         try:
             with open(args.fix_inertia, 'wb') as stream:
@@ -140,6 +196,47 @@ def _cmd_check(args: argparse.Namespace, out: TextIO) -> int:
     return EXIT_OK
 
 
+def _fix_xacro(args: argparse.Namespace, analysis, loaded: LoadedDescription,
+               note: TextIO) -> None:
+    from urdf_link_tools.fix import plan_xacro_fixes, write_xacro_fixes
+    from urdf_link_tools.source_map import display_path
+    if args.fix_inertia:
+        raise UrdfInputError('--fix-inertia on xacro input edits the xacro sources in place: '
+                             'give no output file (the expansion is never written over them; '
+                             'use --emit-urdf for it)')
+    if not len(loaded.source_map):
+        raise UrdfInputError('--fix-inertia: the xacro expansion could not be traced to its '
+                             'sources, so nothing is changed')
+    planned, reports = plan_xacro_fixes(analysis, loaded.source_map, display_path)
+    write_xacro_fixes(planned)
+    changed = sum(len(edits) for edits in planned.values())
+    note.write(f'fix-inertia: {changed} value{"s" if changed != 1 else ""} changed in '
+               f'{len(planned)} xacro file{"s" if len(planned) != 1 else ""}\n')
+    for report in reports:
+        verb = 'changed' if report.changed else 'to do'
+        note.write(f'{report.file}:{report.line}: {verb}: {report.message}\n')
+
+
+def _add_xacro_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument('xacro_args', nargs='*', metavar='NAME:=VALUE',
+                        help='xacro arguments, as xacro takes them (after the file)')
+    parser.add_argument('--xacro', action='store_true',
+                        help='expand the file with xacro even if its name does not end in '
+                             '.xacro (a file is never expanded because of its content)')
+    parser.add_argument('--xacro-env', action='append', metavar='NAME', default=[],
+                        help='let xacro read this environment variable with $(env NAME) or '
+                             '$(optenv NAME) (repeatable; by default it sees none)')
+    parser.add_argument('--xacro-allow-dir', action='append', metavar='DIR', default=[],
+                        help='let xacro include or load_yaml files under DIR too (repeatable; '
+                             "by default: the input's package and the --package-dir ones)")
+    parser.add_argument('--xacro-timeout', type=float, default=10.0, metavar='S',
+                        help='stop xacro after S seconds of CPU time, or three times that of '
+                             'wall-clock time (default 10)')
+    parser.add_argument('--emit-urdf', metavar='FILE',
+                        help='write the description as parsed (the xacro expansion, '
+                             'pretty-printed) to FILE')
+
+
 def _add_check_parser(commands) -> None:
     check = commands.add_parser(
         'check', help='check every link; exit 0 clean, 1 warnings (--strict), 2 errors, '
@@ -150,9 +247,10 @@ def _add_check_parser(commands) -> None:
     check.add_argument('robot', help='URDF or xacro file, or - for standard input')
     check.add_argument('--format', choices=('text', 'json'), default='text',
                        help='text grouped by link (default) or one JSON object')
+    _add_xacro_arguments(check)
     check.add_argument('--package-dir', action='append', metavar='NAME=PATH', default=[],
-                       help='directory of a package for package:// URIs (repeatable); '
-                            'wins over the ament index (AMENT_PREFIX_PATH)')
+                       help='directory of a package for package:// URIs and for xacro: $(find '
+                            'NAME) (repeatable); wins over the ament index (AMENT_PREFIX_PATH)')
     check.add_argument('--ignore', action='append', metavar='RULE', default=[],
                        help='drop the findings of a rule (repeatable)')
     check.add_argument('--config', metavar='YAML',
@@ -165,19 +263,35 @@ def _add_check_parser(commands) -> None:
     check.add_argument('--density-max', type=float, metavar='KG_M3',
                        help='highest plausible density (default 25000)')
     check.add_argument('--collision-face-limit', type=int, metavar='N',
-                       help='most faces of a collision mesh (default 1000)')
+                       help='most faces of a collision mesh (default 5000)')
     check.add_argument('--min-mass', type=float, metavar='KG',
                        help='lightest plausible moving link (default 1e-6)')
     check.add_argument('--mesh-max-bytes', type=int, metavar='N',
                        help='refuse larger mesh files (default 100000000)')
+    check.add_argument('--max-findings-per-rule', type=int, metavar='N',
+                       help='list at most N findings of one rule, count the rest '
+                            '(default 200)')
     check.add_argument('--no-meshes', action='store_true',
                        help='do not load mesh files (skips mesh-based rules)')
     check.add_argument('--strict', action='store_true',
                        help='exit 1 when there are warnings but no errors')
-    check.add_argument('--fix-inertia', metavar='OUT.urdf',
-                       help='write a copy with each flagged inertia replaced by the '
-                            'suggested one (all other bytes unchanged)')
+    check.add_argument('--fix-inertia', metavar='OUT.urdf', nargs='?', const='',
+                       help='URDF: write a copy with each flagged inertia replaced by the '
+                            'suggested one (all other bytes unchanged); xacro (no OUT): edit '
+                            'the literal numbers in the xacro sources and print each file:line, '
+                            'and what expressions and YAML values should become')
     check.set_defaults(handler=_cmd_check)
+
+
+def _parse(parser: argparse.ArgumentParser, argv: Optional[Sequence[str]]):
+    # xacro's name:=value arguments may also come after options, as with xacro itself.
+    args, extra = parser.parse_known_args(argv)
+    unknown = [item for item in extra if item.startswith('-') or ':=' not in item]
+    if unknown or (extra and not hasattr(args, 'xacro_args')):
+        parser.error('unrecognized arguments: ' + ' '.join(unknown or extra))
+    if extra:
+        args.xacro_args = list(args.xacro_args) + extra
+    return args
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -189,6 +303,9 @@ def build_parser() -> argparse.ArgumentParser:
     commands.required = True
     info = commands.add_parser('info', help='print a summary of every link')
     info.add_argument('robot', help='URDF or xacro file, or - for standard input')
+    _add_xacro_arguments(info)
+    info.add_argument('--package-dir', action='append', metavar='NAME=PATH', default=[],
+                      help="directory of a package for xacro's $(find NAME) (repeatable)")
     info.set_defaults(handler=_cmd_info)
     _add_check_parser(commands)
     return parser
@@ -208,7 +325,7 @@ def main(argv: Optional[Sequence[str]] = None, out: Optional[TextIO] = None,
     err = err if err is not None else sys.stderr
     logging.basicConfig(level=logging.WARNING, format='%(levelname)s: %(message)s')
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args = _parse(parser, argv)
     try:
         return int(args.handler(args, out))
     except UrdfError as exc:

@@ -45,17 +45,20 @@ class CheckConfig:
     :param package_dirs: (package name, directory) pairs that take precedence over the
         ament index when resolving ``package://``
     :param check_meshes: load mesh files (False: skip every mesh-based rule)
+    :param max_findings_per_rule: list at most this many findings of one rule; the rest
+        are counted in one more finding (keeps output and /diagnostics bounded)
     """
 
     inertia_mismatch_factor: float = 10.0
     density_min: float = 50.0
     density_max: float = 25000.0
-    collision_face_limit: int = 1000
+    collision_face_limit: int = 5000
     min_mass: float = 1e-6
     mesh_max_bytes: int = 100_000_000
     ignore_rules: FrozenSet[str] = frozenset()
     package_dirs: Tuple[Tuple[str, str], ...] = ()
     check_meshes: bool = True
+    max_findings_per_rule: int = 200
 
 
 def _positive_number(name: str, value: Any) -> Optional[str]:
@@ -143,6 +146,11 @@ def validate_check_meshes(value: Any) -> Optional[str]:
     return None
 
 
+def validate_max_findings_per_rule(value: Any) -> Optional[str]:
+    """Return an error when the cap is not a positive whole number."""
+    return _positive_integer('max_findings_per_rule', value)
+
+
 VALIDATORS: Dict[str, Callable[[Any], Optional[str]]] = {
     'inertia_mismatch_factor': validate_inertia_mismatch_factor,
     'density_min': validate_density_min,
@@ -153,6 +161,7 @@ VALIDATORS: Dict[str, Callable[[Any], Optional[str]]] = {
     'ignore_rules': validate_ignore_rules,
     'package_dirs': validate_package_dirs,
     'check_meshes': validate_check_meshes,
+    'max_findings_per_rule': validate_max_findings_per_rule,
 }
 
 FIELD_NAMES = tuple(item.name for item in fields(CheckConfig))

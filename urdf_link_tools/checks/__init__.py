@@ -25,13 +25,14 @@ an ``internal-error`` finding so one bug never hides the other findings.
 import logging
 from typing import Dict, List, Optional
 
-from urdf_link_tools.checks import geometry, inertia, plausibility, structure
+from urdf_link_tools.checks import (geometry, inertia, joints, mesh_quality, plausibility,
+                                    structure)
 from urdf_link_tools.checks.base import CheckContext, Rule
 from urdf_link_tools.findings import Finding, Severity
 
 LOG = logging.getLogger(__name__)
 
-MODULES = (structure, inertia, plausibility, geometry)
+MODULES = (structure, inertia, plausibility, geometry, mesh_quality, joints)
 
 #: Findings the parser records in ``Robot.notes``; documented here so --ignore knows them.
 PARSE_RULES = (
@@ -49,10 +50,32 @@ PARSE_RULES = (
     Rule('custom-element-unreadable', Severity.WARNING,
          'a custom link element (e.g. <collision_checking>) could not be read',
          'programs that read it will fail on it', 'fix the element', 'URDF link specification'),
-    Rule('robot-name-missing', Severity.WARNING, 'the <robot> has no name',
-         'tools label the robot with it', 'add name="..."', 'URDF specification'),
-    Rule('material-duplicate', Severity.WARNING, 'a top-level material is defined twice',
-         'the first definition is used', 'remove or rename the second', 'urdfdom'),
+    Rule('robot-name-missing', Severity.ERROR, 'the <robot> has no name attribute',
+         'urdfdom refuses the robot ("No name given for the robot"); an empty name is a '
+         'warning', 'add name="..."', 'urdfdom model.cpp'),
+    Rule('material-duplicate', Severity.ERROR, 'a top-level material is defined twice',
+         'urdfdom refuses the robot ("material is not unique"); the first definition is '
+         'used here', 'remove or rename the second', 'urdfdom model.cpp'),
+    Rule('parse-invalid-number', Severity.ERROR, 'a number urdfdom cannot read: a word, '
+         'commas between numbers, the wrong count', 'urdfdom refuses the robot; the finding '
+         'names the value checked instead (the numbers meant, for commas)',
+         'write numbers separated by blanks', 'urdfdom pose.cpp (Vector3::init), strToDouble'),
+    Rule('parse-missing-value', Severity.ERROR, 'a required attribute or element is missing '
+         '(a name, a size, <mass>, <inertia>, <geometry>, the effort or velocity of a limit)',
+         'urdfdom refuses the robot; the element is checked without it (the finding says how)',
+         'add it', 'urdfdom link.cpp, joint.cpp'),
+    Rule('parse-invalid-geometry', Severity.ERROR, 'a <geometry> without a shape or with an '
+         'unknown one', 'urdfdom refuses the robot; the element is checked without geometry',
+         'use <box>, <cylinder>, <sphere> or <mesh>', 'urdfdom link.cpp (parseGeometry)'),
+    Rule('parse-invalid-joint-type', Severity.ERROR, 'a joint without a type or with an '
+         'unknown one', 'urdfdom refuses the robot; the joint is checked as fixed',
+         'use revolute, continuous, prismatic, fixed, floating or planar',
+         'urdfdom joint.cpp (parseJoint)'),
+    Rule('parse-undeclared-prefix', Severity.WARNING, 'a namespace prefix is used without '
+         'its xmlns declaration (e.g. drake:acceleration)',
+         'urdfdom, MuJoCo and Pinocchio read the robot, but joint_state_publisher and xacro '
+         '(xml.dom.minidom), urdf_parser_py and xmllint refuse it', 'declare the prefix on '
+         '<robot>, e.g. xmlns:drake="http://drake.mit.edu"', 'XML Namespaces 1.0'),
 )
 
 INTERNAL_RULE = Rule(

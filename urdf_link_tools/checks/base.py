@@ -22,7 +22,7 @@ the mass lumped through fixed joints, and the union of a link's collision geomet
 
 from dataclasses import dataclass
 import math
-from typing import Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -30,11 +30,10 @@ from urdf_link_tools.config import CheckConfig
 from urdf_link_tools.findings import Finding, Severity
 from urdf_link_tools.geometry import (
     Bounds, element_bounds, geometry_values, is_finite, origin_to_matrix, primitive_unit_inertia,
-    primitive_volume)
+    primitive_volume, transform_bounds)
 from urdf_link_tools.inertia import parallel_axis, TensorProperties
 from urdf_link_tools.meshes import MeshInfo, MeshProblem, MeshResult
 from urdf_link_tools.model import GeometryElement, Link, Mesh, Robot
-from urdf_link_tools.screening import Screens
 
 Values = Tuple[Tuple[str, str], ...]
 
@@ -102,6 +101,25 @@ class CollisionModel:
     approximate: Tuple[str, ...] = ()
 
 
+@dataclass(frozen=True)
+class FusedBody:
+    """
+    A link with every link welded below it (fixed joints), as MuJoCo fuses static bodies.
+
+    ``tensor`` is about the combined centre of mass ``com``, in the link frame.
+    """
+
+    mass: float
+    com: np.ndarray
+    tensor: np.ndarray
+
+    def has_inertia(self, floor: float) -> bool:
+        """Return True when the mass and every principal moment reach ``floor``."""
+        if not self.mass >= floor:
+            return False
+        return bool(np.linalg.eigvalsh(self.tensor)[0] >= floor)
+
+
 class CheckContext:
     """
     Everything a rule reads, computed lazily and cached for one analysis.
@@ -120,7 +138,13 @@ class CheckContext:
         self._models: Dict[str, Tuple[Optional[CollisionModel], str]] = {}
         self._tensors: Dict[int, TensorProperties] = {}
         self._bounds: Dict[int, Optional[Bounds]] = {}
-        self._screens: Optional[Screens] = None
+        self._fused: Dict[str, FusedBody] = {}
+        self._hulls: Dict[int, Optional[float]] = {}
+        self._groups: Dict[str, Tuple[str, ...]] = {}
+        self._tops: Dict[str, str] = {}
+        self._group_facts: Dict[Tuple[str, str], object] = {}
+        #: results other rule modules compute once per analysis, keyed by (name, id(link))
+        self.memo: Dict[Tuple[str, int], object] = {}
 
     def finding(self, rule: str, severity: Severity, message: str, *,
                 link: Optional[str] = None, element: Optional[str] = None,
@@ -174,6 +198,164 @@ class CheckContext:
         self._lumped[link_name] = total
         return total
 
+    def fused(self, link_name: str) -> FusedBody:
+        """
+        Return the link fused with the links welded below it, as MuJoCo compiles a URDF.
+
+        MuJoCo's URDF import fuses bodies joined by fixed joints (``fusestatic``) before
+        it checks that a moving body has mass and inertia, so a massless or inertia-free
+        moving link whose welded child carries both compiles (verified with MuJoCo 4.0 in
+        test_checks_mujoco_claims.py). Numbers that are not finite count as zero.
+        """
+        cached = self._fused.get(link_name)
+        if cached is not None:
+            return cached
+        parts: List[Tuple[float, np.ndarray, np.ndarray]] = []
+        seen = set()
+        stack = [(link_name, np.eye(4))]
+        while stack:
+            name, transform = stack.pop()
+            if name in seen:
+                continue
+            seen.add(name)
+            link = self.robot.link(name)
+            inertial = link.inertial if link is not None else None
+            if inertial is not None and math.isfinite(inertial.mass) and inertial.mass > 0.0 \
+                    and is_finite(inertial.inertia.as_tuple()) \
+                    and is_finite(inertial.origin.xyz + inertial.origin.rpy):
+                frame = transform @ origin_to_matrix(inertial.origin)
+                rotation = frame[:3, :3]
+                tensor = rotation @ np.array(inertial.inertia.as_matrix(), dtype=float) \
+                    @ rotation.T
+                parts.append((inertial.mass, frame[:3, 3], tensor))
+            for joint in self.robot.child_joints(name):
+                if not joint.is_moving and is_finite(joint.origin.xyz + joint.origin.rpy):
+                    stack.append((joint.child, transform @ origin_to_matrix(joint.origin)))
+        mass = sum(part[0] for part in parts)
+        if mass > 0.0:
+            com = sum(part[0] * part[1] for part in parts) / mass
+        else:
+            com = np.zeros(3)
+        total = np.zeros((3, 3))
+        for part_mass, centre, tensor in parts:
+            total += tensor + parallel_axis(part_mass, centre - com)
+        body = FusedBody(float(mass), com, total)
+        self._fused[link_name] = body
+        return body
+
+    def weld_top(self, name: str) -> str:
+        """Return the link a link is welded to: up through fixed joints (itself if moving)."""
+        # Memoised for every link on the way up, so a long fixed chain costs one walk, not one
+        # per link (a 100k-link chain must stay linear).
+        path = []
+        seen = set()
+        top = self._tops.get(name)
+        current = name
+        while top is None:
+            joint = self.robot.parent_joint(current)
+            if joint is None or joint.is_moving or current in seen:
+                top = current
+                break
+            seen.add(current)
+            path.append(current)
+            current = joint.parent
+            top = self._tops.get(current)
+        for member in path:
+            self._tops[member] = top
+        self._tops[current] = self._tops.get(current, top)
+        return top
+
+    def group_fact(self, name: str, fact: str, compute: Callable[[Tuple[str, ...]], Any]) -> Any:
+        """
+        Return a fact about a link's weld group, computed once per group.
+
+        :param name: any link of the group
+        :param fact: the fact's name (the cache key, with the group)
+        :param compute: group members -> value
+        :return: the value
+        """
+        key = (self.weld_top(name), fact)
+        if key not in self._group_facts:
+            self._group_facts[key] = compute(self.weld_group(name))
+        return self._group_facts[key]
+
+    def weld_group(self, name: str) -> Tuple[str, ...]:
+        """Return the links that form one rigid body with this one (fixed joints both ways)."""
+        top = self.weld_top(name)
+        group = self._groups.get(top)
+        if group is None:
+            members: List[str] = []
+            seen = set()
+            stack = [top]
+            while stack:
+                current = stack.pop()
+                if current in seen:
+                    continue
+                seen.add(current)
+                members.append(current)
+                stack.extend(joint.child for joint in self.robot.child_joints(current)
+                             if not joint.is_moving)
+            group = self._groups[top] = tuple(members)
+        return group
+
+    def volume_range(self, link: Link) -> Optional[Tuple[float, float, Tuple[str, ...]]]:
+        """
+        Return bounds on the volume of the body a link's collision geometry describes.
+
+        The upper bound adds up every part (overlaps count twice, so it can only be too
+        big) with each mesh taken as its convex hull (never smaller than the solid); the
+        lower bound is the largest single part, a mesh counting no more than its convex
+        hull (the signed volume of a self-intersecting mesh counts overlaps twice).
+
+        :param link: the link
+        :return: (lowest, highest, notes) in m^3, or None when a part is unknown or empty
+        """
+        elements = [element for element in link.collisions if element.geometry is not None]
+        if not elements:
+            return None
+        lows: List[float] = []
+        highs: List[float] = []
+        notes: List[str] = []
+        for element in elements:
+            geometry = element.geometry
+            if isinstance(geometry, Mesh):
+                mesh = self.mesh_for(element)
+                if not isinstance(mesh, MeshInfo):
+                    return None
+                hull = self._hull_volume(mesh)
+                if hull is None or not hull > 0.0:
+                    return None
+                volume = mesh.volume if mesh.volume_source == 'mesh' else hull
+                if not volume > 0.0 or volume > hull:
+                    notes.append(f'{element.label} (convex hull)')
+                    volume = hull
+                lows.append(volume)
+                highs.append(hull)
+            else:
+                if not is_finite(geometry_values(geometry)):
+                    return None
+                volume = primitive_volume(geometry)
+                if volume is None or not volume > 0.0:
+                    continue  # a degenerate shape is reported by geometry-degenerate
+                lows.append(volume)
+                highs.append(volume)
+        if not lows:
+            return None
+        if len(highs) > 1:
+            notes.append(f'{len(highs)} parts: overlaps are not subtracted')
+        return max(lows), sum(highs), tuple(notes)
+
+    def _hull_volume(self, mesh: MeshInfo) -> Optional[float]:
+        key = id(mesh)
+        if key not in self._hulls:
+            try:
+                from scipy.spatial import ConvexHull
+
+                self._hulls[key] = float(ConvexHull(np.asarray(mesh.vertices)).volume)
+            except Exception:  # flat or too few points (QhullError), or SciPy missing
+                self._hulls[key] = None
+        return self._hulls[key]
+
     def tensor(self, link: Link) -> TensorProperties:
         """
         Return the derived quantities of a link's declared tensor, computed once per analysis.
@@ -188,21 +370,24 @@ class CheckContext:
             self._tensors[key] = tensor
         return tensor
 
-    @property
-    def screens(self) -> Screens:
-        """Return the links that provably trigger no inertia or plausibility rule."""
-        if self._screens is None:
-            self._screens = Screens(self.robot, self.meshes,
-                                    self.config.inertia_mismatch_factor, self.element_bounds)
-        return self._screens
-
     def element_bounds(self, element: GeometryElement) -> Optional[Bounds]:
-        """Return the element's bounds in the link frame, or None when unknown."""
+        """
+        Return bounds enclosing the element in the link frame, or None when unknown.
+
+        A mesh's bounds are those of its own box moved by the element's origin: exact
+        without rotation and never smaller with one, at the cost of 8 corners instead of
+        every vertex (visual meshes are large). The rules use them only to ask whether a
+        point or a size is plausible, where a larger box can only make them quieter.
+        """
         key = id(element)
         if key in self._bounds:
             return self._bounds[key]
         mesh = self.mesh_for(element)
-        bounds = element_bounds(element, mesh if isinstance(mesh, MeshInfo) else None)
+        if isinstance(mesh, MeshInfo) and len(mesh.vertices) and \
+                is_finite(element.origin.xyz + element.origin.rpy):
+            bounds = transform_bounds(mesh.bounds, origin_to_matrix(element.origin))
+        else:
+            bounds = element_bounds(element, mesh if isinstance(mesh, MeshInfo) else None)
         self._bounds[key] = bounds
         return bounds
 
@@ -262,3 +447,46 @@ class CheckContext:
             # Steiner: each part's central tensor moved to the combined centre.
             tensor += unit + parallel_axis(volume, part_centre - centre)
         return CollisionModel(total, centre, tensor, len(parts), tuple(approximate)), ''
+
+
+class NameSuggester:
+    """
+    Bounded "did you mean" suggestions among many names.
+
+    ``difflib`` over every name for every unknown name is quadratic (a 121 KB file of
+    joints naming missing links took 48 s). Each query here looks only at the names that
+    share its first character and have a similar length, nearest lengths first, at most
+    ``CANDIDATES`` of them, and a suggester answers at most ``QUERIES`` distinct names
+    (later ones get no suggestion). Typos keep the first character and length in most cases.
+
+    :param names: the known names
+    """
+
+    CANDIDATES = 200
+    QUERIES = 100
+
+    def __init__(self, names: Iterable[str]) -> None:
+        self._buckets: Dict[Tuple[str, int], List[str]] = {}
+        for name in sorted(set(names)):
+            self._buckets.setdefault((name[:1].lower(), len(name)), []).append(name)
+        self._answers: Dict[str, str] = {}
+
+    def suggest(self, name: str) -> str:
+        """Return the closest known name, or '' when none is close (or the budget is spent)."""
+        import difflib
+
+        if name in self._answers:
+            return self._answers[name]
+        if len(self._answers) >= self.QUERIES:
+            return ''
+        candidates: List[str] = []
+        first = name[:1].lower()
+        for delta in range(0, 4):
+            for length in {len(name) - delta, len(name) + delta}:
+                candidates.extend(self._buckets.get((first, length), ()))
+            if len(candidates) >= self.CANDIDATES:
+                break
+        found = difflib.get_close_matches(name, candidates[:self.CANDIDATES], n=1)
+        answer = found[0] if found else ''
+        self._answers[name] = answer
+        return answer

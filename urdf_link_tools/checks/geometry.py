@@ -23,19 +23,23 @@ import math
 import os
 from typing import Dict, Iterator, List, Optional
 
-from urdf_link_tools.checks.base import CheckContext, fmt, fmt_vector, Rule
+import numpy as np
+
+from urdf_link_tools.checks.base import CheckContext, fmt, fmt_vector, NameSuggester, Rule
 from urdf_link_tools.findings import Finding, Severity
-from urdf_link_tools.geometry import is_finite
+from urdf_link_tools.geometry import is_finite, union_bounds
 from urdf_link_tools.meshes import MeshInfo, MeshProblem
 from urdf_link_tools.model import Box, Cylinder, GeometryElement, Link, Mesh, Sphere
 
 RULES = (
     Rule('geometry-degenerate', Severity.ERROR,
-         'a zero or negative box size, radius, length or mesh scale',
-         'collision checkers and physics engines reject or mis-handle empty shapes; a '
-         'negative mesh scale only mirrors the mesh (an info: its triangles turn inside out)',
+         'a zero or negative box size, radius, length or mesh scale on a collision (an info '
+         'on a visual)',
+         'MuJoCo refuses a collision shape of size 0 ("size must be positive") and '
+         'collision checkers skip it; an empty visual only draws nothing (a marker), and a '
+         'negative mesh scale mirrors the mesh (an info: its triangles turn inside out)',
          'give the real dimensions in metres; mirror meshes in the CAD tool instead',
-         'URDF link specification (geometry)'),
+         'URDF link specification (geometry); MuJoCo user_objects.cc (mjCGeom)'),
     Rule('geometry-not-finite', Severity.ERROR, 'a shape dimension or scale is NaN or infinite',
          'the shape cannot be drawn or collided', 'write finite dimensions in metres',
          'URDF link specification (geometry)'),
@@ -56,17 +60,22 @@ RULES = (
          'pipes and within mesh_max_bytes',
          'point to a valid STL, OBJ or DAE file', 'trimesh / pycollada loaders'),
     Rule('collision-mesh-too-complex', Severity.WARNING,
-         'a collision mesh has more faces than collision_face_limit (1,000 by default)',
-         'collision checking (MoveIt, simulators) slows down with every face',
+         'a collision mesh has more faces than collision_face_limit (5,000 by default)',
+         'collision checking (MoveIt, simulators) slows down with every face; 1-3k-face '
+         'meshes are routine (simulators convexify them), 9k-90k-face ones are the problems '
+         'seen in published robots',
          'use primitives (box, cylinder, sphere) or a decimated convex mesh',
          'URDF link specification (Recommended Mesh Resolution)'),
     Rule('collision-reuses-visual-mesh', Severity.WARNING,
-         'a collision element uses the same mesh file as a visual',
-         'visual meshes are detailed; collision geometry should be a coarse approximation',
+         'a collision element uses the same mesh file as a visual, and that mesh has more '
+         'faces than collision_face_limit',
+         'reusing a simple visual mesh is normal practice; a detailed one slows collision '
+         'checking (this replaces collision-mesh-too-complex for that element)',
          'make a simplified collision mesh or use primitives',
          'URDF link specification (Recommended Mesh Resolution)'),
     Rule('collision-missing', Severity.WARNING,
-         'a link with visual geometry, or with mass on a moving joint, has no collision',
+         'a link with visual geometry (1 cm or more) has no collision, nor has any link '
+         'welded to it; an info for a moving link with mass and nothing to draw',
          'the robot passes through obstacles and itself in planning and simulation',
          'add a <collision> (a primitive around the visual is often enough)',
          'URDF link specification (collision)'),
@@ -92,7 +101,9 @@ def _elements(link: Link):
 
 def check_elements(ctx: CheckContext) -> Iterator[Finding]:
     """Check every element's numbers, shapes and mesh files."""
+    real_paths: Dict[str, str] = {}  # each file's real path, once per analysis
     for link in ctx.robot.links:
+        reused = _reused_visuals(ctx, link, real_paths)
         inertial = link.inertial
         if inertial is not None and not is_finite(inertial.origin.xyz + inertial.origin.rpy):
             yield _origin(ctx, link.name, 'inertial/origin', inertial.origin)
@@ -102,7 +113,7 @@ def check_elements(ctx: CheckContext) -> Iterator[Finding]:
                 yield _origin(ctx, link.name, f'{element.label}/origin', origin, element.line)
             geometry = element.geometry
             if geometry is not None and not (_plain(geometry) and _quiet_mesh(ctx, element)):
-                yield from _shape(ctx, link, element)
+                yield from _shape(ctx, link, element, reused.get(id(element)))
     for joint in ctx.robot.joints:
         if not is_finite(joint.origin.xyz + joint.origin.rpy):
             yield _origin(ctx, joint.child, f'joint "{joint.name}" origin', joint.origin,
@@ -143,11 +154,12 @@ def _quiet_mesh(ctx: CheckContext, element: GeometryElement) -> bool:
         result.face_count <= ctx.config.collision_face_limit
 
 
-def _shape(ctx: CheckContext, link: Link, element: GeometryElement) -> Iterator[Finding]:
+def _shape(ctx: CheckContext, link: Link, element: GeometryElement,
+           visual: Optional[GeometryElement]) -> Iterator[Finding]:
     geometry = element.geometry
     if _plain(geometry):  # the common case, decided without building the messages' data
         if isinstance(geometry, Mesh):
-            yield from _mesh(ctx, link, element)
+            yield from _mesh(ctx, link, element, visual)
         return
     line = geometry.line or element.line
     if isinstance(geometry, Box):
@@ -173,9 +185,9 @@ def _shape(ctx: CheckContext, link: Link, element: GeometryElement) -> Iterator[
         negative = [(name, value) for name, value in named if value < 0.0]
         if zero:
             yield ctx.finding(
-                'geometry-degenerate', Severity.ERROR,
+                'geometry-degenerate', _degenerate_severity(element),
                 f'the mesh scale "{fmt_vector(geometry.scale)}" has a zero component: the '
-                'mesh collapses to a flat or empty shape',
+                'mesh collapses to a flat or empty shape' + _degenerate_effect(element),
                 link=link.name, element=element.label, line=line,
                 suggestion='use scale="1 1 1" for a mesh in metres, "0.001 0.001 0.001" for '
                            'one in millimetres',
@@ -190,20 +202,34 @@ def _shape(ctx: CheckContext, link: Link, element: GeometryElement) -> Iterator[
                 suggestion='fine for a deliberate mirror image; if a viewer shows the part '
                            'inside out, export a mirrored mesh and use a positive scale',
                 values=(('scale', fmt_vector(geometry.scale)),))
-        yield from _mesh(ctx, link, element)
+        yield from _mesh(ctx, link, element, visual)
         return
     bad = [(name, value) for name, value in named if value <= 0.0]
     if bad:
         yield ctx.finding(
-            'geometry-degenerate', Severity.ERROR,
+            'geometry-degenerate', _degenerate_severity(element),
             f'the <{geometry.kind}> has zero or negative dimensions: '
-            + ', '.join(f'{name}={fmt(value)}' for name, value in bad),
+            + ', '.join(f'{name}={fmt(value)}' for name, value in bad)
+            + _degenerate_effect(element),
             link=link.name, element=element.label, line=line,
             suggestion='give the real dimensions in metres (all greater than zero)',
             values=tuple((name, value) for name, value in bad))
 
 
-def _mesh(ctx: CheckContext, link: Link, element: GeometryElement) -> Iterator[Finding]:
+def _degenerate_severity(element: GeometryElement) -> Severity:
+    # MuJoCo refuses a collision shape of size 0 ("size 0 must be positive", verified in
+    # test_checks_mujoco_claims.py); an empty visual is only a marker that draws nothing.
+    return Severity.ERROR if element.group == 'collision' else Severity.INFO
+
+
+def _degenerate_effect(element: GeometryElement) -> str:
+    if element.group == 'collision':
+        return ': MuJoCo refuses it ("size must be positive") and collision checkers skip it'
+    return ': nothing is drawn (fine for an invisible marker)'
+
+
+def _mesh(ctx: CheckContext, link: Link, element: GeometryElement,
+          visual: Optional[GeometryElement]) -> Iterator[Finding]:
     geometry = element.geometry
     result = ctx.mesh_for(element)
     line = geometry.line or element.line
@@ -221,45 +247,46 @@ def _mesh(ctx: CheckContext, link: Link, element: GeometryElement) -> Iterator[F
     if not isinstance(result, MeshInfo) or element.group != 'collision':
         return
     limit = ctx.config.collision_face_limit
-    if result.face_count > limit:
+    if result.face_count <= limit:
+        return
+    values = (('faces', result.face_count), ('limit', limit), ('filename', geometry.filename))
+    if visual is not None:
+        # One finding for one problem: the visual mesh reused as collision is too detailed.
         yield ctx.finding(
-            'collision-mesh-too-complex', Severity.WARNING,
-            f'the collision mesh has {result.face_count:,} faces, more than the limit of '
-            f'{limit:,}',
+            'collision-reuses-visual-mesh', Severity.WARNING,
+            f'the collision mesh is the visual mesh of {visual.label} and has '
+            f'{result.face_count:,} faces, more than the limit of {limit:,}',
             link=link.name, element=element.label, line=line,
-            suggestion='approximate it with boxes, cylinders and spheres, or use a decimated '
-                       f'(convex) mesh of at most {limit:,} faces',
-            values=(('faces', result.face_count), ('limit', limit),
-                    ('filename', geometry.filename)))
+            suggestion='make a simplified collision mesh (a decimated convex hull) or use '
+                       'primitives; keep the detailed mesh for the visual',
+            values=values)
+        return
+    yield ctx.finding(
+        'collision-mesh-too-complex', Severity.WARNING,
+        f'the collision mesh has {result.face_count:,} faces, more than the limit of '
+        f'{limit:,}',
+        link=link.name, element=element.label, line=line,
+        suggestion='approximate it with boxes, cylinders and spheres, or use a decimated '
+                   f'(convex) mesh of at most {limit:,} faces',
+        values=values)
 
 
-def check_collision_sharing(ctx: CheckContext) -> Iterator[Finding]:
-    """Flag collision meshes that are the visual mesh files themselves."""
-    real_paths: Dict[str, str] = {}  # each file's real path, once per analysis
-    for link in ctx.robot.links:
-        if not any(isinstance(collision.geometry, Mesh) for collision in link.collisions):
-            continue  # only a collision mesh can reuse a visual mesh
-        visual_files: Dict[str, GeometryElement] = {}
-        for visual in link.visuals:
-            key = _mesh_key(ctx, visual, real_paths)
-            if key is not None:
-                visual_files.setdefault(key, visual)
-        for collision in link.collisions:
-            key = _mesh_key(ctx, collision, real_paths)
-            if key is None or key not in visual_files:
-                continue
-            mesh = ctx.mesh_for(collision)
-            faces = mesh.face_count if isinstance(mesh, MeshInfo) else None
-            yield ctx.finding(
-                'collision-reuses-visual-mesh', Severity.WARNING,
-                f'the collision mesh is the visual mesh of {visual_files[key].label} '
-                f'({collision.geometry.filename})'
-                + (f', {faces:,} faces' if faces is not None else ''),
-                link=link.name, element=collision.label,
-                line=collision.geometry.line or collision.line,
-                suggestion='use a simplified collision mesh or primitives',
-                values=(('filename', collision.geometry.filename),)
-                + ((('faces', faces),) if faces is not None else ()))
+def _reused_visuals(ctx: CheckContext, link: Link,
+                    real_paths: Dict[str, str]) -> Dict[int, GeometryElement]:
+    """Return the visual each collision mesh reuses (by the file's real path), by id."""
+    if not any(isinstance(collision.geometry, Mesh) for collision in link.collisions):
+        return {}
+    visual_files: Dict[str, GeometryElement] = {}
+    for visual in link.visuals:
+        key = _mesh_key(ctx, visual, real_paths)
+        if key is not None:
+            visual_files.setdefault(key, visual)
+    reused: Dict[int, GeometryElement] = {}
+    for collision in link.collisions:
+        key = _mesh_key(ctx, collision, real_paths)
+        if key is not None and key in visual_files:
+            reused[id(collision)] = visual_files[key]
+    return reused
 
 
 def _mesh_key(ctx: CheckContext, element: GeometryElement,
@@ -276,35 +303,65 @@ def _mesh_key(ctx: CheckContext, element: GeometryElement,
     return element.geometry.filename
 
 
+#: A visual whose bounds' diagonal is below this (m) is a marker (a frame axis, a dot).
+MARKER_SIZE = 0.01
+
+
 def check_collision_missing(ctx: CheckContext) -> Iterator[Finding]:
-    """Flag links that are seen or weigh something on a moving joint but cannot collide."""
+    """
+    Flag visible parts that nothing can collide with.
+
+    Quiet when a link welded to this one (fixed joints) has collision geometry (the body
+    collides: a camera inside the head, a sensor on the base), and for visuals smaller than
+    MARKER_SIZE (optical frames, markers). A moving link with mass and no geometry at all
+    (an intermediate link of a multi-axis joint) is an info.
+    """
     for link in ctx.robot.links:
         if any(element.geometry is not None for element in link.collisions):
             continue
-        has_visual = any(element.geometry is not None for element in link.visuals)
+        visuals = [element for element in link.visuals if element.geometry is not None]
         moving_mass = ctx.is_moving(link.name) and link.mass > 0.0
-        if not (has_visual or moving_mass):
+        if not (visuals or moving_mass):
             continue
-        reasons: List[str] = []
-        if has_visual:
-            reasons.append(f'{len(link.visuals)} visual element'
-                           f'{"s" if len(link.visuals) > 1 else ""}')
-        if moving_mass:
-            reasons.append(f'{fmt(link.mass)} kg on a moving joint')
+        if ctx.group_fact(link.name, 'has-collision', lambda group: any(
+                any(element.geometry is not None for element in member.collisions)
+                for member in map(ctx.robot.link, group) if member is not None)):
+            continue
+        if visuals:
+            size = _visual_size(ctx, visuals)
+            if size is not None and size < MARKER_SIZE:
+                continue
+            severity = Severity.WARNING
+            what = f'{len(visuals)} visual element{"s" if len(visuals) > 1 else ""}' + (
+                f' ({fmt(size, 3)} m across)' if size is not None else '')
+        else:
+            severity = Severity.INFO
+            what = f'{fmt(link.mass)} kg on a moving joint but nothing to draw'
         yield ctx.finding(
-            'collision-missing', Severity.WARNING,
-            f'the link has {" and ".join(reasons)} but no <collision>: planners and '
-            'simulators let it pass through everything',
+            'collision-missing', severity,
+            f'the link has {what} and no <collision>, nor has any link welded to it: '
+            'planners and simulators let it pass through everything',
             link=link.name, line=link.line,
             suggestion='add a <collision> with a primitive that encloses the part'
-                       + (' (the visual geometry is a starting point)' if has_visual else ''),
-            values=(('visuals', len(link.visuals)), ('mass', link.mass)))
+                       + (' (the visual geometry is a starting point)' if visuals else
+                          '; an intermediate link of a multi-axis joint needs none'),
+            values=(('visuals', len(visuals)), ('mass', link.mass)))
+
+
+def _visual_size(ctx: CheckContext, visuals: List[GeometryElement]) -> Optional[float]:
+    """Return the diagonal of the visuals' bounds, None when one is unknown."""
+    boxes = [ctx.element_bounds(element) for element in visuals]
+    if any(box is None for box in boxes):
+        return None
+    lo, hi = union_bounds(boxes)
+    return float(np.linalg.norm(hi - lo))
 
 
 def check_materials(ctx: CheckContext) -> Iterator[Finding]:
     """Flag undefined material references and colours outside [0, 1]."""
     for material in ctx.robot.materials:
         yield from _colour(ctx, None, 'material', material)
+    suggester = NameSuggester(m.name for m in ctx.robot.materials if m.name)
     for link in ctx.robot.links:
         for visual in link.visuals:
             material = visual.material
@@ -318,18 +375,15 @@ def check_materials(ctx: CheckContext) -> Iterator[Finding]:
                     link=link.name, element=visual.label, line=material.line or visual.line,
                     suggestion=f'define <material name="{material.name}"><color rgba="r g b '
                                'a"/></material> under <robot>, or fix the name'
-                               + _similar(ctx, material.name),
+                               + _similar(suggester, material.name),
                     values=(('material', material.name or ''),))
             elif material.reference_line is None:
                 yield from _colour(ctx, link.name, visual.label, material)
 
 
-def _similar(ctx: CheckContext, name: Optional[str]) -> str:
-    import difflib
-
-    names = [m.name for m in ctx.robot.materials if m.name]
-    close = difflib.get_close_matches(name or '', names, n=1)
-    return f' (did you mean {close[0]!r}?)' if close else ''
+def _similar(suggester: NameSuggester, name: Optional[str]) -> str:
+    close = suggester.suggest(name or '')
+    return f' (did you mean {close!r}?)' if close else ''
 
 
 def _colour_in_range(material) -> bool:
@@ -353,4 +407,4 @@ def _colour(ctx: CheckContext, link: Optional[str], element: str, material) -> I
         values=(('rgba', fmt_vector(rgba)),))
 
 
-CHECKS = (check_elements, check_collision_sharing, check_collision_missing, check_materials)
+CHECKS = (check_elements, check_collision_missing, check_materials)

@@ -21,17 +21,18 @@ MuJoCo additionally refuse is reported as separate rules. See
 """
 
 import math
-from typing import Iterator, List, Optional
+from typing import Iterator
 
 import numpy as np
 
 from urdf_link_tools.checks.base import CheckContext, fmt, fmt_inertia, fmt_vector, Rule
+from urdf_link_tools.checks.suggest import geometry_tensor, problem, suggest
 from urdf_link_tools.findings import Finding, Severity
 from urdf_link_tools.geometry import is_finite, rpy_to_matrix
 from urdf_link_tools.inertia import (
     flip_products, gz_valid_moments, inertia_values, is_zero_tensor, MUJOCO_EPS,
-    MUJOCO_MINVAL, nearest_triangle_moments, rotate_inertia, tensor_from_principal,
-    TensorProperties, triangle_margin, violates_triangle)
+    MUJOCO_MINVAL, nearest_triangle_moments, principal_moments, rotate_inertia,
+    tensor_from_principal, TensorProperties, triangle_margin, violates_triangle)
 from urdf_link_tools.model import Link
 
 GZ = 'gz-math MassMatrix3.hh (IsValid, IsPositive, ValidMoments, Epsilon)'
@@ -49,12 +50,13 @@ RULES = (
          'write the six entries in kg m^2 (compute them from the geometry)',
          'URDF link specification'),
     Rule('mass-not-positive', Severity.ERROR,
-         'no mass (or mass <= 0) on a link that moves or has collision geometry',
+         'a negative mass, or no mass on a moving link whose fused body (with the links '
+         'welded below it) has no mass and inertia',
          'Gazebo leaves such a link and its parent joint out of the model ("not modeled in '
          'sdf"); MuJoCo refuses to compile ("mass and inertia of moving bodies must be larger '
-         'than mjMINVAL"). A pure frame (no inertial, no geometry, fixed joint or root) is '
-         'fine and gets no finding; so is a massless moving link whose fixed-joint child '
-         'carries the mass (both simulators lump it)',
+         'than mjMINVAL"). Massless frames on fixed joints or at the root are normal URDF: '
+         'silent, or an info when they have collision geometry and their whole body has no '
+         'mass',
          'add an <inertial> with the real mass, or make the link a pure frame',
          f'{SDF}; {MUJOCO_MODEL}'),
     Rule('mass-tiny-on-moving-link', Severity.WARNING,
@@ -70,12 +72,14 @@ RULES = (
          'recompute the tensor; the suggestion is derived from the collision geometry when '
          'there is one', f'{GZ}; {MUJOCO}'),
     Rule('inertia-moment-tiny', Severity.ERROR,
-         "a principal moment is zero or below MuJoCo's floor (1e-14 kg m^2), or the tensor "
-         'is all zero on a moving link',
+         "a principal moment is below MuJoCo's floor (1e-14 kg m^2), or the tensor is all "
+         'zero (a point mass) on a moving or floating root link whose fused body has no '
+         'inertia',
          'MuJoCo refuses a non-zero tensor with an eigenvalue below mjEPS ("inertia must have '
-         'positive eigenvalues") and a moving body with a moment below mjMINVAL; RViz cannot '
-         'draw its inertia box. Gazebo accepts it within its tolerance. An all-zero tensor on '
-         'a fixed or root link is a warning (a point mass, lumped into its parent)',
+         'positive eigenvalues"), on any link, and a moving body (a floating base with its '
+         'free joint) whose fused mass or inertia is below mjMINVAL; it fuses links welded '
+         'by fixed joints first, so a point mass welded to a body, or a moving point mass '
+         'whose welded child has inertia, compiles and gets no finding',
          'give every principal moment a physical value (a thin rod still has m r^2 / 2 about '
          'its axis)', f'{MUJOCO}; {MUJOCO_MODEL}'),
     Rule('inertia-triangle-inequality', Severity.ERROR,
@@ -90,14 +94,6 @@ RULES = (
          'unrealistic inertia" (moving links) or draws nothing. MuJoCo, which has no '
          'tolerance, may refuse a tensor that is on the triangle boundary',
          'use the suggested tensor (moved just inside the valid region)', RVIZ),
-    Rule('inertia-products-sign', Severity.WARNING,
-         'flipping the sign of the three products of inertia turns an invalid tensor into '
-         'a valid one',
-         'the CAD export probably used the positive product-of-inertia convention; URDF uses '
-         'the negative one (Ixy = -integral of x y dm)',
-         'negate ixy, ixz and iyz (the suggestion), or align the inertial frame with the '
-         'principal axes so that they are zero', 'URDF link specification (products of '
-         'inertia; MathWorks custom inertia convention)'),
     Rule('root-link-inertia', Severity.WARNING,
          'the root link has an <inertial>',
          'KDL (robot_state_publisher, MoveIt\'s KDL plugins) ignores it and warns "KDL does '
@@ -105,24 +101,25 @@ RULES = (
          'add a dummy root link without inertial (e.g. base_footprint) joined to this link '
          'by a fixed joint; note that Gazebo then lumps this link into the dummy',
          'kdl_parser kdl_parser.cpp (treeFromUrdfModel)'),
-    Rule('inertia-frame-rotated-products', Severity.INFO,
-         'the inertial frame is rotated (rpy != 0) and the tensor also has products',
-         'two conventions at once: tools that ignore the inertial rpy, or CAD exports with '
-         'the other product sign, silently get a different body',
-         'write the tensor in principal axes (rpy = the principal axes, products 0), or in '
-         'the link frame (rpy 0); both are given', 'URDF link specification'),
+    Rule('inertial-origin-rotated', Severity.INFO,
+         'the <inertial><origin> has a non-zero rpy',
+         'importers have mishandled the inertial frame: MuJoCo 3.3.7 to 3.12 dropped its '
+         'rotation (MuJoCo issue 3559, fixed; 4.0 honours it), Genesis discarded the tensor '
+         'when the origin was omitted (Genesis issue 3183, fixed), so a tensor written in the '
+         'link frame is the portable form',
+         'write the tensor in the link frame with rpy="0 0 0" (the equivalent tensor is '
+         'given)', 'MuJoCo issue 3559; Genesis issue 3183'),
 )
 
 
 def check_links(ctx: CheckContext) -> Iterator[Finding]:
     """Run every mass and inertia rule on every link."""
     roots = set(ctx.robot.root_links)
-    clean = ctx.screens.tensor_clean
     for link in ctx.robot.links:
         yield from _check_mass(ctx, link)
         if link.inertial is not None:
-            if id(link) not in clean:
-                yield from _check_tensor(ctx, link)
+            yield from _check_tensor(ctx, link)
+            yield from _check_rotated(ctx, link)
             if link.name in roots and len(roots) == 1:
                 yield _root_inertia(ctx, link)
 
@@ -154,7 +151,6 @@ def _check_mass(ctx: CheckContext, link: Link) -> Iterator[Finding]:
             link=link.name, element=element, line=line,
             suggestion='write the real mass in kg', values=(('mass', str(inertial.mass)),))
         return
-    mass = link.mass
     has_collision = any(element.geometry is not None for element in link.collisions)
     if mass < 0.0:
         yield ctx.finding(
@@ -163,53 +159,55 @@ def _check_mass(ctx: CheckContext, link: Link) -> Iterator[Finding]:
             line=line, suggestion=f'write the real mass; did you mean {fmt(-mass)} kg?',
             values=(('mass', mass),))
         return
-    if mass == 0.0 and (moving or has_collision):
+    if mass == 0.0 and moving:
         what = 'has no <inertial>' if inertial is None else 'has a mass of 0 kg'
-        lumped = ctx.lumped_mass(link.name)
-        if moving and lumped <= 0.0:
-            hint = 'add <inertial> with the real mass and inertia of the part'
-            if has_collision:
-                hint += ' (the collision geometry gives a starting point)'
-            yield ctx.finding(
-                'mass-not-positive', Severity.ERROR,
-                f"{what} but moves (joint '{joint.name}', {joint.type}): Gazebo leaves the "
-                'link and its joint out of the model and MuJoCo refuses to compile',
-                link=link.name, element=element, line=line,
-                suggestion=hint, values=(('mass', mass), ('parent_joint', joint.name),
-                                         ('joint_type', joint.type)))
-        elif not moving and has_collision:
-            where = (f"fixed joint '{joint.name}'" if joint is not None else 'the root')
-            yield ctx.finding(
-                'mass-not-positive', Severity.WARNING,
-                f'{what} but has collision geometry (on {where}): its collision body adds '
-                'no mass, and simulators that treat it as a body of its own see a massless '
-                'body',
-                link=link.name, element=element, line=line,
-                suggestion='add <inertial> with the mass of the part, or move the collision '
-                           'into the link that carries the mass',
-                values=(('mass', mass),))
+        fused = ctx.fused(link.name)
+        if fused.has_inertia(MUJOCO_MINVAL):
+            return  # a welded child carries mass and inertia: MuJoCo and Gazebo lump it
+        hint = 'add <inertial> with the real mass and inertia of the part'
+        if has_collision:
+            hint += ' (the collision geometry gives a starting point)'
+        consequence = ('Gazebo leaves the link and its joint out of the model and MuJoCo '
+                       'refuses to compile' if fused.mass <= 0.0 else
+                       f'the links welded to it weigh {fmt(fused.mass)} kg but have no '
+                       'rotational inertia, so MuJoCo refuses to compile')
+        yield ctx.finding(
+            'mass-not-positive', Severity.ERROR,
+            f"{what} but moves (joint '{joint.name}', {joint.type}): {consequence}",
+            link=link.name, element=element, line=line,
+            suggestion=hint, values=(('mass', mass), ('parent_joint', joint.name),
+                                     ('joint_type', joint.type)))
+        return
+    if mass == 0.0 and has_collision and ctx.lumped_mass(ctx.weld_top(link.name)) <= 0.0:
+        # A fixed or root link without mass is normal URDF when the body it is welded to
+        # carries the mass; only a collision shape on a body with no mass at all is noted.
+        where = f"fixed joint '{joint.name}'" if joint is not None else 'the root'
+        yield ctx.finding(
+            'mass-not-positive', Severity.INFO,
+            f'has collision geometry but no mass, and neither has the body it is welded to '
+            f'(on {where}): fine for a base fixed to the world, a massless body otherwise',
+            link=link.name, element=element, line=line,
+            suggestion='add <inertial> with the mass of the part if the base is not fixed '
+                       'to the world',
+            values=(('mass', mass),))
         return
     if moving and 0.0 < mass < ctx.config.min_mass:
-        refused = mass < MUJOCO_MINVAL and ctx.lumped_mass(link.name) < MUJOCO_MINVAL
+        refused = not ctx.fused(link.name).has_inertia(MUJOCO_MINVAL)
         yield ctx.finding(
             'mass-tiny-on-moving-link', Severity.ERROR if refused else Severity.WARNING,
             f"the mass is {fmt(mass)} kg on a moving link (joint '{joint.name}'), below the "
             f'plausible minimum of {fmt(ctx.config.min_mass)} kg'
-            + ('; MuJoCo refuses a moving body below mjMINVAL (1e-15)' if refused else ''),
+            + ('; MuJoCo refuses a moving body below mjMINVAL (1e-15) in mass or inertia'
+               if refused else ''),
             link=link.name, element=element, line=line,
             suggestion='use the real mass of the part (a dummy link should be a fixed '
                        'frame without <inertial>)',
             values=(('mass', mass), ('min_mass', ctx.config.min_mass)))
 
 
-def _suggest_from_geometry(ctx: CheckContext, link: Link) -> Optional[np.ndarray]:
-    """Return the collision-derived tensor in the inertial frame, scaled to the mass."""
-    model, _ = ctx.collision_model(link)
-    if model is None or not link.mass > 0.0:
-        return None
-    rotation = rpy_to_matrix(link.inertial.origin.rpy)
-    tensor = rotation.T @ (model.unit_inertia * (link.mass / model.volume)) @ rotation
-    return tensor
+#: The suggestion when negating ixy, ixz and iyz makes the tensor valid.
+_FLIPPED = ('the CAD export probably used the positive product-of-inertia convention (URDF '
+            'uses the negative one, Ixy = -integral of x y dm): negate the products: ')
 
 
 def _nearest_valid(tensor: TensorProperties) -> np.ndarray:
@@ -220,6 +218,29 @@ def _nearest_valid(tensor: TensorProperties) -> np.ndarray:
     return tensor_from_principal(nearest_triangle_moments(clipped), axes)
 
 
+def _zero_tensor(ctx: CheckContext, link: Link) -> Iterator[Finding]:
+    """Report an all-zero tensor (a point mass) only where MuJoCo refuses it."""
+    joint = ctx.robot.parent_joint(link.name)
+    if joint is not None and not joint.is_moving:
+        return  # welded: fused into the moving body above (reported there if need be)
+    if ctx.fused(link.name).has_inertia(MUJOCO_MINVAL):
+        return  # a welded child carries the inertia: MuJoCo compiles the fused body
+    inertia = link.inertial.inertia
+    tensor, text = suggest(ctx, link, None, 'the declared tensor')
+    where = (f"on a moving link (joint '{joint.name}'): MuJoCo refuses it" if joint is not None
+             else 'on the root link: as a floating base (a free joint, as for legged and '
+                  'mobile robots) MuJoCo refuses it; welded to the world it is accepted')
+    yield ctx.finding(
+        'inertia-moment-tiny', Severity.ERROR,
+        f'the inertia tensor is all zero: a point mass of {fmt(link.mass)} kg {where}, and '
+        'nothing welded to it gives the fused body inertia about every axis (MuJoCo: "mass '
+        'and inertia of moving bodies must be larger than mjMINVAL" or "inertia must have '
+        'positive eigenvalues")',
+        link=link.name, element='inertial/inertia', line=inertia.line,
+        suggestion=text, values=(('mass', link.mass),),
+        suggested_inertia=inertia_values(tensor))
+
+
 def _check_tensor(ctx: CheckContext, link: Link) -> Iterator[Finding]:
     inertial = link.inertial
     inertia = inertial.inertia
@@ -227,54 +248,37 @@ def _check_tensor(ctx: CheckContext, link: Link) -> Iterator[Finding]:
     line = inertia.line
     element = 'inertial/inertia'
     if not is_finite(values):
-        bad = [f'{name}={value}' for name, value in
+        bad = [(name, str(value)) for name, value in
                zip(('ixx', 'ixy', 'ixz', 'iyy', 'iyz', 'izz'), values)
                if not math.isfinite(value)]
         yield ctx.finding(
             'inertia-not-finite', Severity.ERROR,
-            f'inertia entries are not finite numbers: {", ".join(bad)}',
+            'inertia entries are not finite numbers: '
+            + ', '.join(f'{name}={value}' for name, value in bad),
             link=link.name, element=element, line=line,
-            suggestion='write all six entries in kg m^2',
-            values=tuple((item.split('=')[0], item.split('=')[1]) for item in bad))
+            suggestion='write all six entries in kg m^2', values=tuple(bad))
         return
     mass = link.mass
     if not (math.isfinite(mass) and mass > 0.0):
         return  # the mass rules have said what matters
     tensor = ctx.tensor(link)
     matrix = tensor.matrix
-    moving = ctx.is_moving(link.name)
-    found: List[str] = []
     if is_zero_tensor(matrix):
-        geometry = _suggest_from_geometry(ctx, link)
-        yield ctx.finding(
-            'inertia-moment-tiny', Severity.ERROR if moving else Severity.WARNING,
-            f'the inertia tensor is all zero: a point mass of {fmt(mass)} kg'
-            + (' on a moving link: MuJoCo refuses it and RViz reports unrealistic inertia'
-               if moving else ' (accepted when lumped into the parent link)'),
-            link=link.name, element=element, line=line,
-            suggestion=_suggestion_text(geometry, 'the collision geometry gives',
-                                        'compute the tensor of the part'),
-            values=(('mass', mass),),
-            suggested_inertia=_values_or_none(geometry))
+        yield from _zero_tensor(ctx, link)
         return
     moments, axes = tensor.principal
     eps = tensor.tolerance
     minors = tensor.minors
     moment_values = (('moments', fmt_vector(moments)), ('tolerance', eps))
+    flipped = flip_products(matrix)
+    flip_ok = any(inertia.as_tuple()[i] for i in (1, 2, 4)) and \
+        not problem(ctx, link, flipped, geometry_tensor(ctx, link))
     if not tensor.is_positive_definite() and (not tensor.gz_is_near_positive(mass)
                                               or moments[0] < -eps):
-        found.append('inertia-not-positive-definite')
-        flipped = flip_products(matrix)
-        flipped_tensor = TensorProperties(flipped)
-        flip_ok = flipped_tensor.gz_is_valid(mass) and flipped_tensor.is_positive_definite()
-        geometry = _suggest_from_geometry(ctx, link)
-        suggestion = flipped if flip_ok else geometry if geometry is not None else \
-            _nearest_valid(tensor)
-        origin = ('the products with the opposite sign' if flip_ok else
-                  'the collision geometry gives' if geometry is not None else
-                  'the nearest valid tensor is')
         failing = [name for name, value in zip(('Ixx', 'Ixx*Iyy-Ixy^2', 'det'), minors)
                    if not value + eps > 0.0]
+        suggestion, text = (flipped, _FLIPPED + fmt_inertia(inertia_values(flipped))) \
+            if flip_ok else suggest(ctx, link, _nearest_valid(tensor), 'the nearest valid tensor')
         yield ctx.finding(
             'inertia-not-positive-definite', Severity.ERROR,
             f'the tensor is not positive definite: principal moments {fmt_vector(moments)} '
@@ -282,99 +286,76 @@ def _check_tensor(ctx: CheckContext, link: Link) -> Iterator[Finding]:
             f'Ixx*Iyy-Ixy^2={fmt(minors[1])}, det={fmt(minors[2])}'
             + (f' ({", ".join(failing)} not > 0)' if failing else '')
             + '. Gazebo and MuJoCo refuse it',
-            link=link.name, element=element, line=line,
-            suggestion=_suggestion_text(suggestion, origin, ''),
+            link=link.name, element=element, line=line, suggestion=text,
             values=moment_values + (('minors', fmt_vector(minors)),),
             suggested_inertia=inertia_values(suggestion))
-        if flip_ok:
-            yield _products_sign(ctx, link, flipped, 'not positive definite')
         return
     if violates_triangle(moments):
-        found.append('inertia-triangle-inequality')
         a, b, c = moments
         margin = triangle_margin(moments)
-        fixed = tensor_from_principal(nearest_triangle_moments(moments), axes)
-        flipped = flip_products(matrix)
-        flipped_tensor = TensorProperties(flipped)
-        flip_ok = flipped_tensor.gz_is_valid(mass) and flipped_tensor.is_positive_definite() \
-            and not violates_triangle(flipped_tensor.moments)
-        suggestion = flipped if flip_ok else fixed
+        nearest = tensor_from_principal(nearest_triangle_moments(moments), axes)
+        suggestion, text = (flipped, _FLIPPED + fmt_inertia(inertia_values(flipped))) \
+            if flip_ok else suggest(ctx, link, nearest,
+                                    'the nearest valid tensor (same principal axes)')
         yield ctx.finding(
             'inertia-triangle-inequality', Severity.ERROR,
             f'the principal moments {fmt(a)} + {fmt(b)} = {fmt(a + b)} < {fmt(c)}: they '
             f'break A + B >= C by {fmt(-margin)} kg m^2 ({fmt(-margin / c * 100, 3)} % of '
             'C); no rigid body has them, Gazebo and MuJoCo refuse them',
-            link=link.name, element=element, line=line,
-            suggestion=_suggestion_text(
-                suggestion, 'the products with the opposite sign give' if flip_ok else
-                'the nearest valid tensor (same principal axes) is', ''),
+            link=link.name, element=element, line=line, suggestion=text,
             values=moment_values + (('margin', margin),),
             suggested_inertia=inertia_values(suggestion))
-        if flip_ok:
-            yield _products_sign(ctx, link, flipped, 'breaks A + B >= C')
         return
     if moments[0] < MUJOCO_EPS:
-        found.append('inertia-moment-tiny')
-        geometry = _suggest_from_geometry(ctx, link)
-        suggestion = geometry if geometry is not None else _nearest_valid(tensor)
+        suggestion, text = suggest(ctx, link, _nearest_valid(tensor),
+                                   'a tensor with a small positive moment')
         yield ctx.finding(
             'inertia-moment-tiny', Severity.ERROR,
             f'the smallest principal moment is {fmt(moments[0])} kg m^2 (moments '
             f"{fmt_vector(moments)}), below MuJoCo's floor of 1e-14: MuJoCo refuses it "
-            '("inertia must have positive eigenvalues") and RViz cannot draw the inertia box; '
-            'Gazebo accepts it within its tolerance',
-            link=link.name, element=element, line=line,
-            suggestion=_suggestion_text(
-                suggestion, 'the collision geometry gives' if geometry is not None else
-                'a tensor with a small positive moment is', ''),
+            '("inertia must have positive eigenvalues"), also on a fixed link, and RViz '
+            'cannot draw the inertia box; Gazebo accepts it within its tolerance',
+            link=link.name, element=element, line=line, suggestion=text,
             values=moment_values, suggested_inertia=inertia_values(suggestion))
     elif tensor.equivalent_box(mass) is None and gz_valid_moments(moments):
         fixed = tensor_from_principal(nearest_triangle_moments(moments), axes)
+        suggestion, text = suggest(ctx, link, fixed, 'just inside the valid region')
         yield ctx.finding(
             'inertia-unrepresentable-box', Severity.WARNING,
             f'RViz cannot draw the inertia box: moments {fmt_vector(moments)} '
             f'(A + B - C = {fmt(triangle_margin(moments))}) are valid for Gazebo only within '
             'its tolerance; MuJoCo, without tolerance, may refuse them',
-            link=link.name, element=element, line=line,
-            suggestion=_suggestion_text(fixed, 'just inside the valid region:', ''),
-            values=moment_values, suggested_inertia=inertia_values(fixed))
+            link=link.name, element=element, line=line, suggestion=text,
+            values=moment_values, suggested_inertia=inertia_values(suggestion))
+
+
+def _check_rotated(ctx: CheckContext, link: Link) -> Iterator[Finding]:
+    """Note a rotated inertial frame: simulators disagree on it (portability)."""
+    inertial = link.inertial
     rpy = inertial.origin.rpy
-    products = (inertia.ixy, inertia.ixz, inertia.iyz)
-    if is_finite(rpy) and any(rpy) and any(products) and not found:
-        link_frame = rotate_inertia(matrix, rpy_to_matrix(rpy))
-        principal_rpy = _matrix_to_rpy(rpy_to_matrix(rpy) @ axes)
-        yield ctx.finding(
-            'inertia-frame-rotated-products', Severity.INFO,
-            f'the inertial frame is rotated (rpy {fmt_vector(rpy)}) and the tensor also has '
-            f'products ({fmt_vector(products)})',
-            link=link.name, element=element, line=line,
-            suggestion=f'either rpy="0 0 0" with {fmt_inertia(inertia_values(link_frame))}, '
-                       f'or rpy="{fmt_vector(principal_rpy, 9)}" with '
-                       f'{fmt_inertia(inertia_values(np.diag(moments)))}',
-            values=(('rpy', fmt_vector(rpy)), ('products', fmt_vector(products))))
-
-
-def _products_sign(ctx: CheckContext, link: Link, flipped: np.ndarray, problem: str) -> Finding:
-    inertia = link.inertial.inertia
-    return ctx.finding(
-        'inertia-products-sign', Severity.WARNING,
-        f'the tensor {problem}, but with ixy, ixz, iyz negated ({fmt(-inertia.ixy)}, '
-        f'{fmt(-inertia.ixz)}, {fmt(-inertia.iyz)}) it is valid: the CAD export probably '
-        'used the positive product-of-inertia convention (URDF uses the negative one)',
-        link=link.name, element='inertial/inertia', line=inertia.line,
-        suggestion=f'negate the products: {fmt_inertia(inertia_values(flipped))}',
-        values=(('products', fmt_vector((inertia.ixy, inertia.ixz, inertia.iyz))),),
-        suggested_inertia=inertia_values(flipped))
-
-
-def _values_or_none(matrix: Optional[np.ndarray]):
-    return inertia_values(matrix) if matrix is not None else None
-
-
-def _suggestion_text(matrix: Optional[np.ndarray], lead: str, fallback: str) -> str:
-    if matrix is None:
-        return fallback
-    return f'{lead} {fmt_inertia(inertia_values(matrix))}'.strip()
+    values = inertial.inertia.as_tuple()
+    if not (is_finite(rpy) and any(rpy) and is_finite(values)):
+        return
+    rotation = rpy_to_matrix(rpy)
+    link_frame = rotate_inertia(inertial.inertia, rotation)
+    products = (values[1], values[2], values[4])
+    moments, axes = principal_moments(inertial.inertia)
+    principal_rpy = _matrix_to_rpy(rotation @ axes)
+    yield ctx.finding(
+        'inertial-origin-rotated', Severity.INFO,
+        f'the inertial frame is rotated (rpy {fmt_vector(rpy)})'
+        + (f' and the tensor also has products ({fmt_vector(products)})' if any(products)
+           else '')
+        + ': importers have mishandled it (MuJoCo 3.3.7 to 3.12 dropped the rotation, MuJoCo '
+          'issue 3559, fixed since: MuJoCo 4.0 honours it), so older tools build a different '
+          'body from this file',
+        link=link.name, element='inertial/origin', line=inertial.origin.line or inertial.line,
+        suggestion=f'for portability write rpy="0 0 0" with '
+                   f'{fmt_inertia(inertia_values(link_frame))}'
+                   + (f' (or rpy="{fmt_vector(principal_rpy, 9)}" with '
+                      f'{fmt_inertia(inertia_values(np.diag(moments)))})' if any(products)
+                      else ''),
+        values=(('rpy', fmt_vector(rpy)), ('products', fmt_vector(products))))
 
 
 def _matrix_to_rpy(matrix: np.ndarray) -> np.ndarray:

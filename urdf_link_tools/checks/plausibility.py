@@ -26,14 +26,21 @@ from typing import Iterator
 
 import numpy as np
 
-from urdf_link_tools.checks.base import CheckContext, fmt, fmt_inertia, fmt_vector, Rule
+from urdf_link_tools.checks.base import CheckContext, fmt, fmt_vector, Rule
+from urdf_link_tools.checks.density import density_verdict, group_bounds
+from urdf_link_tools.checks.suggest import geometry_tensor, mismatch, suggest
 from urdf_link_tools.findings import Finding, Severity
-from urdf_link_tools.geometry import distance_outside, is_finite, rpy_to_matrix, union_bounds
-from urdf_link_tools.inertia import inertia_values, principal_moments, violates_triangle
+from urdf_link_tools.geometry import (
+    distance_outside, is_finite, union_bounds)
+from urdf_link_tools.inertia import (
+    inertia_values, MUJOCO_EPS, principal_moments, violates_triangle)
 from urdf_link_tools.model import Link
 
-#: The centre of mass may sit this fraction of the collision bounds' diagonal outside them.
-COM_TOLERANCE = 0.01
+#: The centre of mass may sit this fraction of the geometry bounds' diagonal outside them,
+#: and at least COM_MIN_TOLERANCE (m): a few millimetres of CAD-versus-mesh drift on a small
+#: part changes no simulation a maintainer would notice.
+COM_TOLERANCE = 0.05
+COM_MIN_TOLERANCE = 0.01
 
 RULES = (
     Rule('inertia-geometry-mismatch', Severity.WARNING,
@@ -44,14 +51,18 @@ RULES = (
          'use the suggested tensor (uniform density, in the URDF inertial frame) or the CAD '
          'values', 'URDF link specification (inertia); solid-body formulas'),
     Rule('density-implausible', Severity.WARNING,
-         'mass / collision volume is outside [density_min, density_max] (50 to 25,000 kg/m^3)',
+         'mass / volume is outside [density_min, density_max] (50 to 25,000 kg/m^3) for '
+         'every volume the geometry can have (overlaps and self-intersections bounded, '
+         'meshes no larger than their convex hull)',
          'a unit slip: millimetre meshes without scale="0.001 0.001 0.001" (off by ~1e9), '
-         'grams written as kilograms (off by ~1e3), or a collision shape that is not the part',
+         'grams written as kilograms (off by ~1e3). A warning for a unit slip or a density '
+         'over 10x beyond the range; closer (a ballast block, a deliberately small collision '
+         'shape), an info',
          'fix the mass unit, the mesh scale or the collision geometry, as the hint says',
          'URDF link specification (mass in kg, lengths in m)'),
     Rule('com-outside-geometry', Severity.WARNING,
-         "the inertial origin (centre of mass) lies outside every collision element's "
-         'bounding box',
+         'the inertial origin (centre of mass) lies outside the bounds of the collision '
+         'geometry and of the visual geometry',
          'usually a frame mix-up (a CAD origin, or the COM written in the parent frame)',
          'put the centre of mass in the link frame; the geometric centroid is given',
          'URDF link specification (inertial origin)'),
@@ -68,32 +79,28 @@ def _usable(link: Link) -> bool:
 def check_mismatch(ctx: CheckContext) -> Iterator[Finding]:
     """Compare each valid tensor with the collision geometry's."""
     factor = ctx.config.inertia_mismatch_factor
-    clean = ctx.screens.mismatch_clean
-    volumes = ctx.screens.volumes
     for link in ctx.robot.links:
-        if not _usable(link) or id(link) in clean or volumes[id(link)] is None:
+        if not _usable(link):
             continue
         inertial = link.inertial
         declared = ctx.tensor(link)
         if not (declared.gz_is_valid(link.mass) and declared.is_positive_definite()) or \
                 violates_triangle(declared.moments):
             continue  # the inertia rules report invalid tensors with their own suggestion
+        if declared.moments[0] < MUJOCO_EPS:
+            continue  # inertia-moment-tiny reports it, with a suggestion that also fits here
         model, _ = ctx.collision_model(link)
-        if model is None:
+        expected = geometry_tensor(ctx, link)
+        if model is None or expected is None:
             continue
-        rotation = rpy_to_matrix(inertial.origin.rpy)
-        expected = rotation.T @ (model.unit_inertia * (link.mass / model.volume)) @ rotation
         have = declared.moments
         want = principal_moments(expected)[0]
-        if not np.all(want > 0.0) or not np.all(have > 0.0):
+        off, worst = mismatch(have, want)
+        if not (math.isfinite(off) and off > factor):
             continue
         ratios = have / want
-        worst = int(np.argmax(np.maximum(ratios, 1.0 / ratios)))
-        off = max(ratios[worst], 1.0 / ratios[worst])
-        if not off > factor:
-            continue
         direction = 'larger' if ratios[worst] > 1.0 else 'smaller'
-        suggested = inertia_values(expected)
+        suggested, text = suggest(ctx, link, None, '')
         approx = (f'; approximate volume for {", ".join(model.approximate)}'
                   if model.approximate else '')
         yield ctx.finding(
@@ -102,91 +109,69 @@ def check_mismatch(ctx: CheckContext) -> Iterator[Finding]:
             f'{fmt(link.mass)} kg gives {fmt_vector(want)}: moment {worst + 1} is '
             f'{fmt(off, 3)}x {direction} (limit {fmt(factor)}x){approx}',
             link=link.name, element='inertial/inertia', line=inertial.inertia.line,
-            suggestion=f'use the geometry-derived tensor: {fmt_inertia(suggested)}',
+            suggestion=f'use {text}' if 'collision geometry' in text else text,
             values=(('moments', fmt_vector(have)), ('geometry_moments', fmt_vector(want)),
                     ('factor', off), ('limit', factor),
                     ('geometry_centroid', fmt_vector(model.centre))),
-            suggested_inertia=suggested)
+            suggested_inertia=inertia_values(suggested))
 
 
 def check_density(ctx: CheckContext) -> Iterator[Finding]:
-    """Flag masses that are implausible for the collision volume."""
+    """Flag masses that are implausible for any volume the geometry can have."""
     low, high = ctx.config.density_min, ctx.config.density_max
-    volumes = ctx.screens.volumes
     for link in ctx.robot.links:
-        if link.inertial is None or not (math.isfinite(link.mass) and link.mass > 0.0):
+        verdict = density_verdict(ctx, link)
+        if verdict is None:
             continue
-        volume = volumes[id(link)]  # exactly the collision model's, None without one
-        if volume is None or low <= link.mass / volume <= high:
-            continue
-        model, _ = ctx.collision_model(link)
-        if model is None:
-            continue
-        density = link.mass / model.volume
-        if low <= density <= high:
-            continue
+        between = (f'{fmt(verdict.density)} kg/m^3' if verdict.least == verdict.most else
+                   f'between {fmt(verdict.least)} and {fmt(verdict.most)} kg/m^3')
         yield ctx.finding(
-            'density-implausible', Severity.WARNING,
-            f'{fmt(link.mass)} kg in {fmt(model.volume)} m^3 of collision geometry is '
-            f'{fmt(density)} kg/m^3, outside {fmt(low)} to {fmt(high)} kg/m^3'
-            + (f' (approximate volume for {", ".join(model.approximate)})'
-               if model.approximate else ''),
+            'density-implausible', verdict.severity,
+            f'{fmt(link.mass)} kg in {fmt(verdict.volumes[0])} to {fmt(verdict.volumes[1])} '
+            f'm^3 of geometry is {between}, outside {fmt(low)} to {fmt(high)} kg/m^3'
+            + (f' ({"; ".join(verdict.notes)})' if verdict.notes else ''),
             link=link.name, element='inertial/mass', line=link.inertial.mass_line,
-            suggestion=_density_hint(link.mass, model.volume, low, high),
-            values=(('density', density), ('mass', link.mass), ('volume', model.volume)))
-
-
-def _density_hint(mass: float, volume: float, low: float, high: float) -> str:
-    density = mass / volume
-    if low <= density * 1e9 <= high:
-        return ('the volume is ~1e9 too large: the mesh is probably in millimetres; add '
-                'scale="0.001 0.001 0.001" to its <mesh>')
-    if low <= density * 1e-9 <= high:
-        return ('the volume is ~1e9 too small: a mesh in metres was scaled as if in '
-                'millimetres (remove scale="0.001 0.001 0.001"), or the collision shape is '
-                'far smaller than the part')
-    if low <= density / 1000.0 <= high:
-        return (f'the mass looks like grams written as kilograms: {fmt(mass / 1000.0)} kg '
-                'would give a plausible density')
-    if density < low:
-        return ('the collision geometry is much bigger than the part, or the mass is too low: '
-                'check both')
-    return 'the collision geometry is much smaller than the part, or the mass is too high'
+            suggestion=verdict.hint,
+            values=(('density', verdict.density), ('mass', link.mass),
+                    ('volume_min', verdict.volumes[0]), ('volume_max', verdict.volumes[1])))
 
 
 def check_com(ctx: CheckContext) -> Iterator[Finding]:
-    """Flag centres of mass outside the collision bounding boxes."""
-    clean = ctx.screens.com_clean
+    """
+    Flag centres of mass outside everything the link is drawn or collides with.
+
+    The centre of mass of a body lies in the convex hull of its material, so inside the
+    bounds of its geometry; collision geometry is often partial (a sole plate, a few
+    spheres), so a centre of mass inside the visual geometry's bounds is fine too.
+    """
     for link in ctx.robot.links:
-        if id(link) in clean or not _usable(link):
+        if not _usable(link) or not any(e.geometry is not None for e in link.collisions):
             continue
-        elements = [element for element in link.collisions if element.geometry is not None]
-        if not elements:
-            continue
-        boxes = [ctx.element_bounds(element) for element in elements]
-        if any(box is None for box in boxes):
+        collision = group_bounds(ctx, link.collisions)
+        if collision is None:
             continue
         com = np.asarray(link.inertial.origin.xyz, dtype=float)
-        union = union_bounds(boxes)
-        tolerance = COM_TOLERANCE * float(np.linalg.norm(union[1] - union[0]))
-        distances = [distance_outside(com, box) for box in boxes]
-        nearest = int(np.argmin(distances))
-        if distances[nearest] <= tolerance:
+        visual = group_bounds(ctx, link.visuals)
+        both = union_bounds([collision, visual])
+        tolerance = max(COM_MIN_TOLERANCE,
+                        COM_TOLERANCE * float(np.linalg.norm(both[1] - both[0])))
+        distance = distance_outside(com, both)
+        if distance <= tolerance:
             continue
         model, _ = ctx.collision_model(link)
         centroid = (f'; the collision geometry\'s centroid is at xyz="'
                     f'{fmt_vector(model.centre, 6)}"' if model is not None else '')
-        lo, hi = boxes[nearest]
+        lo, hi = both
         yield ctx.finding(
             'com-outside-geometry', Severity.WARNING,
-            f'the centre of mass xyz="{fmt_vector(com)}" is {fmt(distances[nearest], 3)} m '
-            f'outside the collision geometry (nearest: {elements[nearest].label}, bounds '
-            f'{fmt_vector(lo, 3)} to {fmt_vector(hi, 3)})',
+            f'the centre of mass xyz="{fmt_vector(com)}" is {fmt(distance, 3)} m outside the '
+            'bounds of the collision' + (' and visual' if visual is not None else '')
+            + f' geometry ({fmt_vector(lo, 3)} to {fmt_vector(hi, 3)}); the centre of mass of '
+            'a body lies within its material',
             link=link.name, element='inertial/origin',
             line=link.inertial.origin.line or link.inertial.line,
             suggestion='check that the centre of mass is in the link frame' + centroid,
-            values=(('com', fmt_vector(com)), ('distance', distances[nearest]),
-                    ('nearest', elements[nearest].label)))
+            values=(('com', fmt_vector(com)), ('distance', distance)))
 
 
 CHECKS = (check_mismatch, check_density, check_com)

@@ -20,13 +20,17 @@ link or joint names, a joint naming an unknown link, a link with two parents, se
 roots or a loop; the checker reports all of them at once, per link.
 """
 
-from collections import Counter
 from typing import Dict, Iterator, List, Set
 
-from urdf_link_tools.checks.base import CheckContext, Rule
+from urdf_link_tools.checks.base import CheckContext, NameSuggester, Rule
 from urdf_link_tools.findings import Finding, Severity
 
 URDFDOM = 'urdfdom model.cpp (parseURDF, initTree, initRoot)'
+
+#: Names listed in one message (joints of a link, roots, links of a loop); the rest counted.
+LISTED = 10
+#: Loops described link by link; further loops are counted in one more finding.
+LOOPS_LISTED = 20
 
 RULES = (
     Rule('robot-empty', Severity.ERROR, 'the robot has no <link>',
@@ -85,10 +89,13 @@ def check_structure(ctx: CheckContext) -> Iterator[Finding]:
         else:
             joint_lines[joint.name] = joint.line or 0
     names = set(first_line)
+    suggester = None
     for joint in robot.joints:
         for role, name in (('parent', joint.parent), ('child', joint.child)):
             if name not in names:
-                close = _close(name, names)
+                if suggester is None:
+                    suggester = NameSuggester(names)
+                close = suggester.suggest(name)
                 hint = f' (did you mean {close!r}?)' if close else ''
                 yield ctx.finding(
                     'joint-unknown-link', Severity.ERROR,
@@ -101,7 +108,8 @@ def check_structure(ctx: CheckContext) -> Iterator[Finding]:
         parents.setdefault(joint.child, []).append(joint)
     for child, joints in parents.items():
         if len(joints) > 1 and child in names:
-            listed = ', '.join(f"'{j.name}' (line {j.line})" for j in joints)
+            listed = _listed([f"'{j.name}' (line {j.line})" for j in joints[:LISTED]],
+                             len(joints))
             yield ctx.finding(
                 'link-multiple-parents', Severity.ERROR,
                 f'the link is the child of {len(joints)} joints: {listed}',
@@ -111,11 +119,23 @@ def check_structure(ctx: CheckContext) -> Iterator[Finding]:
     yield from _tree(ctx, names, parents)
 
 
-def _close(name: str, names: Set[str]) -> str:
-    import difflib
+def _listed(shown: List[str], total: int) -> str:
+    """Join the first names of a list and count the rest, so a message stays short."""
+    text = ', '.join(shown)
+    return text + (f' and {total - len(shown)} more' if total > len(shown) else '')
 
-    found = difflib.get_close_matches(name, sorted(names), n=1)
-    return found[0] if found else ''
+
+def _reach(start: str, children: Dict[str, List[str]], claimed: Set[str]) -> Set[str]:
+    """Return the links reachable from start that no earlier root has claimed."""
+    seen: Set[str] = set()
+    stack = [start]
+    while stack:
+        name = stack.pop()
+        if name in seen or name in claimed:
+            continue
+        seen.add(name)
+        stack.extend(children.get(name, ()))
+    return seen
 
 
 def _tree(ctx: CheckContext, names: Set[str], parents: Dict[str, List]) -> Iterator[Finding]:
@@ -126,27 +146,23 @@ def _tree(ctx: CheckContext, names: Set[str], parents: Dict[str, List]) -> Itera
             children.setdefault(joint.parent, []).append(joint.child)
     order = list(dict.fromkeys(link.name for link in robot.links))
     roots = [name for name in order if name not in parents]
-    reach: Dict[str, Set[str]] = {}
+    # Each link is walked once: a link reached from an earlier root is not walked again
+    # (reaching it from several roots needs a link with several parents, an error of its
+    # own), so 100k roots cost one pass, not one pass each.
+    claimed: Set[str] = set()
+    sizes: Dict[str, int] = {}
     for root in roots:
-        seen: Set[str] = set()
-        stack = [root]
-        while stack:
-            name = stack.pop()
-            if name in seen:
-                continue
-            seen.add(name)
-            stack.extend(children.get(name, ()))
-        reach[root] = seen
+        seen = _reach(root, children, claimed)
+        sizes[root] = len(seen)
+        claimed |= seen
     # A link in a cycle is reachable from nothing but the cycle: find cycles directly. With
     # at most one parent joint per link, a link reachable from a root is in no cycle (its
     # parent chain leads back to the root), so a tree that reaches every link has none.
-    if any(len(joints) > 1 for joints in parents.values()) or \
-            len(set().union(*reach.values())) < len(order):
+    if any(len(joints) > 1 for joints in parents.values()) or len(claimed) < len(order):
         yield from _loops(ctx, order, children)
     if len(roots) > 1:
-        sizes = Counter({root: len(reach[root]) for root in roots})
-        listed = ', '.join(f"'{root}' ({sizes[root]} link{'s' if sizes[root] > 1 else ''})"
-                           for root in roots)
+        listed = _listed([f"'{root}' ({sizes[root]} link{'s' if sizes[root] != 1 else ''})"
+                          for root in roots[:LISTED]], len(roots))
         yield ctx.finding(
             'robot-multiple-roots', Severity.ERROR,
             f'{len(roots)} links have no parent joint: {listed}; a URDF has exactly one root',
@@ -154,8 +170,9 @@ def _tree(ctx: CheckContext, names: Set[str], parents: Dict[str, List]) -> Itera
             suggestion='add joints that connect the other trees to the main one')
     if not roots:
         return
-    main = max(roots, key=lambda root: (len(reach[root]), -order.index(root)))
-    reachable = reach[main]
+    # The biggest tree, the first in file order on a tie (max keeps the first maximum).
+    main = max(roots, key=lambda root: sizes[root])
+    reachable = _reach(main, children, set())
     for link in robot.links:
         if link.name not in reachable:
             yield ctx.finding(
@@ -169,6 +186,7 @@ def _loops(ctx: CheckContext, order: List[str], children: Dict[str, List[str]]) 
         -> Iterator[Finding]:
     state: Dict[str, int] = {}
     reported: Set[frozenset] = set()
+    unlisted = 0
     for start in order:
         if state.get(start):
             continue
@@ -184,20 +202,31 @@ def _loops(ctx: CheckContext, order: List[str], children: Dict[str, List[str]]) 
                 path.pop()
                 continue
             if state.get(child) == 1:
+                if len(reported) >= LOOPS_LISTED:
+                    unlisted += 1  # counted, not walked: a loop costs O(1) from here on
+                    continue
                 cycle = path[path.index(child):] + [child]
                 key = frozenset(cycle)
                 if key not in reported:
                     reported.add(key)
                     link = ctx.robot.link(child)
+                    shown = cycle if len(cycle) <= 2 * LISTED else \
+                        cycle[:LISTED] + [f'... ({len(cycle) - 1 - LISTED} more links)', child]
                     yield ctx.finding(
                         'kinematic-loop', Severity.ERROR,
-                        'the joints form a loop: ' + ' -> '.join(cycle),
+                        f'the joints form a loop of {len(cycle) - 1} links: '
+                        + ' -> '.join(shown),
                         link=child, line=link.line if link is not None else None,
                         suggestion='remove one joint of the loop')
             elif not state.get(child):
                 state[child] = 1
                 path.append(child)
                 stack.append((child, iter(children.get(child, ()))))
+    if unlisted:
+        yield ctx.finding(
+            'kinematic-loop', Severity.ERROR,
+            f'{unlisted} more joints close a loop (the first {LOOPS_LISTED} loops are listed)',
+            line=ctx.robot.line, suggestion='remove one joint of each loop')
 
 
 CHECKS = (check_structure,)

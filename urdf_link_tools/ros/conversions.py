@@ -36,9 +36,9 @@ from urdf_link_tools.inertia import inertia_values, rotate_inertia
 from urdf_link_tools.kinematics import choose_root
 from urdf_link_tools.model import Box, Cylinder, GeometryElement, Inertial, Link, Mesh, Origin
 from urdf_link_tools.model import Robot, Sphere
+from urdf_link_tools.msg import Finding as FindingMsg
+from urdf_link_tools.msg import LinkGeometry, LinkSummary
 from urdf_link_tools.ros.names import NameIndex, suggest, unknown_name_message
-from urdf_link_tools_interfaces.msg import Finding as FindingMsg
-from urdf_link_tools_interfaces.msg import LinkGeometry, LinkSummary
 
 NO_DESCRIPTION = ('no robot_description received yet: publish one on robot_description '
                   '(robot_state_publisher does) or set the urdf_file parameter')
@@ -76,7 +76,7 @@ def origin_pose(origin: Origin) -> Pose:
 
 
 def finding_msg(finding: Finding) -> FindingMsg:
-    """Return a finding as urdf_link_tools_interfaces/Finding."""
+    """Return a finding as urdf_link_tools/Finding."""
     return FindingMsg(
         rule=finding.rule, severity=int(finding.severity), link=finding.link or '',
         element=finding.element or '', line=max(0, int(finding.line or 0)),
@@ -84,7 +84,7 @@ def finding_msg(finding: Finding) -> FindingMsg:
 
 
 def finding_msgs(findings: Iterable[Finding]) -> list:
-    """Return findings as a list of urdf_link_tools_interfaces/Finding."""
+    """Return findings as a list of urdf_link_tools/Finding."""
     return [finding_msg(finding) for finding in findings]
 
 
@@ -221,7 +221,7 @@ def geometry_entry(element: GeometryElement, mesh_result=None,
                    triangles: Optional[TrianglesFor] = None,
                    notes: Optional[list] = None) -> Optional[LinkGeometry]:
     """
-    Return one geometry element as urdf_link_tools_interfaces/LinkGeometry.
+    Return one geometry element as urdf_link_tools/LinkGeometry.
 
     :param element: a visual, collision or custom element
     :param mesh_result: for a mesh, the :class:`urdf_link_tools.meshes.MeshInfo` (or a

@@ -45,7 +45,7 @@ from std_msgs.msg import String
 from urdf_link_tools.budget import AnalysisInterrupted, Budget, SUPERSEDED, TIME_BUDGET
 from urdf_link_tools.errors import UrdfInputError
 from urdf_link_tools.kinematics import forward_kinematics, robot_center_of_mass
-from urdf_link_tools.loading import load_description
+from urdf_link_tools.loading import load_input
 from urdf_link_tools.ros import conversions
 from urdf_link_tools.ros.diagnostics import diagnostic_array, robot_status, waiting_status
 from urdf_link_tools.ros.markers import robot_com_markers
@@ -54,8 +54,11 @@ from urdf_link_tools.ros.parameters import NodeSettings, settings_from_values, S
 from urdf_link_tools.ros.parameters import validate_value
 from urdf_link_tools.ros.snapshot import build_snapshot, mesh_library, parse_description
 from urdf_link_tools.ros.snapshot import Rejection, rejection_from_error, Snapshot
+from urdf_link_tools.ros.urdf_file import check_urdf_file, public_error, urdf_roots
+from urdf_link_tools.ros.urdf_file import xacro_options
 from urdf_link_tools.ros.worker import Job, LatestJobWorker
-from urdf_link_tools_interfaces.srv import GetLinkFindings, GetLinkGeometry, ListLinks
+from urdf_link_tools.srv import GetLinkFindings, GetLinkGeometry, ListLinks
+from urdf_link_tools.xacro_sandbox import parse_mappings, XACRO_SAYS
 from visualization_msgs.msg import MarkerArray
 
 NODE_NAME = 'urdf_link_tools'
@@ -94,6 +97,11 @@ class UrdfLinkToolsNode(Node):
         super().__init__(NODE_NAME, **kwargs)
         self._prefix = self.get_name()
         self._settings = self._declare_parameters()
+        # Fixed at start: what urdf_file may name, and where xacro may read, cannot be
+        # widened by whoever sets parameters later.
+        self._urdf_roots = urdf_roots(self._settings.urdf_dirs, self._settings.urdf_file)
+        self._xacro_roots = self._urdf_roots + tuple(
+            path for _, path in self._settings.check.package_dirs)
         self._meshes = mesh_library(self._settings)
         self._meshes_key = self._settings.mesh_key
         # Swapped whole by the worker; read once per callback.
@@ -110,7 +118,9 @@ class UrdfLinkToolsNode(Node):
         self._markers_pub = self.create_publisher(MarkerArray, '~/markers', LATCHED)
         self._robot_com_markers_pub = self.create_publisher(
             MarkerArray, '~/robot_com_marker', LATCHED)
-        self._robot_com_pub = self.create_publisher(PointStamped, '~/robot_com', EVENTS)
+        # Latched like the markers: `ros2 topic echo` on a robot standing still, or a late
+        # subscriber, gets the last centre of mass at once.
+        self._robot_com_pub = self.create_publisher(PointStamped, '~/robot_com', LATCHED)
         self._diagnostics_pub = self.create_publisher(DiagnosticArray, '/diagnostics', EVENTS)
 
         self._last_immediate = 0.0
@@ -206,8 +216,15 @@ class UrdfLinkToolsNode(Node):
             return SetParametersResult(successful=False, reason=str(exc))
         except Exception as exc:  # never let a parameter request take the node down
             return SetParametersResult(successful=False, reason=f'internal error: {exc}')
-        previous, self._settings = self._settings, settings
-        if settings.urdf_file and settings.urdf_file != previous.urdf_file:
+        previous = self._settings
+        if settings.urdf_file != previous.urdf_file:
+            refusal = check_urdf_file(settings.urdf_file, self._urdf_roots,
+                                      settings.description_max_bytes)
+            if refusal is not None:
+                return SetParametersResult(successful=False, reason=refusal)
+        self._settings = settings
+        if settings.urdf_file and (settings.urdf_file != previous.urdf_file or
+                                   settings.xacro_args != previous.xacro_args):
             self._worker.submit(Job.file(settings.urdf_file))
         elif settings.check != previous.check or settings.markers != previous.markers or \
                 settings.mesh_triangles_max != previous.mesh_triangles_max or \
@@ -256,7 +273,7 @@ class UrdfLinkToolsNode(Node):
             try:
                 limit = settings.description_max_bytes
                 if job.kind == Job.FILE:
-                    data, source = load_description(job.path, limit)
+                    data, source = self._load_file(job.path, settings)
                 else:
                     data = job.data
                 with budget.interruptible():
@@ -271,6 +288,9 @@ class UrdfLinkToolsNode(Node):
                     f'({budget.seconds:g} s): is it really a robot description?'), source))
                 return
             except Exception as exc:  # UrdfError mostly; anything else is reported the same
+                if job.kind == Job.FILE:
+                    # A parameter named this file: say what is wrong, never what is in it.
+                    exc = public_error(exc, job.path)
                 self._reject(rejection_from_error(exc, source))
                 return
         snapshot = build_snapshot(robot, settings, self._mesh_library(settings),
@@ -296,6 +316,17 @@ class UrdfLinkToolsNode(Node):
                 f'analysed {robot.name!r} from {snapshot.source}: {len(robot.links)} links, '
                 f'{counts.get("error", 0)} errors, {counts.get("warning", 0)} warnings, '
                 f'{counts.get("info", 0)} infos')
+
+    def _load_file(self, path: str, settings: NodeSettings):
+        # Runs on the worker: xacro's child process (time-limited) never blocks the executor.
+        options = xacro_options(parse_mappings(settings.xacro_args),
+                                dict(settings.check.package_dirs), self._xacro_roots,
+                                settings.description_max_bytes)
+        loaded = load_input(path, settings.description_max_bytes, options=options)
+        for note in loaded.notes:
+            if not note.startswith(XACRO_SAYS):  # text from the file a parameter named
+                self.get_logger().warning(note)
+        return loaded.data, loaded.source
 
     def _reject(self, rejection: Rejection) -> None:
         self._rejection = rejection

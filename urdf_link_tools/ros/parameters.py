@@ -101,6 +101,16 @@ def validate_urdf_file(value: Any) -> Optional[str]:
     return None
 
 
+def validate_xacro_args(value: Any) -> Optional[str]:
+    """Accept a list of xacro arguments written ``name:=value``."""
+    from urdf_link_tools.xacro_sandbox import parse_mappings
+    try:
+        parse_mappings([item for item in _strings(value) if item])
+    except ValueError as exc:
+        return f'xacro_args: {exc}'
+    return None
+
+
 def _check(name: str) -> Validator:
     return check_config.VALIDATORS[name]
 
@@ -111,9 +121,20 @@ PARAMETERS: Tuple[ParameterSpec, ...] = (
     # --- input
     ParameterSpec(
         'urdf_file', STRING, '',
-        'A URDF or xacro file to analyse, for running without a robot_description publisher. '
-        'Empty: only the robot_description topic. Setting it at run time loads the file.',
+        'A URDF or xacro (.xacro) file to analyse, for running without a robot_description '
+        'publisher. Empty: only the robot_description topic. At run time it may name only a '
+        'readable, well-formed file under urdf_dirs; anything else is refused.',
         validator=validate_urdf_file),
+    ParameterSpec(
+        'urdf_dirs', STRING_ARRAY, None,
+        'Directories urdf_file may name when set at run time (symlinks resolved). Empty: the '
+        'directory of the urdf_file given at start; none if the node started without one.',
+        read_only=True),
+    ParameterSpec(
+        'xacro_args', STRING_ARRAY, None,
+        "xacro arguments for a .xacro urdf_file, each 'name:=value'. Empty: none (write [''] "
+        'in a parameter file). Changing them reloads the file.',
+        validator=validate_xacro_args),
     ParameterSpec(
         'description_max_bytes', INTEGER, DEFAULT_MAX_BYTES,
         'Refuse a robot description (topic message or urdf_file) larger than this many '
@@ -141,8 +162,8 @@ PARAMETERS: Tuple[ParameterSpec, ...] = (
         constraints='greater than density_min'),
     ParameterSpec(
         'collision_face_limit', INTEGER, CheckConfig.collision_face_limit,
-        'Most faces a collision mesh should have (the URDF specification recommends under '
-        '1000 for MoveIt).', minimum=1, maximum=100_000_000,
+        'Most faces a collision mesh should have (1-3k is routine; the URDF specification '
+        'advises under 1000).', minimum=1, maximum=100_000_000,
         validator=_check('collision_face_limit')),
     ParameterSpec(
         'min_mass', DOUBLE, CheckConfig.min_mass,
@@ -166,6 +187,11 @@ PARAMETERS: Tuple[ParameterSpec, ...] = (
         'check_meshes', BOOL, CheckConfig.check_meshes,
         'Load mesh files (false: skip every mesh-based check).',
         validator=_check('check_meshes')),
+    ParameterSpec(
+        'max_findings_per_rule', INTEGER, CheckConfig.max_findings_per_rule,
+        'List at most this many findings of one rule; the rest are counted in one more '
+        'finding.', minimum=1, maximum=100_000_000,
+        validator=_check('max_findings_per_rule')),
     # --- outputs
     ParameterSpec(
         'diagnostics_period', DOUBLE, 1.0,
@@ -288,6 +314,8 @@ class NodeSettings:
     check: CheckConfig = CheckConfig()
     markers: MarkerOptions = MarkerOptions()
     urdf_file: str = ''
+    urdf_dirs: Tuple[str, ...] = ()
+    xacro_args: Tuple[str, ...] = ()
     description_max_bytes: int = DEFAULT_MAX_BYTES
     diagnostics_period: float = 1.0
     robot_com_period: float = 0.1
@@ -338,6 +366,8 @@ def settings_from_values(values: Mapping[str, Any]) -> NodeSettings:
         color_robot_com=_rgba(merged['color_robot_com']))
     return NodeSettings(
         check=check, markers=markers, urdf_file=merged['urdf_file'],
+        urdf_dirs=tuple(item for item in _strings(merged['urdf_dirs']) if item),
+        xacro_args=tuple(item for item in _strings(merged['xacro_args']) if item),
         description_max_bytes=int(merged['description_max_bytes']),
         diagnostics_period=float(merged['diagnostics_period']),
         robot_com_period=float(merged['robot_com_period']),

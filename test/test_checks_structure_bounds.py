@@ -1,0 +1,145 @@
+# Copyright 2026 urdf_link_tools contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+Structure checks stay near-linear and their output bounded on generated hostile inputs.
+
+Each input is checked by the real CLI in a child process under a wall-clock limit, so a
+quadratic regression fails the test (instead of hanging the suite).
+"""
+
+import json
+import os
+import subprocess
+import sys
+import time
+
+import pytest
+
+#: Wall-clock limit of one child process; each case takes well under a second of analysis.
+LIMIT_S = 20.0
+#: The whole JSON report stays under this size whatever the input.
+MAX_OUTPUT = 2_000_000
+
+
+def _missing_links(n: int) -> str:
+    """Return n joints whose children are misspelt names of n existing links (48 s before)."""
+    links = ''.join(f'<link name="segment_{i}_link"/>' for i in range(n))
+    joints = ''.join(f'<joint name="j{i}" type="fixed"><parent link="segment_0_link"/>'
+                     f'<child link="segmnet_{i}_link"/></joint>' for i in range(n))
+    return f'<robot name="m">{links}{joints}</robot>'
+
+
+def _roots(n: int) -> str:
+    """Return n links and no joint: n roots (list.index per root took 248 s for 100k)."""
+    return '<robot name="r">' + ''.join(f'<link name="l{i}"/>' for i in range(n)) + '</robot>'
+
+
+def _two_link_loops(n: int) -> str:
+    """Return n separate loops a <-> b: every loop used to be listed (69 MB of output)."""
+    parts = []
+    for i in range(n):
+        parts.append(f'<link name="a{i}"/><link name="b{i}"/>'
+                     f'<joint name="ab{i}" type="fixed"><parent link="a{i}"/>'
+                     f'<child link="b{i}"/></joint>'
+                     f'<joint name="ba{i}" type="fixed"><parent link="b{i}"/>'
+                     f'<child link="a{i}"/></joint>')
+    return '<robot name="l"><link name="root"/>' + ''.join(parts) + '</robot>'
+
+
+def _one_big_loop(n: int) -> str:
+    """One loop through n links: the message names a few and counts the rest."""
+    links = ''.join(f'<link name="c{i}"/>' for i in range(n))
+    joints = ''.join(f'<joint name="j{i}" type="fixed"><parent link="c{i}"/>'
+                     f'<child link="c{(i + 1) % n}"/></joint>' for i in range(n))
+    return f'<robot name="c"><link name="root"/>{links}{joints}</robot>'
+
+
+def _many_parents(n: int) -> str:
+    """One link that is the child of n joints."""
+    links = '<link name="hub"/>' + ''.join(f'<link name="p{i}"/>' for i in range(n))
+    joints = ''.join(f'<joint name="j{i}" type="fixed"><parent link="p{i}"/>'
+                     f'<child link="hub"/></joint>' for i in range(n))
+    return f'<robot name="p">{links}{joints}</robot>'
+
+
+def _undefined_materials(n: int) -> str:
+    """Return n visuals naming n undefined materials among n defined ones (difflib per visual)."""
+    materials = ''.join(f'<material name="paint_{i}"><color rgba="1 0 0 1"/></material>'
+                        for i in range(n))
+    links = ''.join(f'<link name="l{i}"><visual><geometry><box size="1 1 1"/></geometry>'
+                    f'<material name="pain_{i}"/></visual></link>' for i in range(n))
+    joints = ''.join(f'<joint name="j{i}" type="fixed"><parent link="l0"/>'
+                     f'<child link="l{i}"/></joint>' for i in range(1, n))
+    return f'<robot name="mat">{materials}{links}{joints}</robot>'
+
+
+CASES = [
+    ('joint-unknown-link', _missing_links, 5000),
+    ('robot-multiple-roots', _roots, 100_000),
+    ('kinematic-loop', _two_link_loops, 20_000),
+    ('kinematic-loop', _one_big_loop, 50_000),
+    ('link-multiple-parents', _many_parents, 50_000),
+    ('material-undefined', _undefined_materials, 5000),
+]
+
+
+def _run_check(path: str):
+    env = dict(os.environ)
+    start = time.monotonic()
+    completed = subprocess.run(
+        [sys.executable, '-m', 'urdf_link_tools.cli', 'check', path, '--no-meshes',
+         '--format', 'json'], capture_output=True, timeout=LIMIT_S, env=env)
+    return completed, time.monotonic() - start
+
+
+@pytest.mark.parametrize('rule,make,n', CASES, ids=[f'{c[1].__name__}-{c[2]}' for c in CASES])
+def test_structure_checks_are_bounded(tmp_path, rule, make, n):
+    path = tmp_path / 'generated.urdf'
+    path.write_text(make(n))
+    completed, elapsed = _run_check(str(path))
+    assert completed.returncode in (0, 2), completed.stderr.decode()[-2000:]
+    assert b'Traceback' not in completed.stderr
+    assert len(completed.stdout) < MAX_OUTPUT, len(completed.stdout)
+    document = json.loads(completed.stdout)
+    findings = [f for f in document['findings'] if f['rule'] == rule]
+    assert findings, rule
+    # No message grows with the input.
+    assert max(len(f['message']) for f in document['findings']) < 2000
+    print(f'{make.__name__}({n}): {elapsed:.2f} s, {len(completed.stdout)} bytes')
+
+
+def test_capped_rule_says_how_many_were_left_out(tmp_path):
+    path = tmp_path / 'roots.urdf'
+    # 600 disconnected 2-link trees: 599 link-disconnected findings... times two links.
+    path.write_text(_two_link_loops(600))
+    completed, _ = _run_check(str(path))
+    document = json.loads(completed.stdout)
+    loops = [f for f in document['findings'] if f['rule'] == 'kinematic-loop']
+    # 20 loops listed, one finding counting the other 580.
+    assert len(loops) == 21
+    assert any('580 more joints close a loop' in f['message'] for f in loops)
+    disconnected = [f for f in document['findings'] if f['rule'] == 'link-disconnected']
+    assert len(disconnected) == 201
+    summary = [f for f in disconnected if f.get('link') is None]
+    assert len(summary) == 1 and '1000 more link-disconnected' in summary[0]['message']
+
+
+def test_suggestion_still_given_for_a_typo(tmp_path):
+    path = tmp_path / 'typo.urdf'
+    path.write_text(_missing_links(3))
+    completed, _ = _run_check(str(path))
+    document = json.loads(completed.stdout)
+    messages = [f['suggestion'] for f in document['findings'] if f['rule'] == 'joint-unknown-link']
+    assert any("did you mean 'segment_1_link'" in m for m in messages), messages

@@ -1,0 +1,175 @@
+# Copyright 2026 urdf_link_tools contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+Whether a link's mass fits the volume its geometry can have: the density-implausible verdict.
+
+The density is bounded, not computed: overlapping collision parts and self-intersecting
+meshes make a single volume untrustworthy (see ``CheckContext.volume_range``). The same
+verdict tells the inertia rules when the collision geometry is not the part (a mesh in
+millimetres), so that they do not compare a tensor with it or suggest its tensor.
+"""
+
+from dataclasses import dataclass
+import math
+from typing import Optional, Sequence, Tuple
+
+import numpy as np
+
+from urdf_link_tools.checks.base import CheckContext, fmt
+from urdf_link_tools.findings import Severity
+from urdf_link_tools.geometry import Bounds, geometry_values, is_finite, union_bounds
+from urdf_link_tools.model import GeometryElement, Link, Mesh
+
+#: A density this many times beyond the plausible range is a warning; closer, an info (a
+#: ballast block, a part whose collision shape is deliberately smaller or larger).
+FAR_OFF = 10.0
+#: Densities of the solid parts robots are made of (foam-filled plastic to steel), kg/m^3:
+#: a unit-slip hint is given only when the corrected density lands in this range.
+TYPICAL_DENSITY = (300.0, 12000.0)
+
+
+#: Collision geometry whose bounds' diagonal is below this (m) is a placeholder.
+MARKER_SIZE = 0.01
+
+
+@dataclass(frozen=True)
+class DensityVerdict:
+    """An implausible density: the bounds, the one reported, the hint and the severity."""
+
+    least: float
+    most: float
+    density: float
+    volumes: Tuple[float, float]
+    notes: Tuple[str, ...]
+    hint: str
+    severity: Severity
+    #: the collision geometry's lengths are off by 1000 (millimetres): it is not the part
+    length_slip: bool = False
+
+
+def density_verdict(ctx: CheckContext, link: Link) -> Optional[DensityVerdict]:
+    """
+    Return why the link's density is implausible, or None when it is plausible or unknown.
+
+    :param ctx: the analysis context
+    :param link: the link
+    :return: the verdict; its severity is WARNING for a unit slip or a density more than
+        FAR_OFF times beyond the range (then the collision geometry is not the part)
+    """
+    if link.inertial is None or not (math.isfinite(link.mass) and link.mass > 0.0):
+        return None
+    key = ('density', id(link))
+    if key in ctx.memo:
+        return ctx.memo[key]
+    verdict = ctx.memo[key] = _verdict(ctx, link)
+    return verdict
+
+
+def _verdict(ctx: CheckContext, link: Link) -> Optional[DensityVerdict]:
+    low, high = ctx.config.density_min, ctx.config.density_max
+    volumes = ctx.volume_range(link)
+    if volumes is None:
+        return None
+    smallest, largest, notes = volumes
+    # The density lies between these two, whatever the overlaps and self-intersections.
+    least, most = link.mass / largest, link.mass / smallest
+    if low <= least and most <= high:
+        return None  # the common case, decided before any bounds are computed
+    bounds = group_bounds(ctx, link.collisions)
+    if bounds is None or float(np.linalg.norm(bounds[1] - bounds[0])) < MARKER_SIZE:
+        return None  # a millimetre placeholder shape says nothing about the part
+    group = ctx.weld_group(link.name)
+    if least > high and (len(group) > 1 or link.visuals):
+        # Partial collision geometry (contact spheres under a foot): the part may fill its
+        # visual geometry and the links welded to it, so only their total bounds the
+        # volume from above.
+        largest = max(largest, ctx.group_fact(
+            link.name, 'upper-volume', lambda members: _upper_volume(ctx, members)))
+        least = link.mass / largest
+    if most < low and len(group) > 1:
+        # A placeholder mass (1e-6 kg) on a link welded to the one carrying the mass.
+        most = ctx.group_fact(link.name, 'mass', lambda members: sum(
+            mass for mass in (ctx.robot.link(name).mass for name in members)
+            if 0.0 < mass < math.inf)) / smallest
+    if least > high:
+        density, far = least, least > FAR_OFF * high
+    elif most < low:
+        density, far = most, most < low / FAR_OFF
+    else:
+        return None
+    hint, slip = _density_hint(link, density, low)
+    return DensityVerdict(least, most, density, (smallest, largest), notes, hint,
+                          Severity.WARNING if far or slip else Severity.INFO,
+                          slip == 'length')
+
+
+def geometry_is_the_part(ctx: CheckContext, link: Link) -> bool:
+    """Return False when the density shows the geometry's lengths are in the wrong unit."""
+    verdict = density_verdict(ctx, link)
+    return verdict is None or not verdict.length_slip
+
+
+def _upper_volume(ctx: CheckContext, group: Sequence[str]) -> float:
+    """Return a volume no smaller than a rigid body's material: every part and visual box."""
+    total = 0.0
+    for name in group:
+        member = ctx.robot.link(name)
+        volumes = ctx.volume_range(member)
+        total += volumes[1] if volumes is not None else 0.0
+        for visual in member.visuals:
+            box = ctx.element_bounds(visual) if visual.geometry is not None else None
+            if box is not None:
+                total += float(np.prod(box[1] - box[0]))
+    return total
+
+
+def _density_hint(link: Link, density: float, low: float) -> Tuple[str, str]:
+    """Return (hint, the unit slip the numbers point to: 'length', 'mass' or '')."""
+    typical_low, typical_high = TYPICAL_DENSITY
+    has_mesh = any(isinstance(element.geometry, Mesh) for element in link.collisions)
+    if typical_low <= density * 1e9 <= typical_high:
+        return ('the volume is ~1e9 too large: lengths in millimetres'
+                + ('; add scale="0.001 0.001 0.001" to the <mesh>' if has_mesh else
+                   '; URDF lengths are metres')), 'length'
+    if has_mesh and typical_low <= density * 1e-9 <= typical_high:
+        return ('the volume is ~1e9 too small: a mesh in metres was scaled as if in '
+                'millimetres (remove scale="0.001 0.001 0.001")'), 'length'
+    if typical_low <= density / 1000.0 <= typical_high:
+        return (f'the mass looks like grams written as kilograms: {fmt(link.mass / 1000.0)} '
+                'kg would give a density typical of plastic or metal parts'), 'mass'
+    if density < low:
+        return ('the collision geometry is much bigger than the part, or the mass is too low: '
+                'check both'), ''
+    return ('denser than any metal: the collision geometry is much smaller than the part, or '
+            'the mass is too high (a deliberate ballast can be silenced with --ignore '
+            'density-implausible)'), ''
+
+
+def group_bounds(ctx: CheckContext, elements: Sequence[GeometryElement]) -> Optional[Bounds]:
+    """Return the union bounds of the elements with a real size; None if one is unknown."""
+    boxes = []
+    for element in elements:
+        if element.geometry is None or not _has_size(element.geometry):
+            continue  # zero-size shapes (markers, a radius-0 sphere) enclose nothing
+        box = ctx.element_bounds(element)
+        if box is None:
+            return None
+        boxes.append(box)
+    return union_bounds(boxes)
+
+
+def _has_size(geometry) -> bool:
+    values = geometry_values(geometry)
+    return is_finite(values) and all(value > 0.0 for value in values)

@@ -1,0 +1,166 @@
+# Copyright 2026 urdf_link_tools contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+The replacement tensor a finding suggests (what ``check --fix-inertia`` writes).
+
+A suggestion must pass every inertia rule of this checker and compile in MuJoCo once it is
+printed with 9 significant digits: Gazebo-valid, positive definite, ``A + B >= C`` with a
+margin, every moment at least :data:`SAFE_FLOOR` (100 times MuJoCo's ``mjEPS``), an RViz
+box, and within ``inertia_mismatch_factor`` of the collision geometry when the link has
+one. A candidate that fails (the nearest valid tensor of a tensor off by orders of
+magnitude, a 1e-20 tensor clipped to 1e-23) is replaced by the geometry's tensor, or
+without geometry by the tensor of a solid sphere of the link's mass, and the text says
+which was used and why.
+"""
+
+import math
+from typing import Optional, Tuple
+
+import numpy as np
+
+from urdf_link_tools.checks.base import CheckContext, fmt, fmt_inertia
+from urdf_link_tools.checks.density import geometry_is_the_part
+from urdf_link_tools.geometry import rpy_to_matrix
+from urdf_link_tools.inertia import (
+    inertia_values, MUJOCO_EPS, nearest_triangle_moments, principal_moments,
+    tensor_from_principal, TensorProperties, violates_triangle)
+from urdf_link_tools.model import Link
+
+#: Smallest principal moment of a suggested tensor, kg m^2 (MuJoCo refuses below 1e-14).
+SAFE_FLOOR = 100.0 * MUJOCO_EPS
+#: Density of the sphere used when there is neither a usable tensor nor geometry, kg/m^3.
+FALLBACK_DENSITY = 1000.0
+
+
+def printed(matrix: np.ndarray) -> np.ndarray:
+    """Return the tensor as it reads back after being written with 9 significant digits."""
+    values = [float(f'{value:.9g}') for value in inertia_values(matrix)]
+    ixx, ixy, ixz, iyy, iyz, izz = values
+    return np.array([[ixx, ixy, ixz], [ixy, iyy, iyz], [ixz, iyz, izz]])
+
+
+def mismatch(have: np.ndarray, want: np.ndarray) -> Tuple[float, int]:
+    """
+    Return how far two sets of sorted principal moments are apart, and where.
+
+    :param have: declared moments, ascending
+    :param want: reference moments, ascending
+    :return: (factor >= 1 of the worst moment, its index); (inf, 0) when one is not positive
+    """
+    if not (np.all(have > 0.0) and np.all(want > 0.0)):
+        return math.inf, 0
+    ratios = have / want
+    spread = np.maximum(ratios, 1.0 / ratios)
+    worst = int(np.argmax(spread))
+    return float(spread[worst]), worst
+
+
+def geometry_tensor(ctx: CheckContext, link: Link) -> Optional[np.ndarray]:
+    """Return the collision-derived tensor in the inertial frame, scaled to the mass."""
+    model, _ = ctx.collision_model(link)
+    if model is None or not link.mass > 0.0 or not model.volume > 0.0:
+        return None
+    if not geometry_is_the_part(ctx, link):
+        return None  # a mesh in millimetres, a placeholder shape: its tensor is not the part's
+    rotation = rpy_to_matrix(link.inertial.origin.rpy)
+    tensor = rotation.T @ (model.unit_inertia * (link.mass / model.volume)) @ rotation
+    return tensor if np.all(np.isfinite(tensor)) else None
+
+
+def problem(ctx: CheckContext, link: Link, matrix: np.ndarray,
+            geometry: Optional[np.ndarray]) -> str:
+    """
+    Return why a tensor cannot be suggested for a link, or '' when it can.
+
+    :param ctx: the analysis context
+    :param link: the link (its mass is used)
+    :param matrix: the candidate, before printing
+    :param geometry: the collision geometry's tensor, when there is one
+    :return: a short reason, '' when the printed tensor passes every inertia rule
+    """
+    if not np.all(np.isfinite(matrix)):
+        return 'it is not finite'
+    tensor = TensorProperties(printed(matrix))
+    moments = tensor.moments
+    if not (tensor.gz_is_valid(link.mass) and tensor.is_positive_definite()) or \
+            violates_triangle(moments) or tensor.equivalent_box(link.mass) is None:
+        return 'it is not a valid tensor'
+    if moments[0] < SAFE_FLOOR:
+        return f"its smallest moment {fmt(moments[0])} is below MuJoCo's floor"
+    if moments[2] < densest_sphere_moment(link.mass, ctx.config.density_max):
+        # No body of this mass is that compact: a sphere at the highest plausible density
+        # has the smallest largest moment (the sphere minimises the trace for its volume).
+        return (f'its largest moment {fmt(moments[2])} is smaller than any body of '
+                f'{fmt(link.mass)} kg can have')
+    if geometry is not None:
+        factor, _ = mismatch(moments, principal_moments(geometry)[0])
+        if factor > ctx.config.inertia_mismatch_factor:
+            return (f'it is {fmt(factor, 3)}x off the collision geometry (limit '
+                    f'{fmt(ctx.config.inertia_mismatch_factor)}x)')
+    return ''
+
+
+def _lifted(matrix: np.ndarray) -> np.ndarray:
+    """Return a tensor moved just inside the valid region, moments at least SAFE_FLOOR."""
+    moments, axes = principal_moments(matrix)
+    moments = np.maximum(moments, 0.0)
+    # Adding the same amount to all three moments keeps A + B >= C.
+    moments = moments + max(0.0, 2.0 * SAFE_FLOOR - float(moments.min()))
+    return tensor_from_principal(nearest_triangle_moments(moments, 1e-3), axes)
+
+
+def densest_sphere_moment(mass: float, density: float) -> float:
+    """Return the moment of a solid sphere of this mass at this density."""
+    radius = (3.0 * mass / (4.0 * math.pi * density)) ** (1.0 / 3.0)
+    return 0.4 * mass * radius * radius
+
+
+def sphere_tensor(mass: float) -> np.ndarray:
+    """Return the tensor of a solid sphere of the given mass at FALLBACK_DENSITY."""
+    radius = (3.0 * mass / (4.0 * math.pi * FALLBACK_DENSITY)) ** (1.0 / 3.0)
+    return np.eye(3) * (0.4 * mass * radius * radius)
+
+
+def suggest(ctx: CheckContext, link: Link, candidate: Optional[np.ndarray],
+            label: str) -> Tuple[np.ndarray, str]:
+    """
+    Return the tensor to suggest and a sentence saying where it comes from.
+
+    :param ctx: the analysis context
+    :param link: the link
+    :param candidate: the rule's own proposal (nearest valid, flipped products), or None
+    :param label: what the candidate is, e.g. 'the nearest valid tensor (same axes)'
+    :return: (tensor, text with the six attributes)
+    """
+    geometry = geometry_tensor(ctx, link)
+    reason = 'there is none'
+    if candidate is not None:
+        reason = problem(ctx, link, candidate, geometry)
+        if not reason:
+            return candidate, f'{label}: {fmt_inertia(inertia_values(candidate))}'
+        lifted = _lifted(candidate)
+        if not problem(ctx, link, lifted, geometry):
+            return lifted, (f'{label}, moved inside the valid region ({reason} as it is): '
+                            f'{fmt_inertia(inertia_values(lifted))}')
+    if geometry is not None:
+        chosen = geometry if not problem(ctx, link, geometry, None) else _lifted(geometry)
+        why = f'instead of {label} ({reason})' if candidate is not None else ''
+        return chosen, (f'the collision geometry at uniform density gives {why}: '
+                        f'{fmt_inertia(inertia_values(chosen))}').replace(' :', ':')
+    sphere = sphere_tensor(link.mass)
+    return sphere, (f'no collision geometry to derive it from and {label} is unusable '
+                    f'({reason}): a solid sphere of {fmt(link.mass)} kg at '
+                    f'{fmt(FALLBACK_DENSITY)} kg/m^3 gives {fmt_inertia(inertia_values(sphere))}'
+                    " (replace it with the part's real tensor)")
