@@ -85,6 +85,18 @@ def _undefined_materials(n: int) -> str:
     return f'<robot name="mat">{materials}{links}{joints}</robot>'
 
 
+def _welded_chain(n: int) -> str:
+    """Return n links welded in one chain, each with mass, a placeholder and geometry."""
+    part = ('<inertial><mass value="1e-6"/><inertia ixx="1e-12" ixy="0" ixz="0" iyy="1e-12" '
+            'iyz="0" izz="1e-12"/></inertial><visual><geometry><box size="0.1 0.1 0.1"/>'
+            '</geometry></visual>')
+    links = ''.join(f'<link name="w{i}">{part if i % 2 else ""}</link>' for i in range(n))
+    joints = ''.join(f'<joint name="j{i}" type="fixed"><parent link="w{i}"/>'
+                     f'<child link="w{i + 1}"/><origin xyz="0 0 0.1"/></joint>'
+                     for i in range(n - 1))
+    return f'<robot name="w">{links}{joints}</robot>'
+
+
 CASES = [
     ('joint-unknown-link', _missing_links, 5000),
     ('robot-multiple-roots', _roots, 100_000),
@@ -92,6 +104,7 @@ CASES = [
     ('kinematic-loop', _one_big_loop, 50_000),
     ('link-multiple-parents', _many_parents, 50_000),
     ('material-undefined', _undefined_materials, 5000),
+    ('collision-missing', _welded_chain, 10_000),
 ]
 
 

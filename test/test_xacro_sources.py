@@ -154,7 +154,7 @@ def test_fix_inertia_never_writes_a_urdf_over_a_xacro(tmp_path):
     result = subprocess.run(
         [sys.executable, '-m', 'urdf_link_tools.cli', 'check', '--no-meshes', SAMPLE,
          '--fix-inertia', str(target)], capture_output=True, text=True, timeout=60)
-    assert result.returncode == 3 and not target.exists()
+    assert result.returncode == 4 and not target.exists()  # a usage error
     result = subprocess.run(
         [sys.executable, '-m', 'urdf_link_tools.cli', 'check', '--no-meshes', TOP,
          f'--package-dir=demo_description={ROBOT_DIR}', '--fix-inertia',

@@ -78,6 +78,23 @@ PARSE_RULES = (
          '<robot>, e.g. xmlns:drake="http://drake.mit.edu"', 'XML Namespaces 1.0'),
 )
 
+#: Findings about inline suppression comments (urdf_link_tools.suppression).
+SUPPRESSION_RULES = (
+    Rule('suppression-missing-reason', Severity.WARNING,
+         'an urdf-link-tools: ignore comment gives no reason',
+         'the next reader cannot tell an accepted finding from a hidden bug (the comment still '
+         'silences the rules it names)',
+         'add "because <why the finding does not apply here>"', 'this tool'),
+    Rule('suppression-unknown-rule', Severity.WARNING,
+         'an urdf-link-tools: ignore comment names a rule that does not exist',
+         'a misspelt rule id silences nothing, so the finding it meant stays reported',
+         'use a rule id from this table', 'this tool'),
+    Rule('suppression-malformed', Severity.WARNING,
+         'a comment starting with urdf-link-tools: is not an ignore comment',
+         'it silences nothing',
+         'write <!-- urdf-link-tools: ignore RULE[,RULE] because REASON -->', 'this tool'),
+)
+
 INTERNAL_RULE = Rule(
     'internal-error', Severity.WARNING, 'a check failed with an unexpected exception',
     "that check's findings are missing for this robot", 'report it with the URDF', 'this tool')
@@ -92,7 +109,7 @@ RULES: Dict[str, Rule] = {}
 for _module in MODULES:
     for _rule in _module.RULES:
         RULES[_rule.rule_id] = _rule
-for _rule in PARSE_RULES + (INTERNAL_RULE, INCOMPLETE_RULE):
+for _rule in PARSE_RULES + SUPPRESSION_RULES + (INTERNAL_RULE, INCOMPLETE_RULE):
     RULES[_rule.rule_id] = _rule
 
 CHECKS = tuple(check for module in MODULES for check in module.CHECKS)

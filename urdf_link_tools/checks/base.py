@@ -22,7 +22,7 @@ the mass lumped through fixed joints, and the union of a link's collision geomet
 
 from dataclasses import dataclass
 import math
-from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
+from typing import Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -142,9 +142,9 @@ class CheckContext:
         self._hulls: Dict[int, Optional[float]] = {}
         self._groups: Dict[str, Tuple[str, ...]] = {}
         self._tops: Dict[str, str] = {}
-        self._group_facts: Dict[Tuple[str, str], object] = {}
-        #: results other rule modules compute once per analysis, keyed by (name, id(link))
-        self.memo: Dict[Tuple[str, int], object] = {}
+        self._group_flags: Dict[Tuple[str, str], bool] = {}
+        #: results rule modules compute once per analysis, keyed by (what, id(link) or name)
+        self.memo: Dict[Tuple[str, object], object] = {}
 
     def finding(self, rule: str, severity: Severity, message: str, *,
                 link: Optional[str] = None, element: Optional[str] = None,
@@ -245,39 +245,31 @@ class CheckContext:
 
     def weld_top(self, name: str) -> str:
         """Return the link a link is welded to: up through fixed joints (itself if moving)."""
-        # Memoised for every link on the way up, so a long fixed chain costs one walk, not one
-        # per link (a 100k-link chain must stay linear).
-        path = []
+        tops = self._tops
+        path: List[str] = []
         seen = set()
-        top = self._tops.get(name)
-        current = name
-        while top is None:
-            joint = self.robot.parent_joint(current)
-            if joint is None or joint.is_moving or current in seen:
-                top = current
+        while name not in tops:
+            joint = self.robot.parent_joint(name)
+            if joint is None or joint.is_moving or name in seen:
                 break
-            seen.add(current)
-            path.append(current)
-            current = joint.parent
-            top = self._tops.get(current)
-        for member in path:
-            self._tops[member] = top
-        self._tops[current] = self._tops.get(current, top)
+            seen.add(name)
+            path.append(name)
+            name = joint.parent
+        top = tops.get(name, name)
+        for member in path:  # every link on the way shares the answer: linear overall
+            tops[member] = top
+        tops[name] = top
         return top
 
-    def group_fact(self, name: str, fact: str, compute: Callable[[Tuple[str, ...]], Any]) -> Any:
-        """
-        Return a fact about a link's weld group, computed once per group.
-
-        :param name: any link of the group
-        :param fact: the fact's name (the cache key, with the group)
-        :param compute: group members -> value
-        :return: the value
-        """
-        key = (self.weld_top(name), fact)
-        if key not in self._group_facts:
-            self._group_facts[key] = compute(self.weld_group(name))
-        return self._group_facts[key]
+    def group_has_collision(self, name: str) -> bool:
+        """Return True when a link of the weld group has collision geometry."""
+        top = self.weld_top(name)
+        if (top, 'collides') not in self._group_flags:
+            self._group_flags[(top, 'collides')] = any(
+                any(element.geometry is not None for element in member.collisions)
+                for member in (self.robot.link(item) for item in self.weld_group(top))
+                if member is not None)
+        return self._group_flags[(top, 'collides')]
 
     def weld_group(self, name: str) -> Tuple[str, ...]:
         """Return the links that form one rigid body with this one (fixed joints both ways)."""

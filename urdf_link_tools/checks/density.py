@@ -95,14 +95,11 @@ def _verdict(ctx: CheckContext, link: Link) -> Optional[DensityVerdict]:
         # Partial collision geometry (contact spheres under a foot): the part may fill its
         # visual geometry and the links welded to it, so only their total bounds the
         # volume from above.
-        largest = max(largest, ctx.group_fact(
-            link.name, 'upper-volume', lambda members: _upper_volume(ctx, members)))
+        largest = max(largest, _upper_volume(ctx, group, ctx.weld_top(link.name)))
         least = link.mass / largest
     if most < low and len(group) > 1:
         # A placeholder mass (1e-6 kg) on a link welded to the one carrying the mass.
-        most = ctx.group_fact(link.name, 'mass', lambda members: sum(
-            mass for mass in (ctx.robot.link(name).mass for name in members)
-            if 0.0 < mass < math.inf)) / smallest
+        most = ctx.lumped_mass(ctx.weld_top(link.name)) / smallest
     if least > high:
         density, far = least, least > FAR_OFF * high
     elif most < low:
@@ -121,8 +118,11 @@ def geometry_is_the_part(ctx: CheckContext, link: Link) -> bool:
     return verdict is None or not verdict.length_slip
 
 
-def _upper_volume(ctx: CheckContext, group: Sequence[str]) -> float:
+def _upper_volume(ctx: CheckContext, group: Sequence[str], top: str) -> float:
     """Return a volume no smaller than a rigid body's material: every part and visual box."""
+    key = ('upper-volume', top)
+    if key in ctx.memo:
+        return ctx.memo[key]
     total = 0.0
     for name in group:
         member = ctx.robot.link(name)
@@ -132,6 +132,7 @@ def _upper_volume(ctx: CheckContext, group: Sequence[str]) -> float:
             box = ctx.element_bounds(visual) if visual.geometry is not None else None
             if box is not None:
                 total += float(np.prod(box[1] - box[0]))
+    ctx.memo[key] = total
     return total
 
 

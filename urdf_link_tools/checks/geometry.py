@@ -323,9 +323,7 @@ def check_collision_missing(ctx: CheckContext) -> Iterator[Finding]:
         moving_mass = ctx.is_moving(link.name) and link.mass > 0.0
         if not (visuals or moving_mass):
             continue
-        if ctx.group_fact(link.name, 'has-collision', lambda group: any(
-                any(element.geometry is not None for element in member.collisions)
-                for member in map(ctx.robot.link, group) if member is not None)):
+        if ctx.group_has_collision(link.name):
             continue
         if visuals:
             size = _visual_size(ctx, visuals)

@@ -250,6 +250,14 @@ class MeshLibrary(PackageResolver):
         # The file itself (device and inode, as stat followed any links), not its path:
         # every spelling of it shares one entry; and the format its name announces.
         key = (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, file_type)
+        try:
+            return self._load_entry(key, path, file_type, info.st_size, scale_key, tried)
+        except MemoryError:
+            return MeshProblem('mesh-unreadable', f'{path}: the checker ran out of memory '
+                               'reading it; it was not checked', tried, path)
+
+    def _load_entry(self, key: tuple, path: str, file_type: str, size: int, scale_key: Scale,
+                    tried: Tuple[str, ...]) -> MeshResult:
         entry = self._lookup(key)
         if entry is None:
             with self._lock:
@@ -260,7 +268,7 @@ class MeshLibrary(PackageResolver):
                     self.loads += 1
                     entry = _Entry(read_mesh(path, file_type, self.budget, tried))
                     self._store(key, entry)
-                    if info.st_size > TRIM_BYTES:
+                    if size > TRIM_BYTES:
                         trim_heap()
             with self._lock:
                 self._key_locks.pop(key, None)
@@ -279,6 +287,9 @@ class MeshLibrary(PackageResolver):
 
     def _store(self, key: tuple, entry: _Entry) -> None:
         with self._lock:
+            if key in self._entries:  # another thread stored it meanwhile
+                self._entries.move_to_end(key)
+                return
             if isinstance(entry.raw, RawMesh):
                 self._alive[key] = entry
             if entry.nbytes > self.cache_bytes:
