@@ -415,20 +415,20 @@ def _missing_children(count):
 
 
 def test_ros_statuses_grouped_by_rule_above_the_threshold():
-    analysis = _missing_children(300)
-    per_link = diagnostics.analysis_statuses(analysis, max_link_statuses=300)
-    assert len(per_link) == 300
+    analysis = _missing_children(150)  # fewer than max_findings_per_rule: none capped
+    per_link = diagnostics.analysis_statuses(analysis, max_link_statuses=150)
+    assert len(per_link) == 150
     grouped = {status.name: status for status in
-               diagnostics.analysis_statuses(analysis, max_link_statuses=299)}
+               diagnostics.analysis_statuses(analysis, max_link_statuses=149)}
     assert list(grouped)[0] == 'urdf_link_tools: links'
-    assert 'more than diagnostics_max_link_statuses=299' in \
+    assert 'more than diagnostics_max_link_statuses=149' in \
         grouped['urdf_link_tools: links'].message
     disconnected = grouped['urdf_link_tools: rule link-disconnected']
     values = {item.key: item.value for item in disconnected.values}
     assert disconnected.level == DiagnosticStatus.ERROR or \
         disconnected.level == DiagnosticStatus.WARN
     assert values['links'] == str(int(values['findings']))
-    assert int(values['links']) >= 299
+    assert int(values['links']) >= 149
     assert len(disconnected.values) <= 2 + diagnostics.MAX_LINKS_PER_RULE + 1
     assert len(grouped) < 10
 

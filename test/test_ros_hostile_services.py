@@ -41,7 +41,7 @@ import pytest
 from ros_harness import NodeSession, REPO, ros_environment
 
 pytest.importorskip('urdf_link_tools.srv',
-                    reason='urdf_link_tools is not built: run scripts/setup.sh')
+                    reason='the interfaces of urdf_link_tools are not built: run scripts/setup.sh')
 
 
 def generate():

@@ -159,6 +159,15 @@ def load_meshes(robot: Robot, library: MeshLibrary,
     return results
 
 
+def _incomplete(budget: Budget, stage: str) -> Finding:
+    return Finding(
+        rule=INCOMPLETE_RULE.rule_id, severity=INCOMPLETE_RULE.severity,
+        message=f'the analysis took longer than its time budget of {budget.seconds:g} s and '
+                f'stopped while {stage}: the findings shown are those found so far',
+        suggestion='raise the analysis_time_budget parameter, or check the robot with '
+                   'urdf-link-tools check')
+
+
 def cap_findings(findings: List[Finding], limit: int) -> Tuple[Finding, ...]:
     """
     Keep the first ``limit`` findings of each rule and count the rest in one more finding.
@@ -192,15 +201,6 @@ def cap_findings(findings: List[Finding], limit: int) -> Tuple[Finding, ...]:
             suggestion='fix the listed ones and check again, or raise max_findings_per_rule',
             values=(('not_listed', str(len(rest))), ('limit', str(limit)))))
     return tuple(sorted(kept, key=sort_key))
-
-
-def _incomplete(budget: Budget, stage: str) -> Finding:
-    return Finding(
-        rule=INCOMPLETE_RULE.rule_id, severity=INCOMPLETE_RULE.severity,
-        message=f'the analysis took longer than its time budget of {budget.seconds:g} s and '
-                f'stopped while {stage}: the findings shown are those found so far',
-        suggestion='raise the analysis_time_budget parameter, or check the robot with '
-                   'urdf-link-tools check')
 
 
 def analyze(robot: Robot, config: CheckConfig = CheckConfig(),
