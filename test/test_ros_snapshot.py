@@ -40,11 +40,11 @@ def test_ros_snapshot_reuses_the_analysis_when_only_markers_change():
     assert second.analysis is first.analysis
     assert len(second.markers.markers) < len(first.markers.markers)
     stricter = settings_from_values({'package_dirs': [f'urdf_link_tools={REPO}'],
-                                     'collision_face_limit': 5000})
+                                     'collision_face_limit': 1000})
     third = build_snapshot(robot, stricter, meshes, 3, 'urdf_link_tools', second)
     assert third.analysis is not first.analysis
     rules = {finding.rule for finding in third.analysis.findings}
-    assert 'collision-mesh-too-complex' not in rules
+    assert 'collision-reuses-visual-mesh' in rules   # 1,520 faces > 1,000
 
 
 def test_ros_snapshot_rejection_carries_the_line():
