@@ -33,11 +33,12 @@ from urdf_link_tools.model import Box, Cylinder, GeometryElement, Link, Mesh, Sp
 
 RULES = (
     Rule('geometry-degenerate', Severity.ERROR,
-         'a zero or negative box size, radius, length or mesh scale on a collision (an info '
-         'on a visual)',
+         'a zero or negative box size, radius, length or mesh scale on a collision (on a '
+         'visual: a warning when negative, an info when zero)',
          'MuJoCo refuses a collision shape of size 0 ("size must be positive") and '
-         'collision checkers skip it; an empty visual only draws nothing (a marker), and a '
-         'negative mesh scale mirrors the mesh (an info: its triangles turn inside out)',
+         'collision checkers skip it; a negative visual size is a typo (drawn mirrored or '
+         'not at all); an empty visual only draws nothing (a marker); a negative mesh scale '
+         'mirrors the mesh (an info: its triangles turn inside out)',
          'give the real dimensions in metres; mirror meshes in the CAD tool instead',
          'URDF link specification (geometry); MuJoCo user_objects.cc (mjCGeom)'),
     Rule('geometry-not-finite', Severity.ERROR, 'a shape dimension or scale is NaN or infinite',
