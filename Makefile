@@ -1,12 +1,17 @@
 # Development entry points of urdf_link_tools. Every target that needs the environment runs
 # `setup` first; scripts/setup.sh returns in a second or two when nothing changed.
+# ROS_DISTRO=kilted make setup test uses the ROS 2 Kilted wheels (.venv-kilted/, build-kilted/,
+# install-kilted/); the default is Jazzy (.venv/, build/, install/).
 SHELL := /bin/bash
 ENV := scripts/env.sh
 PYTEST_FLAGS ?= -q -ra --durations=5
 LINT_TESTS := test/test_copyright.py test/test_flake8.py test/test_pep257.py test/test_xmllint.py
 SAMPLE := samples/sample_robot.urdf
 
-.PHONY: setup test lint run bench build-interfaces clean distclean
+.PHONY: setup test lint run bench build-ros clean distclean
+
+DISTRO := $(or $(ROS_DISTRO),jazzy)
+SUFFIX := $(if $(filter jazzy,$(DISTRO)),,-$(DISTRO))
 
 setup:
 	scripts/setup.sh
@@ -32,15 +37,17 @@ run: setup
 bench: setup
 	$(ENV) python -m bench.run_all
 
-# Rebuild the interface package even if its inputs did not change (CMake rebuilds incrementally).
-build-interfaces:
-	rm -f .venv/.stamp-interfaces
+# Rebuild the ROS package (interfaces, executables, share data) even if its inputs did not change
+# (CMake rebuilds incrementally).
+build-ros:
+	rm -f .venv$(SUFFIX)/.stamp-cmake
 	scripts/setup.sh
 
-# Build products; `distclean` also drops the venv (the next set-up takes about two minutes).
+# Build products of every distribution; `distclean` also drops the venvs (the next set-up takes
+# about two minutes).
 clean:
-	rm -rf build install log *.egg-info .pytest_cache
-	find . -path ./.venv -prune -o -name __pycache__ -type d -prune -exec rm -rf {} +
+	rm -rf build build-* install install-* log *.egg-info .pytest_cache
+	find . -path './.venv*' -prune -o -name __pycache__ -type d -prune -exec rm -rf {} +
 
 distclean: clean
-	rm -rf .venv
+	rm -rf .venv .venv-*

@@ -49,7 +49,19 @@ setup(
         *tree_data_files('config'),
         *tree_data_files('samples'),
     ],
-    install_requires=['setuptools'],
+    # What the core and the CLI import (no ROS: rclpy and the messages come from the ROS
+    # installation and are only needed by urdf_link_tools.ros), so that `pip install .` into a
+    # plain Python 3.10-3.12 venv gives a working `urdf-link-tools check`.
+    install_requires=[
+        'setuptools',
+        'lxml>=4.6',
+        'numpy>=1.21',
+        'PyYAML>=5.4',
+        'trimesh>=3.9',
+        'scipy>=1.8',  # trimesh's convex hulls (the volume of open meshes)
+        'pycollada>=0.7',  # DAE meshes through trimesh
+        'xacro>=2.0',
+    ],
     zip_safe=True,
     maintainer='urdf_link_tools contributors',
     maintainer_email='urdf_link_tools@example.com',
@@ -58,6 +70,7 @@ setup(
     extras_require={
         'test': [
             'pytest',
+            'jsonschema',
         ],
     },
     entry_points={

@@ -73,7 +73,7 @@ def node_rss(domain: int, namespace: str, text: str, robot: str, links: int) -> 
     from diagnostic_msgs.msg import DiagnosticArray
     from rclpy.qos import DurabilityPolicy, HistoryPolicy, QoSProfile, ReliabilityPolicy
     from std_msgs.msg import String
-    from urdf_link_tools_interfaces.srv import GetLinkFindings, GetLinkGeometry, ListLinks
+    from urdf_link_tools.srv import GetLinkFindings, GetLinkGeometry, ListLinks
     from visualization_msgs.msg import MarkerArray
 
     latched = QoSProfile(history=HistoryPolicy.KEEP_LAST, depth=1,

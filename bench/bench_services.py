@@ -74,7 +74,7 @@ def answered(bench: BenchClient, client: Any, request: Any) -> bool:
 def run_client(args: argparse.Namespace) -> int:
     """Answer commands on stdin ('latency NAME N', 'throughput NAME S', 'quit') with JSON."""
     from std_srvs.srv import Trigger
-    from urdf_link_tools_interfaces.srv import GetLinkGeometry, ListLinks
+    from urdf_link_tools.srv import GetLinkGeometry, ListLinks
 
     bench = BenchClient(args.domain, args.namespace, f'ult_bench_client_{os.getpid()}')
     try:

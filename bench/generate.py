@@ -77,3 +77,57 @@ def chain_robot(links: int, seed: int = 0, name: str = 'generated') -> str:
                 '  </joint>\n')
     parts.append('</robot>\n')
     return ''.join(parts)
+
+
+def bare_chain(links: int, name: str = 'bare') -> str:
+    """Return a chain of ``links`` links without any element: big, cheap to check."""
+    parts = [f'<?xml version="1.0"?>\n<robot name="{name}">\n']
+    parts.extend(f'  <link name="link_{i}"/>\n' for i in range(links))
+    parts.extend(f'  <joint name="joint_{i}" type="fixed"><parent link="link_{i - 1}"/>'
+                 f'<child link="link_{i}"/></joint>\n' for i in range(1, links))
+    parts.append('</robot>\n')
+    return ''.join(parts)
+
+
+def missing_links_robot(joints: int, name: str = 'grind') -> str:
+    """
+    Return a robot whose every joint names a child link that does not exist.
+
+    Each unknown name costs a near-miss search over all link names: quadratic in a checker
+    that compares with every name (issue 11: 121 KB took 48 s).
+    """
+    parts = [f'<?xml version="1.0"?>\n<robot name="{name}">\n']
+    parts.extend(f'  <link name="segment_{i}"/>\n' for i in range(joints))
+    parts.extend(f'  <joint name="j{i}" type="fixed"><parent link="segment_{i}"/>'
+                 f'<child link="missing_piece_{i}"/></joint>\n' for i in range(joints))
+    parts.append('</robot>\n')
+    return ''.join(parts)
+
+
+def write_binary_stl(path: str, triangles: int) -> None:
+    """Write a binary STL of ``triangles`` small triangles on a grid (not a closed body)."""
+    import numpy as np
+
+    index = np.arange(triangles, dtype=np.float32)
+    x = (index % 1000) * 0.001
+    y = (index // 1000) * 0.001
+    records = np.zeros(triangles, dtype=[('normal', '<f4', 3), ('v', '<f4', (3, 3)),
+                                         ('attr', '<u2')])
+    records['normal'][:, 2] = 1.0
+    records['v'][:, 0, 0], records['v'][:, 0, 1] = x, y
+    records['v'][:, 1, 0], records['v'][:, 1, 1] = x + 0.001, y
+    records['v'][:, 2, 0], records['v'][:, 2, 1] = x, y + 0.001
+    with open(path, 'wb') as stream:
+        stream.write(b'\0' * 80)
+        stream.write(np.uint32(triangles).tobytes())
+        stream.write(records.tobytes())
+
+
+def mesh_robot(mesh_path: str, name: str = 'meshy') -> str:
+    """Return a two-link robot whose second link's visual is the mesh at ``mesh_path``."""
+    return (f'<?xml version="1.0"?>\n<robot name="{name}">\n  <link name="base"/>\n'
+            '  <link name="shell">\n    <visual>\n'
+            f'      <geometry><mesh filename="file://{mesh_path}"/></geometry>\n'
+            '    </visual>\n  </link>\n'
+            '  <joint name="j" type="fixed"><parent link="base"/><child link="shell"/></joint>\n'
+            '</robot>\n')

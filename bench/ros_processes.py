@@ -36,8 +36,22 @@ _processes: List[subprocess.Popen] = []
 
 
 def domain_id(offset: int) -> int:
-    """Return a DDS domain id in 1..100 for one benchmark (pid-based, never 0)."""
-    return 1 + (os.getpid() * 7 + 31 * offset) % 100
+    """
+    Return a DDS domain id for one benchmark (pid-based).
+
+    Within ``URDF_LINK_TOOLS_TEST_DOMAINS=LO-HI`` when set (as the tests), else the exported
+    ``ROS_DOMAIN_ID``, else 1..100 (never the default domain 0).
+    """
+    text = os.environ.get('URDF_LINK_TOOLS_TEST_DOMAINS', '').strip()
+    exported = os.environ.get('ROS_DOMAIN_ID', '').strip()
+    if text:
+        low, _, high = text.partition('-')
+        first, last = int(low), int(high or low)
+    elif exported:
+        first = last = int(exported)
+    else:
+        first, last = 1, 100
+    return first + (os.getpid() * 7 + 31 * offset) % (last - first + 1)
 
 
 def ros_environment(domain: int) -> Dict[str, str]:

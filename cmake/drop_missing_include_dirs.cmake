@@ -48,9 +48,44 @@ function(urdf_link_tools_drop_missing_include_dirs)
   endforeach()
 endfunction()
 
+# The development environment keeps its venv inside the repository, which is also the CMake source
+# folder of urdf_link_tools; rosidl_generator_py's target then names the venv's NumPy headers,
+# and CMake refuses to export a target whose include folders lie in the source folder. Those
+# headers are needed to build, not by anyone using the installed package: keep them for the
+# build only.
+function(urdf_link_tools_build_only_source_include_dirs)
+  get_property(_targets DIRECTORY "${CMAKE_SOURCE_DIR}" PROPERTY BUILDSYSTEM_TARGETS)
+  foreach(_target IN LISTS _targets)
+    get_target_property(_dirs "${_target}" INTERFACE_INCLUDE_DIRECTORIES)
+    if(NOT _dirs)
+      continue()
+    endif()
+    set(_new "")
+    set(_changed FALSE)
+    foreach(_dir IN LISTS _dirs)
+      # string(FIND), not a regular expression: folder names may hold '+' or '.'.
+      string(FIND "${_dir}" "${CMAKE_SOURCE_DIR}/" _in_source)
+      string(FIND "${_dir}" "${CMAKE_BINARY_DIR}/" _in_binary)
+      if(NOT _dir MATCHES "\\$<" AND _in_source EQUAL 0 AND NOT _in_binary EQUAL 0)
+        list(APPEND _new "$<BUILD_INTERFACE:${_dir}>")
+        set(_changed TRUE)
+      else()
+        list(APPEND _new "${_dir}")
+      endif()
+    endforeach()
+    if(_changed)
+      message(STATUS "drop_missing_include_dirs: ${_target}: source-folder include dirs for the "
+        "build only")
+      set_property(TARGET "${_target}" PROPERTY INTERFACE_INCLUDE_DIRECTORIES "${_new}")
+    endif()
+  endforeach()
+endfunction()
+
 # CMAKE_PROJECT_INCLUDE runs right after project(), before any find_package(): defer the clean-up
 # to the end of the top-level CMakeLists.txt.
 if(CMAKE_CURRENT_SOURCE_DIR STREQUAL CMAKE_SOURCE_DIR)
   cmake_language(DEFER DIRECTORY "${CMAKE_SOURCE_DIR}"
     CALL urdf_link_tools_drop_missing_include_dirs)
+  cmake_language(DEFER DIRECTORY "${CMAKE_SOURCE_DIR}"
+    CALL urdf_link_tools_build_only_source_include_dirs)
 endif()

@@ -18,16 +18,29 @@
 #   source scripts/env.sh          # in bash: this shell gets the environment
 #   scripts/env.sh CMD [ARGS...]   # run one command in it
 #
-# It activates .venv and puts the interface package (install/urdf_link_tools_interfaces), the
-# venv prefix where the ROS wheels install share/ and lib/, and example-robot-data's prefix on
-# the ROS search paths. Nothing is installed or built here.
+# It activates the venv of the ROS distribution (ROS_DISTRO=jazzy, the default: .venv; kilted:
+# .venv-kilted), and puts the package's CMake install prefix (install/urdf_link_tools: its
+# messages, services, executables and share data), the venv prefix where the ROS wheels install
+# share/ and lib/, and example-robot-data's prefix on the ROS search paths. The source tree comes
+# first on PYTHONPATH: `import urdf_link_tools` runs the sources, and urdf_link_tools/__init__.py
+# extends the package with the installed msg/ and srv/. Nothing is installed or built here.
 
 _ult_repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-_ult_venv="$_ult_repo/.venv"
-_ult_iface="$_ult_repo/install/urdf_link_tools_interfaces"
+export ROS_DISTRO="${ROS_DISTRO:-jazzy}"
+case "$ROS_DISTRO" in
+  jazzy) _ult_suffix="" ;;
+  kilted) _ult_suffix=-kilted ;;
+  *)
+    echo "scripts/env.sh: ROS_DISTRO=$ROS_DISTRO: the development environment has ROS 2 wheels" \
+      "for jazzy and kilted only" >&2
+    if [[ "${BASH_SOURCE[0]}" != "$0" ]]; then return 1; else exit 1; fi ;;
+esac
+_ult_venv="$_ult_repo/.venv$_ult_suffix"
+_ult_pkg="$_ult_repo/install$_ult_suffix/urdf_link_tools"
 
 if [[ ! -x "$_ult_venv/bin/python" ]]; then
-  echo "scripts/env.sh: no $_ult_venv yet; run scripts/setup.sh (or make setup) first" >&2
+  echo "scripts/env.sh: no $_ult_venv yet; run scripts/setup.sh (or make setup) first" \
+    "with ROS_DISTRO=$ROS_DISTRO" >&2
   if [[ "${BASH_SOURCE[0]}" != "$0" ]]; then return 1; else exit 1; fi
 fi
 
@@ -48,24 +61,24 @@ _ult_site="$_ult_venv/lib/python3.11/site-packages"
 _ult_prepend AMENT_PREFIX_PATH "$_ult_site/cmeel.prefix"
 # The ROS wheels install their share/, lib/ and include/ into the venv prefix itself.
 _ult_prepend AMENT_PREFIX_PATH "$_ult_venv"
-_ult_prepend AMENT_PREFIX_PATH "$_ult_iface"
+_ult_prepend AMENT_PREFIX_PATH "$_ult_pkg"
 _ult_prepend CMAKE_PREFIX_PATH "$_ult_venv"
-_ult_prepend CMAKE_PREFIX_PATH "$_ult_iface"
-_ult_prepend PYTHONPATH "$_ult_iface/lib/python3.11/site-packages"
+_ult_prepend CMAKE_PREFIX_PATH "$_ult_pkg"
+_ult_prepend PYTHONPATH "$_ult_pkg/lib/python3.11/site-packages"
+_ult_prepend PYTHONPATH "$_ult_repo"
 
-# Shared libraries: the interface package's, the venv prefix's, and those the ROS wheels keep in
+# Shared libraries: the package's interface libraries, the venv prefix's, and those the ROS wheels keep in
 # site-packages/ros_*.libs. With all of them here, ros_wheels_bootstrapper.pth need not re-exec
 # every Python process to set LD_LIBRARY_PATH, which it skips when told it is done.
 for _ult_lib in "$_ult_site"/ros_*.libs; do
   if [[ -d "$_ult_lib" ]]; then _ult_prepend LD_LIBRARY_PATH "$_ult_lib"; fi
 done
 _ult_prepend LD_LIBRARY_PATH "$_ult_venv/lib"
-_ult_prepend LD_LIBRARY_PATH "$_ult_iface/lib"
+_ult_prepend LD_LIBRARY_PATH "$_ult_pkg/lib"
 export _ROS_WHEELS_BOOTSTRAP_COMPLETE=1
 
 export ROS_VERSION=2
 export ROS_PYTHON_VERSION=3
-export ROS_DISTRO="${ROS_DISTRO:-jazzy}"
 export RMW_IMPLEMENTATION="${RMW_IMPLEMENTATION:-rmw_fastrtps_cpp}"
 
 # DDS stays on this machine. ROS_AUTOMATIC_DISCOVERY_RANGE exists from Iron on. Humble (and
@@ -85,7 +98,7 @@ if [[ -f "$_ult_venv/colcon-defaults.yaml" ]]; then
 fi
 
 unset -f _ult_prepend
-unset _ult_lib _ult_site _ult_venv _ult_iface
+unset _ult_lib _ult_site _ult_venv _ult_pkg _ult_suffix
 
 if [[ "${BASH_SOURCE[0]}" == "$0" ]]; then
   unset _ult_repo

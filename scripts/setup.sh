@@ -15,23 +15,37 @@
 
 # Set up the development environment of urdf_link_tools from nothing, in the repository:
 #
-#   .venv/                               Python 3.11 venv: ROS 2 Jazzy wheels from PyPI, the core
-#                                        libraries, test tools, and this package (pip install -e)
-#   build/urdf_link_tools_interfaces/    CMake build of the interface package
-#   install/urdf_link_tools_interfaces/  its install prefix (the layout colcon would use)
+#   .venv/                    Python 3.11 venv: ROS 2 Jazzy wheels from PyPI, the core libraries,
+#                             test tools, and this package (pip install -e)
+#   build/urdf_link_tools/    CMake build of the repository root (the ROS package urdf_link_tools:
+#                             its messages and services, executables, launch/config/samples)
+#   install/urdf_link_tools/  its install prefix (the layout colcon would use)
 #
-# Each step is skipped when a stamp file in .venv/ says its inputs did not change, so a second
+# ROS_DISTRO=kilted selects the ROS 2 Kilted wheels instead; that environment lives in
+# .venv-kilted/, build-kilted/ and install-kilted/, so the two distributions' wheels never mix.
+#
+# Each step is skipped when a stamp file in the venv says its inputs did not change, so a second
 # run takes a second or two. Use the environment with scripts/env.sh.
 #
-# Environment: PYTHON=<interpreter> picks the Python 3.11 to build the venv from.
+# Environment: ROS_DISTRO=jazzy (default) or kilted; PYTHON=<interpreter> picks the Python 3.11
+# to build the venv from.
 set -euo pipefail
 
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$repo"
-venv="$repo/.venv"
-iface=urdf_link_tools_interfaces
-iface_build="$repo/build/$iface"
-iface_install="$repo/install/$iface"
+distro="${ROS_DISTRO:-jazzy}"
+case "$distro" in
+  jazzy) suffix="" ;;
+  kilted) suffix="-kilted" ;;
+  *)
+    echo "[setup] ERROR: ROS_DISTRO=$distro: the development environment has ROS 2 wheels for" \
+      "jazzy and kilted only (run with ROS_DISTRO=jazzy or ROS_DISTRO=kilted)" >&2
+    exit 1 ;;
+esac
+venv="$repo/.venv$suffix"
+pkg=urdf_link_tools
+pkg_build="$repo/build$suffix/$pkg"
+pkg_install="$repo/install$suffix/$pkg"
 started=$SECONDS
 
 say() { echo "[setup] $*"; }
@@ -61,17 +75,17 @@ pip_quiet() {
 }
 
 # Two set-ups at once in the same tree (make test in two shells) would race on pip and CMake.
-mkdir -p "$repo/build"
-exec 9> "$repo/build/.setup.lock"
+mkdir -p "$repo/build$suffix"
+exec 9> "$repo/build$suffix/.setup.lock"
 if command -v flock > /dev/null; then
-  flock -w 1200 9 || die "another scripts/setup.sh still holds build/.setup.lock"
+  flock -w 1200 9 || die "another scripts/setup.sh still holds build$suffix/.setup.lock"
 fi
 
 # --- 1. Python 3.11 venv ---------------------------------------------------------------------
-# The ROS 2 Jazzy wheels on PyPI are built for CPython 3.11 only (cp311 manylinux_2_28).
+# The ROS 2 Jazzy and Kilted wheels on PyPI are built for CPython 3.11 only (cp311 manylinux_2_28).
 is_py311() { "$1" -c 'import sys; sys.exit(sys.version_info[:2] != (3, 11))' > /dev/null 2>&1; }
 if [[ -x "$venv/bin/python" ]] && ! is_py311 "$venv/bin/python"; then
-  say "existing .venv is not Python 3.11: recreating it"
+  say "existing ${venv#"$repo"/} is not Python 3.11: recreating it"
   rm -rf "$venv"
 fi
 if [[ ! -x "$venv/bin/python" ]]; then
@@ -83,13 +97,13 @@ if [[ ! -x "$venv/bin/python" ]]; then
     fi
   done
   [[ -n "$python" ]] || die "need Python 3.11 (set PYTHON=/path/to/python3.11)"
-  say "creating .venv with $(command -v "$python") ($("$python" --version 2>&1))"
+  say "creating ${venv#"$repo"/} ($distro) with $(command -v "$python") ($("$python" --version 2>&1))"
   "$python" -m venv "$venv"
 fi
 
 # --- 2. pinned requirements ------------------------------------------------------------------
-req="requirements/ros-jazzy.txt"
-con="requirements/constraints.txt"
+req="requirements/ros-$distro.txt"
+con="requirements/constraints-$distro.txt"
 key="$(fingerprint "$req" "$con")-$("$venv/bin/python" -V 2>&1)"
 if stamp_ok requirements "$key"; then
   say "requirements: up to date"
@@ -167,87 +181,64 @@ EOF
   stamp_set debian "$key"
 fi
 
-# --- 4. the interface package (CMake, colcon's layout) ---------------------------------------
+# --- 4. the ROS package: the repository root with CMake (colcon's layout) ---------------------
 # Linters and colcon must not descend into build/, install/ and log/.
-for d in build install log; do
+for d in "build$suffix" "install$suffix" log; do
   mkdir -p "$repo/$d"
   touch "$repo/$d/AMENT_IGNORE" "$repo/$d/COLCON_IGNORE"
 done
+# Leftovers of the layout before urdf_link_tools owned its interfaces (a nested
+# urdf_link_tools_interfaces package, data files linked into the venv) would shadow this build.
+rm -rf "$repo/build$suffix/urdf_link_tools_interfaces" "$repo/install$suffix/urdf_link_tools_interfaces" \
+  "$venv/share/$pkg" "$venv/share/ament_index/resource_index/packages/$pkg" "$venv/lib/$pkg"
 # shellcheck source=scripts/env.sh
 source "$repo/scripts/env.sh"
 fix_cmake="$repo/cmake/drop_missing_include_dirs.cmake"
-mapfile -t iface_files < <(find "$iface" -type f | LC_ALL=C sort)
-key="$(fingerprint "${iface_files[@]}" "$fix_cmake" "$venv/.stamp-requirements")"
-if stamp_ok interfaces "$key" && [[ -f "$iface_install/share/$iface/package.xml" ]]; then
-  say "interfaces: up to date ($iface_install)"
+# The Python sources are not installed (the environment runs the source tree, see env.sh), and
+# launch/, config/ and samples/ are installed as symbolic links (colcon's --symlink-install), so
+# edits show at once; new or removed files are picked up on the next set-up (the key covers the
+# file list).
+mapfile -t pkg_files < <(
+  { printf '%s\n' CMakeLists.txt package.xml
+    find msg srv launch config samples -type f 2> /dev/null || true; } | LC_ALL=C sort -u)
+key="v2-$(fingerprint CMakeLists.txt package.xml msg/* srv/* "$fix_cmake" \
+  "$venv/.stamp-requirements")-$(printf '%s\n' "${pkg_files[@]}" | sha256sum | cut -d' ' -f1)"
+if stamp_ok cmake "$key" && [[ -f "$pkg_install/share/$pkg/package.xml" ]]; then
+  say "ROS package: up to date (${pkg_install#"$repo"/})"
 else
-  say "interfaces: building $iface (CMake, about a minute) into ${iface_install#"$repo"/}"
+  say "ROS package: building $pkg (CMake: interfaces, executables; about a minute)" \
+    "into ${pkg_install#"$repo"/}"
   t=$SECONDS
-  log="$iface_build.log"
-  mkdir -p "$iface_build"
+  log="$pkg_build.log"
+  mkdir -p "$pkg_build"
   if ! {
-    cmake -S "$repo/$iface" -B "$iface_build" \
-      -DCMAKE_INSTALL_PREFIX="$iface_install" \
+    cmake -S "$repo" -B "$pkg_build" \
+      -DCMAKE_INSTALL_PREFIX="$pkg_install" \
       -DCMAKE_BUILD_TYPE=Release \
       -DBUILD_TESTING=OFF \
+      -DAMENT_CMAKE_SYMLINK_INSTALL=ON \
+      -DURDF_LINK_TOOLS_INSTALL_PYTHON_SOURCES=OFF \
       -DPython3_EXECUTABLE="$venv/bin/python" \
       -DCMAKE_PROJECT_INCLUDE="$fix_cmake" \
-      && cmake --build "$iface_build" -j "$(nproc 2> /dev/null || echo 2)" \
-      && cmake --install "$iface_build"
+      && cmake --build "$pkg_build" -j "$(nproc 2> /dev/null || echo 2)" \
+      && (cd "$pkg_build" && cmake --install .)  # symlink_install_manifest.txt lands in the cwd
   } > "$log" 2>&1; then
     tail -n 40 "$log" >&2
-    die "building $iface failed; full log: $log"
+    die "building $pkg failed; full log: $log"
   fi
-  stamp_set interfaces "$key"
-  say "interfaces: built in $((SECONDS - t)) s"
+  stamp_set cmake "$key"
+  say "ROS package: built in $((SECONDS - t)) s"
 fi
 
 # --- 5. this package, editable -------------------------------------------------------------
-# pip install -e puts the console scripts in .venv/bin and runs the source tree. Editable wheels
-# carry no data_files, so the data_files of setup.py (package.xml, the ament index marker,
-# launch/, config/, samples/) are linked into .venv/share/ file by file, as colcon build
-# --symlink-install would: edits show at once, new or removed files on the next set-up (the
-# stamp covers the file list).
-mapfile -t pkg_files < <(
-  { printf '%s\n' setup.py setup.cfg package.xml resource/urdf_link_tools
-    find launch config samples -type f 2> /dev/null || true; } | LC_ALL=C sort -u)
-key="$(fingerprint setup.py setup.cfg package.xml "$venv/.stamp-requirements")-$(
-  printf '%s\n' "${pkg_files[@]}" | sha256sum | cut -d' ' -f1)"
+# pip install -e puts the console scripts urdf-link-tools and urdf_link_tools_node in the venv's
+# bin/ (the ROS executables are in install/urdf_link_tools/lib/urdf_link_tools).
+key="$(fingerprint setup.py setup.cfg "$venv/.stamp-requirements")"
 if stamp_ok package "$key" && [[ -x "$venv/bin/urdf-link-tools" ]]; then
   say "urdf_link_tools: up to date (editable install)"
 else
-  say "urdf_link_tools: pip install -e . and links of its data_files into .venv/share"
+  say "urdf_link_tools: pip install -e ."
   pip_quiet install -qq --no-deps --no-build-isolation -e "$repo"
-  "$venv/bin/python" - "$repo" "$venv" << 'PY'
-import os
-import shutil
-import sys
-
-from setuptools import distutils  # noqa: F401  (setuptools' own distutils)
-from distutils.core import run_setup
-
-repo, prefix = sys.argv[1:3]
-os.chdir(repo)
-dist = run_setup('setup.py', stop_after='init')
-name = dist.get_name()
-shutil.rmtree(os.path.join(prefix, 'share', name), ignore_errors=True)
-count = 0
-for folder, files in dist.data_files:
-    target = os.path.join(prefix, folder)
-    os.makedirs(target, exist_ok=True)
-    for source in files:
-        link = os.path.join(target, os.path.basename(source))
-        if os.path.lexists(link):
-            os.remove(link)
-        os.symlink(os.path.join(repo, source), link)
-        count += 1
-print(f'[setup] urdf_link_tools: linked {count} data files into {prefix}/share')
-PY
-  # The ros2 run / launch_ros layout: <prefix>/lib/<package>/<executable>.
-  mkdir -p "$venv/lib/urdf_link_tools"
-  for exe in urdf-link-tools urdf_link_tools_node; do
-    ln -sf "../../bin/$exe" "$venv/lib/urdf_link_tools/$exe"
-  done
   stamp_set package "$key"
 fi
 
@@ -260,7 +251,6 @@ build:
   cmake-args:
     - -DCMAKE_PROJECT_INCLUDE=$fix_cmake
     - -DPython3_EXECUTABLE=$venv/bin/python
-    - -DBUILD_TESTING=OFF
 EOF
 mv "$venv/colcon-defaults.yaml.tmp" "$venv/colcon-defaults.yaml"
 

@@ -272,20 +272,20 @@ class Hostile:
 
     def list_links(self) -> Any:
         """Call ``~/list_links``."""
-        from urdf_link_tools_interfaces.srv import ListLinks
+        from urdf_link_tools.srv import ListLinks
 
         return self.call(ListLinks, 'list_links', ListLinks.Request())
 
     def link_geometry(self, link: str, group: str = '', triangles: bool = False) -> Any:
         """Call ``~/get_link_geometry``."""
-        from urdf_link_tools_interfaces.srv import GetLinkGeometry
+        from urdf_link_tools.srv import GetLinkGeometry
 
         return self.call(GetLinkGeometry, 'get_link_geometry', GetLinkGeometry.Request(
             link_name=link, group=group, include_mesh_triangles=triangles))
 
     def link_findings(self, link: str) -> Any:
         """Call ``~/get_link_findings`` ('' for the robot-wide findings)."""
-        from urdf_link_tools_interfaces.srv import GetLinkFindings
+        from urdf_link_tools.srv import GetLinkFindings
 
         return self.call(GetLinkFindings, 'get_link_findings',
                          GetLinkFindings.Request(link_name=link))
@@ -378,7 +378,7 @@ def run_client(args: argparse.Namespace) -> int:
     """
     import rclpy
     from rclpy.executors import SingleThreadedExecutor
-    from urdf_link_tools_interfaces.srv import GetLinkFindings, GetLinkGeometry, ListLinks
+    from urdf_link_tools.srv import GetLinkFindings, GetLinkGeometry, ListLinks
 
     rclpy.init(domain_id=args.domain)
     node = rclpy.create_node(f'ult_load_client_{os.getpid()}', namespace=args.namespace)

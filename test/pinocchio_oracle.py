@@ -85,7 +85,7 @@ def random_positions(robot: Robot, rng: np.random.Generator) -> Dict[str, float]
     positions = {}
     for joint in robot.joints:
         if joint.type in ('revolute', 'prismatic'):
-            low, high = (joint.limit.lower, joint.limit.upper) if joint.limit else (-1.0, 1.0)
+            low, high = joint.limit.bounds if joint.limit else (-1.0, 1.0)
             positions[joint.name] = float(rng.uniform(low, high)) if high > low else 0.0
         elif joint.type == 'continuous':
             positions[joint.name] = float(rng.uniform(-math.pi, math.pi))

@@ -15,16 +15,16 @@
 """
 Helpers for the end-to-end tests: the node as a real process, a test-side ROS client.
 
-Every test module gets a DDS domain of its own (1..100, from the pid and a counter) and a
-namespace of its own, and discovery stays on this machine
-(``ROS_AUTOMATIC_DISCOVERY_RANGE=LOCALHOST``), so parallel runs and other users' nodes are
-not seen. Nothing sleeps for a fixed time: every wait spins the client until a condition
-holds or a deadline passes. The node process is stopped in the fixture's teardown, and
-killed at interpreter exit if a teardown never ran.
+Every test module gets a DDS domain (see :func:`domain_range`) and a namespace of its own,
+and discovery stays on this machine (``ROS_AUTOMATIC_DISCOVERY_RANGE=LOCALHOST``), so
+parallel runs and other users' nodes are not seen. Nothing sleeps for a fixed time: every
+wait spins the client until a condition holds or a deadline passes. The node process is
+stopped in the fixture's teardown, and killed at interpreter exit if a teardown never ran.
 """
 
 import atexit
 import itertools
+import math
 import os
 from pathlib import Path
 import signal
@@ -32,18 +32,48 @@ import subprocess
 import sys
 import tempfile
 import time
-from typing import Any, Callable, Dict, List, Optional, Sequence
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 REPO = Path(__file__).resolve().parents[1]
 SAMPLE_URDF = REPO / 'samples' / 'sample_robot.urdf'
 
+DOMAINS_VARIABLE = 'URDF_LINK_TOOLS_TEST_DOMAINS'
 _counter = itertools.count()
 _processes: List[subprocess.Popen] = []
 
 
+def domain_range() -> Tuple[int, int]:
+    """
+    Return the DDS domain ids the tests may use, lowest and highest.
+
+    ``URDF_LINK_TOOLS_TEST_DOMAINS=LO-HI`` (or one number) wins; else an exported
+    ``ROS_DOMAIN_ID`` is the only domain used (the namespaces keep the tests apart); else
+    1..100, never the default domain 0.
+    """
+    text = os.environ.get(DOMAINS_VARIABLE, '').strip()
+    if text:
+        low, dash, high = text.partition('-')
+        try:
+            first = int(low)
+            last = int(high) if dash else first
+        except ValueError:
+            first, last = -1, -1
+        if not 0 <= first <= last <= 232:
+            raise RuntimeError(f'{DOMAINS_VARIABLE}={text!r}: expected LO-HI within 0..232, '
+                               'e.g. 10-19')
+        return first, last
+    exported = os.environ.get('ROS_DOMAIN_ID', '').strip()
+    if exported:
+        if not exported.isdigit() or int(exported) > 232:
+            raise RuntimeError(f'ROS_DOMAIN_ID={exported!r}: expected a number within 0..232')
+        return int(exported), int(exported)
+    return 1, 100
+
+
 def allocate_domain_id() -> int:
-    """Return a DDS domain id in 1..100 for one test module (pid-based, never 0)."""
-    return 1 + (os.getpid() * 7 + next(_counter)) % 100
+    """Return a DDS domain id of :func:`domain_range` for one test module (pid-based)."""
+    first, last = domain_range()
+    return first + (os.getpid() * 7 + next(_counter)) % (last - first + 1)
 
 
 def unique_namespace(tag: str) -> str:
@@ -224,6 +254,25 @@ class RosClient:
         message.position = [float(value) for value in positions.values()]
         publisher.publish(message)
 
+    def publish_joint_states_until(self, positions: Dict[str, float],
+                                   condition: Callable[[], Any], timeout: float, what: str,
+                                   period: float = 0.1) -> Any:
+        """
+        Publish ``positions`` every ``period`` seconds until ``condition()`` holds; return it.
+
+        joint_state_publisher streams at 10 Hz; a single message can be lost while the node's
+        subscription has not matched this publisher yet, even after this side saw it.
+        """
+        last = [-math.inf]
+
+        def publish_then_check() -> Any:
+            now = time.monotonic()
+            if now - last[0] >= period:
+                self.publish_joint_states(positions)
+                last[0] = now
+            return condition()
+        return self.spin_until(publish_then_check, timeout, what)
+
     def collect(self, message_type: Any, topic: str, qos: Any = 10) -> List[Any]:
         """Subscribe and return the list every message will be appended to."""
         received: List[Any] = []
@@ -308,13 +357,13 @@ class NodeSession:
 
     def list_links(self) -> Any:
         """Call ``~/list_links``."""
-        from urdf_link_tools_interfaces.srv import ListLinks
+        from urdf_link_tools.srv import ListLinks
 
         return self.client.call(ListLinks, self.private('list_links'), ListLinks.Request())
 
     def link_geometry(self, link: str, group: str = '', triangles: bool = False) -> Any:
         """Call ``~/get_link_geometry``."""
-        from urdf_link_tools_interfaces.srv import GetLinkGeometry
+        from urdf_link_tools.srv import GetLinkGeometry
 
         request = GetLinkGeometry.Request(link_name=link, group=group,
                                           include_mesh_triangles=triangles)
@@ -322,7 +371,7 @@ class NodeSession:
 
     def link_findings(self, link: str) -> Any:
         """Call ``~/get_link_findings``."""
-        from urdf_link_tools_interfaces.srv import GetLinkFindings
+        from urdf_link_tools.srv import GetLinkFindings
 
         return self.client.call(GetLinkFindings, self.private('get_link_findings'),
                                 GetLinkFindings.Request(link_name=link))

@@ -17,12 +17,11 @@
 import dataclasses
 import inspect
 import random
-import re
 
 import numpy as np
 import pytest
 
-from urdf_link_tools import inertia, meshes, model
+from urdf_link_tools import inertia, model
 from urdf_link_tools.parser import parse_urdf_string
 
 NAMES = ('ixx', 'ixy', 'ixz', 'iyy', 'iyz', 'izz')
@@ -178,93 +177,3 @@ def test_robot_lookup_tables_are_filled():
     assert robot.link('l3') is robot.links[3]
     assert robot.parent_joint('l3').name == 'j3'
     assert robot.root_links == ('l0',)
-
-
-def test_dae_material_stripping_is_the_regex():
-    """meshes._strip_dae_materials cuts exactly what the regular expressions it replaces cut."""
-    def reference(data):
-        data = re.sub(rb'<bind_material\b.*?</bind_material>', b'', data, flags=re.S)
-        return re.sub(rb'<library_(effects|images|materials)\b.*?</library_\1>', b'', data,
-                      flags=re.S)
-
-    pieces = [b'<bind_material>', b'</bind_material>', b'<bind_materials>', b'<bind_material ',
-              b'<library_effects>', b'</library_effects>', b'<library_images id="i">',
-              b'</library_images>', b'<library_materials', b'</library_materials>',
-              b'<library_effectsX>', b'<library_geometries>', b'x', b'\n', b'<', b'>', b'/']
-    rng = random.Random(5)
-    for _ in range(20000):
-        data = b''.join(rng.choice(pieces) for _ in range(rng.randrange(12)))
-        assert meshes._strip_dae_materials(data) == reference(data), data
-
-
-def _reference_solid(vertices, faces):
-    """Measure a mesh as meshes did before its fast path: with trimesh's own properties."""
-    import trimesh
-    mesh = trimesh.Trimesh(vertices=vertices, faces=faces, process=True)
-    solid, source = mesh, 'mesh'
-    if not (mesh.is_watertight and mesh.is_winding_consistent):
-        solid, source = meshes._hull(mesh)
-    volume = float(solid.volume)
-    inertia = np.asarray(solid.moment_inertia, dtype=float)
-    if volume < 0.0:
-        volume, inertia = -volume, -inertia
-    return (mesh.is_watertight, mesh.is_winding_consistent, source, volume,
-            np.asarray(solid.center_mass, dtype=float), inertia)
-
-
-def _random_mesh(rng: random.Random):
-    import trimesh
-    kind = rng.randrange(4)
-    if kind == 0:
-        mesh = trimesh.creation.icosphere(subdivisions=rng.randrange(3), radius=rng.uniform(.1, 2))
-    elif kind == 1:
-        mesh = trimesh.creation.box(extents=[rng.uniform(.1, 2) for _ in range(3)])
-    elif kind == 2:
-        mesh = trimesh.creation.cylinder(radius=rng.uniform(.1, 1), height=rng.uniform(.1, 2))
-    else:
-        mesh = trimesh.creation.annulus(r_min=0.2, r_max=0.5, height=0.3)
-    vertices = np.asarray(mesh.vertices) + [rng.uniform(-1, 1) for _ in range(3)]
-    faces = np.asarray(mesh.faces).copy()
-    change = rng.randrange(5)
-    if change == 1:  # open
-        faces = faces[rng.randrange(1, 4):]
-    elif change == 2:  # a flipped face: watertight but inconsistent winding
-        index = rng.randrange(len(faces))
-        faces[index] = faces[index][::-1]
-    elif change == 3:  # a duplicated face: an edge shared by three faces
-        faces = np.concatenate([faces, faces[:1]])
-    elif change == 4:  # all flipped: inside out
-        faces = faces[:, ::-1].copy()
-    if rng.random() < 0.5:  # a triangle soup, as STL files hold it
-        vertices = vertices[faces].reshape(-1, 3)
-        faces = np.arange(len(vertices)).reshape(-1, 3)
-    return vertices, faces
-
-
-def test_closed_surface_test_is_trimeshs():
-    import trimesh
-    rng = random.Random(9)
-    for _ in range(300):
-        vertices, faces = _random_mesh(rng)
-        mesh = trimesh.Trimesh(vertices=vertices, faces=faces, process=True)
-        assert meshes._closed(np.asarray(mesh.faces)) == \
-            (mesh.is_watertight, mesh.is_watertight and mesh.is_winding_consistent)
-
-
-@pytest.mark.parametrize('merged', [False, True])
-def test_measured_solid_is_trimeshs(merged):
-    import trimesh
-    rng = random.Random(13)
-    for _ in range(120):
-        vertices, faces = _random_mesh(rng)
-        if merged:  # what the STL loader hands over: already merged by position
-            mesh = trimesh.Trimesh(vertices=vertices, faces=faces, process=True)
-            vertices, faces = np.asarray(mesh.vertices), np.asarray(mesh.faces)
-        info = meshes.MeshInfo(path='m', vertices=vertices, faces=faces, face_count=len(faces),
-                               bounds=(vertices.min(axis=0), vertices.max(axis=0)),
-                               _merged=merged)
-        watertight, _, source, volume, centre, tensor = _reference_solid(vertices, faces)
-        assert (info.is_watertight, info.volume_source) == (watertight, source)
-        assert info.volume == volume
-        assert np.array_equal(info.center_mass, centre)
-        assert np.array_equal(info.unit_inertia, tensor)

@@ -19,16 +19,19 @@ import pkgutil
 import subprocess
 import sys
 
-import urdf_link_tools
 
 ROS_MODULES = ('rclpy', 'std_msgs', 'visualization_msgs', 'diagnostic_msgs', 'geometry_msgs',
-               'shape_msgs', 'sensor_msgs', 'urdf_link_tools_interfaces')
+               'shape_msgs', 'sensor_msgs', 'urdf_link_tools.msg', 'urdf_link_tools.srv')
+SOURCE = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                      'urdf_link_tools')
 
 
 def core_modules():
-    """Every module of the package outside the ros layer."""
+    """Every module of the package's sources outside the ros layer."""
+    # The sources only: urdf_link_tools.__path__ also holds the generated interfaces (msg/,
+    # srv/) of an install prefix, which are ROS modules by design.
     names = []
-    for info in pkgutil.walk_packages(urdf_link_tools.__path__, 'urdf_link_tools.'):
+    for info in pkgutil.walk_packages([SOURCE], 'urdf_link_tools.'):
         if not info.name.startswith('urdf_link_tools.ros'):
             names.append(info.name)
     return names

@@ -33,8 +33,8 @@ from hostile_harness import client_command, Hostile, rss_mib, wait_lines
 import pytest
 from ros_harness import NodeSession, REPO, ros_environment
 
-pytest.importorskip('urdf_link_tools_interfaces.srv',
-                    reason='urdf_link_tools_interfaces is not built: run scripts/setup.sh')
+pytest.importorskip('urdf_link_tools.srv',
+                    reason='the interfaces of urdf_link_tools are not built: run scripts/setup.sh')
 
 BURST = 100
 RSS_GROWTH_LIMIT_MIB = 30.0

@@ -17,10 +17,11 @@ Hostile mesh files named by a description: each becomes a finding within a bound
 
 The template robot's collision mesh on link 'tool' is pointed at a missing package, a
 directory, /dev/zero, a FIFO, a 1 GB sparse file, a symbolic link loop, corrupt and empty
-STL files and a DAE entity bomb (all made in tmp_path at test time). The node must publish,
-within 20 s of the description, an ERROR status for 'tool' carrying the finding, keep
-answering, and serve the robot; ``urdf-link-tools check`` on a robot naming all of them at
-once must finish in bounded time with every finding.
+STL files, a DAE entity bomb, /proc/self/mem, a DAE whose nodes instance each other 2^40
+times and a package path leaving its package (all made in tmp_path at test time). The node
+must publish, within 20 s of the description, an ERROR status for 'tool' carrying the
+finding, keep answering, and serve the robot; ``urdf-link-tools check`` on a robot naming
+all of them at once must finish in bounded time with every finding.
 """
 
 import json
@@ -32,14 +33,15 @@ import time
 
 from diagnostic_msgs.msg import DiagnosticStatus
 from hostile_harness import Hostile, non_finite, TEMPLATE
+import mesh_attacks
 import pytest
 from ros_harness import NodeSession, REPO
 
-pytest.importorskip('urdf_link_tools_interfaces.srv',
-                    reason='urdf_link_tools_interfaces is not built: run scripts/setup.sh')
+pytest.importorskip('urdf_link_tools.srv',
+                    reason='the interfaces of urdf_link_tools are not built: run scripts/setup.sh')
 
 from urdf_link_tools.cli import EXIT_ERRORS  # noqa: E402
-from urdf_link_tools_interfaces.msg import Finding  # noqa: E402
+from urdf_link_tools.msg import Finding  # noqa: E402
 
 PACKAGE_DIRS = [f'urdf_link_tools={REPO}']
 SAMPLE_MESH = 'package://urdf_link_tools/samples/meshes/arm_collision.stl'
@@ -56,6 +58,12 @@ def _make(case: str, folder: Path) -> str:
     """Create the hostile file for a case and return the mesh filename to write."""
     if case == 'missing_package':
         return 'package://no_such_package_ult/meshes/part.stl'
+    if case == 'package_escape':
+        return 'package://urdf_link_tools/../package_escape.stl'
+    if case == 'dae_instancing_bomb':
+        path = folder / f'{case}.dae'
+        os.replace(mesh_attacks.instancing_bomb(folder, depth=40), path)
+        return f'file://{path}'
     path = folder / f'{case}.stl'
     if case == 'directory':
         path.mkdir()
@@ -74,6 +82,8 @@ def _make(case: str, folder: Path) -> str:
     elif case == 'stl_count_lie':
         # A binary header announcing 4 billion triangles, followed by one.
         path.write_bytes(b'\0' * 80 + (0xFFFFFFFF).to_bytes(4, 'little') + b'\0' * 50)
+    elif case == 'proc_self_mem':
+        os.symlink('/proc/self/mem', path)
     elif case == 'empty_stl':
         path.write_bytes(b'')
     elif case == 'dae_entity_bomb':
@@ -88,12 +98,15 @@ CASES = {
     'directory': ('mesh-unreadable', 'is a directory'),
     'dev_zero': ('mesh-unreadable', 'is a character device'),
     'fifo': ('mesh-unreadable', 'is a FIFO'),
-    'sparse_1gb': ('mesh-unreadable', 'more than the limit'),
+    'sparse_1gb': ('mesh-unreadable', 'larger than the limit'),
     'symlink_loop': ('mesh-not-found', 'symbolic link loop'),
     'corrupt_stl': ('mesh-unreadable', 'is not a valid STL'),
     'stl_count_lie': ('mesh-unreadable', 'is not a valid STL'),
     'empty_stl': ('mesh-unreadable', 'is empty'),
     'dae_entity_bomb': ('mesh-unreadable', 'declares XML entities'),
+    'proc_self_mem': ('mesh-unreadable', 'cannot be read'),
+    'dae_instancing_bomb': ('mesh-unreadable', 'expands to more than'),
+    'package_escape': ('mesh-not-found', 'leaves package'),
 }
 
 

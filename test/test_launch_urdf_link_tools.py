@@ -24,25 +24,31 @@ project uses (they come with a ROS installation); where they are missing the mod
 skipped with that reason.
 """
 
+import os
+import sys
 import unittest
 
 import pytest
-from ros_harness import allocate_domain_id, REPO, RosClient, SAMPLE_URDF, unique_namespace
+
+# launch_test, unlike pytest, does not put this file's folder on sys.path.
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from ros_harness import allocate_domain_id, REPO, RosClient, SAMPLE_URDF  # noqa: E402, I100
+from ros_harness import unique_namespace  # noqa: E402
 
 _MISSING = ('{} is not installed: launch, launch_ros and launch_testing come with a ROS 2 '
             'installation (apt ros-<distro>-launch-testing-ros), not from PyPI')
 launch = pytest.importorskip('launch', reason=_MISSING.format('launch'))
 launch_ros = pytest.importorskip('launch_ros', reason=_MISSING.format('launch_ros'))
 launch_testing = pytest.importorskip('launch_testing', reason=_MISSING.format('launch_testing'))
-pytest.importorskip('urdf_link_tools_interfaces.srv',
-                    reason='urdf_link_tools_interfaces is not built: run scripts/setup.sh')
+pytest.importorskip('urdf_link_tools.srv',
+                    reason='the interfaces of urdf_link_tools are not built: run scripts/setup.sh')
 
 # Only importable once the checks above passed, hence after them (and out of order).
 from launch.actions import IncludeLaunchDescription, SetEnvironmentVariable  # noqa: E402, I100
 from launch.launch_description_sources import PythonLaunchDescriptionSource  # noqa: E402
 import launch_testing.actions  # noqa: E402
 import launch_testing.asserts  # noqa: E402
-from urdf_link_tools_interfaces.srv import GetLinkFindings, ListLinks  # noqa: E402
+from urdf_link_tools.srv import GetLinkFindings, ListLinks  # noqa: E402
 
 DOMAIN_ID = allocate_domain_id()
 NAMESPACE = unique_namespace('launch')

@@ -18,6 +18,7 @@ import math
 
 import pytest
 from urdf_link_tools.errors import UrdfStructureError, UrdfSyntaxError
+from urdf_link_tools.findings import Severity
 from urdf_link_tools.model import Box, Cylinder, Mesh, Sphere
 from urdf_link_tools.parser import parse_urdf_string
 
@@ -234,46 +235,6 @@ def test_unicode_and_whitespace_in_names_are_preserved():
 
 
 @pytest.mark.parametrize('text, kind, fragment, line', [
-    ('<robot name="r">\n<link name="a"><visual><geometry><box size="1 1"/>'
-     '</geometry></visual></link></robot>',
-     UrdfStructureError, '<box size="1 1"> in link \'a\': size needs 3 numbers, got 2', 2),
-    ('<robot name="r"><link/></robot>', UrdfStructureError, 'needs a non-empty name', 1),
-    ('<robot name="r"><link name=""/></robot>', UrdfStructureError, 'non-empty name', 1),
-    ('<robot name="r"><link name="a">\n<inertial><mass value="x1"/>'
-     '<inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/></inertial></link></robot>',
-     UrdfStructureError, '"x1" is not a number', 2),
-    ('<robot name="r"><link name="a"><inertial><mass value="1_0"/>'
-     '<inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/></inertial></link></robot>',
-     UrdfStructureError, '"1_0" is not a number', 1),
-    ('<robot name="r"><link name="a"><inertial><mass value="1"/>'
-     '<inertia ixx="1" iyy="1" izz="1"/></inertial></link></robot>',
-     UrdfStructureError, 'missing attributes ixy, ixz, iyz', 1),
-    ('<robot name="r"><link name="a"><inertial><inertia ixx="1" ixy="0" ixz="0" iyy="1" '
-     'iyz="0" izz="1"/></inertial></link></robot>', UrdfStructureError, '<mass', 1),
-    ('<robot name="r"><link name="a"><inertial><mass value="1"/></inertial></link></robot>',
-     UrdfStructureError, '<inertia', 1),
-    ('<robot name="r"><link name="a"><visual/></link></robot>',
-     UrdfStructureError, '<geometry> element is required', 1),
-    ('<robot name="r"><link name="a"><collision><geometry/></collision></link></robot>',
-     UrdfStructureError, 'needs one shape', 1),
-    ('<robot name="r"><link name="a"><collision><geometry><capsule radius="1" length="1"/>'
-     '</geometry></collision></link></robot>', UrdfStructureError, 'unknown geometry', 1),
-    ('<robot name="r"><link name="a"><collision><geometry><cylinder radius="1"/>'
-     '</geometry></collision></link></robot>', UrdfStructureError, 'length attribute', 1),
-    ('<robot name="r"><link name="a"><collision><geometry><mesh/></geometry></collision>'
-     '</link></robot>', UrdfStructureError, 'filename attribute is required', 1),
-    ('<robot name="r"><link name="a"><visual><origin xyz="1 2"/><geometry><sphere '
-     'radius="1"/></geometry></visual></link></robot>', UrdfStructureError,
-     'xyz needs 3 numbers, got 2', 1),
-    ('<robot name="r"><link name="a"><visual><geometry><sphere radius="1"/></geometry>'
-     '<material name="m"><color rgba="1 0 0"/></material></visual></link></robot>',
-     UrdfStructureError, 'rgba needs 4 numbers, got 3', 1),
-    ('<robot name="r"><material><color rgba="1 0 0 1"/></material></robot>',
-     UrdfStructureError, 'top-level <material> needs a name', 1),
-    ('<robot name="r"><joint name="j" type="hinge"><parent link="a"/><child link="b"/>'
-     '</joint></robot>', UrdfStructureError, 'unknown type', 1),
-    ('<robot name="r"><joint name="j" type="fixed"><child link="b"/></joint></robot>',
-     UrdfStructureError, 'needs a <parent', 1),
     ('<sdf version="1.6"><model name="m"/></sdf>', UrdfStructureError,
      'root element is <sdf>, expected <robot>', 1),
     ('', UrdfSyntaxError, 'empty', None),
@@ -281,8 +242,10 @@ def test_unicode_and_whitespace_in_names_are_preserved():
     ('this is not xml', UrdfSyntaxError, 'not well-formed XML', 1),
     ('<robot name="r">\n<link name="a">\n', UrdfSyntaxError, 'not well-formed XML', 3),
     ('<robot name="r"><link name="a"></robot>', UrdfSyntaxError, 'not well-formed', 1),
+    ('<robot name="r"><link name="a"><x:y z:w="1"/></link>\n<link name="b"></robot>',
+     UrdfSyntaxError, 'not well-formed XML: Opening and ending tag mismatch', 2),
 ])
-def test_malformed_input_gives_one_clear_line(text, kind, fragment, line):
+def test_what_stops_everything_is_one_clear_line(text, kind, fragment, line):
     with pytest.raises(kind) as info:
         parse_urdf_string(text)
     message = str(info.value)
@@ -293,17 +256,133 @@ def test_malformed_input_gives_one_clear_line(text, kind, fragment, line):
         assert message.startswith(f'line {line}: ')
 
 
+# What urdfdom refuses, element by element: (URDF, rule, fragment of the message, line).
+# Each is an ERROR finding at its line; the robot is still built and checked.
+REFUSED_ELEMENTS = [
+    ('<robot name="r">\n<link name="a"><visual><geometry><box size="1 1"/>'
+     '</geometry></visual></link></robot>',
+     'parse-invalid-number', '<box size="1 1"> in link \'a\': size needs 3 numbers, got 2', 2),
+    ('<robot name="r"><link/></robot>', 'parse-missing-value', 'needs a non-empty name', 1),
+    ('<robot name="r"><link name=""/></robot>', 'parse-missing-value', 'non-empty name', 1),
+    ('<robot name="r"><link name="a">\n<inertial><mass value="x1"/>'
+     '<inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/></inertial></link></robot>',
+     'parse-invalid-number', '"x1" is not a number', 2),
+    ('<robot name="r"><link name="a"><inertial><mass value="1_0"/>'
+     '<inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/></inertial></link></robot>',
+     'parse-invalid-number', '"1_0" is not a number', 1),
+    ('<robot name="r"><link name="a"><inertial><mass value="\u0661"/>'
+     '<inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/></inertial></link></robot>',
+     'parse-invalid-number', 'is not a number', 1),
+    ('<robot name="r"><link name="a"><inertial><mass value="1"/>'
+     '<inertia ixx="1" iyy="1" izz="1"/></inertial></link></robot>',
+     'parse-missing-value', 'missing attributes ixy, ixz, iyz', 1),
+    ('<robot name="r"><link name="a"><inertial><inertia ixx="1" ixy="0" ixz="0" iyy="1" '
+     'iyz="0" izz="1"/></inertial></link></robot>', 'parse-missing-value', '<mass', 1),
+    ('<robot name="r"><link name="a"><inertial><mass value="1"/></inertial></link></robot>',
+     'parse-missing-value', '<inertia', 1),
+    ('<robot name="r"><link name="a"><visual/></link></robot>',
+     'parse-missing-value', '<geometry> element is required', 1),
+    ('<robot name="r"><link name="a"><collision><geometry/></collision></link></robot>',
+     'parse-invalid-geometry', 'needs one shape', 1),
+    ('<robot name="r"><link name="a"><collision><geometry><capsule radius="1" length="1"/>'
+     '</geometry></collision></link></robot>', 'parse-invalid-geometry', 'unknown geometry', 1),
+    ('<robot name="r"><link name="a"><collision><geometry><cylinder radius="1"/>'
+     '</geometry></collision></link></robot>', 'parse-missing-value', 'length attribute', 1),
+    ('<robot name="r"><link name="a"><collision><geometry><mesh/></geometry></collision>'
+     '</link></robot>', 'parse-missing-value', 'filename attribute is required', 1),
+    ('<robot name="r"><link name="a"><visual><origin xyz="1 2"/><geometry><sphere '
+     'radius="1"/></geometry></visual></link></robot>', 'parse-invalid-number',
+     'xyz needs 3 numbers, got 2', 1),
+    ('<robot name="r"><link name="a"><visual><geometry><sphere radius="1"/></geometry>'
+     '<material/></visual></link></robot>', 'parse-missing-value', 'needs a name', 1),
+    ('<robot name="r"><link name="a"/><link name="b"/><joint name="j" type="hinge">'
+     '<parent link="a"/><child link="b"/></joint></robot>', 'parse-invalid-joint-type',
+     'unknown type', 1),
+    ('<robot name="r"><link name="b"/><joint name="j" type="fixed"><child link="b"/></joint>'
+     '</robot>', 'parse-missing-value', 'needs a <parent', 1),
+    ('<robot name="r"><link name="a"/><link name="b"/><joint name="j" type="revolute">'
+     '<parent link="a"/><child link="b"/>\n<limit lower="0" upper="1"/></joint></robot>',
+     'parse-missing-value', 'no effort and no velocity', 2),
+    ('<robot name="r"><link name="a"/><link name="b"/><joint name="j" type="revolute">'
+     '<parent link="a"/><child link="b"/><limit effort="1" velocity="1"/>\n<dynamics/>'
+     '</joint></robot>', 'parse-missing-value', 'neither damping nor friction', 2),
+    ('<robot name="r"><link name="a"/><link name="b"/><joint name="j" type="revolute">'
+     '<parent link="a"/><child link="b"/><limit effort="1" velocity="1"/>\n'
+     '<safety_controller soft_lower_limit="0"/></joint></robot>', 'parse-missing-value',
+     'no k_velocity', 2),
+    ('<robot name="r"><link name="a"/><link name="b"/><joint name="j" type="revolute">'
+     '<parent link="a"/><child link="b"/><limit effort="1" velocity="1"/>\n'
+     '<mimic multiplier="2"/></joint></robot>', 'parse-missing-value', 'no joint attribute', 2),
+    ('<robot name="r"><link name="a"/><link name="b"/><joint name="j" type="revolute">'
+     '<parent link="a"/><child link="b"/>\n<axis xyz="0 0 one"/><limit effort="1" '
+     'velocity="1"/></joint></robot>', 'parse-invalid-number', '"one" is not a number', 2),
+    ('<robot>\n<link name="a"/></robot>', 'robot-name-missing', 'No name given', 1),
+    ('<robot name="r"><material name="m"><color rgba="1 0 0 1"/></material>\n'
+     '<material name="m"><color rgba="0 1 0 1"/></material><link name="a"/></robot>',
+     'material-duplicate', 'not unique', 2),
+]
+
+
+@pytest.mark.parametrize('text, rule, fragment, line', REFUSED_ELEMENTS)
+def test_what_urdfdom_refuses_is_an_error_finding_at_its_line(text, rule, fragment, line):
+    robot = parse_urdf_string(text)
+    (note,) = [n for n in robot.notes if n.rule == rule]
+    assert note.severity == Severity.ERROR
+    assert fragment in note.message and 'urdfdom refuses this robot' in note.message
+    assert note.line == line and '\n' not in note.message
+
+
+def test_malformed_colour_is_a_warning_as_urdfdom_only_logs_it():
+    robot = parse_urdf_string(
+        '<robot name="r"><link name="a"><visual><geometry><sphere radius="1"/></geometry>'
+        '<material name="m"><color rgba="1 0 0"/></material></visual></link></robot>')
+    (note,) = robot.notes
+    assert note.severity == Severity.WARNING and 'rgba needs 4 numbers, got 3' in note.message
+    assert robot.links[0].visuals[0].material.rgba is None
+
+
+def test_fallbacks_keep_the_rest_of_the_link():
+    robot = parse_urdf_string(
+        '<robot name="r"><link name="a"><inertial><mass value="1"/></inertial>'
+        '<visual><origin xyz="1 2"/><geometry><sphere radius="1"/></geometry></visual>'
+        '<collision><geometry><box size="1 x 1"/></geometry></collision>'
+        '<collision><geometry><sphere radius="2"/></geometry></collision></link>'
+        '<link/><link name="b"/>'
+        '<joint name="j" type="hinge"><parent link="a"/><child link="b"/></joint></robot>')
+    a = robot.link('a')
+    assert a.inertial is None
+    assert a.visuals[0].origin.is_identity and a.visuals[0].geometry.radius == 1.0
+    assert a.collisions[0].geometry is None and a.collisions[1].geometry.radius == 2.0
+    assert robot.link_names == ('a', 'b')
+    assert robot.joints[0].type == 'fixed'
+    assert len([n for n in robot.notes if n.severity == Severity.ERROR]) == 5
+
+
+def test_commas_are_read_as_the_numbers_meant():
+    robot = parse_urdf_string(
+        '<robot name="r"><link name="a">\n<visual><origin xyz="0,0,1" rpy="1.5707963, 0, 0"/>'
+        '<geometry><sphere radius="1"/></geometry></visual></link></robot>')
+    origin = robot.links[0].visuals[0].origin
+    assert origin.xyz == (0.0, 0.0, 1.0) and origin.rpy == (1.5707963, 0.0, 0.0)
+    assert [n.rule for n in robot.notes] == ['parse-invalid-number'] * 2
+    assert 'checked here with rpy="1.5708 0 0"' in robot.notes[1].message
+
+
 def test_long_values_are_shortened_in_messages():
-    with pytest.raises(UrdfStructureError) as info:
-        link_of('<visual><geometry><box size="' + '1 ' * 10000 + '"/></geometry></visual>')
-    assert len(str(info.value)) < 200
+    robot = link_robot('<visual><geometry><box size="' + '1 ' * 10000 + '"/></geometry>'
+                       '</visual>')
+    assert len(robot.notes[0].message) < 400
 
 
 def test_error_names_the_link():
-    with pytest.raises(UrdfStructureError) as info:
-        link_of('<collision><geometry><sphere radius="big"/></geometry></collision>',
-                name='wrist')
-    assert info.value.link == 'wrist' and "in link 'wrist'" in str(info.value)
+    robot = link_robot('<collision><geometry><sphere radius="big"/></geometry></collision>',
+                       name='wrist')
+    assert robot.notes[0].link == 'wrist' and "in link 'wrist'" in robot.notes[0].message
+
+
+def link_robot(body, name='l'):
+    """Parse a robot holding one link with the given inner XML."""
+    return parse_urdf_string(f'<robot name="r"><link name="{name}">{body}</link></robot>')
 
 
 def test_extra_inertial_and_extra_shape_are_notes():
@@ -324,6 +403,7 @@ def test_extra_inertial_and_extra_shape_are_notes():
 def test_missing_robot_name_is_a_note():
     robot = parse_urdf_string('<robot><link name="a"/></robot>')
     assert robot.name == '' and robot.notes[0].rule == 'robot-name-missing'
+    assert robot.notes[0].severity == Severity.ERROR
 
 
 def test_comments_and_processing_instructions_are_ignored():

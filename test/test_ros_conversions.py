@@ -19,6 +19,7 @@ None of these tests starts rclpy; they build messages from analyses of the sampl
 of small hand-written robots and look at the fields.
 """
 
+import dataclasses
 import math
 import subprocess
 import sys
@@ -35,14 +36,15 @@ from urdf_link_tools.inertia import com_sphere_diameter, rotate_inertia
 from urdf_link_tools.parser import parse_urdf_string
 
 interfaces = pytest.importorskip(
-    'urdf_link_tools_interfaces.srv',
-    reason='urdf_link_tools_interfaces is not built: run scripts/setup.sh')
+    'urdf_link_tools.srv',
+    reason='the interfaces of urdf_link_tools are not built: run scripts/setup.sh')
 
 from urdf_link_tools.ros import conversions, diagnostics, markers  # noqa: E402
-from urdf_link_tools_interfaces.msg import Finding as FindingMsg  # noqa: E402
-from urdf_link_tools_interfaces.msg import LinkGeometry  # noqa: E402
 from visualization_msgs.msg import Marker  # noqa: E402
 
+messages = pytest.importorskip('urdf_link_tools.msg')
+FindingMsg = messages.Finding
+LinkGeometry = messages.LinkGeometry
 GetLinkFindings = interfaces.GetLinkFindings
 GetLinkGeometry = interfaces.GetLinkGeometry
 ListLinks = interfaces.ListLinks
@@ -401,3 +403,61 @@ def test_ros_description_error_status():
     assert {item.key: item.value for item in status.values}['line'] == '7'
     waiting = diagnostics.waiting_status()
     assert waiting.level == DiagnosticStatus.STALE and waiting.name == 'urdf_link_tools'
+
+
+def _missing_children(count):
+    links = ''.join(f'<link name="segment_{i}"/>' for i in range(count))
+    joints = ''.join(f'<joint name="j{i}" type="fixed"><parent link="segment_{i}"/>'
+                     f'<child link="missing_{i}"/></joint>' for i in range(count))
+    # every finding listed (the checker's own cap, max_findings_per_rule, is tested elsewhere)
+    return _analysis(f'<robot name="many">{links}{joints}</robot>',
+                     dataclasses.replace(CONFIG, max_findings_per_rule=10 * count))
+
+
+def test_ros_statuses_grouped_by_rule_above_the_threshold():
+    analysis = _missing_children(150)  # fewer than max_findings_per_rule: none capped
+    per_link = diagnostics.analysis_statuses(analysis, max_link_statuses=150)
+    assert len(per_link) == 150
+    grouped = {status.name: status for status in
+               diagnostics.analysis_statuses(analysis, max_link_statuses=149)}
+    assert list(grouped)[0] == 'urdf_link_tools: links'
+    assert 'more than diagnostics_max_link_statuses=149' in \
+        grouped['urdf_link_tools: links'].message
+    disconnected = grouped['urdf_link_tools: rule link-disconnected']
+    values = {item.key: item.value for item in disconnected.values}
+    assert disconnected.level == DiagnosticStatus.ERROR or \
+        disconnected.level == DiagnosticStatus.WARN
+    assert values['links'] == str(int(values['findings']))
+    assert int(values['links']) >= 149
+    assert len(disconnected.values) <= 2 + diagnostics.MAX_LINKS_PER_RULE + 1
+    assert len(grouped) < 10
+
+
+def test_ros_status_lists_a_bounded_number_of_findings():
+    findings = [Finding(rule='r', severity=Severity.WARNING, message='x' * 5000, link='a')
+                for _ in range(diagnostics.MAX_FINDINGS + 7)]
+    rows = diagnostics.findings_values(findings)
+    assert rows[-1].key == 'more findings' and rows[-1].value.startswith('7 more')
+    assert all(len(row.value) <= diagnostics.MAX_TEXT + 40 for row in rows)
+    assert diagnostics.clip('y' * 10, 4) == 'yyyy... (10 characters)'
+
+
+def test_ros_near_miss_index_is_bounded_and_finds_the_typo():
+    from urdf_link_tools.ros.names import NameIndex
+
+    index = NameIndex([f'link_{i}' for i in range(50_000)] + ['gripper_finger_left'])
+    assert len(index.candidates('gripper_fingr_left')) <= 64
+    assert index.suggest('gripper_fingr_left') == "(did you mean 'gripper_finger_left'?)"
+    assert "'link_4242'" in index.suggest('lnk_4242')
+    message = conversions.unknown_name_message('link', 'q' * 10_000, index)
+    assert len(message) < 1000
+
+
+def test_ros_mesh_triangles_above_the_limit_are_left_out_with_a_reason(sample):
+    response = conversions.fill_link_geometry(
+        GetLinkGeometry.Response(), sample, 'arm_link', 'collision', True,
+        triangles=conversions.triangles_for(1000))
+    assert response.success
+    assert len(response.geometries[0].mesh.triangles) == 0
+    assert 'mesh_triangles_max=1000' in response.message and '1520 triangles' in \
+        response.message

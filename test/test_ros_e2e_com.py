@@ -20,18 +20,19 @@ the test publishes the URDF and joint states to the node process and compares th
 ``~/robot_com`` it publishes with Pinocchio's ``centerOfMass`` for the same positions.
 """
 
+import time
+
 import corpus
 from geometry_msgs.msg import PointStamped
 import numpy as np
 from pinocchio_oracle import PinocchioCom, random_positions
 import pytest
-from ros_harness import NodeSession, statuses_of
+from ros_harness import NodeSession, SAMPLE_URDF, statuses_of
 from urdf_link_tools.parser import parse_urdf_string
 from visualization_msgs.msg import Marker, MarkerArray
 
-pytest.importorskip('urdf_link_tools_interfaces.srv',
-                    reason='urdf_link_tools_interfaces is not built: run scripts/setup.sh')
-pytest.importorskip('pinocchio', reason='Pinocchio is the oracle: pip install pin')
+pytest.importorskip('urdf_link_tools.srv',
+                    reason='the interfaces of urdf_link_tools are not built: run scripts/setup.sh')
 
 TIMEOUT = 30.0
 
@@ -43,6 +44,7 @@ def _point(message):
 @pytest.mark.parametrize('name, robot_name', [
     ('talos_full_v2.urdf', 'talos'), ('tiago.urdf', 'tiago')])
 def test_ros_e2e_robot_com_follows_joint_states(name, robot_name):
+    pytest.importorskip('pinocchio', reason='Pinocchio is the oracle: pip install pin')
     try:
         path = corpus.urdf_path(name)
     except FileNotFoundError as exc:
@@ -77,8 +79,9 @@ def test_ros_e2e_robot_com_follows_joint_states(name, robot_name):
                 if joint.mimic is not None:
                     positions[joint.name] = 99.0  # ignored: mimic joints follow their leader
             _, expected = oracle.com(positions)
-            client.publish_joint_states(positions)
-            moved = client.spin_until(
+            # Streamed as joint_state_publisher does (10 Hz) until the node reacts.
+            moved = client.publish_joint_states_until(
+                positions,
                 lambda: points and np.allclose(_point(points[-1]), expected, atol=1e-9)
                 and points[-1], TIMEOUT, 'robot_com at the published joint positions')
             assert moved.header.frame_id == root
@@ -108,3 +111,44 @@ def test_ros_e2e_robot_com_follows_joint_states(name, robot_name):
         values = {item.key: item.value for item in summary.values}
         assert values['joint_states'].endswith('joint positions received')
         assert values['COM frame'] == root
+
+
+def test_ros_e2e_robot_com_is_latched_and_follows_each_analysis():
+    """A late subscriber gets ~/robot_com at once; every analysis publishes it again."""
+    from rclpy.qos import DurabilityPolicy, HistoryPolicy, QoSProfile, ReliabilityPolicy
+
+    text = SAMPLE_URDF.read_text()
+    with NodeSession('com_latched', {'check_meshes': False}) as session:
+        client = session.client
+        client.publish_description(text)
+        served = session.wait_for_robot('sample_robot')
+        topic = f'{session.namespace}/{session.private("robot_com")}'
+        infos = client.spin_until(lambda: client.node.get_publishers_info_by_topic(topic),
+                                  TIMEOUT, f'the publisher of {topic}')
+        # Discovery carries reliability and durability, not the history (checked below).
+        qos = infos[0].qos_profile
+        assert (qos.reliability, qos.durability) == (
+            ReliabilityPolicy.RELIABLE, DurabilityPolicy.TRANSIENT_LOCAL)
+
+        # Subscribed after the node published, no joint_states at all: the latched sample.
+        points = client.collect(PointStamped, session.private('robot_com'),
+                                client.latched_qos())
+        first = client.spin_until(lambda: points and points[-1], TIMEOUT, 'latched robot_com')
+        assert first.header.frame_id == served.root_link
+
+        # The same robot again (a new description, positions unchanged): published again.
+        count = len(points)
+        client.publish_description(text.replace('</robot>', '<!-- again --></robot>'))
+        again = client.spin_until(lambda: len(points) > count and points[-1], TIMEOUT,
+                                  'robot_com after the second analysis')
+        np.testing.assert_allclose(_point(again), _point(first), atol=1e-12)
+
+        # Two samples were published; a late reader keeping 10 gets the last one only
+        # (KEEP_LAST 1 on the node's side).
+        late = client.collect(PointStamped, session.private('robot_com'), QoSProfile(
+            history=HistoryPolicy.KEEP_LAST, depth=10, reliability=ReliabilityPolicy.RELIABLE,
+            durability=DurabilityPolicy.TRANSIENT_LOCAL))
+        client.spin_until(lambda: late, TIMEOUT, 'robot_com for a late reader')
+        end = time.monotonic() + 1.0
+        client.spin_until(lambda: time.monotonic() > end, 2.0, 'one second')
+        assert [message.header.stamp for message in late] == [again.header.stamp]

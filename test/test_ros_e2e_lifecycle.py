@@ -25,15 +25,16 @@ from diagnostic_msgs.msg import DiagnosticStatus
 import pytest
 from ros_harness import NodeSession, REPO, SAMPLE_URDF, statuses_of
 
-pytest.importorskip('urdf_link_tools_interfaces.srv',
-                    reason='urdf_link_tools_interfaces is not built: run scripts/setup.sh')
+pytest.importorskip('urdf_link_tools.srv',
+                    reason='the interfaces of urdf_link_tools are not built: run scripts/setup.sh')
 
 from visualization_msgs.msg import Marker  # noqa: E402
 
 TIMEOUT = 30.0
 SAMPLE = SAMPLE_URDF.read_text()
-# The sample with a mass that is not a number, on line 94.
-BROKEN = SAMPLE.replace('<mass value="2.0"/>', '<mass value="two"/>')
+# The sample cut off in a tag on line 94: not XML, nothing can be read (a number that is not
+# a number is a finding now, and the robot is still served).
+BROKEN = SAMPLE.replace('<mass value="2.0"/>', '<mass value="2.0"/<')
 ERROR_STATUS = 'urdf_link_tools: robot_description'
 
 
@@ -87,7 +88,7 @@ def test_ros_e2e_broken_description_keeps_the_last_good_model(session):
     error = session.client.spin_until(
         lambda: statuses_of(diagnostics).get(ERROR_STATUS), TIMEOUT, 'the rejection status')
     assert error.level == DiagnosticStatus.ERROR
-    assert 'line 94' in error.message and 'is not a number' in error.message
+    assert 'line 94' in error.message and 'not well-formed XML' in error.message
     assert "still serving the last good model 'sample_robot'" in error.message
     assert {item.key: item.value for item in error.values}['line'] == '94'
     # Still in service, still answering, still alive.
@@ -160,13 +161,10 @@ def test_ros_e2e_urdf_file_parameter_reads_xacro(tmp_path):
     with NodeSession('xacro', {'urdf_file': str(path)}) as session:
         answer = session.wait_for_robot('from_xacro')
         assert [(row.name, row.mass) for row in answer.links] == [('base', 1.5), ('top', 1.5)]
-        # Setting another file at run time loads it; a missing one is reported, not fatal.
+        # A file that cannot be read is refused in the set-parameters answer (old value kept).
         (result,) = session.set_parameters(urdf_file=str(tmp_path / 'missing.urdf'))
-        assert result.successful
-        diagnostics = session.diagnostics()
-        error = session.client.spin_until(
-            lambda: statuses_of(diagnostics).get(ERROR_STATUS), TIMEOUT, 'the file error')
-        assert 'missing.urdf: no such file' in error.message
+        assert not result.successful
+        assert 'missing.urdf' in result.reason and 'cannot be read' in result.reason
         assert session.list_links().robot_name == 'from_xacro'
 
 

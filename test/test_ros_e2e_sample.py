@@ -26,11 +26,11 @@ from diagnostic_msgs.msg import DiagnosticStatus
 import pytest
 from ros_harness import NodeSession, REPO, SAMPLE_URDF, statuses_of
 
-pytest.importorskip('urdf_link_tools_interfaces.srv',
-                    reason='urdf_link_tools_interfaces is not built: run scripts/setup.sh')
+pytest.importorskip('urdf_link_tools.srv',
+                    reason='the interfaces of urdf_link_tools are not built: run scripts/setup.sh')
 
 from urdf_link_tools.inertia import com_sphere_diameter  # noqa: E402
-from urdf_link_tools_interfaces.msg import Finding, LinkGeometry  # noqa: E402
+from urdf_link_tools.msg import Finding, LinkGeometry  # noqa: E402
 from visualization_msgs.msg import Marker  # noqa: E402
 
 TIMEOUT = 30.0

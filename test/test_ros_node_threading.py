@@ -30,11 +30,11 @@ from rclpy.qos import DurabilityPolicy, HistoryPolicy, QoSProfile, ReliabilityPo
 from ros_harness import allocate_domain_id, REPO, SAMPLE_URDF
 from std_msgs.msg import String
 
-pytest.importorskip('urdf_link_tools_interfaces.srv',
-                    reason='urdf_link_tools_interfaces is not built: run scripts/setup.sh')
+pytest.importorskip('urdf_link_tools.srv',
+                    reason='the interfaces of urdf_link_tools are not built: run scripts/setup.sh')
 
 from urdf_link_tools.ros import node as node_module  # noqa: E402
-from urdf_link_tools_interfaces.srv import ListLinks  # noqa: E402
+from urdf_link_tools.srv import ListLinks  # noqa: E402
 
 TIMEOUT = 30.0
 LATCHED = QoSProfile(history=HistoryPolicy.KEEP_LAST, depth=1,

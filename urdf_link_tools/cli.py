@@ -19,40 +19,110 @@ It uses only the pure core, so it runs in CI jobs with no ROS graph and no rclpy
 """
 
 import argparse
+import dataclasses
 import logging
 import sys
-from typing import List, Optional, Sequence, TextIO
+from typing import Callable, List, Optional, Sequence, TextIO
 
 from urdf_link_tools.errors import UrdfError, UrdfInputError
-from urdf_link_tools.loading import load_description
+from urdf_link_tools.loading import DEFAULT_MAX_BYTES, load_input, LoadedDescription
 from urdf_link_tools.model import Robot
 from urdf_link_tools.parser import parse_urdf_string
 
+# Exit statuses (stable; README "Exit status"). 4 was added so that a wrong command line is
+# no longer mistaken for "errors found" (argparse exits 2 by default).
 EXIT_OK = 0
 EXIT_WARNINGS = 1
 EXIT_ERRORS = 2
 EXIT_INPUT = 3
+EXIT_USAGE = 4
+
+FORMATS = ('text', 'json', 'sarif', 'github')  # urdf_link_tools.outputs renders them
+FAIL_ON = ('error', 'warning', 'never')
 
 
-def _load_robot(path: str) -> Robot:
-    data, source = load_description(path)
-    return parse_urdf_string(data, source)
+class UsageError(Exception):
+    """The command line is wrong (an unknown rule, a bad threshold, an unreadable --baseline)."""
 
 
-def format_info(robot: Robot) -> str:
+class _ArgumentParser(argparse.ArgumentParser):
+    """An argument parser whose usage errors exit with EXIT_USAGE instead of 2."""
+
+    def error(self, message: str) -> None:  # noqa: D102 (argparse's documented hook)
+        self.print_usage(sys.stderr)
+        self.exit(EXIT_USAGE, f'{self.prog}: error: {message}\n')
+
+
+def _xacro_options(args: argparse.Namespace):
+    from urdf_link_tools.xacro_sandbox import parse_mappings, XacroOptions
+    try:
+        mappings = parse_mappings(args.xacro_args)
+    except ValueError as exc:
+        raise UrdfInputError(str(exc)) from None
+    packages = {}
+    for item in args.package_dir:
+        name, separator, path = item.partition('=')
+        if separator and name:
+            packages[name.strip()] = path
+    return XacroOptions(mappings=mappings, package_dirs=packages,
+                        allow_env=tuple(args.xacro_env), allow_dirs=tuple(args.xacro_allow_dir),
+                        timeout=args.xacro_timeout)
+
+
+def _robot_paths(args: argparse.Namespace) -> List[str]:
+    return list(args.robot) if isinstance(args.robot, list) else [args.robot]
+
+
+def _load(args: argparse.Namespace, path: str) -> LoadedDescription:
+    """Read one input as the arguments say, printing notes and writing --emit-urdf."""
+    if args.xacro_args and not (args.xacro or any(robot.endswith('.xacro')
+                                                  for robot in _robot_paths(args))):
+        raise UrdfInputError('name:=value arguments are for xacro input (a .xacro file, or '
+                             '--xacro)')
+    loaded = load_input(path, DEFAULT_MAX_BYTES, xacro=True if args.xacro else None,
+                        options=_xacro_options(args))
+    for note in loaded.notes:
+        sys.stderr.write(f'urdf-link-tools: note: {note}\n')
+    if args.emit_urdf:
+        if args.emit_urdf.endswith('.xacro'):
+            raise UrdfInputError('--emit-urdf: refusing to write a URDF over a .xacro file')
+        try:
+            with open(args.emit_urdf, 'wb') as stream:
+                stream.write(loaded.data)
+        except OSError as exc:
+            raise UrdfInputError(f'--emit-urdf {args.emit_urdf}: cannot write: '
+                                 f'{exc.strerror}') from None
+    return loaded
+
+
+def _source_label(loaded: LoadedDescription) -> Optional[Callable[[Optional[int]], str]]:
+    """Return how to name a parsed line: its xacro file:line when the expansion is traced."""
+    if loaded.source_map is None or not len(loaded.source_map):
+        return None
+    from urdf_link_tools.source_map import display_path
+
+    def where(line: Optional[int]) -> str:
+        place = loaded.source_map.locate(line)
+        return f'{display_path(place.file)}:{place.line}' if place else str(line or '')
+    return where
+
+
+def format_info(robot: Robot, where: Optional[Callable[[Optional[int]], str]] = None) -> str:
     """
     Summarise every link of a robot, one per line.
 
     :param robot: the model
+    :param where: names the source of a line of the parsed document (xacro: file:line)
     :return: the text table
     """
+    where = where or (lambda line: str(line or ''))
     rows: List[Sequence[str]] = [
         ('link', 'line', 'mass [kg]', 'visuals', 'collisions', 'parent joint', 'custom')]
     for link in robot.links:
         joint = robot.parent_joint(link.name)
         parent = f'{joint.name} ({joint.type})' if joint is not None else '(root)'
         custom = ', '.join(f'{tag} x{len(link.group(tag))}' for tag in link.custom_groups)
-        rows.append((link.name, str(link.line or ''), f'{link.mass:.6g}',
+        rows.append((link.name, where(link.line), f'{link.mass:.6g}',
                      str(len(link.visuals)), str(len(link.collisions)), parent, custom or '-'))
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     lines = [f'robot {robot.name!r}: {len(robot.links)} links, {len(robot.joints)} joints, '
@@ -61,13 +131,14 @@ def format_info(robot: Robot) -> str:
     for row in rows:
         lines.append('  '.join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip())
     for note in robot.notes:
-        lines.append(f'note: line {note.line}: {note.message}')
+        lines.append(f'note: line {where(note.line)}: {note.message}')
     return '\n'.join(lines)
 
 
-def _cmd_info(args: argparse.Namespace, out: TextIO) -> int:
-    robot = _load_robot(args.robot)
-    out.write(format_info(robot) + '\n')
+def _cmd_info(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    loaded = _load(args, args.robot)
+    robot = parse_urdf_string(loaded.data, loaded.source)
+    out.write(format_info(robot, _source_label(loaded)) + '\n')
     return EXIT_OK
 
 
@@ -80,7 +151,7 @@ def _check_config(args: argparse.Namespace):
         try:
             config = load_config_yaml(args.config)
         except ValueError as exc:
-            raise UrdfInputError(f'--config {exc}') from None
+            raise UsageError(f'--config {exc}') from None
     changes = {}
     for name in ('inertia_mismatch_factor', 'density_min', 'density_max',
                  'collision_face_limit', 'min_mass', 'mesh_max_bytes',
@@ -91,7 +162,7 @@ def _check_config(args: argparse.Namespace):
     if args.ignore:
         unknown = [rule for rule in args.ignore if not is_known_rule(rule)]
         if unknown:
-            raise UrdfInputError(f'--ignore: unknown rule {unknown[0]!r} (see docs/rules.md)')
+            raise UsageError(f'--ignore: unknown rule {unknown[0]!r} (see docs/rules.md)')
         changes['ignore_rules'] = sorted(set(config.ignore_rules) | set(args.ignore))
     if args.package_dir:
         # Command-line directories win over those of the configuration file.
@@ -102,58 +173,174 @@ def _check_config(args: argparse.Namespace):
     try:
         return config_from_mapping(changes, config, ignore_unknown=False)
     except ValueError as exc:
-        raise UrdfInputError(str(exc)) from None
+        raise UsageError(str(exc)) from None
 
 
-def _cmd_check(args: argparse.Namespace, out: TextIO) -> int:
+def _check_robot(path: str, args: argparse.Namespace, config, baseline, out: TextIO):
     from urdf_link_tools.analysis import analyze
     from urdf_link_tools.fix import fix_inertia
-    from urdf_link_tools.findings import Severity
-    from urdf_link_tools.report import format_json, format_text
+    from urdf_link_tools.outputs import build_report
 
-    config = _check_config(args)
-    data, source = load_description(args.robot)
+    loaded = _load(args, path)
+    data, source = loaded.data, loaded.source
     robot = parse_urdf_string(data, source)
+    if args.skip_macro_files and loaded.expanded and not robot.links:
+        return None
     analysis = analyze(robot, config)
-    label = args.robot if args.robot != '-' else 'standard input'
-    if args.format == 'json':
-        out.write(format_json(analysis, source) + '\n')
-    else:
-        out.write(format_text(analysis, label) + '\n')
-    if args.fix_inertia:
-        fixed, fixes = fix_inertia(data, analysis)
+    analysis = dataclasses.replace(analysis, findings=loaded.locate(analysis.findings))
+    report = build_report(analysis, path if path != '-' else 'standard input',
+                          data if path == '-' else None, baseline)
+    note = sys.stderr if args.format != 'text' else out
+    if args.fix_inertia is not None and loaded.expanded:
+        _fix_xacro(args, report.analysis, loaded, note)
+    elif args.fix_inertia is not None:
+        if not args.fix_inertia or args.fix_inertia.endswith('.xacro'):
+            raise UrdfInputError('--fix-inertia needs an output file OUT.urdf for URDF input '
+                                 '(never a .xacro)')
+        fixed, fixes = fix_inertia(data, report.analysis)
         try:
             with open(args.fix_inertia, 'wb') as stream:
                 stream.write(fixed)
         except OSError as exc:
-            raise UrdfInputError(f'--fix-inertia {args.fix_inertia}: cannot write: '
-                                 f'{exc.strerror}') from None
-        note = sys.stderr if args.format == 'json' else out
+            raise UsageError(f'--fix-inertia {args.fix_inertia}: cannot write: '
+                             f'{exc.strerror}') from None
         note.write(f'fix-inertia: wrote {args.fix_inertia} with {len(fixes)} inertia '
                    f'tensor{"s" if len(fixes) != 1 else ""} replaced'
                    + ''.join(f'\n  {fix.link} (line {fix.line}, {fix.rule})' for fix in fixes)
                    + '\n')
-    worst = analysis.worst()
+    return report
+
+
+def exit_status(reports: Sequence, input_errors: int, fail_on: str) -> int:
+    """
+    Return the exit status of ``check``.
+
+    :param reports: the CheckReports (their findings are the reported ones)
+    :param input_errors: how many inputs could not be read
+    :param fail_on: 'error', 'warning' or 'never'
+    :return: EXIT_INPUT when an input could not be read, else EXIT_ERRORS for errors (unless
+        never), EXIT_WARNINGS for warnings with ``fail_on == 'warning'``, else EXIT_OK
+    """
+    from urdf_link_tools.findings import Severity, worst_severity
+
+    if input_errors:
+        return EXIT_INPUT
+    worst = worst_severity([f for report in reports for f in report.analysis.findings])
+    if fail_on == 'never' or worst is None:
+        return EXIT_OK
     if worst == Severity.ERROR:
         return EXIT_ERRORS
-    if worst == Severity.WARNING and args.strict:
+    if worst == Severity.WARNING and fail_on == 'warning':
         return EXIT_WARNINGS
     return EXIT_OK
 
 
+def _cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from urdf_link_tools.baseline import load_baseline
+    from urdf_link_tools.outputs import render
+
+    config = _check_config(args)
+    paths = _robot_paths(args)
+    if args.fix_inertia is not None and len(paths) != 1:
+        raise UsageError('--fix-inertia works on one robot at a time')
+    if paths.count('-') > 1:
+        raise UsageError('standard input (-) can be read once')
+    baseline = None
+    if args.baseline:
+        try:
+            baseline = load_baseline(args.baseline)
+        except ValueError as exc:
+            raise UsageError(str(exc)) from None
+    reports = []
+    input_errors: List = []
+    for path in paths:
+        try:
+            report = _check_robot(path, args, config, baseline, out)
+        except UrdfError as exc:
+            input_errors.append((path, str(exc)))
+            continue
+        if report is None:
+            err.write(f'urdf-link-tools: {path}: skipped, a xacro file without <link> '
+                      '(a macro file: its links are checked where a robot uses them)\n')
+        else:
+            reports.append(report)
+    status = exit_status(reports, len(input_errors), args.fail_on)
+    text = render(args.format, reports, input_errors, status, args.baseline)
+    if text:
+        out.write(text + '\n')
+    for path, message in input_errors:
+        err.write(f'urdf-link-tools: error: {path}: {message}\n')
+    return status
+
+
+def _fix_xacro(args: argparse.Namespace, analysis, loaded: LoadedDescription,
+               note: TextIO) -> None:
+    from urdf_link_tools.fix import plan_xacro_fixes, write_xacro_fixes
+    from urdf_link_tools.source_map import display_path
+    if args.fix_inertia:
+        raise UrdfInputError('--fix-inertia on xacro input edits the xacro sources in place: '
+                             'give no output file (the expansion is never written over them; '
+                             'use --emit-urdf for it)')
+    if not len(loaded.source_map):
+        raise UrdfInputError('--fix-inertia: the xacro expansion could not be traced to its '
+                             'sources, so nothing is changed')
+    planned, reports = plan_xacro_fixes(analysis, loaded.source_map, display_path)
+    write_xacro_fixes(planned)
+    changed = sum(len(edits) for edits in planned.values())
+    note.write(f'fix-inertia: {changed} value{"s" if changed != 1 else ""} changed in '
+               f'{len(planned)} xacro file{"s" if len(planned) != 1 else ""}\n')
+    for report in reports:
+        verb = 'changed' if report.changed else 'to do'
+        note.write(f'{report.file}:{report.line}: {verb}: {report.message}\n')
+
+
+def _add_xacro_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument('xacro_args', nargs='*', metavar='NAME:=VALUE',
+                        help='xacro arguments, as xacro takes them (after the file)')
+    parser.add_argument('--xacro', action='store_true',
+                        help='expand the file with xacro even if its name does not end in '
+                             '.xacro (a file is never expanded because of its content)')
+    parser.add_argument('--xacro-env', action='append', metavar='NAME', default=[],
+                        help='let xacro read this environment variable with $(env NAME) or '
+                             '$(optenv NAME) (repeatable; by default it sees none)')
+    parser.add_argument('--xacro-allow-dir', action='append', metavar='DIR', default=[],
+                        help='let xacro include or load_yaml files under DIR too (repeatable; '
+                             "by default: the input's package and the --package-dir ones)")
+    parser.add_argument('--xacro-timeout', type=float, default=10.0, metavar='S',
+                        help='stop xacro after S seconds of CPU time, or three times that of '
+                             'wall-clock time (default 10)')
+    parser.add_argument('--emit-urdf', metavar='FILE',
+                        help='write the description as parsed (the xacro expansion, '
+                             'pretty-printed) to FILE')
+
+
 def _add_check_parser(commands) -> None:
     check = commands.add_parser(
-        'check', help='check every link; exit 0 clean, 1 warnings (--strict), 2 errors, '
-                      '3 unreadable input',
-        description='Check the links of a URDF: inertia, geometry, collisions, meshes, '
-                    'structure. Exit status: 0 clean, 1 warnings only with --strict, 2 errors, '
-                    '3 input could not be read.')
-    check.add_argument('robot', help='URDF or xacro file, or - for standard input')
-    check.add_argument('--format', choices=('text', 'json'), default='text',
-                       help='text grouped by link (default) or one JSON object')
+        'check', help='check every link; exit 0 clean, 1 warnings (--fail-on warning), '
+                      '2 errors, 3 unreadable input, 4 usage error',
+        description='Check the links of URDF or xacro files: inertia, geometry, collisions, '
+                    'meshes, structure. Exit status: 0 nothing to fail on, 1 warnings but no '
+                    'errors with --fail-on warning, 2 errors (unless --fail-on never), 3 an '
+                    'input could not be read, 4 wrong command line.')
+    check.add_argument('robot', nargs='+', metavar='ROBOT',
+                       help='URDF or xacro file, or - for standard input (several: each is '
+                            'checked, as pre-commit passes them); NAME:=VALUE items are xacro '
+                            'arguments')
+    check.add_argument('--format', choices=FORMATS, default='text',
+                       help='text grouped by link (default), one JSON object, SARIF 2.1.0 for '
+                            'code scanning, or GitHub Actions annotations')
+    _add_xacro_arguments(check)
+    check.add_argument('--skip-macro-files', action='store_true',
+                       help='skip xacro files that expand to no <link> (macro files that '
+                            'robots include), as the pre-commit hook does')
+    check.add_argument('--fail-on', choices=FAIL_ON, default='error',
+                       help='which findings make the exit status non-zero (default error)')
+    check.add_argument('--baseline', metavar='REPORT.json',
+                       help='report only findings not in this earlier --format json report '
+                            '(matched by rule, link and element, not line)')
     check.add_argument('--package-dir', action='append', metavar='NAME=PATH', default=[],
-                       help='directory of a package for package:// URIs (repeatable); '
-                            'wins over the ament index (AMENT_PREFIX_PATH)')
+                       help='directory of a package for package:// URIs and for xacro: $(find '
+                            'NAME) (repeatable); wins over the ament index (AMENT_PREFIX_PATH)')
     check.add_argument('--ignore', action='append', metavar='RULE', default=[],
                        help='drop the findings of a rule (repeatable)')
     check.add_argument('--config', metavar='YAML',
@@ -176,23 +363,45 @@ def _add_check_parser(commands) -> None:
                             '(default 200)')
     check.add_argument('--no-meshes', action='store_true',
                        help='do not load mesh files (skips mesh-based rules)')
-    check.add_argument('--strict', action='store_true',
-                       help='exit 1 when there are warnings but no errors')
-    check.add_argument('--fix-inertia', metavar='OUT.urdf',
-                       help='write a copy with each flagged inertia replaced by the '
-                            'suggested one (all other bytes unchanged)')
+    check.add_argument('--strict', action='store_const', const='warning', dest='fail_on',
+                       help='the same as --fail-on warning')
+    check.add_argument('--fix-inertia', metavar='OUT.urdf', nargs='?', const='',
+                       help='URDF: write a copy with each flagged inertia replaced by the '
+                            'suggested one (all other bytes unchanged); xacro (no OUT): edit '
+                            'the literal numbers in the xacro sources and print each file:line, '
+                            'and what expressions and YAML values should become')
     check.set_defaults(handler=_cmd_check)
+
+
+def _parse(parser: argparse.ArgumentParser, argv: Optional[Sequence[str]]):
+    # xacro's name:=value arguments may also come after options, as with xacro itself.
+    args, extra = parser.parse_known_args(argv)
+    unknown = [item for item in extra if item.startswith('-') or ':=' not in item]
+    if unknown or (extra and not hasattr(args, 'xacro_args')):
+        parser.error('unrecognized arguments: ' + ' '.join(unknown or extra))
+    if extra:
+        args.xacro_args = list(args.xacro_args) + extra
+    if isinstance(getattr(args, 'robot', None), list):
+        # check takes several robots; its greedy ROBOT list also swallows NAME:=VALUE items.
+        args.xacro_args = list(args.xacro_args) + [item for item in args.robot if ':=' in item]
+        args.robot = [item for item in args.robot if ':=' not in item]
+        if not args.robot:
+            parser.error('the following arguments are required: ROBOT')
+    return args
 
 
 def build_parser() -> argparse.ArgumentParser:
     """Build the argument parser with every subcommand."""
-    parser = argparse.ArgumentParser(
+    parser = _ArgumentParser(
         prog='urdf-link-tools',
         description='Explain what is wrong with the links of a URDF, with no ROS graph.')
     commands = parser.add_subparsers(dest='command', metavar='COMMAND')
     commands.required = True
     info = commands.add_parser('info', help='print a summary of every link')
     info.add_argument('robot', help='URDF or xacro file, or - for standard input')
+    _add_xacro_arguments(info)
+    info.add_argument('--package-dir', action='append', metavar='NAME=PATH', default=[],
+                      help="directory of a package for xacro's $(find NAME) (repeatable)")
     info.set_defaults(handler=_cmd_info)
     _add_check_parser(commands)
     return parser
@@ -212,11 +421,14 @@ def main(argv: Optional[Sequence[str]] = None, out: Optional[TextIO] = None,
     err = err if err is not None else sys.stderr
     logging.basicConfig(level=logging.WARNING, format='%(levelname)s: %(message)s')
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args = _parse(parser, argv)
     try:
-        return int(args.handler(args, out))
+        return int(args.handler(args, out, err))
+    except UsageError as exc:
+        err.write(f'urdf-link-tools: error: {exc}\n')
+        return EXIT_USAGE
     except UrdfError as exc:
-        err.write(f'urdf-link-tools: error: {args.robot}: {exc}\n')
+        err.write(f'urdf-link-tools: error: {" ".join(_robot_paths(args))}: {exc}\n')
         return EXIT_INPUT
     except BrokenPipeError:
         return EXIT_OK

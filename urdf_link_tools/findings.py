@@ -20,7 +20,7 @@ from typing import Any, Dict, Optional, Tuple
 
 
 class Severity(enum.IntEnum):
-    """How bad a finding is; the values match urdf_link_tools_interfaces/Finding."""
+    """How bad a finding is; the values match urdf_link_tools/Finding."""
 
     INFO = 0
     WARNING = 1

@@ -21,7 +21,8 @@ declaration) stays as it was. The ``<inertia>`` start tags are found by scanning
 original bytes, skipping comments, CDATA sections, processing instructions and the
 DOCTYPE, and are matched one to one with the elements lxml parsed, checked by line.
 
-For a xacro input, the "original bytes" are xacro's output.
+For a xacro input, :func:`plan_xacro_fixes` edits the xacro sources instead, where the
+numbers are written as literals, and never writes the expansion over a xacro file.
 """
 
 from dataclasses import dataclass
@@ -193,3 +194,158 @@ def fix_inertia(data: bytes, analysis: Analysis) -> Tuple[bytes, Tuple[Fix, ...]
     if not pairs:
         return data, ()
     return apply_fixes(data, pairs), tuple(made)
+
+
+_NUMBER = re.compile(r'\s*[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?\s*')
+
+
+@dataclass(frozen=True)
+class SourceFix:
+    """What ``--fix-inertia`` did, or could not do, at one place of a xacro source."""
+
+    file: str
+    line: int
+    link: str
+    message: str
+    changed: bool
+
+
+def _attribute_spans(data: bytes, start: int, end: int) -> Dict[str, Tuple[int, int]]:
+    spans = {}
+    tag = data[start:end]
+    for name in NAMES:
+        found = re.search(rb'(?<![\w:.-])' + name.encode() + rb'\s*=\s*("[^"]*"|\'[^\']*\')',
+                          tag)
+        if found is not None:
+            spans[name] = (start + found.start(1) + 1, start + found.end(1) - 1)
+    return spans
+
+
+def plan_xacro_fixes(analysis: Analysis, source_map, display=lambda path: path
+                     ) -> Tuple[Dict[str, List[Tuple[int, int, bytes]]], List[SourceFix]]:
+    """
+    Plan the edits of the xacro sources where flagged inertia numbers are literals.
+
+    Literal attribute values of the ``<inertia>`` tag that made each flagged tensor are
+    replaced; a value written as an expression, or that came from a YAML file through
+    ``xacro.load_yaml``, is left alone and reported with what it should become and where.
+    When one tag makes several tensors (a macro used more than once) that need different
+    numbers, nothing is edited there.
+
+    :param analysis: the analysis of the expansion
+    :param source_map: its :class:`~urdf_link_tools.source_map.SourceMap`
+    :param display: how to show a path
+    :return: (file -> [(start, end, new bytes)], one report per place)
+    """
+    chosen = choose_fixes(analysis)
+    # How many tensors each source tag makes: a literal in a macro used twice is shared.
+    instances: Dict[Tuple[str, int], int] = {}
+    for link in analysis.robot.links:
+        if link.inertial is not None:
+            place = source_map.locate(link.inertial.inertia.line)
+            if place is not None:
+                instances[(place.file, place.line)] = instances.get(
+                    (place.file, place.line), 0) + 1
+    edits: Dict[Tuple[str, int, int], Tuple[bytes, str]] = {}
+    agreeing: Dict[Tuple[str, int, int], int] = {}
+    tag_lines: Dict[Tuple[str, int, int], int] = {}
+    reports: List[SourceFix] = []
+    cache: Dict[str, bytes] = {}
+    done = set()
+    for link in analysis.robot.links:
+        finding = chosen.get(link.name)
+        if finding is None or link.inertial is None or link.name in done:
+            continue
+        done.add(link.name)
+        where = source_map.locate(link.inertial.inertia.line)
+        if where is None:
+            continue
+        shown = display(where.file)
+        if where.file not in cache:
+            try:
+                with open(where.file, 'rb') as stream:
+                    cache[where.file] = stream.read()
+            except OSError as exc:
+                reports.append(SourceFix(shown, where.line, link.name,
+                                         f'cannot read: {exc.strerror}', False))
+                continue
+        data = cache[where.file]
+        spans = [span for span in _start_tags(data) if _line(data, span[0]) == where.line]
+        if len(spans) != 1:
+            reports.append(SourceFix(shown, where.line, link.name,
+                                     'no single <inertia> tag on this line: not changed', False))
+            continue
+        attributes = _attribute_spans(data, *spans[0])
+        yaml_values = {name: (file, line) for name, file, line in where.value_sources}
+        for name, value in zip(NAMES, finding.suggested_inertia):
+            new = format_value(float(value))
+            if name in yaml_values:
+                file, line = yaml_values[name]
+                reports.append(SourceFix(display(file), line, link.name,
+                                         f'{name} comes from this YAML value: set it to {new}',
+                                         False))
+                continue
+            span = attributes.get(name)
+            if span is None:
+                continue
+            text = data[span[0]:span[1]].decode('utf-8', 'replace')
+            if not _NUMBER.fullmatch(text):
+                reports.append(SourceFix(shown, where.line, link.name,
+                                         f'{name}="{text}" is an expression: it should give '
+                                         f'{new}', False))
+                continue
+            if float(text) == float(new):
+                continue
+            key = (where.file, span[0], span[1])
+            previous = edits.get(key)
+            if previous is not None and previous[0] != new.encode():
+                edits[key] = (b'', 'conflict')
+                continue
+            if previous is None or previous[1] != 'conflict':
+                edits[key] = (new.encode(), link.name)
+                agreeing[key] = agreeing.get(key, 0) + 1
+                tag_lines[key] = where.line
+    for key, count in agreeing.items():
+        if count < instances.get((key[0], tag_lines[key]), 1) and edits[key][1] != 'conflict':
+            edits[key] = (b'', 'conflict')
+    planned: Dict[str, List[Tuple[int, int, bytes]]] = {}
+    changed_lines: Dict[Tuple[str, int], List[str]] = {}
+    for (file, start, end), (text, owner) in sorted(edits.items()):
+        line = _line(cache[file], start)
+        if owner == 'conflict':
+            reports.append(SourceFix(display(file), line, '', 'this tag makes several tensors '
+                                     '(a macro used more than once) that do not all need '
+                                     'this value: not changed; make it a macro parameter',
+                                     False))
+            continue
+        planned.setdefault(file, []).append((start, end, text))
+        changed_lines.setdefault((file, line), []).append(owner)
+    for (file, line), owners in sorted(changed_lines.items()):
+        reports.append(SourceFix(display(file), line, owners[0],
+                                 f'inertia of link {owners[0]!r} replaced', True))
+    return planned, reports
+
+
+def write_xacro_fixes(planned: Dict[str, List[Tuple[int, int, bytes]]]) -> None:
+    """
+    Apply planned edits to the xacro sources in place (only the attribute values change).
+
+    :param planned: file -> [(start, end, new bytes)]
+    :raises UrdfInputError: when a file cannot be written (it is left as it was)
+    """
+    import os
+    import tempfile
+    for file, edits in planned.items():
+        with open(file, 'rb') as stream:
+            out = bytearray(stream.read())
+        for begin, finish, text in sorted(edits, reverse=True):
+            out[begin:finish] = text
+        directory = os.path.dirname(os.path.abspath(file))
+        try:
+            handle, temporary = tempfile.mkstemp(dir=directory, prefix='.fix-inertia-')
+            with os.fdopen(handle, 'wb') as stream:
+                stream.write(bytes(out))
+            os.chmod(temporary, os.stat(file).st_mode & 0o7777)
+            os.replace(temporary, file)
+        except OSError as exc:
+            raise UrdfInputError(f'--fix-inertia: cannot write {file}: {exc.strerror}') from None

@@ -13,19 +13,25 @@
 # limitations under the License.
 
 """
-Read a robot description from a file, stdin or a string: URDF or xacro.
+Read a robot description from a file or stdin: URDF, or xacro expanded in a bounded child.
 
 Reading is bounded (``max_bytes``) so that a huge or endless input (``/dev/zero``) is
-refused with a clear error instead of exhausting memory.
+refused with a clear error instead of exhausting memory. xacro runs only when asked or on a
+``.xacro`` name, in :mod:`urdf_link_tools.xacro_sandbox`'s child process.
 """
 
+from dataclasses import dataclass, replace
 import os
 import sys
-from typing import BinaryIO, Optional, Tuple
+from typing import BinaryIO, Iterable, Optional, Tuple
 
 from urdf_link_tools.errors import UrdfInputError
+from urdf_link_tools.findings import Finding
+from urdf_link_tools.source_map import display_path, locate_findings, SourceMap
+from urdf_link_tools.xacro_sandbox import expand_xacro, XacroOptions
 
 DEFAULT_MAX_BYTES = 32 * 1024 * 1024
+XACRO_NAMESPACE = b'ros.org/wiki/xacro'
 
 
 def read_bounded(stream: BinaryIO, max_bytes: int, what: str) -> bytes:
@@ -46,35 +52,94 @@ def read_bounded(stream: BinaryIO, max_bytes: int, what: str) -> bytes:
     return data
 
 
-def is_xacro(path: str, data: bytes) -> bool:
-    """Decide whether input is xacro: by name, or by the xacro namespace in its head."""
-    if path.endswith('.xacro'):
-        return True
-    return b'ros.org/wiki/xacro' in data[:4096]
-
-
-def run_xacro(path: str, mappings: Optional[dict] = None) -> str:
+def is_xacro(path: str, xacro: Optional[bool] = None) -> bool:
     """
-    Expand a xacro file with the ``xacro`` package.
+    Decide whether to expand a file with xacro: when asked, or by a ``.xacro`` name.
 
-    :param path: the .xacro file
-    :param mappings: xacro arguments (name -> value)
-    :return: the URDF text
-    :raises UrdfInputError: when xacro is missing or fails
+    Never by the content: a file named ``.urdf`` that declares the xacro namespace is parsed
+    as the URDF it claims to be (xacro is code; running it must be the user's choice).
+
+    :param path: the file name
+    :param xacro: True or False to decide explicitly, None to go by the name
+    :return: whether to expand it
     """
+    if xacro is not None:
+        return xacro
+    return path.endswith('.xacro')
+
+
+@dataclass(frozen=True)
+class LoadedDescription:
+    """
+    A description read from a file or stdin, ready to parse.
+
+    :param data: URDF bytes (xacro's expansion for xacro input)
+    :param source: absolute path of the file given, None for stdin
+    :param source_map: for xacro input, where each expanded line was written
+    :param notes: things the user should know (printed by the CLI, logged by the node)
+    """
+
+    data: bytes
+    source: Optional[str]
+    source_map: Optional[SourceMap] = None
+    notes: Tuple[str, ...] = ()
+
+    @property
+    def expanded(self) -> bool:
+        """Return whether the data is a xacro expansion."""
+        return self.source_map is not None
+
+    def locate(self, findings: Iterable[Finding], base: Optional[str] = None
+               ) -> Tuple[Finding, ...]:
+        """Fill the findings' file, line and macro chain from where the user wrote them."""
+        if self.source_map is not None and not len(self.source_map) and self.source:
+            # Tracing failed soft: the lines are the expanded document's.
+            label = display_path(self.source, base) + ' (expanded)'
+            return tuple(replace(finding, file=label) for finding in findings)
+        return locate_findings(findings, self.source, self.source_map, base)
+
+
+def load_input(path: str, max_bytes: int = DEFAULT_MAX_BYTES,
+               stdin: Optional[BinaryIO] = None, xacro: Optional[bool] = None,
+               options: Optional[XacroOptions] = None) -> LoadedDescription:
+    """
+    Read a URDF or xacro file (``-`` for stdin), expanding xacro in the bounded child.
+
+    :param path: file path, or '-' for standard input
+    :param max_bytes: refuse inputs (and expansions) larger than this
+    :param stdin: stream to use for '-' (defaults to sys.stdin.buffer)
+    :param xacro: expand with xacro: True, False, or None to go by a ``.xacro`` name
+    :param options: xacro arguments, packages and limits
+    :return: the description
+    :raises UrdfInputError: when the input cannot be read or expanded
+    """
+    if path == '-':
+        if xacro:
+            raise UrdfInputError('xacro input must be a file (its includes are relative to it)')
+        stream = stdin if stdin is not None else sys.stdin.buffer
+        return LoadedDescription(read_bounded(stream, max_bytes, 'standard input'), None)
+    if not os.path.exists(path):
+        raise UrdfInputError(f'{path}: no such file')
+    if os.path.isdir(path):
+        raise UrdfInputError(f'{path} is a directory, expected a .urdf or .xacro file')
+    if not os.path.isfile(path):
+        raise UrdfInputError(f'{path} is not a regular file (a device or a pipe?)')
+    source = os.path.abspath(path)
+    if is_xacro(path, xacro):
+        options = replace(options or XacroOptions(), max_bytes=max_bytes)
+        expansion = expand_xacro(path, options, display=path)
+        return LoadedDescription(expansion.data, source, expansion.source_map,
+                                 expansion.notes)
     try:
-        import xacro
-    except ImportError:
-        raise UrdfInputError(
-            f'{path} is a xacro file but the xacro package is not installed: '
-            'pip install xacro, or expand it first with `xacro file.xacro > file.urdf`'
-        ) from None
-    try:
-        document = xacro.process_file(path, mappings=mappings or {})
-        return document.toxml()
-    except Exception as exc:  # xacro raises many types; all mean the same to the user
-        message = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        raise UrdfInputError(f'xacro failed on {path}: {message}') from None
+        with open(path, 'rb') as stream:
+            data = read_bounded(stream, max_bytes, path)
+    except OSError as exc:
+        raise UrdfInputError(f'{path}: cannot read: {exc.strerror}') from None
+    notes: Tuple[str, ...] = ()
+    if XACRO_NAMESPACE in data[:4096]:
+        notes = (f'{path} declares the xacro namespace but is read as plain URDF: xacro runs '
+                 'only on .xacro files or with --xacro',)
+    return LoadedDescription(data, source, None, notes)
 
 
 def load_description(path: str, max_bytes: int = DEFAULT_MAX_BYTES,
@@ -82,28 +147,13 @@ def load_description(path: str, max_bytes: int = DEFAULT_MAX_BYTES,
     """
     Read a URDF or xacro file (``-`` for stdin) and return URDF bytes and the source path.
 
+    xacro runs, bounded, on ``.xacro`` names only, with no arguments (see :func:`load_input`).
+
     :param path: file path, or '-' for standard input
     :param max_bytes: refuse inputs larger than this
     :param stdin: stream to use for '-' (defaults to sys.stdin.buffer)
     :return: (URDF document bytes, absolute source path or None for stdin)
     :raises UrdfInputError: when the input cannot be read
     """
-    if path == '-':
-        stream = stdin if stdin is not None else sys.stdin.buffer
-        return read_bounded(stream, max_bytes, 'standard input'), None
-    if not os.path.exists(path):
-        raise UrdfInputError(f'{path}: no such file')
-    if os.path.isdir(path):
-        raise UrdfInputError(f'{path} is a directory, expected a .urdf or .xacro file')
-    if not os.path.isfile(path):
-        raise UrdfInputError(f'{path} is not a regular file (a device or a pipe?)')
-    try:
-        with open(path, 'rb') as stream:
-            data = read_bounded(stream, max_bytes, path)
-    except OSError as exc:
-        raise UrdfInputError(f'{path}: cannot read: {exc.strerror}') from None
-    source = os.path.abspath(path)
-    if is_xacro(path, data):
-        text = run_xacro(path)
-        return text.encode('utf-8'), source
-    return data, source
+    loaded = load_input(path, max_bytes, stdin)
+    return loaded.data, loaded.source

@@ -261,13 +261,26 @@ class Link:
 
 @_frozen
 class JointLimit:
-    """Joint limits as written; missing attributes read as zero, as urdfdom does."""
+    """
+    A ``<limit>`` as written: None where the attribute is absent.
 
-    lower: float = 0.0
-    upper: float = 0.0
-    effort: float = 0.0
-    velocity: float = 0.0
+    urdfdom reads an absent ``lower`` or ``upper`` as 0 (see :attr:`bounds`) and refuses a
+    limit without ``effort`` or ``velocity``. ``unreadable`` names the attributes whose text
+    was not a number (the parser reported them; they are None here).
+    """
+
+    lower: Optional[float] = None
+    upper: Optional[float] = None
+    effort: Optional[float] = None
+    velocity: Optional[float] = None
     line: Optional[int] = None
+    unreadable: Tuple[str, ...] = ()
+
+    @property
+    def bounds(self) -> Tuple[float, float]:
+        """Return (lower, upper) as urdfdom uses them: an absent bound is 0."""
+        return (0.0 if self.lower is None else self.lower,
+                0.0 if self.upper is None else self.upper)
 
 
 @_frozen
@@ -281,8 +294,43 @@ class Mimic:
 
 
 @_frozen
+class JointDynamics:
+    """A ``<dynamics>``: damping and friction, None where absent (urdfdom reads 0)."""
+
+    damping: Optional[float] = None
+    friction: Optional[float] = None
+    line: Optional[int] = None
+
+
+@_frozen
+class JointCalibration:
+    """A ``<calibration>``: the rising and falling reference positions, None where absent."""
+
+    rising: Optional[float] = None
+    falling: Optional[float] = None
+    line: Optional[int] = None
+
+
+@_frozen
+class SafetyController:
+    """A ``<safety_controller>``, None where an attribute is absent."""
+
+    soft_lower_limit: Optional[float] = None
+    soft_upper_limit: Optional[float] = None
+    k_position: Optional[float] = None
+    k_velocity: Optional[float] = None
+    line: Optional[int] = None
+
+
+@_frozen
 class Joint:
-    """A joint between a parent and a child link."""
+    """
+    A joint between a parent and a child link.
+
+    ``axis`` is what urdfdom uses: (1, 0, 0) without an ``<axis>`` element, (0, 0, 0) for
+    an ``<axis>`` without ``xyz`` (urdfdom's joint.cpp clears it and reads nothing);
+    ``axis_line`` is the line of the ``<axis>`` element, None when there is none.
+    """
 
     name: str
     type: str  # noqa: A003 - the URDF attribute's own name, as in urdf_parser_py
@@ -293,6 +341,10 @@ class Joint:
     limit: Optional[JointLimit] = None
     mimic: Optional[Mimic] = None
     line: Optional[int] = None
+    axis_line: Optional[int] = None
+    dynamics: Optional[JointDynamics] = None
+    calibration: Optional[JointCalibration] = None
+    safety: Optional[SafetyController] = None
 
     @property
     def is_moving(self) -> bool:

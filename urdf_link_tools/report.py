@@ -15,22 +15,75 @@
 """
 Format an analysis for people (text grouped by link) and for programs (one JSON object).
 
-Text output, errors first::
+Text output, worst links first; each finding leads with ``file:line:`` as compilers write it,
+so that editors and terminals link to it::
 
-    error    camera_link (line 152): 1 error, 2 warnings
-      error    line 152  mass-not-positive  has no <inertial> but moves ...
-               fix: add <inertial> with the real mass ...
+    link arm_link (sample_robot.urdf:91): 1 error, 2 warnings
+    sample_robot.urdf:95: error: inertia-triangle-inequality: inertial/inertia: the ...
+        fix: the nearest valid tensor ...
+        in macro 'arm' called at robot.urdf.xacro:12
     ...
     sample_robot: 2 errors, 8 warnings, 0 info in 5 of 7 links
+
+The SARIF and GitHub formats are in :mod:`urdf_link_tools.sarif` and
+:mod:`urdf_link_tools.annotations`.
 """
 
+from dataclasses import dataclass
 import json
+import os
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from urdf_link_tools.analysis import Analysis
 from urdf_link_tools.findings import Finding, Severity, worst_severity
+from urdf_link_tools.suppression import Suppression
 
-_WIDTH = 7  # len('warning')
+
+@dataclass(frozen=True)
+class CheckReport:
+    """
+    What ``check`` reports about one robot.
+
+    :param analysis: the analysis; its findings are the reported ones (suppressed and
+        baselined findings removed)
+    :param label: how to name the input (the path as given, or 'standard input')
+    :param suppressed: findings an inline comment silenced, with that comment
+    :param baselined: findings already in the ``--baseline`` report
+    """
+
+    analysis: Analysis
+    label: str
+    suppressed: Tuple[Tuple[Finding, Suppression], ...] = ()
+    baselined: Tuple[Finding, ...] = ()
+
+
+def display_path(path: Optional[str]) -> str:
+    """Name a file as a compiler would: relative to the working directory when under it."""
+    if path is None:
+        return '<stdin>'
+    try:
+        relative = os.path.relpath(path)
+    except ValueError:  # another drive (Windows)
+        return path
+    return path if relative.startswith(os.pardir) else relative
+
+
+def location(file: Optional[str], line: Optional[int]) -> str:
+    """Return ``file:line`` (``file`` alone without a line)."""
+    return f'{display_path(file)}:{line}' if line else display_path(file)
+
+
+def _same_file(findings: Sequence[Finding], path: Optional[str]) -> bool:
+    if path is None:
+        return all(finding.file is None for finding in findings)
+    real = os.path.realpath(path)
+    return all(finding.file is None or os.path.realpath(finding.file) == real
+               for finding in findings)
+
+
+def plural(count: int, word: str) -> str:
+    """Return '1 error', '2 errors', '3 info'."""
+    return _plural(count, word)
 
 
 def _plural(count: int, word: str) -> str:
@@ -39,14 +92,27 @@ def _plural(count: int, word: str) -> str:
     return f'{count} {word}{"s" if count != 1 else ""}'
 
 
-def summary_line(analysis: Analysis) -> str:
-    """Return the closing line: counts per severity and how many links have findings."""
+def summary_line(analysis: Analysis, suppressed: int = 0, baselined: int = 0) -> str:
+    """
+    Return the closing line: counts per severity and how many links have findings.
+
+    :param analysis: the analysis (its findings are the reported ones)
+    :param suppressed: how many findings inline comments silenced
+    :param baselined: how many findings the baseline already had
+    :return: the line
+    """
     counts = analysis.counts()
     links = {finding.link for finding in analysis.findings if finding.link is not None}
     name = analysis.robot.name or '(unnamed robot)'
+    extra = []
+    if suppressed:
+        extra.append(f'{suppressed} suppressed by comments')
+    if baselined:
+        extra.append(f'{baselined} in the baseline')
     return (f"{name}: {_plural(counts['error'], 'error')}, "
             f"{_plural(counts['warning'], 'warning')}, {_plural(counts['info'], 'info')} "
-            f'in {len(links)} of {len(analysis.robot.links)} links')
+            f'in {len(links)} of {len(analysis.robot.links)} links'
+            + (f' (not counted: {", ".join(extra)})' if extra else ''))
 
 
 def _groups(analysis: Analysis) -> List[Tuple[Optional[str], List[Finding]]]:
@@ -60,27 +126,41 @@ def _groups(analysis: Analysis) -> List[Tuple[Optional[str], List[Finding]]]:
     return items
 
 
-def _finding_lines(finding: Finding) -> List[str]:
-    where = f'line {finding.line}' if finding.line else 'line -'
+def finding_lines(finding: Finding, source: Optional[str] = None) -> List[str]:
+    """
+    Render one finding: ``file:line: severity: rule: element: message``, then its fix.
+
+    :param finding: the finding
+    :param source: the file to name when the finding has none (the input)
+    :return: the lines: the finding, its fix, its macro calls, where its value came from
+    """
+    file = finding.file if finding.file is not None else source
     element = f'{finding.element}: ' if finding.element else ''
-    lines = [f'  {finding.severity.label:<{_WIDTH}}  {where:<9}  {finding.rule}  '
+    lines = [f'{location(file, finding.line)}: {finding.severity.label}: {finding.rule}: '
              f'{element}{finding.message}']
     if finding.suggestion:
-        lines.append(f'  {"":<{_WIDTH}}  fix: {finding.suggestion}')
+        lines.append(f'    fix: {finding.suggestion}')
+    for call in finding.macro_stack:
+        lines.append(f"    in macro '{call.name}' called at {location(call.file, call.line)}")
+    if finding.value_source is not None:
+        lines.append(f'    value from {location(*finding.value_source)}')
     return lines
 
 
-def format_text(analysis: Analysis, source: Optional[str] = None) -> str:
+def format_text(analysis: Analysis, source: Optional[str] = None, suppressed: int = 0,
+                baselined: int = 0) -> str:
     """
     Render the findings grouped by link, worst links first, with a summary line.
 
     :param analysis: the analysis
     :param source: how to name the input (defaults to the robot's source path)
+    :param suppressed: how many findings inline comments silenced (for the summary)
+    :param baselined: how many findings the baseline had (for the summary)
     :return: the text, ending without a newline
     """
     out: List[str] = []
+    path = analysis.robot.source
     for link_name, findings in _groups(analysis):
-        worst = worst_severity(findings) or Severity.INFO
         counts = [_plural(sum(1 for f in findings if f.severity == severity), severity.label)
                   for severity in (Severity.ERROR, Severity.WARNING, Severity.INFO)
                   if any(f.severity == severity for f in findings)]
@@ -88,16 +168,29 @@ def format_text(analysis: Analysis, source: Optional[str] = None) -> str:
             title = f"robot '{analysis.robot.name}'"
         else:
             link = analysis.robot.link(link_name)
-            line = f' (line {link.line})' if link is not None and link.line else ''
-            title = f'{link_name}{line}'
-        out.append(f'{worst.label:<{_WIDTH}}  {title}: {", ".join(counts)}')
+            # The parsed line is the URDF's own; for xacro it is a line of the expansion, and
+            # the findings below name the xacro file:line instead.
+            line = f' ({location(path, link.line)})' if (
+                link is not None and link.line and _same_file(findings, path)) else ''
+            title = f'link {link_name}{line}'
+        if out:
+            out.append('')
+        out.append(f'{title}: {", ".join(counts)}')
         for finding in findings:
-            out.extend(_finding_lines(finding))
-    label = source or analysis.robot.source or 'standard input'
+            out.extend(finding_lines(finding, path))
+    label = source or path or 'standard input'
     if not analysis.findings:
         out.append(f'{label}: no findings')
-    out.append(summary_line(analysis))
+    elif out:
+        out.append('')
+    out.append(summary_line(analysis, suppressed, baselined))
     return '\n'.join(out)
+
+
+def report_text(report: CheckReport) -> str:
+    """Render a :class:`CheckReport` as text (see :func:`format_text`)."""
+    return format_text(report.analysis, report.label, len(report.suppressed),
+                       len(report.baselined))
 
 
 def analysis_to_dict(analysis: Analysis, source: Optional[str] = None) -> Dict[str, Any]:
@@ -111,11 +204,53 @@ def analysis_to_dict(analysis: Analysis, source: Optional[str] = None) -> Dict[s
     }
 
 
+def summary_dict(reports: Sequence[CheckReport]) -> Dict[str, int]:
+    """Return the counts of reported, suppressed and baselined findings over reports."""
+    summary = {'error': 0, 'warning': 0, 'info': 0, 'suppressed': 0, 'baselined': 0}
+    for report in reports:
+        for label, count in report.analysis.counts().items():
+            summary[label] += count
+        summary['suppressed'] += len(report.suppressed)
+        summary['baselined'] += len(report.baselined)
+    return summary
+
+
+def report_to_dict(report: CheckReport) -> Dict[str, Any]:
+    """
+    Return the JSON-ready object of one robot.
+
+    ``findings`` are the reported ones; ``suppressed`` (each with the comment that silenced
+    it) and ``baselined`` are listed apart, and counted in ``summary``.
+    """
+    document = analysis_to_dict(report.analysis, report.analysis.robot.source)
+    document['summary'] = summary_dict([report])
+    document['suppressed'] = [dict(finding.to_dict(), suppression=comment.to_dict())
+                              for finding, comment in report.suppressed]
+    document['baselined'] = [finding.to_dict() for finding in report.baselined]
+    return document
+
+
 def format_json(analysis: Analysis, source: Optional[str] = None,
                 indent: Optional[int] = 2) -> str:
     """Render the analysis as one JSON object (NaN and infinity written as strings)."""
     return json.dumps(_clean(analysis_to_dict(analysis, source)), indent=indent,
                       allow_nan=False)
+
+
+def format_json_reports(reports: Sequence[CheckReport], indent: Optional[int] = 2) -> str:
+    """
+    Render reports as JSON: one robot's object, or ``{"reports": [...], "summary": ...}``.
+
+    :param reports: one report per robot checked
+    :param indent: JSON indentation
+    :return: the JSON text
+    """
+    if len(reports) == 1:
+        document: Dict[str, Any] = report_to_dict(reports[0])
+    else:
+        document = {'reports': [report_to_dict(report) for report in reports],
+                    'summary': summary_dict(reports)}
+    return json.dumps(_clean(document), indent=indent, allow_nan=False)
 
 
 def _clean(value: Any) -> Any:

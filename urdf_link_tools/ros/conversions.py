@@ -22,9 +22,8 @@ way MoveIt's planning scene takes them: a ``shape_msgs/SolidPrimitive`` (or a
 link frame.
 """
 
-import difflib
 import math
-from typing import Iterable, Optional, Sequence
+from typing import Callable, Iterable, Optional, Sequence, Tuple
 
 from geometry_msgs.msg import Inertia as InertiaMsg
 from geometry_msgs.msg import Point, Pose, Quaternion, Vector3
@@ -37,13 +36,17 @@ from urdf_link_tools.inertia import inertia_values, rotate_inertia
 from urdf_link_tools.kinematics import choose_root
 from urdf_link_tools.model import Box, Cylinder, GeometryElement, Inertial, Link, Mesh, Origin
 from urdf_link_tools.model import Robot, Sphere
-from urdf_link_tools_interfaces.msg import Finding as FindingMsg
-from urdf_link_tools_interfaces.msg import LinkGeometry, LinkSummary
+from urdf_link_tools.msg import Finding as FindingMsg
+from urdf_link_tools.msg import LinkGeometry, LinkSummary
+from urdf_link_tools.ros.names import NameIndex, suggest, unknown_name_message
 
 NO_DESCRIPTION = ('no robot_description received yet: publish one on robot_description '
                   '(robot_state_publisher does) or set the urdf_file parameter')
 
 STANDARD_GROUPS = ('collision', 'visual')
+# Rows of one list_links answer. A real robot has hundreds of links; 100,000 rows make an
+# 8 MB answer that takes seconds to send over DDS and to decode, for every caller.
+MAX_LIST_LINKS = 10_000
 
 
 def point_msg(values: Sequence[float]) -> Point:
@@ -73,7 +76,7 @@ def origin_pose(origin: Origin) -> Pose:
 
 
 def finding_msg(finding: Finding) -> FindingMsg:
-    """Return a finding as urdf_link_tools_interfaces/Finding."""
+    """Return a finding as urdf_link_tools/Finding."""
     return FindingMsg(
         rule=finding.rule, severity=int(finding.severity), link=finding.link or '',
         element=finding.element or '', line=max(0, int(finding.line or 0)),
@@ -81,49 +84,13 @@ def finding_msg(finding: Finding) -> FindingMsg:
 
 
 def finding_msgs(findings: Iterable[Finding]) -> list:
-    """Return findings as a list of urdf_link_tools_interfaces/Finding."""
+    """Return findings as a list of urdf_link_tools/Finding."""
     return [finding_msg(finding) for finding in findings]
 
 
 def unique_links(robot: Robot) -> Sequence[Link]:
     """Return the links in document order, a duplicated name once (its first definition)."""
     return [link for link in robot.links if robot.link(link.name) is link]
-
-
-def suggest(name: str, known: Sequence[str]) -> str:
-    """
-    Return the closest known names, for an error message.
-
-    :param name: the name asked for
-    :param known: the valid names
-    :return: e.g. "(did you mean 'base_link'?)", or the known names when none is close
-    """
-    close = difflib.get_close_matches(name, list(known), n=3, cutoff=0.6)
-    if close:
-        # Only the names about as close as the best one: a clear typo gets one answer.
-        best = difflib.SequenceMatcher(None, name, close[0]).ratio()
-        quoted = [repr(item) for item in close
-                  if difflib.SequenceMatcher(None, name, item).ratio() >= best - 0.05]
-        listed = quoted[0] if len(quoted) == 1 else \
-            ', '.join(quoted[:-1]) + ' or ' + quoted[-1]
-        return f'(did you mean {listed}?)'
-    if not known:
-        return '(there is none)'
-    shown = ', '.join(repr(item) for item in list(known)[:8])
-    more = f', ... ({len(known)} in all)' if len(known) > 8 else ''
-    return f'(known: {shown}{more})'
-
-
-def unknown_name_message(kind: str, name: str, known: Sequence[str]) -> str:
-    """
-    Explain an unknown name with the closest known ones.
-
-    :param kind: what is named, e.g. 'link'
-    :param name: the name asked for
-    :param known: the valid names
-    :return: e.g. "unknown link 'base_lnk' (did you mean 'base_link'?)"
-    """
-    return f'unknown {kind} {name!r} {suggest(name, known)}'
 
 
 def link_summary(analysis, link: Link) -> LinkSummary:
@@ -146,28 +113,47 @@ def link_summary(analysis, link: Link) -> LinkSummary:
         worst_severity=int(worst) if worst is not None else 0, line=int(link.line or 0))
 
 
-def fill_list_links(response, analysis, no_model_message: str = NO_DESCRIPTION):
+def list_links_answer(analysis) -> Tuple[str, str, list]:
+    """
+    Return what every ListLinks answer about one analysis holds: built once per model.
+
+    :param analysis: an :class:`urdf_link_tools.analysis.Analysis`
+    :return: (message, root link, the rows)
+    """
+    robot = analysis.robot
+    links = unique_links(robot)
+    counts = analysis.counts()
+    message = (f'{len(links)} links; {counts.get("error", 0)} errors, '
+               f'{counts.get("warning", 0)} warnings, {counts.get("info", 0)} infos')
+    if len(links) > MAX_LIST_LINKS:
+        message += (f' (only the first {MAX_LIST_LINKS} listed: ask get_link_findings or '
+                    'get_link_geometry about any link by name)')
+    rows = [link_summary(analysis, link) for link in links[:MAX_LIST_LINKS]]
+    return message, choose_root(robot) or '', rows
+
+
+def fill_list_links(response, analysis, no_model_message: str = NO_DESCRIPTION,
+                    answer: Optional[Tuple[str, str, list]] = None):
     """
     Fill a ListLinks response.
 
     :param response: ``ListLinks.Response``
     :param analysis: the current analysis, or None when there is none
     :param no_model_message: what to say when there is no analysis
+    :param answer: :func:`list_links_answer` of the analysis, when already built
     :return: the response
     """
     if analysis is None:
         response.success = False
         response.message = no_model_message
         return response
-    robot = analysis.robot
-    links = unique_links(robot)
+    message, root, rows = answer if answer is not None else list_links_answer(analysis)
     response.success = True
-    response.robot_name = robot.name
-    response.root_link = choose_root(robot) or ''
-    response.links = [link_summary(analysis, link) for link in links]
-    counts = analysis.counts()
-    response.message = (f'{len(links)} links; {counts.get("error", 0)} errors, '
-                        f'{counts.get("warning", 0)} warnings, {counts.get("info", 0)} infos')
+    response.robot_name = analysis.robot.name
+    response.root_link = root
+    # The rows are shared between answers: nothing changes a message after it is sent.
+    response.links = rows
+    response.message = message
     return response
 
 
@@ -205,15 +191,44 @@ def mesh_triangles(vertices, faces) -> MeshMsg:
     return mesh
 
 
-def geometry_entry(element: GeometryElement, mesh_result=None,
-                   include_mesh_triangles: bool = False) -> Optional[LinkGeometry]:
+TrianglesFor = Callable[[GeometryElement, object], Tuple[Optional[MeshMsg], str]]
+
+
+def triangles_for(triangles_max: Optional[int] = None) -> TrianglesFor:
     """
-    Return one geometry element as urdf_link_tools_interfaces/LinkGeometry.
+    Return a function that builds one mesh's triangles, refusing more than ``triangles_max``.
+
+    :param triangles_max: the most triangles one answer may hold; None: no limit
+    :return: ``(element, mesh_result) -> (shape_msgs/Mesh or None, a note when left out)``
+    """
+    def build(element: GeometryElement, mesh_result) -> Tuple[Optional[MeshMsg], str]:
+        vertices = getattr(mesh_result, 'vertices', None)
+        faces = getattr(mesh_result, 'faces', None)
+        if vertices is None or faces is None:
+            return None, ''
+        if triangles_max is not None and len(faces) > triangles_max:
+            return None, (f'the triangles of {element.label} are left out: its mesh has '
+                          f'{len(faces)} triangles, more than mesh_triangles_max='
+                          f'{triangles_max} (read mesh_path instead)')
+        if not np.all(np.isfinite(vertices)):
+            return None, ''
+        return mesh_triangles(vertices, faces), ''
+    return build
+
+
+def geometry_entry(element: GeometryElement, mesh_result=None,
+                   include_mesh_triangles: bool = False,
+                   triangles: Optional[TrianglesFor] = None,
+                   notes: Optional[list] = None) -> Optional[LinkGeometry]:
+    """
+    Return one geometry element as urdf_link_tools/LinkGeometry.
 
     :param element: a visual, collision or custom element
     :param mesh_result: for a mesh, the :class:`urdf_link_tools.meshes.MeshInfo` (or a
         ``MeshProblem``, or None) the analysis loaded
     :param include_mesh_triangles: fill ``mesh`` with the scaled triangles
+    :param triangles: builds (or returns cached) triangles; by default built here, no limit
+    :param notes: receives why triangles were left out
     :return: the entry, or None when the element has no geometry
     """
     geometry = element.geometry
@@ -227,11 +242,12 @@ def geometry_entry(element: GeometryElement, mesh_result=None,
         entry.mesh_scale = vector_msg(geometry.scale)
         path = getattr(mesh_result, 'path', None)
         entry.mesh_path = path or ''
-        vertices = getattr(mesh_result, 'vertices', None)
-        faces = getattr(mesh_result, 'faces', None)
-        if include_mesh_triangles and vertices is not None and faces is not None and \
-                np.all(np.isfinite(vertices)):
-            entry.mesh = mesh_triangles(vertices, faces)
+        if include_mesh_triangles:
+            mesh, note = (triangles or triangles_for())(element, mesh_result)
+            if mesh is not None:
+                entry.mesh = mesh
+            if note and notes is not None:
+                notes.append(note)
         return entry
     entry.type = LinkGeometry.PRIMITIVE
     entry.mesh_scale = vector_msg((1.0, 1.0, 1.0))
@@ -264,7 +280,9 @@ def link_groups(link: Link) -> Sequence[str]:
 
 def fill_link_geometry(response, analysis, link_name: str, group: str = '',
                        include_mesh_triangles: bool = False,
-                       no_model_message: str = NO_DESCRIPTION):
+                       no_model_message: str = NO_DESCRIPTION,
+                       names: Optional[NameIndex] = None,
+                       triangles: Optional[TrianglesFor] = None):
     """
     Fill a GetLinkGeometry response.
 
@@ -274,6 +292,8 @@ def fill_link_geometry(response, analysis, link_name: str, group: str = '',
     :param group: '' or 'collision', 'visual', or a custom tag such as 'collision_checking'
     :param include_mesh_triangles: fill the meshes' triangles
     :param no_model_message: what to say when there is no analysis
+    :param names: the link names' index, for the "did you mean" of an unknown link
+    :param triangles: builds (or returns cached) triangles, with the answer's limit
     :return: the response
     """
     if analysis is None:
@@ -284,7 +304,8 @@ def fill_link_geometry(response, analysis, link_name: str, group: str = '',
     link = robot.link(link_name)
     if link is None:
         response.success = False
-        response.message = unknown_name_message('link', link_name, robot.link_names)
+        response.message = unknown_name_message('link', link_name,
+                                                names or robot.link_names)
         return response
     group = group.strip() or 'collision'
     response.frame_id = link.name
@@ -320,7 +341,7 @@ def fill_link_geometry(response, analysis, link_name: str, group: str = '',
             not_finite += 1
             continue
         mesh_result = analysis.mesh_for(element) if isinstance(geometry, Mesh) else None
-        entry = geometry_entry(element, mesh_result, include_mesh_triangles)
+        entry = geometry_entry(element, mesh_result, include_mesh_triangles, triangles, notes)
         if entry is None:
             skipped += 1
         else:
@@ -352,7 +373,9 @@ def _pose_numbers(pose: Pose) -> tuple:
 
 
 def fill_link_findings(response, analysis, link_name: str,
-                       no_model_message: str = NO_DESCRIPTION):
+                       no_model_message: str = NO_DESCRIPTION,
+                       names: Optional[NameIndex] = None,
+                       robot_findings: Optional[tuple] = None):
     """
     Fill a GetLinkFindings response.
 
@@ -360,6 +383,8 @@ def fill_link_findings(response, analysis, link_name: str,
     :param analysis: the current analysis, or None when there is none
     :param link_name: the link asked for; '' for the findings about the whole robot
     :param no_model_message: what to say when there is no analysis
+    :param names: the link names' index, for the "did you mean" of an unknown link
+    :param robot_findings: :func:`robot_level_findings` of the analysis, when already built
     :return: the response
     """
     if analysis is None:
@@ -368,11 +393,13 @@ def fill_link_findings(response, analysis, link_name: str,
         return response
     robot = analysis.robot
     if link_name == '':
-        findings = robot_level_findings(analysis)
+        findings = robot_findings if robot_findings is not None else \
+            robot_level_findings(analysis)
         where = f'robot {robot.name!r}'
     elif robot.link(link_name) is None:
         response.success = False
-        response.message = unknown_name_message('link', link_name, robot.link_names)
+        response.message = unknown_name_message('link', link_name,
+                                                names or robot.link_names)
         return response
     else:
         findings = tuple(analysis.link_findings(link_name))

@@ -20,10 +20,17 @@ summary for the robot named ``<prefix>`` alone (so it cannot collide with a link
 ``hardware_id`` set to the robot name. The common prefix (the node name, ``urdf_link_tools``
 by default) is what rqt_robot_monitor sorts by and what a diagnostic_aggregator
 ``GenericAnalyzer`` matches with ``startswith: ['urdf_link_tools']``.
+
+Every array is bounded whatever the robot: a robot with more links than
+``diagnostics_max_link_statuses`` gets one status per rule (named ``<prefix>: rule <id>``,
+with the number of links and the first of them) instead of one per link; a status lists at
+most :data:`MAX_FINDINGS` findings and counts the rest; every text is clipped to
+:data:`MAX_TEXT` characters.
 """
 
+from dataclasses import dataclass
 import math
-from typing import Iterable, List, Optional, Sequence, Tuple
+from typing import Dict, Iterable, List, Optional, Sequence, Tuple
 
 from builtin_interfaces.msg import Time
 from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus, KeyValue
@@ -33,6 +40,18 @@ from urdf_link_tools.ros.conversions import robot_level_findings, unique_links
 
 DEFAULT_PREFIX = 'urdf_link_tools'
 DESCRIPTION_STATUS = 'robot_description'
+DEFAULT_MAX_LINK_STATUSES = 200
+# Findings listed in one status (the rest are counted), and characters in one text: with
+# at most DEFAULT_MAX_LINK_STATUSES statuses, an array stays within a few megabytes.
+MAX_FINDINGS = 20
+MAX_TEXT = 500
+# Links named in the status of one rule when statuses are grouped by rule.
+MAX_LINKS_PER_RULE = 20
+
+
+def clip(text: str, limit: int = MAX_TEXT) -> str:
+    """Return ``text`` cut to ``limit`` characters, saying so."""
+    return text if len(text) <= limit else f'{text[:limit]}... ({len(text)} characters)'
 
 
 def level_for(severity: Optional[Severity]) -> bytes:
@@ -53,11 +72,23 @@ def finding_values(index: int, finding: Finding) -> List[KeyValue]:
     where = f'line {finding.line}: ' if finding.line else ''
     element = f'{finding.element}: ' if finding.element else ''
     rows = [KeyValue(key=f'#{index} {finding.rule}',
-                     value=f'{finding.severity.label}: {where}{element}{finding.message}')]
-    rows.extend(KeyValue(key=f'#{index} {key}', value=str(value))
+                     value=clip(f'{finding.severity.label}: {where}{element}{finding.message}'))]
+    rows.extend(KeyValue(key=clip(f'#{index} {key}'), value=clip(str(value)))
                 for key, value in finding.values)
     if finding.suggestion:
-        rows.append(KeyValue(key=f'#{index} suggestion', value=finding.suggestion))
+        rows.append(KeyValue(key=f'#{index} suggestion', value=clip(finding.suggestion)))
+    return rows
+
+
+def findings_values(findings: Sequence[Finding]) -> List[KeyValue]:
+    """Return the rows of the first :data:`MAX_FINDINGS` findings and a count of the rest."""
+    rows: List[KeyValue] = []
+    for index, finding in enumerate(findings[:MAX_FINDINGS], start=1):
+        rows.extend(finding_values(index, finding))
+    if len(findings) > MAX_FINDINGS:
+        rows.append(KeyValue(key='more findings',
+                             value=f'{len(findings) - MAX_FINDINGS} more not listed here '
+                                   '(~/get_link_findings lists them all)'))
     return rows
 
 
@@ -65,10 +96,9 @@ def summarise(findings: Sequence[Finding]) -> str:
     """Return a one-line summary: the worst finding's message and how many more there are."""
     if not findings:
         return 'OK'
-    ordered = sorted(findings, key=lambda finding: -int(finding.severity))
-    first = ordered[0]
+    first = max(findings, key=lambda finding: int(finding.severity))
     more = f' (+{len(findings) - 1} more)' if len(findings) > 1 else ''
-    return f'{first.severity.label}: {first.message}{more}'
+    return f'{first.severity.label}: {clip(first.message)}{more}'
 
 
 def link_status(analysis, link: Link, prefix: str = DEFAULT_PREFIX) -> DiagnosticStatus:
@@ -84,11 +114,10 @@ def link_status(analysis, link: Link, prefix: str = DEFAULT_PREFIX) -> Diagnosti
     values = [KeyValue(key='line', value=str(link.line or '')),
               KeyValue(key='mass', value=f'{link.mass:.6g} kg' if link.inertial else
                        'no <inertial>')]
-    for index, finding in enumerate(findings, start=1):
-        values.extend(finding_values(index, finding))
+    values.extend(findings_values(findings))
     return DiagnosticStatus(
-        level=level_for(worst_severity(findings)), name=f'{prefix}: {link.name}',
-        message=summarise(findings), hardware_id=analysis.robot.name, values=values)
+        level=level_for(worst_severity(findings)), name=clip(f'{prefix}: {link.name}'),
+        message=summarise(findings), hardware_id=clip(analysis.robot.name), values=values)
 
 
 def _format_com(com: Optional[Tuple[float, Sequence[float]]]) -> str:
@@ -100,7 +129,8 @@ def _format_com(com: Optional[Tuple[float, Sequence[float]]]) -> str:
 
 def robot_status(analysis, prefix: str = DEFAULT_PREFIX,
                  com: Optional[Tuple[float, Sequence[float]]] = None,
-                 root: str = '', joint_count: Optional[int] = None) -> DiagnosticStatus:
+                 root: str = '', joint_count: Optional[int] = None,
+                 summary: Optional['RobotSummary'] = None) -> DiagnosticStatus:
     """
     Return the summary status of the robot.
 
@@ -110,21 +140,21 @@ def robot_status(analysis, prefix: str = DEFAULT_PREFIX,
     :param root: the root link, the frame of ``com``
     :param joint_count: how many joint positions came from joint_states; None when none
         arrived, in which case the COM is at zero positions and the status says so
+    :param summary: :func:`robot_summary` of the analysis, when already built
     :return: level = worst finding of the whole robot, values = counts, mass, COM
     """
     robot = analysis.robot
-    counts = analysis.counts()
-    errors, warnings, infos = (counts.get(key, 0) for key in ('error', 'warning', 'info'))
-    total_mass = sum(link.mass for link in unique_links(robot)
-                     if math.isfinite(link.mass) and link.mass > 0.0)
+    summary = summary or robot_summary(analysis)
+    errors, warnings, infos = summary.counts
+    total_mass = summary.total_mass
     if joint_count is None:
         joints = 'none received: COM at zero joint positions'
     else:
         joints = f'{joint_count} joint positions received'
     values = [
-        KeyValue(key='robot', value=robot.name),
-        KeyValue(key='source', value=robot.source or 'robot_description topic'),
-        KeyValue(key='links', value=str(len(unique_links(robot)))),
+        KeyValue(key='robot', value=clip(robot.name)),
+        KeyValue(key='source', value=clip(robot.source or 'robot_description topic')),
+        KeyValue(key='links', value=str(summary.links)),
         KeyValue(key='joints', value=str(len(robot.joints))),
         KeyValue(key='errors', value=str(errors)),
         KeyValue(key='warnings', value=str(warnings)),
@@ -134,15 +164,46 @@ def robot_status(analysis, prefix: str = DEFAULT_PREFIX,
         KeyValue(key='COM', value=_format_com(com)),
         KeyValue(key='joint_states', value=joints),
     ]
-    for index, finding in enumerate(robot_level_findings(analysis), start=1):
-        values.extend(finding_values(index, finding))
-    message = (f'{robot.name}: {errors} errors, {warnings} warnings, {infos} infos; '
+    values.extend(summary.values)
+    message = (f'{clip(robot.name)}: {errors} errors, {warnings} warnings, {infos} infos; '
                f'mass {total_mass:.4g} kg, COM {_format_com(com)} in {root or "?"}')
     if joint_count is None:
         message += ' (no joint_states: zero positions)'
     return DiagnosticStatus(
-        level=level_for(worst_severity(analysis.findings)), name=prefix, message=message,
-        hardware_id=robot.name, values=values)
+        level=summary.level, name=prefix, message=message,
+        hardware_id=clip(robot.name), values=values)
+
+
+@dataclass(frozen=True)
+class RobotSummary:
+    """What the robot's status says that depends only on the analysis: built once."""
+
+    counts: Tuple[int, int, int]
+    total_mass: float
+    links: int
+    level: bytes
+    values: Tuple[KeyValue, ...]
+
+
+def robot_summary(analysis, robot_findings: Optional[Sequence[Finding]] = None) -> RobotSummary:
+    """
+    Return the parts of the robot status that do not change between two publications.
+
+    :param analysis: the analysis
+    :param robot_findings: its robot-level findings, when already computed
+    :return: the summary
+    """
+    counts = analysis.counts()
+    links = unique_links(analysis.robot)
+    total_mass = sum(link.mass for link in links
+                     if math.isfinite(link.mass) and link.mass > 0.0)
+    if robot_findings is None:
+        robot_findings = robot_level_findings(analysis)
+    return RobotSummary(
+        counts=tuple(counts.get(key, 0) for key in ('error', 'warning', 'info')),
+        total_mass=total_mass, links=len(links),
+        level=level_for(worst_severity(analysis.findings)),
+        values=tuple(findings_values(tuple(robot_findings))))
 
 
 def description_error_status(error: str, line: Optional[int], source: str,
@@ -160,12 +221,14 @@ def description_error_status(error: str, line: Optional[int], source: str,
     """
     kept = (f'still serving the last good model {kept_robot!r}' if kept_robot
             else 'no model in service')
+    kept_robot = clip(kept_robot) if kept_robot else kept_robot
+    error = clip(error, 2000)
     return DiagnosticStatus(
         level=DiagnosticStatus.ERROR, name=f'{prefix}: {DESCRIPTION_STATUS}',
         message=f'description rejected: {error}; {kept}', hardware_id=kept_robot or '',
         values=[KeyValue(key='error', value=error),
                 KeyValue(key='line', value=str(line or '')),
-                KeyValue(key='source', value=source),
+                KeyValue(key='source', value=clip(source)),
                 KeyValue(key='model in service', value=kept_robot or '')])
 
 
@@ -176,9 +239,65 @@ def waiting_status(prefix: str = DEFAULT_PREFIX, message: str = '') -> Diagnosti
         message=message or 'waiting for robot_description (or set the urdf_file parameter)')
 
 
-def analysis_statuses(analysis, prefix: str = DEFAULT_PREFIX) -> List[DiagnosticStatus]:
-    """Return the status of every link, in document order."""
-    return [link_status(analysis, link, prefix) for link in unique_links(analysis.robot)]
+def analysis_statuses(analysis, prefix: str = DEFAULT_PREFIX,
+                      max_link_statuses: Optional[int] = None) -> List[DiagnosticStatus]:
+    """
+    Return the status of every link in document order, or of every rule for a big robot.
+
+    :param analysis: the analysis
+    :param prefix: the status name prefix
+    :param max_link_statuses: above this many links, group by rule; None: never group
+    :return: the statuses
+    """
+    links = unique_links(analysis.robot)
+    if max_link_statuses is None or len(links) <= max_link_statuses:
+        return [link_status(analysis, link, prefix) for link in links]
+    return rule_statuses(analysis, links, prefix, max_link_statuses)
+
+
+def rule_statuses(analysis, links: Sequence[Link], prefix: str,
+                  max_link_statuses: int) -> List[DiagnosticStatus]:
+    """
+    Return one status per rule that fired on a link, and one that says why.
+
+    :param analysis: the analysis
+    :param links: its robot's links (each name once)
+    :param prefix: the status name prefix
+    :param max_link_statuses: the threshold that was passed (for the explanation)
+    :return: ``<prefix>: links`` first, then ``<prefix>: rule <id>`` by rule id
+    """
+    by_rule: Dict[str, List[Tuple[str, Finding]]] = {}
+    flagged = 0
+    for link in links:
+        findings = analysis.link_findings(link.name)
+        flagged += bool(findings)
+        for finding in findings:
+            by_rule.setdefault(finding.rule, []).append((link.name, finding))
+    statuses = [DiagnosticStatus(
+        level=DiagnosticStatus.OK, name=f'{prefix}: links', hardware_id=clip(analysis.robot.name),
+        message=(f'{len(links)} links, {flagged} with findings: one status per rule, as the '
+                 f'robot has more than diagnostics_max_link_statuses={max_link_statuses} '
+                 "links (~/get_link_findings gives one link's)"),
+        values=[KeyValue(key='links', value=str(len(links))),
+                KeyValue(key='links with findings', value=str(flagged))])]
+    for rule in sorted(by_rule):
+        hits = by_rule[rule]
+        names = {name for name, _ in hits}
+        first_name, first = hits[0]
+        values = [KeyValue(key='findings', value=str(len(hits))),
+                  KeyValue(key='links', value=str(len(names)))]
+        values.extend(KeyValue(key=clip(name, 100), value=clip(finding.message, 200))
+                      for name, finding in hits[:MAX_LINKS_PER_RULE])
+        if len(hits) > MAX_LINKS_PER_RULE:
+            values.append(KeyValue(key='more', value=f'{len(hits) - MAX_LINKS_PER_RULE} '
+                                                     'more findings not listed here'))
+        statuses.append(DiagnosticStatus(
+            level=level_for(worst_severity([finding for _, finding in hits])),
+            name=f'{prefix}: rule {rule}', hardware_id=clip(analysis.robot.name),
+            message=(f'{len(hits)} findings on {len(names)} links, e.g. '
+                     f'{clip(first_name, 100)}: {clip(first.message, 200)}'),
+            values=values))
+    return statuses
 
 
 def diagnostic_array(statuses: Iterable[DiagnosticStatus],

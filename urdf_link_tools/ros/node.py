@@ -17,27 +17,35 @@ The urdf_link_tools node: robot_description in; diagnostics, markers and service
 
 It only wires ROS to the pure core. Descriptions are parsed and analysed on a worker thread
 (a big robot with meshes takes a while) and the result is swapped in as one immutable
-:class:`~urdf_link_tools.ros.snapshot.Snapshot`; the executor thread keeps answering services
-meanwhile. Nothing that comes in (a broken description, a bad parameter, a strange joint
-state) can stop the node: a bad description leaves the last good model in service and is
-reported as an ERROR diagnostic.
+:class:`~urdf_link_tools.ros.snapshot.Snapshot`; the executor keeps answering services
+meanwhile. An analysis has a time budget (``analysis_time_budget``) and a newer description
+stops the one in progress. The services run in a callback group of their own on a
+multi-threaded executor, so a slow answer (the triangles of a big mesh) or a big diagnostics
+array never holds up list_links. Nothing that comes in (a broken description, a bad
+parameter, a strange joint state) can stop the node: a bad description leaves the last good
+model in service and is reported as an ERROR diagnostic.
 """
 
+import gc
 import math
+import time
 from typing import Any, Dict, Optional
 
 from diagnostic_msgs.msg import DiagnosticArray
 from geometry_msgs.msg import PointStamped
 from rcl_interfaces.msg import SetParametersResult
 import rclpy
-from rclpy.executors import ExternalShutdownException
+from rclpy.callback_groups import MutuallyExclusiveCallbackGroup, ReentrantCallbackGroup
+from rclpy.executors import ExternalShutdownException, MultiThreadedExecutor
 from rclpy.node import Node
 from rclpy.parameter import Parameter
 from rclpy.qos import DurabilityPolicy, HistoryPolicy, QoSProfile, ReliabilityPolicy
 from sensor_msgs.msg import JointState
 from std_msgs.msg import String
+from urdf_link_tools.budget import AnalysisInterrupted, Budget, SUPERSEDED, TIME_BUDGET
+from urdf_link_tools.errors import UrdfInputError
 from urdf_link_tools.kinematics import forward_kinematics, robot_center_of_mass
-from urdf_link_tools.loading import load_description
+from urdf_link_tools.loading import load_input
 from urdf_link_tools.ros import conversions
 from urdf_link_tools.ros.diagnostics import diagnostic_array, robot_status, waiting_status
 from urdf_link_tools.ros.markers import robot_com_markers
@@ -46,12 +54,20 @@ from urdf_link_tools.ros.parameters import NodeSettings, settings_from_values, S
 from urdf_link_tools.ros.parameters import validate_value
 from urdf_link_tools.ros.snapshot import build_snapshot, mesh_library, parse_description
 from urdf_link_tools.ros.snapshot import Rejection, rejection_from_error, Snapshot
+from urdf_link_tools.ros.urdf_file import check_urdf_file, public_error, urdf_roots
+from urdf_link_tools.ros.urdf_file import xacro_options
 from urdf_link_tools.ros.worker import Job, LatestJobWorker
-from urdf_link_tools_interfaces.srv import GetLinkFindings, GetLinkGeometry, ListLinks
+from urdf_link_tools.srv import GetLinkFindings, GetLinkGeometry, ListLinks
+from urdf_link_tools.xacro_sandbox import parse_mappings, XACRO_SAYS
 from visualization_msgs.msg import MarkerArray
 
 NODE_NAME = 'urdf_link_tools'
 MAX_JOINT_NAMES = 10_000
+# Executor threads: services answer in parallel with the timers and with each other.
+EXECUTOR_THREADS = 4
+# A burst of rejected descriptions publishes at most this often at once; the timer repeats
+# the latest state anyway.
+IMMEDIATE_DIAGNOSTICS_INTERVAL = 0.2
 
 # Latched topics, spelled out: robot_state_publisher and RViz use exactly this for
 # robot_description, and a late RViz gets the markers the same way.
@@ -81,6 +97,11 @@ class UrdfLinkToolsNode(Node):
         super().__init__(NODE_NAME, **kwargs)
         self._prefix = self.get_name()
         self._settings = self._declare_parameters()
+        # Fixed at start: what urdf_file may name, and where xacro may read, cannot be
+        # widened by whoever sets parameters later.
+        self._urdf_roots = urdf_roots(self._settings.urdf_dirs, self._settings.urdf_file)
+        self._xacro_roots = self._urdf_roots + tuple(
+            path for _, path in self._settings.check.package_dirs)
         self._meshes = mesh_library(self._settings)
         self._meshes_key = self._settings.mesh_key
         # Swapped whole by the worker; read once per callback.
@@ -97,22 +118,35 @@ class UrdfLinkToolsNode(Node):
         self._markers_pub = self.create_publisher(MarkerArray, '~/markers', LATCHED)
         self._robot_com_markers_pub = self.create_publisher(
             MarkerArray, '~/robot_com_marker', LATCHED)
-        self._robot_com_pub = self.create_publisher(PointStamped, '~/robot_com', EVENTS)
+        # Latched like the markers: `ros2 topic echo` on a robot standing still, or a late
+        # subscriber, gets the last centre of mass at once.
+        self._robot_com_pub = self.create_publisher(PointStamped, '~/robot_com', LATCHED)
         self._diagnostics_pub = self.create_publisher(DiagnosticArray, '/diagnostics', EVENTS)
 
-        self._worker = LatestJobWorker(self._process, self._on_worker_error)
+        self._last_immediate = 0.0
+
+        self._worker = LatestJobWorker(self._process, self._on_worker_error,
+                                       lambda: self._settings.analysis_time_budget)
         self.add_on_set_parameters_callback(self._on_set_parameters)
 
+        # Services answer from immutable snapshots: any number at once. The COM timer and
+        # joint_states share the positions, so they take turns; diagnostics go alone.
+        services = ReentrantCallbackGroup()
+        joints = MutuallyExclusiveCallbackGroup()
+        diagnostics = MutuallyExclusiveCallbackGroup()
         self.create_subscription(String, 'robot_description', self._on_description, LATCHED)
         self.create_subscription(JointState, 'joint_states', self._on_joint_states,
-                                 JOINT_STATES)
-        self.create_service(ListLinks, '~/list_links', self._list_links, qos_profile=SERVICES)
+                                 JOINT_STATES, callback_group=joints)
+        self.create_service(ListLinks, '~/list_links', self._list_links, qos_profile=SERVICES,
+                            callback_group=services)
         self.create_service(GetLinkGeometry, '~/get_link_geometry', self._get_link_geometry,
-                            qos_profile=SERVICES)
+                            qos_profile=SERVICES, callback_group=services)
         self.create_service(GetLinkFindings, '~/get_link_findings', self._get_link_findings,
-                            qos_profile=SERVICES)
-        self.create_timer(self._settings.diagnostics_period, self._publish_diagnostics)
-        self.create_timer(self._settings.robot_com_period, self._update_robot_com)
+                            qos_profile=SERVICES, callback_group=services)
+        self.create_timer(self._settings.diagnostics_period, self._publish_diagnostics,
+                          callback_group=diagnostics)
+        self.create_timer(self._settings.robot_com_period, self._update_robot_com,
+                          callback_group=joints)
 
         if self._settings.urdf_file:
             self._worker.submit(Job.file(self._settings.urdf_file))
@@ -182,10 +216,20 @@ class UrdfLinkToolsNode(Node):
             return SetParametersResult(successful=False, reason=str(exc))
         except Exception as exc:  # never let a parameter request take the node down
             return SetParametersResult(successful=False, reason=f'internal error: {exc}')
-        previous, self._settings = self._settings, settings
-        if settings.urdf_file and settings.urdf_file != previous.urdf_file:
+        previous = self._settings
+        if settings.urdf_file != previous.urdf_file:
+            refusal = check_urdf_file(settings.urdf_file, self._urdf_roots,
+                                      settings.description_max_bytes)
+            if refusal is not None:
+                return SetParametersResult(successful=False, reason=refusal)
+        self._settings = settings
+        if settings.urdf_file and (settings.urdf_file != previous.urdf_file or
+                                   settings.xacro_args != previous.xacro_args):
             self._worker.submit(Job.file(settings.urdf_file))
-        elif settings.check != previous.check or settings.markers != previous.markers:
+        elif settings.check != previous.check or settings.markers != previous.markers or \
+                settings.mesh_triangles_max != previous.mesh_triangles_max or \
+                settings.diagnostics_max_link_statuses != \
+                previous.diagnostics_max_link_statuses:
             self._worker.submit(Job.recheck())
         return SetParametersResult(successful=True)
 
@@ -216,7 +260,7 @@ class UrdfLinkToolsNode(Node):
             self._meshes_key = settings.mesh_key
         return self._meshes
 
-    def _process(self, job: Job) -> None:
+    def _process(self, job: Job, budget: Budget) -> None:
         settings = self._settings
         previous = self._snapshot
         if job.kind == Job.RECHECK:
@@ -225,26 +269,46 @@ class UrdfLinkToolsNode(Node):
             robot = previous.robot
         else:
             source = job.path
+            enabled = gc.isenabled()
             try:
                 limit = settings.description_max_bytes
                 if job.kind == Job.FILE:
-                    data, source = load_description(job.path, limit)
+                    data, source = self._load_file(job.path, settings)
                 else:
                     data = job.data
-                robot = parse_description(data, source, limit)
+                with budget.interruptible():
+                    robot = parse_description(data, source, limit)
+            except AnalysisInterrupted as exc:
+                if enabled:
+                    gc.enable()  # the parser pauses the collector; it may not have resumed
+                if exc.reason != TIME_BUDGET:
+                    raise
+                self._reject(rejection_from_error(_TooSlow(
+                    f'parsing took longer than analysis_time_budget '
+                    f'({budget.seconds:g} s): is it really a robot description?'), source))
+                return
             except Exception as exc:  # UrdfError mostly; anything else is reported the same
+                if job.kind == Job.FILE:
+                    # A parameter named this file: say what is wrong, never what is in it.
+                    exc = public_error(exc, job.path)
                 self._reject(rejection_from_error(exc, source))
                 return
-        self._generation += 1
         snapshot = build_snapshot(robot, settings, self._mesh_library(settings),
-                                  self._generation, self._prefix, previous)
+                                  self._generation + 1, self._prefix, previous, budget)
+        # Built here, off the executor and before the swap: the first calls about the new
+        # model find them ready, and the old model answers meanwhile.
+        snapshot.answers.list_links()
+        snapshot.answers.names()
+        if budget.cancelled:  # a newer description came while this one was being finished
+            raise AnalysisInterrupted(SUPERSEDED)
+        self._generation += 1
         self._snapshot = snapshot
         if job.kind != Job.RECHECK:
             self._rejection = None
         self._markers_pub.publish(snapshot.markers)
         # Publish the new diagnostics now rather than on the next tick of the (1 s) timer,
         # as a rejection does; the timer keeps repeating them.
-        self._publish_diagnostics()
+        self._publish_diagnostics(immediate=True)
         counts = snapshot.analysis.counts()
         if job.kind != Job.RECHECK or previous is None or previous.analysis is not \
                 snapshot.analysis:
@@ -253,22 +317,44 @@ class UrdfLinkToolsNode(Node):
                 f'{counts.get("error", 0)} errors, {counts.get("warning", 0)} warnings, '
                 f'{counts.get("info", 0)} infos')
 
+    def _load_file(self, path: str, settings: NodeSettings):
+        # Runs on the worker: xacro's child process (time-limited) never blocks the executor.
+        options = xacro_options(parse_mappings(settings.xacro_args),
+                                dict(settings.check.package_dirs), self._xacro_roots,
+                                settings.description_max_bytes)
+        loaded = load_input(path, settings.description_max_bytes, options=options)
+        for note in loaded.notes:
+            if not note.startswith(XACRO_SAYS):  # text from the file a parameter named
+                self.get_logger().warning(note)
+        return loaded.data, loaded.source
+
     def _reject(self, rejection: Rejection) -> None:
         self._rejection = rejection
         kept = self._snapshot.robot.name if self._snapshot is not None else None
         keeping = f'keeping the last good model {kept!r}' if kept else 'no model in service'
         self.get_logger().error(
-            f'description from {rejection.source} rejected: {rejection.error}; {keeping}')
-        self._diagnostics_pub.publish(diagnostic_array(
-            [rejection.status(kept, self._prefix)], self.get_clock().now().to_msg()))
+            f'description from {rejection.source} rejected: {rejection.error[:2000]}; '
+            f'{keeping}')
+        if self._may_publish_now():
+            self._diagnostics_pub.publish(diagnostic_array(
+                [rejection.status(kept, self._prefix)], self.get_clock().now().to_msg()))
+
+    def _may_publish_now(self) -> bool:
+        now = time.monotonic()
+        if now - self._last_immediate < IMMEDIATE_DIAGNOSTICS_INTERVAL:
+            return False
+        self._last_immediate = now
+        return True
 
     def _on_worker_error(self, job: Job, error: Exception) -> None:
         self._reject(rejection_from_error(error, job.path))
 
     # ------------------------------------------------------------------ outputs (executor)
 
-    def _publish_diagnostics(self) -> None:
+    def _publish_diagnostics(self, immediate: bool = False) -> None:
         try:
+            if immediate and not self._may_publish_now():
+                return
             snapshot, rejection = self._snapshot, self._rejection
             statuses = []
             if snapshot is None:
@@ -278,7 +364,8 @@ class UrdfLinkToolsNode(Node):
                 com = self._com if self._com_generation == snapshot.generation else None
                 statuses.append(robot_status(
                     snapshot.analysis, self._prefix, com, snapshot.root,
-                    len(self._positions) if self._joint_states_seen else None))
+                    len(self._positions) if self._joint_states_seen else None,
+                    snapshot.summary))
             if rejection is not None:
                 kept = snapshot.robot.name if snapshot is not None else None
                 statuses.append(rejection.status(kept, self._prefix))
@@ -323,26 +410,37 @@ class UrdfLinkToolsNode(Node):
     def _list_links(self, request, response):
         try:
             snapshot = self._snapshot
-            return conversions.fill_list_links(
-                response, snapshot.analysis if snapshot else None, self._no_model_message())
+            if snapshot is None:
+                return conversions.fill_list_links(response, None, self._no_model_message())
+            return conversions.fill_list_links(response, snapshot.analysis,
+                                               answer=snapshot.answers.list_links())
         except Exception as exc:  # services never raise: rclpy would end spin()
             return _failed(response, exc, self)
 
     def _get_link_geometry(self, request, response):
         try:
             snapshot = self._snapshot
+            if snapshot is None:
+                return conversions.fill_link_geometry(response, None, request.link_name,
+                                                      no_model_message=self._no_model_message())
+            answers = snapshot.answers
             return conversions.fill_link_geometry(
-                response, snapshot.analysis if snapshot else None, request.link_name,
-                request.group, request.include_mesh_triangles, self._no_model_message())
+                response, snapshot.analysis, request.link_name, request.group,
+                request.include_mesh_triangles, names=answers.names(),
+                triangles=answers.triangles)
         except Exception as exc:
             return _failed(response, exc, self)
 
     def _get_link_findings(self, request, response):
         try:
             snapshot = self._snapshot
+            if snapshot is None:
+                return conversions.fill_link_findings(response, None, request.link_name,
+                                                      self._no_model_message())
+            answers = snapshot.answers
             return conversions.fill_link_findings(
-                response, snapshot.analysis if snapshot else None, request.link_name,
-                self._no_model_message())
+                response, snapshot.analysis, request.link_name, names=answers.names(),
+                robot_findings=answers.robot_findings())
         except Exception as exc:
             return _failed(response, exc, self)
 
@@ -350,6 +448,10 @@ class UrdfLinkToolsNode(Node):
         """Stop the analysis worker, then the node."""
         self._worker.stop()
         super().destroy_node()
+
+
+class _TooSlow(UrdfInputError):
+    """A description that could not be parsed within the time budget."""
 
 
 def _failed(response, error: Exception, node: Node):
@@ -365,7 +467,7 @@ def main(args: Optional[list] = None) -> None:
     node = None
     try:
         node = UrdfLinkToolsNode()
-        rclpy.spin(node)
+        rclpy.spin(node, executor=MultiThreadedExecutor(num_threads=EXECUTOR_THREADS))
     except (KeyboardInterrupt, ExternalShutdownException):
         pass
     finally:

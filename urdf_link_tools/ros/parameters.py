@@ -101,6 +101,16 @@ def validate_urdf_file(value: Any) -> Optional[str]:
     return None
 
 
+def validate_xacro_args(value: Any) -> Optional[str]:
+    """Accept a list of xacro arguments written ``name:=value``."""
+    from urdf_link_tools.xacro_sandbox import parse_mappings
+    try:
+        parse_mappings([item for item in _strings(value) if item])
+    except ValueError as exc:
+        return f'xacro_args: {exc}'
+    return None
+
+
 def _check(name: str) -> Validator:
     return check_config.VALIDATORS[name]
 
@@ -111,13 +121,29 @@ PARAMETERS: Tuple[ParameterSpec, ...] = (
     # --- input
     ParameterSpec(
         'urdf_file', STRING, '',
-        'A URDF or xacro file to analyse, for running without a robot_description publisher. '
-        'Empty: only the robot_description topic. Setting it at run time loads the file.',
+        'A URDF or xacro (.xacro) file to analyse, for running without a robot_description '
+        'publisher. Empty: only the robot_description topic. At run time it may name only a '
+        'readable, well-formed file under urdf_dirs; anything else is refused.',
         validator=validate_urdf_file),
+    ParameterSpec(
+        'urdf_dirs', STRING_ARRAY, None,
+        'Directories urdf_file may name when set at run time (symlinks resolved). Empty: the '
+        'directory of the urdf_file given at start; none if the node started without one.',
+        read_only=True),
+    ParameterSpec(
+        'xacro_args', STRING_ARRAY, None,
+        "xacro arguments for a .xacro urdf_file, each 'name:=value'. Empty: none (write [''] "
+        'in a parameter file). Changing them reloads the file.',
+        validator=validate_xacro_args),
     ParameterSpec(
         'description_max_bytes', INTEGER, DEFAULT_MAX_BYTES,
         'Refuse a robot description (topic message or urdf_file) larger than this many '
         'bytes, before parsing it.', minimum=1024, maximum=2_000_000_000),
+    ParameterSpec(
+        'analysis_time_budget', DOUBLE, 60.0,
+        'Seconds one description may take to parse and analyse; past it, the findings so far '
+        'are published with an analysis-incomplete finding. A newer description always '
+        'stops the analysis in progress.', minimum=0.1, maximum=86400.0),
     # --- checker thresholds (urdf_link_tools.config.CheckConfig); changing one re-runs the checks
     ParameterSpec(
         'inertia_mismatch_factor', DOUBLE, CheckConfig.inertia_mismatch_factor,
@@ -171,6 +197,16 @@ PARAMETERS: Tuple[ParameterSpec, ...] = (
         'diagnostics_period', DOUBLE, 1.0,
         'Seconds between two /diagnostics messages.', read_only=True, minimum=0.05,
         maximum=3600.0),
+    ParameterSpec(
+        'diagnostics_max_link_statuses', INTEGER, 200,
+        'A robot with more links than this gets one /diagnostics status per rule (with the '
+        'number of links and the first of them) instead of one status per link.',
+        minimum=0, maximum=100_000),
+    ParameterSpec(
+        'mesh_triangles_max', INTEGER, 200_000,
+        'Most triangles get_link_geometry returns for one mesh with include_mesh_triangles; '
+        'a larger mesh is answered without its triangles (read mesh_path instead).',
+        minimum=0, maximum=10_000_000),
     ParameterSpec(
         'robot_com_period', DOUBLE, 0.1,
         'Seconds between two updates of the whole-robot COM (~/robot_com and its markers) '
@@ -278,9 +314,14 @@ class NodeSettings:
     check: CheckConfig = CheckConfig()
     markers: MarkerOptions = MarkerOptions()
     urdf_file: str = ''
+    urdf_dirs: Tuple[str, ...] = ()
+    xacro_args: Tuple[str, ...] = ()
     description_max_bytes: int = DEFAULT_MAX_BYTES
     diagnostics_period: float = 1.0
     robot_com_period: float = 0.1
+    analysis_time_budget: float = 60.0
+    diagnostics_max_link_statuses: int = 200
+    mesh_triangles_max: int = 200_000
 
     @property
     def mesh_key(self) -> Tuple[Tuple[Tuple[str, str], ...], int]:
@@ -325,6 +366,11 @@ def settings_from_values(values: Mapping[str, Any]) -> NodeSettings:
         color_robot_com=_rgba(merged['color_robot_com']))
     return NodeSettings(
         check=check, markers=markers, urdf_file=merged['urdf_file'],
+        urdf_dirs=tuple(item for item in _strings(merged['urdf_dirs']) if item),
+        xacro_args=tuple(item for item in _strings(merged['xacro_args']) if item),
         description_max_bytes=int(merged['description_max_bytes']),
         diagnostics_period=float(merged['diagnostics_period']),
-        robot_com_period=float(merged['robot_com_period']))
+        robot_com_period=float(merged['robot_com_period']),
+        analysis_time_budget=float(merged['analysis_time_budget']),
+        diagnostics_max_link_statuses=int(merged['diagnostics_max_link_statuses']),
+        mesh_triangles_max=int(merged['mesh_triangles_max']))

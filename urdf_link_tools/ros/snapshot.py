@@ -18,26 +18,83 @@ The node's state as one immutable value: an analysis and every message derived f
 A :class:`Snapshot` is built off the executor thread and then swapped in with one reference
 assignment, so a service call, the diagnostics timer and the COM timer each read one
 consistent model. Building it needs messages but no node: the tests build snapshots
-without a ROS context.
+without a ROS context. What the services answer about it (the link table, the robot-wide
+findings, the names' index, a mesh's triangles) is built once, on first use, and kept in its
+:class:`Answers`: on a robot of 100,000 links a call costs the sending, not the building.
 """
 
-from dataclasses import dataclass
-from typing import Optional, Tuple, Union
+from dataclasses import dataclass, field
+import threading
+from typing import Any, Callable, Dict, Optional, Tuple, Union
 
 from diagnostic_msgs.msg import DiagnosticStatus
 from urdf_link_tools.analysis import Analysis, analyze
+from urdf_link_tools.budget import Budget
 from urdf_link_tools.errors import UrdfError, UrdfInputError
 from urdf_link_tools.kinematics import choose_root
 from urdf_link_tools.loading import DEFAULT_MAX_BYTES
 from urdf_link_tools.meshes import MeshLibrary
 from urdf_link_tools.model import Robot
 from urdf_link_tools.parser import parse_urdf_string
+from urdf_link_tools.ros import conversions
 from urdf_link_tools.ros.diagnostics import analysis_statuses, description_error_status
+from urdf_link_tools.ros.diagnostics import robot_summary, RobotSummary
 from urdf_link_tools.ros.markers import link_markers
+from urdf_link_tools.ros.names import NameIndex
 from urdf_link_tools.ros.parameters import NodeSettings
 from visualization_msgs.msg import MarkerArray
 
 TOPIC_SOURCE = 'robot_description topic'
+
+
+class Answers:
+    """
+    The parts of service answers about one analysis, each built once on first use.
+
+    Each part has its own lock, so that building the triangles of a big mesh never holds up
+    a list_links answer; a second caller of the same part waits for the first one's result
+    rather than building it again.
+
+    :param analysis: the analysis
+    :param triangles_max: the most triangles one mesh answer holds
+    """
+
+    def __init__(self, analysis: Analysis, triangles_max: Optional[int] = None) -> None:
+        self._analysis = analysis
+        self._build_triangles = conversions.triangles_for(triangles_max)
+        self._locks: Dict[str, threading.Lock] = {
+            name: threading.Lock() for name in ('links', 'robot', 'names', 'triangles')}
+        self._values: Dict[Any, Any] = {}
+
+    def _once(self, lock: str, key: Any, build: Callable[[], Any]) -> Any:
+        value = self._values.get(key)
+        if value is None:
+            with self._locks[lock]:
+                value = self._values.get(key)
+                if value is None:
+                    value = build()
+                    self._values[key] = value
+        return value
+
+    def list_links(self) -> Tuple[str, str, list]:
+        """Return what every ListLinks answer holds: message, root link and rows."""
+        return self._once('links', 'links',
+                          lambda: conversions.list_links_answer(self._analysis))
+
+    def robot_findings(self) -> tuple:
+        """Return the findings about no existing link."""
+        return self._once('robot', 'robot',
+                          lambda: conversions.robot_level_findings(self._analysis))
+
+    def names(self) -> NameIndex:
+        """Return the index of the link names, for "did you mean" answers."""
+        return self._once('names', 'names',
+                          lambda: NameIndex(self._analysis.robot.link_names))
+
+    def triangles(self, element, mesh_result) -> Tuple[Any, str]:
+        """Return the mesh of one element (None when left out), and why it was left out."""
+        return self._once('triangles', ('triangles', id(element)),
+                          lambda: self._build_triangles(element, mesh_result))
 
 
 @dataclass(frozen=True)
@@ -52,6 +109,8 @@ class Snapshot:
     :param link_statuses: one diagnostic status per link
     :param source: where the description came from (a path or the topic)
     :param generation: counts the snapshots the node made, to notice a new one
+    :param summary: the unchanging part of the robot's diagnostic status
+    :param answers: the service answers' parts, built on first use
     """
 
     analysis: Analysis
@@ -61,6 +120,8 @@ class Snapshot:
     link_statuses: Tuple[DiagnosticStatus, ...]
     source: str
     generation: int
+    summary: Optional[RobotSummary] = field(default=None, compare=False, repr=False)
+    answers: Optional[Answers] = field(default=None, compare=False, repr=False)
 
     @property
     def robot(self) -> Robot:
@@ -115,7 +176,8 @@ def mesh_library(settings: NodeSettings) -> MeshLibrary:
 
 def build_snapshot(robot: Robot, settings: NodeSettings, meshes: Optional[MeshLibrary],
                    generation: int, prefix: str,
-                   previous: Optional[Snapshot] = None) -> Snapshot:
+                   previous: Optional[Snapshot] = None,
+                   budget: Optional[Budget] = None) -> Snapshot:
     """
     Analyse a robot (or reuse the previous analysis) and derive every message.
 
@@ -128,18 +190,23 @@ def build_snapshot(robot: Robot, settings: NodeSettings, meshes: Optional[MeshLi
     :param generation: the number of this snapshot
     :param prefix: the diagnostic name prefix (the node name)
     :param previous: the snapshot in service, if any
+    :param budget: the analysis' time budget (see :func:`urdf_link_tools.analysis.analyze`)
     :return: the new snapshot
+    :raises AnalysisInterrupted: when the budget was cancelled
     """
     if previous is not None and previous.robot is robot and \
             previous.settings.check == settings.check:
         analysis = previous.analysis
     else:
-        analysis = analyze(robot, settings.check, meshes)
+        analysis = analyze(robot, settings.check, meshes, budget)
+    answers = Answers(analysis, settings.mesh_triangles_max)
     return Snapshot(
         analysis=analysis, settings=settings, root=choose_root(robot) or '',
         markers=link_markers(analysis, settings.markers),
-        link_statuses=tuple(analysis_statuses(analysis, prefix)),
-        source=robot.source or TOPIC_SOURCE, generation=generation)
+        link_statuses=tuple(analysis_statuses(analysis, prefix,
+                                              settings.diagnostics_max_link_statuses)),
+        source=robot.source or TOPIC_SOURCE, generation=generation,
+        summary=robot_summary(analysis, answers.robot_findings()), answers=answers)
 
 
 def rejection_from_error(error: Exception, source: Optional[str]) -> Rejection:

@@ -15,15 +15,20 @@
 """
 A worker thread that runs the latest job, so a burst of descriptions costs one analysis.
 
-Only the newest description matters: one arriving while another waits replaces it. A
-re-check (after a parameter change) never replaces a waiting description, which will be
-analysed with the new settings anyway. Pure Python (threading only), tested without ROS.
+Only the newest description matters: one arriving while another waits replaces it, and one
+arriving while another is being analysed cancels that analysis (its
+:class:`~urdf_link_tools.budget.Budget`), so a good robot published after one that takes
+minutes is analysed at once. A re-check (after a parameter change) never replaces a waiting
+description, which will be analysed with the new settings anyway, nor stops a running job.
+Pure Python (threading only), tested without ROS.
 """
 
 from dataclasses import dataclass
 import logging
 import threading
 from typing import Callable, Optional, Union
+
+from urdf_link_tools.budget import AnalysisInterrupted, Budget
 
 logger = logging.getLogger(__name__)
 
@@ -60,29 +65,48 @@ class LatestJobWorker:
     """
     Run jobs one at a time on a daemon thread, keeping only the latest waiting one.
 
-    :param run: called with each job on the worker thread
+    :param run: called with each job and its budget on the worker thread; it may raise
+        :class:`~urdf_link_tools.budget.AnalysisInterrupted` when the budget was cancelled
     :param on_error: called with the job and the exception when ``run`` raises; the worker
         carries on with the next job
+    :param budget_seconds: returns the time budget of the next job (None: no limit)
     """
 
-    def __init__(self, run: Callable[[Job], None],
-                 on_error: Callable[[Job, Exception], None]) -> None:
+    def __init__(self, run: Callable[[Job, Budget], None],
+                 on_error: Callable[[Job, Exception], None],
+                 budget_seconds: Callable[[], Optional[float]] = lambda: None) -> None:
         self._run = run
         self._on_error = on_error
+        self._budget_seconds = budget_seconds
         self._condition = threading.Condition()
         self._pending: Optional[Job] = None
+        self._running: Optional[Budget] = None
+        self._superseded = 0
         self._busy = False
         self._stopped = False
         self._thread = threading.Thread(target=self._loop, name='urdf_link_tools-analysis',
                                         daemon=True)
         self._thread.start()
 
+    @property
+    def superseded(self) -> int:
+        """Return how many running jobs a newer description cancelled."""
+        return self._superseded
+
     def submit(self, job: Job) -> None:
-        """Queue a job; it replaces a waiting one, except a re-check never replaces anything."""
+        """
+        Queue a job; it replaces a waiting one and cancels a running one.
+
+        A re-check does neither: it only waits for its turn when nothing else waits.
+        """
         with self._condition:
             if job.kind == Job.RECHECK and self._pending is not None:
                 return
             self._pending = job
+            if job.kind != Job.RECHECK and self._running is not None and \
+                    not self._running.cancelled:
+                self._running.cancel()
+                self._superseded += 1
             self._condition.notify()
 
     def wait_idle(self, timeout: float) -> bool:
@@ -92,10 +116,12 @@ class LatestJobWorker:
                 lambda: self._pending is None and not self._busy, timeout)
 
     def stop(self, timeout: float = 5.0) -> None:
-        """Stop after the running job (a waiting one is dropped) and join the thread."""
+        """Stop the running job (at its next check), drop a waiting one, join the thread."""
         with self._condition:
             self._stopped = True
             self._pending = None
+            if self._running is not None:
+                self._running.cancel()
             self._condition.notify_all()
         if self._thread is not threading.current_thread():
             self._thread.join(timeout)
@@ -108,8 +134,12 @@ class LatestJobWorker:
                     return
                 job, self._pending = self._pending, None
                 self._busy = True
+                budget = self._make_budget()
+                self._running = budget
             try:
-                self._run(job)
+                self._run(job, budget)
+            except AnalysisInterrupted:
+                logger.debug('job %s stopped: %s', job.kind, budget.reason())
             except Exception as exc:  # the worker must outlive any job
                 try:
                     self._on_error(job, exc)
@@ -117,5 +147,14 @@ class LatestJobWorker:
                     logger.exception('error handler failed')
             finally:
                 with self._condition:
+                    self._running = None
                     self._busy = False
                     self._condition.notify_all()
+
+    def _make_budget(self) -> Budget:
+        try:
+            seconds = self._budget_seconds()
+        except Exception:  # a settings bug must not stop the worker
+            logger.exception('reading the time budget failed')
+            seconds = None
+        return Budget(seconds)

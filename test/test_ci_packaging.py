@@ -1,0 +1,216 @@
+# Copyright 2026 urdf_link_tools contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+The checker as CI jobs get it: pip into a plain venv, the pre-commit hook, the Action's step.
+
+Each venv is made from a bare CPython 3.10, 3.11 or 3.12 (no ROS, no rclpy), with the
+environment of scripts/env.sh removed, and gets this package by ``pip install`` of a copy of
+the source tree, so the test sees what a user's ``pip install .`` gives (about 35 s each with
+a warm pip cache). The pre-commit hook runs through ``pre-commit try-repo`` on a sample git
+repository; the Action's check step runs with bash as the runner would run it.
+"""
+
+import json
+import os
+import pathlib
+import shutil
+import subprocess
+import sys
+
+import pytest
+import yaml
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+SOURCE_FILES = ('setup.py', 'setup.cfg', 'pyproject.toml', 'package.xml', 'README.md', 'LICENSE',
+                '.pre-commit-hooks.yaml', 'action.yml')
+SOURCE_DIRS = ('resource', 'urdf_link_tools', 'launch', 'config', 'samples')
+PIP_TIMEOUT = 600
+
+BAD_ARM = """<?xml version="1.0"?>
+<robot name="arm">
+  <link name="base"/>
+  <joint name="j1" type="revolute">
+    <parent link="base"/><child link="link1"/>
+    <axis xyz="0 0 1"/><limit lower="-1" upper="1" effort="1" velocity="1"/>
+  </joint>
+  <link name="link1">
+    <inertial>
+      <mass value="1"/>
+      <inertia ixx="0.01" ixy="0" ixz="0" iyy="0.01" iyz="0" izz="0.05"/>
+    </inertial>
+    <collision><geometry><box size="0.1 0.1 0.3"/></geometry></collision>
+  </link>
+</robot>
+"""
+GOOD_INERTIA = '<inertia ixx="0.00833" ixy="0" ixz="0" iyy="0.00833" iyz="0" izz="0.00167"/>'
+MACRO_FILE = """<?xml version="1.0"?>
+<robot xmlns:xacro="http://www.ros.org/wiki/xacro">
+  <xacro:macro name="wheel" params="prefix"><link name="${prefix}_wheel"/></xacro:macro>
+</robot>
+"""
+
+
+def clean_env(**extra):
+    """Return this environment without what scripts/env.sh adds (ROS, the dev venv)."""
+    env = {key: value for key, value in os.environ.items()
+           if key not in ('PYTHONPATH', 'AMENT_PREFIX_PATH', 'CMAKE_PREFIX_PATH',
+                          'LD_LIBRARY_PATH', 'VIRTUAL_ENV', 'PYTHONHOME', 'COLCON_DEFAULTS_FILE')}
+    venv_bin = str(ROOT / '.venv' / 'bin')
+    env['PATH'] = os.pathsep.join(p for p in env.get('PATH', '').split(os.pathsep)
+                                  if p != venv_bin)
+    env.update(extra)
+    return env
+
+
+def copy_source(target):
+    """Copy what `pip install .` needs, so that building never writes into the work tree."""
+    target.mkdir()
+    for name in SOURCE_FILES:
+        shutil.copy2(ROOT / name, target / name)
+    for name in SOURCE_DIRS:
+        shutil.copytree(ROOT / name, target / name,
+                        ignore=shutil.ignore_patterns('__pycache__', '*.egg-info'))
+    return target
+
+
+def skip_second_distro():
+    # These tests use no ROS: .ci/run's second pass (ROS_DISTRO=kilted) would only repeat them.
+    if os.environ.get('ROS_DISTRO', 'jazzy') != 'jazzy':
+        pytest.skip('no ROS involved: run once, in the Jazzy pass of .ci/run')
+
+
+def interpreter(version):
+    """Find a CPython of that version: pyenv's, or one on PATH that really runs."""
+    found = sorted(pathlib.Path('/root/.pyenv/versions').glob(f'{version}.*/bin/python3'))
+    candidates = [str(path) for path in found[::-1]] + [shutil.which(f'python{version}')]
+    for candidate in candidates:
+        if candidate and subprocess.run([candidate, '-c', 'pass'], capture_output=True,
+                                        timeout=60).returncode == 0:
+            return candidate
+    return None
+
+
+@pytest.mark.parametrize('version', ['3.10', '3.11', '3.12'])
+def test_pip_install_into_a_plain_venv(tmp_path, version):
+    skip_second_distro()
+    python = interpreter(version)
+    if python is None:
+        pytest.skip(f'no CPython {version} on this machine')
+    source = copy_source(tmp_path / 'src')
+    venv = tmp_path / 'venv'
+    env = clean_env()
+    subprocess.run([python, '-m', 'venv', str(venv)], check=True, env=env, timeout=120)
+    done = subprocess.run([str(venv / 'bin' / 'python'), '-m', 'pip', 'install', '-q',
+                           '--no-compile', str(source)], capture_output=True, text=True,
+                          env=env, timeout=PIP_TIMEOUT)
+    assert done.returncode == 0, done.stderr[-3000:]
+    # no ROS in that venv: the CLI imports without rclpy
+    probe = ('import importlib.util, sys; import urdf_link_tools.cli, urdf_link_tools.sarif; '
+             "assert importlib.util.find_spec('rclpy') is None; print(sys.version_info[:2])")
+    done = subprocess.run([str(venv / 'bin' / 'python'), '-c', probe], capture_output=True,
+                          text=True, env=env, timeout=120, cwd=str(tmp_path))
+    assert done.returncode == 0 and done.stdout.strip() == str(
+        tuple(int(part) for part in version.split('.'))), done.stderr
+    command = str(venv / 'bin' / 'urdf-link-tools')
+    done = subprocess.run([command, 'check', 'samples/sample_robot.urdf', '--package-dir',
+                           f'urdf_link_tools={source}'], capture_output=True, text=True,
+                          env=env, timeout=300, cwd=str(source))
+    assert done.returncode == 2, done.stderr
+    assert 'samples/sample_robot.urdf:95: error: inertia-triangle-inequality' in done.stdout
+    assert done.stdout.splitlines()[-1].startswith('sample_robot: 2 errors, 5 warnings')
+    # xacro comes with it, and SARIF needs nothing more
+    (tmp_path / 'lib.xacro').write_text(MACRO_FILE)
+    (tmp_path / 'arm.urdf.xacro').write_text(BAD_ARM.replace(
+        '<robot name="arm">',
+        '<robot name="arm" xmlns:xacro="http://www.ros.org/wiki/xacro">\n'
+        '  <xacro:include filename="lib.xacro"/><xacro:wheel prefix="w"/>'))
+    done = subprocess.run([command, 'check', 'arm.urdf.xacro', '--format', 'sarif'],
+                          capture_output=True, text=True, env=env, timeout=300,
+                          cwd=str(tmp_path))
+    assert done.returncode == 2, done.stderr
+    results = json.loads(done.stdout)['runs'][0]['results']
+    assert {r['ruleId'] for r in results} >= {'inertia-triangle-inequality'}
+
+
+def git(cwd, *args):
+    subprocess.run(['git', '-c', 'user.email=ci@example.com', '-c', 'user.name=ci', *args],
+                   cwd=str(cwd), check=True, capture_output=True, timeout=60)
+
+
+def test_pre_commit_hook_on_a_sample_repository(tmp_path):
+    skip_second_distro()
+    pytest.importorskip('pre_commit', reason='pre-commit is in requirements/ros-jazzy.txt')
+    if shutil.which('git') is None:
+        pytest.skip('git is not installed')
+    hook_repo = copy_source(tmp_path / 'hooks')
+    git(hook_repo, 'init', '-q')
+    git(hook_repo, 'add', '-A')
+    git(hook_repo, 'commit', '-qm', 'hook')
+    sample = tmp_path / 'sample'
+    (sample / 'description').mkdir(parents=True)
+    (sample / 'description' / 'arm.urdf').write_text(BAD_ARM)
+    (sample / 'description' / 'macros.xacro').write_text(MACRO_FILE)
+    (sample / 'README.md').write_text('not a robot\n')
+    git(sample, 'init', '-q')
+    git(sample, 'add', '-A')
+    git(sample, 'commit', '-qm', 'robot')
+    env = clean_env(PRE_COMMIT_HOME=str(tmp_path / 'pre-commit-home'))
+    command = [sys.executable, '-m', 'pre_commit', 'try-repo', str(hook_repo),
+               'urdf-link-tools', '--all-files']
+    done = subprocess.run(command, cwd=str(sample), capture_output=True, text=True, env=env,
+                          timeout=PIP_TIMEOUT)
+    assert done.returncode == 1, done.stdout[-3000:] + done.stderr[-2000:]
+    assert 'Failed' in done.stdout and '- exit code: 2' in done.stdout
+    assert 'description/arm.urdf:11: error: inertia-triangle-inequality' in done.stdout
+    assert 'description/macros.xacro: skipped' in done.stdout
+    # fixed: the hook passes
+    arm = sample / 'description' / 'arm.urdf'
+    arm.write_text(BAD_ARM.replace(
+        '<inertia ixx="0.01" ixy="0" ixz="0" iyy="0.01" iyz="0" izz="0.05"/>', GOOD_INERTIA))
+    git(sample, 'commit', '-qam', 'fix')
+    done = subprocess.run(command, cwd=str(sample), capture_output=True, text=True, env=env,
+                          timeout=PIP_TIMEOUT)
+    assert done.returncode == 0, done.stdout[-3000:]
+    assert 'Passed' in done.stdout
+
+
+def test_action_check_step(tmp_path):
+    action = yaml.safe_load((ROOT / 'action.yml').read_text())
+    step = next(s for s in action['runs']['steps'] if s.get('id') == 'check')
+    shutil.copytree(ROOT / 'samples', tmp_path / 'samples')
+    (tmp_path / 'arm.urdf').write_text(BAD_ARM)
+    output = tmp_path / 'github_output'
+    output.write_text('')
+    # inputs are data: a command substitution or a glob in them stays a (missing) file name
+    env = dict(os.environ, ROBOTS='samples/sample_robot.urdf\n arm.urdf',
+               PACKAGE_DIRS=f'urdf_link_tools={tmp_path}',
+               EXTRA_ARGS='--ignore material-undefined',
+               FAIL_ON='error', SARIF_FILE='out.sarif', ANNOTATIONS='true',
+               GITHUB_OUTPUT=str(output))
+    env['PATH'] = str(ROOT / '.venv' / 'bin') + os.pathsep + env['PATH']
+    done = subprocess.run(['bash', '-e', '-c', step['run']], cwd=str(tmp_path), env=env,
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert output.read_text() == 'exit-code=2\n'
+    log = json.loads((tmp_path / 'out.sarif').read_text())
+    rules = [r['ruleId'] for r in log['runs'][0]['results']]
+    assert rules.count('inertia-triangle-inequality') == 2 and 'material-undefined' not in rules
+    assert '::error file=arm.urdf,line=11,title=inertia-triangle-inequality::' in done.stdout
+    env['ROBOTS'] = '$(touch pwned) *.urdf'
+    done = subprocess.run(['bash', '-e', '-c', step['run']], cwd=str(tmp_path), env=env,
+                          capture_output=True, text=True, timeout=300)
+    assert not (tmp_path / 'pwned').exists()
+    assert output.read_text().endswith('exit-code=3\n')
+    assert "'$(touch'" in done.stderr or '$(touch: no such file' in done.stderr

@@ -1,0 +1,170 @@
+# Copyright 2026 urdf_link_tools contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+Hostile mesh files through the CLI, each in a child bounded by ``timeout`` and ``prlimit``.
+
+Each case must end with a clear finding, exit normally (no traceback on stderr) and stay
+within the child's memory cap. Bounds are safety nets, generous for a loaded machine;
+the measured times and peaks are in bench/bench_mesh_attacks.py.
+"""
+
+import json
+import os
+import subprocess
+import sys
+import time
+
+import mesh_attacks
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+MEMORY = 1500 << 20
+SECONDS = 120
+
+
+def _check(tmp_path, meshes, memory=MEMORY, package_dir=None):
+    path = tmp_path / 'attack.urdf'
+    path.write_text(mesh_attacks.robot('attack', meshes))
+    command = ['prlimit', f'--as={memory}', 'timeout', str(SECONDS), sys.executable, '-m',
+               'urdf_link_tools.cli', 'check', str(path), '--format', 'json']
+    if package_dir:
+        command += ['--package-dir', f'pkg={package_dir}']
+    start = time.monotonic()
+    done = subprocess.run(command, capture_output=True, text=True, cwd=ROOT)
+    elapsed = time.monotonic() - start
+    assert done.returncode in (0, 1, 2), (done.returncode, done.stderr[-2000:])
+    assert 'Traceback' not in done.stderr, done.stderr[-2000:]
+    return json.loads(done.stdout)['findings'], elapsed
+
+
+def _messages(findings, rule):
+    return [f['message'] for f in findings if f['rule'] == rule]
+
+
+def test_dae_instancing_bomb_is_refused_before_loading(tmp_path):
+    bomb = mesh_attacks.instancing_bomb(tmp_path, depth=40)
+    findings, elapsed = _check(tmp_path, [(f'file://{bomb}', (1, 1, 1))])
+    (message,) = _messages(findings, 'mesh-unreadable')
+    assert 'expands to more than' in message and 'instances' in message
+    assert elapsed < SECONDS
+
+
+def test_instancing_within_the_budget_is_read(tmp_path):
+    from urdf_link_tools.meshes import MeshInfo, MeshLibrary
+    small = mesh_attacks.instancing_bomb(tmp_path, depth=6)
+    info = MeshLibrary().load(str(small))
+    assert isinstance(info, MeshInfo) and info.face_count == 2 ** 6
+
+
+def test_instancing_over_a_tight_budget_is_a_problem(tmp_path):
+    from urdf_link_tools.meshes import MeshLibrary, MeshProblem
+    small = mesh_attacks.instancing_bomb(tmp_path, depth=6)
+    result = MeshLibrary(max_instances=63).load(str(small))
+    assert isinstance(result, MeshProblem) and 'more than 63 geometry' in result.message
+    result = MeshLibrary(max_triangles=10).load(str(small))
+    assert isinstance(result, MeshProblem) and 'more than 10 triangles' in result.message
+
+
+def test_open_16mb_stl_at_100_scales(tmp_path):
+    stl = mesh_attacks.open_stl(tmp_path, 16.0)
+    assert os.path.getsize(stl) > 15e6
+    meshes = [(f'file://{stl}', (1 + index / 100,) * 3) for index in range(100)]
+    findings, elapsed = _check(tmp_path, meshes)
+    broken = _messages(findings, 'collision-mesh-broken')
+    assert len(broken) == 100 and all('not closed' in m and 'convex hull' in m for m in broken)
+    assert not _messages(findings, 'mesh-unreadable')
+    assert elapsed < SECONDS
+
+
+def test_running_out_of_memory_is_a_finding_not_a_bounding_box(tmp_path):
+    """With the memory cap just above what the interpreter holds, the mesh is a finding."""
+    stl = mesh_attacks.open_stl(tmp_path, 16.0)
+    path = tmp_path / 'oom.urdf'
+    path.write_text(mesh_attacks.robot('oom', [(f'file://{stl}', (1, 1, 1))]))
+    code = """
+import resource, sys, json
+import trimesh, scipy.spatial
+from urdf_link_tools.analysis import analyze
+from urdf_link_tools.config import CheckConfig
+from urdf_link_tools.parser import parse_urdf_string
+with open('/proc/self/status') as stream:
+    size = next(int(l.split()[1]) for l in stream if l.startswith('VmSize:')) * 1024
+resource.setrlimit(resource.RLIMIT_AS, (size + (20 << 20), size + (20 << 20)))
+robot = parse_urdf_string(open(sys.argv[1]).read(), source=sys.argv[1])
+analysis = analyze(robot, CheckConfig())
+print(json.dumps([[f.rule, f.message] for f in analysis.findings if 'mesh' in f.rule]))
+"""
+    done = subprocess.run(['timeout', str(SECONDS), sys.executable, '-c', code, str(path)],
+                          capture_output=True, text=True, cwd=ROOT)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert 'Traceback' not in done.stderr, done.stderr[-2000:]
+    findings = json.loads(done.stdout)
+    memory = [message for rule, message in findings
+              if rule in ('mesh-unreadable', 'collision-mesh-unmeasured')]
+    assert memory and all('out of memory' in message for message in memory), findings
+
+
+@pytest.mark.parametrize('target', ['/proc/kmsg', '/proc/self/mem'])
+def test_proc_files_are_a_clean_finding(tmp_path, target):
+    link = mesh_attacks.symlink(tmp_path, 'proc.stl', target)
+    findings, _ = _check(tmp_path, [(f'file://{link}', (1, 1, 1))])
+    assert _messages(findings, 'mesh-unreadable'), findings
+
+
+def test_stl_linked_to_a_secret_quotes_nothing_of_it(tmp_path):
+    secret = tmp_path / 'secret.txt'
+    secret.write_bytes(b'AKIAEXAMPLESECRET' + bytes(range(256)) * 8)
+    count = int.from_bytes(secret.read_bytes()[80:84], 'little')
+    link = mesh_attacks.symlink(tmp_path, 'part.stl', str(secret))
+    findings, _ = _check(tmp_path, [(f'file://{link}', (1, 1, 1))])
+    (message,) = _messages(findings, 'mesh-unreadable')
+    assert str(count) not in message and 'AKIA' not in message
+    assert str(os.path.getsize(secret)) not in message
+
+
+def test_size_limit_message_gives_no_exact_size(tmp_path):
+    from urdf_link_tools.meshes import MeshLibrary
+    path = tmp_path / 'big.stl'
+    with open(path, 'wb') as stream:
+        stream.truncate(123_456_789)
+    result = MeshLibrary().load(str(path))
+    assert 'larger than the limit of 100.0 MB' in result.message
+    assert '123' not in result.message
+
+
+def test_package_path_cannot_leave_the_package(tmp_path):
+    package = tmp_path / 'pkg'
+    (package / 'meshes').mkdir(parents=True)
+    good = mesh_attacks.broken_meshes(package / 'meshes')['good']
+    outside = tmp_path / 'outside.stl'
+    outside.write_bytes(good.read_bytes())
+    meshes = [('package://pkg/meshes/good.stl', (1, 1, 1)),
+              ('package://pkg/../outside.stl', (1, 1, 1)),
+              ('package://pkg/meshes/../../outside.stl', (1, 1, 1))]
+    findings, _ = _check(tmp_path, meshes, package_dir=package)
+    refused = _messages(findings, 'mesh-not-found')
+    assert len(refused) == 2 and all('leaves package' in m for m in refused)
+
+
+def test_dae_unit_scan_is_linear():
+    from urdf_link_tools.meshes import dae
+    crafted = b'<COLLADA>' + b'<unit meter' * 6000 + b'<unit meter="0.001"/>'
+    start = time.perf_counter()
+    for _ in range(10):
+        assert dae.dae_unit(crafted) == 1.0
+    assert time.perf_counter() - start < 1.0  # the backtracking regex took 2.75 s per file
+    assert dae.dae_unit(b'<asset><unit name="mm" meter="0.001"/></asset>') == 0.001
+    assert dae.dae_unit(b'<units meter="5"/><unit meter=\'0.01\'>') == 0.01
+    assert dae.dae_unit(b'<unit meter="nan"/>') == 1.0

@@ -1,0 +1,166 @@
+# Copyright 2026 urdf_link_tools contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+Broken collision meshes: one finding each, and no number derived from an untrusted volume.
+
+Also: a mesh at several scales is measured once and scaled analytically (the same numbers
+as measuring scaled vertices), and the cache is bounded in bytes.
+"""
+
+import mesh_attacks
+import numpy as np
+import pytest
+
+from urdf_link_tools.analysis import analyze
+from urdf_link_tools.config import CheckConfig
+from urdf_link_tools.meshes import MeshInfo, MeshLibrary
+from urdf_link_tools.parser import parse_urdf_string
+
+# defect -> (severity, words in the message, volume_source)
+CASES = {
+    'open': ('info', 'not closed', 'convex hull'),
+    'inside_out': ('warning', 'inside out', 'mesh'),
+    'inconsistent': ('warning', 'inconsistently wound', 'convex hull'),
+    'self_intersecting': ('warning', 'self-intersecting', 'convex hull'),
+    'flat': ('warning', 'flat', 'none'),
+}
+
+
+def _analyse(tmp_path, meshes, group='collision'):
+    text = mesh_attacks.robot('broken', meshes, group)
+    return analyze(parse_urdf_string(text, source=str(tmp_path / 'r.urdf')), CheckConfig())
+
+
+@pytest.mark.parametrize('defect', list(CASES))
+def test_broken_collision_mesh_is_one_finding(tmp_path, defect):
+    severity, words, source = CASES[defect]
+    path = mesh_attacks.broken_meshes(tmp_path)[defect]
+    analysis = _analyse(tmp_path, [(f'file://{path}', (1, 1, 1))])
+    found = [f for f in analysis.findings if f.rule == 'collision-mesh-broken']
+    assert len(found) == 1, analysis.findings
+    assert found[0].severity.label == severity and words in found[0].message
+    assert found[0].link == 'l0' and dict(found[0].values)['volume_source'] == source
+    mesh = next(iter(analysis.meshes.values()))
+    assert mesh.volume_source == source
+    if source == 'none':
+        assert mesh.volume == 0.0
+        assert not any(f.rule in ('density-implausible', 'inertia-geometry-mismatch')
+                       for f in analysis.findings)
+
+
+@pytest.mark.parametrize('defect', list(CASES))
+def test_visual_meshes_are_not_checked(tmp_path, defect):
+    path = mesh_attacks.broken_meshes(tmp_path)[defect]
+    analysis = _analyse(tmp_path, [(f'file://{path}', (1, 1, 1))], group='visual')
+    assert not any(f.rule == 'collision-mesh-broken' for f in analysis.findings)
+
+
+def test_good_mesh_is_quiet_and_trusted(tmp_path):
+    path = mesh_attacks.broken_meshes(tmp_path)['good']
+    analysis = _analyse(tmp_path, [(f'file://{path}', (1, 1, 1))])
+    assert not any(f.rule.startswith('collision-mesh-') for f in analysis.findings)
+    assert next(iter(analysis.meshes.values())).volume_source == 'mesh'
+
+
+def test_self_intersecting_volume_is_the_hulls_not_the_double_count(tmp_path):
+    path = mesh_attacks.broken_meshes(tmp_path)['self_intersecting']
+    info = MeshLibrary().load(str(path))
+    # Two 0.2 x 0.1 x 0.1 boxes overlapping by half: the surface integral gives 0.004, the
+    # solid (and its hull) is 0.3 x 0.1 x 0.1.
+    assert info.volume == pytest.approx(0.003)
+
+
+@pytest.mark.parametrize('scale', [(2.0, 1.0, 1.0), (0.001, 0.001, 0.001), (-1.0, 2.0, 0.5),
+                                   (1.0, -3.0, -1.0)])
+@pytest.mark.parametrize('defect', ['good', 'open', 'inside_out'])
+def test_scaling_is_analytic_and_exact(tmp_path, scale, defect):
+    import trimesh
+    path = mesh_attacks.broken_meshes(tmp_path)[defect]
+    library = MeshLibrary()
+    unscaled = library.load(str(path))
+    scaled = library.load(str(path), scale)
+    assert scaled.raw is unscaled.raw and library.loads == 1
+    points = np.asarray(unscaled.raw.vertices) * scale
+    mesh = trimesh.Trimesh(points, unscaled.raw.faces, process=True)
+    body = mesh if scaled.volume_source == 'mesh' else mesh.convex_hull
+    volume = abs(body.volume)
+    assert scaled.volume == pytest.approx(volume, rel=1e-9)
+    assert scaled.center_mass == pytest.approx(np.asarray(body.center_mass), abs=1e-12)
+    inertia = np.asarray(body.moment_inertia) * np.sign(body.volume)
+    assert scaled.unit_inertia == pytest.approx(inertia, rel=1e-7, abs=1e-18)
+    assert scaled.bounds[0] == pytest.approx(points.min(axis=0))
+    assert scaled.bounds[1] == pytest.approx(points.max(axis=0))
+    assert np.array_equal(scaled.vertices, points)
+
+
+def test_one_mesh_at_many_scales_is_read_and_measured_once(tmp_path):
+    path = mesh_attacks.broken_meshes(tmp_path)['open']
+    meshes = [(f'file://{path}', (1.0 + index / 10,) * 3) for index in range(50)]
+    analysis = _analyse(tmp_path, meshes)
+    infos = list(analysis.meshes.values())
+    assert len({id(info) for info in infos}) == 50
+    assert len({id(info.raw) for info in infos}) == 1
+    assert infos[-1].volume == pytest.approx(infos[0].volume * 5.9 ** 3)
+
+
+def test_cache_is_bounded_in_bytes(tmp_path):
+    import trimesh
+    paths = []
+    for index in range(6):
+        mesh = trimesh.creation.icosphere(subdivisions=3, radius=0.1 + index / 100)
+        paths.append(mesh_attacks.exported(tmp_path, f's{index}.stl', mesh))
+    one = MeshLibrary().load(str(paths[0])).raw.nbytes
+    library = MeshLibrary(cache_bytes=int(one * 2.5))
+    for path in paths:
+        assert isinstance(library.load(str(path)), MeshInfo)
+    assert library.cached_bytes <= library.cache_bytes
+    assert library.loads == 6
+    library.load(str(paths[-1]))  # the newest is kept
+    assert library.loads == 6
+    library.load(str(paths[0]))  # the oldest was evicted: read again
+    assert library.loads == 7
+    huge = MeshLibrary(cache_bytes=one // 2)
+    assert isinstance(huge.load(str(paths[0])), MeshInfo)
+    assert huge.cached_bytes == 0  # larger than the whole cache: used, not kept
+
+
+def test_files_in_use_are_found_again_beyond_the_budget(tmp_path):
+    """A file a live analysis uses is not read again, even when the budget dropped it."""
+    path = mesh_attacks.exported(tmp_path, 'part.stl')
+    library = MeshLibrary(cache_bytes=0)
+    held = library.load(str(path))
+    assert library.cached_bytes == 0
+    assert library.load(str(path), (2, 2, 2)).raw is held.raw and library.loads == 1
+    del held
+    import gc
+    gc.collect()
+    library.load(str(path))
+    assert library.loads == 2
+
+
+def test_large_overlapping_shells_are_found_past_the_inner_hull_screen(tmp_path):
+    """Thousands of vertices: the cheap lower bound does not clear it, the full hull does."""
+    import trimesh
+    one = trimesh.creation.icosphere(subdivisions=4, radius=0.1)
+    two = one.copy()
+    two.apply_translation((0.05, 0.0, 0.0))
+    both = trimesh.util.concatenate([one, two])
+    path = mesh_attacks.binary_stl(tmp_path / 'spheres.stl', both.vertices, both.faces)
+    info = MeshLibrary().load(str(path))
+    assert info.solid.self_intersecting and info.volume_source == 'convex hull'
+    assert info.volume < 2 * one.volume
+    single = MeshLibrary().load(str(mesh_attacks.binary_stl(tmp_path / 'one.stl', one.vertices,
+                                                            one.faces)))
+    assert single.volume_source == 'mesh' and not single.solid.self_intersecting

@@ -1,0 +1,118 @@
+# Copyright 2026 urdf_link_tools contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+Every mesh format URDF users ship, written by trimesh's exporters, measured alike.
+
+glTF external buffers are read only from the glTF file's own folder: a buffer outside it
+(``..``, an absolute path, a URL, a symbolic link leading out) makes the mesh unreadable
+with a clear reason, and its bytes are never read.
+"""
+
+import json
+import os
+
+import mesh_attacks
+import numpy as np
+import pytest
+
+from urdf_link_tools.analysis import analyze
+from urdf_link_tools.config import CheckConfig
+from urdf_link_tools.meshes import MeshInfo, MeshLibrary, MeshProblem
+from urdf_link_tools.parser import parse_urdf_string
+
+FORMATS = ['part.stl', 'part.STL', 'part.obj', 'part.dae', 'part.glb', 'part.gltf']
+
+
+@pytest.fixture
+def library():
+    return MeshLibrary(use_ament_index=False)
+
+
+@pytest.mark.parametrize('name', FORMATS)
+def test_every_format_is_read_and_measured_alike(tmp_path, library, name):
+    import trimesh
+    mesh = mesh_attacks.sphere(2)
+    path = mesh_attacks.exported(tmp_path, name, mesh)
+    info = library.load(str(path), (2.0, 1.0, 1.0))
+    assert isinstance(info, MeshInfo), info
+    assert info.face_count == len(mesh.faces)
+    assert info.volume_source == 'mesh'
+    assert info.volume == pytest.approx(2.0 * mesh.volume, rel=1e-6)
+    reference = trimesh.Trimesh(np.asarray(mesh.vertices) * (2.0, 1.0, 1.0), mesh.faces)
+    assert info.unit_inertia == pytest.approx(np.asarray(reference.moment_inertia), rel=1e-5)
+
+
+def test_glb_robot_collision_mesh_is_checked(tmp_path):
+    """A GLB collision mesh with many faces gets the complexity warning, not mesh-unreadable."""
+    path = mesh_attacks.exported(tmp_path, 'dense.glb', mesh_attacks.sphere(5))
+    text = mesh_attacks.robot('glb', [(f'file://{path}', (1, 1, 1))])
+    analysis = analyze(parse_urdf_string(text, source=str(tmp_path / 'r.urdf')),
+                       CheckConfig())
+    rules = {finding.rule for finding in analysis.findings}
+    assert 'collision-mesh-too-complex' in rules
+    assert 'mesh-unreadable' not in rules and 'collision-mesh-broken' not in rules
+
+
+def _gltf_with_buffer(folder, uri):
+    path = mesh_attacks.exported(folder, 'part.gltf')
+    header = json.loads(path.read_text())
+    original = header['buffers'][0]['uri']
+    data = (folder / original).read_bytes()
+    header['buffers'][0]['uri'] = uri
+    path.write_text(json.dumps(header))
+    return path, data
+
+
+@pytest.mark.parametrize('where', ['parent', 'absolute', 'url', 'symlink_out', 'fifo'])
+def test_gltf_buffers_only_from_its_own_folder(tmp_path, library, where):
+    inner = tmp_path / 'inner'
+    inner.mkdir()
+    path, data = _gltf_with_buffer(inner, 'placeholder')
+    secret = tmp_path / 'secret.bin'
+    secret.write_bytes(data)
+    uri = {'parent': '../secret.bin', 'absolute': str(secret),
+           'url': 'http://127.0.0.1:9/secret.bin', 'symlink_out': 'link.bin',
+           'fifo': 'pipe.bin'}[where]
+    if where == 'symlink_out':
+        os.symlink(secret, inner / 'link.bin')
+    if where == 'fifo':
+        os.mkfifo(inner / 'pipe.bin')
+    header = json.loads(path.read_text())
+    header['buffers'][0]['uri'] = uri
+    path.write_text(json.dumps(header))
+    result = library.load(str(path))
+    assert isinstance(result, MeshProblem) and result.rule == 'mesh-unreadable', result
+    expected = {'fifo': 'FIFO', 'symlink_out': 'leads out of its folder'}.get(
+        where, 'only files in its own folder are read')
+    assert expected in result.message
+
+
+def test_gltf_buffer_next_to_it_and_inside_the_byte_limit(tmp_path):
+    path, data = _gltf_with_buffer(tmp_path, 'renamed%20buffer.bin')
+    (tmp_path / 'renamed buffer.bin').write_bytes(data)
+    assert isinstance(MeshLibrary().load(str(path)), MeshInfo)
+    small = MeshLibrary(max_bytes=os.path.getsize(path) + len(data) - 1)
+    result = small.load(str(path))
+    assert isinstance(result, MeshProblem) and 'larger than the limit' in result.message
+
+
+def test_same_inode_as_two_formats_is_two_entries(tmp_path, library):
+    stl = mesh_attacks.exported(tmp_path, 'part.stl')
+    os.link(stl, tmp_path / 'part.dae')
+    first = library.load(str(stl))
+    second = library.load(str(tmp_path / 'part.dae'))
+    assert isinstance(first, MeshInfo)
+    assert isinstance(second, MeshProblem) and 'as DAE' in second.message
+    assert library.loads == 2

@@ -1,0 +1,80 @@
+# Copyright 2026 urdf_link_tools contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+trimesh and SciPy (about 51 MB of RSS) are imported only when a robot has meshes to load.
+
+Checked in a fresh interpreter: importing every core module and the CLI, then parsing and
+checking a robot made of primitives (with meshes switched on), leaves both out of
+``sys.modules``; a robot with one mesh brings them in.
+"""
+
+import os
+import subprocess
+import sys
+
+import mesh_attacks
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+CODE = """
+import sys
+import pkgutil
+import urdf_link_tools
+for info in pkgutil.walk_packages(urdf_link_tools.__path__, 'urdf_link_tools.'):
+    if not info.name.startswith('urdf_link_tools.ros'):
+        __import__(info.name)
+from urdf_link_tools.analysis import analyze
+from urdf_link_tools.config import CheckConfig
+from urdf_link_tools.parser import parse_urdf_string
+with open(sys.argv[1]) as stream:
+    analysis = analyze(parse_urdf_string(stream.read(), source=sys.argv[1]), CheckConfig())
+assert analysis.findings is not None
+heavy = sorted({name.split('.')[0] for name in sys.modules
+                if name.split('.')[0] in ('trimesh', 'scipy', 'collada')})
+print(','.join(heavy))
+"""
+
+PRIMITIVES = """<robot name="boxes">
+  <link name="base"><inertial><mass value="1"/><inertia ixx="0.01" ixy="0" ixz="0" iyy="0.01"
+    iyz="0" izz="0.01"/></inertial>
+    <visual><geometry><box size="0.2 0.2 0.2"/></geometry></visual>
+    <collision><geometry><cylinder radius="0.1" length="0.2"/></geometry></collision></link>
+  <link name="arm"><inertial><mass value="1"/><inertia ixx="0.004" ixy="0" ixz="0"
+    iyy="0.004" iyz="0" izz="0.004"/></inertial>
+    <collision><geometry><sphere radius="0.1"/></geometry></collision></link>
+  <joint name="j" type="revolute"><parent link="base"/><child link="arm"/>
+    <limit lower="-1" upper="1" effort="1" velocity="1"/></joint>
+</robot>
+"""
+
+
+def _heavy_modules(urdf: str) -> str:
+    done = subprocess.run([sys.executable, '-c', CODE, urdf], capture_output=True, text=True,
+                          timeout=120, cwd=ROOT)
+    assert done.returncode == 0, done.stderr[-2000:]
+    return done.stdout.strip()
+
+
+def test_primitive_robot_imports_neither_trimesh_nor_scipy(tmp_path):
+    path = tmp_path / 'boxes.urdf'
+    path.write_text(PRIMITIVES)
+    assert _heavy_modules(str(path)) == ''
+
+
+def test_a_mesh_brings_trimesh_in(tmp_path):
+    mesh = mesh_attacks.broken_meshes(tmp_path)['good']
+    path = tmp_path / 'mesh.urdf'
+    path.write_text(mesh_attacks.robot('mesh', [(f'file://{mesh}', (1, 1, 1))]))
+    assert 'trimesh' in _heavy_modules(str(path)).split(',')

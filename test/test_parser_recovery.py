@@ -1,0 +1,192 @@
+# Copyright 2026 urdf_link_tools contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+Robots other tools load are read; independent defects are all reported in one run.
+
+- An undeclared namespace prefix (``drake:acceleration`` without ``xmlns:drake``) is read
+  as urdfdom, MuJoCo and Pinocchio read it, with a warning naming who refuses it.
+- A file with several defects urdfdom refuses gives one ERROR finding per defect, each at
+  its line, and the rest of the robot is checked (through the library and the CLI).
+"""
+
+import contextlib
+import io
+import json
+import os
+import xml.dom.minidom
+
+import pytest
+from urdf_link_tools.analysis import analyze
+from urdf_link_tools.cli import EXIT_ERRORS, EXIT_INPUT
+from urdf_link_tools.cli import main as cli_main
+from urdf_link_tools.config import CheckConfig
+from urdf_link_tools.errors import UrdfSyntaxError
+from urdf_link_tools.findings import Severity
+from urdf_link_tools.parser import parse_urdf_string
+
+INERTIAL = ('<inertial><mass value="1"/><inertia ixx="0.01" ixy="0" ixz="0" iyy="0.01" '
+            'iyz="0" izz="0.01"/></inertial>')
+
+# As in some published UR and Robotiq descriptions: drake: attributes, no xmlns:drake.
+UNDECLARED = f"""<?xml version="1.0"?>
+<robot name="arm">
+  <link name="base">{INERTIAL}</link>
+  <link name="upper">{INERTIAL}</link>
+  <joint name="shoulder" type="revolute">
+    <parent link="base"/><child link="upper"/><axis xyz="0 0 1"/>
+    <limit lower="-3.14" upper="3.14" effort="150" velocity="3.15"
+           drake:acceleration="8.0"/>
+    <drake:rotor_inertia value="0.1"/>
+  </joint>
+  <link name="tool">{INERTIAL}</link>
+  <joint name="wrist" type="revolute">
+    <parent link="upper"/><child link="tool"/><axis xyz="0 1 0"/>
+    <limit lower="-1" upper="1" effort="28" velocity="3.2" drake:acceleration="8.0"
+           gz:extra="1"/>
+  </joint>
+</robot>
+"""
+
+# Independent defects on lines 3-5, 7, 9, 12, 15 and 18; each is refused by urdfdom up to 5.x
+# (ROS 2 Humble to Kilted); the joint's, by urdfdom 6 too.
+MULTI = """<robot name="multi">
+  <link name="base">
+    <inertial>
+      <mass value="2"/>
+      <origin rpy="1.5707963, 0, 0"/>
+    </inertial>
+    <visual><origin rpy="0, 1.5707963, 0"/><geometry><box size="0.1 0.1 0.1"/></geometry>
+    </visual>
+    <collision><geometry><cylinder radius="0.1"/></geometry></collision>
+  </link>
+  <link name="arm">
+    <inertial><mass value="one"/>
+      <inertia ixx="0.1" ixy="0" ixz="0" iyy="0.1" iyz="0" izz="0.1"/></inertial>
+    <visual><geometry><sphere radius="0.05"/></geometry></visual>
+    <collision><geometry><capsule radius="0.1" length="0.2"/></geometry></collision>
+  </link>
+  <joint name="shoulder" type="revolute">
+    <parent link="base"/><child link="arm"/><limit lower="-1" upper="1" effort="5"/>
+  </joint>
+</robot>
+"""
+MULTI_EXPECTED = [
+    ('parse-invalid-number', 5, 'base'),    # commas in the inertial origin
+    ('parse-missing-value', 3, 'base'),     # <mass> (line 4) without <inertia>
+    ('parse-invalid-number', 7, 'base'),    # commas in the visual origin
+    ('parse-missing-value', 9, 'base'),     # cylinder without length
+    ('parse-invalid-number', 12, 'arm'),    # mass "one"
+    ('parse-invalid-geometry', 15, 'arm'),  # capsule
+    ('parse-missing-value', 18, 'arm'),     # limit without velocity
+]
+
+
+def test_undeclared_prefix_is_read_with_one_warning_per_prefix():
+    robot = parse_urdf_string(UNDECLARED)
+    assert [j.name for j in robot.joints] == ['shoulder', 'wrist']
+    assert robot.joints[0].limit.effort == 150.0
+    notes = [(n.rule, n.severity, n.line) for n in robot.notes]
+    # libxml2 dates an element by the line its start tag ends on, here as everywhere.
+    assert notes == [('parse-undeclared-prefix', Severity.WARNING, 8),
+                     ('parse-undeclared-prefix', Severity.WARNING, 15)]
+    assert "prefix 'drake'" in robot.notes[0].message
+    assert "prefix 'gz'" in robot.notes[1].message
+    analysis = analyze(robot, CheckConfig(check_meshes=False))
+    assert analysis.counts()['error'] == 0, [f.message for f in analysis.findings]
+
+
+def test_claim_urdfdom_mujoco_pinocchio_read_undeclared_prefixes_minidom_does_not():
+    pinocchio = pytest.importorskip('pinocchio')
+    mujoco = pytest.importorskip('mujoco')
+    assert pinocchio.buildModelFromXML(UNDECLARED).nq == 2
+    assert mujoco.MjModel.from_xml_string(UNDECLARED).njnt == 2
+    # joint_state_publisher and xacro parse with xml.dom.minidom.
+    with pytest.raises(Exception, match='unbound prefix'):
+        xml.dom.minidom.parseString(UNDECLARED)
+
+
+@pytest.mark.parametrize('text, fragment', [
+    # An undeclared prefix is tolerated only when it is the document's only error.
+    ('<robot name="r"><link name="a" x:y="1"></robot>', 'tag mismatch'),
+    ('<robot name="r" a="1" a="2"><link name="a" x:y="1"/></robot>', 'Attribute a redefined'),
+    ('<!DOCTYPE robot [<!ENTITY e "x">]><robot name="r"><link name="&e;" x:y="1"/></robot>',
+     'declares XML entities'),
+    ('<!DOCTYPE robot SYSTEM "file:///etc/passwd"><robot name="r" x:y="1"/>',
+     'external'),
+])
+def test_undeclared_prefix_does_not_open_other_doors(text, fragment):
+    with pytest.raises(UrdfSyntaxError) as info:
+        parse_urdf_string(text)
+    assert fragment in str(info.value)
+
+
+def test_multi_defect_file_reports_every_defect_with_its_line():
+    robot = parse_urdf_string(MULTI)
+    found = [(n.rule, n.line, n.link) for n in robot.notes]
+    assert found == MULTI_EXPECTED
+    assert all(n.severity == Severity.ERROR and 'urdfdom refuses this robot' in n.message
+               for n in robot.notes)
+    # urdfdom 6 (Pinocchio's) drops a bad link child and loads the rest; the finding says so.
+    assert all(('urdfdom 6' in n.message) == (n.link == 'base' or n.line in (12, 15))
+               for n in robot.notes)
+    # The rest is read: the visual with the commas keeps the rotation meant, the arm keeps
+    # its sphere, the joint its limit.
+    base, arm = robot.links
+    assert base.visuals[0].origin.rpy == (0.0, 1.5707963, 0.0)
+    assert base.collisions[0].geometry is None and arm.visuals[0].geometry.radius == 0.05
+    assert base.inertial is None and arm.inertial is None
+    assert robot.joints[0].limit.bounds == (-1.0, 1.0)
+
+
+def test_claim_urdfdom_and_mujoco_refuse_the_multi_defect_file_and_each_defect():
+    pinocchio = pytest.importorskip('pinocchio')
+    mujoco = pytest.importorskip('mujoco')
+    with open(os.devnull, 'w') as sink, contextlib.redirect_stderr(sink):
+        with pytest.raises(Exception):
+            pinocchio.buildModelFromXML(MULTI)
+        for text in ('<robot name="r"><link name="a"/><link name="b"/><joint name="j" '
+                     'type="fixed"><origin rpy="1.5, 0, 0"/><parent link="a"/>'
+                     '<child link="b"/></joint></robot>',
+                     '<robot><link name="a"/></robot>',
+                     '<robot name="r"><material name="m"><color rgba="1 0 0 1"/></material>'
+                     '<material name="m"><color rgba="1 0 0 1"/></material><link name="a"/>'
+                     '</robot>'):
+            with pytest.raises(Exception):
+                pinocchio.buildModelFromXML(text)
+    with pytest.raises(ValueError):
+        mujoco.MjModel.from_xml_string(MULTI)
+    with pytest.raises(ValueError, match='inertia'):
+        mujoco.MjModel.from_xml_string(
+            '<robot name="r"><link name="a"><inertial><mass value="1"/></inertial></link>'
+            '</robot>')
+
+
+def test_cli_reports_every_defect_in_one_run(tmp_path):
+    path = tmp_path / 'multi.urdf'
+    path.write_text(MULTI)
+    out, err = io.StringIO(), io.StringIO()
+    status = cli_main(['check', str(path), '--format', 'json'], out=out, err=err)
+    assert status == EXIT_ERRORS, err.getvalue()
+    report = json.loads(out.getvalue())
+    lines = sorted(f['line'] for f in report['findings'] if f['rule'].startswith('parse-'))
+    assert lines == sorted(line for _, line, _ in MULTI_EXPECTED)
+
+
+def test_cli_still_stops_on_what_cannot_be_read_at_all(tmp_path):
+    path = tmp_path / 'broken.urdf'
+    path.write_text(MULTI.replace('</link>\n  <joint', '\n  <joint', 1))
+    out, err = io.StringIO(), io.StringIO()
+    assert cli_main(['check', str(path)], out=out, err=err) == EXIT_INPUT
+    assert err.getvalue().count('\n') == 1 and 'line ' in err.getvalue()

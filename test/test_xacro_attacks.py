@@ -1,0 +1,171 @@
+# Copyright 2026 urdf_link_tools contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+xacro is code: hostile xacro files run nothing, leak nothing and end quickly with a clear error.
+
+Every case runs the real CLI in a child process under ``prlimit`` (4 GiB address space) and
+``timeout`` (120 s), so that a regression cannot take the test machine down; the assertions
+then require far less: each ends within seconds with exit status 3 and a one-line error.
+"""
+
+import json
+import os
+import subprocess
+import sys
+import time
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ATTACKS = os.path.join(ROOT, 'test', 'data', 'xacro_attacks')
+SECRET = 'AKIA-not-a-real-key-7f3e9c'
+
+
+def run_cli(args, env=None, cwd=ROOT, limit_s=120):
+    command = ['prlimit', '--as=4294967296', 'timeout', str(limit_s), sys.executable, '-m',
+               'urdf_link_tools.cli', *args]
+    started = time.monotonic()
+    result = subprocess.run(command, capture_output=True, text=True, cwd=cwd,
+                            env=env or dict(os.environ))
+    return result, time.monotonic() - started
+
+
+def attack(name):
+    return os.path.join(ATTACKS, name)
+
+
+def assert_clear_error(result, *words):
+    assert result.returncode == 3, (result.returncode, result.stdout, result.stderr)
+    assert 'Traceback' not in result.stderr
+    lines = [line for line in result.stderr.splitlines() if line.strip()]
+    assert lines and lines[-1].startswith('urdf-link-tools: error:'), result.stderr
+    for word in words:
+        # a tuple: any of them (the CPU limit, or on a busy machine the wall-clock one)
+        options = word if isinstance(word, tuple) else (word,)
+        assert any(option in result.stderr for option in options), result.stderr
+
+
+def test_dunder_escape_runs_nothing(tmp_path):
+    marker = tmp_path / 'marker'
+    for command in ('check', 'info'):
+        result, elapsed = run_cli([command, attack('dunder_escape.urdf.xacro'),
+                                   f'marker:={marker}'])
+        assert_clear_error(result, "'vars' is not defined")
+        assert elapsed < 30
+    assert not marker.exists()
+
+
+@pytest.mark.parametrize('expression', [
+    "${''.__class__}",
+    '${python.type}',
+    '${(x for x in [1]).gi_frame}',
+    "${'{0.__class__}'.format(1)}",
+    "${'{0[x]}'.format(xacro.arg)}",
+    '${xacro.arg.__globals__}',
+    "${getattr(1, 'real')}",
+    "${open('/etc/hostname')}",
+])
+def test_introspection_is_refused(tmp_path, expression):
+    robot = tmp_path / 'r.urdf.xacro'
+    robot.write_text('<robot name="r" xmlns:xacro="http://www.ros.org/wiki/xacro">'
+                     f'<link name="{expression}"/></robot>')
+    result, _ = run_cli(['check', str(robot)])
+    assert_clear_error(result)
+
+
+def test_dollar_eval_is_restricted(tmp_path):
+    robot = tmp_path / 'r.urdf.xacro'
+    robot.write_text('<robot name="r" xmlns:xacro="http://www.ros.org/wiki/xacro">'
+                     '<link name="$(eval open)"/></robot>')
+    result, _ = run_cli(['check', str(robot)])
+    assert_clear_error(result, "'open' is not defined")
+
+
+def _no_secret_anywhere(result):
+    for text in (result.stdout, result.stderr):
+        assert SECRET not in text
+
+
+def test_environment_secrets_are_not_visible(tmp_path):
+    env = dict(os.environ, SECRET_TOKEN=SECRET)
+    result, _ = run_cli(['check', '--format', 'json', attack('env_secret.urdf.xacro')], env=env)
+    assert_clear_error(result, 'SECRET_TOKEN')
+    _no_secret_anywhere(result)
+    # Allowed by name, the variable is read (the allow-list is the only way in).
+    result, _ = run_cli(['check', '--format', 'json', '--xacro-env', 'SECRET_TOKEN',
+                         attack('env_secret.urdf.xacro')], env=env)
+    assert json.loads(result.stdout)['robot'] == SECRET
+
+
+def test_load_yaml_outside_the_robot_is_refused(tmp_path):
+    secret = tmp_path / 'secret.yaml'
+    secret.write_text(f'token: {SECRET}\n')
+    for output in ('json', 'text'):
+        result, _ = run_cli(['check', '--format', output, attack('outside_yaml.urdf.xacro'),
+                             f'secret_file:={secret}'])
+        assert_clear_error(result, 'outside the directories')
+        _no_secret_anywhere(result)
+    # A symlink inside the robot's directory does not lead out either.
+    robot_dir = tmp_path / 'robot'
+    robot_dir.mkdir()
+    (robot_dir / 'link.yaml').symlink_to(secret)
+    robot = robot_dir / 'r.urdf.xacro'
+    robot.write_text(open(attack('outside_yaml.urdf.xacro')).read())
+    outside = tmp_path / 'elsewhere'
+    outside.mkdir()
+    result, _ = run_cli(['check', str(robot), f'secret_file:={robot_dir / "link.yaml"}'],
+                        cwd=str(outside))
+    assert_clear_error(result, 'outside the directories')
+    _no_secret_anywhere(result)
+
+
+def test_include_outside_the_robot_is_refused(tmp_path):
+    robot = tmp_path / 'robot' / 'r.urdf.xacro'
+    robot.parent.mkdir()
+    robot.write_text('<robot name="r" xmlns:xacro="http://www.ros.org/wiki/xacro">'
+                     '<xacro:include filename="/etc/passwd"/></robot>')
+    result, _ = run_cli(['check', str(robot)], cwd=str(tmp_path))
+    assert_clear_error(result, 'outside the directories')
+    assert 'root:' not in result.stderr + result.stdout
+
+
+@pytest.mark.parametrize('name, cpu_s, words, most_s', [
+    ('cpu_bomb.urdf.xacro', 10, ('too large a number',), 20),
+    ('size_bomb.urdf.xacro', 10, ('size limit',), 20),
+    ('size_bomb_ljust.urdf.xacro', 10, ('larger than the description limit',), 20),
+    ('memory_bomb.urdf.xacro', 10, ('more memory than allowed', '1024 MiB'), 40),
+    ('doubling.urdf.xacro', 3, (('s of CPU', 'was stopped'),), 40),
+    ('cpu_burn.urdf.xacro', 3, (('s of CPU', 'was stopped'),), 40),
+])
+def test_bombs_end_quickly_with_a_clear_error(name, cpu_s, words, most_s):
+    # The CPU limit is lowered to 3 s for the two that only that limit stops (the default is
+    # 10 s); the others are refused by the evaluator's guards or the memory limit.
+    result, elapsed = run_cli(['check', attack(name), '--xacro-timeout', str(cpu_s)])
+    assert_clear_error(result, *words)
+    assert elapsed < most_s, elapsed
+
+
+def test_small_file_cannot_make_a_huge_description(tmp_path):
+    assert os.path.getsize(attack('size_bomb.urdf.xacro')) < 140
+
+
+def test_a_urdf_name_never_runs_xacro(tmp_path):
+    marker = tmp_path / 'marker'
+    urdf = tmp_path / 'robot.urdf'
+    urdf.write_text(open(attack('dunder_escape.urdf.xacro')).read().replace(
+        '$(arg marker)', str(marker)))
+    result, _ = run_cli(['check', str(urdf)])
+    assert 'read as plain URDF' in result.stderr
+    assert not marker.exists()

@@ -1,0 +1,79 @@
+# Copyright 2026 urdf_link_tools contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""The restricted xacro evaluator: what robots write still works; introspection does not."""
+
+import math
+
+import pytest
+from urdf_link_tools import xacro_eval
+from urdf_link_tools.xacro_eval import guarded_eval, UnsafeExpression
+
+
+def symbols():
+    names = dict(xacro_eval.safe_builtins())
+    names.update(xacro_eval.safe_math())
+    names.update(xacro_eval.helpers(1000))
+    names['math'] = type('Namespace', (), xacro_eval.safe_math())
+    names.update(params={'mass': 2.5, 'names': ['a', 'b']}, width=0.2, prefix='left_')
+    return names
+
+
+@pytest.mark.parametrize('expression, expected', [
+    ('pi / 2', math.pi / 2),
+    ('math.radians(90)', math.pi / 2),
+    ('width ** 2 * params["mass"] / 12', 0.2 ** 2 * 2.5 / 12),
+    ('2 ** 10', 1024),
+    ("'-' * 3", '---'),
+    ('[x * 2 for x in range(3)]', [0, 2, 4]),
+    ("prefix + 'arm'", 'left_arm'),
+    ("'{:.3f}'.format(width)", '0.200'),
+    ("'{0}_{1}'.format(prefix, 'x')", 'left__x'),
+    ("' '.join(str(x) for x in params['names'])", 'a b'),
+    ("prefix.upper().strip('_')", 'LEFT'),
+    ('sorted([3, 1, 2])[0]', 1),
+    ('max(1, 2) if width > 0.1 else min(1, 2)', 2),
+    ('1 << 8', 256),
+    ('math.factorial(5)', 120),
+    ("f'{prefix}link'", 'left_link'),
+])
+def test_what_robots_write_still_evaluates(expression, expected):
+    assert guarded_eval(expression, symbols()) == expected
+
+
+@pytest.mark.parametrize('expression', [
+    '().__class__', 'x.__dict__', '_secret', '(x for x in [1]).gi_frame',
+    "'{0.__class__}'.format(1)", "'{0[a]}'.format({'a': 1})", "'{}'.format_map({})",
+    "'{}'.format", 'int.mro()', "'{:{}}'.format(1, 2)",
+])
+def test_introspection_is_refused_before_it_runs(expression):
+    with pytest.raises(UnsafeExpression):
+        xacro_eval.compile_guarded(expression)
+
+
+@pytest.mark.parametrize('expression', [
+    '7 ** (10 ** 9)', '10 ** 10 ** 10', "'x' * 10 ** 6", '[0] * 10 ** 9',
+    '1 << 10 ** 9', 'range(10 ** 12)', 'math.factorial(10 ** 8)',
+    '(10 ** 30000) * (10 ** 30000)',
+])
+def test_huge_values_are_refused_at_once(expression):
+    with pytest.raises(UnsafeExpression):
+        guarded_eval(expression, symbols())
+
+
+@pytest.mark.parametrize('name', ['type', 'vars', 'getattr', 'open', 'eval', 'exec',
+                                  'globals', 'compile', 'setattr', 'dir', 'object'])
+def test_no_dangerous_builtins(name):
+    with pytest.raises(NameError):
+        guarded_eval(name, symbols())

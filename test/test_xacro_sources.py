@@ -1,0 +1,236 @@
+# Copyright 2026 urdf_link_tools contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""Findings point where the user wrote them: xacro file:line, macro chain, YAML value; fixes."""
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+import pytest
+from urdf_link_tools.loading import load_input
+from urdf_link_tools.xacro_sandbox import XacroOptions
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROBOT_DIR = os.path.join(ROOT, 'test', 'data', 'xacro_robot')
+TOP = os.path.join(ROBOT_DIR, 'urdf', 'robot.urdf.xacro')
+SAMPLE = os.path.join(ROOT, 'samples', 'sample_robot.urdf')
+
+
+def check(*args, cwd=ROOT):
+    result = subprocess.run(
+        [sys.executable, '-m', 'urdf_link_tools.cli', 'check', '--format', 'json',
+         '--no-meshes', *args], cwd=cwd, capture_output=True, text=True, timeout=120)
+    assert result.returncode in (0, 1, 2), result.stderr
+    return json.loads(result.stdout), result.stderr
+
+
+def line_of(path, text, occurrence=1):
+    """Return the 1-based line of the n-th line of a file that contains text."""
+    with open(path) as stream:
+        hits = [number for number, line in enumerate(stream, 1) if text in line]
+    assert len(hits) >= occurrence, (path, text)
+    return hits[occurrence - 1]
+
+
+def by_rule_and_link(report):
+    return {(f['rule'], f['link']): f for f in report['findings']}
+
+
+def robot_args(*extra):
+    return (os.path.relpath(TOP, ROOT), f'--package-dir=demo_description={ROBOT_DIR}', *extra)
+
+
+def test_xacro_findings_name_the_source_line_and_macro_chain():
+    report, _ = check(*robot_args())
+    found = by_rule_and_link(report)
+    macros = os.path.join(ROBOT_DIR, 'urdf', 'arm_macros.xacro')
+    inertia = os.path.join(ROBOT_DIR, 'urdf', 'inertia_macros.xacro')
+    rel = lambda path: os.path.relpath(path, ROOT)  # noqa: E731
+
+    # A literal in the top file, inside xacro:unless: that file and line, no macro.
+    tool = found[('inertia-triangle-inequality', 'tool_link')]
+    assert (tool['file'], tool['line']) == (rel(TOP), line_of(TOP, 'izz="0.03"'))
+    assert tool['macro_stack'] == []
+    # Made by a nested macro from another included file: the inner macro's body line, and
+    # the chain box_inertial (called in arm_macros.xacro) <- arm_segment (called in the top).
+    upper = found[('inertia-triangle-inequality', 'upper_link')]
+    assert (upper['file'], upper['line']) == (rel(inertia), line_of(inertia, '<inertia '))
+    assert upper['macro_stack'] == [
+        {'macro': 'box_inertial', 'file': rel(macros),
+         'line': line_of(macros, '<xacro:box_inertial')},
+        {'macro': 'arm_segment', 'file': rel(TOP),
+         'line': line_of(TOP, '<xacro:arm_segment prefix="upper"')}]
+    # A mass from YAML through a macro parameter: the element's line and the YAML line.
+    fore = found[('density-implausible', 'fore_link')]
+    assert (fore['file'], fore['line']) == (rel(inertia), line_of(inertia, '<mass '))
+    assert fore['macro_stack'][1]['line'] == line_of(TOP, '<xacro:arm_segment prefix="fore"')
+    yaml_file = os.path.join(ROBOT_DIR, 'config', 'arm.yaml')
+    assert fore['value_source'] == {'file': rel(yaml_file),
+                                    'line': line_of(yaml_file, 'forearm_mass:')}
+    # A plain element of the top file.
+    base = found[('root-link-inertia', 'base_link')]
+    assert (base['file'], base['line']) == (rel(TOP), line_of(TOP, '<inertial>'))
+
+
+def test_xacro_arguments_and_insert_block_reach_the_expansion(tmp_path):
+    expanded = tmp_path / 'expanded.urdf'
+    report, _ = check(*robot_args('with_gripper:=true', 'upper_mass:=3.0',
+                                  f'--emit-urdf={expanded}'))
+    links = {f['link'] for f in report['findings']}
+    assert 'tool_link' not in links
+    text = expanded.read_text()
+    assert '<link name="gripper_link">' in text and 'tool_link' not in text
+    assert 'rpy="0 0 0" xyz="0 0 0.5"' in text  # the inserted block
+    assert '<mass value="3.0"/>' in text
+    # One element per line: no line holds two start tags.
+    assert all(line.count('<') <= 2 for line in text.splitlines() if '<!--' not in line)
+
+
+def test_plain_urdf_findings_name_the_urdf_and_its_lines():
+    report, _ = check(os.path.relpath(SAMPLE, ROOT))
+    assert report['findings']
+    for finding in report['findings']:
+        assert finding['file'] == os.path.relpath(SAMPLE, ROOT)
+        assert finding['macro_stack'] == []
+    mismatch = by_rule_and_link(report)[('inertia-geometry-mismatch', 'my_link')]
+    assert mismatch['line'] == line_of(SAMPLE, 'ixx="100"')
+
+
+def test_a_urdf_with_the_xacro_namespace_is_not_run_through_xacro(tmp_path):
+    marker = tmp_path / 'ran'
+    urdf = tmp_path / 'robot.urdf'
+    urdf.write_text(
+        '<robot name="r" xmlns:xacro="http://www.ros.org/wiki/xacro">'
+        f'<xacro:property name="x" value="${{open(\'{marker}\', \'w\')}}"/>'
+        '<link name="base"/></robot>')
+    report, err = check(str(urdf))
+    assert report['robot'] == 'r'
+    assert 'read as plain URDF' in err
+    assert not marker.exists()
+
+
+def test_fix_inertia_edits_literals_in_the_xacro_and_reports_the_rest(tmp_path):
+    copy = tmp_path / 'robot'
+    shutil.copytree(ROBOT_DIR, copy)
+    top = copy / 'urdf' / 'robot.urdf.xacro'
+    before = {path: path.read_bytes() for path in copy.rglob('*') if path.is_file()}
+    result = subprocess.run(
+        [sys.executable, '-m', 'urdf_link_tools.cli', 'check', '--no-meshes', str(top),
+         f'--package-dir=demo_description={copy}', '--fix-inertia'],
+        cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert result.returncode == 2, result.stderr
+    line = line_of(top, 'ixx="0.0133342222"')
+    assert f'robot/urdf/robot.urdf.xacro:{line}: changed' in result.stdout
+    assert 'is an expression: it should give' in result.stdout
+    assert 'a macro used more than once' in result.stdout
+    after = {path: path.read_bytes() for path in copy.rglob('*') if path.is_file()}
+    assert set(after) == set(before)  # nothing written beside the sources
+    changed = [path for path in after if after[path] != before[path]]
+    assert changed == [top]
+    old_lines, new_lines = before[top].splitlines(), after[top].splitlines()
+    differing = [i for i, (a, b) in enumerate(zip(old_lines, new_lines)) if a != b]
+    assert differing == [line - 1] and len(old_lines) == len(new_lines)
+    # The re-check no longer flags tool_link's tensor.
+    report, _ = check(str(top), f'--package-dir=demo_description={copy}', cwd=tmp_path)
+    assert ('inertia-triangle-inequality', 'tool_link') not in by_rule_and_link(report)
+
+
+def test_fix_inertia_never_writes_a_urdf_over_a_xacro(tmp_path):
+    target = tmp_path / 'out.urdf.xacro'
+    result = subprocess.run(
+        [sys.executable, '-m', 'urdf_link_tools.cli', 'check', '--no-meshes', SAMPLE,
+         '--fix-inertia', str(target)], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 4 and not target.exists()  # a usage error
+    result = subprocess.run(
+        [sys.executable, '-m', 'urdf_link_tools.cli', 'check', '--no-meshes', TOP,
+         f'--package-dir=demo_description={ROBOT_DIR}', '--fix-inertia',
+         str(tmp_path / 'x.urdf')], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 3 and 'in place' in result.stderr
+
+
+def test_find_pkg_share_resolves_with_package_dirs(tmp_path):
+    top = tmp_path / 'r.urdf.xacro'
+    top.write_text('<robot name="r" xmlns:xacro="http://www.ros.org/wiki/xacro">'
+                   '<xacro:include filename="$(find-pkg-share demo_description)/urdf/'
+                   'inertia_macros.xacro"/><link name="a"><xacro:box_inertial mass="1" x="1" '
+                   'y="1" z="1"/></link></robot>')
+    loaded = load_input(str(top), options=XacroOptions(
+        package_dirs={'demo_description': ROBOT_DIR}))
+    assert b'<mass value="1"/>' in loaded.data
+    assert loaded.source_map.locate(loaded.data.decode().splitlines().index(
+        '      <mass value="1"/>') + 1).file.endswith('inertia_macros.xacro')
+
+
+@pytest.mark.parametrize('args', [('bad-argument',), ('--xacro-env',)])
+def test_bad_xacro_arguments_are_usage_errors(args):
+    result = subprocess.run([sys.executable, '-m', 'urdf_link_tools.cli', 'check', TOP, *args],
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode != 0 and 'Traceback' not in result.stderr
+
+
+def test_another_xacro_version_fails_soft_to_expanded_lines(monkeypatch):
+    from urdf_link_tools import xacro_sandbox
+    monkeypatch.setattr(xacro_sandbox, '_VERSION_OVERRIDE', '9.9.9')
+    loaded = load_input(TOP, options=XacroOptions(package_dirs={'demo_description': ROBOT_DIR}))
+    assert any('xacro 9.9.9 is not the version' in note for note in loaded.notes)
+    assert len(loaded.source_map) == 0
+    from urdf_link_tools.analysis import analyze
+    from urdf_link_tools.config import CheckConfig
+    from urdf_link_tools.parser import parse_urdf_string
+    robot = parse_urdf_string(loaded.data, loaded.source)
+    findings = loaded.locate(analyze(robot, CheckConfig(check_meshes=False)).findings)
+    lines = loaded.data.decode().splitlines()
+    tool = [f for f in findings if f.link == 'tool_link'][0]
+    assert tool.file.endswith('robot.urdf.xacro (expanded)') and tool.macro_stack == ()
+    assert '<inertia ' in lines[tool.line - 1]  # a line of the expansion
+
+
+def test_info_names_xacro_sources():
+    result = subprocess.run(
+        [sys.executable, '-m', 'urdf_link_tools.cli', 'info', os.path.relpath(TOP, ROOT),
+         f'--package-dir=demo_description={ROBOT_DIR}'], cwd=ROOT, capture_output=True,
+        text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    macros = os.path.join(ROBOT_DIR, 'urdf', 'arm_macros.xacro')
+    rows = {line.split()[0]: line.split()[1] for line in result.stdout.splitlines()[2:]}
+    assert rows['upper_link'] == (f'{os.path.relpath(macros, ROOT)}:'
+                                  f'{line_of(macros, "<link name=")}')
+    assert rows['base_link'] == f'{os.path.relpath(TOP, ROOT)}:{line_of(TOP, "base_link")}'
+
+
+def test_blocks_keep_their_call_site_and_conditionals_their_lines():
+    loaded = load_input(TOP, options=XacroOptions(
+        package_dirs={'demo_description': ROBOT_DIR}, mappings={'with_gripper': 'true'}))
+    lines = loaded.data.decode().splitlines()
+
+    def where(text):
+        (number,) = [i + 1 for i, line in enumerate(lines) if text in line]
+        return loaded.source_map.locate(number)
+
+    # The <origin> block written at the call site, inserted inside the macro's <joint>:
+    # it stays the call site's line, and no macro wrote it.
+    block = where('xyz="0 0 0.2"')
+    assert (block.file, block.line) == (TOP, line_of(TOP, 'xyz="0 0 0.2"'))
+    assert block.macro_stack == ()
+    # The joint around it is the macro body's.
+    joint = where('<joint name="upper_joint"')
+    macros = os.path.join(ROBOT_DIR, 'urdf', 'arm_macros.xacro')
+    assert (joint.file, joint.line) == (macros, line_of(macros, '<joint name='))
+    assert [call.name for call in joint.macro_stack] == ['arm_segment']
+    # Inside a taken xacro:if.
+    gripper = where('<link name="gripper_link"')
+    assert (gripper.file, gripper.line) == (TOP, line_of(TOP, '<link name="gripper_link"'))

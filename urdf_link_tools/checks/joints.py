@@ -1,0 +1,207 @@
+# Copyright 2026 urdf_link_tools contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+Rules about joints: limits, axes, mimic relations and the numbers urdfdom cannot read.
+
+Each finding is about one joint and belongs to the link the joint places (its child), as
+the structure rules have it. What the parser already reported (an unreadable number, a
+missing ``effort``) is not reported again here. The claims about other tools are tested
+in test/test_checks_joints.py against Pinocchio (which embeds urdfdom) and MuJoCo.
+"""
+
+import math
+from typing import Iterator, List, Optional, Tuple
+
+from urdf_link_tools.checks.base import CheckContext, fmt, Rule
+from urdf_link_tools.findings import Finding, Severity
+from urdf_link_tools.model import Joint
+
+URDFDOM = 'urdfdom joint.cpp (parseJoint, parseJointLimits)'
+LIMITED_TYPES = ('revolute', 'prismatic')
+AXIS_TYPES = ('revolute', 'continuous', 'prismatic', 'planar')
+REFUSED = 'urdfdom refuses this robot (robot_state_publisher, RViz and MoveIt load nothing)'
+
+RULES = (
+    Rule('joint-limit-missing', Severity.ERROR, 'a revolute or prismatic joint has no <limit>',
+         f'{REFUSED}: "is of type REVOLUTE but it does not specify limits"',
+         'add <limit lower=".." upper=".." effort=".." velocity=".."/>, or make an endless '
+         'rotation type="continuous"', URDFDOM),
+    Rule('joint-range-missing', Severity.ERROR,
+         'a revolute or prismatic <limit> has neither lower nor upper',
+         'both default to 0: Pinocchio, MoveIt and limit-aware IK lock the joint at 0, '
+         'while MuJoCo '
+         'ignores the limit and lets it turn freely', 'write lower and upper, or use '
+         'type="continuous" for an endless rotation', URDFDOM),
+    Rule('joint-range-inverted', Severity.ERROR, 'lower is greater than upper',
+         'no position satisfies the limit: MuJoCo ignores it, Pinocchio and MoveIt keep an '
+         'empty range', 'swap lower and upper', URDFDOM),
+    Rule('joint-range-zero', Severity.WARNING, 'lower equals upper on a revolute or '
+         'prismatic joint', 'the joint cannot move in Pinocchio, MoveIt and limit-aware IK, '
+         'while MuJoCo '
+         'ignores the limit ("equal lower and upper limits") and lets it move',
+         'use type="fixed" for a locked joint, or write the real range', URDFDOM),
+    Rule('joint-limit-zero', Severity.WARNING, 'effort or velocity is 0 on a moving joint '
+         '(INFO when both are 0, as passive joints and placeholders are written)',
+         'the joint can apply no force or cannot move wherever the URDF limits are '
+         'enforced: Pinocchio reads effortLimit/velocityLimit 0, and so do MoveIt and '
+         'ros2_control',
+         'write the real effort and velocity limits of the actuator', URDFDOM),
+    Rule('joint-axis-zero', Severity.ERROR, 'the axis of a moving joint is 0 0 0 (or <axis> has '
+         'no xyz, which urdfdom reads as 0 0 0)', 'MuJoCo refuses the robot ("axis too '
+         'small"); KDL (robot_state_publisher) divides by its length and publishes NaN '
+         'transforms', 'write the unit axis, e.g. <axis xyz="0 0 1"/>', URDFDOM),
+    Rule('joint-mimic-unknown', Severity.WARNING, 'a <mimic> names a joint that does not exist',
+         'Pinocchio, MuJoCo and robot_state_publisher ignore the mimic: the joint moves on '
+         'its own instead of following', 'fix the joint name in <mimic joint="..."/>',
+         'URDF joint specification'),
+    Rule('joint-value-not-finite', Severity.ERROR, 'a joint value (axis, limit, mimic, '
+         'dynamics, calibration, safety_controller) is NaN or infinite',
+         f'{REFUSED}: its number reader takes no nan or inf', 'write finite numbers',
+         URDFDOM),
+)
+
+
+def _finding(ctx: CheckContext, joint: Joint, rule: str, severity: Severity, message: str,
+             line: Optional[int], suggestion: str,
+             values: Tuple[Tuple[str, object], ...] = ()) -> Finding:
+    return ctx.finding(rule, severity, f"{joint.type} joint '{joint.name}': {message}",
+                       link=joint.child, element=f'joint "{joint.name}"',
+                       line=line if line is not None else joint.line, suggestion=suggestion,
+                       values=values)
+
+
+def _values(joint: Joint) -> Iterator[Tuple[str, Optional[float], Optional[int]]]:
+    """Yield (name, value, line) of every number of a joint but its origin."""
+    if joint.type in AXIS_TYPES:
+        for name, value in zip(('x', 'y', 'z'), joint.axis):
+            yield f'axis {name}', value, joint.axis_line
+    limit = joint.limit
+    if limit is not None:
+        for name in ('lower', 'upper', 'effort', 'velocity'):
+            yield f'limit {name}', getattr(limit, name), limit.line
+    if joint.mimic is not None:
+        yield 'mimic multiplier', joint.mimic.multiplier, joint.mimic.line
+        yield 'mimic offset', joint.mimic.offset, joint.mimic.line
+    for tag, part, names in (
+            ('dynamics', joint.dynamics, ('damping', 'friction')),
+            ('calibration', joint.calibration, ('rising', 'falling')),
+            ('safety_controller', joint.safety,
+             ('soft_lower_limit', 'soft_upper_limit', 'k_position', 'k_velocity'))):
+        if part is not None:
+            for name in names:
+                yield f'{tag} {name}', getattr(part, name), part.line
+
+
+def _not_finite(ctx: CheckContext, joint: Joint) -> Optional[Finding]:
+    bad = [(name, value, line) for name, value, line in _values(joint)
+           if value is not None and not math.isfinite(value)]
+    if not bad:
+        return None
+    listed = ', '.join(f'{name} = {value}' for name, value, _ in bad)
+    return _finding(ctx, joint, 'joint-value-not-finite', Severity.ERROR,
+                    f'{listed}: {REFUSED} (it reads no nan or inf)', bad[0][2],
+                    'write finite numbers', tuple((name, value) for name, value, _ in bad))
+
+
+def _limits(ctx: CheckContext, joint: Joint) -> Iterator[Finding]:
+    limit = joint.limit
+    if limit is None:
+        if joint.type in LIMITED_TYPES:
+            yield _finding(
+                ctx, joint, 'joint-limit-missing', Severity.ERROR,
+                f'no <limit>: {REFUSED} (a {joint.type} joint must specify limits)', None,
+                'add <limit lower=".." upper=".." effort=".." velocity=".."/>'
+                + (', or use type="continuous" for an endless rotation'
+                   if joint.type == 'revolute' else ''))
+        return
+    if joint.type in LIMITED_TYPES and not {'lower', 'upper'} & set(limit.unreadable):
+        yield from _range(ctx, joint)
+    zero = [name for name in ('effort', 'velocity')
+            if getattr(limit, name) is not None and getattr(limit, name) == 0.0]
+    if zero and joint.type in LIMITED_TYPES + ('continuous',) and joint.mimic is None:
+        # Both 0 is how passive joints and placeholders are written (urdfdom requires the
+        # attributes); one of them 0 beside a real other is a slip.
+        yield _finding(
+            ctx, joint, 'joint-limit-zero', Severity.INFO if len(zero) == 2 else Severity.WARNING,
+            f'{" and ".join(zero)} {"is" if len(zero) == 1 else "are"} 0: the joint '
+            f'{"can apply no force" if "effort" in zero else "cannot move"} where limits '
+            'are enforced (Pinocchio reads the limit as 0, as MoveIt and ros2_control do)',
+            limit.line,
+            f'write the real {" and ".join(zero)} limit'
+            + ('s' if len(zero) > 1 else ''), tuple((name, 0.0) for name in zero))
+
+
+def _range(ctx: CheckContext, joint: Joint) -> Iterator[Finding]:
+    limit = joint.limit
+    lower, upper = limit.bounds  # type: ignore[union-attr]
+    if not (math.isfinite(lower) and math.isfinite(upper)):
+        return  # joint-value-not-finite says it
+    values = (('lower', lower), ('upper', upper))
+    line = limit.line  # type: ignore[union-attr]
+    if limit.lower is None and limit.upper is None:  # type: ignore[union-attr]
+        yield _finding(
+            ctx, joint, 'joint-range-missing', Severity.ERROR,
+            '<limit> has neither lower nor upper, so both are 0: Pinocchio, MoveIt and '
+            'limit-aware IK lock the joint at 0, MuJoCo ignores the limit', line,
+            'write lower and upper' + (', or use type="continuous" for an endless rotation'
+                                       if joint.type == 'revolute' else ''), values)
+        return
+    absent = [name for name in ('lower', 'upper') if getattr(limit, name) is None]
+    note = f' ({absent[0]} is absent, so 0)' if absent else ''
+    if lower > upper:
+        yield _finding(
+            ctx, joint, 'joint-range-inverted', Severity.ERROR,
+            f'lower {fmt(lower)} is greater than upper {fmt(upper)}{note}: no position is '
+            'within the limit (MuJoCo ignores it, Pinocchio and MoveIt keep an empty range)',
+            line, 'swap lower and upper' if not absent else f'write {absent[0]}', values)
+    elif lower == upper:
+        yield _finding(
+            ctx, joint, 'joint-range-zero', Severity.WARNING,
+            f'lower and upper are both {fmt(lower)}{note}: the joint cannot move in '
+            'Pinocchio, MoveIt and limit-aware IK, while MuJoCo ignores the limit and lets it '
+            'move', line,
+            'use type="fixed" for a locked joint, or write the real range', values)
+
+
+def _axis(ctx: CheckContext, joint: Joint) -> Optional[Finding]:
+    if joint.type not in AXIS_TYPES or any(not math.isfinite(v) for v in joint.axis):
+        return None
+    if math.fsum(v * v for v in joint.axis) > 0.0:
+        return None
+    return _finding(
+        ctx, joint, 'joint-axis-zero', Severity.ERROR,
+        'the axis is 0 0 0 (urdfdom also reads an <axis> without xyz so): MuJoCo refuses '
+        'the robot ("axis too small"), KDL (robot_state_publisher) '
+        'publishes NaN transforms for it', joint.axis_line,
+        'write the unit axis the joint moves along, e.g. <axis xyz="0 0 1"/>')
+
+
+def check_joints(ctx: CheckContext) -> Iterator[Finding]:
+    """Check every joint's limits, axis, mimic and numbers."""
+    names = {joint.name for joint in ctx.robot.joints}
+    for joint in ctx.robot.joints:
+        found: List[Optional[Finding]] = [_not_finite(ctx, joint), _axis(ctx, joint)]
+        found.extend(_limits(ctx, joint))
+        mimic = joint.mimic
+        if mimic is not None and mimic.joint not in names:
+            found.append(_finding(
+                ctx, joint, 'joint-mimic-unknown', Severity.WARNING,
+                f"<mimic> names the joint '{mimic.joint}', which does not exist: Pinocchio, "
+                'MuJoCo and robot_state_publisher ignore the mimic, so the joint moves on its '
+                'own', mimic.line, 'fix the joint name in <mimic joint="..."/>'))
+        yield from (finding for finding in found if finding is not None)
+
+
+CHECKS = (check_joints,)

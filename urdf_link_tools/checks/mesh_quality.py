@@ -1,0 +1,134 @@
+# Copyright 2026 urdf_link_tools contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+Rules about the surface of collision meshes: is it a solid whose volume can be trusted.
+
+Only collision meshes are checked: a visual mesh with a hole or a flipped face only looks
+wrong, and nothing is computed from it. What a broken collision surface breaks is what is
+computed from its volume: the mass, centre and inertia a tool derives from it (Drake's and
+Gazebo's mesh inertia, an importer filling in a missing ``<inertial>``, and this checker's
+own density, centre-of-mass and inertia comparisons, which then use the convex hull and
+say so), and, for an inside-out or inconsistently wound surface, the contact normals of
+engines that collide triangle meshes directly.
+
+One finding per element lists everything wrong with its surface. Its severity follows the
+worst defect: a surface that is inside out, inconsistently wound, crosses itself or is flat
+is a warning (any volume computed from it is meaningless, and a maintainer fixes it in
+minutes: flip or recalculate the normals, remove the overlapping shell). A surface that is
+only open is information: CAD exports very often leave small holes or edges shared by
+three faces (126 of the 345 distinct collision meshes of example-robot-data), engines that
+collide with convex hulls do not care, and the volume of the hull stands in.
+"""
+
+from typing import Iterator, List, Tuple
+
+from urdf_link_tools.checks.base import CheckContext, Rule
+from urdf_link_tools.findings import Finding, Severity
+from urdf_link_tools.meshes import MeshInfo
+
+RULES = (
+    Rule('collision-mesh-broken', Severity.WARNING,
+         'a collision mesh is not a valid solid: inconsistently wound or inside out, '
+         'self-intersecting, or flat (warning); only not closed (info)',
+         'its volume, centre and inertia are wrong for any tool that computes them from the '
+         'mesh (mesh inertia in Drake and Gazebo, importers filling in a missing inertial); '
+         'engines that collide triangle meshes get wrong contact normals from flipped faces. '
+         'This checker then compares the inertial with the convex hull instead, or, for a '
+         'flat mesh, with nothing. Visual meshes are not checked',
+         'repair the collision mesh (close holes, recalculate normals outside, remove '
+         'overlapping or duplicate shells; e.g. Blender 3D-Print toolbox, MeshLab), or use '
+         'its convex hull or primitives as the collision geometry',
+         'trimesh is_watertight / is_winding_consistent; a surface volume above its convex '
+         "hull's crosses itself"),
+    Rule('collision-mesh-unmeasured', Severity.WARNING,
+         'a collision mesh was read but its volume could not be measured (out of memory, '
+         'degenerate numbers)',
+         'the density, centre-of-mass and inertia comparisons skip the link; they are not '
+         'silently computed from a bounding box',
+         'simplify the mesh (fewer faces), or run the checker with more memory',
+         'this tool'),
+)
+
+
+def defects(mesh: MeshInfo) -> List[Tuple[Severity, str]]:
+    """
+    Return what is wrong with a mesh's surface as a solid, in plain words.
+
+    :param mesh: the loaded mesh
+    :return: (severity, defect) pairs (empty for a closed, consistently wound surface)
+    """
+    solid = mesh.solid
+    found = []
+    if not solid.is_watertight:
+        found.append((Severity.INFO, 'not closed (some edges do not belong to exactly two '
+                      'triangles)'))
+    elif not solid.is_winding_consistent:
+        found.append((Severity.WARNING, 'inconsistently wound (neighbouring triangles face '
+                      'opposite ways)'))
+    if solid.inside_out:
+        found.append((Severity.WARNING, 'inside out (its triangles face inwards)'))
+    if solid.self_intersecting:
+        found.append((Severity.WARNING, 'self-intersecting (its surface encloses more than '
+                      'its convex hull: overlapping shells or folded faces)'))
+    if solid.flat:
+        found.append((Severity.WARNING, 'flat (it encloses no volume)'))
+    return found
+
+
+def _used(mesh: MeshInfo) -> str:
+    source = mesh.volume_source
+    if source == 'convex hull':
+        return 'its convex hull is used for the volume and inertia comparisons'
+    if source == 'mesh':
+        return 'its volume is used with the winding turned outwards'
+    return 'no volume is derived from it: the density and inertia comparisons skip it'
+
+
+def check_collision_meshes(ctx: CheckContext) -> Iterator[Finding]:
+    """Report collision meshes whose surface is not a valid solid, one finding each."""
+    for link in ctx.robot.links:
+        for element in link.collisions:
+            if element.geometry is None or element.geometry.kind != 'mesh':
+                continue
+            mesh = ctx.mesh_for(element)
+            if not isinstance(mesh, MeshInfo):
+                continue  # the mesh rules say why it was not loaded
+            filename = element.geometry.filename  # type: ignore[union-attr]
+            problem = mesh.measure_problem
+            if problem is not None:
+                yield ctx.finding(
+                    'collision-mesh-unmeasured', Severity.WARNING,
+                    f'the collision mesh could not be measured: {problem}; the density, '
+                    'centre-of-mass and inertia comparisons skip it',
+                    link=link.name, element=element.label, line=element.line,
+                    suggestion='simplify the mesh, or run the checker with more memory',
+                    values=(('filename', filename),))
+                continue
+            found = defects(mesh)
+            if not found:
+                continue
+            severity = max(severity for severity, _ in found)
+            text = '; '.join(defect for _, defect in found)
+            yield ctx.finding(
+                'collision-mesh-broken', severity,
+                f'the collision mesh is not a valid solid: {text}; {_used(mesh)}',
+                link=link.name, element=element.label, line=element.line,
+                suggestion='repair the mesh (close holes, recalculate normals, remove '
+                           'overlapping shells), or use its convex hull or primitives',
+                values=(('filename', filename), ('faces', mesh.face_count),
+                        ('volume_source', mesh.volume_source)))
+
+
+CHECKS = (check_collision_meshes,)

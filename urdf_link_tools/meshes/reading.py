@@ -1,0 +1,361 @@
+# Copyright 2026 urdf_link_tools contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+Read a mesh file safely into one array of vertices and one of triangles.
+
+Reading refuses, without opening it, anything that is not a regular file (a folder, a
+FIFO, a device such as /dev/zero, a socket) and anything larger than ``max_bytes``; the
+file is then opened non-blocking, checked again through its descriptor and read with a
+bound, so no file can make the checker hang or exhaust memory; a read error (``/proc/kmsg``,
+``/proc/self/mem``) is a problem like any other. Messages never quote a file's bytes or
+exact size (a description may name any file the checker can read).
+
+STL (ASCII and binary), OBJ, DAE (through pycollada), glTF and GLB are parsed by trimesh,
+imported only here, when a robot has a mesh to read. Scenes are flattened with their node
+transforms under a budget on geometry instances and triangles, checked before anything is
+copied (see :mod:`.dae` for COLLADA's node instancing).
+"""
+
+from dataclasses import dataclass
+import io
+import os
+import stat
+import struct
+from typing import Optional, Tuple, Union
+
+import numpy as np
+
+from urdf_link_tools.meshes import dae, gltf
+
+DEFAULT_MAX_BYTES = 100_000_000
+#: twice the triangles of the largest binary STL under the default size limit
+DEFAULT_MAX_TRIANGLES = 4_000_000
+DEFAULT_MAX_INSTANCES = 100_000
+SUPPORTED = {'.stl': 'stl', '.obj': 'obj', '.dae': 'dae', '.glb': 'glb', '.gltf': 'gltf'}
+_IDENTITY = np.eye(4)
+#: a file whose reading or release is worth giving freed heap back to the system for
+TRIM_BYTES = 1_000_000
+
+
+@dataclass(frozen=True)
+class MeshProblem:
+    """Why a mesh could not be used: ``rule`` is 'mesh-not-found' or 'mesh-unreadable'."""
+
+    rule: str
+    message: str
+    tried: Tuple[str, ...] = ()
+    path: Optional[str] = None
+
+
+@dataclass(frozen=True)
+class Budget:
+    """How much a mesh file may hold: bytes on disk, instances and triangles in its scene."""
+
+    max_bytes: int = DEFAULT_MAX_BYTES
+    max_triangles: int = DEFAULT_MAX_TRIANGLES
+    max_instances: int = DEFAULT_MAX_INSTANCES
+
+
+@dataclass(frozen=True)
+class RawMesh:
+    """A file's triangles in metres (any DAE unit applied), before the URDF scale."""
+
+    vertices: np.ndarray
+    faces: np.ndarray
+    unit_scale: float
+    size_bytes: int
+    #: one geometry, merged by trimesh's loader, placed and sized unchanged
+    merged: bool = False
+
+    @property
+    def nbytes(self) -> int:
+        """Return the memory its arrays hold."""
+        return int(self.vertices.nbytes + self.faces.nbytes)
+
+
+_TRIM = []
+
+
+def trim_heap() -> None:
+    """
+    Give freed heap memory back to the system (glibc's malloc_trim; elsewhere nothing).
+
+    Parsing a 16 MB STL leaves about 100 MB of freed temporaries in the C heap, where
+    glibc keeps them: without this, the process's RSS stays hundreds of MB above what it
+    holds after a big robot is read or dropped. It costs a few milliseconds, and is only
+    called for files above a megabyte.
+    """
+    if not _TRIM:
+        try:
+            import ctypes
+            _TRIM.append(ctypes.CDLL(None).malloc_trim)
+        except (OSError, AttributeError):
+            _TRIM.append(None)
+    if _TRIM[0] is not None:
+        _TRIM[0](0)
+
+
+def frozen(array: np.ndarray) -> np.ndarray:
+    """Make an array read-only (it is shared through the cache) and return it."""
+    array.setflags(write=False)
+    return array
+
+
+def format_limit(size: int) -> str:
+    """Format a configured limit (never a file's size) for messages."""
+    return f'{size / 1e6:.1f} MB' if size >= 1e6 else f'{size} bytes'
+
+
+def refusal(path: str, info: os.stat_result, max_bytes: int) -> Optional[str]:
+    """Return why a file is not read, judged from its stat, or None."""
+    mode = info.st_mode
+    if not stat.S_ISREG(mode):
+        kind = ('a directory' if stat.S_ISDIR(mode) else
+                'a FIFO (named pipe)' if stat.S_ISFIFO(mode) else
+                'a character device' if stat.S_ISCHR(mode) else
+                'a block device' if stat.S_ISBLK(mode) else
+                'a socket' if stat.S_ISSOCK(mode) else 'not a regular file')
+        return f'{path} is {kind}, not a mesh file; it was not opened'
+    if info.st_size > max_bytes:
+        return (f'{path} is larger than the limit of {format_limit(max_bytes)} '
+                '(mesh_max_bytes); it was not read')
+    return None
+
+
+def read_bounded(path: str, max_bytes: int) -> Union[bytes, str]:
+    """
+    Read a regular file of at most ``max_bytes``, or say why not.
+
+    :param path: the file
+    :param max_bytes: the most bytes to accept
+    :return: the bytes, or the reason as text
+    """
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, 'O_NONBLOCK', 0)
+                     | getattr(os, 'O_NOCTTY', 0))
+    except OSError as exc:
+        return f'{path} cannot be opened: {exc.strerror}'
+    try:
+        with os.fdopen(fd, 'rb') as stream:
+            # Checked again on the descriptor: the path may have been swapped since stat.
+            info = os.fstat(fd)
+            reason = refusal(path, info, max_bytes)
+            if reason is not None:
+                return reason
+            # Ask for the size stat gave (plus one byte, to see growth), not for the limit:
+            # a read of the limit allocates the limit. Files under /proc say 0 bytes.
+            chunks = []
+            total = 0
+            want = info.st_size + 1 if info.st_size > 0 else 65536
+            while total <= max_bytes:
+                chunk = stream.read(min(want, max_bytes + 1 - total))
+                if not chunk:  # end of file (b'') or, non-blocking, nothing yet (None)
+                    break
+                chunks.append(chunk)
+                total += len(chunk)
+                want = 1 << 20
+            data = chunks[0] if len(chunks) == 1 else b''.join(chunks)
+    except OSError as exc:  # /proc/self/mem (EIO), /proc/kmsg (EAGAIN), a failing disk
+        return f'{path} cannot be read: {exc.strerror or type(exc).__name__}'
+    if len(data) > max_bytes:
+        return (f'{path} grew beyond the limit of {format_limit(max_bytes)} '
+                '(mesh_max_bytes) while being read')
+    return data
+
+
+def read_mesh(path: str, file_type: str, budget: Budget,
+              tried: Tuple[str, ...] = ()) -> Union[RawMesh, MeshProblem]:
+    """
+    Read one mesh file (already stat-checked by the caller) into a :class:`RawMesh`.
+
+    Never raises for a bad file, nor for running out of memory.
+
+    :param path: the file
+    :param file_type: one of the values of :data:`SUPPORTED`
+    :param budget: the limits
+    :param tried: locations tried while resolving, kept in problems
+    :return: the mesh or the problem
+    """
+    def problem(message: str) -> MeshProblem:
+        return MeshProblem('mesh-unreadable', message, tried, path)
+
+    data = read_bounded(path, budget.max_bytes)
+    if isinstance(data, str):
+        return problem(data)
+    if not data:
+        return problem(f'{path} is empty')
+    try:
+        return _parse(path, file_type, data, budget, problem)
+    except MemoryError:
+        return problem(f'{path}: the checker ran out of memory reading it; it was not '
+                       'checked (simplify the mesh or raise the memory limit)')
+    except RecursionError:
+        return problem(f'{path} nests its scene too deeply to be read')
+
+
+def _parse(path: str, file_type: str, data: bytes, budget: Budget, problem) \
+        -> Union[RawMesh, MeshProblem]:
+    unit = 1.0
+    extra: dict = {}
+    if file_type == 'stl':
+        reason = _stl_problem(data)
+        if reason is not None:
+            return problem(f'{path} is not a valid STL: {reason}')
+    elif file_type == 'obj':
+        extra = {'skip_materials': True}
+    elif file_type == 'dae':
+        if b'<!ENTITY' in data:
+            return problem(f'{path} declares XML entities, which are refused for safety')
+        unit = dae.dae_unit(data)
+        try:
+            reason = dae.instancing_problem(data, budget.max_instances, budget.max_triangles)
+        except Exception as exc:  # malformed XML: let the reader below say it
+            reason = None if not isinstance(exc, MemoryError) else 'out of memory'
+        if reason is not None:
+            return problem(f'{path} was not loaded: {reason}')
+        data = dae.strip_dae_materials(data)
+    else:
+        try:
+            uris = gltf.buffer_uris(data, file_type)
+        except (gltf.BufferRefused, ValueError, UnicodeDecodeError, struct.error) as exc:
+            return problem(f'{path} could not be loaded as {file_type.upper()}: '
+                           f'{str(exc)[:200] or type(exc).__name__}')
+        resolver = gltf.FolderResolver(os.path.dirname(os.path.abspath(path)), set(uris),
+                                       _buffer_reader, budget.max_bytes - len(data))
+        reason = gltf.check_buffers(resolver)
+        if reason is not None:
+            return problem(f'{path} was not loaded: {reason}')
+        extra = {'skip_materials': True, 'resolver': resolver}
+    try:
+        import trimesh
+        scene = trimesh.load_scene(file_obj=io.BytesIO(data), file_type=file_type, **extra)
+        arrays = scene_arrays(scene, budget)
+    except MemoryError:
+        raise
+    except gltf.BufferRefused as exc:
+        return problem(f'{path} was not loaded: {exc}')
+    except Exception as exc:  # any parser failure means the same: unreadable
+        text = str(exc).strip()
+        reason = text.splitlines()[0] if text else type(exc).__name__
+        return problem(f'{path} could not be loaded as {file_type.upper()}: {reason[:200]}')
+    if isinstance(arrays, str):
+        return problem(f'{path} was not loaded: {arrays}')
+    vertices, faces, merged = arrays
+    if len(faces) == 0 or len(vertices) == 0:
+        return problem(f'{path} holds no triangles')
+    if not np.all(np.isfinite(vertices)):
+        return problem(f'{path} has vertices that are not finite numbers')
+    if faces.min() < 0 or faces.max() >= len(vertices):
+        # Measuring indexes the vertices by the faces: a face naming a vertex that does
+        # not exist cannot be measured.
+        return problem(f'{path}: a triangle names a vertex that does not exist')
+    # Only STL: its loader merges by position alone (other loaders also key on normals
+    # and texture coordinates, leaving positions that a position merge would join).
+    # A unit of 1.0 changes no number: keep the array rather than copy it.
+    return RawMesh(frozen(vertices * unit if unit != 1.0 else vertices), frozen(faces),
+                   unit, len(data), merged and file_type == 'stl' and unit == 1.0)
+
+
+def _buffer_reader(path: str, limit: int) -> bytes:
+    try:
+        info = os.stat(path)
+    except OSError as exc:
+        raise gltf.BufferRefused(f'its buffer {os.path.basename(path)} cannot be read: '
+                                 f'{exc.strerror}')
+    reason = refusal(path, info, max(limit, 0))
+    if reason is None:
+        data = read_bounded(path, max(limit, 0))
+        if not isinstance(data, str):
+            return data
+        reason = data
+    raise gltf.BufferRefused(f'its buffer: {reason}')
+
+
+def scene_arrays(scene: object,
+                 budget: Budget) -> Union[Tuple[np.ndarray, np.ndarray, bool], str]:
+    """
+    Concatenate a trimesh scene's triangles with their node transforms applied.
+
+    The instances and triangles are counted first: over the budget, nothing is copied.
+
+    :param scene: a ``trimesh.Scene``
+    :param budget: the limits
+    :return: (vertices, faces, merged), or why the scene is over the budget; merged is
+        True for one geometry that trimesh's loader merged (processed) and that sits at
+        the identity
+    """
+    placed = []
+    triangles = 0
+    for node in scene.graph.nodes_geometry:  # type: ignore[attr-defined]
+        transform, name = scene.graph[node]  # type: ignore[attr-defined]
+        geometry = scene.geometry.get(name)  # type: ignore[attr-defined]
+        if geometry is None or not hasattr(geometry, 'faces') or len(geometry.faces) == 0:
+            continue
+        placed.append((transform, geometry))
+        triangles += len(geometry.faces)
+        if len(placed) > budget.max_instances:
+            return (f'its scene holds more than {budget.max_instances:,} geometry '
+                    'instances')
+        if triangles > budget.max_triangles:
+            return (f'its scene holds more than {budget.max_triangles:,} triangles '
+                    '(geometry instanced many times, or one huge mesh)')
+    vertices = []
+    faces = []
+    offset = 0
+    merged = len(placed) == 1
+    for transform, geometry in placed:
+        identity = np.array_equal(transform, _IDENTITY)
+        merged = merged and identity and bool(geometry.metadata.get('processed'))
+        points = np.asarray(geometry.vertices, dtype=float)
+        if identity:
+            # What the product with the identity gives (x 1 + 0 + 0 + 0): the same numbers,
+            # except that -0.0 becomes 0.0.
+            points = points + 0.0
+        else:
+            points = points @ np.asarray(transform[:3, :3]).T + np.asarray(transform[:3, 3])
+        vertices.append(points)
+        faces.append(np.asarray(geometry.faces, dtype=np.int64) + offset)
+        offset += len(points)
+    if not vertices:
+        return np.zeros((0, 3)), np.zeros((0, 3), dtype=np.int64), False
+    if len(vertices) == 1:
+        return vertices[0], faces[0], merged
+    return np.concatenate(vertices), np.concatenate(faces), merged
+
+
+def _stl_problem(data: bytes) -> Optional[str]:
+    """
+    Say why bytes are neither binary nor ASCII STL, before a parser guesses.
+
+    The reason never quotes the file's bytes (its header's triangle count) or its size:
+    the path may be a link to any file the checker can read.
+    """
+    if len(data) >= 84:
+        count = int.from_bytes(data[80:84], 'little')
+        # Some exporters append bytes after the triangles; readers ignore them.
+        if count > 0 and 84 + 50 * count <= len(data):
+            return None
+    head = data[:1024].lstrip()
+    if head[:5].lower() == b'solid':
+        try:
+            data.decode('ascii')
+            return None
+        except UnicodeDecodeError:
+            pass
+    if len(data) >= 84:
+        detail = 'as binary STL, its header announces more triangles than the file holds'
+    else:
+        detail = 'it is shorter than a binary STL header (84 bytes)'
+    return f'{detail}, and it is not ASCII STL (which starts with "solid")'

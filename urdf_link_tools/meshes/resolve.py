@@ -1,0 +1,187 @@
+# Copyright 2026 urdf_link_tools contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+Find the file a mesh URI names, as ROS does.
+
+``package://NAME/PATH`` is looked up first in the package directories the user gave, then
+in the ament index of every prefix on ``AMENT_PREFIX_PATH``
+(``<prefix>/share/ament_index/resource_index/packages/NAME`` marks ``<prefix>/share/NAME``).
+A package path that climbs out of its package (``package://pkg/../../etc/x``) is refused:
+no ROS tool needs it and it would let a description read any file through a package name.
+``file://`` URIs and plain paths are absolute or relative to the URDF's folder, by design
+(the URDF's author chose them). Every failure says what was tried.
+"""
+
+from dataclasses import dataclass
+import errno
+import os
+import re
+import threading
+from typing import Dict, Mapping, Optional, Sequence, Tuple
+from urllib.parse import unquote
+
+_SCHEME_RE = re.compile(r'^[A-Za-z][A-Za-z0-9+.-]*://')
+
+
+@dataclass(frozen=True)
+class MeshResolution:
+    """Where a mesh URI points: the file, or the error and every location tried."""
+
+    uri: str
+    path: Optional[str]
+    tried: Tuple[str, ...] = ()
+    error: Optional[str] = None
+
+
+class PackageResolver:
+    """
+    Resolve mesh URIs; one instance may be shared by threads.
+
+    :param package_dirs: package name -> directory of that package (its share folder),
+        taking precedence over the ament index
+    :param use_ament_index: look packages up through ``AMENT_PREFIX_PATH``
+    :param ament_prefix_path: prefixes to search instead of the environment variable
+    """
+
+    def __init__(self, package_dirs: Optional[Mapping[str, str]] = None,
+                 use_ament_index: bool = True,
+                 ament_prefix_path: Optional[Sequence[str]] = None) -> None:
+        self.package_dirs: Dict[str, str] = dict(package_dirs or {})
+        self.use_ament_index = use_ament_index
+        if ament_prefix_path is None:
+            ament_prefix_path = [item for item in
+                                 os.environ.get('AMENT_PREFIX_PATH', '').split(os.pathsep)
+                                 if item]
+        self.ament_prefix_path: Tuple[str, ...] = tuple(ament_prefix_path)
+        self._resolve_lock = threading.Lock()
+        self._packages: Dict[str, Tuple[str, ...]] = {}
+
+    def package_candidates(self, name: str) -> Tuple[str, ...]:
+        """
+        Return the directories that may hold package ``name``, best first.
+
+        :param name: the package name
+        :return: user-given directory (if any), then ament index entries
+        """
+        with self._resolve_lock:
+            cached = self._packages.get(name)
+        if cached is not None:
+            return cached
+        found = []
+        if name in self.package_dirs:
+            found.append(self.package_dirs[name])
+        if self.use_ament_index:
+            for prefix in self.ament_prefix_path:
+                marker = os.path.join(prefix, 'share', 'ament_index', 'resource_index',
+                                      'packages', name)
+                if os.path.isfile(marker):
+                    found.append(os.path.join(prefix, 'share', name))
+        result = tuple(found)
+        with self._resolve_lock:
+            self._packages[name] = result
+        return result
+
+    def forget_packages(self) -> None:
+        """Forget the package directories looked up so far."""
+        with self._resolve_lock:
+            self._packages.clear()
+
+    def resolve(self, uri: str, base_dir: Optional[str]) -> MeshResolution:
+        """
+        Find the file a mesh URI refers to.
+
+        :param uri: ``package://``, ``file://``, absolute or relative path
+        :param base_dir: the URDF's folder (None when it came from stdin)
+        :return: the resolution; ``path`` is None with ``error`` and ``tried`` on failure
+        """
+        text = uri.strip()
+        if text.startswith('package://'):
+            return self._resolve_package(uri, text[len('package://'):])
+        if '$(' in text or '${' in text:
+            return MeshResolution(uri, None, (), 'the filename holds an unexpanded xacro '
+                                  'expression: run the file through xacro first')
+        if text.startswith('file://'):
+            rest = unquote(text[len('file://'):])
+            if rest.startswith('localhost/'):
+                rest = rest[len('localhost'):]
+            if rest.startswith('/'):
+                return self._check_paths(uri, [rest])
+            return self._resolve_relative(uri, rest, base_dir)
+        if _SCHEME_RE.match(text):
+            scheme = text.split('://', 1)[0]
+            return MeshResolution(uri, None, (), f'the {scheme}:// scheme is not supported '
+                                  'offline: use package://, file:// or a path')
+        if os.path.isabs(text):
+            return self._check_paths(uri, [text])
+        return self._resolve_relative(uri, text, base_dir)
+
+    def _resolve_relative(self, uri: str, relative: str,
+                          base_dir: Optional[str]) -> MeshResolution:
+        if base_dir is None:
+            # Read from stdin: no URDF folder, so the current folder is the only guess.
+            resolution = self._check_paths(uri, [os.path.abspath(relative)])
+            if resolution.path is None:
+                return MeshResolution(uri, None, resolution.tried + (
+                    '(the description came from standard input, so relative paths '
+                    'cannot be resolved against its folder)',), resolution.error)
+            return resolution
+        return self._check_paths(uri, [os.path.normpath(os.path.join(base_dir, relative))])
+
+    def _resolve_package(self, uri: str, rest: str) -> MeshResolution:
+        # 'package:///pkg/x' (three slashes) is written by some exporters; resolve it like
+        # 'package://pkg/x' instead of looking for a package with an empty name.
+        rest = rest.lstrip('/')
+        name, _, relative = rest.partition('/')
+        if not name or not relative:
+            return MeshResolution(uri, None, (), 'a package URI must look like '
+                                  'package://PACKAGE/path/to/mesh')
+        inside = os.path.normpath(relative)
+        if os.path.isabs(inside) or inside == '..' or inside.startswith('..' + os.sep) or \
+                name in ('.', '..'):
+            # Checked on the text, before any lookup: symbolic links inside a package (as
+            # colcon's --symlink-install makes) stay allowed.
+            return MeshResolution(uri, None, (), f'the path leaves package {name!r} '
+                                  '(".." above its folder): name a file inside the package, '
+                                  'or use file:// for a file elsewhere')
+        candidates = self.package_candidates(name)
+        if not candidates:
+            where = (f'AMENT_PREFIX_PATH={os.pathsep.join(self.ament_prefix_path)}'
+                     if self.use_ament_index and self.ament_prefix_path else
+                     'no AMENT_PREFIX_PATH' if self.use_ament_index else 'ament index off')
+            return MeshResolution(
+                uri, None, (f'package {name!r}: not given with --package-dir and not in the '
+                            f'ament index ({where})',),
+                f'package {name!r} was not found: source its workspace or pass '
+                f'--package-dir {name}=/path/to/{name}')
+        return self._check_paths(uri, [os.path.join(base, inside) for base in candidates])
+
+    def _check_paths(self, uri: str, paths: Sequence[str]) -> MeshResolution:
+        tried = []
+        broken = None
+        for path in paths:
+            tried.append(path)
+            if os.path.exists(path):
+                return MeshResolution(uri, path, tuple(tried))
+            if os.path.islink(path):
+                broken = path
+        if broken is not None:
+            try:
+                os.stat(broken)
+                reason = 'cannot be followed'
+            except OSError as exc:
+                reason = ('is a symbolic link loop' if exc.errno == errno.ELOOP else
+                          f'is a symbolic link that cannot be followed ({exc.strerror})')
+            return MeshResolution(uri, None, tuple(tried), f'{broken} {reason}')
+        return MeshResolution(uri, None, tuple(tried), 'no such file')

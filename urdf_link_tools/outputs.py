@@ -1,0 +1,85 @@
+# Copyright 2026 urdf_link_tools contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+What ``check`` reports, and in which format.
+
+Inline suppression comments and the baseline are applied to each analysis; the reports are
+then rendered as text, JSON, SARIF or GitHub annotations.
+"""
+
+from collections import Counter
+from dataclasses import replace
+from typing import List, Optional, Sequence, Tuple
+
+from urdf_link_tools.analysis import Analysis
+from urdf_link_tools.baseline import apply_baseline, BaselineKey
+from urdf_link_tools.findings import Finding, sort_key
+from urdf_link_tools.report import CheckReport, format_json_reports, report_text
+from urdf_link_tools.suppression import apply_suppressions, collect_suppressions, finding_files
+
+FORMATS = ('text', 'json', 'sarif', 'github')
+
+
+def build_report(analysis: Analysis, label: str, stdin_data: Optional[bytes] = None,
+                 baseline: 'Optional[Counter[BaselineKey]]' = None) -> CheckReport:
+    """
+    Apply the inline suppression comments, then the baseline, to an analysis.
+
+    :param analysis: the analysis (findings with their source files where known)
+    :param label: how to name the input
+    :param stdin_data: the document when it came from standard input (its comments count)
+    :param baseline: from :func:`urdf_link_tools.baseline.load_baseline`, or None
+    :return: the report; its analysis holds the findings still reported
+    """
+    files = finding_files(analysis.findings)
+    if analysis.robot.source is not None:
+        files.add(analysis.robot.source)
+    comments, problems = collect_suppressions(files, stdin_data)
+    ignored = analysis.config.ignore_rules
+    findings = list(analysis.findings) + [f for f in problems if f.rule not in ignored]
+    kept, suppressed = apply_suppressions(findings, comments)
+    known: List[Finding] = []
+    if baseline is not None:
+        kept, known = apply_baseline(kept, baseline)
+    return CheckReport(analysis=replace(analysis, findings=tuple(sorted(kept, key=sort_key))),
+                       label=label, suppressed=tuple(suppressed), baselined=tuple(known))
+
+
+def render(output_format: str, reports: Sequence[CheckReport],
+           input_errors: Sequence[Tuple[str, str]] = (), exit_code: Optional[int] = None,
+           baseline_path: Optional[str] = None) -> str:
+    """
+    Render the reports of one run.
+
+    :param output_format: one of :data:`FORMATS`
+    :param reports: one per robot checked
+    :param input_errors: (path, message) of inputs that could not be read (SARIF and GitHub
+        carry them; text and JSON leave them to stderr)
+    :param exit_code: the run's exit status (SARIF records it)
+    :param baseline_path: the --baseline file, if any
+    :return: the text to print (empty when there is nothing to print)
+    """
+    if output_format == 'sarif':
+        from urdf_link_tools.sarif import format_sarif
+        return format_sarif(reports, baseline_path=baseline_path, input_errors=input_errors,
+                            exit_code=exit_code)
+    if output_format == 'github':
+        from urdf_link_tools.annotations import format_github
+        return format_github(reports, input_errors)
+    if not reports:
+        return ''
+    if output_format == 'json':
+        return format_json_reports(reports)
+    return '\n\n'.join(report_text(report) for report in reports)

@@ -1,0 +1,133 @@
+# Copyright 2026 urdf_link_tools contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+Parse URDF text into the :mod:`urdf_link_tools.model`, safely and with source lines.
+
+The package reads in layers: :mod:`~urdf_link_tools.parser.xml` turns bytes into an XML
+tree without ever leaving the document (no entities, no DTD, no external resource);
+:mod:`~urdf_link_tools.parser.context` reads numbers, vectors and poses;
+:mod:`~urdf_link_tools.parser.links` and :mod:`~urdf_link_tools.parser.joints` read the
+elements; this module puts the robot together.
+"""
+
+import gc
+from typing import List, Optional, Sequence, Tuple, Union
+
+from lxml import etree
+
+from urdf_link_tools.errors import UrdfStructureError
+from urdf_link_tools.findings import Finding, Severity
+from urdf_link_tools.model import Joint, Link, Robot
+from urdf_link_tools.parser.context import Context, quote, REFUSED
+from urdf_link_tools.parser.joints import joint_of
+from urdf_link_tools.parser.links import link_of, material_of, resolve_late_references
+from urdf_link_tools.parser.xml import load_xml, parse_xml
+
+__all__ = ['parse_urdf_string', 'parse_xml', 'robot_from_element']
+
+
+def robot_from_element(root: etree._Element, source: Optional[str] = None,
+                       notes: Sequence[Finding] = ()) -> Robot:
+    """
+    Build the model from a parsed ``<robot>`` element.
+
+    Every element urdfdom refuses becomes an ERROR finding in ``Robot.notes`` and the
+    robot is built with the fallback the finding names, so that one run reports every
+    independent defect.
+
+    :param root: the document's root element
+    :param source: path of the file the text came from, used to resolve relative meshes
+    :param notes: findings made while reading the XML, kept first
+    :return: the robot model
+    :raises UrdfStructureError: when the root element is not ``<robot>``
+    """
+    ctx = Context()
+    ctx.notes.extend(notes)
+    if root.tag != 'robot':
+        shown = root.tag if isinstance(root.tag, str) else '?'
+        raise UrdfStructureError(
+            f'the root element is <{quote(shown)}>, expected <robot>: '
+            'is this a URDF (and not SDF, xacro output with errors, or another file)?',
+            line=root.sourceline)
+    name = root.get('name')
+    if name is None:
+        ctx.note('robot-name-missing', root,
+                 f'the <robot> element has no name attribute: {REFUSED} ("No name given for '
+                 'the robot")', 'add name="..." to <robot>', Severity.ERROR)
+        name = ''
+    elif not name.strip():
+        ctx.note('robot-name-missing', root, 'the <robot> name is empty',
+                 'give the robot a name; tools use it to label the robot')
+    links: List[Link] = []
+    joints: List[Joint] = []
+    # Materials first (a visual may name one defined further down), links and joints
+    # afterwards, in document order; one pass over the children finds them all.
+    parts: List[Tuple[str, etree._Element]] = []
+    for child in root:
+        tag = child.tag
+        if tag == 'material':
+            material = ctx.attempt(lambda: material_of(ctx, child, True), None,
+                                   'without this material', refuses=False)
+            if material is None:
+                continue
+            if material.name in ctx.materials:
+                ctx.note('material-duplicate', child,
+                         f"material '{material.name}' is defined again (first on line "
+                         f'{ctx.materials[material.name].line}): {REFUSED} ("material is not '
+                         'unique"); the first definition is used here',
+                         'remove the second definition or give it another name',
+                         Severity.ERROR)
+            else:
+                ctx.materials[material.name] = material  # type: ignore[index]
+        elif tag == 'link' or tag == 'joint':
+            parts.append((tag, child))
+    top_level = tuple(ctx.materials.values())
+    for tag, child in parts:
+        if tag == 'link':
+            link = ctx.attempt(lambda: link_of(ctx, child), None, 'without this link')
+            if link is not None:
+                links.append(link)
+        else:
+            joint = ctx.attempt(lambda: joint_of(ctx, child), None, 'without this joint')
+            if joint is not None:
+                joints.append(joint)
+        ctx.link = None
+    if ctx.unresolved:
+        links = resolve_late_references(ctx, links)
+    return Robot(name=name, links=tuple(links), joints=tuple(joints),
+                 materials=top_level, line=root.sourceline, source=source,
+                 notes=tuple(ctx.notes))
+
+
+def parse_urdf_string(text: Union[str, bytes], source: Optional[str] = None) -> Robot:
+    """
+    Parse URDF text.
+
+    :param text: the URDF document
+    :param source: path of the file it came from, if any
+    :return: the robot model
+    :raises UrdfError: (a subclass) when the text cannot be read as a URDF
+    """
+    root, notes = load_xml(text)
+    # Building the model allocates tens of thousands of small immutable objects and no
+    # reference cycles; pausing the cyclic collector meanwhile saves about a third of the
+    # time on large robots (bench/bench_analysis.py).
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return robot_from_element(root, source, notes)
+    finally:
+        if enabled:
+            gc.enable()

@@ -1,0 +1,265 @@
+# Copyright 2026 urdf_link_tools contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+The per-parse state and the readers of numbers, vectors and poses that every element uses.
+
+Numbers are read as urdfdom reads them where it matters to the user: a token with ``_``
+(which Python's ``float`` takes) is not a number.
+"""
+
+from typing import Callable, Dict, List, Optional, Tuple, TypeVar
+
+from lxml import etree
+
+from urdf_link_tools.errors import UrdfStructureError
+from urdf_link_tools.findings import Finding, Severity
+from urdf_link_tools.model import IDENTITY, Material, Origin, ZERO3
+
+QUOTE_LIMIT = 40
+T = TypeVar('T')
+
+
+def quote(text: str) -> str:
+    """Shorten a value for a message."""
+    if len(text) > QUOTE_LIMIT:
+        return text[:QUOTE_LIMIT] + '...'
+    return text
+
+
+#: What urdfdom's refusal means in practice, said once in every such finding. urdfdom up
+#: to 5.x (ROS 2 Humble, Jazzy, Kilted) refuses; urdfdom 6 (Rolling, 2026) drops a bad
+#: link child instead (see LINK_CHILD_IN_URDFDOM_6).
+REFUSED = 'urdfdom refuses this robot (robot_state_publisher, RViz and MoveIt load nothing)'
+LINK_CHILD_IN_URDFDOM_6 = 'urdfdom 6 (Rolling) drops the element and loads the rest'
+
+
+class ElementError(UrdfStructureError):
+    """
+    An element urdfdom refuses to read.
+
+    The parser records it as an ERROR finding (rule ``rule``) and goes on with a stated
+    fallback, unless it is reading a custom element (then its reader catches it).
+    """
+
+    def __init__(self, message: str, line: Optional[int], link: Optional[str], rule: str,
+                 tag: str) -> None:
+        super().__init__(message, line=line, link=link)
+        self.rule = rule
+        self.tag = tag
+
+
+class Context:
+    """Per-parse state: collected notes and the link currently being read."""
+
+    def __init__(self) -> None:
+        self.notes: List[Finding] = []
+        self.link: Optional[str] = None
+        # Materials a name-only reference can resolve to: top-level ones first, then those
+        # defined inline in a visual (urdfdom makes those global too).
+        self.materials: Dict[str, Material] = {}
+        self.unresolved = False
+        # Attribute text -> its numbers: "0 0 0", "1" and the like recur all over a file.
+        self.numbers: Dict[str, Tuple[float, ...]] = {}
+        # True while reading a custom element: its errors are its reader's business.
+        self.strict = False
+
+    def where(self) -> str:
+        return f" in link '{self.link}'" if self.link is not None else ''
+
+    def error(self, element: etree._Element, attr: Optional[str], problem: str,
+              rule: str = 'parse-missing-value') -> ElementError:
+        tag = element.tag
+        if attr is not None and element.get(attr) is not None:
+            shown = f'<{tag} {attr}="{quote(element.get(attr))}">'
+        else:
+            shown = f'<{tag}>'
+        return ElementError(f'{shown}{self.where()}: {problem}', element.sourceline,
+                            self.link, rule, f'<{tag}>')
+
+    def refused(self, exc: ElementError, fallback: str, refuses: bool = True) -> None:
+        """
+        Record an element urdfdom refuses (or ignores), and what this checker uses instead.
+
+        :param exc: what is wrong, where
+        :param fallback: how the robot is checked instead, e.g. 'with an identity origin'
+        :param refuses: False where urdfdom only logs the problem and goes on without the
+            value (a WARNING then)
+        """
+        if refuses:
+            severity, effect = Severity.ERROR, REFUSED
+            if exc.link is not None:
+                effect = f'{REFUSED}; {LINK_CHILD_IN_URDFDOM_6}'
+        else:
+            severity, effect = Severity.WARNING, 'urdfdom logs an error and ignores it'
+        self.notes.append(Finding(
+            rule=exc.rule, severity=severity,
+            message=f'{exc.message}; {effect}; checked here {fallback}', link=exc.link,
+            element=exc.tag, line=exc.line,
+            suggestion='fix this element: the other findings assume the fallback named here'))
+
+    def attempt(self, read: Callable[[], T], fallback: T, consequence: str,
+                refuses: bool = True) -> T:
+        """
+        Return ``read()``, or record why urdfdom refuses the element and return ``fallback``.
+
+        :param read: the reader of one element or attribute
+        :param fallback: what the model holds instead
+        :param consequence: how the robot is checked then, e.g. 'with an identity origin'
+        :param refuses: see :meth:`refused`
+        """
+        if self.strict:
+            return read()
+        try:
+            return read()
+        except ElementError as exc:
+            self.refused(exc, consequence, refuses)
+            return fallback
+
+    def note(self, rule: str, element: etree._Element, message: str, suggestion: str,
+             severity: Severity = Severity.WARNING) -> None:
+        self.notes.append(Finding(
+            rule=rule, severity=severity, message=message, link=self.link,
+            element=f'<{element.tag}>', line=element.sourceline, suggestion=suggestion))
+
+
+def _float(token: str) -> float:
+    # float() also takes '1_000', blanks and non-ASCII digits; urdfdom (std::istream in
+    # the C locale) does not.
+    if '_' in token or not token.isascii():
+        raise ValueError(token)
+    return float(token)
+
+
+def number(ctx: Context, element: etree._Element, attr: str, token: str) -> float:
+    """Read one token of an attribute, or raise the error that names it."""
+    try:
+        return _float(token)
+    except ValueError:
+        raise ctx.error(element, attr, f'{attr}: "{quote(token)}" is not a number',
+                        'parse-invalid-number') from None
+
+
+def read_numbers(ctx: Context, text: str) -> Optional[Tuple[float, ...]]:
+    """Return the numbers of an attribute's text, or None when one is not a number."""
+    values = ctx.numbers.get(text)
+    if values is None and '_' not in text and text.isascii():
+        try:
+            values = tuple(map(float, text.split()))
+        except ValueError:
+            return None
+        ctx.numbers[text] = values
+    return values
+
+
+def vector(ctx: Context, element: etree._Element, attr: str, count: int,
+           default: Optional[Tuple[float, ...]]) -> Tuple[float, ...]:
+    """
+    Read an attribute of ``count`` numbers; ``default`` when absent (None: required).
+
+    Numbers separated by commas are a finding (urdfdom refuses them) and are read as the
+    numbers they obviously are, so that the rest of the robot is checked with them.
+    """
+    text = element.get(attr)
+    if text is None:
+        if default is None:
+            raise ctx.error(element, None, f'the {attr} attribute is required '
+                            f'({count} number{"s" if count > 1 else ""})')
+        return default
+    values = read_numbers(ctx, text)
+    if values is not None and len(values) == count:
+        return values
+    if ',' in text:
+        values = _comma_separated(text, count)
+        if values is not None:
+            if not ctx.strict:
+                ctx.refused(ctx.error(
+                    element, attr, f'{attr} separates its numbers with commas, which urdfdom '
+                    f'does not read', 'parse-invalid-number'),
+                    f'with {attr}="{" ".join(format(v, "g") for v in values)}"')
+                return values
+    tokens = text.split()
+    if len(tokens) != count:
+        noun = 'number' if count == 1 else 'numbers'
+        raise ctx.error(element, attr, f'{attr} needs {count} {noun}, got {len(tokens)}',
+                        'parse-invalid-number')
+    # Names the offending token.
+    return tuple(number(ctx, element, attr, token) for token in tokens)
+
+
+def _comma_separated(text: str, count: int) -> Optional[Tuple[float, ...]]:
+    tokens = text.replace(',', ' ').split()
+    if len(tokens) != count:
+        return None
+    try:
+        return tuple(_float(token) for token in tokens)
+    except ValueError:
+        return None
+
+
+def scalar(ctx: Context, element: etree._Element, attr: str,
+           default: Optional[float] = None) -> float:
+    """Read an attribute holding one number; ``default`` when absent (None: required)."""
+    text = element.get(attr)
+    if text is not None:
+        values = read_numbers(ctx, text)
+        if values is not None and len(values) == 1:
+            return values[0]
+    return vector(ctx, element, attr, 1, None if default is None else (default,))[0]
+
+
+def optional_scalar(ctx: Context, element: etree._Element, attr: str,
+                    unreadable: List[str]) -> Optional[float]:
+    """
+    Read an optional one-number attribute: None when absent or unreadable.
+
+    An unreadable one is recorded (urdfdom refuses it) and its name added to ``unreadable``.
+    """
+    if element.get(attr) is None:
+        return None
+    value = ctx.attempt(lambda: scalar(ctx, element, attr), None,
+                        f'as if {attr} were absent')
+    if value is None:
+        unreadable.append(attr)
+    return value
+
+
+def pick(element: etree._Element, tags: Tuple[str, ...],
+         ctx: Context) -> Dict[str, etree._Element]:
+    """Return the first child of each wanted tag in one pass; note any repeated one."""
+    found: Dict[str, etree._Element] = {}
+    for child in element:
+        tag = child.tag
+        if tag in tags:
+            if tag not in found:
+                found[tag] = child
+            else:
+                ctx.note(f'parse-duplicate-{tag}', child,
+                         f'<{element.tag}> has more than one <{tag}>; only the first '
+                         f'(line {found[tag].sourceline}) is used by URDF readers',
+                         f'remove or merge the extra <{tag}>')
+    return found
+
+
+def origin_of(ctx: Context, element: Optional[etree._Element]) -> Origin:
+    """Read an ``<origin>`` (identity when the element is absent or unreadable)."""
+    if element is None:
+        return IDENTITY
+
+    def read() -> Origin:
+        xyz = vector(ctx, element, 'xyz', 3, ZERO3)
+        rpy = vector(ctx, element, 'rpy', 3, ZERO3)
+        return Origin(xyz=xyz, rpy=rpy, line=element.sourceline)  # type: ignore[arg-type]
+
+    return ctx.attempt(read, Origin(line=element.sourceline), 'with an identity origin')

@@ -1,0 +1,254 @@
+# Copyright 2026 urdf_link_tools contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+Read ``<link>`` elements: inertial, visuals, collisions, custom children and materials.
+
+urdfdom's link.cpp is the reference for what is required and what defaults.
+"""
+
+import dataclasses
+from typing import Callable, Dict, List, Tuple
+
+from lxml import etree
+
+from urdf_link_tools.errors import UrdfStructureError
+from urdf_link_tools.model import (
+    Box, Cylinder, Geometry, GeometryElement, Inertia, Inertial, Link, Material, Mesh, ONE3,
+    Sphere)
+from urdf_link_tools.parser.context import Context, origin_of, pick, read_numbers, scalar, vector
+
+INERTIA_NAMES = ('ixx', 'ixy', 'ixz', 'iyy', 'iyz', 'izz')
+
+
+def _box(ctx: Context, element: etree._Element) -> Geometry:
+    return Box(size=vector(ctx, element, 'size', 3, None),  # type: ignore[arg-type]
+               line=element.sourceline)
+
+
+def _cylinder(ctx: Context, element: etree._Element) -> Geometry:
+    return Cylinder(radius=scalar(ctx, element, 'radius'),
+                    length=scalar(ctx, element, 'length'), line=element.sourceline)
+
+
+def _sphere(ctx: Context, element: etree._Element) -> Geometry:
+    return Sphere(radius=scalar(ctx, element, 'radius'), line=element.sourceline)
+
+
+def _mesh(ctx: Context, element: etree._Element) -> Geometry:
+    filename = element.get('filename')
+    if filename is None or not filename.strip():
+        raise ctx.error(element, None, 'the filename attribute is required')
+    scale = vector(ctx, element, 'scale', 3, ONE3)
+    return Mesh(filename=filename.strip(), scale=scale,  # type: ignore[arg-type]
+                line=element.sourceline)
+
+
+_SHAPES: Dict[str, Callable[[Context, etree._Element], Geometry]] = {
+    'box': _box, 'cylinder': _cylinder, 'sphere': _sphere, 'mesh': _mesh}
+
+
+def _geometry(ctx: Context, element: etree._Element) -> Geometry:
+    # Entity references (never expanded) have a non-str tag; skip them.
+    shapes = [(child, tag) for child in element if isinstance(tag := child.tag, str)]
+    if not shapes:
+        raise ctx.error(element, None,
+                        'needs one shape: <box>, <cylinder>, <sphere> or <mesh>',
+                        'parse-invalid-geometry')
+    shape, tag = shapes[0]
+    reader = _SHAPES.get(tag)
+    if reader is None:
+        raise ctx.error(shape, None,
+                        'unknown geometry; use <box>, <cylinder>, <sphere> or <mesh>',
+                        'parse-invalid-geometry')
+    if len(shapes) > 1:
+        ctx.note('parse-extra-shape', shapes[1][0],
+                 f'<geometry> holds {len(shapes)} shapes; only the first, <{tag}>, '
+                 'is used by URDF readers',
+                 'put each shape in a <visual> or <collision> of its own')
+    return reader(ctx, shape)
+
+
+def material_of(ctx: Context, element: etree._Element, top_level: bool) -> Material:
+    """Read a ``<material>``, top-level or in a visual."""
+    name = element.get('name')
+    if name is None:
+        raise ctx.error(element, None, 'a <material> needs a name attribute')
+    rgba = None
+    texture = None
+    for child in element:
+        tag = child.tag
+        if tag == 'color':
+            # urdfdom logs a malformed colour and goes on without it.
+            rgba = ctx.attempt(lambda: vector(ctx, child, 'rgba', 4, None), None,
+                               'without this colour', refuses=False)
+        elif tag == 'texture':
+            texture = child.get('filename') or None
+    return Material(name=name, rgba=rgba, texture=texture,  # type: ignore[arg-type]
+                    line=element.sourceline)
+
+
+_ELEMENT_PARTS = ('origin', 'geometry', 'material')
+
+
+def _geometry_element(ctx: Context, element: etree._Element, index: int,
+                      required: bool) -> GeometryElement:
+    parts = pick(element, _ELEMENT_PARTS, ctx)
+    geometry_el = parts.get('geometry')
+    geometry = None
+    if geometry_el is not None:
+        geometry = ctx.attempt(lambda: _geometry(ctx, geometry_el), None,
+                               f'without the geometry of this <{element.tag}>')
+    elif required:
+        ctx.attempt(_raise(ctx.error(element, None, 'a <geometry> element is required')),
+                    None, 'without geometry for it')
+    material_el = parts.get('material')
+    material = None
+    if material_el is not None:
+        material = ctx.attempt(lambda: material_of(ctx, material_el, False), None,
+                               'without this material')
+        if material is not None and material.name:
+            if material.is_defined:
+                ctx.materials.setdefault(material.name, material)
+            else:
+                material = resolve_material(ctx, material)
+    attributes: Tuple[Tuple[str, str], ...] = ()
+    if not required:
+        attributes = tuple((str(k), str(v)) for k, v in element.attrib.items())
+    return GeometryElement(
+        group=element.tag, index=index, name=element.get('name'),
+        origin=origin_of(ctx, parts.get('origin')), geometry=geometry, material=material,
+        line=element.sourceline, attributes=attributes)
+
+
+def _raise(exc: Exception) -> Callable[[], None]:
+    def read() -> None:
+        raise exc
+    return read
+
+
+def resolve_material(ctx: Context, reference: Material) -> Material:
+    """Resolve a name-only material now, or leave it for the pass after all links."""
+    target = ctx.materials.get(reference.name)  # type: ignore[arg-type]
+    if target is None:
+        ctx.unresolved = True
+        return reference
+    return Material(name=target.name, rgba=target.rgba, texture=target.texture,
+                    line=target.line, reference_line=reference.line)
+
+
+_INERTIAL_PARTS = ('origin', 'mass', 'inertia')
+
+
+def _inertial(ctx: Context, element: etree._Element) -> Inertial:
+    parts = pick(element, _INERTIAL_PARTS, ctx)
+    # The origin first: its defects are reported even when a missing part drops the rest.
+    origin = origin_of(ctx, parts.get('origin'))
+    mass_el = parts.get('mass')
+    inertia_el = parts.get('inertia')
+    if mass_el is None:
+        raise ctx.error(element, None, 'a <mass value="..."/> element is required')
+    mass = scalar(ctx, mass_el, 'value')
+    if inertia_el is None:
+        raise ctx.error(element, None,
+                        'an <inertia ixx=".." ixy=".." ixz=".." iyy=".." iyz=".." izz=".."/> '
+                        f'element is required (the <mass> is on line {mass_el.sourceline})')
+    texts = [inertia_el.get(name) for name in INERTIA_NAMES]
+    missing = [name for name, text in zip(INERTIA_NAMES, texts) if text is None]
+    if missing:
+        raise ctx.error(inertia_el, None,
+                        f'missing attribute{"s" if len(missing) > 1 else ""} '
+                        f'{", ".join(missing)} (all six of ixx ixy ixz iyy iyz izz are required)')
+    values = []
+    for name, text in zip(INERTIA_NAMES, texts):
+        numbers = read_numbers(ctx, text)  # type: ignore[arg-type]
+        # _scalar reads the attribute again only to report a bad number.
+        values.append(numbers[0] if numbers is not None and len(numbers) == 1 else
+                      scalar(ctx, inertia_el, name))
+    return Inertial(
+        origin=origin, mass=mass,
+        inertia=Inertia(*values, line=inertia_el.sourceline),
+        line=element.sourceline, mass_line=mass_el.sourceline)
+
+
+def link_of(ctx: Context, element: etree._Element) -> Link:
+    """Read a ``<link>``."""
+    name = element.get('name')
+    if name is None or not name.strip():
+        ctx.link = None
+        raise ctx.error(element, None, 'a <link> needs a non-empty name attribute')
+    ctx.link = name
+    inertial = None
+    inertial_line = None
+    visuals: List[GeometryElement] = []
+    collisions: List[GeometryElement] = []
+    custom: List[GeometryElement] = []
+    custom_counts: Dict[str, int] = {}
+    for child in element:
+        tag = child.tag
+        if tag == 'visual':
+            visuals.append(_geometry_element(ctx, child, len(visuals), True))
+        elif tag == 'collision':
+            collisions.append(_geometry_element(ctx, child, len(collisions), True))
+        elif tag == 'inertial':
+            if inertial_line is None:
+                inertial_line = child.sourceline
+                inertial = ctx.attempt(lambda: _inertial(ctx, child), None,
+                                       'as if the link had no <inertial>')
+            else:
+                ctx.note('parse-duplicate-inertial', child,
+                         f"link '{name}' has more than one <inertial>; only the first "
+                         f'(line {inertial_line}) is used by URDF readers',
+                         'merge them into one <inertial>')
+        elif isinstance(tag, str):
+            index = custom_counts.get(tag, 0)
+            custom_counts[tag] = index + 1
+            custom.append(_custom_element(ctx, child, index))
+    ctx.link = None
+    return Link(name=name, line=element.sourceline, inertial=inertial,
+                visuals=tuple(visuals), collisions=tuple(collisions), custom=tuple(custom))
+
+
+def _custom_element(ctx: Context, element: etree._Element, index: int) -> GeometryElement:
+    # A custom element is not URDF: a reader that does not know it ignores it, so a mistake
+    # inside it is a warning about that element, never a reason to refuse the robot.
+    ctx.strict = True
+    try:
+        return _geometry_element(ctx, element, index, False)
+    except UrdfStructureError as exc:
+        ctx.note('custom-element-unreadable', element,
+                 f'custom element <{element.tag}> could not be read: {exc.message}',
+                 'fix the element, or ignore this if no program of yours reads it')
+        return GeometryElement(group=element.tag, index=index, name=element.get('name'),
+                               line=element.sourceline,
+                               attributes=tuple((str(k), str(v))
+                                                for k, v in element.attrib.items()))
+    finally:
+        ctx.strict = False
+
+
+def resolve_late_references(ctx: Context, links: List[Link]) -> List[Link]:
+    """Resolve material references that came before the material's definition."""
+    out = []
+    for link in links:
+        visuals = []
+        for visual in link.visuals:
+            material = visual.material
+            if material is not None and material.name and not material.is_defined:
+                resolved = resolve_material(ctx, material)
+                if resolved is not material:
+                    visual = dataclasses.replace(visual, material=resolved)
+            visuals.append(visual)
+        out.append(dataclasses.replace(link, visuals=tuple(visuals)))
+    return out

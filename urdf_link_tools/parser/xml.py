@@ -1,0 +1,186 @@
+# Copyright 2026 urdf_link_tools contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+Load XML text safely: the only place the package hands bytes to libxml2.
+
+The XML parser is configured so that a robot description cannot reach outside the
+document: no external entities or DTDs are loaded, no network access is allowed, entity
+references are never expanded, and a document that declares entities is refused outright
+(a robot description has no use for them; xacro output never contains them). libxml2's
+own limits (nesting depth 256, text nodes up to 10 MB) stay on because ``huge_tree`` is off.
+"""
+
+from typing import List, Optional, Tuple, Union
+
+from lxml import etree
+
+from urdf_link_tools.errors import UrdfSyntaxError
+from urdf_link_tools.findings import Finding, Severity
+from urdf_link_tools.parser.context import quote as _quote
+
+
+def _entity_error() -> UrdfSyntaxError:
+    return UrdfSyntaxError(
+        'the document declares XML entities (<!ENTITY ...>), which are refused for safety: '
+        'expand them (e.g. with xacro) before passing the description', line=1)
+
+
+class _DenyResolver(etree.Resolver):
+    """Refuse every external resource libxml2 might ask for (DTDs, entities, XIncludes)."""
+
+    def resolve(self, system_url, public_id, context):  # noqa: D102
+        raise UrdfSyntaxError(
+            f'the document refers to an external resource ({_quote(str(system_url))}), '
+            'which is refused for safety')
+
+
+def _make_parser(encoding: Optional[str] = None, recover: bool = False) -> etree.XMLParser:
+    # A new parser per call: lxml parsers must not be shared between threads.
+    # Do not pass collect_ids=False: with lxml 6 it makes libxml2 load the external DTD
+    # subset (a file read that test_parser_safety catches with a FIFO).
+    # remove_blank_text drops the whitespace between elements, which nothing reads (the
+    # model is built from elements and attributes): parsing and walking get cheaper.
+    parser = etree.XMLParser(
+        encoding=encoding, resolve_entities=False, no_network=True, load_dtd=False,
+        dtd_validation=False, huge_tree=False, remove_comments=True, remove_pis=True,
+        remove_blank_text=True, recover=recover)
+    parser.resolvers.add(_DenyResolver())
+    return parser
+
+
+def _only_undeclared_prefixes(log: etree._ListErrorLog) -> bool:
+    """Return True when every error libxml2 logged is a namespace prefix nobody declared."""
+    errors = [entry for entry in log if entry.level >= etree.ErrorLevels.ERROR]
+    return bool(errors) and all(
+        entry.type == etree.ErrorTypes.NS_ERR_UNDEFINED_NAMESPACE for entry in errors)
+
+
+def _prefix_notes(root: etree._Element) -> List[Finding]:
+    """One warning per undeclared prefix, at the start tag of its first use."""
+    notes: List[Finding] = []
+    seen = set()
+    for element in root.iter():
+        tag = element.tag
+        if not isinstance(tag, str):
+            continue
+        # Without a declaration libxml2 keeps 'prefix:name' as the plain name.
+        used = [(name, f'the attribute {name} of <{tag}>') for name in element.attrib
+                if ':' in name and not name.startswith('{')]
+        if ':' in tag and not tag.startswith('{'):
+            used.insert(0, (tag, f'<{tag}>'))
+        for name, what in used:
+            prefix = name.split(':', 1)[0]
+            if prefix in seen:
+                continue
+            seen.add(prefix)
+            notes.append(Finding(
+                rule='parse-undeclared-prefix', severity=Severity.WARNING,
+                message=f"{what} uses the namespace prefix '{prefix}', which no "
+                        f'xmlns:{prefix} declares: urdfdom (robot_state_publisher, RViz), '
+                        'MuJoCo and Pinocchio read the robot, and so does this checker, but '
+                        'namespace-aware readers refuse it: joint_state_publisher and xacro '
+                        '(xml.dom.minidom: "unbound prefix"), urdf_parser_py, xmllint',
+                element=f'<{tag}>', line=element.sourceline,
+                suggestion=f'declare the prefix on <robot>, e.g. xmlns:{prefix}="http://..." '
+                           '(any URI), or remove what uses it'))
+    return notes
+
+
+def parse_xml(data: Union[str, bytes]) -> etree._Element:
+    """
+    Parse XML text safely and return its root element.
+
+    :param data: the document; ``str`` input may carry any encoding declaration
+    :return: the root element
+    :raises UrdfSyntaxError: when the text is empty, not well-formed, or declares entities
+    """
+    return load_xml(data)[0]
+
+
+def load_xml(data: Union[str, bytes]) -> Tuple[etree._Element, List[Finding]]:
+    """
+    Parse XML text safely; return its root element and notes about what was tolerated.
+
+    A namespace prefix used without its ``xmlns:`` declaration (as in some published
+    descriptions, ``drake:acceleration="..."``) is tolerated, as urdfdom (TinyXML2, which
+    does no namespace processing) tolerates it: the document is read again in libxml2's
+    recover mode, with every other option unchanged, only when that was its only error.
+
+    :param data: the document; ``str`` input may carry any encoding declaration
+    :return: the root element and the notes (one per undeclared prefix)
+    :raises UrdfSyntaxError: when the text is empty, not well-formed, or declares entities
+    """
+    encoding = None
+    if isinstance(data, str):
+        raw = data.encode('utf-8')
+        encoding = 'utf-8'
+    else:
+        raw = data
+    if not raw.strip():
+        raise UrdfSyntaxError(
+            'the robot description is empty: expected a <robot> XML document')
+    doctype = raw.find(b'<!DOCTYPE')
+    if doctype >= 0 and raw.find(b'<!ENTITY', doctype) >= 0:
+        # Checked before parsing so that an entity bomb costs nothing and the user gets
+        # the real reason rather than libxml2's amplification error.
+        raise _entity_error()
+    notes: List[Finding] = []
+    strict = _make_parser(encoding)
+    try:
+        root = etree.fromstring(raw, strict)
+    except etree.XMLSyntaxError as exc:
+        root = None
+        # The parser's own log: the exception's also holds earlier parses' errors.
+        if _only_undeclared_prefixes(strict.error_log):
+            # libxml2 went on after these (they are namespace errors, not well-formedness
+            # errors), so the log is complete: nothing else is wrong with the document.
+            parser = _make_parser(encoding, recover=True)
+            root = etree.fromstring(raw, parser)
+            if root is None or not _only_undeclared_prefixes(parser.error_log):
+                root = None
+            else:
+                notes = _prefix_notes(root)
+        if root is None:
+            raise _syntax_error(exc, strict.error_log) from None
+    if root is None:
+        raise UrdfSyntaxError('the robot description has no root element')
+    docinfo = root.getroottree().docinfo
+    dtd = docinfo.internalDTD
+    if dtd is not None and any(True for _ in dtd.iterentities()):
+        raise _entity_error()
+    if docinfo.system_url:
+        raise UrdfSyntaxError(
+            'the document references an external DTD, which is refused for safety: '
+            'remove the <!DOCTYPE ... SYSTEM ...> line', line=1)
+    return root, notes
+
+
+def _syntax_error(exc: etree.XMLSyntaxError, log: etree._ListErrorLog) -> UrdfSyntaxError:
+    line = exc.lineno if exc.lineno and exc.lineno > 0 else None
+    detail = exc.msg if getattr(exc, 'msg', None) else str(exc)
+    for entry in log:
+        # Report the first real error, not an undeclared prefix that is tolerated.
+        if entry.level >= etree.ErrorLevels.ERROR and \
+                entry.type != etree.ErrorTypes.NS_ERR_UNDEFINED_NAMESPACE:
+            line = entry.line if entry.line > 0 else line
+            detail = entry.message or detail
+            break
+    detail = detail.split(', line ')[0].strip()
+    if 'Excessive depth' in detail:
+        # libxml2 suggests XML_PARSE_HUGE, which a user cannot act on.
+        detail = ('Excessive depth in document: elements are nested more than 256 levels '
+                  'deep (a URDF needs about 5)')
+    return UrdfSyntaxError(
+        f'not well-formed XML: {detail}; fix the XML (is the file complete?)', line=line)

@@ -1,0 +1,126 @@
+# Copyright 2026 urdf_link_tools contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+What the node's ``urdf_file`` parameter may name, and how errors about it are worded.
+
+Anyone on the DDS graph can set parameters, so ``urdf_file`` is a way to make the node read
+a file. At run time it may name only a file under ``urdf_dirs`` (by default the directory of
+the ``urdf_file`` given at start; none when the node started without one), checked after
+symlinks are resolved. A value that cannot be used is refused in the set-parameters answer
+(the parameter keeps its old value) when the file is outside those directories, missing, not a
+regular file, too large, or not well-formed XML; xacro's expansion itself runs later on the
+worker, in the bounded child, and its failure is reported as a rejected description.
+
+Messages about such files never quote their content or give their exact size: the person
+setting the parameter may not be allowed to read the file.
+
+Pure functions, no rclpy: tested without a ROS context.
+"""
+
+import os
+import stat
+from typing import Iterable, Mapping, Optional, Sequence, Tuple
+import xml.parsers.expat
+
+from urdf_link_tools.errors import UrdfError, UrdfInputError, UrdfStructureError
+from urdf_link_tools.errors import UrdfSyntaxError
+from urdf_link_tools.loading import is_xacro
+from urdf_link_tools.xacro_sandbox import XacroError, XacroOptions
+
+
+def urdf_roots(urdf_dirs: Sequence[str], start_file: str) -> Tuple[str, ...]:
+    """
+    Return the real directories ``urdf_file`` may name at run time.
+
+    :param urdf_dirs: the read-only ``urdf_dirs`` parameter
+    :param start_file: ``urdf_file`` as given at start ('' for none)
+    :return: real paths
+    """
+    dirs = [item for item in urdf_dirs if item]
+    if not dirs and start_file:
+        dirs = [os.path.dirname(os.path.abspath(start_file))]
+    return tuple(os.path.realpath(item) for item in dirs)
+
+
+def _under(path: str, roots: Iterable[str]) -> bool:
+    return any(path == root or path.startswith(root.rstrip(os.sep) + os.sep) for root in roots)
+
+
+def check_urdf_file(path: str, roots: Sequence[str], max_bytes: int) -> Optional[str]:
+    """
+    Decide whether ``urdf_file`` may be set to a path now; cheap enough for the executor.
+
+    :param path: the proposed value ('' always allowed: stop reading a file)
+    :param roots: from :func:`urdf_roots`
+    :param max_bytes: ``description_max_bytes``
+    :return: the reason to refuse it, or None
+    """
+    if not path:
+        return None
+    if not roots:
+        return ('urdf_file can only be set at run time under urdf_dirs, and the node was '
+                'started without urdf_dirs or urdf_file')
+    real = os.path.realpath(path)
+    if not _under(real, roots):
+        return (f'urdf_file {path!r} is outside urdf_dirs ({", ".join(roots)}); the node reads '
+                'files only there')
+    try:
+        status = os.stat(real)
+    except OSError as exc:
+        return f'urdf_file {path!r} cannot be read: {exc.strerror}'
+    if not stat.S_ISREG(status.st_mode):
+        return f'urdf_file {path!r} is not a regular file'
+    if status.st_size > max_bytes:
+        return f'urdf_file {path!r} is larger than description_max_bytes'
+    parser = xml.parsers.expat.ParserCreate()
+    try:
+        with open(real, 'rb') as stream:
+            parser.ParseFile(stream)
+    except OSError as exc:
+        return f'urdf_file {path!r} cannot be read: {exc.strerror}'
+    except xml.parsers.expat.ExpatError as exc:
+        # The line only: expat's message names no content, but keep to the line anyway.
+        return f'urdf_file {path!r} is not well-formed XML (line {exc.lineno})'
+    return None
+
+
+def xacro_options(mappings: Mapping[str, str], package_dirs: Mapping[str, str],
+                  roots: Sequence[str], max_bytes: int) -> XacroOptions:
+    """Return how the node expands a xacro ``urdf_file``: roots fixed at start, no env."""
+    return XacroOptions(mappings=dict(mappings), package_dirs=dict(package_dirs),
+                        allow_dirs=tuple(roots), max_bytes=max_bytes)
+
+
+def public_error(error: Exception, path: str) -> Exception:
+    """
+    Reword an error about a file a parameter named so that it quotes nothing from it.
+
+    :param error: what loading or parsing raised
+    :param path: the file
+    :return: an error with the same line and a content-free message
+    """
+    if isinstance(error, XacroError):
+        return UrdfInputError(f'{path}: {error.public}')
+    if isinstance(error, UrdfSyntaxError):
+        return UrdfSyntaxError(f'{path} is not well-formed XML or uses a forbidden XML feature',
+                               line=error.line)
+    if isinstance(error, UrdfStructureError):
+        return UrdfStructureError(f'{path} is not a valid URDF', line=error.line)
+    if isinstance(error, UrdfError):
+        return error
+    return UrdfInputError(f'{path} could not be read ({type(error).__name__})')
+
+
+__all__ = ['check_urdf_file', 'is_xacro', 'public_error', 'urdf_roots', 'xacro_options']

@@ -1,0 +1,130 @@
+# Copyright 2026 urdf_link_tools contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+Where the user wrote each element: from lines of an expanded xacro back to the xacro files.
+
+The xacro child writes the expansion one element per line and a table from each of those
+lines to the file and line of the tag that made the element, the chain of macro calls that
+made it (innermost first) and, for attribute values that were YAML numbers loaded with
+``xacro.load_yaml``, the YAML file and line. :func:`locate_findings` rewrites findings'
+``file``, ``line``, ``macro_stack`` and ``value_source`` from it. For a plain URDF the file
+is the URDF and the lines stay as they are.
+"""
+
+from dataclasses import dataclass, replace
+import os
+from typing import Any, Dict, Iterable, Mapping, Optional, Tuple
+
+from urdf_link_tools.findings import Finding, MacroCall
+
+
+@dataclass(frozen=True)
+class SourceLocation:
+    """Where one expanded element was written."""
+
+    file: str
+    line: int
+    macro_stack: Tuple[MacroCall, ...] = ()
+    #: (attribute, YAML file, YAML line) for attribute values that were YAML numbers
+    value_sources: Tuple[Tuple[str, str, int], ...] = ()
+
+
+def display_path(path: str, base: Optional[str] = None) -> str:
+    """Return a path relative to ``base`` (the working directory) when it lies under it."""
+    base = os.path.abspath(base or os.getcwd())
+    absolute = os.path.abspath(path)
+    if absolute == base or absolute.startswith(base.rstrip(os.sep) + os.sep):
+        return os.path.relpath(absolute, base)
+    return absolute
+
+
+class SourceMap:
+    """Expanded line -> :class:`SourceLocation`; empty when tracing was not possible."""
+
+    def __init__(self, locations: Mapping[int, SourceLocation], top: Optional[str] = None):
+        self._locations = dict(locations)
+        self.top = top
+
+    def __len__(self) -> int:
+        """Return the number of lines mapped."""
+        return len(self._locations)
+
+    def locate(self, line: Optional[int]) -> Optional[SourceLocation]:
+        """Return where the element on an expanded line was written, if known."""
+        return self._locations.get(line) if line is not None else None
+
+    def files(self) -> Tuple[str, ...]:
+        """Return every source file named in the map."""
+        names = set()
+        for location in self._locations.values():
+            names.add(location.file)
+            names.update(source[1] for source in location.value_sources)
+        return tuple(sorted(names))
+
+    @classmethod
+    def from_table(cls, table: Mapping[str, Any], top: Optional[str] = None) -> 'SourceMap':
+        """
+        Build the map from the child's JSON table.
+
+        :param table: ``files``, ``stacks`` and ``lines`` as the child writes them
+        :param top: the expanded xacro file
+        :return: the map (empty when the table is)
+        """
+        files = [str(name) for name in table.get('files', [])]
+        stacks = [tuple(MacroCall(str(name), files[index], int(line))
+                        for name, index, line in stack) for stack in table.get('stacks', [])]
+        locations: Dict[int, SourceLocation] = {}
+        for line, file_index, source_line, stack_index, values in table.get('lines', []):
+            locations.setdefault(int(line), SourceLocation(
+                files[file_index], int(source_line), stacks[stack_index],
+                tuple((str(name), files[index], int(value_line))
+                      for name, index, value_line in values)))
+        return cls(locations, top)
+
+
+def _shown(path: str, base: Optional[str]) -> str:
+    return display_path(path, base)
+
+
+def locate_findings(findings: Iterable[Finding], source: Optional[str],
+                    source_map: Optional[SourceMap] = None,
+                    base: Optional[str] = None) -> Tuple[Finding, ...]:
+    """
+    Fill each finding's ``file``, ``line``, ``macro_stack`` and ``value_source``.
+
+    :param findings: findings whose lines are lines of the parsed document
+    :param source: the file the user gave (None for standard input)
+    :param source_map: for xacro input, the map from expanded lines; None for URDF
+    :param base: directory paths are shown relative to (default: the working directory)
+    :return: the findings, located
+    """
+    located = []
+    top = _shown(source, base) if source else None
+    for finding in findings:
+        if source_map is None or not len(source_map):
+            located.append(replace(finding, file=top) if source_map is None else finding)
+            continue
+        where = source_map.locate(finding.line)
+        if where is None:
+            located.append(replace(finding, file=top, line=None))
+            continue
+        value_source = None
+        if where.value_sources:
+            value_source = (_shown(where.value_sources[0][1], base), where.value_sources[0][2])
+        stack = tuple(MacroCall(call.name, _shown(call.file, base), call.line)
+                      for call in where.macro_stack)
+        located.append(replace(finding, file=_shown(where.file, base), line=where.line,
+                               macro_stack=stack, value_source=value_source))
+    return tuple(located)

@@ -1,0 +1,490 @@
+# Copyright 2026 urdf_link_tools contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+Expand one xacro file inside the bounded child process, tracing where each element came from.
+
+Run as ``python -m urdf_link_tools.xacro_child LIMITS.json REQUEST.json`` by
+:mod:`urdf_link_tools.xacro_sandbox` only. The first thing it does is lower its own resource
+limits (address space, CPU seconds, file size, open files, processes), before xacro or any
+input is read. Then it instruments the installed xacro without forking it:
+
+- its symbol table and ``safe_eval`` (and ``$(eval ...)``) are replaced by
+  :mod:`urdf_link_tools.xacro_eval`'s restricted evaluator;
+- ``xacro.load_yaml`` and ``<xacro:include>`` may read only under the allowed directories;
+  ``$(find NAME)`` resolves the given package directories first, then the ament index;
+  ``$(find-pkg-share NAME)`` is read as ``$(find NAME)``;
+- its minidom parser records each element's file and line, macro calls record their call
+  chain, and YAML numbers remember their file and line, so that the expansion can be
+  written with a table from each expanded line to where its element was written.
+
+The result (``result.json`` and ``expanded.urdf``) goes to the request's directory.
+"""
+
+import importlib.metadata
+import json
+import os
+import re
+import resource
+import sys
+from typing import Any, Dict, List, Optional, Tuple
+from xml.dom import expatbuilder, minidom
+import xml.parsers.expat
+
+from urdf_link_tools import xacro_eval
+
+#: xacro versions whose internals the source tracing was written and tested against.
+TRACED_VERSIONS = ('2.1.1',)
+
+
+def set_limits(limits: Dict[str, int]) -> None:
+    """Lower this process's resource limits (soft and hard: they cannot be raised again)."""
+    cpu = int(limits['cpu_seconds'])
+    table = [(resource.RLIMIT_AS, int(limits['memory_bytes'])),
+             (resource.RLIMIT_CPU, cpu), (resource.RLIMIT_FSIZE, int(limits['file_bytes'])),
+             (resource.RLIMIT_NOFILE, 64), (resource.RLIMIT_CORE, 0)]
+    for which, value in table:
+        hard = value + 1 if which == resource.RLIMIT_CPU else value
+        ceiling = resource.getrlimit(which)[1]
+        if ceiling != resource.RLIM_INFINITY:  # already lower: keep what the caller set
+            value, hard = min(value, ceiling), min(hard, ceiling)
+        resource.setrlimit(which, (value, hard))
+    try:  # no new processes; root ignores RLIMIT_NPROC, the rest still hold
+        resource.setrlimit(resource.RLIMIT_NPROC, (0, 0))
+    except (ValueError, OSError):
+        pass
+
+
+class OriginStr(str):
+    """Text made from a YAML number, remembering the number's file and line."""
+
+    origin: Tuple[str, int] = ('', 0)
+
+
+def _with_origin(base: type) -> type:
+    def to_text(self: Any) -> str:
+        text = OriginStr(base.__repr__(self))
+        text.origin = self.origin
+        return text
+    return type(f'Yaml{base.__name__.title()}', (base,), {'__str__': to_text})
+
+
+YamlFloat = _with_origin(float)
+YamlInt = _with_origin(int)
+
+
+class State:
+    """What the instrumented xacro functions share during one expansion."""
+
+    def __init__(self, request: Dict[str, Any]) -> None:
+        self.input = request['input']
+        self.max_bytes = int(request['max_bytes'])
+        self.package_dirs: Dict[str, str] = dict(request.get('package_dirs', {}))
+        self.ament_prefixes = [p for p in request.get('ament_prefix_path', '').split(':') if p]
+        self.roots = [os.path.realpath(path) for path in request.get('roots', [])]
+        self.stack: Tuple[Tuple[str, str, int], ...] = ()
+        self.trace = bool(request.get('trace', True))
+
+    def allowed(self, path: str) -> bool:
+        """Return whether a file lies under one of the allowed directories."""
+        real = os.path.realpath(path)
+        return any(real == root or real.startswith(root.rstrip(os.sep) + os.sep)
+                   for root in self.roots)
+
+    def check_file(self, path: str, what: str) -> str:
+        """Return the real path of a readable file xacro may open, or raise."""
+        import xacro
+        if not self.allowed(path):
+            raise xacro.XacroException(
+                f'{what}: {path} is outside the directories this robot may read (its own '
+                'package or directory, and its --package-dir packages); allow it with '
+                '--xacro-allow-dir if you trust it')
+        real = os.path.realpath(path)
+        try:
+            status = os.stat(real)
+        except OSError as exc:
+            raise xacro.XacroException(f'{what}: {path}: {exc.strerror}') from None
+        import stat
+        if not stat.S_ISREG(status.st_mode):
+            raise xacro.XacroException(f'{what}: {path} is not a regular file')
+        if status.st_size > self.max_bytes:
+            raise xacro.XacroException(f'{what}: {path} is larger than the description limit')
+        return real
+
+    def find(self, package: str) -> str:
+        """Resolve ``$(find NAME)``: the given package directories, then the ament index."""
+        path = self.package_dirs.get(package)
+        if path is None:
+            for prefix in self.ament_prefixes:
+                marker = os.path.join(prefix, 'share', 'ament_index', 'resource_index',
+                                      'packages', package)
+                if os.path.isfile(marker):
+                    path = os.path.join(prefix, 'share', package)
+                    break
+        if path is None:
+            import xacro
+            raise xacro.XacroException(
+                f'package {package!r} not found: pass --package-dir {package}=PATH')
+        # A package the robot names is one of the robot's package directories.
+        self.roots.append(os.path.realpath(path))
+        return path
+
+
+STATE: Optional[State] = None
+
+
+class LineBuilder(expatbuilder.ExpatBuilderNS):
+    """minidom builder that stamps each element with its file and line."""
+
+    def __init__(self, filename: str) -> None:
+        super().__init__()
+        self._filename = filename
+
+    def start_element_handler(self, name: str, attributes: Any) -> None:
+        super().start_element_handler(name, attributes)
+        node = self.curNode
+        node._ult_src = (self._filename, self._parser.CurrentLineNumber)
+        node._ult_stack = STATE.stack if STATE is not None else ()
+
+
+def _install_safety(xacro: Any, substitution_args: Any, state: State) -> None:
+    original_load_yaml = xacro.load_yaml
+
+    def load_yaml(filename: str) -> Any:
+        import yaml
+        path = xacro.abs_filename_spec(filename)
+        real = state.check_file(path, 'xacro.load_yaml')
+
+        class OriginLoader(yaml.SafeLoader):
+            pass
+
+        def number(kind: type, base: Any) -> Any:
+            def construct(loader: Any, node: Any) -> Any:
+                value = kind(base(loader, node))
+                value.origin = (path, node.start_mark.line + 1)
+                return value
+            return construct
+
+        OriginLoader.add_constructor('tag:yaml.org,2002:float',
+                                     number(YamlFloat, yaml.SafeLoader.construct_yaml_float))
+        OriginLoader.add_constructor('tag:yaml.org,2002:int',
+                                     number(YamlInt, yaml.SafeLoader.construct_yaml_int))
+        for unit in xacro.ConstructUnits:
+            OriginLoader.add_constructor(unit.value.tag, unit.constructor)
+        xacro.filestack.append(path)
+        try:
+            with open(real) as stream:
+                return xacro.YamlListWrapper.wrap(yaml.load(stream, Loader=OriginLoader))
+        finally:
+            xacro.filestack.pop()
+            xacro.all_includes.append(path)
+
+    load_yaml.__doc__ = original_load_yaml.__doc__
+    symbols = dict(xacro_eval.safe_builtins())
+    math_names = xacro_eval.safe_math()
+    symbols.update(math_names)
+    symbols.update(xacro_eval.helpers(state.max_bytes))
+    python = xacro.NameSpace()
+    python.update(xacro_eval.safe_builtins())
+    math_ns = xacro.NameSpace()
+    math_ns.update(math_names)
+    xacro_ns = xacro.NameSpace()
+    dict.update(xacro_ns, xacro._global_symbols['xacro'])
+    dict.__setitem__(xacro_ns, 'load_yaml', load_yaml)
+    symbols.update(python=python, math=math_ns, xacro=xacro_ns, load_yaml=load_yaml,
+                   abs_filename=xacro.abs_filename_spec, dotify=xacro.YamlDictWrapper)
+    xacro._global_symbols = symbols
+    xacro.load_yaml = load_yaml
+
+    def safe_eval(expr: str, globals: Any, locals: Any = None) -> Any:  # noqa: A002
+        try:
+            return xacro_eval.guarded_eval(expr, globals, locals)
+        except xacro_eval.UnsafeExpression as exc:
+            raise xacro.XacroException(f'refused: {exc}') from None
+
+    xacro.safe_eval = safe_eval
+
+    def dollar_eval(text: str, context: Dict[str, Any]) -> str:
+        functions = {'arg': lambda name: substitution_args.convert_value(
+            substitution_args._eval_arg(name, args=context.get('arg', {})), 'auto'),
+            'env': substitution_args._eval_env, 'optenv': substitution_args._eval_optenv,
+            'find': state.find}
+        names = dict(symbols)
+        names.update(functions)
+        return str(safe_eval(text, names,
+                             substitution_args._DictWrapper(context.get('arg', {}), functions)))
+
+    substitution_args._eval = dollar_eval
+    substitution_args._eval_find = state.find
+    original_extension = xacro.eval_extension
+
+    def eval_extension(text: str) -> Any:
+        if text.startswith('$(find-pkg-share '):
+            text = '$(find ' + text[len('$(find-pkg-share '):]
+        return original_extension(text)
+
+    xacro.eval_extension = eval_extension
+    original_eval_text = xacro.eval_text
+
+    def eval_text(text: Any, symbols: Any) -> Any:
+        result = original_eval_text(text, symbols)
+        if isinstance(result, str) and len(result) > state.max_bytes:
+            raise xacro.XacroException('an expression made text larger than the description '
+                                       'limit')
+        return result
+
+    xacro.eval_text = eval_text
+
+    def parse(inp: Any, filename: Optional[str] = None) -> Any:
+        if inp is not None:
+            raise xacro.XacroException('only files are expanded here')
+        if filename != state.input:
+            real = state.check_file(filename, 'xacro:include')
+        else:
+            real = os.path.realpath(filename)
+        with open(real, 'rb') as stream:
+            data = stream.read(state.max_bytes + 1)
+        if len(data) > state.max_bytes:
+            raise xacro.XacroException(f'{filename} is larger than the description limit')
+        if state.trace:
+            return LineBuilder(filename).parseString(data)
+        return minidom.parseString(data)
+
+    xacro.parse = parse
+
+    class Glob:
+        """xacro:include patterns match only files xacro may read (names elsewhere stay unseen)."""
+
+        @staticmethod
+        def glob(pattern: str) -> List[str]:
+            import glob
+            return [name for name in glob.glob(pattern) if state.allowed(name)]
+
+    xacro.glob = Glob
+
+
+def _install_tracing(xacro: Any, state: State) -> None:
+    original_clone = minidom._clone_node
+
+    def clone_node(node: Any, deep: bool, owner: Any) -> Any:
+        clone = original_clone(node, deep, owner)
+        source = getattr(node, '_ult_src', None)
+        if source is not None:
+            clone._ult_src = source
+            # A macro body's nodes take the call chain being expanded; blocks and the rest
+            # keep the chain they were written under.
+            clone._ult_stack = state.stack if getattr(node, '_ult_template', False) \
+                else getattr(node, '_ult_stack', ())
+        return clone
+
+    minidom._clone_node = clone_node
+    original_grab = xacro.grab_macro
+
+    def grab_macro(elt: Any, macros: Any) -> Any:
+        pending = [elt]
+        while pending:
+            node = pending.pop()
+            node._ult_template = True
+            pending.extend(node.childNodes)
+        return original_grab(elt, macros)
+
+    xacro.grab_macro = grab_macro
+    original_call = xacro.handle_macro_call
+
+    def handle_macro_call(node: Any, macros: Any, symbols: Any) -> Any:
+        if not node.tagName.startswith('xacro:') or node.tagName == 'xacro:call':
+            return original_call(node, macros, symbols)
+        file, line = getattr(node, '_ult_src', ('', 0))
+        outer = state.stack
+        state.stack = ((node.tagName[6:], file, line),) + getattr(node, '_ult_stack', ())
+        try:
+            return original_call(node, macros, symbols)
+        finally:
+            state.stack = outer
+
+    xacro.handle_macro_call = handle_macro_call
+
+
+def _elements(document: Any) -> List[Any]:
+    """Return the document's elements in document order (no recursion: depth is the input's)."""
+    found = []
+    pending = [document.documentElement]
+    while pending:
+        node = pending.pop()
+        found.append(node)
+        pending.extend(reversed([child for child in node.childNodes
+                                 if child.nodeType == child.ELEMENT_NODE]))
+    return found
+
+
+def _tidy(elements: List[Any]) -> None:
+    # Whitespace-only text is insignificant in URDF and would become blank lines; a newline
+    # in an attribute value reads as a space to any XML parser, and keeps each start tag on
+    # one line of the pretty-printed output, so that a line names one element.
+    for element in elements:
+        for child in list(element.childNodes):
+            if child.nodeType == child.TEXT_NODE and not child.data.strip():
+                element.removeChild(child)
+        for name, value in list(element.attributes.items()):
+            if '\n' in value or '\r' in value:
+                element.setAttribute(name, value.replace('\r', ' ').replace('\n', ' '))
+
+
+def _start_lines(text: bytes) -> List[int]:
+    lines: List[int] = []
+    parser = xml.parsers.expat.ParserCreate()
+    parser.StartElementHandler = lambda name, attributes: lines.append(
+        parser.CurrentLineNumber)
+    parser.Parse(text, True)
+    return lines
+
+
+def render(document: Any, traced: bool) -> Tuple[bytes, Dict[str, Any]]:
+    """
+    Pretty-print the expansion and build the table from its lines to their sources.
+
+    :param document: the expanded minidom document
+    :param traced: whether the elements carry their sources
+    :return: (URDF bytes, JSON-ready table)
+    """
+    elements = _elements(document)
+    _tidy(elements)
+    text = document.toprettyxml(indent='  ', encoding='utf-8')
+    table: Dict[str, Any] = {'files': [], 'stacks': [], 'lines': []}
+    if not traced:
+        return text, table
+    files: Dict[str, int] = {}
+    stacks: Dict[Tuple, int] = {}
+
+    def file_index(name: str) -> int:
+        if name not in files:
+            files[name] = len(files)
+            table['files'].append(name)
+        return files[name]
+
+    for element, line in zip(elements, _start_lines(text)):
+        source = getattr(element, '_ult_src', None)
+        if source is None:
+            continue
+        stack = getattr(element, '_ult_stack', ())
+        if stack not in stacks:
+            stacks[stack] = len(stacks)
+            table['stacks'].append([[name, file_index(file), call_line]
+                                    for name, file, call_line in stack])
+        values = [[name, file_index(value.origin[0]), value.origin[1]]
+                  for name, value in element.attributes.items()
+                  if isinstance(value, OriginStr)]
+        table['lines'].append([line, file_index(source[0]), source[1], stacks[stack], values])
+    return text, table
+
+
+def _failure(kind: str, message: str) -> Dict[str, Any]:
+    return {'ok': False, 'kind': kind, 'error': message[:4000]}
+
+
+def _where() -> str:
+    import xacro
+    files = [name for name in (xacro.filestack or []) if name]
+    macros = [macro.body.getAttribute('name') for macro in (xacro.macrostack or [])
+              if getattr(macro, 'body', None) is not None]
+    parts = []
+    if files:
+        parts.append(f'in {files[-1]}')
+    if macros:
+        parts.append('in macro ' + ' <- '.join(reversed(macros)))
+    return ' (' + ', '.join(parts) + ')' if parts else ''
+
+
+def expand(request: Dict[str, Any], out_dir: str) -> Dict[str, Any]:
+    """
+    Expand the requested file; write ``expanded.urdf`` and return the result description.
+
+    :param request: input, mappings, package_dirs, roots, max_bytes, ament_prefix_path
+    :param out_dir: where to write the expansion
+    :return: JSON-ready result
+    """
+    global STATE
+    import xacro
+    from xacro import substitution_args
+    version = request.get('version_override') or importlib.metadata.version('xacro')
+    state = State(request)
+    state.trace = state.trace and version in TRACED_VERSIONS
+    STATE = state
+    try:
+        _install_safety(xacro, substitution_args, state)
+    except (AttributeError, TypeError, KeyError) as exc:
+        # Fail closed: a xacro whose evaluator cannot be restricted is not run at all.
+        return _failure('unsupported', f'xacro {version} cannot be run restricted here '
+                        f'({type(exc).__name__}: {exc}); install xacro 2.1.1')
+    if state.trace:
+        _install_tracing(xacro, state)
+    notes = []
+    if version not in TRACED_VERSIONS:
+        notes.append(f'xacro {version} is not the version source tracing was tested with '
+                     f'({", ".join(TRACED_VERSIONS)}): findings give lines of the expanded '
+                     'document (write it with --emit-urdf)')
+    xacro.verbosity = 0
+    try:
+        document = xacro.process_file(state.input, mappings=dict(request.get('mappings', {})))
+        text, table = render(document, state.trace)
+    except MemoryError:
+        return _failure('memory', 'xacro needed more memory than allowed' + _where())
+    except RecursionError:
+        return _failure('recursion', 'xacro recursed too deeply (a macro that calls itself?)'
+                        + _where())
+    except xml.parsers.expat.ExpatError as exc:
+        return _failure('xml', f'not well-formed XML: {exc}' + _where())
+    except Exception as exc:  # xacro raises many types; all mean the input is wrong
+        cause = getattr(exc, 'exc', None)  # XacroException wraps what the expression raised
+        if isinstance(cause, MemoryError):
+            return _failure('memory', 'xacro needed more memory than allowed' + _where())
+        if isinstance(cause, RecursionError):
+            return _failure('recursion', 'xacro recursed too deeply' + _where())
+        # xacro words some errors "<class 'x.y.SomeException'>: what": keep the what.
+        message = re.sub(r"<class '[\w.]+'>: ", '', str(exc)).strip() or type(exc).__name__
+        if cause is not None and str(cause) and message.count(str(cause)) > 1:
+            message = message[:message.rfind(str(cause))].strip()
+        if 'environment variable' in message and 'is not set' in message:
+            message += ' (xacro sees only the variables named with --xacro-env)'
+        kind = 'refused' if 'refused:' in message or 'outside the directories' in message \
+            else 'xacro'
+        return _failure(kind, message.splitlines()[0] + _where())
+    if len(text) > state.max_bytes:
+        return _failure('size', 'the expanded description is larger than the description '
+                        'limit')
+    with open(os.path.join(out_dir, 'expanded.urdf'), 'wb') as stream:
+        stream.write(text)
+    return {'ok': True, 'version': version, 'notes': notes, 'map': table,
+            'includes': sorted(set(xacro.all_includes))}
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    """Run one expansion: ``LIMITS.json REQUEST.json``; the result goes next to REQUEST."""
+    argv = sys.argv[1:] if argv is None else argv
+    with open(argv[0]) as stream:
+        set_limits(json.load(stream))
+    with open(argv[1]) as stream:
+        request = json.load(stream)
+    out_dir = os.path.dirname(os.path.abspath(argv[1]))
+    try:
+        result = expand(request, out_dir)
+    except MemoryError:
+        result = _failure('memory', 'xacro needed more memory than allowed')
+    with open(os.path.join(out_dir, 'result.json'), 'w') as stream:
+        json.dump(result, stream)
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

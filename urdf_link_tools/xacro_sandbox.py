@@ -1,0 +1,270 @@
+# Copyright 2026 urdf_link_tools contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+Run xacro as the code it is: in a child process with limits and an empty environment.
+
+xacro files are programs (``${...}`` is Python, ``$(env ...)`` reads the environment,
+``xacro.load_yaml`` reads files), and CI runs this checker on files from pull requests. So
+:func:`expand_xacro` starts ``python -m urdf_link_tools.xacro_child`` with:
+
+- a CPU limit (``timeout``) and three times that of wall-clock, RLIMIT_AS (``memory_bytes``),
+  RLIMIT_FSIZE (the output), RLIMIT_NOFILE and RLIMIT_NPROC, set before any input is read;
+- an environment holding nothing but what Python needs and the names in ``allow_env``
+  (``$(env NAME)`` and ``$(optenv NAME)`` see only those);
+- reads (``xacro:include``, ``xacro.load_yaml``) limited to the input's package (the nearest
+  directory above it with a ``package.xml``, else its own directory), the package
+  directories given, packages the robot finds through the ament index, and ``allow_dirs``;
+- the restricted expression evaluator of :mod:`urdf_link_tools.xacro_eval`;
+- output capped at ``max_bytes``;
+- an empty private working directory, so nothing in the caller's directory is imported.
+
+The child returns the expansion pretty-printed, one element per line, and a table from each
+of its lines to the xacro file and line that wrote the element and the macro calls that made
+it (:class:`~urdf_link_tools.source_map.SourceMap`).
+"""
+
+from dataclasses import dataclass, field
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from typing import Dict, Mapping, Optional, Sequence, Tuple
+
+from urdf_link_tools.errors import UrdfInputError
+from urdf_link_tools.source_map import SourceMap
+
+#: Tests set this to make the child believe another xacro version is installed.
+_VERSION_OVERRIDE: Optional[str] = None
+#: Prefix of the notes that relay what xacro printed.
+XACRO_SAYS = 'xacro says: '
+#: Environment variables the child gets whatever the allow-list says: Python needs them.
+BASE_ENV = ('LANG', 'LC_ALL')
+
+
+@dataclass(frozen=True)
+class XacroOptions:
+    """
+    How to expand xacro.
+
+    :param mappings: xacro arguments, name -> value (``name:=value`` on the command line)
+    :param package_dirs: package name -> directory, for ``$(find NAME)``
+    :param allow_env: environment variables xacro may read
+    :param allow_dirs: extra directories xacro may read files from
+    :param timeout: CPU seconds; the wall-clock limit is three times as long (a busy machine
+        stretches wall time; CPU is what an attack burns)
+    :param memory_bytes: address-space limit of the child
+    :param max_bytes: largest expansion (and largest file xacro may read)
+    """
+
+    mappings: Mapping[str, str] = field(default_factory=dict)
+    package_dirs: Mapping[str, str] = field(default_factory=dict)
+    allow_env: Tuple[str, ...] = ()
+    allow_dirs: Tuple[str, ...] = ()
+    timeout: float = 10.0
+    memory_bytes: int = 1 << 30
+    max_bytes: int = 32 * 1024 * 1024
+
+
+@dataclass(frozen=True)
+class Expansion:
+    """A xacro file expanded: URDF bytes, where each line came from, and notes."""
+
+    data: bytes
+    source_map: SourceMap
+    notes: Tuple[str, ...] = ()
+    files: Tuple[str, ...] = ()
+
+
+class XacroError(UrdfInputError):
+    """
+    xacro could not expand the file.
+
+    ``public`` says what went wrong without quoting the file (the node reports it about files
+    a parameter named); ``message`` has the detail for the person running the CLI.
+    """
+
+    def __init__(self, message: str, public: str) -> None:
+        self.public = public
+        super().__init__(message)
+
+
+def package_root(path: str) -> str:
+    """Return the directory of the package holding a file, else the file's own directory."""
+    directory = os.path.dirname(os.path.abspath(path))
+    probe = directory
+    while True:
+        if os.path.isfile(os.path.join(probe, 'package.xml')):
+            return probe
+        parent = os.path.dirname(probe)
+        if parent == probe:
+            return directory
+        probe = parent
+
+
+def parse_mappings(items: Sequence[str]) -> Dict[str, str]:
+    """
+    Read xacro arguments written ``name:=value``.
+
+    :param items: the arguments
+    :return: name -> value
+    :raises ValueError: naming an argument that is not ``name:=value``
+    """
+    mappings = {}
+    for item in items:
+        name, separator, value = item.partition(':=')
+        if not separator or not name.strip() or any(c.isspace() for c in name.strip()):
+            raise ValueError(f'xacro argument {item!r} is not name:=value')
+        mappings[name.strip()] = value
+    return mappings
+
+
+def child_environment(allow_env: Sequence[str]) -> Dict[str, str]:
+    """Return the child's environment: Python's needs and the allow-listed names only."""
+    import urdf_link_tools
+    import xacro
+    import yaml
+    paths = []
+    for module in (urdf_link_tools, xacro, yaml):
+        directory = os.path.dirname(os.path.dirname(os.path.abspath(module.__file__)))
+        if directory not in paths:
+            paths.append(directory)
+    env = {name: os.environ[name] for name in (*BASE_ENV, *allow_env) if name in os.environ}
+    env['PYTHONPATH'] = os.pathsep.join(paths)
+    env['PYTHONDONTWRITEBYTECODE'] = '1'
+    return env
+
+
+def _read_capped(path: str, limit: int) -> bytes:
+    try:
+        with open(path, 'rb') as stream:
+            return stream.read(limit)
+    except OSError:
+        return b''
+
+
+def expand_xacro(path: str, options: XacroOptions = XacroOptions(),
+                 display: Optional[str] = None) -> Expansion:
+    """
+    Expand a xacro file in the bounded child process.
+
+    :param path: the xacro file
+    :param options: arguments, packages and limits
+    :param display: how to name the file in messages (default: as given)
+    :return: the expansion and its source map
+    :raises XacroError: when xacro fails, is refused, or exceeds a limit
+    """
+    try:
+        import xacro  # noqa: F401 (only to say clearly when it is missing)
+    except ImportError:
+        raise UrdfInputError(
+            'this is a xacro file but the xacro package is not installed: pip install xacro, '
+            'or expand it first with `xacro file.xacro > file.urdf`') from None
+    name = display or path
+    source = os.path.abspath(path)
+    roots = [package_root(source), *options.package_dirs.values(), *options.allow_dirs]
+    request = {
+        'input': source, 'mappings': dict(options.mappings),
+        'package_dirs': {key: os.path.abspath(value)
+                         for key, value in options.package_dirs.items()},
+        'roots': [os.path.abspath(root) for root in roots], 'max_bytes': options.max_bytes,
+        'ament_prefix_path': os.environ.get('AMENT_PREFIX_PATH', ''),
+    }
+    if _VERSION_OVERRIDE:
+        request['version_override'] = _VERSION_OVERRIDE
+    cpu = max(1, int(options.timeout + 0.999))
+    limits = {'cpu_seconds': cpu, 'memory_bytes': options.memory_bytes,
+              'file_bytes': 3 * options.max_bytes + (1 << 20)}
+    with tempfile.TemporaryDirectory(prefix='urdf_link_tools_xacro_') as work:
+        for filename, content in (('limits.json', limits), ('request.json', request)):
+            with open(os.path.join(work, filename), 'w') as stream:
+                json.dump(content, stream)
+        started = time.monotonic()
+        with open(os.path.join(work, 'stderr.txt'), 'wb') as errors:
+            child = subprocess.Popen(
+                [sys.executable, '-s', '-m', 'urdf_link_tools.xacro_child',
+                 os.path.join(work, 'limits.json'), os.path.join(work, 'request.json')],
+                cwd=work, env=child_environment(options.allow_env), stdin=subprocess.DEVNULL,
+                stdout=errors, stderr=errors, start_new_session=True)
+            wall = 3 * options.timeout
+            try:
+                status = child.wait(timeout=wall)
+            except subprocess.TimeoutExpired:
+                _kill(child)
+                raise XacroError(
+                    f'xacro took longer than {wall:g} s on {name} and was stopped '
+                    '(an endless or huge expansion?)', 'xacro took too long') from None
+        elapsed = time.monotonic() - started
+        result_path = os.path.join(work, 'result.json')
+        if not os.path.exists(result_path):
+            raise _crash(name, status, cpu, elapsed, options,
+                         _read_capped(os.path.join(work, 'stderr.txt'), 4096))
+        try:
+            with open(result_path, 'rb') as stream:
+                result = json.loads(stream.read(3 * options.max_bytes + (1 << 20)))
+        except ValueError:
+            raise XacroError(f'xacro on {name}: the child wrote no readable result',
+                             'xacro failed') from None
+        if not result.get('ok'):
+            kind = result.get('kind', 'xacro')
+            detail = result.get('error', '')
+            if kind == 'memory':
+                detail += f' (limit {options.memory_bytes >> 20} MiB)'
+            raise XacroError(f'xacro: {detail}',
+                             _PUBLIC.get(kind, 'xacro failed'))
+        with open(os.path.join(work, 'expanded.urdf'), 'rb') as stream:
+            data = stream.read(options.max_bytes + 1)
+        said = _read_capped(os.path.join(work, 'stderr.txt'), 4096).decode('utf-8', 'replace')
+    source_map = SourceMap.from_table(result.get('map', {}), top=source)
+    # xacro's own warnings (deprecations, redefined symbols), a few lines at most.
+    warnings = tuple(XACRO_SAYS + line.strip()[:200] for line in said.splitlines()
+                     if line.strip())[:10]
+    return Expansion(data, source_map, tuple(result.get('notes', ())) + warnings,
+                     tuple(result.get('includes', ())))
+
+
+_PUBLIC = {
+    'memory': 'xacro needed more memory than allowed',
+    'recursion': 'xacro recursed too deeply',
+    'xml': 'a xacro file is not well-formed XML',
+    'refused': 'xacro was refused an expression or a file',
+    'size': 'the expansion is larger than the description limit',
+}
+
+
+def _kill(child: subprocess.Popen) -> None:
+    try:
+        os.killpg(child.pid, signal.SIGKILL)
+    except OSError:
+        pass
+    child.wait()
+
+
+def _crash(name: str, status: int, cpu: int, elapsed: float, options: XacroOptions,
+           errors: bytes) -> XacroError:
+    if status in (-signal.SIGXCPU, -signal.SIGKILL) and elapsed >= cpu * 0.5:
+        return XacroError(f'xacro used more than {cpu} s of CPU on {name} and was stopped',
+                          'xacro took too long')
+    if status == -signal.SIGXFSZ:
+        return XacroError(f'xacro wrote more than the description limit on {name}',
+                          _PUBLIC['size'])
+    last = errors.decode('utf-8', 'replace').strip().splitlines()[-1:] or ['']
+    if 'MemoryError' in last[0]:
+        return XacroError(f'xacro needed more than {options.memory_bytes >> 20} MiB on {name}',
+                          _PUBLIC['memory'])
+    return XacroError(f'xacro stopped on {name} (exit status {status}): {last[0][:300]}',
+                      'xacro failed')
