@@ -124,14 +124,14 @@ def test_ros_e2e_threshold_change_reruns_the_checks(session):
     session.client.publish_description(SAMPLE)
     session.wait_for_robot('sample_robot')
     rules = {finding.rule for finding in session.link_findings('arm_link').findings}
-    assert 'collision-mesh-too-complex' in rules  # 1,520 faces > 1,000
+    assert 'collision-reuses-visual-mesh' not in rules  # 1,520 faces <= 5,000
 
-    (result,) = session.set_parameters(collision_face_limit=5000)
+    (result,) = session.set_parameters(collision_face_limit=1000)
     assert result.successful, result.reason
 
     def rechecked():
         found = {finding.rule for finding in session.link_findings('arm_link').findings}
-        return 'collision-mesh-too-complex' not in found
+        return 'collision-reuses-visual-mesh' in found
     session.client.spin_until(rechecked, TIMEOUT, 'the re-run checks')
 
     (result,) = session.set_parameters(density_min=30000.0)

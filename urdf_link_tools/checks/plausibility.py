@@ -109,8 +109,7 @@ def check_mismatch(ctx: CheckContext) -> Iterator[Finding]:
             f'{fmt(link.mass)} kg gives {fmt_vector(want)}: moment {worst + 1} is '
             f'{fmt(off, 3)}x {direction} (limit {fmt(factor)}x){approx}',
             link=link.name, element='inertial/inertia', line=inertial.inertia.line,
-            suggestion=(f'use the tensor that {text}' if text.startswith('the collision geometry')
-                        else text),
+            suggestion=text,
             values=(('moments', fmt_vector(have)), ('geometry_moments', fmt_vector(want)),
                     ('factor', off), ('limit', factor),
                     ('geometry_centroid', fmt_vector(model.centre))),
