@@ -84,6 +84,8 @@ def _load(args: argparse.Namespace, path: str) -> LoadedDescription:
     for note in loaded.notes:
         sys.stderr.write(f'urdf-link-tools: note: {note}\n')
     if args.emit_urdf:
+        if len(_robot_paths(args)) > 1:
+            raise UsageError('--emit-urdf works on one robot at a time')
         if args.emit_urdf.endswith('.xacro'):
             raise UsageError('--emit-urdf: refusing to write a URDF over a .xacro file')
         try:
