@@ -28,6 +28,7 @@ model in service and is reported as an ERROR diagnostic.
 
 import gc
 import math
+import sys
 import time
 from typing import Any, Dict, Optional
 
@@ -463,6 +464,10 @@ def _failed(response, error: Exception, node: Node):
 
 def main(args: Optional[list] = None) -> None:
     """Run the node until Ctrl-C or shutdown (Humble-compatible: no ``with rclpy.init()``)."""
+    # The analysis worker is pure Python: with the default 5 ms switch interval, each service
+    # callback waits up to that long for the GIL at every step; 1 ms keeps answers prompt
+    # while an analysis runs.
+    sys.setswitchinterval(0.001)
     rclpy.init(args=args)
     node = None
     try:
