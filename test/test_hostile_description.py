@@ -278,7 +278,9 @@ def test_hostile_ten_thousand_links(hostile, tmp_path):
     assert len({m.header.frame_id for m in array.markers if m.ns == 'labels'}) == 10_000
     assert not non_finite(hostile.link_geometry('link_9999'))
     statuses = hostile.wait_statuses(since, 'ten_thousand', timeout=60.0)
-    assert len([name for name in statuses if name.startswith('urdf_link_tools: ')]) == 10_000
+    # above diagnostics_max_link_statuses the per-link statuses are grouped by rule
+    ours = [name for name in statuses if name.startswith('urdf_link_tools: ')]
+    assert 'urdf_link_tools: links' in ours and len(ours) < 50, ours[:60]
     print(f'10,000 links: served after {served:.1f} s, markers after {drawn:.1f} s')
     hostile.client.publish_description(GOOD)
     hostile.wait_robot('last_good', timeout=60.0)

@@ -81,7 +81,6 @@ class Budget:
         self._cancelled = False
         self._section_thread: Optional[int] = None
         self._fired = False
-        self._timer: Optional[threading.Timer] = None
 
     @property
     def cancelled(self) -> bool:
@@ -130,25 +129,29 @@ class Budget:
         :raises AnalysisInterrupted: when stopped, from wherever the block was
         """
         thread_id = threading.get_ident()
-        with self._lock:
-            self._section_thread = thread_id
+        timer = None
+        if self._deadline is not None:
+            # Started before the section is registered: CPython gives a new thread's state its
+            # creator's id until the thread runs, and an exception aimed at the creator would
+            # go off in the new thread too (seen: a Timer thread killed by it, the analysis
+            # then never stopped).
+            timer = threading.Timer(max(0.0, self._deadline - self._clock()), self._expire)
+            timer.daemon = True
+            timer.start()
         try:
+            with self._lock:
+                self._section_thread = thread_id
             # After the registration: a cancel from now on raises in this thread, and one
             # that came before is seen here.
             self.check()
-            if self._deadline is not None:
-                self._timer = threading.Timer(max(0.0, self._deadline - self._clock()),
-                                              self._expire)
-                self._timer.daemon = True
-                self._timer.start()
             yield
         finally:
-            if self._timer is not None:
-                self._timer.cancel()
             with self._lock:
                 self._section_thread = None
                 if self._fired:
                     # Raised or still pending: clear a pending one so that it cannot go off
                     # later, outside the section.
                     _raise_in(thread_id, None)
+            if timer is not None:
+                timer.cancel()
         self.check()  # a deadline crossed between two instructions of the section's end
