@@ -166,6 +166,11 @@ def test_claim_mujoco_refuses_a_zero_axis(axis):
     assert _mujoco_loads(robot('<axis xyz="0 0 1"/>' + LIMIT)) is not None
 
 
+def test_claim_pinocchio_reads_a_zero_effort_and_velocity_limit():
+    model = _pinocchio_loads(robot('<limit lower="-1" upper="1" effort="0" velocity="0"/>'))
+    assert model.effortLimit[0] == model.velocityLimit[0] == 0.0
+
+
 def test_claim_a_mimic_of_an_unknown_joint_is_ignored_not_refused():
     text = robot(LIMIT, extra=MIMIC.format('jj'))
     assert _pinocchio_loads(text).nq == 2 and _mujoco_loads(text).neq == 0

@@ -62,11 +62,22 @@ def _negative(token: str) -> str:
     return repr(-abs(value)) if value else '-1.0'
 
 
+def _in_visual(attribute) -> bool:
+    """Say whether the attribute's element is inside a <visual> of the template."""
+    for line in reversed(TEMPLATE.splitlines()[:attribute.element_line]):
+        if '<visual>' in line or '<collision>' in line:
+            return '<visual>' in line
+    return False
+
+
 def _expect_error(attribute, kind: str) -> bool:
     """Say whether the value must give an ERROR finding on the line of its element."""
+    # A negative size of a visual shape draws wrongly but breaks nothing: a WARNING
+    # (docs/rules.md, geometry-degenerate); of a collision shape MuJoCo refuses it: an ERROR.
     return bool(attribute.link) and (
         kind != 'negative' and attribute.tag != 'color'
-        or (attribute.tag, attribute.name) in NEGATIVE_IS_ERROR)
+        or (attribute.tag, attribute.name) in NEGATIVE_IS_ERROR
+        and not (attribute.parent == 'geometry' and _in_visual(attribute)))
 
 
 def _cases():

@@ -164,3 +164,16 @@ def test_large_overlapping_shells_are_found_past_the_inner_hull_screen(tmp_path)
     single = MeshLibrary().load(str(mesh_attacks.binary_stl(tmp_path / 'one.stl', one.vertices,
                                                             one.faces)))
     assert single.volume_source == 'mesh' and not single.solid.self_intersecting
+
+
+@pytest.mark.parametrize('defect', ['good', 'open', 'self_intersecting', 'inside_out'])
+def test_hull_volume_is_measured_once_and_scaled(tmp_path, defect):
+    from scipy.spatial import ConvexHull
+    path = mesh_attacks.broken_meshes(tmp_path)[defect]
+    library = MeshLibrary()
+    scale = (2.0, -0.5, 3.0)
+    info = library.load(str(path), scale)
+    expected = ConvexHull(np.asarray(info.vertices)).volume
+    assert info.hull_volume == pytest.approx(expected, rel=1e-9)
+    flat = library.load(str(mesh_attacks.broken_meshes(tmp_path)['flat']))
+    assert flat.hull_volume is None or flat.hull_volume == 0.0

@@ -123,20 +123,16 @@ def test_ros_e2e_broken_first_description():
 def test_ros_e2e_threshold_change_reruns_the_checks(session):
     session.client.publish_description(SAMPLE)
     session.wait_for_robot('sample_robot')
+    rules = {finding.rule for finding in session.link_findings('arm_link').findings}
+    assert 'collision-reuses-visual-mesh' not in rules  # 1,520 faces <= 5,000
 
-    def flagged():
-        # Too many faces for a collision mesh; when the mesh is the visual one, the rules
-        # say that instead (use a simpler mesh).
-        found = {finding.rule for finding in session.link_findings('arm_link').findings}
-        return found & {'collision-mesh-too-complex', 'collision-reuses-visual-mesh'}
-    assert not flagged()  # 1,520 faces, under the default limit
     (result,) = session.set_parameters(collision_face_limit=1000)
     assert result.successful, result.reason
-    session.client.spin_until(flagged, TIMEOUT, 'the re-run checks (1,520 faces > 1,000)')
 
-    (result,) = session.set_parameters(collision_face_limit=5000)
-    assert result.successful, result.reason
-    session.client.spin_until(lambda: not flagged(), TIMEOUT, 'the re-run checks')
+    def rechecked():
+        found = {finding.rule for finding in session.link_findings('arm_link').findings}
+        return 'collision-reuses-visual-mesh' in found
+    session.client.spin_until(rechecked, TIMEOUT, 'the re-run checks')
 
     (result,) = session.set_parameters(density_min=30000.0)
     assert not result.successful

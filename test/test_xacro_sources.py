@@ -159,7 +159,7 @@ def test_fix_inertia_never_writes_a_urdf_over_a_xacro(tmp_path):
         [sys.executable, '-m', 'urdf_link_tools.cli', 'check', '--no-meshes', TOP,
          f'--package-dir=demo_description={ROBOT_DIR}', '--fix-inertia',
          str(tmp_path / 'x.urdf')], capture_output=True, text=True, timeout=60)
-    assert result.returncode == 3 and 'in place' in result.stderr
+    assert result.returncode == 4 and 'in place' in result.stderr  # a usage error
 
 
 def test_find_pkg_share_resolves_with_package_dirs(tmp_path):

@@ -58,7 +58,7 @@ def _xacro_options(args: argparse.Namespace):
     try:
         mappings = parse_mappings(args.xacro_args)
     except ValueError as exc:
-        raise UrdfInputError(str(exc)) from None
+        raise UsageError(str(exc)) from None
     packages = {}
     for item in args.package_dir:
         name, separator, path = item.partition('=')
@@ -77,21 +77,23 @@ def _load(args: argparse.Namespace, path: str) -> LoadedDescription:
     """Read one input as the arguments say, printing notes and writing --emit-urdf."""
     if args.xacro_args and not (args.xacro or any(robot.endswith('.xacro')
                                                   for robot in _robot_paths(args))):
-        raise UrdfInputError('name:=value arguments are for xacro input (a .xacro file, or '
-                             '--xacro)')
+        raise UsageError('name:=value arguments are for xacro input (a .xacro file, or '
+                         '--xacro)')
     loaded = load_input(path, DEFAULT_MAX_BYTES, xacro=True if args.xacro else None,
                         options=_xacro_options(args))
     for note in loaded.notes:
         sys.stderr.write(f'urdf-link-tools: note: {note}\n')
     if args.emit_urdf:
+        if len(_robot_paths(args)) > 1:
+            raise UsageError('--emit-urdf works on one robot at a time')
         if args.emit_urdf.endswith('.xacro'):
-            raise UrdfInputError('--emit-urdf: refusing to write a URDF over a .xacro file')
+            raise UsageError('--emit-urdf: refusing to write a URDF over a .xacro file')
         try:
             with open(args.emit_urdf, 'wb') as stream:
                 stream.write(loaded.data)
         except OSError as exc:
-            raise UrdfInputError(f'--emit-urdf {args.emit_urdf}: cannot write: '
-                                 f'{exc.strerror}') from None
+            raise UsageError(f'--emit-urdf {args.emit_urdf}: cannot write: '
+                             f'{exc.strerror}') from None
     return loaded
 
 
@@ -195,8 +197,8 @@ def _check_robot(path: str, args: argparse.Namespace, config, baseline, out: Tex
         _fix_xacro(args, report.analysis, loaded, note)
     elif args.fix_inertia is not None:
         if not args.fix_inertia or args.fix_inertia.endswith('.xacro'):
-            raise UrdfInputError('--fix-inertia needs an output file OUT.urdf for URDF input '
-                                 '(never a .xacro)')
+            raise UsageError('--fix-inertia needs an output file OUT.urdf for URDF input '
+                             '(never a .xacro)')
         fixed, fixes = fix_inertia(data, report.analysis)
         try:
             with open(args.fix_inertia, 'wb') as stream:
@@ -278,9 +280,9 @@ def _fix_xacro(args: argparse.Namespace, analysis, loaded: LoadedDescription,
     from urdf_link_tools.fix import plan_xacro_fixes, write_xacro_fixes
     from urdf_link_tools.source_map import display_path
     if args.fix_inertia:
-        raise UrdfInputError('--fix-inertia on xacro input edits the xacro sources in place: '
-                             'give no output file (the expansion is never written over them; '
-                             'use --emit-urdf for it)')
+        raise UsageError('--fix-inertia on xacro input edits the xacro sources in place: '
+                         'give no output file (the expansion is never written over them; '
+                         'use --emit-urdf for it)')
     if not len(loaded.source_map):
         raise UrdfInputError('--fix-inertia: the xacro expansion could not be traced to its '
                              'sources, so nothing is changed')

@@ -33,11 +33,12 @@ from urdf_link_tools.model import Box, Cylinder, GeometryElement, Link, Mesh, Sp
 
 RULES = (
     Rule('geometry-degenerate', Severity.ERROR,
-         'a zero or negative box size, radius, length or mesh scale on a collision (an info '
-         'on a visual)',
+         'a zero or negative box size, radius, length or mesh scale on a collision (on a '
+         'visual: a warning when negative, an info when zero)',
          'MuJoCo refuses a collision shape of size 0 ("size must be positive") and '
-         'collision checkers skip it; an empty visual only draws nothing (a marker), and a '
-         'negative mesh scale mirrors the mesh (an info: its triangles turn inside out)',
+         'collision checkers skip it; a negative visual size is a typo (drawn mirrored or '
+         'not at all); an empty visual only draws nothing (a marker); a negative mesh scale '
+         'mirrors the mesh (an info: its triangles turn inside out)',
          'give the real dimensions in metres; mirror meshes in the CAD tool instead',
          'URDF link specification (geometry); MuJoCo user_objects.cc (mjCGeom)'),
     Rule('geometry-not-finite', Severity.ERROR, 'a shape dimension or scale is NaN or infinite',
@@ -185,9 +186,9 @@ def _shape(ctx: CheckContext, link: Link, element: GeometryElement,
         negative = [(name, value) for name, value in named if value < 0.0]
         if zero:
             yield ctx.finding(
-                'geometry-degenerate', _degenerate_severity(element),
+                'geometry-degenerate', _degenerate_severity(element, False),
                 f'the mesh scale "{fmt_vector(geometry.scale)}" has a zero component: the '
-                'mesh collapses to a flat or empty shape' + _degenerate_effect(element),
+                'mesh collapses to a flat or empty shape' + _degenerate_effect(element, False),
                 link=link.name, element=element.label, line=line,
                 suggestion='use scale="1 1 1" for a mesh in metres, "0.001 0.001 0.001" for '
                            'one in millimetres',
@@ -206,25 +207,31 @@ def _shape(ctx: CheckContext, link: Link, element: GeometryElement,
         return
     bad = [(name, value) for name, value in named if value <= 0.0]
     if bad:
+        negative = any(value < 0.0 for _, value in bad)
         yield ctx.finding(
-            'geometry-degenerate', _degenerate_severity(element),
+            'geometry-degenerate', _degenerate_severity(element, negative),
             f'the <{geometry.kind}> has zero or negative dimensions: '
             + ', '.join(f'{name}={fmt(value)}' for name, value in bad)
-            + _degenerate_effect(element),
+            + _degenerate_effect(element, negative),
             link=link.name, element=element.label, line=line,
             suggestion='give the real dimensions in metres (all greater than zero)',
             values=tuple((name, value) for name, value in bad))
 
 
-def _degenerate_severity(element: GeometryElement) -> Severity:
+def _degenerate_severity(element: GeometryElement, negative: bool) -> Severity:
     # MuJoCo refuses a collision shape of size 0 ("size 0 must be positive", verified in
-    # test_checks_mujoco_claims.py); an empty visual is only a marker that draws nothing.
-    return Severity.ERROR if element.group == 'collision' else Severity.INFO
+    # test_checks_mujoco_claims.py); an empty visual is only a marker that draws nothing,
+    # while a negative visual size is a typo worth fixing (viewers mirror or drop it).
+    if element.group == 'collision':
+        return Severity.ERROR
+    return Severity.WARNING if negative else Severity.INFO
 
 
-def _degenerate_effect(element: GeometryElement) -> str:
+def _degenerate_effect(element: GeometryElement, negative: bool) -> str:
     if element.group == 'collision':
         return ': MuJoCo refuses it ("size must be positive") and collision checkers skip it'
+    if negative:
+        return ': no real part has a negative size; viewers draw it mirrored or not at all'
     return ': nothing is drawn (fine for an invisible marker)'
 
 

@@ -54,8 +54,9 @@ RULES = (
          'use type="fixed" for a locked joint, or write the real range', URDFDOM),
     Rule('joint-limit-zero', Severity.WARNING, 'effort or velocity is 0 on a moving joint '
          '(INFO when both are 0, as passive joints and placeholders are written)',
-         'the joint can apply no force or cannot move: MoveIt time parameterisation and '
-         'effort-limited simulators (Gazebo, Pinocchio effortLimit) stop it',
+         'the joint can apply no force or cannot move wherever the URDF limits are '
+         'enforced: Pinocchio reads effortLimit/velocityLimit 0, and so do MoveIt and '
+         'ros2_control',
          'write the real effort and velocity limits of the actuator', URDFDOM),
     Rule('joint-axis-zero', Severity.ERROR, 'the axis of a moving joint is 0 0 0 (or <axis> has '
          'no xyz, which urdfdom reads as 0 0 0)', 'MuJoCo refuses the robot ("axis too '
@@ -136,7 +137,8 @@ def _limits(ctx: CheckContext, joint: Joint) -> Iterator[Finding]:
             ctx, joint, 'joint-limit-zero', Severity.INFO if len(zero) == 2 else Severity.WARNING,
             f'{" and ".join(zero)} {"is" if len(zero) == 1 else "are"} 0: the joint '
             f'{"can apply no force" if "effort" in zero else "cannot move"} where limits '
-            'are enforced (MoveIt, Gazebo, Pinocchio)', limit.line,
+            'are enforced (Pinocchio reads the limit as 0, as MoveIt and ros2_control do)',
+            limit.line,
             f'write the real {" and ".join(zero)} limit'
             + ('s' if len(zero) > 1 else ''), tuple((name, 0.0) for name in zero))
 

@@ -109,7 +109,7 @@ def check_mismatch(ctx: CheckContext) -> Iterator[Finding]:
             f'{fmt(link.mass)} kg gives {fmt_vector(want)}: moment {worst + 1} is '
             f'{fmt(off, 3)}x {direction} (limit {fmt(factor)}x){approx}',
             link=link.name, element='inertial/inertia', line=inertial.inertia.line,
-            suggestion=f'use {text}' if 'collision geometry' in text else text,
+            suggestion=text,
             values=(('moments', fmt_vector(have)), ('geometry_moments', fmt_vector(want)),
                     ('factor', off), ('limit', factor),
                     ('geometry_centroid', fmt_vector(model.centre))),
@@ -127,8 +127,8 @@ def check_density(ctx: CheckContext) -> Iterator[Finding]:
                    f'between {fmt(verdict.least)} and {fmt(verdict.most)} kg/m^3')
         yield ctx.finding(
             'density-implausible', verdict.severity,
-            f'{fmt(link.mass)} kg in {fmt(verdict.volumes[0])} to {fmt(verdict.volumes[1])} '
-            f'm^3 of geometry is {between}, outside {fmt(low)} to {fmt(high)} kg/m^3'
+            f'{fmt(link.mass)} kg in {_volume_text(*verdict.volumes)} '
+            f'of geometry is {between}, outside {fmt(low)} to {fmt(high)} kg/m^3'
             + (f' ({"; ".join(verdict.notes)})' if verdict.notes else ''),
             link=link.name, element='inertial/mass', line=link.inertial.mass_line,
             suggestion=verdict.hint,
@@ -175,3 +175,10 @@ def check_com(ctx: CheckContext) -> Iterator[Finding]:
 
 
 CHECKS = (check_mismatch, check_density, check_com)
+
+
+def _volume_text(smallest: float, largest: float) -> str:
+    """Return '1.5 m^3', or '1.5 to 2 m^3' when the volume is only known within bounds."""
+    if fmt(smallest) == fmt(largest):
+        return f'{fmt(smallest)} m^3'
+    return f'{fmt(smallest)} to {fmt(largest)} m^3'

@@ -131,6 +131,21 @@ class MeshInfo:
         return self.solid.volume_source
 
     @property
+    def hull_volume(self) -> Optional[float]:
+        """
+        Return the volume of the convex hull in m^3, None when there is none (flat, no SciPy).
+
+        Computed once per file and scaled analytically, like the solid.
+        """
+        solid = self.solid
+        if solid.hull_volume is not None:
+            return solid.hull_volume
+        unscaled = self._entry.solids.hull_volume(self.raw)
+        if unscaled is None:
+            return None
+        return unscaled * abs(float(np.prod(np.asarray(self.scale, dtype=float))))
+
+    @property
     def measure_problem(self) -> Optional[str]:
         """Return why the solid could not be measured (e.g. out of memory), else None."""
         return self.solid.problem

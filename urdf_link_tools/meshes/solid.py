@@ -33,7 +33,7 @@ volume scales by ``|sx sy sz|``, the centre by ``D`` and the second moments
 ``trace(C) I - C``. No scaled copy of the vertices is made.
 """
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 import threading
 from typing import Optional, Tuple
 
@@ -66,6 +66,8 @@ class Solid:
     self_intersecting: bool = False
     flat: bool = False
     problem: Optional[str] = None
+    #: the convex hull's volume when measuring computed it (else None: ask SolidCache)
+    hull_volume: Optional[float] = None
 
     @property
     def second_moments(self) -> np.ndarray:
@@ -90,17 +92,43 @@ class Solid:
                          self.inside_out, self.self_intersecting, flat, self.problem)
         moments = det * (factors[:, None] * self.second_moments * factors[None, :])
         inertia = np.trace(moments) * np.eye(3) - moments
+        hull = None if self.hull_volume is None else self.hull_volume * det
         return Solid(self.volume * det, frozen(self.center_mass * factors), frozen(inertia),
                      self.volume_source, self.is_watertight, self.is_winding_consistent,
-                     self.inside_out, self.self_intersecting, False, None)
+                     self.inside_out, self.self_intersecting, False, None, hull)
 
 
 class SolidCache:
-    """Measure a raw mesh's solid once, on first use, whichever thread asks first."""
+    """Measure a raw mesh's solid (and hull) once, on first use, whichever thread asks first."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._solid: Optional[Solid] = None
+        self._hull: Optional[Tuple[Optional[float]]] = None
+
+    def hull_volume(self, raw: RawMesh) -> Optional[float]:
+        """
+        Return the volume of the convex hull of ``raw`` (before any scale), None without one.
+
+        Computed once per file: the hull of a scaled mesh is the scaled hull, so its volume
+        is this times ``|sx sy sz|``.
+        """
+        hull = self._hull
+        if hull is None:
+            with self._lock:
+                hull = self._hull
+                if hull is None:
+                    solid = self._solid
+                    if solid is not None and solid.hull_volume is not None:
+                        hull = (solid.hull_volume,)
+                    else:
+                        try:
+                            found, _ = convex_hull(raw.vertices)
+                        except MemoryError:
+                            found = None
+                        hull = (float(found.volume) if found is not None else None,)
+                    self._hull = hull
+        return hull[0]
 
     def get(self, raw: RawMesh) -> Solid:
         """Return the solid of ``raw`` (measured on the first call)."""
@@ -175,14 +203,16 @@ def _measure(raw: RawMesh) -> Solid:
         if hull is not None and abs(volume) > hull.volume * (1.0 + _HULL_TOLERANCE) + tiny:
             self_intersecting = True
         else:
-            return _solid(properties, 'mesh', watertight, consistent, inside_out)
+            solid = _solid(properties, 'mesh', watertight, consistent, inside_out)
+            return solid if hull is None else replace(solid, hull_volume=float(hull.volume))
     else:
         hull, why = convex_hull(vertices)
     if hull is None or not hull.volume > tiny:
         return Solid(0.0, frozen(np.zeros(3)), frozen(np.zeros((3, 3))), 'none', watertight,
                      consistent, inside_out, self_intersecting, flat=why != 'no SciPy')
-    return _solid(hull_properties(hull), 'convex hull', watertight, consistent, inside_out,
-                  self_intersecting)
+    solid = _solid(hull_properties(hull), 'convex hull', watertight, consistent, inside_out,
+                   self_intersecting)
+    return replace(solid, hull_volume=solid.volume)
 
 
 def _solid(properties, source: str, watertight: bool, consistent: bool, inside_out: bool,
