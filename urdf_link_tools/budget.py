@@ -27,7 +27,7 @@ import contextlib
 import ctypes
 import threading
 import time
-from typing import Callable, Iterator, Optional
+from typing import Callable, Dict, Iterator, Optional, Tuple
 
 
 class AnalysisInterrupted(BaseException):
@@ -52,6 +52,57 @@ def _raise_in(thread_id: int, exception: Optional[type]) -> None:
     # cooperative check cannot reach into a long step); None clears a pending one.
     ctypes.pythonapi.PyThreadState_SetAsyncExc(
         ctypes.c_ulong(thread_id), ctypes.py_object(exception) if exception else None)
+
+
+class _Watchdog:
+    """
+    One thread for every deadline: it expires budgets whose section outlives its deadline.
+
+    The analysing thread never starts a thread itself while it can be interrupted: CPython
+    gives a thread being created the creator's id until it runs, so an exception raised
+    "in the creator" at that moment would reach the new thread too.
+    """
+
+    def __init__(self) -> None:
+        self._condition = threading.Condition()
+        self._deadlines: Dict[int, Tuple[float, 'Budget']] = {}
+        self._thread: Optional[threading.Thread] = None
+
+    def start(self) -> None:
+        """Start the thread (once); call it from a thread that is never interrupted."""
+        with self._condition:
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._loop, daemon=True,
+                                                name='urdf_link_tools-budget')
+                self._thread.start()
+
+    def watch(self, budget: 'Budget', deadline: float) -> None:
+        with self._condition:
+            self._deadlines[id(budget)] = (deadline, budget)
+            self._condition.notify()
+
+    def forget(self, budget: 'Budget') -> None:
+        with self._condition:
+            self._deadlines.pop(id(budget), None)
+
+    def _loop(self) -> None:
+        while True:
+            with self._condition:
+                now = time.monotonic()
+                due = [budget for deadline, budget in self._deadlines.values()
+                       if deadline <= now]
+                for budget in due:
+                    self._deadlines.pop(id(budget), None)
+                if not due:
+                    nearest = min((deadline for deadline, _ in self._deadlines.values()),
+                                  default=None)
+                    self._condition.wait(None if nearest is None else nearest - now)
+                    continue
+            for budget in due:
+                budget._expire()
+
+
+WATCHDOG = _Watchdog()
 
 
 class _Expired(AnalysisInterrupted):
@@ -129,29 +180,22 @@ class Budget:
         :raises AnalysisInterrupted: when stopped, from wherever the block was
         """
         thread_id = threading.get_ident()
-        timer = None
-        if self._deadline is not None:
-            # Started before the section is registered: CPython gives a new thread's state its
-            # creator's id until the thread runs, and an exception aimed at the creator would
-            # go off in the new thread too (seen: a Timer thread killed by it, the analysis
-            # then never stopped).
-            timer = threading.Timer(max(0.0, self._deadline - self._clock()), self._expire)
-            timer.daemon = True
-            timer.start()
+        with self._lock:
+            self._section_thread = thread_id
         try:
-            with self._lock:
-                self._section_thread = thread_id
             # After the registration: a cancel from now on raises in this thread, and one
             # that came before is seen here.
             self.check()
+            if self._deadline is not None:
+                # The watchdog runs on the monotonic clock; a test clock only serves check().
+                WATCHDOG.watch(self, time.monotonic() + (self._deadline - self._clock()))
             yield
         finally:
+            WATCHDOG.forget(self)
             with self._lock:
                 self._section_thread = None
                 if self._fired:
                     # Raised or still pending: clear a pending one so that it cannot go off
                     # later, outside the section.
                     _raise_in(thread_id, None)
-            if timer is not None:
-                timer.cancel()
         self.check()  # a deadline crossed between two instructions of the section's end

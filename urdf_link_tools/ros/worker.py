@@ -28,7 +28,7 @@ import logging
 import threading
 from typing import Callable, Optional, Union
 
-from urdf_link_tools.budget import AnalysisInterrupted, Budget
+from urdf_link_tools.budget import AnalysisInterrupted, Budget, WATCHDOG
 
 logger = logging.getLogger(__name__)
 
@@ -84,6 +84,7 @@ class LatestJobWorker:
         self._superseded = 0
         self._busy = False
         self._stopped = False
+        WATCHDOG.start()  # from this thread, which no budget interrupts
         self._thread = threading.Thread(target=self._loop, name='urdf_link_tools-analysis',
                                         daemon=True)
         self._thread.start()
@@ -127,29 +128,35 @@ class LatestJobWorker:
             self._thread.join(timeout)
 
     def _loop(self) -> None:
-        while True:
-            with self._condition:
-                self._condition.wait_for(lambda: self._stopped or self._pending is not None)
-                if self._stopped:
-                    return
-                job, self._pending = self._pending, None
-                self._busy = True
-                budget = self._make_budget()
-                self._running = budget
+        while not self._stopped:
             try:
-                self._run(job, budget)
-            except AnalysisInterrupted:
-                logger.debug('job %s stopped: %s', job.kind, budget.reason())
-            except Exception as exc:  # the worker must outlive any job
-                try:
-                    self._on_error(job, exc)
-                except Exception:
-                    logger.exception('error handler failed')
-            finally:
-                with self._condition:
-                    self._running = None
-                    self._busy = False
-                    self._condition.notify_all()
+                self._next()
+            except AnalysisInterrupted:  # arrived late, after its job: the worker lives on
+                logger.debug('a stop request arrived after its job ended')
+
+    def _next(self) -> None:
+        with self._condition:
+            self._condition.wait_for(lambda: self._stopped or self._pending is not None)
+            if self._stopped:
+                return
+            job, self._pending = self._pending, None
+            self._busy = True
+            budget = self._make_budget()
+            self._running = budget
+        try:
+            self._run(job, budget)
+        except AnalysisInterrupted:
+            logger.debug('job %s stopped: %s', job.kind, budget.reason())
+        except Exception as exc:  # the worker must outlive any job
+            try:
+                self._on_error(job, exc)
+            except Exception:
+                logger.exception('error handler failed')
+        finally:
+            with self._condition:
+                self._running = None
+                self._busy = False
+                self._condition.notify_all()
 
     def _make_budget(self) -> Budget:
         try:
