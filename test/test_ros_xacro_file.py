@@ -66,6 +66,14 @@ def test_ros_xacro_urdf_file_with_arguments_and_refused_values(tmp_path):
         masses = {row.name: row.mass for row in answer.links}
         assert masses['upper_link'] == pytest.approx(3.0)
         assert masses['fore_link'] == pytest.approx(400.0)  # from the YAML file
+        # Findings point into the xacro sources, as the CLI's do: the nested macro's body.
+        inertia_macros = robot / 'urdf' / 'inertia_macros.xacro'
+        (upper,) = [finding for finding in session.link_findings('upper_link').findings
+                    if finding.rule == 'inertia-triangle-inequality']
+        assert upper.file == str(inertia_macros)
+        assert upper.line == 1 + inertia_macros.read_text().splitlines().index(
+            next(line for line in inertia_macros.read_text().splitlines()
+                 if '<inertia ' in line))
         for value, reason in ((str(outside), 'outside urdf_dirs'),
                               (str(robot / 'urdf' / 'missing.urdf'), 'cannot be read'),
                               (str(broken), 'not well-formed XML (line 1)'),

@@ -80,7 +80,7 @@ def finding_msg(finding: Finding) -> FindingMsg:
     return FindingMsg(
         rule=finding.rule, severity=int(finding.severity), link=finding.link or '',
         element=finding.element or '', line=max(0, int(finding.line or 0)),
-        message=finding.message, suggestion=finding.suggestion or '')
+        file=finding.file or '', message=finding.message, suggestion=finding.suggestion or '')
 
 
 def finding_msgs(findings: Iterable[Finding]) -> list:

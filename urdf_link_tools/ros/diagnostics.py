@@ -69,10 +69,17 @@ def finding_values(index: int, finding: Finding) -> List[KeyValue]:
 
     Keys start with ``#index`` so that the same rule firing twice on a link stays apart.
     """
-    where = f'line {finding.line}: ' if finding.line else ''
+    if finding.file and finding.line:
+        where = f'{finding.file}:{finding.line}: '
+    else:
+        where = f'line {finding.line}: ' if finding.line else ''
     element = f'{finding.element}: ' if finding.element else ''
     rows = [KeyValue(key=f'#{index} {finding.rule}',
                      value=clip(f'{finding.severity.label}: {where}{element}{finding.message}'))]
+    if finding.macro_stack:
+        # the xacro macro calls that made the element, innermost first
+        rows.append(KeyValue(key=f'#{index} macro calls', value=clip(', '.join(
+            f'{call.name} at {call.file}:{call.line}' for call in finding.macro_stack))))
     rows.extend(KeyValue(key=clip(f'#{index} {key}'), value=clip(str(value)))
                 for key, value in finding.values)
     if finding.suggestion:

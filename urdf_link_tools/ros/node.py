@@ -264,6 +264,7 @@ class UrdfLinkToolsNode(Node):
     def _process(self, job: Job, budget: Budget) -> None:
         settings = self._settings
         previous = self._snapshot
+        locate = None
         if job.kind == Job.RECHECK:
             if previous is None:
                 return
@@ -274,7 +275,7 @@ class UrdfLinkToolsNode(Node):
             try:
                 limit = settings.description_max_bytes
                 if job.kind == Job.FILE:
-                    data, source = self._load_file(job.path, settings)
+                    data, source, locate = self._load_file(job.path, settings)
                 else:
                     data = job.data
                 with budget.interruptible():
@@ -295,7 +296,8 @@ class UrdfLinkToolsNode(Node):
                 self._reject(rejection_from_error(exc, source))
                 return
         snapshot = build_snapshot(robot, settings, self._mesh_library(settings),
-                                  self._generation + 1, self._prefix, previous, budget)
+                                  self._generation + 1, self._prefix, previous, budget,
+                                  locate)
         # Built here, off the executor and before the swap: the first calls about the new
         # model find them ready, and the old model answers meanwhile.
         snapshot.answers.list_links()
@@ -327,7 +329,9 @@ class UrdfLinkToolsNode(Node):
         for note in loaded.notes:
             if not note.startswith(XACRO_SAYS):  # text from the file a parameter named
                 self.get_logger().warning(note)
-        return loaded.data, loaded.source
+        # Findings name the file and line where the element is written (for xacro the
+        # source file and the macro chain), as the CLI's do.
+        return loaded.data, loaded.source, loaded.locate
 
     def _reject(self, rejection: Rejection) -> None:
         self._rejection = rejection

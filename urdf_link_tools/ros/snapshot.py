@@ -23,7 +23,7 @@ findings, the names' index, a mesh's triangles) is built once, on first use, and
 :class:`Answers`: on a robot of 100,000 links a call costs the sending, not the building.
 """
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 import threading
 from typing import Any, Callable, Dict, Optional, Tuple, Union
 
@@ -31,6 +31,7 @@ from diagnostic_msgs.msg import DiagnosticStatus
 from urdf_link_tools.analysis import Analysis, analyze
 from urdf_link_tools.budget import Budget
 from urdf_link_tools.errors import UrdfError, UrdfInputError
+from urdf_link_tools.findings import Finding
 from urdf_link_tools.kinematics import choose_root
 from urdf_link_tools.loading import DEFAULT_MAX_BYTES
 from urdf_link_tools.meshes import MeshLibrary
@@ -97,6 +98,10 @@ class Answers:
                           lambda: self._build_triangles(element, mesh_result))
 
 
+#: findings -> the same findings located where they are written (file, line, macro chain)
+Locate = Callable[[Tuple[Finding, ...]], Tuple[Finding, ...]]
+
+
 @dataclass(frozen=True)
 class Snapshot:
     """
@@ -122,6 +127,8 @@ class Snapshot:
     generation: int
     summary: Optional[RobotSummary] = field(default=None, compare=False, repr=False)
     answers: Optional[Answers] = field(default=None, compare=False, repr=False)
+    #: maps the findings to where they are written (xacro sources); None: the lines as parsed
+    locate: Optional[Locate] = field(default=None, compare=False, repr=False)
 
     @property
     def robot(self) -> Robot:
@@ -177,7 +184,8 @@ def mesh_library(settings: NodeSettings) -> MeshLibrary:
 def build_snapshot(robot: Robot, settings: NodeSettings, meshes: Optional[MeshLibrary],
                    generation: int, prefix: str,
                    previous: Optional[Snapshot] = None,
-                   budget: Optional[Budget] = None) -> Snapshot:
+                   budget: Optional[Budget] = None,
+                   locate: Optional[Locate] = None) -> Snapshot:
     """
     Analyse a robot (or reuse the previous analysis) and derive every message.
 
@@ -191,14 +199,20 @@ def build_snapshot(robot: Robot, settings: NodeSettings, meshes: Optional[MeshLi
     :param prefix: the diagnostic name prefix (the node name)
     :param previous: the snapshot in service, if any
     :param budget: the analysis' time budget (see :func:`urdf_link_tools.analysis.analyze`)
+    :param locate: maps findings to the file and line where they are written (a xacro
+        file's source map); None keeps the previous snapshot's for the same robot
     :return: the new snapshot
     :raises AnalysisInterrupted: when the budget was cancelled
     """
+    if locate is None and previous is not None and previous.robot is robot:
+        locate = previous.locate
     if previous is not None and previous.robot is robot and \
             previous.settings.check == settings.check:
         analysis = previous.analysis
     else:
         analysis = analyze(robot, settings.check, meshes, budget)
+        if locate is not None:
+            analysis = replace(analysis, findings=locate(analysis.findings))
     answers = Answers(analysis, settings.mesh_triangles_max)
     return Snapshot(
         analysis=analysis, settings=settings, root=choose_root(robot) or '',
@@ -206,7 +220,8 @@ def build_snapshot(robot: Robot, settings: NodeSettings, meshes: Optional[MeshLi
         link_statuses=tuple(analysis_statuses(analysis, prefix,
                                               settings.diagnostics_max_link_statuses)),
         source=robot.source or TOPIC_SOURCE, generation=generation,
-        summary=robot_summary(analysis, answers.robot_findings()), answers=answers)
+        summary=robot_summary(analysis, answers.robot_findings()), answers=answers,
+        locate=locate)
 
 
 def rejection_from_error(error: Exception, source: Optional[str]) -> Rejection:
