@@ -289,59 +289,6 @@ class CheckContext:
             group = self._groups[top] = tuple(members)
         return group
 
-    def volume_range(self, link: Link) -> Optional[Tuple[float, float, Tuple[str, ...]]]:
-        """
-        Return bounds on the volume of the body a link's collision geometry describes.
-
-        The upper bound adds up every part (overlaps count twice, so it can only be too
-        big) with each mesh taken as its convex hull (never smaller than the solid); the
-        lower bound is the largest single part, a mesh counting no more than its convex
-        hull (the signed volume of a self-intersecting mesh counts overlaps twice).
-
-        :param link: the link
-        :return: (lowest, highest, notes) in m^3, or None when a part is unknown or empty
-        """
-        elements = [element for element in link.collisions if element.geometry is not None]
-        if not elements:
-            return None
-        lows: List[float] = []
-        highs: List[float] = []
-        notes: List[str] = []
-        for element in elements:
-            geometry = element.geometry
-            if isinstance(geometry, Mesh):
-                mesh = self.mesh_for(element)
-                if not isinstance(mesh, MeshInfo):
-                    return None
-                hull = self._hull_volume(mesh)
-                if hull is None or not hull > 0.0:
-                    return None
-                volume = mesh.volume if mesh.volume_source == 'mesh' else hull
-                if not volume > 0.0 or volume > hull:
-                    notes.append(f'{element.label} (convex hull)')
-                    volume = hull
-                lows.append(volume)
-                highs.append(hull)
-            else:
-                if not is_finite(geometry_values(geometry)):
-                    return None
-                volume = primitive_volume(geometry)
-                if volume is None or not volume > 0.0:
-                    continue  # a degenerate shape is reported by geometry-degenerate
-                lows.append(volume)
-                highs.append(volume)
-        if not lows:
-            return None
-        if len(highs) > 1:
-            notes.append(f'{len(highs)} parts: overlaps are not subtracted')
-        return max(lows), sum(highs), tuple(notes)
-
-    def _hull_volume(self, mesh: MeshInfo) -> Optional[float]:
-        # Once per file, scaled analytically by the library: a Qhull per element and scale
-        # took 2 s each for a 16 MB mesh used at 100 scales.
-        hull = mesh.hull_volume
-        return hull if hull is not None and hull > 0.0 else None
-
     def tensor(self, link: Link) -> TensorProperties:
         """
         Return the derived quantities of a link's declared tensor, computed once per analysis.
@@ -433,46 +380,3 @@ class CheckContext:
             # Steiner: each part's central tensor moved to the combined centre.
             tensor += unit + parallel_axis(volume, part_centre - centre)
         return CollisionModel(total, centre, tensor, len(parts), tuple(approximate)), ''
-
-
-class NameSuggester:
-    """
-    Bounded "did you mean" suggestions among many names.
-
-    ``difflib`` over every name for every unknown name is quadratic (a 121 KB file of
-    joints naming missing links took 48 s). Each query here looks only at the names that
-    share its first character and have a similar length, nearest lengths first, at most
-    ``CANDIDATES`` of them, and a suggester answers at most ``QUERIES`` distinct names
-    (later ones get no suggestion). Typos keep the first character and length in most cases.
-
-    :param names: the known names
-    """
-
-    CANDIDATES = 200
-    QUERIES = 100
-
-    def __init__(self, names: Iterable[str]) -> None:
-        self._buckets: Dict[Tuple[str, int], List[str]] = {}
-        for name in sorted(set(names)):
-            self._buckets.setdefault((name[:1].lower(), len(name)), []).append(name)
-        self._answers: Dict[str, str] = {}
-
-    def suggest(self, name: str) -> str:
-        """Return the closest known name, or '' when none is close (or the budget is spent)."""
-        import difflib
-
-        if name in self._answers:
-            return self._answers[name]
-        if len(self._answers) >= self.QUERIES:
-            return ''
-        candidates: List[str] = []
-        first = name[:1].lower()
-        for delta in range(0, 4):
-            for length in {len(name) - delta, len(name) + delta}:
-                candidates.extend(self._buckets.get((first, length), ()))
-            if len(candidates) >= self.CANDIDATES:
-                break
-        found = difflib.get_close_matches(name, candidates[:self.CANDIDATES], n=1)
-        answer = found[0] if found else ''
-        self._answers[name] = answer
-        return answer

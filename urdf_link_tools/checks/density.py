@@ -16,20 +16,22 @@
 Whether a link's mass fits the volume its geometry can have: the density-implausible verdict.
 
 The density is bounded, not computed: overlapping collision parts and self-intersecting
-meshes make a single volume untrustworthy (see ``CheckContext.volume_range``). The same
+meshes make a single volume untrustworthy (see :func:`volume_range`). The same
 verdict tells the inertia rules when the collision geometry is not the part (a mesh in
 millimetres), so that they do not compare a tensor with it or suggest its tensor.
 """
 
 from dataclasses import dataclass
 import math
-from typing import Optional, Sequence, Tuple
+from typing import List, Optional, Sequence, Tuple
 
 import numpy as np
 
 from urdf_link_tools.checks.base import CheckContext, fmt
 from urdf_link_tools.findings import Severity
-from urdf_link_tools.geometry import Bounds, geometry_values, is_finite, union_bounds
+from urdf_link_tools.geometry import (
+    Bounds, geometry_values, is_finite, primitive_volume, union_bounds)
+from urdf_link_tools.meshes import MeshInfo
 from urdf_link_tools.model import GeometryElement, Link, Mesh
 
 #: A density this many times beyond the plausible range is a warning; closer, an info (a
@@ -79,7 +81,7 @@ def density_verdict(ctx: CheckContext, link: Link) -> Optional[DensityVerdict]:
 
 def _verdict(ctx: CheckContext, link: Link) -> Optional[DensityVerdict]:
     low, high = ctx.config.density_min, ctx.config.density_max
-    volumes = ctx.volume_range(link)
+    volumes = volume_range(ctx, link)
     if volumes is None:
         return None
     smallest, largest, notes = volumes
@@ -126,7 +128,7 @@ def _upper_volume(ctx: CheckContext, group: Sequence[str], top: str) -> float:
     total = 0.0
     for name in group:
         member = ctx.robot.link(name)
-        volumes = ctx.volume_range(member)
+        volumes = volume_range(ctx, member)
         total += volumes[1] if volumes is not None else 0.0
         for visual in member.visuals:
             box = ctx.element_bounds(visual) if visual.geometry is not None else None
@@ -174,3 +176,58 @@ def group_bounds(ctx: CheckContext, elements: Sequence[GeometryElement]) -> Opti
 def _has_size(geometry) -> bool:
     values = geometry_values(geometry)
     return is_finite(values) and all(value > 0.0 for value in values)
+
+
+def volume_range(ctx: CheckContext, link: Link) -> Optional[Tuple[float, float, Tuple[str, ...]]]:
+    """
+    Return bounds on the volume of the body a link's collision geometry describes.
+
+    The upper bound adds up every part (overlaps count twice, so it can only be too
+    big) with each mesh taken as its convex hull (never smaller than the solid); the
+    lower bound is the largest single part, a mesh counting no more than its convex
+    hull (the signed volume of a self-intersecting mesh counts overlaps twice).
+
+    :param link: the link
+    :return: (lowest, highest, notes) in m^3, or None when a part is unknown or empty
+    """
+    elements = [element for element in link.collisions if element.geometry is not None]
+    if not elements:
+        return None
+    lows: List[float] = []
+    highs: List[float] = []
+    notes: List[str] = []
+    for element in elements:
+        geometry = element.geometry
+        if isinstance(geometry, Mesh):
+            mesh = ctx.mesh_for(element)
+            if not isinstance(mesh, MeshInfo):
+                return None
+            hull = _hull_volume(ctx, mesh)
+            if hull is None or not hull > 0.0:
+                return None
+            volume = mesh.volume if mesh.volume_source == 'mesh' else hull
+            if not volume > 0.0 or volume > hull:
+                notes.append(f'{element.label} (convex hull)')
+                volume = hull
+            lows.append(volume)
+            highs.append(hull)
+        else:
+            if not is_finite(geometry_values(geometry)):
+                return None
+            volume = primitive_volume(geometry)
+            if volume is None or not volume > 0.0:
+                continue  # a degenerate shape is reported by geometry-degenerate
+            lows.append(volume)
+            highs.append(volume)
+    if not lows:
+        return None
+    if len(highs) > 1:
+        notes.append(f'{len(highs)} parts: overlaps are not subtracted')
+    return max(lows), sum(highs), tuple(notes)
+
+
+def _hull_volume(ctx: CheckContext, mesh: MeshInfo) -> Optional[float]:
+    # Once per file, scaled analytically by the library: a Qhull per element and scale
+    # took 2 s each for a 16 MB mesh used at 100 scales.
+    hull = mesh.hull_volume
+    return hull if hull is not None and hull > 0.0 else None

@@ -25,7 +25,8 @@ from typing import Dict, Iterator, List, Optional
 
 import numpy as np
 
-from urdf_link_tools.checks.base import CheckContext, fmt, fmt_vector, NameSuggester, Rule
+from urdf_link_tools.checks.base import CheckContext, fmt, fmt_vector, Rule
+from urdf_link_tools.checks.names import NameSuggester
 from urdf_link_tools.findings import Finding, Severity
 from urdf_link_tools.geometry import is_finite, union_bounds
 from urdf_link_tools.meshes import MeshInfo, MeshProblem

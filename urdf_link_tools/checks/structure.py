@@ -22,7 +22,8 @@ roots or a loop; the checker reports all of them at once, per link.
 
 from typing import Dict, Iterator, List, Set
 
-from urdf_link_tools.checks.base import CheckContext, NameSuggester, Rule
+from urdf_link_tools.checks.base import CheckContext, Rule
+from urdf_link_tools.checks.names import NameSuggester
 from urdf_link_tools.findings import Finding, Severity
 
 URDFDOM = 'urdfdom model.cpp (parseURDF, initTree, initRoot)'
