@@ -94,7 +94,7 @@ RULES = (
          'unrealistic inertia" (moving links) or draws nothing. MuJoCo, which has no '
          'tolerance, may refuse a tensor that is on the triangle boundary',
          'use the suggested tensor (moved just inside the valid region)', RVIZ),
-    Rule('root-link-inertia', Severity.WARNING,
+    Rule('root-link-inertia', Severity.INFO,
          'the root link has an <inertial>',
          'KDL (robot_state_publisher, MoveIt\'s KDL plugins) ignores it and warns "KDL does '
          'not support a root link with an inertia"',
@@ -126,7 +126,7 @@ def check_links(ctx: CheckContext) -> Iterator[Finding]:
 
 def _root_inertia(ctx: CheckContext, link: Link) -> Finding:
     return ctx.finding(
-        'root-link-inertia', Severity.WARNING,
+        'root-link-inertia', Severity.INFO,
         f"the root link '{link.name}' has an <inertial> (mass {fmt(link.mass)} kg): KDL "
         'ignores the inertia of the root link and warns about it',
         link=link.name, element='inertial', line=link.inertial.line,
