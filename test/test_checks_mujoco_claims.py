@@ -179,3 +179,19 @@ def test_mujoco_4_honours_the_inertial_rotation():
     note = [f for f in findings if f.rule == 'inertial-origin-rotated']
     assert note and note[0].severity == Severity.INFO and 'MuJoCo 4.0 honours it' in \
         note[0].message
+
+
+@pytest.mark.parametrize('collision,refused', [
+    ('<collision><geometry><box size="0.1 0.1 0.3"/></geometry></collision>', False),
+    ('<visual><geometry><box size="0.1 0.1 0.3"/></geometry></visual>', True),
+])
+def test_massless_moving_link_mujoco_claim_only_where_mujoco_refuses(collision, refused):
+    """With MuJoCo's own defaults, a link without <inertial> gets mass from its collisions."""
+    text = arm(collision).replace(NO_INERTIA_FROM_GEOMETRY, '')
+    error = compile_error(text, False)
+    assert bool(error) == refused, error
+    analysis = analyze(parse_urdf_string(text), CheckConfig(check_meshes=False))
+    (finding,) = [f for f in analysis.findings
+                  if f.rule == 'mass-not-positive' and f.link == 'arm']
+    assert finding.severity == Severity.ERROR  # Gazebo drops the link either way
+    assert ('MuJoCo refuses' in finding.message) == refused, finding.message

@@ -167,8 +167,13 @@ def _check_mass(ctx: CheckContext, link: Link) -> Iterator[Finding]:
         hint = 'add <inertial> with the real mass and inertia of the part'
         if has_collision:
             hint += ' (the collision geometry gives a starting point)'
-        consequence = ('Gazebo leaves the link and its joint out of the model and MuJoCo '
-                       'refuses to compile' if fused.mass <= 0.0 else
+        # MuJoCo infers the mass and inertia of a body without <inertial> from its collision
+        # geometry (inertiafromgeom="auto"), so it refuses only a body with none to infer
+        # from, or an explicit mass of 0 (test_checks_mujoco_claims.py).
+        infers = inertial is None and ctx.group_has_collision(link.name)
+        mujoco = '' if infers else ' and MuJoCo refuses to compile'
+        consequence = ('Gazebo leaves the link and its joint out of the model' + mujoco
+                       if fused.mass <= 0.0 else
                        f'the links welded to it weigh {fmt(fused.mass)} kg but have no '
                        'rotational inertia, so MuJoCo refuses to compile')
         yield ctx.finding(

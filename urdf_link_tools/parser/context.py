@@ -239,16 +239,25 @@ def pick(element: etree._Element, tags: Tuple[str, ...],
          ctx: Context) -> Dict[str, etree._Element]:
     """Return the first child of each wanted tag in one pass; note any repeated one."""
     found: Dict[str, etree._Element] = {}
+    extra: Dict[str, List[etree._Element]] = {}
     for child in element:
         tag = child.tag
         if tag in tags:
             if tag not in found:
                 found[tag] = child
             else:
-                ctx.note(f'parse-duplicate-{tag}', child,
-                         f'<{element.tag}> has more than one <{tag}>; only the first '
-                         f'(line {found[tag].sourceline}) is used by URDF readers',
-                         f'remove or merge the extra <{tag}>')
+                extra.setdefault(tag, []).append(child)
+    for tag, children in extra.items():
+        # One finding per element and tag, however many extras (CAD exporters write five
+        # <material> in one <visual>). A second <material> changes nothing a user sees (the
+        # first is used, a mesh file carries its own colours): info; a second <origin>,
+        # <geometry>, <mass> or <inertia> may hide the value the author meant: warning.
+        more = len(children)
+        ctx.note(f'parse-duplicate-{tag}', children[0],
+                 f'<{element.tag}> has {more + 1} <{tag}> elements; only the first '
+                 f'(line {found[tag].sourceline}) is used by URDF readers',
+                 f'remove or merge the extra <{tag}>',
+                 Severity.INFO if tag == 'material' else Severity.WARNING)
     return found
 
 
