@@ -61,6 +61,10 @@ class DensityVerdict:
     length_slip: bool = False
 
 
+#: a welded link lighter than this share of its body is negligible in it
+NEGLIGIBLE_SHARE = 0.01
+
+
 def density_verdict(ctx: CheckContext, link: Link) -> Optional[DensityVerdict]:
     """
     Return why the link's density is implausible, or None when it is plausible or unknown.
@@ -115,9 +119,33 @@ def _verdict(ctx: CheckContext, link: Link) -> Optional[DensityVerdict]:
 
 
 def geometry_is_the_part(ctx: CheckContext, link: Link) -> bool:
-    """Return False when the density shows the geometry's lengths are in the wrong unit."""
+    """
+    Return False when the collision geometry cannot stand for the part's mass distribution.
+
+    That is when the density shows its lengths are in the wrong unit, or when even its
+    largest possible volume would hold the mass only at more than ``density_max``: a
+    placeholder (a 1 cm cylinder on a 3 kg hip) or partial geometry (contact spheres), whose
+    tensor says nothing about the part's.
+    """
     verdict = density_verdict(ctx, link)
-    return verdict is None or not verdict.length_slip
+    if verdict is not None and verdict.length_slip:
+        return False
+    volumes = volume_range(ctx, link)
+    return volumes is None or not (volumes[1] > 0.0 and
+                                   link.mass / volumes[1] > ctx.config.density_max)
+
+
+def negligible_in_its_body(ctx: CheckContext, link: Link) -> bool:
+    """
+    Return True for a link welded to a body at least 100 times heavier.
+
+    An IMU, a logo or a camera frame of a few grams on a fixed joint changes nothing once
+    Gazebo or MuJoCo fuse it into that body, so its tensor and centre of mass do not matter.
+    """
+    if ctx.is_moving(link.name) or ctx.robot.parent_joint(link.name) is None:
+        return False
+    body = ctx.lumped_mass(ctx.weld_top(link.name))
+    return 0.0 < link.mass < NEGLIGIBLE_SHARE * body
 
 
 def _upper_volume(ctx: CheckContext, group: Sequence[str], top: str) -> float:

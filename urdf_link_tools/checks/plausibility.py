@@ -27,7 +27,8 @@ from typing import Iterator
 import numpy as np
 
 from urdf_link_tools.checks.base import CheckContext, fmt, fmt_vector, Rule
-from urdf_link_tools.checks.density import density_verdict, group_bounds
+from urdf_link_tools.checks.density import density_verdict, group_bounds, \
+    negligible_in_its_body
 from urdf_link_tools.checks.suggest import geometry_tensor, mismatch, suggest
 from urdf_link_tools.findings import Finding, Severity
 from urdf_link_tools.geometry import (
@@ -89,6 +90,8 @@ def check_mismatch(ctx: CheckContext) -> Iterator[Finding]:
             continue  # the inertia rules report invalid tensors with their own suggestion
         if declared.moments[0] < MUJOCO_EPS:
             continue  # inertia-moment-tiny reports it, with a suggestion that also fits here
+        if negligible_in_its_body(ctx, link):
+            continue  # a sensor frame of a few grams welded to a heavy body: fused away
         model, _ = ctx.collision_model(link)
         expected = geometry_tensor(ctx, link)
         if model is None or expected is None:
@@ -147,6 +150,8 @@ def check_com(ctx: CheckContext) -> Iterator[Finding]:
     for link in ctx.robot.links:
         if not _usable(link) or not any(e.geometry is not None for e in link.collisions):
             continue
+        if negligible_in_its_body(ctx, link):
+            continue  # its centre of mass moves the fused body's by under 1 % of the offset
         collision = group_bounds(ctx, link.collisions)
         if collision is None:
             continue

@@ -156,9 +156,9 @@ def suggest(ctx: CheckContext, link: Link, candidate: Optional[np.ndarray],
                             f'{fmt_inertia(inertia_values(lifted))}')
     if geometry is not None:
         chosen = geometry if not problem(ctx, link, geometry, None) else _lifted(geometry)
-        why = f'instead of {label} ({reason})' if candidate is not None else ''
-        return chosen, (f'the collision geometry at uniform density gives {why}: '
-                        f'{fmt_inertia(inertia_values(chosen))}').replace(' :', ':')
+        why = f', instead of {label} ({reason})' if candidate is not None else ''
+        return chosen, (f'the tensor of the collision geometry at uniform density{why}: '
+                        f'{fmt_inertia(inertia_values(chosen))}')
     sphere = sphere_tensor(link.mass)
     return sphere, (f'no collision geometry to derive it from and {label} is unusable '
                     f'({reason}): a solid sphere of {fmt(link.mass)} kg at '
