@@ -60,7 +60,7 @@ RULES = (
          'unsupported format',
          'loaders fail or hang on it; the checker refuses it without opening devices or '
          'pipes and within mesh_max_bytes',
-         'point to a valid STL, OBJ or DAE file', 'trimesh / pycollada loaders'),
+         'point to a valid STL, OBJ, DAE, glTF or GLB file', 'trimesh / pycollada loaders'),
     Rule('collision-mesh-too-complex', Severity.WARNING,
          'a collision mesh has more faces than collision_face_limit (5,000 by default)',
          'collision checking (MoveIt, simulators) slows down with every face; 1-3k-face '
@@ -246,7 +246,7 @@ def _mesh(ctx: CheckContext, link: Link, element: GeometryElement,
         suggestion = ('fix the filename, or make the package findable (source its workspace '
                       f'or pass --package-dir NAME=PATH); tried: {tried}'
                       if result.rule == 'mesh-not-found' else
-                      'replace the file by a valid STL, OBJ or DAE mesh')
+                      'replace the file by a valid STL, OBJ, DAE, glTF or GLB mesh')
         yield ctx.finding(
             result.rule, _severity(element), result.message, link=link.name,
             element=element.label, line=line, suggestion=suggestion,
