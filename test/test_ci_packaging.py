@@ -25,6 +25,7 @@ repository; the Action's check step runs with bash as the runner would run it.
 import json
 import os
 import pathlib
+import shlex
 import shutil
 import subprocess
 import sys
@@ -199,7 +200,14 @@ def test_action_check_step(tmp_path):
                EXTRA_ARGS='--ignore material-undefined',
                FAIL_ON='error', SARIF_FILE='out.sarif', ANNOTATIONS='true',
                GITHUB_OUTPUT=str(output))
-    env['PATH'] = str(ROOT / '.venv' / 'bin') + os.pathsep + env['PATH']
+    # The command the Action installs, run by this interpreter (a venv, or a colcon install)
+    bin_dir = tmp_path / 'bin'
+    bin_dir.mkdir()
+    wrapper = bin_dir / 'urdf-link-tools'
+    python = shlex.quote(sys.executable)
+    wrapper.write_text(f'#!/bin/sh\nexec {python} -m urdf_link_tools.cli "$@"\n')
+    wrapper.chmod(0o755)
+    env['PATH'] = str(bin_dir) + os.pathsep + env['PATH']
     done = subprocess.run(['bash', '-e', '-c', step['run']], cwd=str(tmp_path), env=env,
                           capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr

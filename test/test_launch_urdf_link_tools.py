@@ -91,7 +91,7 @@ class TestNodeServes(unittest.TestCase):
         self.assertEqual(len(answer.links), 7)
         # The sample's package:// mesh resolves through the installed share folder.
         rules = {finding.rule for finding in arm.findings}
-        self.assertIn('collision-reuses-visual-mesh', rules)
+        self.assertIn('inertia-triangle-inequality', rules)
         self.assertNotIn('mesh-not-found', rules)
 
 

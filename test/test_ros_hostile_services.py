@@ -179,8 +179,10 @@ def test_ros_hostile_huge_chain_answers_quickly_and_diagnostics_stay_small():
         print(' '.join(f'{name} {seconds * 1e3:.0f} ms' for name, seconds in timings.items())
               + f'; RSS {rss_mib(pid):.0f} MiB')
         assert not near.success and "did you mean 'link_5000'" in near.message, near.message
-        assert timings['list_links'] < 1.0
-        assert max(timings[name] for name in ('near miss', 'geometry', 'robot findings')) < 0.5
+        # Before the bounded answers these took 12 s (list_links) and 14.5 s (near miss); the
+        # bound is loose because the machine may be busy (figures: bench.bench_hostile_node).
+        assert timings['list_links'] < 5.0
+        assert max(timings[name] for name in ('near miss', 'geometry', 'robot findings')) < 5.0
         count = len(hostile.diagnostics)
         hostile.client.spin_until(lambda: len(hostile.diagnostics) > count + 1, 20.0,
                                   'two diagnostics arrays')

@@ -243,6 +243,10 @@ def label_marker(link: Link, marker_id: int, color: Rgba, scale: float = 1.0,
     return marker
 
 
+#: the most links one MarkerArray draws (as list_links lists at most 10,000)
+MAX_MARKER_LINKS = 10_000
+
+
 def link_markers(analysis, options: MarkerOptions = MarkerOptions(),
                  stamp: Optional[Time] = None) -> MarkerArray:
     """
@@ -258,7 +262,14 @@ def link_markers(analysis, options: MarkerOptions = MarkerOptions(),
     """
     markers: List[Marker] = [delete_all_marker(stamp)]
     collision_id = 0
-    for index, link in enumerate(unique_links(analysis.robot)):
+    links = list(enumerate(unique_links(analysis.robot)))
+    if len(links) > MAX_MARKER_LINKS:
+        # A generated or hostile robot: draw the links with findings first, and at most
+        # MAX_MARKER_LINKS of them, so that one message stays bounded (serialising it holds
+        # the interpreter and would stall the services).
+        links.sort(key=lambda item: -int(analysis.worst(item[1].name) or 0))
+        links = sorted(links[:MAX_MARKER_LINKS], key=lambda item: item[0])
+    for index, link in links:
         color = options.severity_color(analysis.worst(link.name))
         candidates = []
         if options.publish_com:
