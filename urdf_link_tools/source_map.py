@@ -42,9 +42,15 @@ class SourceLocation:
 
 
 def display_path(path: str, base: Optional[str] = None) -> str:
-    """Return a path relative to ``base`` (the working directory) when it lies under it."""
+    """
+    Return a path relative to ``base`` (the working directory) when it lies under it.
+
+    A ``base`` of ``/`` keeps every path absolute (the node: its clients run elsewhere).
+    """
     base = os.path.abspath(base or os.getcwd())
     absolute = os.path.abspath(path)
+    if base == os.sep:
+        return absolute
     if absolute == base or absolute.startswith(base.rstrip(os.sep) + os.sep):
         return os.path.relpath(absolute, base)
     return absolute

@@ -26,8 +26,10 @@ parameter, a strange joint state) can stop the node: a bad description leaves th
 model in service and is reported as an ERROR diagnostic.
 """
 
+import functools
 import gc
 import math
+import os
 import sys
 import time
 from typing import Any, Dict, Optional
@@ -331,7 +333,8 @@ class UrdfLinkToolsNode(Node):
                 self.get_logger().warning(note)
         # Findings name the file and line where the element is written (for xacro the
         # source file and the macro chain), as the CLI's do.
-        return loaded.data, loaded.source, loaded.locate
+        # Absolute paths: the node's clients do not share its working directory.
+        return loaded.data, loaded.source, functools.partial(loaded.locate, base=os.sep)
 
     def _reject(self, rejection: Rejection) -> None:
         self._rejection = rejection
