@@ -24,33 +24,23 @@ import json
 import os
 import pathlib
 import re
-import shutil
 
+from cli_harness import checkout_with_samples, ROOT, run, SAMPLE
 import jsonschema
 import pytest
 from urdf_link_tools.annotations import escape_property, workflow_command
 from urdf_link_tools.checks import RULES
-from urdf_link_tools.cli import EXIT_ERRORS, EXIT_INPUT, EXIT_OK, EXIT_USAGE, EXIT_WARNINGS, main
+from urdf_link_tools.cli import EXIT_ERRORS, EXIT_INPUT, EXIT_OK, EXIT_USAGE, EXIT_WARNINGS
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent
 SCHEMA = json.loads((ROOT / 'test' / 'data' / 'sarif' / 'sarif-schema-2.1.0.json').read_text())
 VALIDATOR = jsonschema.Draft4Validator(SCHEMA)
-SAMPLE = 'samples/sample_robot.urdf'
 ANNOTATION = re.compile(r'^::(error|warning|notice)(?: ([^:]*))?::(.*)$')
-
-
-def run(args):
-    out, err = io.StringIO(), io.StringIO()
-    status = main(args, out=out, err=err)
-    return status, out.getvalue(), err.getvalue()
 
 
 @pytest.fixture
 def workdir(tmp_path, monkeypatch):
     """Make a checkout-like working directory holding samples/ (robot and meshes)."""
-    shutil.copytree(ROOT / 'samples', tmp_path / 'samples')
-    monkeypatch.chdir(tmp_path)
-    return tmp_path
+    return checkout_with_samples(tmp_path, monkeypatch)
 
 
 def check(workdir, *extra, robots=(SAMPLE,)):

@@ -23,32 +23,22 @@ carry the file:line and macro calls that the xacro source mapping gives.
 import io
 import json
 import pathlib
-import shutil
 
+from cli_harness import checkout_with_samples, ROOT, run, SAMPLE
 import jsonschema
 import pytest
 from urdf_link_tools.baseline import apply_baseline, load_baseline
-from urdf_link_tools.cli import EXIT_ERRORS, EXIT_OK, EXIT_USAGE, EXIT_WARNINGS, main
+from urdf_link_tools.cli import EXIT_ERRORS, EXIT_OK, EXIT_USAGE, EXIT_WARNINGS
 from urdf_link_tools.findings import Finding, MacroCall, Severity
 from urdf_link_tools.suppression import apply_suppressions, collect_suppressions
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent
 SCHEMA = json.loads((ROOT / 'test' / 'data' / 'sarif' / 'sarif-schema-2.1.0.json').read_text())
-SAMPLE = 'samples/sample_robot.urdf'
-
-
-def run(args):
-    out, err = io.StringIO(), io.StringIO()
-    status = main(args, out=out, err=err)
-    return status, out.getvalue(), err.getvalue()
 
 
 @pytest.fixture
 def workdir(tmp_path, monkeypatch):
     """Make a checkout-like working directory holding samples/ (robot and meshes)."""
-    shutil.copytree(ROOT / 'samples', tmp_path / 'samples')
-    monkeypatch.chdir(tmp_path)
-    return tmp_path
+    return checkout_with_samples(tmp_path, monkeypatch)
 
 
 def check(workdir, *extra):
