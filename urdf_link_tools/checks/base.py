@@ -181,19 +181,10 @@ class CheckContext:
         if cached is not None:
             return cached
         total = 0.0
-        seen = set()
-        stack = [link_name]
-        while stack:
-            name = stack.pop()
-            if name in seen:
-                continue
-            seen.add(name)
+        for name in self._welded_below(link_name):
             link = self.robot.link(name)
             if link is not None and math.isfinite(link.mass) and link.mass > 0.0:
                 total += link.mass
-            for joint in self.robot.child_joints(name):
-                if not joint.is_moving:
-                    stack.append(joint.child)
         self._lumped[link_name] = total
         return total
 
@@ -270,23 +261,27 @@ class CheckContext:
                 if member is not None)
         return self._group_flags[(top, 'collides')]
 
+    def _welded_below(self, name: str) -> Tuple[str, ...]:
+        """Return a link and the links welded below it through fixed joints (a loop once)."""
+        members: List[str] = []
+        seen = set()
+        stack = [name]
+        while stack:
+            current = stack.pop()
+            if current in seen:
+                continue
+            seen.add(current)
+            members.append(current)
+            stack.extend(joint.child for joint in self.robot.child_joints(current)
+                         if not joint.is_moving)
+        return tuple(members)
+
     def weld_group(self, name: str) -> Tuple[str, ...]:
         """Return the links that form one rigid body with this one (fixed joints both ways)."""
         top = self.weld_top(name)
         group = self._groups.get(top)
         if group is None:
-            members: List[str] = []
-            seen = set()
-            stack = [top]
-            while stack:
-                current = stack.pop()
-                if current in seen:
-                    continue
-                seen.add(current)
-                members.append(current)
-                stack.extend(joint.child for joint in self.robot.child_joints(current)
-                             if not joint.is_moving)
-            group = self._groups[top] = tuple(members)
+            group = self._groups[top] = self._welded_below(top)
         return group
 
     def tensor(self, link: Link) -> TensorProperties:
