@@ -321,10 +321,20 @@ class Hostile:
             return answer if answer.success and answer.robot_name == name else None
         return self.client.spin_until(served, timeout, f'robot {name!r} in service')
 
-    def wait_markers(self, since: int, timeout: float = TIMEOUT) -> Any:
-        """Wait for the first marker array received after ``since`` and return it."""
-        self.client.spin_until(lambda: len(self.markers) > since, timeout, 'a marker array')
-        return self.markers[since]
+    def wait_markers(self, since: int, timeout: float = TIMEOUT,
+                     where: Optional[Callable[[Any], bool]] = None) -> Any:
+        """
+        Wait for the first marker array received after ``since`` (that ``where`` accepts).
+
+        A late array of the previous robot can still arrive after ``since``; ``where`` tells
+        the one about the robot just published.
+        """
+        def found():
+            for array in self.markers[since:]:
+                if where is None or where(array):
+                    return array
+            return None
+        return self.client.spin_until(found, timeout, 'a marker array')
 
     def wait_statuses(self, since: int, robot: str, timeout: float = TIMEOUT) -> Dict[str, Any]:
         """Wait for a diagnostics array about ``robot`` after ``since``; return its statuses."""
