@@ -53,6 +53,11 @@ DEPTH = 100_000
 FIFTY_MB = 50 * 1000 * 1000
 
 
+def _labels(array):
+    """Return the frames of an array's label markers, in order."""
+    return [m.header.frame_id for m in array.markers if m.ns == 'labels']
+
+
 def _truncated() -> str:
     lines = GOOD.splitlines()
     # Cut in the middle of line 31, the second link's start tag.
@@ -227,8 +232,8 @@ def test_hostile_duplicate_link_names(hostile, tmp_path):
     statuses = hostile.wait_statuses(since, 'duplicates')
     arm = statuses['urdf_link_tools: arm']
     assert arm.level == DiagnosticStatus.ERROR and 'used again' in arm.message
-    labels = [m.header.frame_id for m in hostile.wait_markers(marks).markers if m.ns == 'labels']
-    assert labels == list(TEMPLATE_LINKS)
+    array = hostile.wait_markers(marks, where=lambda array: _labels(array) == list(TEMPLATE_LINKS))
+    assert _labels(array) == list(TEMPLATE_LINKS)
     hostile.client.publish_description(GOOD)
     hostile.wait_robot('last_good')
     status, out, _ = _cli(tmp_path, duplicate)
@@ -258,8 +263,8 @@ def test_hostile_unicode_and_whitespace_names(hostile, tmp_path):
     assert not near.success and "did you mean 'ссылка arm'" in near.message
     statuses = hostile.wait_statuses(since, 'робот_🤖')
     assert {f'urdf_link_tools: {name}' for name in names} <= set(statuses)
-    array = hostile.wait_markers(marks)
-    assert {m.header.frame_id for m in array.markers if m.ns == 'labels'} == set(names)
+    array = hostile.wait_markers(marks, where=lambda array: set(_labels(array)) == set(names))
+    assert set(_labels(array)) == set(names)
     hostile.client.publish_description(GOOD)
     hostile.wait_robot('last_good')
     status, out, _ = _cli(tmp_path, text)
