@@ -13,11 +13,11 @@
 # limitations under the License.
 
 """
-trimesh and SciPy (about 51 MB of RSS) are imported only when a robot has meshes to load.
+trimesh and SciPy (about 51 MB of RSS) are imported only when a robot has meshes needing them.
 
 Checked in a fresh interpreter: importing every core module and the CLI, then parsing and
 checking a robot made of primitives (with meshes switched on), leaves both out of
-``sys.modules``; a robot with one mesh brings them in.
+``sys.modules``; STL meshes are read without trimesh; an OBJ mesh brings it in.
 """
 
 import os
@@ -73,8 +73,20 @@ def test_primitive_robot_imports_neither_trimesh_nor_scipy(tmp_path):
     assert _heavy_modules(str(path)) == ''
 
 
-def test_a_mesh_brings_trimesh_in(tmp_path):
+def test_an_stl_robot_is_read_without_trimesh(tmp_path):
+    # STL, the most common robot mesh, is read and measured with NumPy alone.
     mesh = mesh_attacks.broken_meshes(tmp_path)['good']
+    assert mesh.suffix == '.stl'
+    path = tmp_path / 'mesh.urdf'
+    path.write_text(mesh_attacks.robot('mesh', [(f'file://{mesh}', (1, 1, 1))]))
+    heavy = _heavy_modules(str(path)).split(',')
+    assert 'trimesh' not in heavy and 'collada' not in heavy
+
+
+def test_an_obj_mesh_brings_trimesh_in(tmp_path):
+    mesh = tmp_path / 'tetra.obj'
+    mesh.write_text('v 0 0 0\nv 0.1 0 0\nv 0 0.1 0\nv 0 0 0.1\n'
+                    'f 1 3 2\nf 1 2 4\nf 1 4 3\nf 2 3 4\n')
     path = tmp_path / 'mesh.urdf'
     path.write_text(mesh_attacks.robot('mesh', [(f'file://{mesh}', (1, 1, 1))]))
     assert 'trimesh' in _heavy_modules(str(path)).split(',')

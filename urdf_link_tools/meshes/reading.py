@@ -22,10 +22,11 @@ bound, so no file can make the checker hang or exhaust memory; a read error (``/
 ``/proc/self/mem``) is a problem like any other. Messages never quote a file's bytes or
 exact size (a description may name any file the checker can read).
 
-STL (ASCII and binary), OBJ, DAE (through pycollada), glTF and GLB are parsed by trimesh,
-imported only here, when a robot has a mesh to read. Scenes are flattened with their node
-transforms under a budget on geometry instances and triangles, checked before anything is
-copied (see :mod:`.dae` for COLLADA's node instancing).
+STL (ASCII and binary) is read with NumPy (:mod:`.stl`); OBJ, DAE (through pycollada), glTF
+and GLB are parsed by trimesh, imported only here, when a robot has such a mesh to read.
+Scenes are flattened with their node transforms under a budget on geometry instances and
+triangles, checked before anything is copied (see :mod:`.dae` for COLLADA's node
+instancing).
 """
 
 from dataclasses import dataclass
@@ -37,7 +38,7 @@ from typing import Optional, Tuple, Union
 
 import numpy as np
 
-from urdf_link_tools.meshes import dae, gltf
+from urdf_link_tools.meshes import dae, gltf, stl
 
 DEFAULT_MAX_BYTES = 100_000_000
 #: twice the triangles of the largest binary STL under the default size limit
@@ -76,7 +77,7 @@ class RawMesh:
     faces: np.ndarray
     unit_scale: float
     size_bytes: int
-    #: one geometry, merged by trimesh's loader, placed and sized unchanged
+    #: vertices merged by position (as trimesh's merge) and in metres as read
     merged: bool = False
 
     @property
@@ -210,10 +211,11 @@ def _parse(path: str, file_type: str, data: bytes, budget: Budget, problem) \
     unit = 1.0
     extra: dict = {}
     if file_type == 'stl':
-        reason = _stl_problem(data)
+        reason = stl.problem(data)
         if reason is not None:
             return problem(f'{path} is not a valid STL: {reason}')
-    elif file_type == 'obj':
+        return _raw(path, stl.read_stl(data), 1.0, len(data), True, problem)
+    if file_type == 'obj':
         extra = {'skip_materials': True}
     elif file_type == 'dae':
         if b'<!ENTITY' in data:
@@ -252,7 +254,17 @@ def _parse(path: str, file_type: str, data: bytes, budget: Budget, problem) \
         return problem(f'{path} could not be loaded as {file_type.upper()}: {reason[:200]}')
     if isinstance(arrays, str):
         return problem(f'{path} was not loaded: {arrays}')
-    vertices, faces, merged = arrays
+    vertices, faces, _ = arrays
+    # Only STL is merged here (other loaders also key on normals and texture coordinates,
+    # leaving positions that a position merge would join: measuring merges them).
+    return _raw(path, (vertices, faces), unit, len(data), False, problem)
+
+
+def _raw(path: str, arrays: Union[Tuple[np.ndarray, np.ndarray], str], unit: float,
+         size: int, merged: bool, problem) -> Union[RawMesh, MeshProblem]:
+    if isinstance(arrays, str):
+        return problem(f'{path} could not be read: {arrays}')
+    vertices, faces = arrays
     if len(faces) == 0 or len(vertices) == 0:
         return problem(f'{path} holds no triangles')
     if not np.all(np.isfinite(vertices)):
@@ -261,11 +273,9 @@ def _parse(path: str, file_type: str, data: bytes, budget: Budget, problem) \
         # Measuring indexes the vertices by the faces: a face naming a vertex that does
         # not exist cannot be measured.
         return problem(f'{path}: a triangle names a vertex that does not exist')
-    # Only STL: its loader merges by position alone (other loaders also key on normals
-    # and texture coordinates, leaving positions that a position merge would join).
     # A unit of 1.0 changes no number: keep the array rather than copy it.
     return RawMesh(frozen(vertices * unit if unit != 1.0 else vertices), frozen(faces),
-                   unit, len(data), merged and file_type == 'stl' and unit == 1.0)
+                   unit, size, merged and unit == 1.0)
 
 
 def _buffer_reader(path: str, limit: int) -> bytes:
@@ -333,29 +343,3 @@ def scene_arrays(scene: object,
     if len(vertices) == 1:
         return vertices[0], faces[0], merged
     return np.concatenate(vertices), np.concatenate(faces), merged
-
-
-def _stl_problem(data: bytes) -> Optional[str]:
-    """
-    Say why bytes are neither binary nor ASCII STL, before a parser guesses.
-
-    The reason never quotes the file's bytes (its header's triangle count) or its size:
-    the path may be a link to any file the checker can read.
-    """
-    if len(data) >= 84:
-        count = int.from_bytes(data[80:84], 'little')
-        # Some exporters append bytes after the triangles; readers ignore them.
-        if count > 0 and 84 + 50 * count <= len(data):
-            return None
-    head = data[:1024].lstrip()
-    if head[:5].lower() == b'solid':
-        try:
-            data.decode('ascii')
-            return None
-        except UnicodeDecodeError:
-            pass
-    if len(data) >= 84:
-        detail = 'as binary STL, its header announces more triangles than the file holds'
-    else:
-        detail = 'it is shorter than a binary STL header (84 bytes)'
-    return f'{detail}, and it is not ASCII STL (which starts with "solid")'

@@ -1,0 +1,118 @@
+# Copyright 2026 urdf_link_tools contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+Vertex merging and the volume integrals of a triangle surface, in NumPy alone.
+
+The same numbers as trimesh's ``grouping.merge_vertices`` (positions rounded to 1e-8,
+each group represented by its first vertex) and ``triangles.mass_properties`` (Eberly's
+polyhedral mass properties, the same subexpressions in the same order), without importing
+trimesh, which with the SciPy it imports costs about 55 MB of resident memory in a node
+that only needs these two.
+"""
+
+from typing import NamedTuple, Tuple
+
+import numpy as np
+
+#: trimesh's tol.merge: positions closer than 1e-8 (after rounding) are one vertex
+MERGE_DIGITS = 8
+_DIVISORS = np.array([6, 24, 24, 24, 60, 60, 60, 120, 120, 120], dtype=np.float64)
+
+
+class MassProperties(NamedTuple):
+    """Volume, centre and inertia (about the centre) of a surface at density 1."""
+
+    volume: float
+    center_mass: np.ndarray
+    inertia: np.ndarray
+
+
+def merge_positions(vertices: np.ndarray, faces: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
+    """
+    Join vertices whose positions agree to 8 decimals, as trimesh's merge does.
+
+    Unreferenced vertices are dropped. Each merged vertex keeps the exact position of the
+    first vertex (in file order) of its group; the kept vertices stay in file order.
+
+    :param vertices: (n, 3) positions
+    :param faces: (m, 3) indices into ``vertices``
+    :return: the merged vertices and the faces renumbered onto them
+    """
+    if len(vertices) == 0 or len(faces) == 0:
+        return vertices[:0], faces[:0]
+    referenced = np.zeros(len(vertices), dtype=bool)
+    referenced[faces] = True
+    used = np.flatnonzero(referenced)
+    keys = np.round(vertices[used] * 10.0 ** MERGE_DIGITS).astype(np.int64)
+    # A stable sort keeps file order within a group: its first element is its first vertex.
+    order = np.lexsort((keys[:, 2], keys[:, 1], keys[:, 0]))
+    ordered = keys[order]
+    starts = np.empty(len(order), dtype=bool)
+    starts[0] = True
+    np.any(ordered[1:] != ordered[:-1], axis=1, out=starts[1:])
+    group = np.cumsum(starts) - 1
+    first = order[starts]  # per group (in key order), its first vertex among ``used``
+    rank = np.argsort(first, kind='stable')  # groups in file order of their first vertex
+    renumber = np.empty(len(first), dtype=np.int64)
+    renumber[rank] = np.arange(len(first))
+    inverse = np.zeros(len(vertices), dtype=np.int64)
+    inverse[used[order]] = renumber[group]
+    return vertices[used[first[rank]]], inverse[faces]
+
+
+def cross(triangles: np.ndarray) -> np.ndarray:
+    """Return each triangle's (b - a) x (c - a): twice its area along its normal."""
+    vectors = np.diff(triangles, axis=1)
+    return np.cross(vectors[:, 0], vectors[:, 1])
+
+
+def mass_properties(triangles: np.ndarray, crosses: np.ndarray) -> MassProperties:
+    """
+    Integrate volume, centre of mass and inertia over a closed triangle surface.
+
+    As trimesh's ``triangles.mass_properties`` at density 1 (geometrictools.com,
+    PolyhedralMassProperties): an inward-wound surface gives a negative volume and a
+    negated inertia; a surface without volume gives a centre of NaN or inf.
+
+    :param triangles: (n, 3, 3) corner positions
+    :param crosses: :func:`cross` of them
+    :return: the properties
+    """
+    t0, t1, t2 = triangles[:, 0, :], triangles[:, 1, :], triangles[:, 2, :]
+    f1 = t0 + t1 + t2
+    f2 = t0 ** 2 + t1 ** 2 + t0 * t1 + t2 * f1
+    f3 = t0 ** 3 + t0 ** 2 * t1 + t0 * t1 ** 2 + t1 ** 3 + t2 * f2
+    g0 = f2 + (t0 + f1) * t0
+    g1 = f2 + (t1 + f1) * t1
+    g2 = f2 + (t2 + f1) * t2
+    integral = np.zeros((10, len(f1)))
+    integral[0] = crosses[:, 0] * f1[:, 0]
+    integral[1:4] = (crosses * f2).T
+    integral[4:7] = (crosses * f3).T
+    for i in range(3):
+        j = (i + 1) % 3
+        integral[i + 7] = crosses[:, i] * (t0[:, j] * g0[:, i] + t1[:, j] * g1[:, i]
+                                           + t2[:, j] * g2[:, i])
+    integrated = integral.sum(axis=1) / _DIVISORS
+    volume = float(integrated[0])
+    center = integrated[1:4] / volume
+    inertia = np.zeros((3, 3))
+    inertia[0, 0] = integrated[5] + integrated[6] - volume * (center[[1, 2]] ** 2).sum()
+    inertia[1, 1] = integrated[4] + integrated[6] - volume * (center[[0, 2]] ** 2).sum()
+    inertia[2, 2] = integrated[4] + integrated[5] - volume * (center[[0, 1]] ** 2).sum()
+    inertia[0, 1] = inertia[1, 0] = -(integrated[7] - volume * np.prod(center[[0, 1]]))
+    inertia[1, 2] = inertia[2, 1] = -(integrated[8] - volume * np.prod(center[[1, 2]]))
+    inertia[0, 2] = inertia[2, 0] = -(integrated[9] - volume * np.prod(center[[0, 2]]))
+    return MassProperties(volume, center, inertia)
