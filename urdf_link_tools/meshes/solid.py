@@ -39,6 +39,9 @@ from typing import Optional, Tuple
 
 import numpy as np
 
+from urdf_link_tools.meshes.hull import convex_hull, enclosed_volume, Hull
+from urdf_link_tools.meshes.integrals import (cross, mass_properties, MassProperties,
+                                              merge_positions)
 from urdf_link_tools.meshes.reading import frozen, RawMesh, TRIM_BYTES, trim_heap
 
 #: a surface volume this much above its hull's is a self-intersection, not rounding
@@ -126,7 +129,7 @@ class SolidCache:
                             found, _ = convex_hull(raw.vertices)
                         except MemoryError:
                             found = None
-                        hull = (float(found.volume) if found is not None else None,)
+                        hull = (enclosed_volume(found) if found is not None else None,)
                     self._hull = hull
         return hull[0]
 
@@ -154,16 +157,17 @@ def measure_solid(raw: RawMesh) -> Solid:
     """
     Measure what a mesh encloses: its closed surface when trustworthy, else its hull.
 
-    The numbers are trimesh's: its vertex merge (skipped where the loader already merged
-    these very coordinates, which makes a second merge a no-op), its closed-surface test
-    (as :func:`closed`), its convex hull and its triangle integrals. Never raises: running
+    The numbers are trimesh's (without importing it, :mod:`.integrals`): its vertex merge
+    (skipped where the reader already merged these very coordinates, which makes a second
+    merge a no-op), its closed-surface test (as :func:`closed`) and its triangle integrals,
+    with SciPy's convex hull. Never raises: running
     out of memory, or geometry that upsets the integrals, is a ``problem``.
 
     :param raw: the mesh, before any URDF scale
     :return: the solid
     """
     try:
-        # A flat surface divides by its zero volume inside trimesh: handled below, not news.
+        # A flat surface divides by its zero volume in the integrals: handled below.
         with np.errstate(divide='ignore', invalid='ignore'):
             return _measure(raw)
     except MemoryError:
@@ -174,24 +178,18 @@ def measure_solid(raw: RawMesh) -> Solid:
 
 
 def _measure(raw: RawMesh) -> Solid:
-    import trimesh
-
     if raw.merged:
         vertices, faces = raw.vertices, raw.faces
     else:
-        mesh = trimesh.Trimesh(vertices=raw.vertices, faces=raw.faces, process=True)
-        vertices, faces = mesh.vertices.view(np.ndarray), mesh.faces.view(np.ndarray)
-        del mesh
+        vertices, faces = merge_positions(raw.vertices, raw.faces)
     watertight, consistent = closed(faces)
     extent = float(np.max(vertices.max(axis=0) - vertices.min(axis=0)))
     tiny = _FLAT * extent ** 3
     inside_out = self_intersecting = False
     if consistent:
         triangles = vertices[faces]
-        properties = trimesh.triangles.mass_properties(
-            triangles=triangles, crosses=trimesh.triangles.cross(triangles),
-            density=None, center_mass=None, skip_inertia=False)
-        volume = float(properties.volume)
+        properties = mass_properties(triangles, cross(triangles))
+        volume = properties.volume
         inside_out = volume < 0.0
         if not abs(volume) > tiny:
             return _unmeasured(None, watertight, consistent, flat=True)
@@ -200,14 +198,15 @@ def _measure(raw: RawMesh) -> Solid:
             # decided without the full hull (Qhull on every vertex cost 2 s at 160,000).
             return _solid(properties, 'mesh', watertight, consistent, inside_out)
         hull, why = convex_hull(vertices)
-        if hull is not None and abs(volume) > hull.volume * (1.0 + _HULL_TOLERANCE) + tiny:
+        bound = enclosed_volume(hull) if hull is not None else 0.0
+        if hull is not None and abs(volume) > bound * (1.0 + _HULL_TOLERANCE) + tiny:
             self_intersecting = True
         else:
             solid = _solid(properties, 'mesh', watertight, consistent, inside_out)
-            return solid if hull is None else replace(solid, hull_volume=float(hull.volume))
+            return solid if hull is None else replace(solid, hull_volume=bound)
     else:
         hull, why = convex_hull(vertices)
-    if hull is None or not hull.volume > tiny:
+    if hull is None or not enclosed_volume(hull) > tiny:
         return Solid(0.0, frozen(np.zeros(3)), frozen(np.zeros((3, 3))), 'none', watertight,
                      consistent, inside_out, self_intersecting, flat=why != 'no SciPy')
     solid = _solid(hull_properties(hull), 'convex hull', watertight, consistent, inside_out,
@@ -215,12 +214,12 @@ def _measure(raw: RawMesh) -> Solid:
     return replace(solid, hull_volume=solid.volume)
 
 
-def _solid(properties, source: str, watertight: bool, consistent: bool, inside_out: bool,
-           self_intersecting: bool = False) -> Solid:
-    volume = float(properties.volume)
-    # trimesh integrates with its default density of 1, so this is per kg/m^3; an
-    # inward-facing winding negates the integrals.
-    inertia = np.asarray(properties.inertia, dtype=float) / float(properties.density or 1.0)
+def _solid(properties: MassProperties, source: str, watertight: bool, consistent: bool,
+           inside_out: bool, self_intersecting: bool = False) -> Solid:
+    volume = properties.volume
+    # Integrated at density 1, so this is per kg/m^3; an inward-facing winding negates the
+    # integrals.
+    inertia = properties.inertia
     if volume < 0.0:
         volume, inertia = -volume, -inertia
     return Solid(volume, frozen(np.asarray(properties.center_mass, dtype=float)),
@@ -251,45 +250,13 @@ def _inner_hull_volume(vertices: np.ndarray) -> float:
     reach = vertices @ _DIRECTIONS.T
     extreme = np.unique(np.concatenate([reach.argmax(axis=0), reach.argmin(axis=0)]))
     hull, _ = convex_hull(vertices[extreme])
-    return float(hull.volume) if hull is not None else 0.0
+    return enclosed_volume(hull) if hull is not None else 0.0
 
 
-def convex_hull(vertices: np.ndarray) -> Tuple[Optional[object], str]:
-    """
-    Return SciPy's convex hull of the points and 'convex hull', or None and why not.
-
-    :param vertices: (n, 3) points
-    :return: (``scipy.spatial.ConvexHull``, 'convex hull'), or (None, 'no SciPy' or 'flat')
-    """
-    try:
-        from scipy.spatial import ConvexHull
-    except ImportError:
-        return None, 'no SciPy'
-    try:
-        return ConvexHull(vertices), 'convex hull'
-    except MemoryError:
-        raise
-    except Exception:  # flat or degenerate point sets have no hull (Qhull refuses them)
-        return None, 'flat'
-
-
-def hull_properties(hull: object) -> object:
-    """
-    Return trimesh's mass properties of a SciPy convex hull, its facets wound outwards.
-
-    Straight from Qhull's triangles and outward facet normals: trimesh's own
-    ``convex_hull`` builds and repairs a mesh first, which took 8 s for 160,000 points.
-    """
-    import trimesh
-
-    triangles = hull.points[hull.simplices]  # type: ignore[attr-defined]
-    crosses = trimesh.triangles.cross(triangles)
-    inward = np.einsum('ij,ij->i', crosses, hull.equations[:, :3]) < 0.0  # type: ignore
-    triangles[inward] = triangles[inward][:, ::-1]
-    crosses[inward] = -crosses[inward]
-    return trimesh.triangles.mass_properties(triangles=triangles, crosses=crosses,
-                                             density=None, center_mass=None,
-                                             skip_inertia=False)
+def hull_properties(hull: Hull) -> MassProperties:
+    """Return the mass properties of a convex hull (its facets are wound outwards)."""
+    triangles = hull.points[hull.simplices]
+    return mass_properties(triangles, cross(triangles))
 
 
 def closed(faces: np.ndarray) -> Tuple[bool, bool]:

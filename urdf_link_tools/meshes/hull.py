@@ -1,0 +1,231 @@
+# Copyright 2026 urdf_link_tools contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+Convex hulls: small ones in NumPy (quickhull), the rest with SciPy's Qhull.
+
+Most hulls the checks need are small: the hull of the ~200 points extreme along fixed
+directions, or of a part with a few hundred corners. Importing SciPy for them costs about
+35 MB of resident memory in the node, so hulls of at most :data:`SMALL` points are built
+here (a few milliseconds each) until SciPy is loaded anyway; from then on, and for bigger
+point sets, Qhull builds them (it is ten to a hundred times faster). A result this
+implementation cannot trust (it checks that it is closed, consistently wound and holds
+every point) or a hull needing more than :data:`MAX_STEPS` insertions also goes to Qhull.
+
+Points within a relative tolerance of 1e-10 of a facet count as on it (Qhull merges such
+near-coplanar facets too): both give the same volume to that tolerance.
+"""
+
+import sys
+from typing import NamedTuple, Optional, Tuple
+
+import numpy as np
+
+#: point sets up to this size are built here while SciPy is not loaded
+SMALL = 512
+#: insertions (hull vertices) beyond which this gives up
+MAX_STEPS = 1500
+#: relative to the extent of the points: closer to a facet than this is on it
+_EPS = 1e-10
+
+
+class Hull(NamedTuple):
+    """A closed convex triangle surface: ``points[simplices]`` wound outwards."""
+
+    points: np.ndarray
+    simplices: np.ndarray
+
+
+def enclosed_volume(hull: Hull) -> float:
+    """Return the volume a hull encloses."""
+    # About a corner of the hull, not the origin: far from the origin, the products of
+    # big coordinates would cancel to noise.
+    corner = hull.points[hull.simplices[0, 0]]
+    a, b, c = (hull.points[hull.simplices[:, i]] - corner for i in range(3))
+    return float(np.einsum('ij,ij->i', a, np.cross(b, c)).sum() / 6.0)
+
+
+class _Unbuilt(Exception):
+    """This implementation gives up (too many steps, or a result it cannot trust)."""
+
+
+def convex_hull(points: np.ndarray) -> Tuple[Optional[Hull], str]:
+    """
+    Return the convex hull of points, or None and why there is none.
+
+    :param points: (n, 3) finite points
+    :return: (hull, 'convex hull'), or (None, 'flat') for points in a plane, a line or
+        one place, or (None, 'no SciPy') when the hull needs SciPy and it is missing
+    """
+    points = np.asarray(points, dtype=np.float64)
+    if len(points) <= SMALL and 'scipy.spatial' not in sys.modules:
+        try:
+            return _quickhull(points), 'convex hull'
+        except _Flat:
+            return None, 'flat'
+        except _Unbuilt:
+            pass
+    try:
+        from scipy.spatial import ConvexHull
+    except ImportError:
+        return None, 'no SciPy'
+    try:
+        found = ConvexHull(points)
+    except MemoryError:
+        raise
+    except Exception:  # flat or degenerate point sets have no hull (Qhull refuses them)
+        return None, 'flat'
+    simplices = _outward(found.points, found.simplices, found.equations[:, :3])
+    return Hull(found.points, simplices), 'convex hull'
+
+
+class _Flat(Exception):
+    """The points span no volume."""
+
+
+def _outward(points: np.ndarray, simplices: np.ndarray, normals: np.ndarray) -> np.ndarray:
+    triangles = points[simplices]
+    crosses = np.cross(triangles[:, 1] - triangles[:, 0], triangles[:, 2] - triangles[:, 0])
+    inward = np.einsum('ij,ij->i', crosses, normals) < 0.0
+    simplices = simplices.copy()
+    simplices[inward] = simplices[inward][:, ::-1]
+    return simplices
+
+
+def _plane(points: np.ndarray, faces: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
+    a = points[faces[:, 0]]
+    u, v = points[faces[:, 1]] - a, points[faces[:, 2]] - a
+    # np.cross, without its generic overhead (this runs once per insertion)
+    normals = np.empty_like(u)
+    normals[:, 0] = u[:, 1] * v[:, 2] - u[:, 2] * v[:, 1]
+    normals[:, 1] = u[:, 2] * v[:, 0] - u[:, 0] * v[:, 2]
+    normals[:, 2] = u[:, 0] * v[:, 1] - u[:, 1] * v[:, 0]
+    lengths = np.sqrt(np.einsum('ij,ij->i', normals, normals))
+    if not np.all(lengths > 0.0):
+        raise _Unbuilt('a facet without area')
+    normals /= lengths[:, None]
+    return normals, np.einsum('ij,ij->i', normals, a)
+
+
+def _start(points: np.ndarray, eps: float) -> np.ndarray:
+    """Return four points spanning a tetrahedron, wound outwards as four faces."""
+    low, high = points.min(axis=0), points.max(axis=0)
+    axis = int(np.argmax(high - low))
+    i0, i1 = int(np.argmin(points[:, axis])), int(np.argmax(points[:, axis]))
+    if not high[axis] - low[axis] > eps:
+        raise _Flat()
+    direction = points[i1] - points[i0]
+    direction /= np.linalg.norm(direction)
+    offsets = points - points[i0]
+    along = offsets - np.outer(offsets @ direction, direction)
+    distances = np.einsum('ij,ij->i', along, along)
+    i2 = int(np.argmax(distances))
+    if not np.sqrt(distances[i2]) > eps:
+        raise _Flat()
+    normal = np.cross(points[i1] - points[i0], points[i2] - points[i0])
+    normal /= np.linalg.norm(normal)
+    heights = offsets @ normal
+    i3 = int(np.argmax(np.abs(heights)))
+    if not abs(heights[i3]) > eps:
+        raise _Flat()
+    if heights[i3] > 0.0:  # the fourth point above (i0, i1, i2): wind that face downwards
+        i1, i2 = i2, i1
+    return np.array([[i0, i1, i2], [i0, i3, i1], [i1, i3, i2], [i2, i3, i0]],
+                    dtype=np.int64)
+
+
+def _quickhull(original: np.ndarray) -> Hull:
+    n = len(original)
+    if n < 4:
+        raise _Flat()
+    points = original - original.mean(axis=0)  # planes through big coordinates lose digits
+    eps = _EPS * float(np.max(points.max(axis=0) - points.min(axis=0)))
+    start = _start(points, eps)
+    # Every face ever made, in buffers that grow by doubling; ``alive`` marks the hull's.
+    capacity = 64
+    faces = np.empty((capacity, 3), dtype=np.int64)
+    normals = np.empty((capacity, 3))
+    offsets = np.empty(capacity)
+    alive = np.zeros(capacity, dtype=bool)
+    faces[:4] = start
+    normals[:4], offsets[:4] = _plane(points, start)
+    alive[:4] = True
+    count = 4
+    # Every point outside the hull so far, with the face it is furthest outside of.
+    distance = points @ normals[:4].T - offsets[:4]
+    owner = np.argmax(distance, axis=1)
+    height = distance[np.arange(n), owner]
+    outside = np.flatnonzero(height > eps)
+    owner, height = owner[outside], height[outside]
+    steps = 0
+    while len(outside):
+        steps += 1
+        if steps > MAX_STEPS:
+            raise _Unbuilt('too many steps')
+        pick = int(np.argmax(height))
+        apex = int(outside[pick])
+        live = np.flatnonzero(alive[:count])
+        visible = live[normals[live] @ points[apex] - offsets[live] > eps]
+        edges = set()
+        for a, b, c in faces[visible].tolist():
+            edges.update(((a, b), (b, c), (c, a)))
+        horizon = [(a, b, apex) for a, b in edges if (b, a) not in edges]
+        if len(horizon) < 3:
+            raise _Unbuilt('no horizon')
+        new = np.array(horizon, dtype=np.int64)
+        new_normals, new_offsets = _plane(points, new)
+        first, count = count, count + len(new)
+        if count > capacity:
+            capacity = max(2 * capacity, count)
+            faces, normals, offsets, alive = (np.resize(array, (capacity,) + array.shape[1:])
+                                              for array in (faces, normals, offsets, alive))
+            alive[first:] = False
+        alive[visible] = False
+        faces[first:count], normals[first:count], offsets[first:count] = \
+            new, new_normals, new_offsets
+        alive[first:count] = True
+        # The points that saw a removed face look for a new one; the rest keep theirs.
+        moved = ~alive[owner]
+        moved[pick] = True
+        keep = ~moved
+        candidates = outside[moved]
+        candidates = candidates[candidates != apex]
+        distance = points[candidates] @ new_normals.T - new_offsets
+        best = np.argmax(distance, axis=1)
+        best_height = distance[np.arange(len(candidates)), best]
+        still = best_height > eps
+        outside = np.concatenate([outside[keep], candidates[still]])
+        owner = np.concatenate([owner[keep], first + best[still]])
+        height = np.concatenate([height[keep], best_height[still]])
+    kept = np.flatnonzero(alive[:count])
+    simplices = faces[kept]
+    _verify(points, simplices, normals[kept], offsets[kept], eps)
+    return Hull(original, simplices)
+
+
+def _verify(points: np.ndarray, simplices: np.ndarray, normals: np.ndarray,
+            offsets: np.ndarray, eps: float) -> None:
+    """Refuse a result that is not a closed, consistently wound surface holding every point."""
+    edges = simplices[:, [0, 1, 1, 2, 2, 0]].reshape(-1, 2)
+    n = len(points)
+    keys = np.sort(edges[:, 0] * n + edges[:, 1])
+    if len(np.unique(keys)) != len(keys):
+        raise _Unbuilt('an edge used twice in one direction')
+    if not np.all(np.isin(edges[:, 1] * n + edges[:, 0], keys)):
+        raise _Unbuilt('an open edge')
+    step = max(1, 1_000_000 // len(normals))
+    for start in range(0, n, step):
+        chunk = points[start:start + step] @ normals.T - offsets
+        if np.any(chunk > 100.0 * eps):
+            raise _Unbuilt('a point outside')
