@@ -22,10 +22,11 @@ bound, so no file can make the checker hang or exhaust memory; a read error (``/
 ``/proc/self/mem``) is a problem like any other. Messages never quote a file's bytes or
 exact size (a description may name any file the checker can read).
 
-STL (ASCII and binary), OBJ, DAE (through pycollada), glTF and GLB are parsed by trimesh,
-imported only here, when a robot has a mesh to read. Scenes are flattened with their node
-transforms under a budget on geometry instances and triangles, checked before anything is
-copied (see :mod:`.dae` for COLLADA's node instancing).
+STL (ASCII and binary), OBJ, glTF and GLB are parsed by trimesh, imported only here, when a
+robot has a mesh to read. DAE is read by :mod:`.collada` (positions and triangles only), or
+by trimesh through pycollada when that reader does not support a file. Scenes are flattened
+with their node transforms under a budget on geometry instances and triangles, checked
+before anything is copied (see :mod:`.dae` for COLLADA's node instancing).
 """
 
 from dataclasses import dataclass
@@ -37,7 +38,7 @@ from typing import Optional, Tuple, Union
 
 import numpy as np
 
-from urdf_link_tools.meshes import dae, gltf
+from urdf_link_tools.meshes import collada, dae, gltf
 
 DEFAULT_MAX_BYTES = 100_000_000
 #: twice the triangles of the largest binary STL under the default size limit
@@ -219,6 +220,11 @@ def _parse(path: str, file_type: str, data: bytes, budget: Budget, problem) \
         if b'<!ENTITY' in data:
             return problem(f'{path} declares XML entities, which are refused for safety')
         unit = dae.dae_unit(data)
+        read = collada.read_triangles(data, budget.max_instances, budget.max_triangles)
+        if isinstance(read, str):
+            return problem(f'{path} was not loaded: {read}')
+        if read is not None:
+            return _checked(path, read[0], read[1], unit, len(data), False, problem)
         try:
             reason = dae.instancing_problem(data, budget.max_instances, budget.max_triangles)
         except Exception as exc:  # malformed XML: let the reader below say it
@@ -253,6 +259,13 @@ def _parse(path: str, file_type: str, data: bytes, budget: Budget, problem) \
     if isinstance(arrays, str):
         return problem(f'{path} was not loaded: {arrays}')
     vertices, faces, merged = arrays
+    return _checked(path, vertices, faces, unit, len(data),
+                    merged and file_type == 'stl', problem)
+
+
+def _checked(path: str, vertices: np.ndarray, faces: np.ndarray, unit: float,
+             size: int, merged: bool, problem) -> Union[RawMesh, MeshProblem]:
+    """Refuse arrays that cannot be measured; wrap the others, in metres."""
     if len(faces) == 0 or len(vertices) == 0:
         return problem(f'{path} holds no triangles')
     if not np.all(np.isfinite(vertices)):
@@ -265,7 +278,7 @@ def _parse(path: str, file_type: str, data: bytes, budget: Budget, problem) \
     # and texture coordinates, leaving positions that a position merge would join).
     # A unit of 1.0 changes no number: keep the array rather than copy it.
     return RawMesh(frozen(vertices * unit if unit != 1.0 else vertices), frozen(faces),
-                   unit, len(data), merged and file_type == 'stl' and unit == 1.0)
+                   unit, size, merged and unit == 1.0)
 
 
 def _buffer_reader(path: str, limit: int) -> bytes:
