@@ -140,7 +140,8 @@ def _triangles(geometry: ElementTree.Element) -> int:
     return total
 
 
-def instancing_problem(data: bytes, max_instances: int, max_triangles: int) -> Optional[str]:
+def instancing_problem(data: bytes, max_instances: int, max_triangles: int,
+                       root: Optional[ElementTree.Element] = None) -> Optional[str]:
     """
     Say why a COLLADA scene expands beyond the budget, or None when it does not.
 
@@ -150,12 +151,14 @@ def instancing_problem(data: bytes, max_instances: int, max_triangles: int) -> O
     :param data: the file (entities already refused)
     :param max_instances: most geometry instances the expanded scene may hold
     :param max_triangles: most triangles the expanded scene may hold
+    :param root: the file already parsed, if it was
     :return: the reason, or None
     """
     instances = data.count(b'<instance_geometry')
     if b'<instance_node' not in data and instances <= data.count(b'<geometry'):
         return None
-    root = ElementTree.fromstring(data)
+    if root is None:
+        root = ElementTree.fromstring(data)
     triangles: Dict[str, int] = {}
     nodes: Dict[str, ElementTree.Element] = {}
     scenes: List[ElementTree.Element] = []

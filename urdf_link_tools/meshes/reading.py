@@ -22,11 +22,12 @@ bound, so no file can make the checker hang or exhaust memory; a read error (``/
 ``/proc/self/mem``) is a problem like any other. Messages never quote a file's bytes or
 exact size (a description may name any file the checker can read).
 
-STL (ASCII and binary) is read with NumPy (:mod:`.stl`); OBJ, DAE (through pycollada), glTF
-and GLB are parsed by trimesh, imported only here, when a robot has such a mesh to read.
-Scenes are flattened with their node transforms under a budget on geometry instances and
-triangles, checked before anything is copied (see :mod:`.dae` for COLLADA's node
-instancing).
+STL (ASCII and binary) is read with NumPy (:mod:`.stl`) and DAE by :mod:`.collada`
+(positions and triangles only); OBJ, glTF, GLB and the DAE files that reader does not
+support (through pycollada) are parsed by trimesh, imported only here, when a robot has
+such a mesh to read. Scenes are flattened with their node transforms under a budget on
+geometry instances and triangles, checked before anything is copied (see :mod:`.dae` for
+COLLADA's node instancing).
 """
 
 from dataclasses import dataclass
@@ -38,7 +39,7 @@ from typing import Optional, Tuple, Union
 
 import numpy as np
 
-from urdf_link_tools.meshes import dae, gltf, stl
+from urdf_link_tools.meshes import collada, dae, gltf, stl
 
 DEFAULT_MAX_BYTES = 100_000_000
 #: twice the triangles of the largest binary STL under the default size limit
@@ -214,13 +215,21 @@ def _parse(path: str, file_type: str, data: bytes, budget: Budget, problem) \
         reason = stl.problem(data)
         if reason is not None:
             return problem(f'{path} is not a valid STL: {reason}')
-        return _raw(path, stl.read_stl(data), 1.0, len(data), True, problem)
+        read = stl.read_stl(data)
+        if isinstance(read, str):
+            return problem(f'{path} could not be read as STL: {read}')
+        return _checked(path, read[0], read[1], 1.0, len(data), True, problem)
     if file_type == 'obj':
         extra = {'skip_materials': True}
     elif file_type == 'dae':
         if b'<!ENTITY' in data:
             return problem(f'{path} declares XML entities, which are refused for safety')
         unit = dae.dae_unit(data)
+        read = collada.read_triangles(data, budget.max_instances, budget.max_triangles)
+        if isinstance(read, str):
+            return problem(f'{path} was not loaded: {read}')
+        if read is not None:
+            return _checked(path, read[0], read[1], unit, len(data), False, problem)
         try:
             reason = dae.instancing_problem(data, budget.max_instances, budget.max_triangles)
         except Exception as exc:  # malformed XML: let the reader below say it
@@ -257,14 +266,12 @@ def _parse(path: str, file_type: str, data: bytes, budget: Budget, problem) \
     vertices, faces, _ = arrays
     # Only STL is merged here (other loaders also key on normals and texture coordinates,
     # leaving positions that a position merge would join: measuring merges them).
-    return _raw(path, (vertices, faces), unit, len(data), False, problem)
+    return _checked(path, vertices, faces, unit, len(data), False, problem)
 
 
-def _raw(path: str, arrays: Union[Tuple[np.ndarray, np.ndarray], str], unit: float,
-         size: int, merged: bool, problem) -> Union[RawMesh, MeshProblem]:
-    if isinstance(arrays, str):
-        return problem(f'{path} could not be read: {arrays}')
-    vertices, faces = arrays
+def _checked(path: str, vertices: np.ndarray, faces: np.ndarray, unit: float,
+             size: int, merged: bool, problem) -> Union[RawMesh, MeshProblem]:
+    """Refuse arrays that cannot be measured; wrap the others, in metres."""
     if len(faces) == 0 or len(vertices) == 0:
         return problem(f'{path} holds no triangles')
     if not np.all(np.isfinite(vertices)):
