@@ -13,15 +13,16 @@
 # limitations under the License.
 
 """
-Convex hulls: small ones in NumPy (quickhull), the rest with SciPy's Qhull.
+Convex hulls: by a checked quickhull in NumPy, or by SciPy's Qhull once SciPy is loaded.
 
 Most hulls the checks need are small: the hull of the ~200 points extreme along fixed
 directions, or of a part with a few hundred corners. Importing SciPy for them costs about
-35 MB of resident memory in the node, so hulls of at most :data:`SMALL` points are built
-here (a few milliseconds each) until SciPy is loaded anyway; from then on, and for bigger
-point sets, Qhull builds them (it is ten to a hundred times faster). A result this
+35 MB of resident memory in the node, so while SciPy is not loaded, hulls of up to
+:data:`MAX_POINTS` points are built here (a few milliseconds for a hundred hull vertices,
+40 ms for a thousand); once SciPy is loaded anyway, Qhull builds them (ten to a hundred
+times faster). A hull needing more than :data:`MAX_STEPS` insertions, or a result this
 implementation cannot trust (it checks that it is closed, consistently wound and holds
-every point) or a hull needing more than :data:`MAX_STEPS` insertions also goes to Qhull.
+every point), goes to Qhull.
 
 Points within a relative tolerance of 1e-10 of a facet count as on it (Qhull merges such
 near-coplanar facets too): both give the same volume to that tolerance.
@@ -33,7 +34,7 @@ from typing import NamedTuple, Optional, Tuple
 import numpy as np
 
 #: point sets up to this size are built here while SciPy is not loaded
-SMALL = 512
+MAX_POINTS = 100_000
 #: insertions (hull vertices) beyond which this gives up
 MAX_STEPS = 1500
 #: relative to the extent of the points: closer to a facet than this is on it
@@ -69,7 +70,7 @@ def convex_hull(points: np.ndarray) -> Tuple[Optional[Hull], str]:
         one place, or (None, 'no SciPy') when the hull needs SciPy and it is missing
     """
     points = np.asarray(points, dtype=np.float64)
-    if len(points) <= SMALL and 'scipy.spatial' not in sys.modules:
+    if len(points) <= MAX_POINTS and 'scipy.spatial' not in sys.modules:
         try:
             return _quickhull(points), 'convex hull'
         except _Flat:
