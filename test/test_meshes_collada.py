@@ -235,6 +235,20 @@ def test_reading_uses_the_reader_and_applies_the_unit(tmp_path):
     assert np.allclose(result.vertices.max(axis=0), (0.001, 0.0015, 0.00025))
 
 
+def test_points_no_triangle_uses_are_not_part_of_the_mesh(tmp_path):
+    # A source shared by several exported parts: this file's triangles use 4 of its 6
+    # points (TRIANGLES uses 0..3); the far ones must not widen its bounds.
+    path = tmp_path / 'part.dae'
+    path.write_bytes(document(TRIANGLES, ONE))
+    result = reading.read_mesh(str(path), 'dae', BUDGET)
+    assert isinstance(result, RawMesh)
+    assert len(result.vertices) == 4 and result.faces.max() == 3
+    used = np.array([float(value) for value in SQUARE.split()]).reshape(-1, 3)[:4]
+    np.testing.assert_allclose(result.vertices.min(axis=0), used.min(axis=0), atol=1e-7)
+    np.testing.assert_allclose(result.vertices.max(axis=0), used.max(axis=0), atol=1e-7)
+    assert_same(used[np.array([[0, 1, 2], [0, 2, 3]])], result.vertices[result.faces])
+
+
 def doubling_chain(levels: int) -> bytes:
     """Each node instances the previous one twice: 2^levels copies of the geometry."""
     nodes = '<node id="n0"><instance_geometry url="#g"/></node>' + ''.join(

@@ -274,12 +274,20 @@ def _checked(path: str, vertices: np.ndarray, faces: np.ndarray, unit: float,
     """Refuse arrays that cannot be measured; wrap the others, in metres."""
     if len(faces) == 0 or len(vertices) == 0:
         return problem(f'{path} holds no triangles')
-    if not np.all(np.isfinite(vertices)):
-        return problem(f'{path} has vertices that are not finite numbers')
     if faces.min() < 0 or faces.max() >= len(vertices):
         # Measuring indexes the vertices by the faces: a face naming a vertex that does
         # not exist cannot be measured.
         return problem(f'{path}: a triangle names a vertex that does not exist')
+    used = np.zeros(len(vertices), dtype=bool)
+    used[faces] = True
+    if not used.all():
+        # Points no triangle uses (a DAE source shared by several parts, the part of a
+        # model exported alone) are not part of the mesh: its bounds, and what the
+        # services return, leave them out, as trimesh's loader does.
+        renumber = np.cumsum(used) - 1
+        vertices, faces = vertices[used], renumber[faces]
+    if not np.all(np.isfinite(vertices)):
+        return problem(f'{path} has vertices that are not finite numbers')
     # A unit of 1.0 changes no number: keep the array rather than copy it.
     return RawMesh(frozen(vertices * unit if unit != 1.0 else vertices), frozen(faces),
                    unit, size, merged and unit == 1.0)
