@@ -77,6 +77,19 @@ def test_instancing_over_a_tight_budget_is_a_problem(tmp_path):
     assert isinstance(result, MeshProblem) and 'more than 10 triangles' in result.message
 
 
+def test_stl_over_the_triangle_budget_is_a_problem(tmp_path):
+    from urdf_link_tools.meshes import MeshLibrary, MeshProblem
+    good = mesh_attacks.broken_meshes(tmp_path)['good']  # a binary STL box, 12 triangles
+    ascii_box = tmp_path / 'ascii.stl'
+    ascii_box.write_text('solid box\n' + ''.join(
+        'facet normal 0 0 1\nouter loop\nvertex 0 0 0\nvertex 1 0 0\nvertex 0 1 0\n'
+        'endloop\nendfacet\n' for _ in range(12)) + 'endsolid box\n')
+    for path in (good, ascii_box):
+        result = MeshLibrary(max_triangles=11).load(str(path))
+        assert isinstance(result, MeshProblem) and 'more than 11 triangles' in result.message
+        assert not isinstance(MeshLibrary(max_triangles=12).load(str(path)), MeshProblem)
+
+
 def test_open_16mb_stl_at_100_scales(tmp_path):
     stl = mesh_attacks.open_stl(tmp_path, 16.0)
     assert os.path.getsize(stl) > 15e6

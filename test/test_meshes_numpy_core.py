@@ -48,7 +48,7 @@ def test_every_corpus_stl_reads_as_trimesh_reads_it():
     for path in paths:
         data = path.read_bytes()
         assert stl.problem(data) is None, path
-        vertices, faces = read_stl(data)
+        vertices, faces = read_stl(data, 10 ** 7)
         mesh = trimesh.load(io.BytesIO(data), file_type='stl', force='mesh')
         assert len(vertices) == len(mesh.vertices) and len(faces) == len(mesh.faces), path
         assert np.array_equal(vertices[faces], mesh.vertices[mesh.faces]), path
@@ -78,12 +78,12 @@ def test_ascii_stl_with_two_solids_and_a_binary_with_trailing_bytes(tmp_path):
             'vertex 0 1 0\nendloop\nendfacet\nendsolid a\nsolid b\nfacet normal 0 0 1\n'
             'outer loop\nVERTEX 0 0 1\nvertex 1 0 1\nvertex 0 1 1\nendloop\nendfacet\n'
             'endsolid b\n').encode()
-    vertices, faces = read_stl(text)
+    vertices, faces = read_stl(text, 10 ** 7)
     assert len(faces) == 2 and len(vertices) == 6
     binary = trimesh.creation.box().export(file_type='stl')
-    vertices, faces = read_stl(binary + b'exporter trailer')
+    vertices, faces = read_stl(binary + b'exporter trailer', 10 ** 7)
     assert len(faces) == 12 and len(vertices) == 8
-    assert read_stl(b'solid x\nvertex 0 0 0\nvertex 1 0 0\nendsolid\n') == \
+    assert read_stl(b'solid x\nvertex 0 0 0\nvertex 1 0 0\nendsolid\n', 10 ** 7) == \
         'its number of vertices is not a multiple of three'
     assert 'not ASCII STL' in stl.problem(b'\x00' * 90)
 
@@ -116,7 +116,7 @@ def test_quickhull_on_the_corpus_inner_hulls():
     # The points extreme along the 98 fixed directions: the hull every closed mesh gets.
     from urdf_link_tools.meshes.solid import _DIRECTIONS
     for path in _meshes('.stl')[::5]:
-        vertices, _ = read_stl(path.read_bytes())
+        vertices, _ = read_stl(path.read_bytes(), 10 ** 7)
         reach = vertices @ _DIRECTIONS.T
         points = vertices[np.unique(np.concatenate([reach.argmax(0), reach.argmin(0)]))]
         try:

@@ -215,7 +215,7 @@ def _parse(path: str, file_type: str, data: bytes, budget: Budget, problem) \
         reason = stl.problem(data)
         if reason is not None:
             return problem(f'{path} is not a valid STL: {reason}')
-        read = stl.read_stl(data)
+        read = stl.read_stl(data, budget.max_triangles)
         if isinstance(read, str):
             return problem(f'{path} could not be read as STL: {read}')
         return _checked(path, read[0], read[1], 1.0, len(data), True, problem)

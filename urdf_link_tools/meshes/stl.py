@@ -73,15 +73,22 @@ def _is_ascii(data: bytes) -> bool:
     return True
 
 
-def read_stl(data: bytes) -> Union[Tuple[np.ndarray, np.ndarray], str]:
+def read_stl(data: bytes, max_triangles: int) -> Union[Tuple[np.ndarray, np.ndarray], str]:
     """
     Read an STL file's triangles, vertices merged.
 
     :param data: the file (checked by :func:`problem` first)
+    :param max_triangles: the most triangles to accept (counted before anything is parsed)
     :return: (vertices (n, 3) float64, faces (m, 3) int64), or why it cannot be read
     """
     count, exact = _binary_count(data)
-    if exact or not _is_ascii(data):
+    binary = exact or not _is_ascii(data)
+    if not binary:
+        # Counted in C without copying (the file is at most mesh_max_bytes either way).
+        count = sum(data.count(word) for word in (b'vertex', b'VERTEX', b'Vertex')) // 3
+    if count > max_triangles:
+        return f'it holds more than {max_triangles:,} triangles'
+    if binary:
         corners = np.frombuffer(data, dtype=_RECORD, count=count, offset=_HEADER)['corners']
         vertices = corners.reshape(-1, 3).astype(np.float64)
     else:
