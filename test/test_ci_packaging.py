@@ -222,3 +222,21 @@ def test_action_check_step(tmp_path):
     assert not (tmp_path / 'pwned').exists()
     assert output.read_text().endswith('exit-code=3\n')
     assert "'$(touch'" in done.stderr or '$(touch: no such file' in done.stderr
+
+
+def test_the_checker_is_a_command_of_the_ament_install():
+    # A workspace user has <prefix>/bin on PATH after sourcing it: the checker is there,
+    # and its SARIF output redirected to a file is valid JSON, exit code and all.
+    from ament_index_python import packages
+    try:
+        prefix = packages.get_package_prefix('urdf_link_tools')
+    except packages.PackageNotFoundError:
+        pytest.skip('urdf_link_tools is not installed in an ament prefix: run scripts/setup.sh')
+    command = os.path.join(prefix, 'bin', 'urdf-link-tools')
+    assert os.access(command, os.X_OK), command
+    sample = os.path.join(prefix, 'share', 'urdf_link_tools', 'samples', 'sample_robot.urdf')
+    done = subprocess.run([command, 'check', sample, '--format', 'sarif'], capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 2, done.stderr[-2000:]  # the sample has errors on purpose
+    results = json.loads(done.stdout)['runs'][0]['results']
+    assert any(result['level'] == 'error' for result in results)
