@@ -22,6 +22,7 @@ Start the urdf_link_tools node with its parameter file, next to a robot or on a 
 
 Arguments: ``urdf_file`` (URDF or xacro; empty: listen to robot_description only),
 ``namespace``, ``config_file`` (the parameters, config/urdf_link_tools.yaml by default),
+``package_dirs`` and ``xacro_args`` (items separated by spaces; empty: the config file's),
 ``use_rviz`` (rviz2 with config/urdf_link_tools.rviz, its topics in ``namespace``) and
 ``use_robot_state_publisher`` (robot_state_publisher and joint_state_publisher on
 ``urdf_file``, for when no robot is running and RViz needs TF).
@@ -51,6 +52,8 @@ OPTIONAL = {
     'use_rviz': ('rviz2',),
 }
 TRUE = ('true', '1', 'yes', 'on')
+#: list parameters of the node that launch arguments may set, items separated by spaces
+LISTS = ('package_dirs', 'xacro_args')
 
 
 class OptionalPackageMissing(RuntimeError):
@@ -120,15 +123,19 @@ def _launch_setup(context):
             'urdf_file:=<URDF or xacro file> to publish')
 
     share = get_package_share_directory(PACKAGE)
+    # A string even when empty: launch would read '' as YAML null.
+    overrides = {'urdf_file': ParameterValue(urdf_file, value_type=str)}
+    lists = {name: LaunchConfiguration(name).perform(context).split() for name in LISTS}
+    overrides.update({name: items for name, items in lists.items() if items})
     actions = [Node(
         package=PACKAGE, executable='urdf_link_tools_node', name='urdf_link_tools',
         namespace=namespace, output='screen', emulate_tty=True,
-        parameters=[LaunchConfiguration('config_file'),
-                    # A string even when empty: launch would read '' as YAML null.
-                    {'urdf_file': ParameterValue(urdf_file, value_type=str)}])]
+        parameters=[LaunchConfiguration('config_file'), overrides])]
     if wanted['use_robot_state_publisher']:
         # The xacro command (python3-xacro / PyPI xacro) also reads plain URDF.
-        description = ParameterValue(Command(['xacro ', urdf_file]), value_type=str)
+        description = ParameterValue(
+            Command(['xacro ', urdf_file] + [' ' + item for item in lists['xacro_args']]),
+            value_type=str)
         actions += [
             Node(package='robot_state_publisher', executable='robot_state_publisher',
                  namespace=namespace, parameters=[{'robot_description': description}]),
@@ -166,6 +173,15 @@ def generate_launch_description():
             'config_file',
             default_value=os.path.join(share, 'config', 'urdf_link_tools.yaml'),
             description='Parameter file of the node'),
+        DeclareLaunchArgument(
+            'package_dirs', default_value='',
+            description='NAME=PATH entries separated by spaces: where package:// meshes and '
+                        "xacro's $(find NAME) are found before the ament index (empty: the "
+                        "config file's)"),
+        DeclareLaunchArgument(
+            'xacro_args', default_value='',
+            description='name:=value xacro arguments separated by spaces, for a .xacro '
+                        "urdf_file (empty: the config file's)"),
         DeclareLaunchArgument(
             'use_rviz', default_value='false',
             description='Start rviz2 with config/urdf_link_tools.rviz (optional package)'),

@@ -53,7 +53,8 @@ RULES = (
          'a mesh filename cannot be resolved (package://, file://, relative path)',
          'the simulator loses the collision shape (error); the viewer shows nothing for a '
          'visual (warning). The finding lists every location tried',
-         'fix the path, install or source the package, or pass --package-dir NAME=PATH',
+         'fix the path, install or source the package, or pass --package-dir NAME=PATH '
+         '(node: package_dirs)',
          'ROS resource_retriever / ament_index conventions'),
     Rule('mesh-unreadable', Severity.ERROR,
          'a mesh file exists but cannot be used: not a regular file, too large, corrupt, '
@@ -243,8 +244,9 @@ def _mesh(ctx: CheckContext, link: Link, element: GeometryElement,
     line = geometry.line or element.line
     if isinstance(result, MeshProblem):
         tried = '; '.join(result.tried) if result.tried else 'nothing could be tried'
-        suggestion = ('fix the filename, or make the package findable (source its workspace '
-                      f'or pass --package-dir NAME=PATH); tried: {tried}'
+        suggestion = ('fix the filename, or make the package findable (source its workspace, '
+                      'or pass --package-dir NAME=PATH; in the node, the package_dirs '
+                      f'parameter or launch argument); tried: {tried}'
                       if result.rule == 'mesh-not-found' else
                       'replace the file by a valid STL, OBJ, DAE, glTF or GLB mesh')
         yield ctx.finding(

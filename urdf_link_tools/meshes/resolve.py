@@ -161,10 +161,10 @@ class PackageResolver:
                      if self.use_ament_index and self.ament_prefix_path else
                      'no AMENT_PREFIX_PATH' if self.use_ament_index else 'ament index off')
             return MeshResolution(
-                uri, None, (f'package {name!r}: not given with --package-dir and not in the '
-                            f'ament index ({where})',),
+                uri, None, (f'package {name!r}: not given with --package-dir (package_dirs) '
+                            f'and not in the ament index ({where})',),
                 f'package {name!r} was not found: source its workspace or pass '
-                f'--package-dir {name}=/path/to/{name}')
+                f'--package-dir {name}=/path/to/{name} (node: package_dirs)')
         return self._check_paths(uri, [os.path.join(base, inside) for base in candidates])
 
     def _check_paths(self, uri: str, paths: Sequence[str]) -> MeshResolution:
