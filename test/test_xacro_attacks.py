@@ -169,3 +169,17 @@ def test_a_urdf_name_never_runs_xacro(tmp_path):
     result, _ = run_cli(['check', str(urdf)])
     assert 'read as plain URDF' in result.stderr
     assert not marker.exists()
+
+
+def test_a_missing_package_tells_the_node_user_what_to_set():
+    # The node reports errors about files a parameter named in words that quote nothing of
+    # them; a package name quotes nothing, and without it the user cannot fix the launch.
+    from urdf_link_tools.ros.urdf_file import public_error
+    from urdf_link_tools.xacro_sandbox import expand_xacro, XacroError
+    robot = os.path.join(ROOT, 'test', 'data', 'xacro_robot', 'urdf', 'robot.urdf.xacro')
+    with pytest.raises(XacroError) as raised:
+        expand_xacro(robot)
+    public = str(public_error(raised.value, robot))
+    assert "package 'demo_description' not found" in public
+    assert 'package_dirs' in public and 'demo_description=PATH' in public
+    assert '--package-dir demo_description=PATH' in str(raised.value)  # the CLI's words

@@ -389,6 +389,11 @@ def render(document: Any, traced: bool) -> Tuple[bytes, Dict[str, Any]]:
     return text, table
 
 
+#: what _Resolver says of a package it cannot find (a ROS package name: nothing else)
+_MISSING_PACKAGE = re.compile(r"package '([A-Za-z][A-Za-z0-9_]{0,99})' not found: pass "
+                              r'--package-dir')
+
+
 def _failure(kind: str, message: str) -> Dict[str, Any]:
     return {'ok': False, 'kind': kind, 'error': message[:4000]}
 
@@ -457,6 +462,11 @@ def expand(request: Dict[str, Any], out_dir: str) -> Dict[str, Any]:
             message = message[:message.rfind(str(cause))].strip()
         if 'environment variable' in message and 'is not set' in message:
             message += ' (xacro sees only the variables named with --xacro-env)'
+        missing = _MISSING_PACKAGE.search(message)
+        if missing:
+            failure = _failure('package', message.splitlines()[0] + _where())
+            failure['package'] = missing.group(1)
+            return failure
         kind = 'refused' if 'refused:' in message or 'outside the directories' in message \
             else 'xacro'
         return _failure(kind, message.splitlines()[0] + _where())

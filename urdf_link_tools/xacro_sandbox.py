@@ -38,6 +38,7 @@ it (:class:`~urdf_link_tools.source_map.SourceMap`).
 from dataclasses import dataclass, field
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -224,8 +225,15 @@ def expand_xacro(path: str, options: XacroOptions = XacroOptions(),
             detail = result.get('error', '')
             if kind == 'memory':
                 detail += f' (limit {options.memory_bytes >> 20} MiB)'
-            raise XacroError(f'xacro: {detail}',
-                             _PUBLIC.get(kind, 'xacro failed'))
+            public = _PUBLIC.get(kind, 'xacro failed')
+            package = result.get('package')
+            if kind == 'package' and isinstance(package, str) and \
+                    re.fullmatch(r'[A-Za-z][A-Za-z0-9_]{0,99}', package):
+                # A package name says nothing of any file: the node can say which to add.
+                public = (f'xacro: package {package!r} not found: source its workspace, or add '
+                          f'{package}=PATH to the package_dirs parameter (launch argument '
+                          'package_dirs)')
+            raise XacroError(f'xacro: {detail}', public)
         with open(os.path.join(work, 'expanded.urdf'), 'rb') as stream:
             data = stream.read(options.max_bytes + 1)
         said = _read_capped(os.path.join(work, 'stderr.txt'), 4096).decode('utf-8', 'replace')
