@@ -134,8 +134,10 @@ class State:
                     break
         if path is None:
             import xacro
-            raise xacro.XacroException(
+            error = xacro.XacroException(
                 f'package {package!r} not found: pass --package-dir {package}=PATH')
+            error.ult_package = package  # the parent decides whether the name is safe to say
+            raise error
         # A package the robot names is one of the robot's package directories.
         self.roots.append(os.path.realpath(path))
         return path
@@ -389,11 +391,6 @@ def render(document: Any, traced: bool) -> Tuple[bytes, Dict[str, Any]]:
     return text, table
 
 
-#: what _Resolver says of a package it cannot find (a ROS package name: nothing else)
-_MISSING_PACKAGE = re.compile(r"package '([A-Za-z][A-Za-z0-9_]{0,99})' not found: pass "
-                              r'--package-dir')
-
-
 def _failure(kind: str, message: str) -> Dict[str, Any]:
     return {'ok': False, 'kind': kind, 'error': message[:4000]}
 
@@ -462,10 +459,10 @@ def expand(request: Dict[str, Any], out_dir: str) -> Dict[str, Any]:
             message = message[:message.rfind(str(cause))].strip()
         if 'environment variable' in message and 'is not set' in message:
             message += ' (xacro sees only the variables named with --xacro-env)'
-        missing = _MISSING_PACKAGE.search(message)
-        if missing:
+        package = getattr(exc, 'ult_package', None) or getattr(cause, 'ult_package', None)
+        if isinstance(package, str):  # $(find NAME) of a package State.find cannot find
             failure = _failure('package', message.splitlines()[0] + _where())
-            failure['package'] = missing.group(1)
+            failure['package'] = package[:200]
             return failure
         kind = 'refused' if 'refused:' in message or 'outside the directories' in message \
             else 'xacro'

@@ -228,8 +228,9 @@ def expand_xacro(path: str, options: XacroOptions = XacroOptions(),
             public = _PUBLIC.get(kind, 'xacro failed')
             package = result.get('package')
             if kind == 'package' and isinstance(package, str) and \
-                    re.fullmatch(r'[A-Za-z][A-Za-z0-9_]{0,99}', package):
-                # A package name says nothing of any file: the node can say which to add.
+                    _PACKAGE_NAME.fullmatch(package):
+                # A package name says nothing of any file (the file could name anything in
+                # $(find ...): only a ROS package name is said): the node can say which to add.
                 public = (f'xacro: package {package!r} not found: source its workspace, or add '
                           f'{package}=PATH to the package_dirs parameter (launch argument '
                           'package_dirs)')
@@ -245,6 +246,8 @@ def expand_xacro(path: str, options: XacroOptions = XacroOptions(),
                      tuple(result.get('includes', ())))
 
 
+#: a name that can be a ROS package's, and so quotes nothing else of a file
+_PACKAGE_NAME = re.compile(r'[A-Za-z][A-Za-z0-9_]{0,99}')
 _PUBLIC = {
     'memory': 'xacro needed more memory than allowed',
     'recursion': 'xacro recursed too deeply',
