@@ -263,10 +263,9 @@ def _parse(path: str, file_type: str, data: bytes, budget: Budget, problem) \
         return problem(f'{path} could not be loaded as {file_type.upper()}: {reason[:200]}')
     if isinstance(arrays, str):
         return problem(f'{path} was not loaded: {arrays}')
-    vertices, faces, _ = arrays
-    # Only STL is merged here (other loaders also key on normals and texture coordinates,
-    # leaving positions that a position merge would join: measuring merges them).
-    return _checked(path, vertices, faces, unit, len(data), False, problem)
+    # Not merged here: trimesh's loaders (but STL's) also key on normals and texture
+    # coordinates, leaving positions that a position merge would join; measuring merges.
+    return _checked(path, arrays[0], arrays[1], unit, len(data), False, problem)
 
 
 def _checked(path: str, vertices: np.ndarray, faces: np.ndarray, unit: float,
@@ -309,7 +308,7 @@ def _buffer_reader(path: str, limit: int) -> bytes:
 
 
 def scene_arrays(scene: object,
-                 budget: Budget) -> Union[Tuple[np.ndarray, np.ndarray, bool], str]:
+                 budget: Budget) -> Union[Tuple[np.ndarray, np.ndarray], str]:
     """
     Concatenate a trimesh scene's triangles with their node transforms applied.
 
@@ -317,9 +316,7 @@ def scene_arrays(scene: object,
 
     :param scene: a ``trimesh.Scene``
     :param budget: the limits
-    :return: (vertices, faces, merged), or why the scene is over the budget; merged is
-        True for one geometry that trimesh's loader merged (processed) and that sits at
-        the identity
+    :return: (vertices, faces), or why the scene is over the budget
     """
     placed = []
     triangles = 0
@@ -339,10 +336,8 @@ def scene_arrays(scene: object,
     vertices = []
     faces = []
     offset = 0
-    merged = len(placed) == 1
     for transform, geometry in placed:
         identity = np.array_equal(transform, _IDENTITY)
-        merged = merged and identity and bool(geometry.metadata.get('processed'))
         points = np.asarray(geometry.vertices, dtype=float)
         if identity:
             # What the product with the identity gives (x 1 + 0 + 0 + 0): the same numbers,
@@ -354,7 +349,7 @@ def scene_arrays(scene: object,
         faces.append(np.asarray(geometry.faces, dtype=np.int64) + offset)
         offset += len(points)
     if not vertices:
-        return np.zeros((0, 3)), np.zeros((0, 3), dtype=np.int64), False
+        return np.zeros((0, 3)), np.zeros((0, 3), dtype=np.int64)
     if len(vertices) == 1:
-        return vertices[0], faces[0], merged
-    return np.concatenate(vertices), np.concatenate(faces), merged
+        return vertices[0], faces[0]
+    return np.concatenate(vertices), np.concatenate(faces)
