@@ -33,6 +33,8 @@ from typing import NamedTuple, Optional, Tuple
 
 import numpy as np
 
+from urdf_link_tools.meshes.integrals import cross
+
 #: point sets up to this size are built here while SciPy is not loaded
 MAX_POINTS = 100_000
 #: insertions (hull vertices) beyond which this gives up
@@ -59,6 +61,10 @@ def enclosed_volume(hull: Hull) -> float:
 
 class _Unbuilt(Exception):
     """This implementation gives up (too many steps, or a result it cannot trust)."""
+
+
+class _Flat(Exception):
+    """The points span no volume."""
 
 
 def convex_hull(points: np.ndarray) -> Tuple[Optional[Hull], str]:
@@ -91,14 +97,8 @@ def convex_hull(points: np.ndarray) -> Tuple[Optional[Hull], str]:
     return Hull(found.points, simplices), 'convex hull'
 
 
-class _Flat(Exception):
-    """The points span no volume."""
-
-
 def _outward(points: np.ndarray, simplices: np.ndarray, normals: np.ndarray) -> np.ndarray:
-    triangles = points[simplices]
-    crosses = np.cross(triangles[:, 1] - triangles[:, 0], triangles[:, 2] - triangles[:, 0])
-    inward = np.einsum('ij,ij->i', crosses, normals) < 0.0
+    inward = np.einsum('ij,ij->i', cross(points[simplices]), normals) < 0.0
     simplices = simplices.copy()
     simplices[inward] = simplices[inward][:, ::-1]
     return simplices

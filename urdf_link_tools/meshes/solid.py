@@ -159,9 +159,9 @@ def measure_solid(raw: RawMesh) -> Solid:
 
     The numbers are trimesh's (without importing it, :mod:`.integrals`): its vertex merge
     (skipped where the reader already merged these very coordinates, which makes a second
-    merge a no-op), its closed-surface test (as :func:`closed`) and its triangle integrals,
-    with SciPy's convex hull. Never raises: running
-    out of memory, or geometry that upsets the integrals, is a ``problem``.
+    merge a no-op), its closed-surface test (as :func:`closed`) and its triangle integrals;
+    hulls are :func:`.hull.convex_hull`'s. Never raises: running out of memory, or geometry
+    that upsets the integrals, is a ``problem``.
 
     :param raw: the mesh, before any URDF scale
     :return: the solid

@@ -64,13 +64,8 @@ def problem(data: bytes) -> Optional[str]:
 
 
 def _is_ascii(data: bytes) -> bool:
-    if data[:1024].lstrip()[:5].lower() != b'solid':
-        return False
-    try:
-        data.decode('ascii')
-    except UnicodeDecodeError:
-        return False
-    return True
+    # bytes.isascii scans in C without decoding a copy (problem and read_stl both ask).
+    return data[:1024].lstrip()[:5].lower() == b'solid' and data.isascii()
 
 
 def read_stl(data: bytes, max_triangles: int) -> Union[Tuple[np.ndarray, np.ndarray], str]:
