@@ -47,6 +47,14 @@ def robots_dir() -> Optional[Path]:
     return base / 'share' / 'example-robot-data' / 'robots' if base is not None else None
 
 
+def mesh_files(suffix: str) -> List[Path]:
+    """Return the corpus's files ending in ``suffix`` (any case), sorted; empty without it."""
+    base = robots_dir()
+    if base is None:
+        return []
+    return sorted(path for path in base.rglob('*') if path.suffix.lower() == suffix)
+
+
 def urdf_paths() -> List[Path]:
     """Return every .urdf file of the corpus, sorted; empty when it is not installed."""
     base = robots_dir()

@@ -41,10 +41,7 @@ MERGE = 1e-8
 
 def corpus_dae() -> List[Path]:
     """Return every DAE file of example-robot-data (empty when it is not installed)."""
-    base = corpus.robots_dir()
-    if base is None:
-        return []
-    return sorted(path for path in base.rglob('*') if path.suffix.lower() == '.dae')
+    return corpus.mesh_files('.dae')
 
 
 def trimesh_triangles(data: bytes) -> Optional[np.ndarray]:

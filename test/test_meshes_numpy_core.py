@@ -23,7 +23,6 @@ degenerate point sets, and gives way to Qhull when it cannot build one.
 """
 
 import io
-from pathlib import Path
 
 import corpus
 import numpy as np
@@ -38,12 +37,8 @@ ROBOTS = corpus.robots_dir()
 pytestmark = pytest.mark.skipif(ROBOTS is None, reason='example-robot-data is not installed')
 
 
-def _meshes(suffix: str):
-    return sorted(path for path in Path(ROBOTS).rglob('*') if path.suffix.lower() == suffix)
-
-
 def test_every_corpus_stl_reads_as_trimesh_reads_it():
-    paths = _meshes('.stl')
+    paths = corpus.mesh_files('.stl')
     assert len(paths) > 100
     for path in paths:
         data = path.read_bytes()
@@ -62,7 +57,7 @@ def test_every_corpus_stl_reads_as_trimesh_reads_it():
 
 
 def test_merge_matches_trimesh_on_the_other_formats():
-    paths = [path for suffix in ('.obj', '.dae') for path in _meshes(suffix)][::4]
+    paths = [path for suffix in ('.obj', '.dae') for path in corpus.mesh_files(suffix)][::4]
     assert len(paths) > 20
     for path in paths:
         raw = read_mesh(str(path), path.suffix.lower()[1:], Budget(), ())
@@ -115,7 +110,7 @@ def test_quickhull_gives_qhulls_volume(name, points):
 def test_quickhull_on_the_corpus_inner_hulls():
     # The points extreme along the 98 fixed directions: the hull every closed mesh gets.
     from urdf_link_tools.meshes.solid import _DIRECTIONS
-    for path in _meshes('.stl')[::5]:
+    for path in corpus.mesh_files('.stl')[::5]:
         vertices, _ = read_stl(path.read_bytes(), 10 ** 7)
         reach = vertices @ _DIRECTIONS.T
         points = vertices[np.unique(np.concatenate([reach.argmax(0), reach.argmin(0)]))]
