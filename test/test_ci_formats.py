@@ -28,9 +28,9 @@ import re
 from cli_harness import checkout_with_samples, ROOT, run, SAMPLE
 import jsonschema
 import pytest
-from urdf_link_tools.annotations import escape_property, workflow_command
 from urdf_link_tools.checks import RULES
 from urdf_link_tools.cli import EXIT_ERRORS, EXIT_INPUT, EXIT_OK, EXIT_USAGE, EXIT_WARNINGS
+from urdf_link_tools.reports.github import escape_property, workflow_command
 
 SCHEMA = json.loads((ROOT / 'test' / 'data' / 'sarif' / 'sarif-schema-2.1.0.json').read_text())
 VALIDATOR = jsonschema.Draft4Validator(SCHEMA)

@@ -118,7 +118,8 @@ def test_pip_install_into_a_plain_venv(tmp_path, version):
                           env=env, timeout=PIP_TIMEOUT)
     assert done.returncode == 0, done.stderr[-3000:]
     # no ROS in that venv: the CLI imports without rclpy
-    probe = ('import importlib.util, sys; import urdf_link_tools.cli, urdf_link_tools.sarif; '
+    probe = ('import importlib.util, sys; '
+             'import urdf_link_tools.cli, urdf_link_tools.reports.sarif; '
              "assert importlib.util.find_spec('rclpy') is None; print(sys.version_info[:2])")
     done = subprocess.run([str(venv / 'bin' / 'python'), '-c', probe], capture_output=True,
                           text=True, env=env, timeout=120, cwd=str(tmp_path))

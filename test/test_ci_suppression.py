@@ -27,10 +27,10 @@ import pathlib
 from cli_harness import checkout_with_samples, ROOT, run, SAMPLE
 import jsonschema
 import pytest
-from urdf_link_tools.baseline import apply_baseline, load_baseline
 from urdf_link_tools.cli import EXIT_ERRORS, EXIT_OK, EXIT_USAGE, EXIT_WARNINGS
 from urdf_link_tools.findings import Finding, MacroCall, Severity
-from urdf_link_tools.suppression import apply_suppressions, collect_suppressions
+from urdf_link_tools.reports.baseline import apply_baseline, load_baseline
+from urdf_link_tools.reports.suppression import apply_suppressions, collect_suppressions
 
 SCHEMA = json.loads((ROOT / 'test' / 'data' / 'sarif' / 'sarif-schema-2.1.0.json').read_text())
 

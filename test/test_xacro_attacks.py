@@ -175,7 +175,7 @@ def test_a_missing_package_tells_the_node_user_what_to_set():
     # The node reports errors about files a parameter named in words that quote nothing of
     # them; a package name quotes nothing, and without it the user cannot fix the launch.
     from urdf_link_tools.ros.urdf_file import public_error
-    from urdf_link_tools.xacro_sandbox import expand_xacro, XacroError
+    from urdf_link_tools.xacro.sandbox import expand_xacro, XacroError
     robot = os.path.join(ROOT, 'test', 'data', 'xacro_robot', 'urdf', 'robot.urdf.xacro')
     with pytest.raises(XacroError) as raised:
         expand_xacro(robot)

@@ -17,8 +17,8 @@
 import math
 
 import pytest
-from urdf_link_tools import xacro_eval
-from urdf_link_tools.xacro_eval import guarded_eval, UnsafeExpression
+from urdf_link_tools.xacro import evaluator as xacro_eval
+from urdf_link_tools.xacro.evaluator import guarded_eval, UnsafeExpression
 
 
 def symbols():

@@ -22,7 +22,7 @@ import sys
 
 import pytest
 from urdf_link_tools.loading import load_input
-from urdf_link_tools.xacro_sandbox import XacroOptions
+from urdf_link_tools.xacro.sandbox import XacroOptions
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ROBOT_DIR = os.path.join(ROOT, 'test', 'data', 'xacro_robot')
@@ -183,7 +183,7 @@ def test_bad_xacro_arguments_are_usage_errors(args):
 
 
 def test_another_xacro_version_fails_soft_to_expanded_lines(monkeypatch):
-    from urdf_link_tools import xacro_sandbox
+    from urdf_link_tools.xacro import sandbox as xacro_sandbox
     monkeypatch.setattr(xacro_sandbox, '_VERSION_OVERRIDE', '9.9.9')
     loaded = load_input(TOP, options=XacroOptions(package_dirs={'demo_description': ROBOT_DIR}))
     assert any('xacro 9.9.9 is not the version' in note for note in loaded.notes)

@@ -37,7 +37,7 @@ EXIT_ERRORS = 2
 EXIT_INPUT = 3
 EXIT_USAGE = 4
 
-FORMATS = ('text', 'json', 'sarif', 'github')  # urdf_link_tools.outputs renders them
+FORMATS = ('text', 'json', 'sarif', 'github')  # urdf_link_tools.reports renders them
 FAIL_ON = ('error', 'warning', 'never')
 
 
@@ -54,7 +54,7 @@ class _ArgumentParser(argparse.ArgumentParser):
 
 
 def _xacro_options(args: argparse.Namespace):
-    from urdf_link_tools.xacro_sandbox import parse_mappings, XacroOptions
+    from urdf_link_tools.xacro.sandbox import parse_mappings, XacroOptions
     try:
         mappings = parse_mappings(args.xacro_args)
     except ValueError as exc:
@@ -101,7 +101,7 @@ def _source_label(loaded: LoadedDescription) -> Optional[Callable[[Optional[int]
     """Return how to name a parsed line: its xacro file:line when the expansion is traced."""
     if loaded.source_map is None or not len(loaded.source_map):
         return None
-    from urdf_link_tools.source_map import display_path
+    from urdf_link_tools.xacro.source_map import display_path
 
     def where(line: Optional[int]) -> str:
         place = loaded.source_map.locate(line)
@@ -181,7 +181,7 @@ def _check_config(args: argparse.Namespace):
 def _check_robot(path: str, args: argparse.Namespace, config, baseline, out: TextIO):
     from urdf_link_tools.analysis import analyze
     from urdf_link_tools.fix import fix_inertia
-    from urdf_link_tools.outputs import build_report
+    from urdf_link_tools.reports import build_report
 
     loaded = _load(args, path)
     data, source = loaded.data, loaded.source
@@ -238,8 +238,8 @@ def exit_status(reports: Sequence, input_errors: int, fail_on: str) -> int:
 
 
 def _cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from urdf_link_tools.baseline import load_baseline
-    from urdf_link_tools.outputs import render
+    from urdf_link_tools.reports.baseline import load_baseline
+    from urdf_link_tools.reports import render
 
     config = _check_config(args)
     paths = _robot_paths(args)
@@ -278,7 +278,7 @@ def _cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 def _fix_xacro(args: argparse.Namespace, analysis, loaded: LoadedDescription,
                note: TextIO) -> None:
     from urdf_link_tools.fix import plan_xacro_fixes, write_xacro_fixes
-    from urdf_link_tools.source_map import display_path
+    from urdf_link_tools.xacro.source_map import display_path
     if args.fix_inertia:
         raise UsageError('--fix-inertia on xacro input edits the xacro sources in place: '
                          'give no output file (the expansion is never written over them; '

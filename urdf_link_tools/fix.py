@@ -233,7 +233,7 @@ def plan_xacro_fixes(analysis: Analysis, source_map, display=lambda path: path
     numbers, nothing is edited there.
 
     :param analysis: the analysis of the expansion
-    :param source_map: its :class:`~urdf_link_tools.source_map.SourceMap`
+    :param source_map: its :class:`~urdf_link_tools.xacro.source_map.SourceMap`
     :param display: how to show a path
     :return: (file -> [(start, end, new bytes)], one report per place)
     """

@@ -17,7 +17,7 @@ Read a robot description from a file or stdin: URDF, or xacro expanded in a boun
 
 Reading is bounded (``max_bytes``) so that a huge or endless input (``/dev/zero``) is
 refused with a clear error instead of exhausting memory. xacro runs only when asked or on a
-``.xacro`` name, in :mod:`urdf_link_tools.xacro_sandbox`'s child process.
+``.xacro`` name, in :mod:`urdf_link_tools.xacro.sandbox`'s child process.
 """
 
 from dataclasses import dataclass, replace
@@ -27,8 +27,8 @@ from typing import BinaryIO, Iterable, Optional, Tuple
 
 from urdf_link_tools.errors import UrdfInputError
 from urdf_link_tools.findings import Finding
-from urdf_link_tools.source_map import display_path, locate_findings, SourceMap
-from urdf_link_tools.xacro_sandbox import expand_xacro, XacroOptions
+from urdf_link_tools.xacro.sandbox import expand_xacro, XacroOptions
+from urdf_link_tools.xacro.source_map import display_path, locate_findings, SourceMap
 
 DEFAULT_MAX_BYTES = 32 * 1024 * 1024
 XACRO_NAMESPACE = b'ros.org/wiki/xacro'

@@ -78,7 +78,7 @@ PARSE_RULES = (
          '<robot>, e.g. xmlns:drake="http://drake.mit.edu"', 'XML Namespaces 1.0'),
 )
 
-#: Findings about inline suppression comments (urdf_link_tools.suppression).
+#: Findings about inline suppression comments (urdf_link_tools.reports.suppression).
 SUPPRESSION_RULES = (
     Rule('suppression-missing-reason', Severity.WARNING,
          'an urdf-link-tools: ignore comment gives no reason',

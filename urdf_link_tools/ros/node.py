@@ -61,7 +61,7 @@ from urdf_link_tools.ros.urdf_file import check_urdf_file, public_error, urdf_ro
 from urdf_link_tools.ros.urdf_file import xacro_options
 from urdf_link_tools.ros.worker import Job, LatestJobWorker
 from urdf_link_tools.srv import GetLinkFindings, GetLinkGeometry, ListLinks
-from urdf_link_tools.xacro_sandbox import parse_mappings, XACRO_SAYS
+from urdf_link_tools.xacro.sandbox import parse_mappings, XACRO_SAYS
 from visualization_msgs.msg import MarkerArray
 
 NODE_NAME = 'urdf_link_tools'

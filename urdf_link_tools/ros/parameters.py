@@ -103,7 +103,7 @@ def validate_urdf_file(value: Any) -> Optional[str]:
 
 def validate_xacro_args(value: Any) -> Optional[str]:
     """Accept a list of xacro arguments written ``name:=value``."""
-    from urdf_link_tools.xacro_sandbox import parse_mappings
+    from urdf_link_tools.xacro.sandbox import parse_mappings
     try:
         parse_mappings([item for item in _strings(value) if item])
     except ValueError as exc:

@@ -37,7 +37,7 @@ import xml.parsers.expat
 from urdf_link_tools.errors import UrdfError, UrdfInputError, UrdfStructureError
 from urdf_link_tools.errors import UrdfSyntaxError
 from urdf_link_tools.loading import is_xacro
-from urdf_link_tools.xacro_sandbox import XacroError, XacroOptions
+from urdf_link_tools.xacro.sandbox import XacroError, XacroOptions
 
 
 def urdf_roots(urdf_dirs: Sequence[str], start_file: str) -> Tuple[str, ...]:

@@ -32,12 +32,12 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 from urllib.parse import quote
 
 from urdf_link_tools import __version__
-from urdf_link_tools.baseline import finding_key
 from urdf_link_tools.checks import RULES
 from urdf_link_tools.checks.base import Rule
 from urdf_link_tools.findings import Finding, Severity
-from urdf_link_tools.report import CheckReport, summary_dict
-from urdf_link_tools.suppression import Suppression
+from urdf_link_tools.reports.baseline import finding_key
+from urdf_link_tools.reports.suppression import Suppression
+from urdf_link_tools.reports.text import CheckReport, summary_dict
 
 SCHEMA_URI = ('https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/'
               'sarif-schema-2.1.0.json')

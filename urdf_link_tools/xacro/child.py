@@ -15,13 +15,13 @@
 """
 Expand one xacro file inside the bounded child process, tracing where each element came from.
 
-Run as ``python -m urdf_link_tools.xacro_child LIMITS.json REQUEST.json`` by
-:mod:`urdf_link_tools.xacro_sandbox` only. The first thing it does is lower its own resource
+Run as ``python -m urdf_link_tools.xacro.child LIMITS.json REQUEST.json`` by
+:mod:`urdf_link_tools.xacro.sandbox` only. The first thing it does is lower its own resource
 limits (address space, CPU seconds, file size, open files, processes), before xacro or any
 input is read. Then it instruments the installed xacro without forking it:
 
 - its symbol table and ``safe_eval`` (and ``$(eval ...)``) are replaced by
-  :mod:`urdf_link_tools.xacro_eval`'s restricted evaluator;
+  :mod:`urdf_link_tools.xacro.evaluator`'s restricted evaluator;
 - ``xacro.load_yaml`` and ``<xacro:include>`` may read only under the allowed directories;
   ``$(find NAME)`` resolves the given package directories first, then the ament index;
   ``$(find-pkg-share NAME)`` is read as ``$(find NAME)``;
@@ -42,7 +42,7 @@ from typing import Any, Dict, List, Optional, Tuple
 from xml.dom import expatbuilder, minidom
 import xml.parsers.expat
 
-from urdf_link_tools import xacro_eval
+from urdf_link_tools.xacro import evaluator as xacro_eval
 
 #: xacro versions whose internals the source tracing was written and tested against.
 TRACED_VERSIONS = ('2.1.1',)

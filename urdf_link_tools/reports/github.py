@@ -24,7 +24,7 @@ in properties, so a message cannot end the command early or inject another one.
 from typing import List, Optional, Sequence, Tuple
 
 from urdf_link_tools.findings import Severity
-from urdf_link_tools.report import (
+from urdf_link_tools.reports.text import (
     CheckReport, display_path, finding_lines, plural, summary_dict)
 
 COMMANDS = {Severity.ERROR: 'error', Severity.WARNING: 'warning', Severity.INFO: 'notice'}

@@ -17,7 +17,7 @@ Run xacro as the code it is: in a child process with limits and an empty environ
 
 xacro files are programs (``${...}`` is Python, ``$(env ...)`` reads the environment,
 ``xacro.load_yaml`` reads files), and CI runs this checker on files from pull requests. So
-:func:`expand_xacro` starts ``python -m urdf_link_tools.xacro_child`` with:
+:func:`expand_xacro` starts ``python -m urdf_link_tools.xacro.child`` with:
 
 - a CPU limit (``timeout``) and three times that of wall-clock, RLIMIT_AS (``memory_bytes``),
   RLIMIT_FSIZE (the output), RLIMIT_NOFILE and RLIMIT_NPROC, set before any input is read;
@@ -26,13 +26,13 @@ xacro files are programs (``${...}`` is Python, ``$(env ...)`` reads the environ
 - reads (``xacro:include``, ``xacro.load_yaml``) limited to the input's package (the nearest
   directory above it with a ``package.xml``, else its own directory), the package
   directories given, packages the robot finds through the ament index, and ``allow_dirs``;
-- the restricted expression evaluator of :mod:`urdf_link_tools.xacro_eval`;
+- the restricted expression evaluator of :mod:`urdf_link_tools.xacro.evaluator`;
 - output capped at ``max_bytes``;
 - an empty private working directory, so nothing in the caller's directory is imported.
 
 The child returns the expansion pretty-printed, one element per line, and a table from each
 of its lines to the xacro file and line that wrote the element and the macro calls that made
-it (:class:`~urdf_link_tools.source_map.SourceMap`).
+it (:class:`~urdf_link_tools.xacro.source_map.SourceMap`).
 """
 
 from dataclasses import dataclass, field
@@ -47,7 +47,7 @@ import time
 from typing import Dict, Mapping, Optional, Sequence, Tuple
 
 from urdf_link_tools.errors import UrdfInputError
-from urdf_link_tools.source_map import SourceMap
+from urdf_link_tools.xacro.source_map import SourceMap
 
 #: Tests set this to make the child believe another xacro version is installed.
 _VERSION_OVERRIDE: Optional[str] = None
@@ -197,7 +197,7 @@ def expand_xacro(path: str, options: XacroOptions = XacroOptions(),
         started = time.monotonic()
         with open(os.path.join(work, 'stderr.txt'), 'wb') as errors:
             child = subprocess.Popen(
-                [sys.executable, '-s', '-m', 'urdf_link_tools.xacro_child',
+                [sys.executable, '-s', '-m', 'urdf_link_tools.xacro.child',
                  os.path.join(work, 'limits.json'), os.path.join(work, 'request.json')],
                 cwd=work, env=child_environment(options.allow_env), stdin=subprocess.DEVNULL,
                 stdout=errors, stderr=errors, start_new_session=True)

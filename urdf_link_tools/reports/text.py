@@ -25,8 +25,8 @@ so that editors and terminals link to it::
     ...
     sample_robot: 2 errors, 8 warnings, 0 info in 5 of 7 links
 
-The SARIF and GitHub formats are in :mod:`urdf_link_tools.sarif` and
-:mod:`urdf_link_tools.annotations`.
+The SARIF and GitHub formats are in :mod:`urdf_link_tools.reports.sarif` and
+:mod:`urdf_link_tools.reports.github`.
 """
 
 from dataclasses import dataclass
@@ -36,7 +36,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from urdf_link_tools.analysis import Analysis
 from urdf_link_tools.findings import Finding, Severity, worst_severity
-from urdf_link_tools.suppression import Suppression
+from urdf_link_tools.reports.suppression import Suppression
 
 
 @dataclass(frozen=True)

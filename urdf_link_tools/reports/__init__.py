@@ -24,10 +24,11 @@ from dataclasses import replace
 from typing import List, Optional, Sequence, Tuple
 
 from urdf_link_tools.analysis import Analysis
-from urdf_link_tools.baseline import apply_baseline, BaselineKey
 from urdf_link_tools.findings import Finding, sort_key
-from urdf_link_tools.report import CheckReport, format_json_reports, report_text
-from urdf_link_tools.suppression import apply_suppressions, collect_suppressions, finding_files
+from urdf_link_tools.reports.baseline import apply_baseline, BaselineKey
+from urdf_link_tools.reports.suppression import (
+    apply_suppressions, collect_suppressions, finding_files)
+from urdf_link_tools.reports.text import CheckReport, format_json_reports, report_text
 
 FORMATS = ('text', 'json', 'sarif', 'github')
 
@@ -40,7 +41,7 @@ def build_report(analysis: Analysis, label: str, stdin_data: Optional[bytes] = N
     :param analysis: the analysis (findings with their source files where known)
     :param label: how to name the input
     :param stdin_data: the document when it came from standard input (its comments count)
-    :param baseline: from :func:`urdf_link_tools.baseline.load_baseline`, or None
+    :param baseline: from :func:`urdf_link_tools.reports.baseline.load_baseline`, or None
     :return: the report; its analysis holds the findings still reported
     """
     files = finding_files(analysis.findings)
@@ -72,11 +73,11 @@ def render(output_format: str, reports: Sequence[CheckReport],
     :return: the text to print (empty when there is nothing to print)
     """
     if output_format == 'sarif':
-        from urdf_link_tools.sarif import format_sarif
+        from urdf_link_tools.reports.sarif import format_sarif
         return format_sarif(reports, baseline_path=baseline_path, input_errors=input_errors,
                             exit_code=exit_code)
     if output_format == 'github':
-        from urdf_link_tools.annotations import format_github
+        from urdf_link_tools.reports.github import format_github
         return format_github(reports, input_errors)
     if not reports:
         return ''
