@@ -28,6 +28,7 @@ from urdf_link_tools.errors import UrdfError, UrdfInputError
 from urdf_link_tools.loading import DEFAULT_MAX_BYTES, load_input, LoadedDescription
 from urdf_link_tools.model import Robot
 from urdf_link_tools.parser import parse_urdf_string
+from urdf_link_tools.reports import FORMATS
 
 # Exit statuses (stable; README "Exit status"). 4 was added so that a wrong command line is
 # no longer mistaken for "errors found" (argparse exits 2 by default).
@@ -37,7 +38,6 @@ EXIT_ERRORS = 2
 EXIT_INPUT = 3
 EXIT_USAGE = 4
 
-FORMATS = ('text', 'json', 'sarif', 'github')  # urdf_link_tools.reports renders them
 FAIL_ON = ('error', 'warning', 'never')
 
 
@@ -181,7 +181,7 @@ def _check_config(args: argparse.Namespace):
 def _check_robot(path: str, args: argparse.Namespace, config, baseline, out: TextIO):
     from urdf_link_tools.analysis import analyze
     from urdf_link_tools.fix import fix_inertia
-    from urdf_link_tools.reports import build_report
+    from urdf_link_tools.reports.build import build_report
 
     loaded = _load(args, path)
     data, source = loaded.data, loaded.source
@@ -328,9 +328,9 @@ def _add_check_parser(commands) -> None:
                        help='URDF or xacro file, or - for standard input (several: each is '
                             'checked, as pre-commit passes them); NAME:=VALUE items are xacro '
                             'arguments')
-    check.add_argument('--format', choices=FORMATS, default='text',
-                       help='text grouped by link (default), one JSON object, SARIF 2.1.0 for '
-                            'code scanning, or GitHub Actions annotations')
+    check.add_argument('--format', choices=sorted(FORMATS), default='text',
+                       help='; '.join(f'{name}: {about}' for name, (_, about)
+                                      in FORMATS.items()))
     _add_xacro_arguments(check)
     check.add_argument('--skip-macro-files', action='store_true',
                        help='skip xacro files that expand to no <link> (macro files that '

@@ -13,74 +13,92 @@
 # limitations under the License.
 
 """
-What ``check`` reports, and in which format.
+What ``check`` reports, and the one registry of its output formats.
 
-Inline suppression comments and the baseline are applied to each analysis; the reports are
-then rendered as text, JSON, SARIF or GitHub annotations.
+Each format is a module of this package with ``render(run: Run) -> str``; :data:`FORMATS` names
+it, :func:`render` imports it only when that format is asked for (the CLI's start-up pays for
+the format it prints, not for all of them). :mod:`~urdf_link_tools.reports.build` applies the
+inline suppression comments and the baseline that every format shares.
 """
 
-from collections import Counter
-from dataclasses import replace
-from typing import List, Optional, Sequence, Tuple
+from dataclasses import dataclass
+import importlib
+from typing import Dict, Optional, Sequence, Tuple, TYPE_CHECKING
 
-from urdf_link_tools.analysis import Analysis
-from urdf_link_tools.findings import Finding, sort_key
-from urdf_link_tools.reports.baseline import apply_baseline, BaselineKey
-from urdf_link_tools.reports.suppression import (
-    apply_suppressions, collect_suppressions, finding_files)
-from urdf_link_tools.reports.text import CheckReport, format_json_reports, report_text
-
-FORMATS = ('text', 'json', 'sarif', 'github')
+if TYPE_CHECKING:  # pragma: no cover - typing only: keeps this registry free of the core
+    from urdf_link_tools.analysis import Analysis
+    from urdf_link_tools.findings import Finding
+    from urdf_link_tools.reports.suppression import Suppression
 
 
-def build_report(analysis: Analysis, label: str, stdin_data: Optional[bytes] = None,
-                 baseline: 'Optional[Counter[BaselineKey]]' = None) -> CheckReport:
+@dataclass(frozen=True)
+class CheckReport:
     """
-    Apply the inline suppression comments, then the baseline, to an analysis.
+    What ``check`` reports about one robot.
 
-    :param analysis: the analysis (findings with their source files where known)
-    :param label: how to name the input
-    :param stdin_data: the document when it came from standard input (its comments count)
-    :param baseline: from :func:`urdf_link_tools.reports.baseline.load_baseline`, or None
-    :return: the report; its analysis holds the findings still reported
+    :param analysis: the analysis; its findings are the reported ones (suppressed and
+        baselined findings removed)
+    :param label: how to name the input (the path as given, or 'standard input')
+    :param suppressed: findings an inline comment silenced, with that comment
+    :param baselined: findings already in the ``--baseline`` report
     """
-    files = finding_files(analysis.findings)
-    if analysis.robot.source is not None:
-        files.add(analysis.robot.source)
-    comments, problems = collect_suppressions(files, stdin_data)
-    ignored = analysis.config.ignore_rules
-    findings = list(analysis.findings) + [f for f in problems if f.rule not in ignored]
-    kept, suppressed = apply_suppressions(findings, comments)
-    known: List[Finding] = []
-    if baseline is not None:
-        kept, known = apply_baseline(kept, baseline)
-    return CheckReport(analysis=replace(analysis, findings=tuple(sorted(kept, key=sort_key))),
-                       label=label, suppressed=tuple(suppressed), baselined=tuple(known))
+
+    analysis: 'Analysis'
+    label: str
+    suppressed: Tuple[Tuple['Finding', 'Suppression'], ...] = ()
+    baselined: Tuple['Finding', ...] = ()
+
+
+@dataclass(frozen=True)
+class Run:
+    """
+    Everything one ``check`` run reports: what each format renders.
+
+    :param reports: one per robot checked
+    :param input_errors: (path, message) of inputs that could not be read
+    :param exit_code: the run's exit status
+    :param baseline_path: the ``--baseline`` file, if any
+    """
+
+    reports: Tuple[CheckReport, ...]
+    input_errors: Tuple[Tuple[str, str], ...] = ()
+    exit_code: Optional[int] = None
+    baseline_path: Optional[str] = None
+
+
+#: Output format -> (module of this package that renders it, what ``--help`` says of it).
+FORMATS: Dict[str, Tuple[str, str]] = {
+    'text': ('text', 'text grouped by link (default)'),
+    'json': ('json_report', 'one JSON object'),
+    'sarif': ('sarif', 'SARIF 2.1.0 for code scanning'),
+    'github': ('github', 'GitHub Actions annotations'),
+}
 
 
 def render(output_format: str, reports: Sequence[CheckReport],
            input_errors: Sequence[Tuple[str, str]] = (), exit_code: Optional[int] = None,
            baseline_path: Optional[str] = None) -> str:
     """
-    Render the reports of one run.
+    Render the reports of one run in one of :data:`FORMATS`.
 
-    :param output_format: one of :data:`FORMATS`
+    :param output_format: a key of :data:`FORMATS`
     :param reports: one per robot checked
-    :param input_errors: (path, message) of inputs that could not be read (SARIF and GitHub
-        carry them; text and JSON leave them to stderr)
+    :param input_errors: (path, message) of inputs that could not be read (the formats for
+        machines carry them; text and JSON leave them to stderr)
     :param exit_code: the run's exit status (SARIF records it)
     :param baseline_path: the --baseline file, if any
     :return: the text to print (empty when there is nothing to print)
     """
-    if output_format == 'sarif':
-        from urdf_link_tools.reports.sarif import format_sarif
-        return format_sarif(reports, baseline_path=baseline_path, input_errors=input_errors,
-                            exit_code=exit_code)
-    if output_format == 'github':
-        from urdf_link_tools.reports.github import format_github
-        return format_github(reports, input_errors)
-    if not reports:
-        return ''
-    if output_format == 'json':
-        return format_json_reports(reports)
-    return '\n\n'.join(report_text(report) for report in reports)
+    module = importlib.import_module(f'{__name__}.{FORMATS[output_format][0]}')
+    return module.render(Run(tuple(reports), tuple(input_errors), exit_code, baseline_path))
+
+
+def summary_dict(reports: Sequence[CheckReport]) -> Dict[str, int]:
+    """Return the counts of reported, suppressed and baselined findings over reports."""
+    summary = {'error': 0, 'warning': 0, 'info': 0, 'suppressed': 0, 'baselined': 0}
+    for report in reports:
+        for label, count in report.analysis.counts().items():
+            summary[label] += count
+        summary['suppressed'] += len(report.suppressed)
+        summary['baselined'] += len(report.baselined)
+    return summary

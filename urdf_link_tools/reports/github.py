@@ -24,8 +24,8 @@ in properties, so a message cannot end the command early or inject another one.
 from typing import List, Optional, Sequence, Tuple
 
 from urdf_link_tools.findings import Severity
-from urdf_link_tools.reports.text import (
-    CheckReport, display_path, finding_lines, plural, summary_dict)
+from urdf_link_tools.reports import CheckReport, Run, summary_dict
+from urdf_link_tools.reports.text import display_path, finding_lines, plural
 
 COMMANDS = {Severity.ERROR: 'error', Severity.WARNING: 'warning', Severity.INFO: 'notice'}
 
@@ -88,3 +88,8 @@ def format_github(reports: Sequence[CheckReport],
                      f'{plural(counts["warning"], "warning")}, {counts["info"]} info '
                      f'({counts["suppressed"]} suppressed, {counts["baselined"]} in the baseline)')
     return '\n'.join(lines)
+
+
+def render(run: Run) -> str:
+    """Render the run as workflow commands."""
+    return format_github(run.reports, run.input_errors)

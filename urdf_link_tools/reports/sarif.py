@@ -35,9 +35,9 @@ from urdf_link_tools import __version__
 from urdf_link_tools.checks import RULES
 from urdf_link_tools.checks.base import Rule
 from urdf_link_tools.findings import Finding, Severity
+from urdf_link_tools.reports import CheckReport, Run, summary_dict
 from urdf_link_tools.reports.baseline import finding_key
 from urdf_link_tools.reports.suppression import Suppression
-from urdf_link_tools.reports.text import CheckReport, summary_dict
 
 SCHEMA_URI = ('https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/'
               'sarif-schema-2.1.0.json')
@@ -223,3 +223,9 @@ def sarif_log(reports: Sequence[CheckReport], baseline_path: Optional[str] = Non
 def format_sarif(reports: Sequence[CheckReport], **kwargs: Any) -> str:
     """Render :func:`sarif_log` as JSON text (keyword arguments as there)."""
     return json.dumps(sarif_log(reports, **kwargs), indent=2, allow_nan=False)
+
+
+def render(run: Run) -> str:
+    """Render the run as one SARIF log."""
+    return format_sarif(run.reports, baseline_path=run.baseline_path,
+                        input_errors=run.input_errors, exit_code=run.exit_code)

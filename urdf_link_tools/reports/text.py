@@ -13,7 +13,7 @@
 # limitations under the License.
 
 """
-Format an analysis for people (text grouped by link) and for programs (one JSON object).
+``check --format text``: the findings for people, grouped by link.
 
 Text output, worst links first; each finding leads with ``file:line:`` as compilers write it,
 so that editors and terminals link to it::
@@ -25,36 +25,15 @@ so that editors and terminals link to it::
     ...
     sample_robot: 2 errors, 8 warnings, 0 info in 5 of 7 links
 
-The SARIF and GitHub formats are in :mod:`urdf_link_tools.reports.sarif` and
-:mod:`urdf_link_tools.reports.github`.
+The other formats are the other modules of :mod:`urdf_link_tools.reports`.
 """
 
-from dataclasses import dataclass
-import json
 import os
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import Dict, List, Optional, Sequence, Tuple
 
 from urdf_link_tools.analysis import Analysis
 from urdf_link_tools.findings import Finding, Severity, worst_severity
-from urdf_link_tools.reports.suppression import Suppression
-
-
-@dataclass(frozen=True)
-class CheckReport:
-    """
-    What ``check`` reports about one robot.
-
-    :param analysis: the analysis; its findings are the reported ones (suppressed and
-        baselined findings removed)
-    :param label: how to name the input (the path as given, or 'standard input')
-    :param suppressed: findings an inline comment silenced, with that comment
-    :param baselined: findings already in the ``--baseline`` report
-    """
-
-    analysis: Analysis
-    label: str
-    suppressed: Tuple[Tuple[Finding, Suppression], ...] = ()
-    baselined: Tuple[Finding, ...] = ()
+from urdf_link_tools.reports import CheckReport, Run
 
 
 def display_path(path: Optional[str]) -> str:
@@ -193,81 +172,6 @@ def report_text(report: CheckReport) -> str:
                        len(report.baselined))
 
 
-def analysis_to_dict(analysis: Analysis, source: Optional[str] = None) -> Dict[str, Any]:
-    """Return the JSON-ready object: robot, source, counts, rule_counts, findings."""
-    return {
-        'robot': analysis.robot.name,
-        'source': source or analysis.robot.source,
-        'counts': analysis.counts(),
-        'rule_counts': analysis.rule_counts(),
-        'findings': [finding.to_dict() for finding in analysis.findings],
-    }
-
-
-def summary_dict(reports: Sequence[CheckReport]) -> Dict[str, int]:
-    """Return the counts of reported, suppressed and baselined findings over reports."""
-    summary = {'error': 0, 'warning': 0, 'info': 0, 'suppressed': 0, 'baselined': 0}
-    for report in reports:
-        for label, count in report.analysis.counts().items():
-            summary[label] += count
-        summary['suppressed'] += len(report.suppressed)
-        summary['baselined'] += len(report.baselined)
-    return summary
-
-
-def report_to_dict(report: CheckReport) -> Dict[str, Any]:
-    """
-    Return the JSON-ready object of one robot.
-
-    ``findings`` are the reported ones; ``suppressed`` (each with the comment that silenced
-    it) and ``baselined`` are listed apart, and counted in ``summary``.
-    """
-    document = analysis_to_dict(report.analysis, report.analysis.robot.source)
-    document['summary'] = summary_dict([report])
-    document['suppressed'] = [dict(finding.to_dict(), suppression=comment.to_dict())
-                              for finding, comment in report.suppressed]
-    document['baselined'] = [finding.to_dict() for finding in report.baselined]
-    return document
-
-
-def format_json(analysis: Analysis, source: Optional[str] = None,
-                indent: Optional[int] = 2) -> str:
-    """Render the analysis as one JSON object (NaN and infinity written as strings)."""
-    return json.dumps(_clean(analysis_to_dict(analysis, source)), indent=indent,
-                      allow_nan=False)
-
-
-def format_json_reports(reports: Sequence[CheckReport], indent: Optional[int] = 2) -> str:
-    """
-    Render reports as JSON: one robot's object, or ``{"reports": [...], "summary": ...}``.
-
-    :param reports: one report per robot checked
-    :param indent: JSON indentation
-    :return: the JSON text
-    """
-    if len(reports) == 1:
-        document: Dict[str, Any] = report_to_dict(reports[0])
-    else:
-        document = {'reports': [report_to_dict(report) for report in reports],
-                    'summary': summary_dict(reports)}
-    return json.dumps(_clean(document), indent=indent, allow_nan=False)
-
-
-def _clean(value: Any) -> Any:
-    if isinstance(value, float):
-        if value != value or value in (float('inf'), float('-inf')):
-            return str(value)
-        return value
-    if isinstance(value, dict):
-        return {key: _clean(item) for key, item in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_clean(item) for item in value]
-    return value
-
-
-def severity_counts(findings: Sequence[Finding]) -> Dict[str, int]:
-    """Count findings per severity label."""
-    counts = {'error': 0, 'warning': 0, 'info': 0}
-    for finding in findings:
-        counts[finding.severity.label] += 1
-    return counts
+def render(run: Run) -> str:
+    """Render every robot's report as text, separated by a blank line."""
+    return '\n\n'.join(report_text(report) for report in run.reports)
