@@ -35,7 +35,8 @@ LOG = logging.getLogger(__name__)
 MODULES = (structure, inertia, plausibility, geometry, mesh_quality, joints)
 
 #: Findings the parser records in ``Robot.notes``; documented here so --ignore knows them.
-PARSE_RULES = (
+#: These are read past; PARSE_REFUSAL_RULES below are what urdfdom refuses.
+PARSE_NOTE_RULES = (
     Rule('parse-duplicate-inertial', Severity.WARNING, 'a link has several <inertial>',
          'URDF readers use the first and ignore the rest', 'merge them into one',
          'urdfdom link.cpp'),
@@ -56,6 +57,10 @@ PARSE_RULES = (
     Rule('material-duplicate', Severity.ERROR, 'a top-level material is defined twice',
          'urdfdom refuses the robot ("material is not unique"); the first definition is '
          'used here', 'remove or rename the second', 'urdfdom model.cpp'),
+)
+
+#: Parser notes about what urdfdom refuses (or xacro and xmllint do) but is read anyway.
+PARSE_REFUSAL_RULES = (
     Rule('parse-invalid-number', Severity.ERROR, 'a number urdfdom cannot read: a word, '
          'commas between numbers, the wrong count', 'urdfdom refuses the robot; the finding '
          'names the value checked instead (the numbers meant, for commas)',
@@ -77,6 +82,8 @@ PARSE_RULES = (
          '(xml.dom.minidom), urdf_parser_py and xmllint refuse it', 'declare the prefix on '
          '<robot>, e.g. xmlns:drake="http://drake.mit.edu"', 'XML Namespaces 1.0'),
 )
+
+PARSE_RULES = PARSE_NOTE_RULES + PARSE_REFUSAL_RULES
 
 #: Findings about inline suppression comments (urdf_link_tools.reports.suppression).
 SUPPRESSION_RULES = (
