@@ -29,7 +29,7 @@ import os
 from typing import Dict, List, Mapping, Optional, Tuple
 
 from urdf_link_tools.budget import AnalysisInterrupted, Budget, TIME_BUDGET
-from urdf_link_tools.checks import INCOMPLETE_RULE, run_checks
+from urdf_link_tools.checks import INCOMPLETE_RULE, INTERNAL_RULE, run_checks
 from urdf_link_tools.checks.base import CheckContext
 from urdf_link_tools.config import CheckConfig
 from urdf_link_tools.findings import Finding, Severity, sort_key, worst_severity
@@ -255,7 +255,8 @@ def analyze(robot: Robot, config: CheckConfig = CheckConfig(),
 
 def _finish(robot: Robot, config: CheckConfig, findings: list,
             results: Dict[int, MeshResult]) -> Analysis:
-    ignored = config.ignore_rules
+    # A failure of this tool is never ignored: it is not a finding about the robot.
+    ignored = set(config.ignore_rules) - {INTERNAL_RULE.rule_id}
     kept = cap_findings(sorted((finding for finding in findings if finding.rule not in ignored),
                                key=sort_key), config.max_findings_per_rule)
     return Analysis(robot=robot, config=config, findings=kept, meshes=results)

@@ -19,10 +19,11 @@ It uses only the pure core, so it runs in CI jobs with no ROS graph and no rclpy
 """
 
 import argparse
+import contextlib
 import dataclasses
 import logging
 import sys
-from typing import Callable, List, Optional, Sequence, TextIO
+from typing import Callable, Iterator, List, Optional, Sequence, TextIO
 
 from urdf_link_tools.errors import UrdfError, UrdfInputError
 from urdf_link_tools.loading import DEFAULT_MAX_BYTES, load_input, LoadedDescription
@@ -31,12 +32,14 @@ from urdf_link_tools.parser import parse_urdf_string
 from urdf_link_tools.reports import FORMATS
 
 # Exit statuses (stable; README "Exit status"). 4 was added so that a wrong command line is
-# no longer mistaken for "errors found" (argparse exits 2 by default).
+# no longer mistaken for "errors found" (argparse exits 2 by default); 5 so that a bug in this
+# tool (an internal-error finding) fails a CI run whatever --fail-on says.
 EXIT_OK = 0
 EXIT_WARNINGS = 1
 EXIT_ERRORS = 2
 EXIT_INPUT = 3
 EXIT_USAGE = 4
+EXIT_INTERNAL = 5
 
 FAIL_ON = ('error', 'warning', 'never')
 
@@ -145,7 +148,7 @@ def _cmd_info(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 
 def _check_config(args: argparse.Namespace):
-    from urdf_link_tools.checks import is_known_rule
+    from urdf_link_tools.checks import INTERNAL_RULE, is_known_rule
     from urdf_link_tools.config import CheckConfig, config_from_mapping, load_config_yaml
 
     config = CheckConfig()
@@ -165,6 +168,9 @@ def _check_config(args: argparse.Namespace):
         unknown = [rule for rule in args.ignore if not is_known_rule(rule)]
         if unknown:
             raise UsageError(f'--ignore: unknown rule {unknown[0]!r} (see docs/rules.md)')
+        if INTERNAL_RULE.rule_id in args.ignore:
+            raise UsageError('--ignore: internal-error cannot be ignored: it says a check of '
+                             'this tool failed, so its findings are missing')
         changes['ignore_rules'] = sorted(set(config.ignore_rules) | set(args.ignore))
     if args.package_dir:
         # Command-line directories win over those of the configuration file.
@@ -220,14 +226,19 @@ def exit_status(reports: Sequence, input_errors: int, fail_on: str) -> int:
     :param reports: the CheckReports (their findings are the reported ones)
     :param input_errors: how many inputs could not be read
     :param fail_on: 'error', 'warning' or 'never'
-    :return: EXIT_INPUT when an input could not be read, else EXIT_ERRORS for errors (unless
-        never), EXIT_WARNINGS for warnings with ``fail_on == 'warning'``, else EXIT_OK
+    :return: EXIT_INTERNAL when a check failed (an internal-error finding), else EXIT_INPUT
+        when an input could not be read, else EXIT_ERRORS for errors (unless never),
+        EXIT_WARNINGS for warnings with ``fail_on == 'warning'``, else EXIT_OK
     """
+    from urdf_link_tools.checks import INTERNAL_RULE
     from urdf_link_tools.findings import Severity, worst_severity
 
+    findings = [f for report in reports for f in report.analysis.findings]
+    if any(finding.rule == INTERNAL_RULE.rule_id for finding in findings):
+        return EXIT_INTERNAL
     if input_errors:
         return EXIT_INPUT
-    worst = worst_severity([f for report in reports for f in report.analysis.findings])
+    worst = worst_severity(findings)
     if fail_on == 'never' or worst is None:
         return EXIT_OK
     if worst == Severity.ERROR:
@@ -319,11 +330,13 @@ def _add_xacro_arguments(parser: argparse.ArgumentParser) -> None:
 def _add_check_parser(commands) -> None:
     check = commands.add_parser(
         'check', help='check every link; exit 0 clean, 1 warnings (--fail-on warning), '
-                      '2 errors, 3 unreadable input, 4 usage error',
+                      '2 errors, 3 unreadable input, 4 usage error, 5 internal error',
         description='Check the links of URDF or xacro files: inertia, geometry, collisions, '
                     'meshes, structure. Exit status: 0 nothing to fail on, 1 warnings but no '
                     'errors with --fail-on warning, 2 errors (unless --fail-on never), 3 an '
-                    'input could not be read, 4 wrong command line.')
+                    'input could not be read, 4 wrong command line, 5 a check of this tool '
+                    'failed (an internal-error finding: a bug to report; --verbose prints its '
+                    'traceback).')
     check.add_argument('robot', nargs='+', metavar='ROBOT',
                        help='URDF or xacro file, or - for standard input (several: each is '
                             'checked, as pre-commit passes them); NAME:=VALUE items are xacro '
@@ -365,6 +378,9 @@ def _add_check_parser(commands) -> None:
                             '(default 200)')
     check.add_argument('--no-meshes', action='store_true',
                        help='do not load mesh files (skips mesh-based rules)')
+    check.add_argument('--verbose', '-v', action='store_true',
+                       help='print the traceback of a failed check (internal-error) and '
+                            'how the meshes were read')
     check.add_argument('--strict', action='store_const', const='warning', dest='fail_on',
                        help='the same as --fail-on warning')
     check.add_argument('--fix-inertia', metavar='OUT.urdf', nargs='?', const='',
@@ -424,16 +440,38 @@ def main(argv: Optional[Sequence[str]] = None, out: Optional[TextIO] = None,
     logging.basicConfig(level=logging.WARNING, format='%(levelname)s: %(message)s')
     parser = build_parser()
     args = _parse(parser, argv)
+    with _verbose(err, getattr(args, 'verbose', False)):
+        try:
+            return int(args.handler(args, out, err))
+        except UsageError as exc:
+            err.write(f'urdf-link-tools: error: {exc}\n')
+            return EXIT_USAGE
+        except UrdfError as exc:
+            err.write(f'urdf-link-tools: error: {" ".join(_robot_paths(args))}: {exc}\n')
+            return EXIT_INPUT
+        except BrokenPipeError:
+            return EXIT_OK
+
+
+@contextlib.contextmanager
+def _verbose(err: TextIO, enabled: bool) -> Iterator[None]:
+    """With --verbose, send the package's DEBUG log (tracebacks, mesh readers) to ``err``."""
+    if not enabled:
+        yield
+        return
+    logger = logging.getLogger('urdf_link_tools')
+    handler = logging.StreamHandler(err)
+    handler.setFormatter(logging.Formatter('urdf-link-tools: %(levelname)s: %(message)s'))
+    level, propagate = logger.level, logger.propagate
+    logger.addHandler(handler)
+    logger.setLevel(logging.DEBUG)
+    logger.propagate = False
     try:
-        return int(args.handler(args, out, err))
-    except UsageError as exc:
-        err.write(f'urdf-link-tools: error: {exc}\n')
-        return EXIT_USAGE
-    except UrdfError as exc:
-        err.write(f'urdf-link-tools: error: {" ".join(_robot_paths(args))}: {exc}\n')
-        return EXIT_INPUT
-    except BrokenPipeError:
-        return EXIT_OK
+        yield
+    finally:
+        logger.removeHandler(handler)
+        logger.setLevel(level)
+        logger.propagate = propagate
 
 
 if __name__ == '__main__':

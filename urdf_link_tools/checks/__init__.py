@@ -18,12 +18,15 @@ The rule table and the runner: every rule module's rules and checks in one place
 Each rule module (:mod:`~urdf_link_tools.checks.inertia`,
 :mod:`~urdf_link_tools.checks.plausibility`, :mod:`~urdf_link_tools.checks.geometry`,
 :mod:`~urdf_link_tools.checks.structure`) exports ``RULES`` (documentation, default
-severity) and ``CHECKS`` (functions ``ctx -> findings``). A check that raises is turned into
-an ``internal-error`` finding so one bug never hides the other findings.
+severity), ``CHECKS`` (functions ``ctx -> findings`` about the robot as a whole) and may
+export ``LINK_CHECKS`` (``(ctx, link) -> findings``) and ``JOINT_CHECKS``
+(``(ctx, joint) -> findings``), which the runner calls for each link and joint. A check that
+raises becomes an ERROR-level ``internal-error`` finding naming the check and the link, so one
+bug costs the findings of that check on that link only (the CLI exits 5 for it).
 """
 
 import logging
-from typing import Dict, List, Optional
+from typing import Callable, Dict, List, Optional
 
 from urdf_link_tools.checks import (geometry, inertia, joints, mesh_quality, plausibility,
                                     structure)
@@ -103,8 +106,12 @@ SUPPRESSION_RULES = (
 )
 
 INTERNAL_RULE = Rule(
-    'internal-error', Severity.WARNING, 'a check failed with an unexpected exception',
-    "that check's findings are missing for this robot", 'report it with the URDF', 'this tool')
+    'internal-error', Severity.ERROR, 'a check failed with an unexpected exception (a bug in '
+    'this tool), or the xacro source tracer did',
+    "that check's findings are missing for that link (the other links and checks ran); the "
+    'run exits with status 5 whatever --fail-on says, and no --ignore, baseline or inline '
+    'comment hides it', 'report it with the URDF (--verbose prints the traceback)',
+    'this tool')
 
 INCOMPLETE_RULE = Rule(
     'analysis-incomplete', Severity.WARNING,
@@ -119,12 +126,43 @@ for _module in MODULES:
 for _rule in PARSE_RULES + SUPPRESSION_RULES + (INTERNAL_RULE, INCOMPLETE_RULE):
     RULES[_rule.rule_id] = _rule
 
+#: Checks of the robot as a whole: ``ctx -> findings``.
 CHECKS = tuple(check for module in MODULES for check in module.CHECKS)
+#: Checks of one link (``(ctx, link) -> findings``) and of one joint: run for each in turn,
+#: so that a check failing on one link loses that link's findings only.
+LINK_CHECKS = tuple(check for module in MODULES for check in getattr(module, 'LINK_CHECKS', ()))
+JOINT_CHECKS = tuple(check for module in MODULES
+                     for check in getattr(module, 'JOINT_CHECKS', ()))
 
 
 def is_known_rule(rule_id: str) -> bool:
     """Return True for a documented rule id (parser notes start with 'parse-')."""
     return rule_id in RULES or rule_id.startswith('parse-')
+
+
+def check_name(check: Callable) -> str:
+    """Return how a check is named in messages: 'inertia.check_link'."""
+    return f'{check.__module__.rsplit(".", 1)[-1]}.{check.__name__}'
+
+
+def internal_error(what: str, exc: BaseException, link: Optional[str] = None) -> Finding:
+    """
+    Return the finding for a failure of this tool (not of the robot description).
+
+    The traceback goes to the log at DEBUG level (the CLI shows it with ``--verbose``).
+
+    :param what: what failed, e.g. 'the check inertia.check_link'
+    :param exc: the exception
+    :param link: the link it failed on, if any
+    :return: an ERROR-level internal-error finding
+    """
+    where = f' on link {link!r}' if link is not None else ''
+    LOG.debug('%s failed%s', what, where, exc_info=exc)
+    return Finding(
+        rule=INTERNAL_RULE.rule_id, severity=INTERNAL_RULE.severity, link=link,
+        message=f'{what} failed{where}: {type(exc).__name__}: {exc} (a bug in urdf-link-tools; '
+                'its findings are missing here, the other checks ran)',
+        suggestion='please report this with the URDF; --verbose prints the traceback')
 
 
 def run_checks(ctx: CheckContext, into: Optional[List[Finding]] = None) -> List[Finding]:
@@ -133,16 +171,29 @@ def run_checks(ctx: CheckContext, into: Optional[List[Finding]] = None) -> List[
 
     :param ctx: the analysis context
     :param into: the list to append to (a caller that stops the run keeps what finished)
-    :return: the findings; a failing check contributes one internal-error finding
+    :return: the findings; a check that raises contributes one internal-error finding for
+        the link (or joint, or robot) it failed on instead of its findings there
     """
     findings: List[Finding] = [] if into is None else into
+    append = findings.append
+    extend = findings.extend
     for check in CHECKS:
         try:
-            findings.extend(check(ctx))
+            extend(check(ctx))
         except Exception as exc:  # one broken rule must not hide the others
-            LOG.exception('check %s failed', check.__name__)
-            findings.append(Finding(
-                rule=INTERNAL_RULE.rule_id, severity=INTERNAL_RULE.severity,
-                message=f'the check {check.__name__} failed: {type(exc).__name__}: {exc}',
-                suggestion='please report this with the URDF; the other checks ran'))
+            append(internal_error(f'the check {check_name(check)}', exc))
+    link_checks = LINK_CHECKS
+    for link in ctx.robot.links:
+        for check in link_checks:
+            try:
+                extend(check(ctx, link))
+            except Exception as exc:
+                append(internal_error(f'the check {check_name(check)}', exc, link.name))
+    for joint in ctx.robot.joints:
+        for check in JOINT_CHECKS:
+            try:
+                extend(check(ctx, joint))
+            except Exception as exc:
+                append(internal_error(f'the check {check_name(check)} (joint {joint.name!r})',
+                                      exc, joint.child))
     return findings

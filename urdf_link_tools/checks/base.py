@@ -21,8 +21,9 @@ the mass lumped through fixed joints, and the union of a link's collision geomet
 """
 
 from dataclasses import dataclass
+import functools
 import math
-from typing import Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
+from typing import Dict, FrozenSet, Iterable, List, Mapping, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -163,6 +164,16 @@ class CheckContext:
     def mesh_for(self, element: GeometryElement) -> Optional[MeshResult]:
         """Return the loaded mesh (or its problem) of a mesh element, None otherwise."""
         return self.meshes.get(id(element))
+
+    @functools.cached_property
+    def root_names(self) -> FrozenSet[str]:
+        """Return the names of the root links (computed once: checks ask for each link)."""
+        return frozenset(self.robot.root_links)
+
+    @functools.cached_property
+    def joint_names(self) -> FrozenSet[str]:
+        """Return the names of every joint (computed once)."""
+        return frozenset(joint.name for joint in self.robot.joints)
 
     def is_moving(self, link_name: str) -> bool:
         """Return True when the link's parent joint is not fixed."""

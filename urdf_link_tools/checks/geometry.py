@@ -102,21 +102,25 @@ def _elements(link: Link):
     return link.visuals + link.collisions + link.custom
 
 
-def check_elements(ctx: CheckContext) -> Iterator[Finding]:
-    """Check every element's numbers, shapes and mesh files."""
-    real_paths: Dict[str, str] = {}  # each file's real path, once per analysis
-    for link in ctx.robot.links:
-        reused = _reused_visuals(ctx, link, real_paths)
-        inertial = link.inertial
-        if inertial is not None and not is_finite(inertial.origin.xyz + inertial.origin.rpy):
-            yield _origin(ctx, link.name, 'inertial/origin', inertial.origin)
-        for element in _elements(link):
-            origin = element.origin
-            if not is_finite(origin.xyz + origin.rpy):
-                yield _origin(ctx, link.name, f'{element.label}/origin', origin, element.line)
-            geometry = element.geometry
-            if geometry is not None and not (_plain(geometry) and _quiet_mesh(ctx, element)):
-                yield from _shape(ctx, link, element, reused.get(id(element)))
+def check_elements(ctx: CheckContext, link: Link) -> Iterator[Finding]:
+    """Check the numbers, shapes and mesh files of one link's elements."""
+    # each file's real path, once per analysis
+    real_paths: Dict[str, str] = ctx.memo.setdefault(('real paths', None), {})
+    reused = _reused_visuals(ctx, link, real_paths)
+    inertial = link.inertial
+    if inertial is not None and not is_finite(inertial.origin.xyz + inertial.origin.rpy):
+        yield _origin(ctx, link.name, 'inertial/origin', inertial.origin)
+    for element in _elements(link):
+        origin = element.origin
+        if not is_finite(origin.xyz + origin.rpy):
+            yield _origin(ctx, link.name, f'{element.label}/origin', origin, element.line)
+        geometry = element.geometry
+        if geometry is not None and not (_plain(geometry) and _quiet_mesh(ctx, element)):
+            yield from _shape(ctx, link, element, reused.get(id(element)))
+
+
+def check_joint_origins(ctx: CheckContext) -> Iterator[Finding]:
+    """Flag joint origins that are not finite (on the link each joint places)."""
     for joint in ctx.robot.joints:
         if not is_finite(joint.origin.xyz + joint.origin.rpy):
             yield _origin(ctx, joint.child, f'joint "{joint.name}" origin', joint.origin,
@@ -317,7 +321,7 @@ def _mesh_key(ctx: CheckContext, element: GeometryElement,
 MARKER_SIZE = 0.01
 
 
-def check_collision_missing(ctx: CheckContext) -> Iterator[Finding]:
+def check_collision_missing(ctx: CheckContext, link: Link) -> Iterator[Finding]:
     """
     Flag visible parts that nothing can collide with.
 
@@ -326,34 +330,33 @@ def check_collision_missing(ctx: CheckContext) -> Iterator[Finding]:
     MARKER_SIZE (optical frames, markers). A moving link with mass and no geometry at all
     (an intermediate link of a multi-axis joint) is an info.
     """
-    for link in ctx.robot.links:
-        if any(element.geometry is not None for element in link.collisions):
-            continue
-        visuals = [element for element in link.visuals if element.geometry is not None]
-        moving_mass = ctx.is_moving(link.name) and link.mass > 0.0
-        if not (visuals or moving_mass):
-            continue
-        if ctx.group_has_collision(link.name):
-            continue
-        if visuals:
-            size = _visual_size(ctx, visuals)
-            if size is not None and size < MARKER_SIZE:
-                continue
-            severity = Severity.WARNING
-            what = f'{len(visuals)} visual element{"s" if len(visuals) > 1 else ""}' + (
-                f' ({fmt(size, 3)} m across)' if size is not None else '')
-        else:
-            severity = Severity.INFO
-            what = f'{fmt(link.mass)} kg on a moving joint but nothing to draw'
-        yield ctx.finding(
-            'collision-missing', severity,
-            f'the link has {what} and no <collision>, nor has any link welded to it: '
-            'planners and simulators let it pass through everything',
-            link=link.name, line=link.line,
-            suggestion='add a <collision> with a primitive that encloses the part'
-                       + (' (the visual geometry is a starting point)' if visuals else
-                          '; an intermediate link of a multi-axis joint needs none'),
-            values=(('visuals', len(visuals)), ('mass', link.mass)))
+    if any(element.geometry is not None for element in link.collisions):
+        return
+    visuals = [element for element in link.visuals if element.geometry is not None]
+    moving_mass = ctx.is_moving(link.name) and link.mass > 0.0
+    if not (visuals or moving_mass):
+        return
+    if ctx.group_has_collision(link.name):
+        return
+    if visuals:
+        size = _visual_size(ctx, visuals)
+        if size is not None and size < MARKER_SIZE:
+            return
+        severity = Severity.WARNING
+        what = f'{len(visuals)} visual element{"s" if len(visuals) > 1 else ""}' + (
+            f' ({fmt(size, 3)} m across)' if size is not None else '')
+    else:
+        severity = Severity.INFO
+        what = f'{fmt(link.mass)} kg on a moving joint but nothing to draw'
+    yield ctx.finding(
+        'collision-missing', severity,
+        f'the link has {what} and no <collision>, nor has any link welded to it: '
+        'planners and simulators let it pass through everything',
+        link=link.name, line=link.line,
+        suggestion='add a <collision> with a primitive that encloses the part'
+                   + (' (the visual geometry is a starting point)' if visuals else
+                      '; an intermediate link of a multi-axis joint needs none'),
+        values=(('visuals', len(visuals)), ('mass', link.mass)))
 
 
 def _visual_size(ctx: CheckContext, visuals: List[GeometryElement]) -> Optional[float]:
@@ -366,31 +369,37 @@ def _visual_size(ctx: CheckContext, visuals: List[GeometryElement]) -> Optional[
 
 
 def check_materials(ctx: CheckContext) -> Iterator[Finding]:
-    """Flag undefined material references and colours outside [0, 1]."""
+    """Flag top-level materials whose colours are outside [0, 1]."""
     for material in ctx.robot.materials:
         yield from _colour(ctx, None, 'material', material)
-    suggester = NameSuggester(m.name for m in ctx.robot.materials if m.name)
-    for link in ctx.robot.links:
-        for visual in link.visuals:
-            material = visual.material
-            if material is None or (material.is_defined and _colour_in_range(material)):
-                continue
-            if not material.is_defined and material.reference_line is None:
-                yield ctx.finding(
-                    'material-undefined', Severity.WARNING,
-                    f"the material '{material.name}' is not defined: no top-level "
-                    '<material> of that name and no <color> or <texture> here',
-                    link=link.name, element=visual.label, line=material.line or visual.line,
-                    suggestion=f'define <material name="{material.name}"><color rgba="r g b '
-                               'a"/></material> under <robot>, or fix the name'
-                               + _similar(suggester, material.name),
-                    values=(('material', material.name or ''),))
-            elif material.reference_line is None:
-                yield from _colour(ctx, link.name, visual.label, material)
 
 
-def _similar(suggester: NameSuggester, name: Optional[str]) -> str:
-    close = suggester.suggest(name or '')
+def check_link_materials(ctx: CheckContext, link: Link) -> Iterator[Finding]:
+    """Flag one link's undefined material references and colours outside [0, 1]."""
+    for visual in link.visuals:
+        material = visual.material
+        if material is None or (material.is_defined and _colour_in_range(material)):
+            continue
+        if not material.is_defined and material.reference_line is None:
+            yield ctx.finding(
+                'material-undefined', Severity.WARNING,
+                f"the material '{material.name}' is not defined: no top-level "
+                '<material> of that name and no <color> or <texture> here',
+                link=link.name, element=visual.label, line=material.line or visual.line,
+                suggestion=f'define <material name="{material.name}"><color rgba="r g b '
+                           'a"/></material> under <robot>, or fix the name'
+                           + _similar(ctx, material.name),
+                values=(('material', material.name or ''),))
+        elif material.reference_line is None:
+            yield from _colour(ctx, link.name, visual.label, material)
+
+
+def _similar(ctx: CheckContext, name: Optional[str]) -> str:
+    suggester = ctx.memo.get(('material names', None))
+    if suggester is None:  # built once per analysis, when a first name is unknown
+        suggester = NameSuggester(m.name for m in ctx.robot.materials if m.name)
+        ctx.memo[('material names', None)] = suggester
+    close = suggester.suggest(name or '')  # type: ignore[attr-defined]
     return f' (did you mean {close!r}?)' if close else ''
 
 
@@ -415,4 +424,5 @@ def _colour(ctx: CheckContext, link: Optional[str], element: str, material) -> I
         values=(('rgba', fmt_vector(rgba)),))
 
 
-CHECKS = (check_elements, check_collision_missing, check_materials)
+CHECKS = (check_joint_origins, check_materials)
+LINK_CHECKS = (check_elements, check_collision_missing, check_link_materials)

@@ -112,16 +112,15 @@ RULES = (
 )
 
 
-def check_links(ctx: CheckContext) -> Iterator[Finding]:
-    """Run every mass and inertia rule on every link."""
-    roots = set(ctx.robot.root_links)
-    for link in ctx.robot.links:
-        yield from _check_mass(ctx, link)
-        if link.inertial is not None:
-            yield from _check_tensor(ctx, link)
-            yield from _check_rotated(ctx, link)
-            if link.name in roots and len(roots) == 1:
-                yield _root_inertia(ctx, link)
+def check_link(ctx: CheckContext, link: Link) -> Iterator[Finding]:
+    """Run every mass and inertia rule on one link."""
+    yield from _check_mass(ctx, link)
+    if link.inertial is not None:
+        yield from _check_tensor(ctx, link)
+        yield from _check_rotated(ctx, link)
+        roots = ctx.root_names
+        if link.name in roots and len(roots) == 1:
+            yield _root_inertia(ctx, link)
 
 
 def _root_inertia(ctx: CheckContext, link: Link) -> Finding:
@@ -375,4 +374,5 @@ def _matrix_to_rpy(matrix: np.ndarray) -> np.ndarray:
     return np.array([roll, pitch, yaw])
 
 
-CHECKS = (check_links,)
+CHECKS = ()
+LINK_CHECKS = (check_link,)

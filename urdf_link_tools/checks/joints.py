@@ -188,20 +188,19 @@ def _axis(ctx: CheckContext, joint: Joint) -> Optional[Finding]:
         'write the unit axis the joint moves along, e.g. <axis xyz="0 0 1"/>')
 
 
-def check_joints(ctx: CheckContext) -> Iterator[Finding]:
-    """Check every joint's limits, axis, mimic and numbers."""
-    names = {joint.name for joint in ctx.robot.joints}
-    for joint in ctx.robot.joints:
-        found: List[Optional[Finding]] = [_not_finite(ctx, joint), _axis(ctx, joint)]
-        found.extend(_limits(ctx, joint))
-        mimic = joint.mimic
-        if mimic is not None and mimic.joint not in names:
-            found.append(_finding(
-                ctx, joint, 'joint-mimic-unknown', Severity.WARNING,
-                f"<mimic> names the joint '{mimic.joint}', which does not exist: Pinocchio, "
-                'MuJoCo and robot_state_publisher ignore the mimic, so the joint moves on its '
-                'own', mimic.line, 'fix the joint name in <mimic joint="..."/>'))
-        yield from (finding for finding in found if finding is not None)
+def check_joint(ctx: CheckContext, joint: Joint) -> Iterator[Finding]:
+    """Check one joint's limits, axis, mimic and numbers."""
+    found: List[Optional[Finding]] = [_not_finite(ctx, joint), _axis(ctx, joint)]
+    found.extend(_limits(ctx, joint))
+    mimic = joint.mimic
+    if mimic is not None and mimic.joint not in ctx.joint_names:
+        found.append(_finding(
+            ctx, joint, 'joint-mimic-unknown', Severity.WARNING,
+            f"<mimic> names the joint '{mimic.joint}', which does not exist: Pinocchio, "
+            'MuJoCo and robot_state_publisher ignore the mimic, so the joint moves on its '
+            'own', mimic.line, 'fix the joint name in <mimic joint="..."/>'))
+    yield from (finding for finding in found if finding is not None)
 
 
-CHECKS = (check_joints,)
+CHECKS = ()
+JOINT_CHECKS = (check_joint,)

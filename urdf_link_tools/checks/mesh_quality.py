@@ -37,6 +37,7 @@ from typing import Iterator, List, Tuple
 from urdf_link_tools.checks.base import CheckContext, Rule
 from urdf_link_tools.findings import Finding, Severity
 from urdf_link_tools.meshes import MeshInfo
+from urdf_link_tools.model import Link
 
 RULES = (
     Rule('collision-mesh-broken', Severity.WARNING,
@@ -96,39 +97,39 @@ def _used(mesh: MeshInfo) -> str:
     return 'no volume is derived from it: the density and inertia comparisons skip it'
 
 
-def check_collision_meshes(ctx: CheckContext) -> Iterator[Finding]:
-    """Report collision meshes whose surface is not a valid solid, one finding each."""
-    for link in ctx.robot.links:
-        for element in link.collisions:
-            if element.geometry is None or element.geometry.kind != 'mesh':
-                continue
-            mesh = ctx.mesh_for(element)
-            if not isinstance(mesh, MeshInfo):
-                continue  # the mesh rules say why it was not loaded
-            filename = element.geometry.filename  # type: ignore[union-attr]
-            problem = mesh.measure_problem
-            if problem is not None:
-                yield ctx.finding(
-                    'collision-mesh-unmeasured', Severity.WARNING,
-                    f'the collision mesh could not be measured: {problem}; the density, '
-                    'centre-of-mass and inertia comparisons skip it',
-                    link=link.name, element=element.label, line=element.line,
-                    suggestion='simplify the mesh, or run the checker with more memory',
-                    values=(('filename', filename),))
-                continue
-            found = defects(mesh)
-            if not found:
-                continue
-            severity = max(severity for severity, _ in found)
-            text = '; '.join(defect for _, defect in found)
+def check_collision_meshes(ctx: CheckContext, link: Link) -> Iterator[Finding]:
+    """Report the collision meshes of one link that are not valid solids, one finding each."""
+    for element in link.collisions:
+        if element.geometry is None or element.geometry.kind != 'mesh':
+            continue
+        mesh = ctx.mesh_for(element)
+        if not isinstance(mesh, MeshInfo):
+            continue  # the mesh rules say why it was not loaded
+        filename = element.geometry.filename  # type: ignore[union-attr]
+        problem = mesh.measure_problem
+        if problem is not None:
             yield ctx.finding(
-                'collision-mesh-broken', severity,
-                f'the collision mesh is not a valid solid: {text}; {_used(mesh)}',
+                'collision-mesh-unmeasured', Severity.WARNING,
+                f'the collision mesh could not be measured: {problem}; the density, '
+                'centre-of-mass and inertia comparisons skip it',
                 link=link.name, element=element.label, line=element.line,
-                suggestion='repair the mesh (close holes, recalculate normals, remove '
-                           'overlapping shells), or use its convex hull or primitives',
-                values=(('filename', filename), ('faces', mesh.face_count),
-                        ('volume_source', mesh.volume_source)))
+                suggestion='simplify the mesh, or run the checker with more memory',
+                values=(('filename', filename),))
+            continue
+        found = defects(mesh)
+        if not found:
+            continue
+        severity = max(severity for severity, _ in found)
+        text = '; '.join(defect for _, defect in found)
+        yield ctx.finding(
+            'collision-mesh-broken', severity,
+            f'the collision mesh is not a valid solid: {text}; {_used(mesh)}',
+            link=link.name, element=element.label, line=element.line,
+            suggestion='repair the mesh (close holes, recalculate normals, remove '
+                       'overlapping shells), or use its convex hull or primitives',
+            values=(('filename', filename), ('faces', mesh.face_count),
+                    ('volume_source', mesh.volume_source)))
 
 
-CHECKS = (check_collision_meshes,)
+CHECKS = ()
+LINK_CHECKS = (check_collision_meshes,)

@@ -77,69 +77,67 @@ def _usable(link: Link) -> bool:
             and is_finite(inertial.origin.xyz + inertial.origin.rpy))
 
 
-def check_mismatch(ctx: CheckContext) -> Iterator[Finding]:
+def check_mismatch(ctx: CheckContext, link: Link) -> Iterator[Finding]:
     """Compare each valid tensor with the collision geometry's."""
     factor = ctx.config.inertia_mismatch_factor
-    for link in ctx.robot.links:
-        if not _usable(link):
-            continue
-        inertial = link.inertial
-        declared = ctx.tensor(link)
-        if not (declared.gz_is_valid(link.mass) and declared.is_positive_definite()) or \
-                violates_triangle(declared.moments):
-            continue  # the inertia rules report invalid tensors with their own suggestion
-        if declared.moments[0] < MUJOCO_EPS:
-            continue  # inertia-moment-tiny reports it, with a suggestion that also fits here
-        if negligible_in_its_body(ctx, link):
-            continue  # a sensor frame of a few grams welded to a heavy body: fused away
-        model, _ = ctx.collision_model(link)
-        expected = geometry_tensor(ctx, link)
-        if model is None or expected is None:
-            continue
-        have = declared.moments
-        want = principal_moments(expected)[0]
-        off, worst = mismatch(have, want)
-        if not (math.isfinite(off) and off > factor):
-            continue
-        ratios = have / want
-        direction = 'larger' if ratios[worst] > 1.0 else 'smaller'
-        suggested, text = suggest(ctx, link, None, '')
-        approx = (f'; approximate volume for {", ".join(model.approximate)}'
-                  if model.approximate else '')
-        yield ctx.finding(
-            'inertia-geometry-mismatch', Severity.WARNING,
-            f'principal moments {fmt_vector(have)} kg m^2, but the collision geometry at '
-            f'{fmt(link.mass)} kg gives {fmt_vector(want)}: moment {worst + 1} is '
-            f'{fmt(off, 3)}x {direction} (limit {fmt(factor)}x){approx}',
-            link=link.name, element='inertial/inertia', line=inertial.inertia.line,
-            suggestion=text,
-            values=(('moments', fmt_vector(have)), ('geometry_moments', fmt_vector(want)),
-                    ('factor', off), ('limit', factor),
-                    ('geometry_centroid', fmt_vector(model.centre))),
-            suggested_inertia=inertia_values(suggested))
+    if not _usable(link):
+        return
+    inertial = link.inertial
+    declared = ctx.tensor(link)
+    if not (declared.gz_is_valid(link.mass) and declared.is_positive_definite()) or \
+            violates_triangle(declared.moments):
+        return  # the inertia rules report invalid tensors with their own suggestion
+    if declared.moments[0] < MUJOCO_EPS:
+        return  # inertia-moment-tiny reports it, with a suggestion that also fits here
+    if negligible_in_its_body(ctx, link):
+        return  # a sensor frame of a few grams welded to a heavy body: fused away
+    model, _ = ctx.collision_model(link)
+    expected = geometry_tensor(ctx, link)
+    if model is None or expected is None:
+        return
+    have = declared.moments
+    want = principal_moments(expected)[0]
+    off, worst = mismatch(have, want)
+    if not (math.isfinite(off) and off > factor):
+        return
+    ratios = have / want
+    direction = 'larger' if ratios[worst] > 1.0 else 'smaller'
+    suggested, text = suggest(ctx, link, None, '')
+    approx = (f'; approximate volume for {", ".join(model.approximate)}'
+              if model.approximate else '')
+    yield ctx.finding(
+        'inertia-geometry-mismatch', Severity.WARNING,
+        f'principal moments {fmt_vector(have)} kg m^2, but the collision geometry at '
+        f'{fmt(link.mass)} kg gives {fmt_vector(want)}: moment {worst + 1} is '
+        f'{fmt(off, 3)}x {direction} (limit {fmt(factor)}x){approx}',
+        link=link.name, element='inertial/inertia', line=inertial.inertia.line,
+        suggestion=text,
+        values=(('moments', fmt_vector(have)), ('geometry_moments', fmt_vector(want)),
+                ('factor', off), ('limit', factor),
+                ('geometry_centroid', fmt_vector(model.centre))),
+        suggested_inertia=inertia_values(suggested))
 
 
-def check_density(ctx: CheckContext) -> Iterator[Finding]:
+def check_density(ctx: CheckContext, link: Link) -> Iterator[Finding]:
     """Flag masses that are implausible for any volume the geometry can have."""
     low, high = ctx.config.density_min, ctx.config.density_max
-    for link in ctx.robot.links:
-        verdict = density_verdict(ctx, link)
-        if verdict is None:
-            continue
-        between = (f'{fmt(verdict.density)} kg/m^3' if verdict.least == verdict.most else
-                   f'between {fmt(verdict.least)} and {fmt(verdict.most)} kg/m^3')
-        yield ctx.finding(
-            'density-implausible', verdict.severity,
-            f'{fmt(link.mass)} kg in {_volume_text(*verdict.volumes)} '
-            f'of geometry is {between}, outside {fmt(low)} to {fmt(high)} kg/m^3'
-            + (f' ({"; ".join(verdict.notes)})' if verdict.notes else ''),
-            link=link.name, element='inertial/mass', line=link.inertial.mass_line,
-            suggestion=verdict.hint,
-            values=(('density', verdict.density), ('mass', link.mass),
-                    ('volume_min', verdict.volumes[0]), ('volume_max', verdict.volumes[1])))
+    verdict = density_verdict(ctx, link)
+    if verdict is None:
+        return
+    between = (f'{fmt(verdict.density)} kg/m^3' if verdict.least == verdict.most else
+               f'between {fmt(verdict.least)} and {fmt(verdict.most)} kg/m^3')
+    yield ctx.finding(
+        'density-implausible', verdict.severity,
+        f'{fmt(link.mass)} kg in {_volume_text(*verdict.volumes)} '
+        f'of geometry is {between}, outside {fmt(low)} to {fmt(high)} kg/m^3'
+        + (f' ({"; ".join(verdict.notes)})' if verdict.notes else ''),
+        link=link.name, element='inertial/mass', line=link.inertial.mass_line,
+        suggestion=verdict.hint,
+        values=(('density', verdict.density), ('mass', link.mass),
+                ('volume_min', verdict.volumes[0]), ('volume_max', verdict.volumes[1])))
 
 
-def check_com(ctx: CheckContext) -> Iterator[Finding]:
+def check_com(ctx: CheckContext, link: Link) -> Iterator[Finding]:
     """
     Flag centres of mass outside everything the link is drawn or collides with.
 
@@ -147,39 +145,39 @@ def check_com(ctx: CheckContext) -> Iterator[Finding]:
     bounds of its geometry; collision geometry is often partial (a sole plate, a few
     spheres), so a centre of mass inside the visual geometry's bounds is fine too.
     """
-    for link in ctx.robot.links:
-        if not _usable(link) or not any(e.geometry is not None for e in link.collisions):
-            continue
-        if negligible_in_its_body(ctx, link):
-            continue  # its centre of mass moves the fused body's by under 1 % of the offset
-        collision = group_bounds(ctx, link.collisions)
-        if collision is None:
-            continue
-        com = np.asarray(link.inertial.origin.xyz, dtype=float)
-        visual = group_bounds(ctx, link.visuals)
-        both = union_bounds([collision, visual])
-        tolerance = max(COM_MIN_TOLERANCE,
-                        COM_TOLERANCE * float(np.linalg.norm(both[1] - both[0])))
-        distance = distance_outside(com, both)
-        if distance <= tolerance:
-            continue
-        model, _ = ctx.collision_model(link)
-        centroid = (f'; the collision geometry\'s centroid is at xyz="'
-                    f'{fmt_vector(model.centre, 6)}"' if model is not None else '')
-        lo, hi = both
-        yield ctx.finding(
-            'com-outside-geometry', Severity.WARNING,
-            f'the centre of mass xyz="{fmt_vector(com)}" is {fmt(distance, 3)} m outside the '
-            'bounds of the collision' + (' and visual' if visual is not None else '')
-            + f' geometry ({fmt_vector(lo, 3)} to {fmt_vector(hi, 3)}); the centre of mass of '
-            'a body lies within its material',
-            link=link.name, element='inertial/origin',
-            line=link.inertial.origin.line or link.inertial.line,
-            suggestion='check that the centre of mass is in the link frame' + centroid,
-            values=(('com', fmt_vector(com)), ('distance', distance)))
+    if not _usable(link) or not any(e.geometry is not None for e in link.collisions):
+        return
+    if negligible_in_its_body(ctx, link):
+        return  # its centre of mass moves the fused body's by under 1 % of the offset
+    collision = group_bounds(ctx, link.collisions)
+    if collision is None:
+        return
+    com = np.asarray(link.inertial.origin.xyz, dtype=float)
+    visual = group_bounds(ctx, link.visuals)
+    both = union_bounds([collision, visual])
+    tolerance = max(COM_MIN_TOLERANCE,
+                    COM_TOLERANCE * float(np.linalg.norm(both[1] - both[0])))
+    distance = distance_outside(com, both)
+    if distance <= tolerance:
+        return
+    model, _ = ctx.collision_model(link)
+    centroid = (f'; the collision geometry\'s centroid is at xyz="'
+                f'{fmt_vector(model.centre, 6)}"' if model is not None else '')
+    lo, hi = both
+    yield ctx.finding(
+        'com-outside-geometry', Severity.WARNING,
+        f'the centre of mass xyz="{fmt_vector(com)}" is {fmt(distance, 3)} m outside the '
+        'bounds of the collision' + (' and visual' if visual is not None else '')
+        + f' geometry ({fmt_vector(lo, 3)} to {fmt_vector(hi, 3)}); the centre of mass of '
+        'a body lies within its material',
+        link=link.name, element='inertial/origin',
+        line=link.inertial.origin.line or link.inertial.line,
+        suggestion='check that the centre of mass is in the link frame' + centroid,
+        values=(('com', fmt_vector(com)), ('distance', distance)))
 
 
-CHECKS = (check_mismatch, check_density, check_com)
+CHECKS = ()
+LINK_CHECKS = (check_mismatch, check_density, check_com)
 
 
 def _volume_text(smallest: float, largest: float) -> str:

@@ -19,6 +19,7 @@ from dataclasses import replace
 from typing import List, Optional
 
 from urdf_link_tools.analysis import Analysis
+from urdf_link_tools.checks import INTERNAL_RULE
 from urdf_link_tools.findings import Finding, sort_key
 from urdf_link_tools.reports import CheckReport
 from urdf_link_tools.reports.baseline import apply_baseline, BaselineKey
@@ -43,9 +44,13 @@ def build_report(analysis: Analysis, label: str, stdin_data: Optional[bytes] = N
     comments, problems = collect_suppressions(files, stdin_data)
     ignored = analysis.config.ignore_rules
     findings = list(analysis.findings) + [f for f in problems if f.rule not in ignored]
-    kept, suppressed = apply_suppressions(findings, comments)
+    # A failure of this tool is no finding about the robot: no comment or baseline hides it.
+    failures = [f for f in findings if f.rule == INTERNAL_RULE.rule_id]
+    kept, suppressed = apply_suppressions(
+        [f for f in findings if f.rule != INTERNAL_RULE.rule_id], comments)
     known: List[Finding] = []
     if baseline is not None:
         kept, known = apply_baseline(kept, baseline)
+    kept = list(kept) + failures
     return CheckReport(analysis=replace(analysis, findings=tuple(sorted(kept, key=sort_key))),
                        label=label, suppressed=tuple(suppressed), baselined=tuple(known))
