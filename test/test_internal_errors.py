@@ -116,3 +116,35 @@ def test_a_failing_robot_check_and_config_ignore_rules(monkeypatch):
     assert internal[0].severity == Severity.ERROR
     assert "the check test_internal_errors._broken_robot_check failed: KeyError: 'no such " \
            "thing'" in internal[0].message
+
+
+def test_a_failing_source_tracer_is_the_tools_failure_and_the_expansion_is_checked(
+        monkeypatch, tmp_path):
+    import os
+    from xacro_child_patch import FAILING_TRACER, patch_child
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    robot_dir = os.path.join(root, 'test', 'data', 'xacro_robot')
+    top = os.path.join(robot_dir, 'urdf', 'robot.urdf.xacro')
+    args = ['check', top, f'--package-dir=demo_description={robot_dir}', '--no-meshes',
+            '--format', 'json']
+    status, out, err = run(args)
+    clean = json.loads(out)['findings']
+    assert status == 2 and clean and 'internal-error' not in {f['rule'] for f in clean}
+    patch_child(monkeypatch, tmp_path, FAILING_TRACER)
+    status, out, err = run(args)
+    assert status == EXIT_INTERNAL, err
+    findings = json.loads(out)['findings']
+    internal = [f for f in findings if f['rule'] == 'internal-error']
+    assert len(internal) == 1 and internal[0]['severity'] == 'error'
+    assert internal[0]['message'].startswith(
+        'the xacro source tracer (writing the line table) failed: IndexError: injected '
+        'tracer bug')
+    assert 'urdf-link-tools: error' not in err and 'Traceback' not in err, err
+    # The plain expansion was checked: the same findings, at lines of the expansion.
+    assert {(f['rule'], f['link']) for f in findings} - {('internal-error', None)} == \
+        {(f['rule'], f['link']) for f in clean}
+    assert all(f['file'].endswith('robot.urdf.xacro (expanded)')
+               for f in findings if f['rule'] != 'internal-error')
+    status, _, err = run(args + ['--verbose'])
+    assert status == EXIT_INTERNAL
+    assert 'Traceback' in err and 'IndexError: injected tracer bug' in err

@@ -23,6 +23,7 @@ import sys
 import pytest
 from urdf_link_tools.loading import load_input
 from urdf_link_tools.xacro.sandbox import XacroOptions
+from xacro_child_patch import OTHER_XACRO_VERSION, patch_child
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ROBOT_DIR = os.path.join(ROOT, 'test', 'data', 'xacro_robot')
@@ -182,9 +183,8 @@ def test_bad_xacro_arguments_are_usage_errors(args):
     assert result.returncode != 0 and 'Traceback' not in result.stderr
 
 
-def test_another_xacro_version_fails_soft_to_expanded_lines(monkeypatch):
-    from urdf_link_tools.xacro import sandbox as xacro_sandbox
-    monkeypatch.setattr(xacro_sandbox, '_VERSION_OVERRIDE', '9.9.9')
+def test_another_xacro_version_fails_soft_to_expanded_lines(monkeypatch, tmp_path):
+    patch_child(monkeypatch, tmp_path, OTHER_XACRO_VERSION)
     loaded = load_input(TOP, options=XacroOptions(package_dirs={'demo_description': ROBOT_DIR}))
     assert any('xacro 9.9.9 is not the version' in note for note in loaded.notes)
     assert len(loaded.source_map) == 0

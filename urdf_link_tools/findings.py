@@ -132,6 +132,27 @@ def worst_severity(findings: 'Tuple[Finding, ...] | list') -> Optional[Severity]
     return worst
 
 
+#: The rule id of a failure of this tool itself (documented in urdf_link_tools.checks).
+INTERNAL_ERROR = 'internal-error'
+
+
+def internal_error(what: str, error: str, link: Optional[str] = None) -> Finding:
+    """
+    Return the finding for a failure of this tool (not of the robot description).
+
+    :param what: what failed, e.g. 'the check inertia.check_link'
+    :param error: the exception, one line ('ZeroDivisionError: float division by zero')
+    :param link: the link it failed on, if any
+    :return: an ERROR-level internal-error finding
+    """
+    where = f' on link {link!r}' if link is not None else ''
+    return Finding(
+        rule=INTERNAL_ERROR, severity=Severity.ERROR, link=link,
+        message=f'{what} failed{where}: {error} (a bug in urdf-link-tools; what it would have '
+                'found is missing, the rest was checked)',
+        suggestion='please report this with the URDF; --verbose prints the traceback')
+
+
 def sort_key(finding: Finding) -> Tuple[int, str, int, str]:
     """Order findings errors first, then by link, line and rule."""
     return (-int(finding.severity), finding.link or '', finding.line or 0, finding.rule)

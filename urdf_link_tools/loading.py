@@ -21,17 +21,19 @@ refused with a clear error instead of exhausting memory. xacro runs only when as
 """
 
 from dataclasses import dataclass, replace
+import logging
 import os
 import sys
 from typing import BinaryIO, Iterable, Optional, Tuple
 
 from urdf_link_tools.errors import UrdfInputError
-from urdf_link_tools.findings import Finding
-from urdf_link_tools.xacro.sandbox import expand_xacro, XacroOptions
+from urdf_link_tools.findings import Finding, internal_error, sort_key
+from urdf_link_tools.xacro.sandbox import expand_xacro, ToolFailure, XacroOptions
 from urdf_link_tools.xacro.source_map import display_path, locate_findings, SourceMap
 
 DEFAULT_MAX_BYTES = 32 * 1024 * 1024
 XACRO_NAMESPACE = b'ros.org/wiki/xacro'
+LOG = logging.getLogger(__name__)
 
 
 def read_bounded(stream: BinaryIO, max_bytes: int, what: str) -> bytes:
@@ -77,12 +79,15 @@ class LoadedDescription:
     :param source: absolute path of the file given, None for stdin
     :param source_map: for xacro input, where each expanded line was written
     :param notes: things the user should know (printed by the CLI, logged by the node)
+    :param tool_failures: what of this tool failed while reading it (the xacro source
+        tracer): :meth:`locate` adds each as an internal-error finding
     """
 
     data: bytes
     source: Optional[str]
     source_map: Optional[SourceMap] = None
     notes: Tuple[str, ...] = ()
+    tool_failures: Tuple[ToolFailure, ...] = ()
 
     @property
     def expanded(self) -> bool:
@@ -91,12 +96,25 @@ class LoadedDescription:
 
     def locate(self, findings: Iterable[Finding], base: Optional[str] = None
                ) -> Tuple[Finding, ...]:
-        """Fill the findings' file, line and macro chain from where the user wrote them."""
+        """
+        Fill the findings' file, line and macro chain from where the user wrote them.
+
+        The tool's own failures while reading (:attr:`tool_failures`) are added as
+        internal-error findings, so that the CLI and the node report them with the rest.
+        """
+        failures = []
+        for failure in self.tool_failures:
+            LOG.debug('%s failed: %s\n%s', failure.what, failure.error, failure.traceback)
+            failures.append(internal_error(
+                failure.what, failure.error + '; the expansion was checked untraced, so '
+                'findings give lines of the expanded document'))
         if self.source_map is not None and not len(self.source_map) and self.source:
             # Tracing failed soft: the lines are the expanded document's.
             label = display_path(self.source, base) + ' (expanded)'
-            return tuple(replace(finding, file=label) for finding in findings)
-        return locate_findings(findings, self.source, self.source_map, base)
+            located = tuple(replace(finding, file=label) for finding in findings)
+        else:
+            located = locate_findings(findings, self.source, self.source_map, base)
+        return tuple(sorted(located + tuple(failures), key=sort_key)) if failures else located
 
 
 def load_input(path: str, max_bytes: int = DEFAULT_MAX_BYTES,
@@ -129,7 +147,7 @@ def load_input(path: str, max_bytes: int = DEFAULT_MAX_BYTES,
         options = replace(options or XacroOptions(), max_bytes=max_bytes)
         expansion = expand_xacro(path, options, display=path)
         return LoadedDescription(expansion.data, source, expansion.source_map,
-                                 expansion.notes)
+                                 expansion.notes, expansion.tool_failures)
     try:
         with open(path, 'rb') as stream:
             data = read_bounded(stream, max_bytes, path)

@@ -31,7 +31,7 @@ from typing import Callable, Dict, List, Optional
 from urdf_link_tools.checks import (geometry, inertia, joints, mesh_quality, plausibility,
                                     structure)
 from urdf_link_tools.checks.base import CheckContext, Rule
-from urdf_link_tools.findings import Finding, Severity
+from urdf_link_tools.findings import Finding, INTERNAL_ERROR, internal_error, Severity
 
 LOG = logging.getLogger(__name__)
 
@@ -106,7 +106,7 @@ SUPPRESSION_RULES = (
 )
 
 INTERNAL_RULE = Rule(
-    'internal-error', Severity.ERROR, 'a check failed with an unexpected exception (a bug in '
+    INTERNAL_ERROR, Severity.ERROR, 'a check failed with an unexpected exception (a bug in '
     'this tool), or the xacro source tracer did',
     "that check's findings are missing for that link (the other links and checks ran); the "
     'run exits with status 5 whatever --fail-on says, and no --ignore, baseline or inline '
@@ -145,24 +145,10 @@ def check_name(check: Callable) -> str:
     return f'{check.__module__.rsplit(".", 1)[-1]}.{check.__name__}'
 
 
-def internal_error(what: str, exc: BaseException, link: Optional[str] = None) -> Finding:
-    """
-    Return the finding for a failure of this tool (not of the robot description).
-
-    The traceback goes to the log at DEBUG level (the CLI shows it with ``--verbose``).
-
-    :param what: what failed, e.g. 'the check inertia.check_link'
-    :param exc: the exception
-    :param link: the link it failed on, if any
-    :return: an ERROR-level internal-error finding
-    """
-    where = f' on link {link!r}' if link is not None else ''
-    LOG.debug('%s failed%s', what, where, exc_info=exc)
-    return Finding(
-        rule=INTERNAL_RULE.rule_id, severity=INTERNAL_RULE.severity, link=link,
-        message=f'{what} failed{where}: {type(exc).__name__}: {exc} (a bug in urdf-link-tools; '
-                'its findings are missing here, the other checks ran)',
-        suggestion='please report this with the URDF; --verbose prints the traceback')
+def _failed(what: str, exc: Exception, link: Optional[str] = None) -> Finding:
+    # The traceback goes to the log at DEBUG level (the CLI shows it with --verbose).
+    LOG.debug('%s failed%s', what, f' on link {link!r}' if link else '', exc_info=exc)
+    return internal_error(what, f'{type(exc).__name__}: {exc}', link)
 
 
 def run_checks(ctx: CheckContext, into: Optional[List[Finding]] = None) -> List[Finding]:
@@ -181,19 +167,19 @@ def run_checks(ctx: CheckContext, into: Optional[List[Finding]] = None) -> List[
         try:
             extend(check(ctx))
         except Exception as exc:  # one broken rule must not hide the others
-            append(internal_error(f'the check {check_name(check)}', exc))
+            append(_failed(f'the check {check_name(check)}', exc))
     link_checks = LINK_CHECKS
     for link in ctx.robot.links:
         for check in link_checks:
             try:
                 extend(check(ctx, link))
             except Exception as exc:
-                append(internal_error(f'the check {check_name(check)}', exc, link.name))
+                append(_failed(f'the check {check_name(check)}', exc, link.name))
     for joint in ctx.robot.joints:
         for check in JOINT_CHECKS:
             try:
                 extend(check(ctx, joint))
             except Exception as exc:
-                append(internal_error(f'the check {check_name(check)} (joint {joint.name!r})',
-                                      exc, joint.child))
+                append(_failed(f'the check {check_name(check)} (joint {joint.name!r})', exc,
+                               joint.child))
     return findings

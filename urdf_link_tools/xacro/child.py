@@ -26,8 +26,10 @@ input is read. Then it instruments the installed xacro without forking it:
   ``$(find NAME)`` resolves the given package directories first, then the ament index;
   ``$(find-pkg-share NAME)`` is read as ``$(find NAME)``;
 - its minidom parser records each element's file and line, macro calls record their call
-  chain, and YAML numbers remember their file and line, so that the expansion can be
-  written with a table from each expanded line to where its element was written.
+  chain, and YAML numbers remember their file and line (:mod:`urdf_link_tools.xacro.tracer`),
+  so that the expansion can be written with a table from each expanded line to where its
+  element was written. A failure of the tracer is this tool's, not the input's: the result
+  carries it in ``tool_failures`` and the expansion, untraced.
 
 The result (``result.json`` and ``expanded.urdf``) goes to the request's directory.
 """
@@ -38,11 +40,13 @@ import os
 import re
 import resource
 import sys
-from typing import Any, Dict, List, Optional, Tuple
-from xml.dom import expatbuilder, minidom
+from typing import Any, Dict, List, Optional
+from xml.dom import minidom
 import xml.parsers.expat
 
 from urdf_link_tools.xacro import evaluator as xacro_eval
+from urdf_link_tools.xacro import tracer
+from urdf_link_tools.xacro.tracer import YamlFloat, YamlInt
 
 #: xacro versions whose internals the source tracing was written and tested against.
 TRACED_VERSIONS = ('2.1.1',)
@@ -66,24 +70,6 @@ def set_limits(limits: Dict[str, int]) -> None:
         pass
 
 
-class OriginStr(str):
-    """Text made from a YAML number, remembering the number's file and line."""
-
-    origin: Tuple[str, int] = ('', 0)
-
-
-def _with_origin(base: type) -> type:
-    def to_text(self: Any) -> str:
-        text = OriginStr(base.__repr__(self))
-        text.origin = self.origin
-        return text
-    return type(f'Yaml{base.__name__.title()}', (base,), {'__str__': to_text})
-
-
-YamlFloat = _with_origin(float)
-YamlInt = _with_origin(int)
-
-
 class State:
     """What the instrumented xacro functions share during one expansion."""
 
@@ -93,7 +79,7 @@ class State:
         self.package_dirs: Dict[str, str] = dict(request.get('package_dirs', {}))
         self.ament_prefixes = [p for p in request.get('ament_prefix_path', '').split(':') if p]
         self.roots = [os.path.realpath(path) for path in request.get('roots', [])]
-        self.stack: Tuple[Tuple[str, str, int], ...] = ()
+        self.tracer = tracer.Tracer()
         self.trace = bool(request.get('trace', True))
 
     def allowed(self, path: str) -> bool:
@@ -141,23 +127,6 @@ class State:
         # A package the robot names is one of the robot's package directories.
         self.roots.append(os.path.realpath(path))
         return path
-
-
-STATE: Optional[State] = None
-
-
-class LineBuilder(expatbuilder.ExpatBuilderNS):
-    """minidom builder that stamps each element with its file and line."""
-
-    def __init__(self, filename: str) -> None:
-        super().__init__()
-        self._filename = filename
-
-    def start_element_handler(self, name: str, attributes: Any) -> None:
-        super().start_element_handler(name, attributes)
-        node = self.curNode
-        node._ult_src = (self._filename, self._parser.CurrentLineNumber)
-        node._ult_stack = STATE.stack if STATE is not None else ()
 
 
 def _install_safety(xacro: Any, substitution_args: Any, state: State) -> None:
@@ -260,7 +229,7 @@ def _install_safety(xacro: Any, substitution_args: Any, state: State) -> None:
         if len(data) > state.max_bytes:
             raise xacro.XacroException(f'{filename} is larger than the description limit')
         if state.trace:
-            return LineBuilder(filename).parseString(data)
+            return tracer.LineBuilder(filename, state.tracer).parseString(data)
         return minidom.parseString(data)
 
     xacro.parse = parse
@@ -274,121 +243,6 @@ def _install_safety(xacro: Any, substitution_args: Any, state: State) -> None:
             return [name for name in glob.glob(pattern) if state.allowed(name)]
 
     xacro.glob = Glob
-
-
-def _install_tracing(xacro: Any, state: State) -> None:
-    original_clone = minidom._clone_node
-
-    def clone_node(node: Any, deep: bool, owner: Any) -> Any:
-        clone = original_clone(node, deep, owner)
-        source = getattr(node, '_ult_src', None)
-        if source is not None:
-            clone._ult_src = source
-            # A macro body's nodes take the call chain being expanded; blocks and the rest
-            # keep the chain they were written under.
-            clone._ult_stack = state.stack if getattr(node, '_ult_template', False) \
-                else getattr(node, '_ult_stack', ())
-        return clone
-
-    minidom._clone_node = clone_node
-    original_grab = xacro.grab_macro
-
-    def grab_macro(elt: Any, macros: Any) -> Any:
-        pending = [elt]
-        while pending:
-            node = pending.pop()
-            node._ult_template = True
-            pending.extend(node.childNodes)
-        return original_grab(elt, macros)
-
-    xacro.grab_macro = grab_macro
-    original_call = xacro.handle_macro_call
-
-    def handle_macro_call(node: Any, macros: Any, symbols: Any) -> Any:
-        if not node.tagName.startswith('xacro:') or node.tagName == 'xacro:call':
-            return original_call(node, macros, symbols)
-        file, line = getattr(node, '_ult_src', ('', 0))
-        outer = state.stack
-        state.stack = ((node.tagName[6:], file, line),) + getattr(node, '_ult_stack', ())
-        try:
-            return original_call(node, macros, symbols)
-        finally:
-            state.stack = outer
-
-    xacro.handle_macro_call = handle_macro_call
-
-
-def _elements(document: Any) -> List[Any]:
-    """Return the document's elements in document order (no recursion: depth is the input's)."""
-    found = []
-    pending = [document.documentElement]
-    while pending:
-        node = pending.pop()
-        found.append(node)
-        pending.extend(reversed([child for child in node.childNodes
-                                 if child.nodeType == child.ELEMENT_NODE]))
-    return found
-
-
-def _tidy(elements: List[Any]) -> None:
-    # Whitespace-only text is insignificant in URDF and would become blank lines; a newline
-    # in an attribute value reads as a space to any XML parser, and keeps each start tag on
-    # one line of the pretty-printed output, so that a line names one element.
-    for element in elements:
-        for child in list(element.childNodes):
-            if child.nodeType == child.TEXT_NODE and not child.data.strip():
-                element.removeChild(child)
-        for name, value in list(element.attributes.items()):
-            if '\n' in value or '\r' in value:
-                element.setAttribute(name, value.replace('\r', ' ').replace('\n', ' '))
-
-
-def _start_lines(text: bytes) -> List[int]:
-    lines: List[int] = []
-    parser = xml.parsers.expat.ParserCreate()
-    parser.StartElementHandler = lambda name, attributes: lines.append(
-        parser.CurrentLineNumber)
-    parser.Parse(text, True)
-    return lines
-
-
-def render(document: Any, traced: bool) -> Tuple[bytes, Dict[str, Any]]:
-    """
-    Pretty-print the expansion and build the table from its lines to their sources.
-
-    :param document: the expanded minidom document
-    :param traced: whether the elements carry their sources
-    :return: (URDF bytes, JSON-ready table)
-    """
-    elements = _elements(document)
-    _tidy(elements)
-    text = document.toprettyxml(indent='  ', encoding='utf-8')
-    table: Dict[str, Any] = {'files': [], 'stacks': [], 'lines': []}
-    if not traced:
-        return text, table
-    files: Dict[str, int] = {}
-    stacks: Dict[Tuple, int] = {}
-
-    def file_index(name: str) -> int:
-        if name not in files:
-            files[name] = len(files)
-            table['files'].append(name)
-        return files[name]
-
-    for element, line in zip(elements, _start_lines(text)):
-        source = getattr(element, '_ult_src', None)
-        if source is None:
-            continue
-        stack = getattr(element, '_ult_stack', ())
-        if stack not in stacks:
-            stacks[stack] = len(stacks)
-            table['stacks'].append([[name, file_index(file), call_line]
-                                    for name, file, call_line in stack])
-        values = [[name, file_index(value.origin[0]), value.origin[1]]
-                  for name, value in element.attributes.items()
-                  if isinstance(value, OriginStr)]
-        table['lines'].append([line, file_index(source[0]), source[1], stacks[stack], values])
-    return text, table
 
 
 def _failure(kind: str, message: str) -> Dict[str, Any]:
@@ -416,13 +270,11 @@ def expand(request: Dict[str, Any], out_dir: str) -> Dict[str, Any]:
     :param out_dir: where to write the expansion
     :return: JSON-ready result
     """
-    global STATE
     import xacro
     from xacro import substitution_args
-    version = request.get('version_override') or importlib.metadata.version('xacro')
+    version = importlib.metadata.version('xacro')
     state = State(request)
     state.trace = state.trace and version in TRACED_VERSIONS
-    STATE = state
     try:
         _install_safety(xacro, substitution_args, state)
     except (AttributeError, TypeError, KeyError) as exc:
@@ -430,7 +282,7 @@ def expand(request: Dict[str, Any], out_dir: str) -> Dict[str, Any]:
         return _failure('unsupported', f'xacro {version} cannot be run restricted here '
                         f'({type(exc).__name__}: {exc}); install xacro 2.1.1')
     if state.trace:
-        _install_tracing(xacro, state)
+        tracer.install(xacro, state.tracer)
     notes = []
     if version not in TRACED_VERSIONS:
         notes.append(f'xacro {version} is not the version source tracing was tested with '
@@ -439,7 +291,7 @@ def expand(request: Dict[str, Any], out_dir: str) -> Dict[str, Any]:
     xacro.verbosity = 0
     try:
         document = xacro.process_file(state.input, mappings=dict(request.get('mappings', {})))
-        text, table = render(document, state.trace)
+        elements, text = tracer.write(document)
     except MemoryError:
         return _failure('memory', 'xacro needed more memory than allowed' + _where())
     except RecursionError:
@@ -448,32 +300,46 @@ def expand(request: Dict[str, Any], out_dir: str) -> Dict[str, Any]:
     except xml.parsers.expat.ExpatError as exc:
         return _failure('xml', f'not well-formed XML: {exc}' + _where())
     except Exception as exc:  # xacro raises many types; all mean the input is wrong
-        cause = getattr(exc, 'exc', None)  # XacroException wraps what the expression raised
-        if isinstance(cause, MemoryError):
-            return _failure('memory', 'xacro needed more memory than allowed' + _where())
-        if isinstance(cause, RecursionError):
-            return _failure('recursion', 'xacro recursed too deeply' + _where())
-        # xacro words some errors "<class 'x.y.SomeException'>: what": keep the what.
-        message = re.sub(r"<class '[\w.]+'>: ", '', str(exc)).strip() or type(exc).__name__
-        if cause is not None and str(cause) and message.count(str(cause)) > 1:
-            message = message[:message.rfind(str(cause))].strip()
-        if 'environment variable' in message and 'is not set' in message:
-            message += ' (xacro sees only the variables named with --xacro-env)'
-        package = getattr(exc, 'ult_package', None) or getattr(cause, 'ult_package', None)
-        if isinstance(package, str):  # $(find NAME) of a package State.find cannot find
-            failure = _failure('package', message.splitlines()[0] + _where())
-            failure['package'] = package[:200]
-            return failure
-        kind = 'refused' if 'refused:' in message or 'outside the directories' in message \
-            else 'xacro'
-        return _failure(kind, message.splitlines()[0] + _where())
+        return _xacro_failure(exc)
+    table = tracer.EMPTY
+    if state.trace and state.tracer.failure is None:
+        try:  # the tool's own code: a failure here is no fault of the input
+            table = tracer.table(elements, text)
+        except Exception as exc:
+            state.tracer.failed('writing the line table', exc)
+    failures = []
+    if state.tracer.failure is not None:
+        table = tracer.EMPTY  # a partly traced expansion would name wrong lines
+        failures.append(state.tracer.failure)
     if len(text) > state.max_bytes:
         return _failure('size', 'the expanded description is larger than the description '
                         'limit')
     with open(os.path.join(out_dir, 'expanded.urdf'), 'wb') as stream:
         stream.write(text)
     return {'ok': True, 'version': version, 'notes': notes, 'map': table,
-            'includes': sorted(set(xacro.all_includes))}
+            'includes': sorted(set(xacro.all_includes)), 'tool_failures': failures}
+
+
+def _xacro_failure(exc: Exception) -> Dict[str, Any]:
+    cause = getattr(exc, 'exc', None)  # XacroException wraps what the expression raised
+    if isinstance(cause, MemoryError):
+        return _failure('memory', 'xacro needed more memory than allowed' + _where())
+    if isinstance(cause, RecursionError):
+        return _failure('recursion', 'xacro recursed too deeply' + _where())
+    # xacro words some errors "<class 'x.y.SomeException'>: what": keep the what.
+    message = re.sub(r"<class '[\w.]+'>: ", '', str(exc)).strip() or type(exc).__name__
+    if cause is not None and str(cause) and message.count(str(cause)) > 1:
+        message = message[:message.rfind(str(cause))].strip()
+    if 'environment variable' in message and 'is not set' in message:
+        message += ' (xacro sees only the variables named with --xacro-env)'
+    package = getattr(exc, 'ult_package', None) or getattr(cause, 'ult_package', None)
+    if isinstance(package, str):  # $(find NAME) of a package State.find cannot find
+        failure = _failure('package', message.splitlines()[0] + _where())
+        failure['package'] = package[:200]
+        return failure
+    kind = 'refused' if 'refused:' in message or 'outside the directories' in message \
+        else 'xacro'
+    return _failure(kind, message.splitlines()[0] + _where())
 
 
 def main(argv: Optional[List[str]] = None) -> int:

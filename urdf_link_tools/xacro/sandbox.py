@@ -49,8 +49,6 @@ from typing import Dict, Mapping, Optional, Sequence, Tuple
 from urdf_link_tools.errors import UrdfInputError
 from urdf_link_tools.xacro.source_map import SourceMap
 
-#: Tests set this to make the child believe another xacro version is installed.
-_VERSION_OVERRIDE: Optional[str] = None
 #: Prefix of the notes that relay what xacro printed.
 XACRO_SAYS = 'xacro says: '
 #: Environment variables the child gets whatever the allow-list says: Python needs them.
@@ -82,13 +80,29 @@ class XacroOptions:
 
 
 @dataclass(frozen=True)
+class ToolFailure:
+    """
+    This tool's own code failed while expanding (the source tracer), not the input.
+
+    :param what: what failed, e.g. 'the xacro source tracer (writing the line table)'
+    :param error: the exception, one line
+    :param traceback: the child's traceback (shown with --verbose)
+    """
+
+    what: str
+    error: str
+    traceback: str = ''
+
+
+@dataclass(frozen=True)
 class Expansion:
-    """A xacro file expanded: URDF bytes, where each line came from, and notes."""
+    """A xacro file expanded: URDF bytes, where each line came from, notes and failures."""
 
     data: bytes
     source_map: SourceMap
     notes: Tuple[str, ...] = ()
     files: Tuple[str, ...] = ()
+    tool_failures: Tuple[ToolFailure, ...] = ()
 
 
 class XacroError(UrdfInputError):
@@ -185,8 +199,6 @@ def expand_xacro(path: str, options: XacroOptions = XacroOptions(),
         'roots': [os.path.abspath(root) for root in roots], 'max_bytes': options.max_bytes,
         'ament_prefix_path': os.environ.get('AMENT_PREFIX_PATH', ''),
     }
-    if _VERSION_OVERRIDE:
-        request['version_override'] = _VERSION_OVERRIDE
     cpu = max(1, int(options.timeout + 0.999))
     limits = {'cpu_seconds': cpu, 'memory_bytes': options.memory_bytes,
               'file_bytes': 3 * options.max_bytes + (1 << 20)}
@@ -242,8 +254,12 @@ def expand_xacro(path: str, options: XacroOptions = XacroOptions(),
     # xacro's own warnings (deprecations, redefined symbols), a few lines at most.
     warnings = tuple(XACRO_SAYS + line.strip()[:200] for line in said.splitlines()
                      if line.strip())[:10]
+    failures = tuple(ToolFailure(str(item.get('what', 'the xacro child'))[:200],
+                                 str(item.get('error', ''))[:1000],
+                                 str(item.get('traceback', ''))[-4000:])
+                     for item in result.get('tool_failures', ()) if isinstance(item, dict))
     return Expansion(data, source_map, tuple(result.get('notes', ())) + warnings,
-                     tuple(result.get('includes', ())))
+                     tuple(result.get('includes', ())), failures)
 
 
 #: a name that can be a ROS package's, and so quotes nothing else of a file

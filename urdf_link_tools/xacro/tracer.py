@@ -1,0 +1,214 @@
+# Copyright 2026 urdf_link_tools contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+The source tracer of the xacro child: where each expanded element and YAML number came from.
+
+It runs inside :mod:`urdf_link_tools.xacro.child` only. Its minidom builder stamps each
+element with its file and line, its hooks make macro calls record their call chain and clones
+keep their source, and YAML numbers remember their file and line (:class:`OriginStr`).
+:func:`write` then pretty-prints the expansion (one element a line) and :func:`table` maps
+each line to its source. The tracer is this tool's code, not the user's: a hook that fails
+records the failure in :class:`Tracer` and lets xacro go on, so the expansion is still
+checked (with the lines of the expansion) and the failure is reported as the tool's.
+"""
+
+import traceback
+from typing import Any, Dict, List, Optional, Tuple
+from xml.dom import expatbuilder, minidom
+import xml.parsers.expat
+
+#: The empty table: no line traced.
+EMPTY: Dict[str, Any] = {'files': [], 'stacks': [], 'lines': []}
+
+
+class OriginStr(str):
+    """Text made from a YAML number, remembering the number's file and line."""
+
+    origin: Tuple[str, int] = ('', 0)
+
+
+def _with_origin(base: type) -> type:
+    def to_text(self: Any) -> str:
+        text = OriginStr(base.__repr__(self))
+        text.origin = self.origin
+        return text
+    return type(f'Yaml{base.__name__.title()}', (base,), {'__str__': to_text})
+
+
+YamlFloat = _with_origin(float)
+YamlInt = _with_origin(int)
+
+
+class Tracer:
+    """The macro call chain being expanded, and the first failure of the tracer itself."""
+
+    def __init__(self) -> None:
+        self.stack: Tuple[Tuple[str, str, int], ...] = ()
+        self.failure: Optional[Dict[str, str]] = None
+
+    def failed(self, where: str, exc: BaseException) -> None:
+        """Record a failure of the tracer (the first one; the expansion goes on untraced)."""
+        if self.failure is None:
+            self.failure = {
+                'what': f'the xacro source tracer ({where})',
+                'error': f'{type(exc).__name__}: {exc}'[:1000],
+                'traceback': ''.join(traceback.format_exception(exc))[-4000:]}
+
+
+class LineBuilder(expatbuilder.ExpatBuilderNS):
+    """minidom builder that stamps each element with its file and line."""
+
+    def __init__(self, filename: str, tracer: Tracer) -> None:
+        super().__init__()
+        self._filename = filename
+        self._tracer = tracer
+
+    def start_element_handler(self, name: str, attributes: Any) -> None:
+        super().start_element_handler(name, attributes)
+        node = self.curNode
+        node._ult_src = (self._filename, self._parser.CurrentLineNumber)
+        node._ult_stack = self._tracer.stack
+
+
+def install(xacro: Any, tracer: Tracer) -> None:
+    """Install hooks in xacro's macro calls and minidom's clones so elements keep sources."""
+    original_clone = minidom._clone_node
+
+    def clone_node(node: Any, deep: bool, owner: Any) -> Any:
+        clone = original_clone(node, deep, owner)
+        try:
+            source = getattr(node, '_ult_src', None)
+            if source is not None:
+                clone._ult_src = source
+                # A macro body's nodes take the call chain being expanded; blocks and the
+                # rest keep the chain they were written under.
+                clone._ult_stack = tracer.stack if getattr(node, '_ult_template', False) \
+                    else getattr(node, '_ult_stack', ())
+        except Exception as exc:  # the tracer's bug: the clone is still xacro's
+            tracer.failed('cloning an element', exc)
+        return clone
+
+    minidom._clone_node = clone_node
+    original_grab = xacro.grab_macro
+
+    def grab_macro(elt: Any, macros: Any) -> Any:
+        try:
+            pending = [elt]
+            while pending:
+                node = pending.pop()
+                node._ult_template = True
+                pending.extend(node.childNodes)
+        except Exception as exc:
+            tracer.failed('marking a macro body', exc)
+        return original_grab(elt, macros)
+
+    xacro.grab_macro = grab_macro
+    original_call = xacro.handle_macro_call
+
+    def handle_macro_call(node: Any, macros: Any, symbols: Any) -> Any:
+        if not node.tagName.startswith('xacro:') or node.tagName == 'xacro:call':
+            return original_call(node, macros, symbols)
+        outer = tracer.stack
+        try:
+            file, line = getattr(node, '_ult_src', ('', 0))
+            tracer.stack = ((node.tagName[6:], file, line),) + getattr(node, '_ult_stack', ())
+        except Exception as exc:
+            tracer.failed('entering a macro call', exc)
+        try:
+            return original_call(node, macros, symbols)
+        finally:
+            tracer.stack = outer
+
+    xacro.handle_macro_call = handle_macro_call
+
+
+def _elements(document: Any) -> List[Any]:
+    """Return the document's elements in document order (no recursion: depth is the input's)."""
+    found = []
+    pending = [document.documentElement]
+    while pending:
+        node = pending.pop()
+        found.append(node)
+        pending.extend(reversed([child for child in node.childNodes
+                                 if child.nodeType == child.ELEMENT_NODE]))
+    return found
+
+
+def _tidy(elements: List[Any]) -> None:
+    # Whitespace-only text is insignificant in URDF and would become blank lines; a newline
+    # in an attribute value reads as a space to any XML parser, and keeps each start tag on
+    # one line of the pretty-printed output, so that a line names one element.
+    for element in elements:
+        for child in list(element.childNodes):
+            if child.nodeType == child.TEXT_NODE and not child.data.strip():
+                element.removeChild(child)
+        for name, value in list(element.attributes.items()):
+            if '\n' in value or '\r' in value:
+                element.setAttribute(name, value.replace('\r', ' ').replace('\n', ' '))
+
+
+def _start_lines(text: bytes) -> List[int]:
+    lines: List[int] = []
+    parser = xml.parsers.expat.ParserCreate()
+    parser.StartElementHandler = lambda name, attributes: lines.append(
+        parser.CurrentLineNumber)
+    parser.Parse(text, True)
+    return lines
+
+
+def write(document: Any) -> Tuple[List[Any], bytes]:
+    """
+    Pretty-print the expansion, one start tag a line.
+
+    :param document: the expanded minidom document
+    :return: (its elements in document order, URDF bytes)
+    """
+    elements = _elements(document)
+    _tidy(elements)
+    return elements, document.toprettyxml(indent='  ', encoding='utf-8')
+
+
+def table(elements: List[Any], text: bytes) -> Dict[str, Any]:
+    """
+    Build the table from the lines of the written expansion to their sources.
+
+    :param elements: from :func:`write`
+    :param text: from :func:`write`
+    :return: the JSON-ready table (files, macro call stacks, lines)
+    """
+    found: Dict[str, Any] = {'files': [], 'stacks': [], 'lines': []}
+    files: Dict[str, int] = {}
+    stacks: Dict[Tuple, int] = {}
+
+    def file_index(name: str) -> int:
+        if name not in files:
+            files[name] = len(files)
+            found['files'].append(name)
+        return files[name]
+
+    for element, line in zip(elements, _start_lines(text)):
+        source = getattr(element, '_ult_src', None)
+        if source is None:
+            continue
+        stack = getattr(element, '_ult_stack', ())
+        if stack not in stacks:
+            stacks[stack] = len(stacks)
+            found['stacks'].append([[name, file_index(file), call_line]
+                                    for name, file, call_line in stack])
+        values = [[name, file_index(value.origin[0]), value.origin[1]]
+                  for name, value in element.attributes.items()
+                  if isinstance(value, OriginStr)]
+        found['lines'].append([line, file_index(source[0]), source[1], stacks[stack], values])
+    return found
