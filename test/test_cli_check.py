@@ -144,8 +144,20 @@ def test_thresholds_from_flags_and_yaml(tmp_path):
     assert 'density-implausible' not in run(['check', path, '--density-max', '40000'])[1]
     config = tmp_path / 'params.yaml'
     config.write_text('urdf_link_tools:\n  ros__parameters:\n    density_max: 40000.0\n'
-                      '    publish_markers: true\n')
+                      '    publish_com: true\n    use_sim_time: false\n')
     assert 'density-implausible' not in run(['check', path, '--config', str(config)])[1]
+    # A misspelt key is refused, naming the key and the nearest known one; so is a key no
+    # checker or node parameter has.
+    config.write_text('urdf_link_tools:\n  ros__parameters:\n    densty_max: 40000.0\n')
+    status, out, err = run(['check', path, '--config', str(config)])
+    assert status == EXIT_USAGE and not out
+    assert "unknown setting 'densty_max' (did you mean 'density_max'?)" in err
+    config.write_text('density_max: 40000.0\npublish_markers: true\n')
+    status, _, err = run(['check', path, '--config', str(config)])
+    assert status == EXIT_USAGE and "unknown setting 'publish_markers'" in err
+    config.write_text('zzz: 1\n')
+    status, _, err = run(['check', path, '--config', str(config)])
+    assert status == EXIT_USAGE and "'zzz'; the checker knows inertia_mismatch_factor" in err
     config.write_text('urdf_link_tools:\n  ros__parameters:\n    density_max: -3.0\n')
     status, _, err = run(['check', path, '--config', str(config)])
     assert status == EXIT_USAGE and 'density_max' in err

@@ -39,6 +39,9 @@ CONFIG_FILE = REPO / 'config' / 'urdf_link_tools.yaml'
 def test_ros_parameters_cover_every_check_setting():
     assert parameters.CHECK_FIELDS == check_config.FIELD_NAMES
     assert len(SPECS) == len(PARAMETERS)
+    # --config reads past exactly the node's own parameters.
+    assert check_config.NODE_ONLY_PARAMETERS == tuple(
+        spec.name for spec in PARAMETERS if spec.name not in check_config.FIELD_NAMES)
 
 
 def test_ros_parameter_defaults_are_the_core_defaults():

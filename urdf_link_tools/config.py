@@ -166,6 +166,18 @@ VALIDATORS: Dict[str, Callable[[Any], Optional[str]]] = {
 
 FIELD_NAMES = tuple(item.name for item in fields(CheckConfig))
 
+#: The node's own parameters (urdf_link_tools.ros.parameters.PARAMETERS less the checker's
+#: fields), which ``--config`` reads past in the node's parameter file; test_ros_parameters
+#: keeps this list equal to the node's table.
+NODE_ONLY_PARAMETERS = (
+    'urdf_file', 'urdf_dirs', 'xacro_args', 'description_max_bytes', 'analysis_time_budget',
+    'diagnostics_period', 'diagnostics_max_link_statuses', 'mesh_triangles_max',
+    'robot_com_period', 'marker_scale', 'publish_com', 'publish_inertia', 'publish_collision',
+    'publish_labels', 'color_ok', 'color_warning', 'color_error', 'color_collision',
+    'color_robot_com')
+#: Parameters every ROS 2 node has (``qos_overrides.*`` too).
+ROS_NODE_PARAMETERS = ('use_sim_time', 'start_type_description_service')
+
 
 def validate_field(name: str, value: Any) -> Optional[str]:
     """
@@ -257,14 +269,15 @@ def load_config_yaml(path: str, base: CheckConfig = CheckConfig()) -> CheckConfi
     """
     Read the ``urdf_link_tools: ros__parameters:`` section of a ROS parameters file.
 
-    Keys that are not :class:`CheckConfig` fields (node-only parameters) are ignored. A
-    file without that section, or a plain mapping of field names at the top level, is
-    accepted too.
+    The node's own parameters are read past; any other key is refused, naming the nearest
+    known one (a misspelt threshold must not silently keep its default). A file without that
+    section, or a plain mapping of field names at the top level, is accepted too.
 
     :param path: the YAML file
     :param base: defaults for fields the file does not set
     :return: the configuration
-    :raises ValueError: when the file cannot be read or holds an invalid value
+    :raises ValueError: when the file cannot be read, holds an unknown key or an invalid
+        value
     """
     import yaml  # PyYAML: only needed when a file is given
 
@@ -286,7 +299,25 @@ def load_config_yaml(path: str, base: CheckConfig = CheckConfig()) -> CheckConfi
             break
     if isinstance(section, dict) and isinstance(section.get('ros__parameters'), dict):
         section = section['ros__parameters']
+    unknown = _unknown_key(section)
+    if unknown is not None:
+        raise ValueError(f'{path}: {unknown}')
     try:
         return config_from_mapping(section, base)
     except ValueError as exc:
         raise ValueError(f'{path}: {exc}') from None
+
+
+def _unknown_key(section: Mapping[Any, Any]) -> Optional[str]:
+    """Return what is wrong with the first key no checker or node parameter has, else None."""
+    import difflib
+
+    known = FIELD_NAMES + NODE_ONLY_PARAMETERS + ROS_NODE_PARAMETERS
+    for key in section:
+        if key in known or (isinstance(key, str) and key.startswith('qos_overrides.')):
+            continue
+        close = difflib.get_close_matches(str(key), known, n=1)
+        hint = f" (did you mean '{close[0]}'?)" if close else \
+            f'; the checker knows {", ".join(FIELD_NAMES)}'
+        return f'unknown setting {str(key)[:100]!r}{hint}'
+    return None
