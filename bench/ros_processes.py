@@ -54,13 +54,21 @@ def domain_id(offset: int) -> int:
     return first + (os.getpid() * 7 + 31 * offset) % (last - first + 1)
 
 
+def _discovery() -> Callable[..., None]:
+    # The test suite's helper: one place decides the discovery variables per distribution.
+    sys.path.insert(0, os.path.join(REPO, 'test'))
+    try:
+        from ros_discovery import localhost_discovery
+    finally:
+        sys.path.pop(0)
+    return localhost_discovery
+
+
 def ros_environment(domain: int) -> Dict[str, str]:
     """Return this process's environment restricted to localhost and ``domain``."""
     env = dict(os.environ)
     env['ROS_DOMAIN_ID'] = str(domain)
-    env['ROS_AUTOMATIC_DISCOVERY_RANGE'] = 'LOCALHOST'
-    env['ROS_STATIC_PEERS'] = ''
-    env.pop('ROS_LOCALHOST_ONLY', None)
+    _discovery()(env)
     env['PYTHONUNBUFFERED'] = '1'
     env['RCUTILS_COLORIZED_OUTPUT'] = '0'
     env['PYTHONPATH'] = os.pathsep.join(
@@ -72,7 +80,7 @@ def use_domain(domain: int) -> None:
     """Set this process's own environment to the benchmark's domain (before rclpy.init)."""
     os.environ.update({key: value for key, value in ros_environment(domain).items()
                        if key.startswith('ROS_')})
-    os.environ.pop('ROS_LOCALHOST_ONLY', None)
+    _discovery()(os.environ)  # the client's variables are the node's
 
 
 def _kill_leftovers() -> None:

@@ -16,7 +16,8 @@
 Helpers for the end-to-end tests: the node as a real process, a test-side ROS client.
 
 Every test module gets a DDS domain (see :func:`domain_range`) and a namespace of its own,
-and discovery stays on this machine (``ROS_AUTOMATIC_DISCOVERY_RANGE=LOCALHOST``), so
+and discovery stays on this machine (test/ros_discovery.py: the same variables for the
+client and the node, ``ROS_LOCALHOST_ONLY=1`` too on Humble), so
 parallel runs and other users' nodes are not seen. Nothing sleeps for a fixed time: every
 wait spins the client until a condition holds or a deadline passes. The node process is
 stopped in the fixture's teardown, and killed at interpreter exit if a teardown never ran.
@@ -33,6 +34,8 @@ import sys
 import tempfile
 import time
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
+
+from ros_discovery import localhost_discovery
 
 REPO = Path(__file__).resolve().parents[1]
 SAMPLE_URDF = REPO / 'samples' / 'sample_robot.urdf'
@@ -85,9 +88,7 @@ def ros_environment(domain_id: int) -> Dict[str, str]:
     """Return this process's environment, restricted to localhost and the given domain."""
     env = dict(os.environ)
     env['ROS_DOMAIN_ID'] = str(domain_id)
-    env['ROS_AUTOMATIC_DISCOVERY_RANGE'] = 'LOCALHOST'
-    env['ROS_STATIC_PEERS'] = ''
-    env.pop('ROS_LOCALHOST_ONLY', None)  # deprecated from Jazzy on; the range says it all
+    localhost_discovery(env)  # the same variables as the client's (ClientNode)
     env['PYTHONUNBUFFERED'] = '1'
     env['RCUTILS_COLORIZED_OUTPUT'] = '0'
     env['PYTHONPATH'] = os.pathsep.join(
@@ -176,9 +177,8 @@ class RosClient:
         import rclpy
         from rclpy.executors import SingleThreadedExecutor
 
-        # The rmw reads these when the context starts.
-        os.environ['ROS_AUTOMATIC_DISCOVERY_RANGE'] = 'LOCALHOST'
-        os.environ['ROS_STATIC_PEERS'] = ''
+        # The rmw reads these when the context starts: the same as the node's.
+        localhost_discovery(os.environ)
         self.namespace = namespace
         self.on_timeout = on_timeout
         self.context = rclpy.Context()
