@@ -57,7 +57,10 @@ setup(
         'lxml>=4.6',
         'numpy>=1.21',
         'PyYAML>=5.4',
-        'trimesh>=3.9',
+        # trimesh 5 does not import with numpy 1.21 (Ubuntu 22.04, ROS 2 Humble, Python 3.10):
+        # 4.x does, and is what the Python 3.10 stage of .ci/run tests with.
+        'trimesh>=4,<5; python_version < "3.11"',
+        'trimesh>=4; python_version >= "3.11"',
         'scipy>=1.8',  # trimesh's convex hulls (the volume of open meshes)
         'pycollada>=0.7',  # DAE meshes through trimesh
         'xacro>=2.0',

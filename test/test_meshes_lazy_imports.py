@@ -90,3 +90,26 @@ def test_an_obj_mesh_brings_trimesh_in(tmp_path):
     path = tmp_path / 'mesh.urdf'
     path.write_text(mesh_attacks.robot('mesh', [(f'file://{mesh}', (1, 1, 1))]))
     assert 'trimesh' in _heavy_modules(str(path)).split(',')
+
+
+def test_a_trimesh_that_fails_to_import_is_named_as_the_cause(tmp_path):
+    # trimesh 5 fails inside its own import with Ubuntu 22.04's numpy 1.21; a stand-in that
+    # fails the same way (first on the child's path) must be named, not blamed on the file.
+    fake = tmp_path / 'fake' / 'trimesh'
+    fake.mkdir(parents=True)
+    (fake / '__init__.py').write_text(
+        "raise TypeError(\"'numpy._DTypeMeta' object is not subscriptable\")\n")
+    obj = tmp_path / 'part.obj'
+    obj.write_text('v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nf 1 3 2\nf 1 2 4\nf 1 4 3\nf 2 3 4\n')
+    code = ('import sys\n'
+            'from urdf_link_tools.meshes import MeshLibrary\n'
+            'library = MeshLibrary(use_ament_index=False)\n'
+            'print(library.load(sys.argv[1], (1.0, 1.0, 1.0), None).message)\n')
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(
+        [str(tmp_path / 'fake'), ROOT, os.environ.get('PYTHONPATH', '')]))
+    done = subprocess.run([sys.executable, '-c', code, str(obj)], capture_output=True,
+                          text=True, timeout=120, cwd=ROOT, env=env)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert 'cannot be imported with numpy' in done.stdout
+    assert "'numpy._DTypeMeta' object is not subscriptable" in done.stdout
+    assert "pip install 'trimesh>=4,<5'" in done.stdout

@@ -26,7 +26,8 @@ import sys
 from typing import Callable, Iterator, List, Optional, Sequence, TextIO
 
 from urdf_link_tools.errors import UrdfError, UrdfInputError
-from urdf_link_tools.loading import DEFAULT_MAX_BYTES, load_input, LoadedDescription
+from urdf_link_tools.limits import DESCRIPTION_MAX_BYTES, MESH_MAX_BYTES
+from urdf_link_tools.loading import load_input, LoadedDescription
 from urdf_link_tools.model import Robot
 from urdf_link_tools.parser import parse_urdf_string
 from urdf_link_tools.reports import FORMATS
@@ -82,7 +83,7 @@ def _load(args: argparse.Namespace, path: str) -> LoadedDescription:
                                                   for robot in _robot_paths(args))):
         raise UsageError('name:=value arguments are for xacro input (a .xacro file, or '
                          '--xacro)')
-    loaded = load_input(path, DEFAULT_MAX_BYTES, xacro=True if args.xacro else None,
+    loaded = load_input(path, DESCRIPTION_MAX_BYTES, xacro=True if args.xacro else None,
                         options=_xacro_options(args))
     for note in loaded.notes:
         sys.stderr.write(f'urdf-link-tools: note: {note}\n')
@@ -372,7 +373,7 @@ def _add_check_parser(commands) -> None:
     check.add_argument('--min-mass', type=float, metavar='KG',
                        help='lightest plausible moving link (default 1e-6)')
     check.add_argument('--mesh-max-bytes', type=int, metavar='N',
-                       help='refuse larger mesh files (default 100000000)')
+                       help=f'refuse larger mesh files (default {MESH_MAX_BYTES})')
     check.add_argument('--max-findings-per-rule', type=int, metavar='N',
                        help='list at most N findings of one rule, count the rest '
                             '(default 200)')

@@ -26,6 +26,8 @@ from dataclasses import dataclass, fields, replace
 import math
 from typing import Any, Callable, Dict, FrozenSet, Iterable, Mapping, Optional, Tuple
 
+from urdf_link_tools.limits import MESH_MAX_BYTES
+
 YAML_SECTION = 'urdf_link_tools'
 
 
@@ -54,7 +56,7 @@ class CheckConfig:
     density_max: float = 25000.0
     collision_face_limit: int = 5000
     min_mass: float = 1e-6
-    mesh_max_bytes: int = 100_000_000
+    mesh_max_bytes: int = MESH_MAX_BYTES
     ignore_rules: FrozenSet[str] = frozenset()
     package_dirs: Tuple[Tuple[str, str], ...] = ()
     check_meshes: bool = True

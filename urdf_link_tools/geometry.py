@@ -129,10 +129,6 @@ def geometry_values(geometry: Geometry) -> Tuple[float, ...]:
     return ()
 
 
-def _positive_finite(values: Sequence[float]) -> bool:
-    return all(0.0 < v < math.inf for v in values)
-
-
 def primitive_volume(geometry: Optional[Geometry]) -> Optional[float]:
     """
     Return the volume of a box, cylinder or sphere in m^3.

@@ -109,7 +109,17 @@ def gz_tolerance(inertia: InertiaLike, tolerance: float = GZ_DEFAULT_TOLERANCE) 
     :param tolerance: gz-math's factor (10 by default)
     :return: ``tolerance * DBL_EPSILON * 0.5 * |Ixx + Iyy + Izz|``
     """
-    trace = float(np.trace(inertia_matrix(inertia)))
+    return gz_epsilon(float(np.trace(inertia_matrix(inertia))), tolerance)
+
+
+def gz_epsilon(trace: float, tolerance: float = GZ_DEFAULT_TOLERANCE) -> float:
+    """
+    Return gz-math's tolerance for a tensor of that trace (the one formula, used by all).
+
+    :param trace: ``Ixx + Iyy + Izz`` (the sum of the principal moments)
+    :param tolerance: gz-math's factor (10 by default)
+    :return: ``tolerance * DBL_EPSILON * 0.5 * |trace|``
+    """
     return tolerance * sys.float_info.epsilon * 0.5 * abs(trace)
 
 
@@ -135,7 +145,7 @@ def gz_valid_moments(moments: Sequence[float],
                      tolerance: float = GZ_DEFAULT_TOLERANCE) -> bool:
     """Return gz-math ``MassMatrix3::ValidMoments``: non-negative and triangle, within eps."""
     a, b, c = (float(v) for v in moments)
-    eps = tolerance * sys.float_info.epsilon * 0.5 * abs(a + b + c)
+    eps = gz_epsilon(a + b + c, tolerance)
     return (a + eps >= 0.0 and b + eps >= 0.0 and c + eps >= 0.0
             and a + b + eps >= c and b + c + eps >= a and c + a + eps >= b)
 
@@ -169,7 +179,7 @@ def triangle_margin(moments: Sequence[float]) -> float:
 def violates_triangle(moments: Sequence[float], tolerance: float = GZ_DEFAULT_TOLERANCE) -> bool:
     """Return True when ``A + B + eps < C`` for the sorted principal moments (gz-math's test)."""
     a, b, c = sorted(float(v) for v in moments)
-    eps = tolerance * sys.float_info.epsilon * 0.5 * abs(a + b + c)
+    eps = gz_epsilon(a + b + c, tolerance)
     return a + b + eps < c
 
 

@@ -28,10 +28,10 @@ from typing import BinaryIO, Iterable, Optional, Tuple
 
 from urdf_link_tools.errors import UrdfInputError
 from urdf_link_tools.findings import Finding, internal_error, sort_key
+from urdf_link_tools.limits import DESCRIPTION_MAX_BYTES
 from urdf_link_tools.xacro.sandbox import expand_xacro, ToolFailure, XacroOptions
 from urdf_link_tools.xacro.source_map import display_path, locate_findings, SourceMap
 
-DEFAULT_MAX_BYTES = 32 * 1024 * 1024
 XACRO_NAMESPACE = b'ros.org/wiki/xacro'
 LOG = logging.getLogger(__name__)
 
@@ -117,7 +117,7 @@ class LoadedDescription:
         return tuple(sorted(located + tuple(failures), key=sort_key)) if failures else located
 
 
-def load_input(path: str, max_bytes: int = DEFAULT_MAX_BYTES,
+def load_input(path: str, max_bytes: int = DESCRIPTION_MAX_BYTES,
                stdin: Optional[BinaryIO] = None, xacro: Optional[bool] = None,
                options: Optional[XacroOptions] = None) -> LoadedDescription:
     """
@@ -160,7 +160,7 @@ def load_input(path: str, max_bytes: int = DEFAULT_MAX_BYTES,
     return LoadedDescription(data, source, None, notes)
 
 
-def load_description(path: str, max_bytes: int = DEFAULT_MAX_BYTES,
+def load_description(path: str, max_bytes: int = DESCRIPTION_MAX_BYTES,
                      stdin: Optional[BinaryIO] = None) -> Tuple[bytes, Optional[str]]:
     """
     Read a URDF or xacro file (``-`` for stdin) and return URDF bytes and the source path.

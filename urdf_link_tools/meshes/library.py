@@ -36,7 +36,8 @@ import weakref
 
 import numpy as np
 
-from urdf_link_tools.meshes.reading import (Budget, DEFAULT_MAX_BYTES, DEFAULT_MAX_INSTANCES,
+from urdf_link_tools.limits import MESH_MAX_BYTES
+from urdf_link_tools.meshes.reading import (Budget, DEFAULT_MAX_INSTANCES,
                                             DEFAULT_MAX_TRIANGLES, frozen, MeshProblem,
                                             RawMesh, read_mesh, refusal, SUPPORTED, TRIM_BYTES,
                                             trim_heap)
@@ -189,7 +190,7 @@ class MeshLibrary(PackageResolver):
     """
 
     def __init__(self, package_dirs: Optional[Mapping[str, str]] = None,
-                 max_bytes: int = DEFAULT_MAX_BYTES, use_ament_index: bool = True,
+                 max_bytes: int = MESH_MAX_BYTES, use_ament_index: bool = True,
                  ament_prefix_path: Optional[Sequence[str]] = None,
                  cache_bytes: int = DEFAULT_CACHE_BYTES,
                  max_triangles: int = DEFAULT_MAX_TRIANGLES,

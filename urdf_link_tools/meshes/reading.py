@@ -32,16 +32,19 @@ COLLADA's node instancing).
 
 from dataclasses import dataclass
 import io
+import logging
 import os
 import stat
 import struct
-from typing import Optional, Tuple, Union
+from typing import Any, Optional, Tuple, Union
 
 import numpy as np
 
+from urdf_link_tools.limits import MESH_MAX_BYTES
 from urdf_link_tools.meshes import collada, dae, gltf, stl
 
-DEFAULT_MAX_BYTES = 100_000_000
+LOG = logging.getLogger(__name__)
+
 #: twice the triangles of the largest binary STL under the default size limit
 DEFAULT_MAX_TRIANGLES = 4_000_000
 DEFAULT_MAX_INSTANCES = 100_000
@@ -65,7 +68,7 @@ class MeshProblem:
 class Budget:
     """How much a mesh file may hold: bytes on disk, instances and triangles in its scene."""
 
-    max_bytes: int = DEFAULT_MAX_BYTES
+    max_bytes: int = MESH_MAX_BYTES
     max_triangles: int = DEFAULT_MAX_TRIANGLES
     max_instances: int = DEFAULT_MAX_INSTANCES
 
@@ -249,8 +252,10 @@ def _parse(path: str, file_type: str, data: bytes, budget: Budget, problem) \
         if reason is not None:
             return problem(f'{path} was not loaded: {reason}')
         extra = {'skip_materials': True, 'resolver': resolver}
+    trimesh, why = import_trimesh()
+    if trimesh is None:
+        return problem(f'{path} was not loaded: {why}')
     try:
-        import trimesh
         scene = trimesh.load_scene(file_obj=io.BytesIO(data), file_type=file_type, **extra)
         arrays = scene_arrays(scene, budget)
     except MemoryError:
@@ -266,6 +271,41 @@ def _parse(path: str, file_type: str, data: bytes, budget: Budget, problem) \
     # Not merged here: trimesh's loaders (but STL's) also key on normals and texture
     # coordinates, leaving positions that a position merge would join; measuring merges.
     return _checked(path, arrays[0], arrays[1], unit, len(data), False, problem)
+
+
+_TRIMESH: Optional[Tuple[Any, str]] = None
+
+
+def import_trimesh() -> Tuple[Any, str]:
+    """
+    Import trimesh once; say why when it cannot be used.
+
+    trimesh 5 does not import with the numpy of Ubuntu 22.04 (ROS 2 Humble: numpy 1.21,
+    "'numpy._DTypeMeta' object is not subscriptable"); the message names that cause instead
+    of blaming every OBJ, glTF and DAE file.
+
+    :return: (the module, '') or (None, why it cannot be used)
+    """
+    global _TRIMESH
+    if _TRIMESH is None:
+        try:
+            import trimesh
+            _TRIMESH = (trimesh, '')
+        except ImportError:
+            _TRIMESH = (None, "trimesh is not installed (pip install 'trimesh>=4'); OBJ, glTF, "
+                              'GLB and some DAE files need it')
+        except Exception as exc:  # an incompatible trimesh fails inside its own import
+            import importlib.metadata
+            try:
+                version = importlib.metadata.version('trimesh')
+            except importlib.metadata.PackageNotFoundError:
+                version = '?'
+            _TRIMESH = (None, f'trimesh {version} cannot be imported with numpy '
+                              f'{np.__version__} ({type(exc).__name__}: {str(exc)[:120]}): '
+                              'install a trimesh that supports it (with numpy < 1.22, as on '
+                              "Ubuntu 22.04 and ROS 2 Humble: pip install 'trimesh>=4,<5')")
+            LOG.warning('%s', _TRIMESH[1])
+    return _TRIMESH
 
 
 def _checked(path: str, vertices: np.ndarray, faces: np.ndarray, unit: float,

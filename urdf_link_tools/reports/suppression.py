@@ -41,6 +41,7 @@ from lxml import etree
 
 from urdf_link_tools.checks import is_known_rule, SUPPRESSION_RULES
 from urdf_link_tools.findings import Finding
+from urdf_link_tools.limits import DESCRIPTION_MAX_BYTES
 
 #: The marker that makes a comment a suppression (case-insensitive).
 MARKER = 'urdf-link-tools:'
@@ -50,7 +51,7 @@ _COMMAND_RE = re.compile(
     r'^\s*urdf-link-tools\s*:\s*ignore\s+(?P<rules>[A-Za-z0-9_.-]+(?:\s*,\s*[A-Za-z0-9_.-]+)*)'
     r'(?:\s+because\b\s*(?P<reason>.*?))?\s*$', re.IGNORECASE | re.DOTALL)
 _XACRO_CONTAINERS = ('macro', 'if', 'unless')
-_MAX_BYTES = 32 * 1024 * 1024
+_MAX_BYTES = DESCRIPTION_MAX_BYTES
 
 _MISSING_REASON, _UNKNOWN_RULE, _MALFORMED = (rule.rule_id for rule in SUPPRESSION_RULES)
 

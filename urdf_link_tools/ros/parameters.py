@@ -30,7 +30,7 @@ from rcl_interfaces.msg import FloatingPointRange, IntegerRange, ParameterDescri
 from rcl_interfaces.msg import ParameterType
 from urdf_link_tools import config as check_config
 from urdf_link_tools.config import CheckConfig
-from urdf_link_tools.loading import DEFAULT_MAX_BYTES
+from urdf_link_tools.limits import DESCRIPTION_MAX_BYTES
 from urdf_link_tools.ros.markers import MarkerOptions
 
 Validator = Callable[[Any], Optional[str]]
@@ -136,7 +136,7 @@ PARAMETERS: Tuple[ParameterSpec, ...] = (
         'in a parameter file). Changing them reloads the file.',
         validator=validate_xacro_args),
     ParameterSpec(
-        'description_max_bytes', INTEGER, DEFAULT_MAX_BYTES,
+        'description_max_bytes', INTEGER, DESCRIPTION_MAX_BYTES,
         'Refuse a robot description (topic message or urdf_file) larger than this many '
         'bytes, before parsing it.', minimum=1024, maximum=2_000_000_000),
     ParameterSpec(
@@ -316,7 +316,7 @@ class NodeSettings:
     urdf_file: str = ''
     urdf_dirs: Tuple[str, ...] = ()
     xacro_args: Tuple[str, ...] = ()
-    description_max_bytes: int = DEFAULT_MAX_BYTES
+    description_max_bytes: int = DESCRIPTION_MAX_BYTES
     diagnostics_period: float = 1.0
     robot_com_period: float = 0.1
     analysis_time_budget: float = 60.0

@@ -33,7 +33,7 @@ from urdf_link_tools.budget import Budget
 from urdf_link_tools.errors import UrdfError, UrdfInputError
 from urdf_link_tools.findings import Finding
 from urdf_link_tools.kinematics import choose_root
-from urdf_link_tools.loading import DEFAULT_MAX_BYTES
+from urdf_link_tools.limits import DESCRIPTION_MAX_BYTES
 from urdf_link_tools.meshes import MeshLibrary
 from urdf_link_tools.model import Robot
 from urdf_link_tools.parser import parse_urdf_string
@@ -151,7 +151,7 @@ class Rejection:
 
 
 def parse_description(data: Union[str, bytes], source: Optional[str],
-                      max_bytes: int = DEFAULT_MAX_BYTES) -> Robot:
+                      max_bytes: int = DESCRIPTION_MAX_BYTES) -> Robot:
     """
     Parse a description; a thin seam for the tests.
 

@@ -47,6 +47,7 @@ import time
 from typing import Dict, Mapping, Optional, Sequence, Tuple
 
 from urdf_link_tools.errors import UrdfInputError
+from urdf_link_tools.limits import DESCRIPTION_MAX_BYTES
 from urdf_link_tools.xacro.source_map import SourceMap
 
 #: Prefix of the notes that relay what xacro printed.
@@ -76,7 +77,7 @@ class XacroOptions:
     allow_dirs: Tuple[str, ...] = ()
     timeout: float = 10.0
     memory_bytes: int = 1 << 30
-    max_bytes: int = 32 * 1024 * 1024
+    max_bytes: int = DESCRIPTION_MAX_BYTES
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,28 @@
+# Copyright 2026 urdf_link_tools contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+The size limits every reader shares, each defined once.
+
+They bound what a hostile or broken input can make the tool read or hold: a description
+(URDF, xacro expansion, a file a suppression comment is read from) and a mesh file. The node's
+parameters and the CLI's flags default to them.
+"""
+
+#: Largest robot description read (a URDF file or stream, a xacro expansion, a file xacro
+#: includes or loads): 32 MiB, far above the largest published URDF.
+DESCRIPTION_MAX_BYTES = 32 * 1024 * 1024
+
+#: Largest mesh file opened (``mesh_max_bytes``): 100 MB.
+MESH_MAX_BYTES = 100_000_000
