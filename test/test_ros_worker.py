@@ -126,13 +126,11 @@ def test_ros_worker_newer_description_stops_a_grinding_one():
     try:
         worker.submit(Job.text('grind'))
         assert grinder.started.wait(TIMEOUT)
-        submitted = time.monotonic()
         worker.submit(Job.text('good'))
         assert worker.wait_idle(TIMEOUT)
         assert [reason for _, reason, _ in grinder.stopped] == [SUPERSEDED]
+        # Stopped as superseded (not finished after its 20 s): how soon is bench/'s business.
         assert [data for data, _ in grinder.done] == ['good']
-        # Within a second, not after the grinder's 20 s.
-        assert grinder.done[0][1] - submitted < 1.0
         assert worker.superseded == 1
     finally:
         worker.stop()
@@ -142,11 +140,9 @@ def test_ros_worker_time_budget_stops_a_grinding_job():
     grinder = Grinder()
     worker = LatestJobWorker(grinder.run, lambda job, error: None, lambda: 0.2)
     try:
-        start = time.monotonic()
         worker.submit(Job.text('grind'))
         assert worker.wait_idle(TIMEOUT)
         assert [reason for _, reason, _ in grinder.stopped] == [TIME_BUDGET]
-        assert grinder.stopped[0][2] - start < 2.0
         worker.submit(Job.text('after'))  # the thread lives on
         assert worker.wait_idle(TIMEOUT)
         assert [data for data, _ in grinder.done] == ['after']
