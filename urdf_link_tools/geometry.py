@@ -221,8 +221,10 @@ def element_bounds(element: GeometryElement, mesh_info: Optional[object] = None)
     """
     Return the axis-aligned bounds of a visual or collision element in the link frame.
 
-    Cylinders and spheres get their exact bounds under rotation; boxes and meshes the
-    bounds of their corners or (scaled) vertices after the element's origin is applied.
+    The one bounds computation (the services, the rules and their messages all use it):
+    exact for every shape under any rotation. Cylinders and spheres analytically, boxes by
+    their corners, meshes by their (scaled) vertices; a mesh whose origin only permutes or
+    flips the axes (no rpy, or quarter turns) by its own box's corners, which is the same.
 
     :param element: the element
     :param mesh_info: a :class:`urdf_link_tools.meshes.MeshInfo` for mesh elements
@@ -235,6 +237,9 @@ def element_bounds(element: GeometryElement, mesh_info: Optional[object] = None)
     transform = origin_to_matrix(element.origin)
     rotation, centre = transform[:3, :3], transform[:3, 3]
     if isinstance(geometry, Mesh):
+        local = getattr(mesh_info, 'bounds', None)
+        if local is not None and _permutes_axes(rotation):
+            return transform_bounds(local, transform)
         vertices = getattr(mesh_info, 'vertices', None)
         if vertices is None or len(vertices) == 0:
             return None
@@ -254,6 +259,11 @@ def element_bounds(element: GeometryElement, mesh_info: Optional[object] = None)
         return centre - half, centre + half
     local = primitive_local_bounds(geometry)
     return transform_bounds(local, transform) if local is not None else None
+
+
+def _permutes_axes(rotation: np.ndarray) -> bool:
+    # A signed permutation maps the box's corners onto the moved vertices' extremes exactly.
+    return bool(np.all((np.abs(rotation) < 1e-12) | (np.abs(np.abs(rotation) - 1.0) < 1e-12)))
 
 
 def union_bounds(boxes: Sequence[Optional[Bounds]]) -> Optional[Bounds]:

@@ -31,7 +31,7 @@ from urdf_link_tools.config import CheckConfig
 from urdf_link_tools.findings import Finding, Severity
 from urdf_link_tools.geometry import (
     Bounds, element_bounds, geometry_values, is_finite, origin_to_matrix, primitive_unit_inertia,
-    primitive_volume, transform_bounds)
+    primitive_volume)
 from urdf_link_tools.inertia import parallel_axis, TensorProperties
 from urdf_link_tools.meshes import MeshInfo, MeshProblem, MeshResult
 from urdf_link_tools.model import GeometryElement, Link, Mesh, Robot
@@ -311,22 +311,16 @@ class CheckContext:
 
     def element_bounds(self, element: GeometryElement) -> Optional[Bounds]:
         """
-        Return bounds enclosing the element in the link frame, or None when unknown.
+        Return the element's exact bounds in the link frame, or None when unknown.
 
-        A mesh's bounds are those of its own box moved by the element's origin: exact
-        without rotation and never smaller with one, at the cost of 8 corners instead of
-        every vertex (visual meshes are large). The rules use them only to ask whether a
-        point or a size is plausible, where a larger box can only make them quieter.
+        :func:`urdf_link_tools.geometry.element_bounds`, as the services report them
+        (:meth:`urdf_link_tools.analysis.Analysis.element_bounds`), cached per element.
         """
         key = id(element)
         if key in self._bounds:
             return self._bounds[key]
         mesh = self.mesh_for(element)
-        if isinstance(mesh, MeshInfo) and mesh.face_count and \
-                is_finite(element.origin.xyz + element.origin.rpy):
-            bounds = transform_bounds(mesh.bounds, origin_to_matrix(element.origin))
-        else:
-            bounds = element_bounds(element, mesh if isinstance(mesh, MeshInfo) else None)
+        bounds = element_bounds(element, mesh if isinstance(mesh, MeshInfo) else None)
         self._bounds[key] = bounds
         return bounds
 
