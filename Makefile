@@ -8,7 +8,7 @@ PYTEST_FLAGS ?= -q -ra --durations=5
 LINT_TESTS := test/test_copyright.py test/test_flake8.py test/test_pep257.py test/test_xmllint.py
 SAMPLE := samples/sample_robot.urdf
 
-.PHONY: setup test lint run bench build-ros clean distclean
+.PHONY: setup test test-py310 lint run bench build-ros clean distclean
 
 DISTRO := $(or $(ROS_DISTRO),jazzy)
 SUFFIX := $(if $(filter jazzy,$(DISTRO)),,-$(DISTRO))
@@ -23,6 +23,11 @@ test: setup
 	@rc=0; URDF_LINK_TOOLS_FAIL_ON_SKIP=1 $(ENV) python -m pytest $(PYTEST_FLAGS) test || rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "make test: pytest collected no tests" >&2; fi; \
 	exit $$rc
+
+# The ROS-free suite on Python 3.10 with Ubuntu 22.04's numpy, SciPy, lxml, PyYAML and pycollada
+# (Humble's), in .venv-py310/ (requirements/py310-jammy.txt); fails when no CPython 3.10 is found.
+test-py310:
+	scripts/py310_suite.sh
 
 lint: setup
 	@rc=0; $(ENV) python -m pytest $(PYTEST_FLAGS) $(LINT_TESTS) || rc=$$?; \
