@@ -60,7 +60,7 @@ def trimesh_triangles(data: bytes) -> Optional[np.ndarray]:
 def ours(data: bytes) -> Optional[np.ndarray]:
     read = collada.read_triangles(data, BUDGET.max_instances, BUDGET.max_triangles)
     assert not isinstance(read, str)
-    if read is None:
+    if isinstance(read, collada.Fallback):
         return None
     vertices, faces = read
     assert vertices.dtype == np.float64 and faces.dtype == np.int64
@@ -208,7 +208,8 @@ def test_fan_triangulation_keeps_pycollada_order_and_winding():
 ], ids=['no-scene', 'malformed', 'index-beyond', 'partial', 'no-source', 'no-geometry',
         'two-corners', 'lookat', 'not-xml'])
 def test_what_it_does_not_reproduce_falls_back(data):
-    assert collada.read_triangles(data, 100, 1000) is None
+    read = collada.read_triangles(data, 100, 1000)
+    assert isinstance(read, collada.Fallback) and read.reason
 
 
 def test_unreadable_file_is_a_problem_without_traceback(tmp_path):
@@ -266,3 +267,31 @@ def test_expansion_is_counted_from_real_triangles():
     assert isinstance(reason, str) and 'triangles' in reason
     vertices, faces = collada.read_triangles(doubling_chain(10), 100_000, 2048)
     assert len(faces) == 2048
+
+
+def test_a_fallback_is_counted_and_shown_with_verbose(tmp_path):
+    from cli_harness import run
+    from urdf_link_tools.analysis import analyze
+    from urdf_link_tools.config import CheckConfig
+    from urdf_link_tools.meshes import collada_fallbacks
+    from urdf_link_tools.parser import parse_urdf_string
+    lookat = tmp_path / 'lookat.dae'
+    lookat.write_bytes(document(TRIANGLES, '<node id="a"><lookat>0 0 1 0 0 0 0 1 0</lookat>'
+                                           '<instance_geometry url="#g"/></node>'))
+    plain = tmp_path / 'plain.dae'
+    plain.write_bytes(document(TRIANGLES, ONE))
+    urdf = tmp_path / 'robot.urdf'
+    urdf.write_text(
+        '<robot name="r"><link name="a">'
+        + ''.join(f'<visual><geometry><mesh filename="file://{path}"/></geometry></visual>'
+                  for path in (lookat, plain, lookat))
+        + '</link></robot>')
+    analysis = analyze(parse_urdf_string(urdf.read_text(), str(urdf)), CheckConfig())
+    assert collada_fallbacks(analysis.meshes.values()) == {'<lookat> in a node': 1}
+    status, _, err = run(['check', str(urdf), '--verbose'])
+    assert status == 0, err
+    assert 'lookat.dae: read through trimesh: the NumPy COLLADA reader does not reproduce ' \
+           '<lookat> in a node' in err
+    assert '1 COLLADA file(s) read through trimesh' in err
+    status, _, err = run(['check', str(urdf)])
+    assert 'trimesh' not in err

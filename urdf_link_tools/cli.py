@@ -43,6 +43,7 @@ EXIT_USAGE = 4
 EXIT_INTERNAL = 5
 
 FAIL_ON = ('error', 'warning', 'never')
+LOG = logging.getLogger(__name__)
 
 
 class UsageError(Exception):
@@ -197,6 +198,8 @@ def _check_robot(path: str, args: argparse.Namespace, config, baseline, out: Tex
         return None
     analysis = analyze(robot, config)
     analysis = dataclasses.replace(analysis, findings=loaded.locate(analysis.findings))
+    if args.verbose:
+        _log_mesh_readers(path, analysis)
     report = build_report(analysis, path if path != '-' else 'standard input',
                           data if path == '-' else None, baseline)
     note = sys.stderr if args.format != 'text' else out
@@ -218,6 +221,17 @@ def _check_robot(path: str, args: argparse.Namespace, config, baseline, out: Tex
                    + ''.join(f'\n  {fix.link} (line {fix.line}, {fix.rule})' for fix in fixes)
                    + '\n')
     return report
+
+
+def _log_mesh_readers(path: str, analysis) -> None:
+    from urdf_link_tools.meshes import collada_fallbacks
+    fallbacks = collada_fallbacks(analysis.meshes.values())
+    if fallbacks:
+        LOG.info('%s: %d COLLADA file(s) read through trimesh, which the NumPy reader leaves '
+                 'to it: %s', path, sum(fallbacks.values()),
+                 '; '.join(f'{reason} ({count})' for reason, count in fallbacks.items()))
+    else:
+        LOG.info('%s: no COLLADA file read through trimesh', path)
 
 
 def exit_status(reports: Sequence, input_errors: int, fail_on: str) -> int:

@@ -28,12 +28,12 @@ a robot made of primitives never loads them.
 """
 
 from urdf_link_tools.limits import MESH_MAX_BYTES
-from urdf_link_tools.meshes.library import (DEFAULT_CACHE_BYTES, MeshInfo, MeshLibrary,
-                                            MeshResult, Scale)
+from urdf_link_tools.meshes.library import (collada_fallbacks, DEFAULT_CACHE_BYTES, MeshInfo,
+                                            MeshLibrary, MeshResult, Scale)
 from urdf_link_tools.meshes.reading import (DEFAULT_MAX_INSTANCES, DEFAULT_MAX_TRIANGLES,
                                             MeshProblem, SUPPORTED)
 from urdf_link_tools.meshes.resolve import MeshResolution
 
-__all__ = ['DEFAULT_CACHE_BYTES', 'DEFAULT_MAX_INSTANCES', 'DEFAULT_MAX_TRIANGLES',
-           'MESH_MAX_BYTES', 'MeshInfo', 'MeshLibrary', 'MeshProblem',
+__all__ = ['collada_fallbacks', 'DEFAULT_CACHE_BYTES', 'DEFAULT_MAX_INSTANCES',
+           'DEFAULT_MAX_TRIANGLES', 'MESH_MAX_BYTES', 'MeshInfo', 'MeshLibrary', 'MeshProblem',
            'MeshResolution', 'MeshResult', 'Scale', 'SUPPORTED']

@@ -27,14 +27,15 @@ composed in float32 and chained in float64 (as trimesh does), a ``<polylist>`` o
 ``<polygons>`` is fan-triangulated, only the first ``<p>`` of a ``<triangles>`` is read,
 ``<lines>`` are skipped and ``<up_axis>`` is ignored. Whatever it does not reproduce
 exactly (``<tristrips>``, ``<lookat>``, vertex colours, a reference that does not resolve,
-a malformed array, a geometry that pycollada would drop) makes it return None, and the
-caller reads the file through trimesh as before.
+a malformed array, a geometry that pycollada would drop) makes it return a
+:class:`Fallback` naming it, and the caller reads the file through trimesh as before, logging
+why (``--verbose``) and marking the mesh (``RawMesh.fallback``) so that runs can count them.
 
 The scene's expansion is counted per node before anything is placed (node instancing can
 expand exponentially, see :mod:`.dae`), and every walk is iterative.
 """
 
-from typing import Dict, List, Optional, Tuple, Union
+from typing import Dict, List, NamedTuple, Optional, Tuple, Union
 import xml.etree.ElementTree as ElementTree
 
 import numpy as np
@@ -54,6 +55,12 @@ _EYE = np.eye(4)
 _CLASS = np.zeros(256, dtype=np.uint8)
 _CLASS[np.frombuffer(b'0123456789eE+-.', dtype=np.uint8)] = 1
 _CLASS[np.frombuffer(b' \t\n\r', dtype=np.uint8)] = 2
+
+
+class Fallback(NamedTuple):
+    """What this reader does not reproduce (or a malformed file): trimesh reads the file."""
+
+    reason: str
 
 
 class Unsupported(Exception):
@@ -402,7 +409,7 @@ def _count(tops: List[ElementTree.Element], library: Dict[str, ElementTree.Eleme
 
 
 def read_triangles(data: bytes, max_instances: int,
-                   max_triangles: int) -> Union[None, str, Arrays]:
+                   max_triangles: int) -> Union[Fallback, str, Arrays]:
     """
     Read a COLLADA file's triangles with its node transforms applied.
 
@@ -412,18 +419,21 @@ def read_triangles(data: bytes, max_instances: int,
     :param max_instances: most geometry instances (primitives placed) the scene may hold
     :param max_triangles: most triangles the scene may hold
     :return: (vertices float64 (n, 3), faces int64 (m, 3)); or why the scene is over the
-        budget; or None when the file uses something this reader does not reproduce (or
-        is malformed): then read it through trimesh
+        budget; or a :class:`Fallback` saying what this reader does not reproduce (or that
+        the file is malformed): then read it through trimesh
     """
     try:
-        return _read(data, max_instances, max_triangles)
+        read = _read(data, max_instances, max_triangles)
     except MemoryError:
         raise
-    except Exception:  # Unsupported, or malformed in any way: trimesh's path decides
-        return None
+    except Unsupported as exc:
+        return Fallback(str(exc))
+    except Exception as exc:  # malformed in any way: trimesh's path decides
+        return Fallback(f'a file it cannot parse ({type(exc).__name__})')
+    return read
 
 
-def _read(data: bytes, max_instances: int, max_triangles: int) -> Union[None, str, Arrays]:
+def _read(data: bytes, max_instances: int, max_triangles: int) -> Union[str, Arrays]:
     root = ElementTree.fromstring(data)
     # pycollada finds only the elements in the root's namespace.
     namespace = root.tag[:root.tag.find('}') + 1]
@@ -466,7 +476,7 @@ def _read(data: bytes, max_instances: int, max_triangles: int) -> Union[None, st
     return _place(tops, nodes)
 
 
-def _place(tops: List[ElementTree.Element], nodes: Dict[int, _Node]) -> Optional[Arrays]:
+def _place(tops: List[ElementTree.Element], nodes: Dict[int, _Node]) -> Arrays:
     """Place every geometry instance below the top nodes, as trimesh's scene does."""
     vertices: List[np.ndarray] = []
     faces: List[np.ndarray] = []
@@ -498,9 +508,10 @@ def _place(tops: List[ElementTree.Element], nodes: Dict[int, _Node]) -> Optional
                 faces.append(primitive.faces + placed[source])
         stack.extend((child, matrix) for child in reversed(node.nodes))
     if not faces:
-        return None
+        raise Unsupported('a scene that places no triangles')
     result = (np.concatenate(vertices) if len(vertices) > 1 else vertices[0],
               np.concatenate(faces) if len(faces) > 1 else faces[0])
     if not np.all(np.isfinite(result[0])):
-        return None  # trimesh drops the triangles of infinite vertices: let it
+        # trimesh drops the triangles of infinite vertices: let it
+        raise Unsupported('vertices that are not finite numbers')
     return result

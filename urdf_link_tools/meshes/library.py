@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 import errno
 import os
 import threading
-from typing import Dict, Mapping, Optional, Sequence, Tuple, Union
+from typing import Dict, Iterable, Mapping, Optional, Sequence, Tuple, Union
 import weakref
 
 import numpy as np
@@ -132,6 +132,11 @@ class MeshInfo:
         return self.solid.volume_source
 
     @property
+    def fallback(self) -> Optional[str]:
+        """Return what the NumPy COLLADA reader left to trimesh for this file, else None."""
+        return self.raw.fallback
+
+    @property
     def hull_volume(self) -> Optional[float]:
         """
         Return the volume of the convex hull in m^3, None when there is none (flat, no SciPy).
@@ -173,6 +178,23 @@ class _Entry:
             self.nbytes = raw.nbytes
             if raw.size_bytes > TRIM_BYTES:
                 weakref.finalize(self, trim_heap)
+
+
+def collada_fallbacks(results: Iterable[object]) -> Dict[str, int]:
+    """
+    Count the distinct mesh files read through trimesh because the COLLADA reader left them.
+
+    :param results: loaded meshes (MeshInfo; anything else is passed over)
+    :return: reason -> number of files, most frequent first
+    """
+    seen: Dict[int, str] = {}
+    for result in results:
+        if isinstance(result, MeshInfo) and result.fallback is not None:
+            seen[id(result.raw)] = result.fallback
+    counts: Dict[str, int] = {}
+    for reason in seen.values():
+        counts[reason] = counts.get(reason, 0) + 1
+    return dict(sorted(counts.items(), key=lambda item: (-item[1], item[0])))
 
 
 class MeshLibrary(PackageResolver):

@@ -30,7 +30,7 @@ geometry instances and triangles, checked before anything is copied (see :mod:`.
 COLLADA's node instancing).
 """
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 import io
 import logging
 import os
@@ -83,6 +83,8 @@ class RawMesh:
     size_bytes: int
     #: vertices merged by position (as trimesh's merge) and in metres as read
     merged: bool = False
+    #: for a DAE file read through trimesh: what the package's own reader does not reproduce
+    fallback: Optional[str] = None
 
     @property
     def nbytes(self) -> int:
@@ -214,6 +216,7 @@ def _parse(path: str, file_type: str, data: bytes, budget: Budget, problem) \
         -> Union[RawMesh, MeshProblem]:
     unit = 1.0
     extra: dict = {}
+    fallback: Optional[str] = None
     if file_type == 'stl':
         reason = stl.problem(data)
         if reason is not None:
@@ -231,8 +234,11 @@ def _parse(path: str, file_type: str, data: bytes, budget: Budget, problem) \
         read = collada.read_triangles(data, budget.max_instances, budget.max_triangles)
         if isinstance(read, str):
             return problem(f'{path} was not loaded: {read}')
-        if read is not None:
+        if not isinstance(read, collada.Fallback):
             return _checked(path, read[0], read[1], unit, len(data), False, problem)
+        fallback = read.reason
+        LOG.debug('%s: read through trimesh: the NumPy COLLADA reader does not reproduce %s',
+                  path, fallback)
         try:
             reason = dae.instancing_problem(data, budget.max_instances, budget.max_triangles)
         except Exception as exc:  # malformed XML: let the reader below say it
@@ -270,7 +276,10 @@ def _parse(path: str, file_type: str, data: bytes, budget: Budget, problem) \
         return problem(f'{path} was not loaded: {arrays}')
     # Not merged here: trimesh's loaders (but STL's) also key on normals and texture
     # coordinates, leaving positions that a position merge would join; measuring merges.
-    return _checked(path, arrays[0], arrays[1], unit, len(data), False, problem)
+    checked = _checked(path, arrays[0], arrays[1], unit, len(data), False, problem)
+    if fallback is not None and isinstance(checked, RawMesh):
+        checked = replace(checked, fallback=fallback)
+    return checked
 
 
 _TRIMESH: Optional[Tuple[Any, str]] = None
