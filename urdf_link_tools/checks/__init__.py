@@ -168,15 +168,17 @@ def run_checks(ctx: CheckContext, into: Optional[List[Finding]] = None) -> List[
             extend(check(ctx))
         except Exception as exc:  # one broken rule must not hide the others
             append(_failed(f'the check {check_name(check)}', exc))
-    link_checks = LINK_CHECKS
-    for link in ctx.robot.links:
-        for check in link_checks:
+    links = ctx.robot.links
+    # Check by check (each over every link), as before they ran per link: the same work,
+    # measurably faster than link by link (bench_analysis).
+    for check in LINK_CHECKS:
+        for link in links:
             try:
                 extend(check(ctx, link))
             except Exception as exc:
                 append(_failed(f'the check {check_name(check)}', exc, link.name))
-    for joint in ctx.robot.joints:
-        for check in JOINT_CHECKS:
+    for check in JOINT_CHECKS:
+        for joint in ctx.robot.joints:
             try:
                 extend(check(ctx, joint))
             except Exception as exc:
