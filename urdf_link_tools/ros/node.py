@@ -36,9 +36,10 @@ from typing import Any, Dict, Optional
 
 from diagnostic_msgs.msg import DiagnosticArray
 from geometry_msgs.msg import PointStamped
-from rcl_interfaces.msg import SetParametersResult
+from rcl_interfaces.msg import ParameterDescriptor, SetParametersResult
 import rclpy
 from rclpy.callback_groups import MutuallyExclusiveCallbackGroup, ReentrantCallbackGroup
+from rclpy.exceptions import InvalidParameterTypeException
 from rclpy.executors import ExternalShutdownException, MultiThreadedExecutor
 from rclpy.node import Node
 from rclpy.parameter import Parameter
@@ -159,27 +160,29 @@ class UrdfLinkToolsNode(Node):
 
     # ------------------------------------------------------------------ parameters
 
-    def _coerce_overrides(self) -> None:
-        # A parameter file that says `density_min: 50` gives an INTEGER, which a DOUBLE
-        # parameter refuses at declaration, killing the node; take it as the number it is.
-        overrides = getattr(self, '_parameter_overrides', None)
-        if not isinstance(overrides, dict):
+    def _declare(self, spec) -> None:
+        default = spec.default if spec.default is not None else Parameter.Type.STRING_ARRAY
+        try:
+            self.declare_parameter(spec.name, default, spec.descriptor())
             return
-        for spec in PARAMETERS:
-            given = overrides.get(spec.name)
-            if given is None:
-                continue
-            if spec.type == DOUBLE and given.type_ == Parameter.Type.INTEGER:
-                overrides[spec.name] = Parameter(spec.name, value=float(given.value))
-            elif spec.type == DOUBLE_ARRAY and given.type_ == Parameter.Type.INTEGER_ARRAY:
-                overrides[spec.name] = Parameter(
-                    spec.name, value=[float(item) for item in given.value])
+        except InvalidParameterTypeException:
+            if spec.type not in (DOUBLE, DOUBLE_ARRAY):
+                raise
+        # A parameter file that says `density_min: 50` gives an INTEGER, which a DOUBLE
+        # parameter refuses at declaration, killing the node: read the override untyped
+        # (public API only), then declare the parameter typed with the number it is.
+        given = self.declare_parameter(
+            spec.name, default, ParameterDescriptor(dynamic_typing=True)).value
+        self.undeclare_parameter(spec.name)
+        if isinstance(given, (list, tuple)) or type(given).__name__ == 'array':
+            value: Any = [float(item) for item in given]
+        else:
+            value = float(given)
+        self.declare_parameter(spec.name, value, spec.descriptor(), ignore_override=True)
 
     def _declare_parameters(self) -> NodeSettings:
-        self._coerce_overrides()
         for spec in PARAMETERS:
-            default = spec.default if spec.default is not None else Parameter.Type.STRING_ARRAY
-            self.declare_parameter(spec.name, default, spec.descriptor())
+            self._declare(spec)
         values = self._parameter_values()
         try:
             return settings_from_values(values)
