@@ -286,8 +286,17 @@ def _fix_xacro(args: argparse.Namespace, analysis, loaded: LoadedDescription,
     if not len(loaded.source_map):
         raise UrdfInputError('--fix-inertia: the xacro expansion could not be traced to its '
                              'sources, so nothing is changed')
+    from urdf_link_tools.xacro.sandbox import package_root
     planned, reports = plan_xacro_fixes(analysis, loaded.source_map, display_path)
-    write_xacro_fixes(planned)
+    # Only the robot's own package is edited (and --fix-allow-dir): an include reached
+    # through $(find other_pkg) belongs to someone else.
+    refused = write_xacro_fixes(planned, [package_root(loaded.source), *args.fix_allow_dir])
+    for file, reason in refused:
+        note.write(f'{display_path(file)}: not changed: {reason}\n')
+        del planned[file]
+    refused_files = {display_path(file) for file, _ in refused}
+    reports = [report for report in reports
+               if not (report.changed and report.file in refused_files)]
     changed = sum(len(edits) for edits in planned.values())
     note.write(f'fix-inertia: {changed} value{"s" if changed != 1 else ""} changed in '
                f'{len(planned)} xacro file{"s" if len(planned) != 1 else ""}\n')
@@ -372,6 +381,9 @@ def _add_check_parser(commands) -> None:
                             'suggested one (all other bytes unchanged); xacro (no OUT): edit '
                             'the literal numbers in the xacro sources and print each file:line, '
                             'and what expressions and YAML values should become')
+    check.add_argument('--fix-allow-dir', action='append', metavar='DIR', default=[],
+                       help='--fix-inertia on xacro input may also edit files under DIR '
+                            "(repeatable; by default only the robot's own package)")
     check.set_defaults(handler=_cmd_check)
 
 

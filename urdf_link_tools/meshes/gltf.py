@@ -29,6 +29,8 @@ import struct
 from typing import Callable, List, Optional, Set
 from urllib.parse import unquote
 
+from urdf_link_tools.read_policy import read_refusal
+
 _GLB_MAGIC = b'glTF'
 _JSON_CHUNK = 0x4E4F534A
 
@@ -103,11 +105,9 @@ class FolderResolver:
             raise BufferRefused(f'its buffer {uri!r} is not a file next to it (only files '
                                 'in its own folder are read)')
         path = os.path.join(self.folder, name)
-        real_folder = os.path.realpath(self.folder)
-        real = os.path.realpath(path)
-        if os.path.commonpath([real_folder, real]) != real_folder:
+        if read_refusal(path, [os.path.realpath(self.folder)]) is not None:
             raise BufferRefused(f'its buffer {uri!r} leads out of its folder (a symbolic '
-                                'link); only files in its own folder are read')
+                                'link) or into .git; only files in its own folder are read')
         return path
 
     def get(self, uri: str) -> bytes:

@@ -40,6 +40,7 @@ from typing import Optional, Tuple, Union
 import numpy as np
 
 from urdf_link_tools.meshes import collada, dae, gltf, stl
+from urdf_link_tools.read_policy import read_refusal
 
 DEFAULT_MAX_BYTES = 100_000_000
 #: twice the triangles of the largest binary STL under the default size limit
@@ -144,6 +145,9 @@ def read_bounded(path: str, max_bytes: int) -> Union[bytes, str]:
     :param max_bytes: the most bytes to accept
     :return: the bytes, or the reason as text
     """
+    reason = read_refusal(path, None)  # a mesh may be anywhere, but never in .git
+    if reason is not None:
+        return reason
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, 'O_NONBLOCK', 0)
                      | getattr(os, 'O_NOCTTY', 0))
