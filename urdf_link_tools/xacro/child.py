@@ -336,6 +336,9 @@ def _tidy(elements: List[Any]) -> None:
                 element.setAttribute(name, value.replace('\r', ' ').replace('\n', ' '))
 
 
+_XML_INVALID = re.compile('[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]')
+
+
 def _start_lines(text: bytes) -> List[int]:
     lines: List[int] = []
     parser = xml.parsers.expat.ParserCreate()
@@ -355,6 +358,9 @@ def render(document: Any, traced: bool) -> Tuple[bytes, Dict[str, Any]]:
     """
     elements = _elements(document)
     _tidy(elements)
+    for node in document.childNodes:  # xacro's banner names the file, which may hold controls
+        if node.nodeType == node.COMMENT_NODE:
+            node.data = _XML_INVALID.sub('?', node.data)
     text = document.toprettyxml(indent='  ', encoding='utf-8')
     table: Dict[str, Any] = {'files': [], 'stacks': [], 'lines': []}
     if not traced:
