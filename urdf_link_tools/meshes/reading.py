@@ -243,6 +243,10 @@ def _parse(path: str, file_type: str, data: bytes, budget: Budget, problem) \
         data = dae.strip_dae_materials(data)
     else:
         try:
+            reason = gltf.budget_problem(data, file_type, budget.max_bytes,
+                                         budget.max_triangles)
+            if reason is not None:
+                return problem(f'{path} was not loaded: {reason}')
             uris = gltf.buffer_uris(data, file_type)
         except (gltf.BufferRefused, ValueError, UnicodeDecodeError, struct.error) as exc:
             return problem(f'{path} could not be loaded as {file_type.upper()}: '
