@@ -18,8 +18,9 @@ What ``check`` reports, and the one registry of its output formats.
 Each format is a module of this package with ``render(run: Run) -> str`` (and ``OUTPUT``,
 how :mod:`~urdf_link_tools.reports.sanitize` neutralises it, when not ``'text'``);
 :data:`FORMATS` names it, :func:`render` imports it only when that format is asked for
-(the CLI's start-up pays for the format it prints, not for all of them). :mod:`~urdf_link_tools.reports.build` applies the
-inline suppression comments and the baseline that every format shares.
+(the CLI's start-up pays for the format it prints, not for all of them).
+:mod:`~urdf_link_tools.reports.build` applies the inline suppression comments and the baseline
+that every format shares.
 """
 
 from dataclasses import dataclass
