@@ -37,6 +37,7 @@ import xml.parsers.expat
 from urdf_link_tools.errors import UrdfError, UrdfInputError, UrdfStructureError
 from urdf_link_tools.errors import UrdfSyntaxError
 from urdf_link_tools.loading import is_xacro
+from urdf_link_tools.read_policy import inside
 from urdf_link_tools.xacro.sandbox import XacroError, XacroOptions
 
 
@@ -93,6 +94,28 @@ def check_urdf_file(path: str, roots: Sequence[str], max_bytes: int) -> Optional
     except xml.parsers.expat.ExpatError as exc:
         # The line only: expat's message names no content, but keep to the line anyway.
         return f'urdf_file {path!r} is not well-formed XML (line {exc.lineno})'
+    return None
+
+
+def package_dirs_refusal(package_dirs: Iterable[Tuple[str, str]],
+                         allowed: Sequence[str]) -> Optional[str]:
+    """
+    Say why a run-time ``package_dirs`` value is refused, or None.
+
+    xacro reads under every package directory, so a value set at run time may only name
+    directories inside those the node was started with (its ``urdf_dirs`` and its start-time
+    ``package_dirs``): ``evil=/`` would make every file readable through ``xacro_args``.
+
+    :param package_dirs: (name, path) pairs of the new value
+    :param allowed: the start-time directories
+    :return: the reason, or None
+    """
+    roots = [os.path.realpath(root) for root in allowed]
+    for name, path in package_dirs:
+        if not any(inside(os.path.realpath(path), root) for root in roots):
+            return (f'package_dirs: {name}={path} is outside the directories the node was '
+                    'started with (urdf_dirs and the start-time package_dirs); the node reads '
+                    'only those, restart it to add one')
     return None
 
 
