@@ -71,6 +71,7 @@ setup(
         'test': [
             'pytest',
             'jsonschema',
+            'hypothesis',
         ],
     },
     entry_points={
