@@ -151,14 +151,18 @@ def _check_every_output(path: str, statuses) -> None:
     assert_clean(err)
 
 
-@_examples(150)
-@given(document=urdf_documents(), name=hostile)
-def test_fuzz_urdf_parser_and_every_output(document, name):
+def _check_document(document: str, name: str, suffix: str) -> None:
     with tempfile.TemporaryDirectory(prefix='ult_fuzz_') as folder:
-        path = os.path.join(folder, _file_name(name) + '.urdf')
+        path = os.path.join(folder, _file_name(name) + suffix)
         with open(path, 'w', encoding='utf-8', errors='surrogatepass') as stream:
             stream.write(document)
         _check_every_output(path, (0, 1, 2, 3))
+
+
+@_examples(150)
+@given(document=urdf_documents(), name=hostile)
+def test_fuzz_urdf_parser_and_every_output(document, name):
+    _check_document(document, name, '.urdf')
 
 
 # Expressions from the parts of Python an attacker reaches for, joined by operators.
@@ -232,11 +236,7 @@ def xacro_documents(draw):
 @_examples(8)
 @given(document=xacro_documents(), name=hostile)
 def test_fuzz_xacro_expansion_and_every_output(document, name):
-    with tempfile.TemporaryDirectory(prefix='ult_fuzz_') as folder:
-        path = os.path.join(folder, _file_name(name) + '.urdf.xacro')
-        with open(path, 'w', encoding='utf-8', errors='surrogatepass') as stream:
-            stream.write(document)
-        _check_every_output(path, (0, 1, 2, 3))
+    _check_document(document, name, '.urdf.xacro')
 
 
 @_examples(500)

@@ -42,15 +42,22 @@ class BufferRefused(Exception):
     """An external buffer that may not or cannot be read (the message says why)."""
 
 
+def _object(header: object) -> dict:
+    if not isinstance(header, dict):
+        raise BufferRefused('its JSON header is not an object')
+    return header
+
+
 def _header(data: bytes, file_type: str) -> dict:
     if file_type == 'gltf':
-        return json.loads(data.decode('utf-8-sig'))
+        return _object(json.loads(data.decode('utf-8-sig')))
     if len(data) < 20 or data[:4] != _GLB_MAGIC:
         raise BufferRefused('it is not a binary glTF file (no "glTF" header)')
     length, kind = struct.unpack_from('<II', data, 12)
     if kind != _JSON_CHUNK or 20 + length > len(data):
         raise BufferRefused('its JSON chunk is missing or longer than the file')
-    return json.loads(data[20:20 + length].decode('utf-8'))
+    header = json.loads(data[20:20 + length].decode('utf-8'))
+    return _object(header)
 
 
 def buffer_uris(data: bytes, file_type: str) -> List[str]:
@@ -64,8 +71,6 @@ def buffer_uris(data: bytes, file_type: str) -> List[str]:
     :raises ValueError: when the JSON is not valid
     """
     header = _header(data, file_type)
-    if not isinstance(header, dict):
-        raise BufferRefused('its JSON header is not an object')
     uris = []
     for item in header.get('buffers', []) or []:
         uri = item.get('uri') if isinstance(item, dict) else None
@@ -111,8 +116,6 @@ def budget_problem(data: bytes, file_type: str, max_bytes: int,
     :raises ValueError: when the JSON is not valid
     """
     header = _header(data, file_type)
-    if not isinstance(header, dict):
-        raise BufferRefused('its JSON header is not an object')
     declared = 0
     for item in header.get('buffers', []) or []:
         uri = item.get('uri') if isinstance(item, dict) else None

@@ -55,10 +55,6 @@ def urdf_roots(urdf_dirs: Sequence[str], start_file: str) -> Tuple[str, ...]:
     return tuple(os.path.realpath(item) for item in dirs)
 
 
-def _under(path: str, roots: Iterable[str]) -> bool:
-    return any(path == root or path.startswith(root.rstrip(os.sep) + os.sep) for root in roots)
-
-
 def check_urdf_file(path: str, roots: Sequence[str], max_bytes: int) -> Optional[str]:
     """
     Decide whether ``urdf_file`` may be set to a path now; cheap enough for the executor.
@@ -74,7 +70,7 @@ def check_urdf_file(path: str, roots: Sequence[str], max_bytes: int) -> Optional
         return ('urdf_file can only be set at run time under urdf_dirs, and the node was '
                 'started without urdf_dirs or urdf_file')
     real = os.path.realpath(path)
-    if not _under(real, roots):
+    if not any(inside(real, root) for root in roots):
         return (f'urdf_file {path!r} is outside urdf_dirs ({", ".join(roots)}); the node reads '
                 'files only there')
     try:
