@@ -74,6 +74,7 @@ setup(
         'test': [
             'pytest',
             'jsonschema',
+            'hypothesis',
         ],
     },
     entry_points={

@@ -31,6 +31,7 @@ from urdf_link_tools.loading import load_input, LoadedDescription
 from urdf_link_tools.model import Robot
 from urdf_link_tools.parser import parse_urdf_string
 from urdf_link_tools.reports import FORMATS
+from urdf_link_tools.reports.sanitize import neutralise, NeutralStream
 
 # Exit statuses (stable; README "Exit status"). 4 was added so that a wrong command line is
 # no longer mistaken for "errors found" (argparse exits 2 by default); 5 so that a bug in this
@@ -55,7 +56,14 @@ class _ArgumentParser(argparse.ArgumentParser):
 
     def error(self, message: str) -> None:  # noqa: D102 (argparse's documented hook)
         self.print_usage(sys.stderr)
-        self.exit(EXIT_USAGE, f'{self.prog}: error: {message}\n')
+        self.exit(EXIT_USAGE, neutralise(f'{self.prog}: error: {message}\n'))
+
+
+class _NeutralFormatter(logging.Formatter):
+    """Log records name links and files too: neutralised as every other output line."""
+
+    def format(self, record: logging.LogRecord) -> str:  # noqa: A003, D102 (logging's hook)
+        return neutralise(super().format(record))
 
 
 def _xacro_options(args: argparse.Namespace):
@@ -78,7 +86,7 @@ def _robot_paths(args: argparse.Namespace) -> List[str]:
     return list(args.robot) if isinstance(args.robot, list) else [args.robot]
 
 
-def _load(args: argparse.Namespace, path: str) -> LoadedDescription:
+def _load(args: argparse.Namespace, path: str, err: TextIO) -> LoadedDescription:
     """Read one input as the arguments say, printing notes and writing --emit-urdf."""
     if args.xacro_args and not (args.xacro or any(robot.endswith('.xacro')
                                                   for robot in _robot_paths(args))):
@@ -87,7 +95,7 @@ def _load(args: argparse.Namespace, path: str) -> LoadedDescription:
     loaded = load_input(path, DESCRIPTION_MAX_BYTES, xacro=True if args.xacro else None,
                         options=_xacro_options(args))
     for note in loaded.notes:
-        sys.stderr.write(f'urdf-link-tools: note: {note}\n')
+        err.write(f'urdf-link-tools: note: {note}\n')
     if args.emit_urdf:
         if len(_robot_paths(args)) > 1:
             raise UsageError('--emit-urdf works on one robot at a time')
@@ -143,9 +151,9 @@ def format_info(robot: Robot, where: Optional[Callable[[Optional[int]], str]] = 
 
 
 def _cmd_info(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    loaded = _load(args, args.robot)
+    loaded = _load(args, args.robot, err)
     robot = parse_urdf_string(loaded.data, loaded.source)
-    out.write(format_info(robot, _source_label(loaded)) + '\n')
+    NeutralStream(out).write(format_info(robot, _source_label(loaded)) + '\n')
     return EXIT_OK
 
 
@@ -186,12 +194,13 @@ def _check_config(args: argparse.Namespace):
         raise UsageError(str(exc)) from None
 
 
-def _check_robot(path: str, args: argparse.Namespace, config, baseline, out: TextIO):
+def _check_robot(path: str, args: argparse.Namespace, config, baseline, out: TextIO,
+                 err: TextIO):
     from urdf_link_tools.analysis import analyze
     from urdf_link_tools.fix import fix_inertia
     from urdf_link_tools.reports.build import build_report
 
-    loaded = _load(args, path)
+    loaded = _load(args, path, err)
     data, source = loaded.data, loaded.source
     robot = parse_urdf_string(data, source)
     if args.skip_macro_files and loaded.expanded and not robot.links:
@@ -202,7 +211,7 @@ def _check_robot(path: str, args: argparse.Namespace, config, baseline, out: Tex
         _log_mesh_readers(path, analysis)
     report = build_report(analysis, path if path != '-' else 'standard input',
                           data if path == '-' else None, baseline)
-    note = sys.stderr if args.format != 'text' else out
+    note = err if args.format != 'text' else NeutralStream(out)
     if args.fix_inertia is not None and loaded.expanded:
         _fix_xacro(args, report.analysis, loaded, note)
     elif args.fix_inertia is not None:
@@ -283,7 +292,7 @@ def _cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     input_errors: List = []
     for path in paths:
         try:
-            report = _check_robot(path, args, config, baseline, out)
+            report = _check_robot(path, args, config, baseline, out, err)
         except UrdfError as exc:
             input_errors.append((path, str(exc)))
             continue
@@ -312,8 +321,17 @@ def _fix_xacro(args: argparse.Namespace, analysis, loaded: LoadedDescription,
     if not len(loaded.source_map):
         raise UrdfInputError('--fix-inertia: the xacro expansion could not be traced to its '
                              'sources, so nothing is changed')
+    from urdf_link_tools.xacro.sandbox import package_root
     planned, reports = plan_xacro_fixes(analysis, loaded.source_map, display_path)
-    write_xacro_fixes(planned)
+    # Only the robot's own package is edited (and --fix-allow-dir): an include reached
+    # through $(find other_pkg) belongs to someone else.
+    refused = write_xacro_fixes(planned, [package_root(loaded.source), *args.fix_allow_dir])
+    for file, reason in refused:
+        note.write(f'{display_path(file)}: not changed: {reason}\n')
+        del planned[file]
+    refused_files = {display_path(file) for file, _ in refused}
+    reports = [report for report in reports
+               if not (report.changed and report.file in refused_files)]
     changed = sum(len(edits) for edits in planned.values())
     note.write(f'fix-inertia: {changed} value{"s" if changed != 1 else ""} changed in '
                f'{len(planned)} xacro file{"s" if len(planned) != 1 else ""}\n')
@@ -403,6 +421,9 @@ def _add_check_parser(commands) -> None:
                             'suggested one (all other bytes unchanged); xacro (no OUT): edit '
                             'the literal numbers in the xacro sources and print each file:line, '
                             'and what expressions and YAML values should become')
+    check.add_argument('--fix-allow-dir', action='append', metavar='DIR', default=[],
+                       help='--fix-inertia on xacro input may also edit files under DIR '
+                            "(repeatable; by default only the robot's own package)")
     check.set_defaults(handler=_cmd_check)
 
 
@@ -451,8 +472,11 @@ def main(argv: Optional[Sequence[str]] = None, out: Optional[TextIO] = None,
     :return: the exit status
     """
     out = out if out is not None else sys.stdout
-    err = err if err is not None else sys.stderr
-    logging.basicConfig(level=logging.WARNING, format='%(levelname)s: %(message)s')
+    # stderr carries only text: notes, relayed xacro messages, errors naming files.
+    err = NeutralStream(err if err is not None else sys.stderr)
+    handler = logging.StreamHandler()  # what basicConfig would make, neutralising
+    handler.setFormatter(_NeutralFormatter('%(levelname)s: %(message)s'))
+    logging.basicConfig(level=logging.WARNING, handlers=[handler])
     parser = build_parser()
     args = _parse(parser, argv)
     with _verbose(err, getattr(args, 'verbose', False)):

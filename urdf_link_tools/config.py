@@ -267,6 +267,10 @@ def config_from_mapping(values: Mapping[str, Any], base: CheckConfig = CheckConf
     return config
 
 
+#: the largest --config file read (a parameter file is a few kilobytes)
+CONFIG_MAX_BYTES = 16 << 20
+
+
 def load_config_yaml(path: str, base: CheckConfig = CheckConfig()) -> CheckConfig:
     """
     Read the ``urdf_link_tools: ros__parameters:`` section of a ROS parameters file.
@@ -284,12 +288,18 @@ def load_config_yaml(path: str, base: CheckConfig = CheckConfig()) -> CheckConfi
     import yaml  # PyYAML: only needed when a file is given
 
     try:
-        with open(path, 'r', encoding='utf-8') as stream:
-            document = yaml.safe_load(stream)
+        with open(path, 'rb') as stream:
+            text = stream.read(CONFIG_MAX_BYTES + 1)
+        if len(text) > CONFIG_MAX_BYTES:
+            raise ValueError(f'{path}: larger than {CONFIG_MAX_BYTES >> 20} MiB, not a '
+                             'parameter file')
+        document = yaml.safe_load(text)
     except OSError as exc:
         raise ValueError(f'{path}: cannot read: {exc.strerror}') from None
-    except yaml.YAMLError as exc:
-        raise ValueError(f'{path}: not valid YAML: {exc}') from None
+    except RecursionError:
+        raise ValueError(f'{path}: nested too deeply to be a parameter file') from None
+    except yaml.YAMLError as exc:  # its message spans lines: the report prints one
+        raise ValueError(f'{path}: not valid YAML: {" ".join(str(exc).split())}') from None
     if document is None:
         return base
     if not isinstance(document, dict):

@@ -26,13 +26,16 @@ numbers are written as literals, and never writes the expansion over a xacro fil
 """
 
 from dataclasses import dataclass
+import os
 import re
+import stat
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from urdf_link_tools.analysis import Analysis
 from urdf_link_tools.errors import UrdfInputError
 from urdf_link_tools.findings import Finding
 from urdf_link_tools.parser import parse_xml
+from urdf_link_tools.read_policy import inside
 
 #: When several findings of one link carry a tensor, the first rule listed here wins.
 PRIORITY = (
@@ -110,8 +113,17 @@ def _start_tags(data: bytes) -> List[Tuple[int, int]]:
     return spans
 
 
-def _line(data: bytes, offset: int) -> int:
-    return data.count(b'\n', 0, offset) + 1
+def _line(data: bytes, offset: int, lone_cr: bool = False) -> int:
+    """
+    Return the line of a byte offset as the parser of that file counts lines.
+
+    libxml2 (URDF) counts LF only; expat (xacro) also counts a lone CR (CRLF is one line end
+    for both). Counting otherwise would edit another link's tensor in a file with CR line ends.
+    """
+    lines = data.count(b'\n', 0, offset) + 1
+    if lone_cr:
+        lines += data.count(b'\r', 0, offset) - data.count(b'\r\n', 0, offset)
+    return lines
 
 
 def apply_fixes(data: bytes, fixes: Sequence[Tuple[str, int, Sequence[float]]]) -> bytes:
@@ -270,7 +282,8 @@ def plan_xacro_fixes(analysis: Analysis, source_map, display=lambda path: path
                                          f'cannot read: {exc.strerror}', False))
                 continue
         data = cache[where.file]
-        spans = [span for span in _start_tags(data) if _line(data, span[0]) == where.line]
+        spans = [span for span in _start_tags(data)
+                 if _line(data, span[0], lone_cr=True) == where.line]
         if len(spans) != 1:
             reports.append(SourceFix(shown, where.line, link.name,
                                      'no single <inertia> tag on this line: not changed', False))
@@ -311,7 +324,7 @@ def plan_xacro_fixes(analysis: Analysis, source_map, display=lambda path: path
     planned: Dict[str, List[Tuple[int, int, bytes]]] = {}
     changed_lines: Dict[Tuple[str, int], List[str]] = {}
     for (file, start, end), (text, owner) in sorted(edits.items()):
-        line = _line(cache[file], start)
+        line = _line(cache[file], start, lone_cr=True)
         if owner == 'conflict':
             reports.append(SourceFix(display(file), line, '', 'this tag makes several tensors '
                                      '(a macro used more than once) that do not all need '
@@ -326,26 +339,66 @@ def plan_xacro_fixes(analysis: Analysis, source_map, display=lambda path: path
     return planned, reports
 
 
-def write_xacro_fixes(planned: Dict[str, List[Tuple[int, int, bytes]]]) -> None:
+def write_refusal(path: str, roots: Sequence[str]) -> Optional[str]:
+    """
+    Return why ``--fix-inertia`` may not edit a xacro source in place, or None.
+
+    It edits only regular files inside ``roots`` (the robot's package and the
+    ``--fix-allow-dir`` directories), never under ``.git``; a symbolic link is followed when
+    both the link and its target are inside, and the target is written (the link stays).
+
+    :param path: the file as the source map names it
+    :param roots: the directories it may write under
+    :return: the reason, or None
+    """
+    real_roots = [os.path.realpath(root) for root in roots]
+    named = os.path.join(os.path.realpath(os.path.dirname(os.path.abspath(path))),
+                         os.path.basename(path))
+    target = os.path.realpath(path)
+    for candidate in (named, target):
+        if '.git' in candidate.split(os.sep):
+            return 'it is inside a .git directory'
+        if not any(inside(candidate, root) for root in real_roots):
+            return ("it is outside the robot's package (allow its directory with "
+                    '--fix-allow-dir DIR if you mean to edit it)')
+    try:
+        info = os.stat(target)
+    except OSError as exc:
+        return f'it cannot be read: {exc.strerror}'
+    if not stat.S_ISREG(info.st_mode):
+        return 'it is not a regular file'
+    return None
+
+
+def write_xacro_fixes(planned: Dict[str, List[Tuple[int, int, bytes]]],
+                      roots: Sequence[str]) -> List[Tuple[str, str]]:
     """
     Apply planned edits to the xacro sources in place (only the attribute values change).
 
     :param planned: file -> [(start, end, new bytes)]
+    :param roots: the directories it may write under (see :func:`write_refusal`)
+    :return: (file, reason) of each file refused, which is left as it was
     :raises UrdfInputError: when a file cannot be written (it is left as it was)
     """
-    import os
     import tempfile
+    refused = []
     for file, edits in planned.items():
-        with open(file, 'rb') as stream:
+        reason = write_refusal(file, roots)
+        if reason is not None:
+            refused.append((file, reason))
+            continue
+        target = os.path.realpath(file)  # through an in-package link: the link stays
+        with open(target, 'rb') as stream:
             out = bytearray(stream.read())
         for begin, finish, text in sorted(edits, reverse=True):
             out[begin:finish] = text
-        directory = os.path.dirname(os.path.abspath(file))
+        directory = os.path.dirname(target)
         try:
             handle, temporary = tempfile.mkstemp(dir=directory, prefix='.fix-inertia-')
             with os.fdopen(handle, 'wb') as stream:
                 stream.write(bytes(out))
-            os.chmod(temporary, os.stat(file).st_mode & 0o7777)
-            os.replace(temporary, file)
+            os.chmod(temporary, os.stat(target).st_mode & 0o7777)
+            os.replace(temporary, target)
         except OSError as exc:
             raise UrdfInputError(f'--fix-inertia: cannot write {file}: {exc.strerror}') from None
+    return refused

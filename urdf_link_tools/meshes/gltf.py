@@ -13,7 +13,10 @@
 # limitations under the License.
 
 """
-glTF 2.0 (``.gltf`` and ``.glb``) specifics: where external buffers may come from.
+glTF 2.0 (``.gltf`` and ``.glb``) specifics: the budget of a file, and where its buffers come from.
+
+:func:`budget_problem` sums what the header declares (buffers, every accessor's count x element
+size, triangles) before trimesh makes any array.
 
 A glTF file may keep its binary data in other files (``"buffers": [{"uri": "x.bin"}]``).
 Only the files its buffers name are read, only from the glTF file's own folder (no
@@ -29,6 +32,8 @@ import struct
 from typing import Callable, List, Optional, Set
 from urllib.parse import unquote
 
+from urdf_link_tools.read_policy import read_refusal
+
 _GLB_MAGIC = b'glTF'
 _JSON_CHUNK = 0x4E4F534A
 
@@ -37,15 +42,22 @@ class BufferRefused(Exception):
     """An external buffer that may not or cannot be read (the message says why)."""
 
 
+def _object(header: object) -> dict:
+    if not isinstance(header, dict):
+        raise BufferRefused('its JSON header is not an object')
+    return header
+
+
 def _header(data: bytes, file_type: str) -> dict:
     if file_type == 'gltf':
-        return json.loads(data.decode('utf-8-sig'))
+        return _object(json.loads(data.decode('utf-8-sig')))
     if len(data) < 20 or data[:4] != _GLB_MAGIC:
         raise BufferRefused('it is not a binary glTF file (no "glTF" header)')
     length, kind = struct.unpack_from('<II', data, 12)
     if kind != _JSON_CHUNK or 20 + length > len(data):
         raise BufferRefused('its JSON chunk is missing or longer than the file')
-    return json.loads(data[20:20 + length].decode('utf-8'))
+    header = json.loads(data[20:20 + length].decode('utf-8'))
+    return _object(header)
 
 
 def buffer_uris(data: bytes, file_type: str) -> List[str]:
@@ -59,14 +71,93 @@ def buffer_uris(data: bytes, file_type: str) -> List[str]:
     :raises ValueError: when the JSON is not valid
     """
     header = _header(data, file_type)
-    if not isinstance(header, dict):
-        raise BufferRefused('its JSON header is not an object')
     uris = []
     for item in header.get('buffers', []) or []:
         uri = item.get('uri') if isinstance(item, dict) else None
         if isinstance(uri, str) and not uri.startswith('data:'):
             uris.append(uri)
     return uris
+
+
+#: bytes of one component, by accessor componentType
+_COMPONENT_BYTES = {5120: 1, 5121: 1, 5122: 2, 5123: 2, 5125: 4, 5126: 4}
+#: components of one element, by accessor type
+_TYPE_COMPONENTS = {'SCALAR': 1, 'VEC2': 2, 'VEC3': 3, 'VEC4': 4, 'MAT2': 4, 'MAT3': 9,
+                    'MAT4': 16}
+#: the arrays a loader makes may be this many times the bytes the file declares
+DECODE_FACTOR = 4
+
+
+def _count(item: object, key: str = 'count') -> int:
+    value = item.get(key, 0) if isinstance(item, dict) else 0
+    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+        raise BufferRefused(f'an accessor {key} is not a non-negative integer')
+    return value
+
+
+def budget_problem(data: bytes, file_type: str, max_bytes: int,
+                   max_triangles: int) -> Optional[str]:
+    """
+    Say why a glTF file is over the budget, from its header alone, before any array is made.
+
+    trimesh copies every accessor (count x element size, whatever the buffer's size: a
+    ``byteStride`` of 1 lets a 1 MB buffer hold a million 12-byte elements) before any
+    triangle is counted. So the header's declarations are summed first: buffers (``data:``
+    URIs by their decoded size) at most ``max_bytes``; all accessors together at most
+    :data:`DECODE_FACTOR` times the declared buffer bytes (plus 1 MiB); triangles at most
+    ``max_triangles``.
+
+    :param data: the file
+    :param file_type: 'gltf' or 'glb'
+    :param max_bytes: the mesh byte limit (mesh_max_bytes)
+    :param max_triangles: the triangle budget
+    :return: the reason, or None
+    :raises BufferRefused: when the header cannot be read
+    :raises ValueError: when the JSON is not valid
+    """
+    header = _header(data, file_type)
+    declared = 0
+    for item in header.get('buffers', []) or []:
+        uri = item.get('uri') if isinstance(item, dict) else None
+        length = _count(item, 'byteLength')
+        if isinstance(uri, str) and uri.startswith('data:'):
+            length = max(length, len(uri) * 3 // 4)
+        declared += length
+    if declared > max_bytes:
+        return (f'its buffers are declared larger than the limit of {max_bytes:,} bytes '
+                '(mesh_max_bytes)')
+    accessors = header.get('accessors', []) or []
+    if not isinstance(accessors, list):
+        raise BufferRefused('its accessors are not a list')
+    decoded = 0
+    for item in accessors:
+        if not isinstance(item, dict):
+            raise BufferRefused('an accessor is not an object')
+        size = _COMPONENT_BYTES.get(item.get('componentType'), 4) * \
+            _TYPE_COMPONENTS.get(item.get('type'), 16)
+        decoded += _count(item) * size
+        sparse = item.get('sparse')
+        if isinstance(sparse, dict):
+            decoded += _count(sparse) * (size + 4)
+    if decoded > DECODE_FACTOR * declared + (1 << 20):
+        return (f'its accessors would make arrays more than {DECODE_FACTOR} times the size of '
+                'its buffers (elements overlapping through a small byteStride, or accessors '
+                'without data)')
+    triangles = 0
+    for mesh in header.get('meshes', []) or []:
+        primitives = mesh.get('primitives', []) if isinstance(mesh, dict) else []
+        for primitive in primitives if isinstance(primitives, list) else []:
+            if not isinstance(primitive, dict):
+                continue
+            index = primitive.get('indices')
+            if index is None:
+                attributes = primitive.get('attributes')
+                index = attributes.get('POSITION') if isinstance(attributes, dict) else None
+            if isinstance(index, int) and 0 <= index < len(accessors):
+                triangles += _count(accessors[index]) // 3
+    if triangles > max_triangles:
+        return f'its meshes hold more than {max_triangles:,} triangles'
+    return None
 
 
 class FolderResolver:
@@ -103,11 +194,9 @@ class FolderResolver:
             raise BufferRefused(f'its buffer {uri!r} is not a file next to it (only files '
                                 'in its own folder are read)')
         path = os.path.join(self.folder, name)
-        real_folder = os.path.realpath(self.folder)
-        real = os.path.realpath(path)
-        if os.path.commonpath([real_folder, real]) != real_folder:
+        if read_refusal(path, [os.path.realpath(self.folder)]) is not None:
             raise BufferRefused(f'its buffer {uri!r} leads out of its folder (a symbolic '
-                                'link); only files in its own folder are read')
+                                'link) or into .git; only files in its own folder are read')
         return path
 
     def get(self, uri: str) -> bytes:

@@ -42,6 +42,7 @@ import numpy as np
 
 from urdf_link_tools.limits import MESH_MAX_BYTES
 from urdf_link_tools.meshes import collada, dae, gltf, stl
+from urdf_link_tools.read_policy import read_refusal
 
 LOG = logging.getLogger(__name__)
 
@@ -149,6 +150,9 @@ def read_bounded(path: str, max_bytes: int) -> Union[bytes, str]:
     :param max_bytes: the most bytes to accept
     :return: the bytes, or the reason as text
     """
+    reason = read_refusal(path, None)  # a mesh may be anywhere, but never in .git
+    if reason is not None:
+        return reason
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, 'O_NONBLOCK', 0)
                      | getattr(os, 'O_NOCTTY', 0))
@@ -248,6 +252,10 @@ def _parse(path: str, file_type: str, data: bytes, budget: Budget, problem) \
         data = dae.strip_dae_materials(data)
     else:
         try:
+            reason = gltf.budget_problem(data, file_type, budget.max_bytes,
+                                         budget.max_triangles)
+            if reason is not None:
+                return problem(f'{path} was not loaded: {reason}')
             uris = gltf.buffer_uris(data, file_type)
         except (gltf.BufferRefused, ValueError, UnicodeDecodeError, struct.error) as exc:
             return problem(f'{path} could not be loaded as {file_type.upper()}: '

@@ -32,6 +32,8 @@ import threading
 from typing import Dict, Mapping, Optional, Sequence, Tuple
 from urllib.parse import unquote
 
+from urdf_link_tools.read_policy import ament_index_shares
+
 _SCHEME_RE = re.compile(r'^[A-Za-z][A-Za-z0-9+.-]*://')
 
 
@@ -83,11 +85,7 @@ class PackageResolver:
         if name in self.package_dirs:
             found.append(self.package_dirs[name])
         if self.use_ament_index:
-            for prefix in self.ament_prefix_path:
-                marker = os.path.join(prefix, 'share', 'ament_index', 'resource_index',
-                                      'packages', name)
-                if os.path.isfile(marker):
-                    found.append(os.path.join(prefix, 'share', name))
+            found.extend(ament_index_shares(name, self.ament_prefix_path))
         result = tuple(found)
         with self._resolve_lock:
             self._packages[name] = result

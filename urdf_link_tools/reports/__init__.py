@@ -15,10 +15,12 @@
 """
 What ``check`` reports, and the one registry of its output formats.
 
-Each format is a module of this package with ``render(run: Run) -> str``; :data:`FORMATS` names
-it, :func:`render` imports it only when that format is asked for (the CLI's start-up pays for
-the format it prints, not for all of them). :mod:`~urdf_link_tools.reports.build` applies the
-inline suppression comments and the baseline that every format shares.
+Each format is a module of this package with ``render(run: Run) -> str`` (and ``OUTPUT``,
+how :mod:`~urdf_link_tools.reports.sanitize` neutralises it, when not ``'text'``);
+:data:`FORMATS` names it, :func:`render` imports it only when that format is asked for
+(the CLI's start-up pays for the format it prints, not for all of them).
+:mod:`~urdf_link_tools.reports.build` applies the inline suppression comments and the baseline
+that every format shares.
 """
 
 from dataclasses import dataclass
@@ -89,8 +91,12 @@ def render(output_format: str, reports: Sequence[CheckReport],
     :param baseline_path: the --baseline file, if any
     :return: the text to print (empty when there is nothing to print)
     """
+    from urdf_link_tools.reports.sanitize import neutralise
     module = importlib.import_module(f'{__name__}.{FORMATS[output_format][0]}')
-    return module.render(Run(tuple(reports), tuple(input_errors), exit_code, baseline_path))
+    text = module.render(Run(tuple(reports), tuple(input_errors), exit_code, baseline_path))
+    # The one output boundary: names, files and messages from the description may not carry
+    # CI commands or terminal controls (reports/sanitize.py says how a format declares itself).
+    return neutralise(text, getattr(module, 'OUTPUT', 'text'))
 
 
 def summary_dict(reports: Sequence[CheckReport]) -> Dict[str, int]:

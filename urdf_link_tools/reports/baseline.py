@@ -64,6 +64,9 @@ def load_baseline(path: str) -> 'Counter[BaselineKey]':
         raise ValueError(f'--baseline {path}: larger than {_MAX_BYTES // 2**20} MiB')
     try:
         document = json.loads(data)
+    except RecursionError:
+        raise ValueError(f'--baseline {path}: nested too deeply to be a report of '
+                         '`urdf-link-tools check --format json`') from None
     except (ValueError, UnicodeDecodeError) as exc:
         raise ValueError(f'--baseline {path}: not JSON ({exc}); write it with '
                          f'`urdf-link-tools check ROBOT --format json > {path}`') from None

@@ -25,7 +25,11 @@ from typing import List, Optional, Sequence, Tuple
 
 from urdf_link_tools.findings import Severity
 from urdf_link_tools.reports import CheckReport, Run, summary_dict
+from urdf_link_tools.reports.sanitize import guard_line_starts
 from urdf_link_tools.reports.text import display_path, finding_lines, plural
+
+#: How the registry neutralises this format's output (see reports/sanitize.py).
+OUTPUT = 'commands'
 
 COMMANDS = {Severity.ERROR: 'error', Severity.WARNING: 'warning', Severity.INFO: 'notice'}
 
@@ -83,10 +87,12 @@ def format_github(reports: Sequence[CheckReport],
                 ('title', finding.rule))))
     for report in reports:
         counts = summary_dict([report])
-        # A leading blank keeps a hostile file name ('::add-mask::...') from being a command.
-        lines.append(f' {escape_data(report.label)}: {plural(counts["error"], "error")}, '
-                     f'{plural(counts["warning"], "warning")}, {counts["info"]} info '
-                     f'({counts["suppressed"]} suppressed, {counts["baselined"]} in the baseline)')
+        # Not a command: the runner trims leading blanks, so a hostile file name
+        # ('::add-mask::...') is guarded as every non-command line is.
+        lines.append(guard_line_starts(
+            f' {escape_data(report.label)}: {plural(counts["error"], "error")}, '
+            f'{plural(counts["warning"], "warning")}, {counts["info"]} info '
+            f'({counts["suppressed"]} suppressed, {counts["baselined"]} in the baseline)'))
     return '\n'.join(lines)
 
 

@@ -20,6 +20,9 @@ from typing import Any, Dict, Optional, Sequence
 from urdf_link_tools.analysis import Analysis
 from urdf_link_tools.reports import CheckReport, Run, summary_dict
 
+#: How the registry neutralises this format's output (see reports/sanitize.py).
+OUTPUT = 'json'
+
 
 def analysis_to_dict(analysis: Analysis, source: Optional[str] = None) -> Dict[str, Any]:
     """Return the JSON-ready object: robot, source, counts, rule_counts, findings."""

@@ -39,6 +39,9 @@ from urdf_link_tools.reports import CheckReport, Run, summary_dict
 from urdf_link_tools.reports.baseline import finding_key
 from urdf_link_tools.reports.suppression import Suppression
 
+#: How the registry neutralises this format's output (see reports/sanitize.py).
+OUTPUT = 'json'
+
 SCHEMA_URI = ('https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/'
               'sarif-schema-2.1.0.json')
 SRCROOT = '%SRCROOT%'

@@ -58,7 +58,8 @@ from urdf_link_tools.ros.parameters import NodeSettings, settings_from_values, S
 from urdf_link_tools.ros.parameters import validate_value
 from urdf_link_tools.ros.snapshot import build_snapshot, mesh_library, parse_description
 from urdf_link_tools.ros.snapshot import Rejection, rejection_from_error, Snapshot
-from urdf_link_tools.ros.urdf_file import check_urdf_file, public_error, urdf_roots
+from urdf_link_tools.ros.urdf_file import check_urdf_file, package_dirs_refusal, public_error
+from urdf_link_tools.ros.urdf_file import urdf_roots
 from urdf_link_tools.ros.urdf_file import xacro_options
 from urdf_link_tools.ros.worker import Job, LatestJobWorker
 from urdf_link_tools.srv import GetLinkFindings, GetLinkGeometry, ListLinks
@@ -102,7 +103,7 @@ class UrdfLinkToolsNode(Node):
         self._prefix = self.get_name()
         self._settings = self._declare_parameters()
         # Fixed at start: what urdf_file may name, and where xacro may read, cannot be
-        # widened by whoever sets parameters later.
+        # widened by whoever sets parameters later (package_dirs is re-checked against them).
         self._urdf_roots = urdf_roots(self._settings.urdf_dirs, self._settings.urdf_file)
         self._xacro_roots = self._urdf_roots + tuple(
             path for _, path in self._settings.check.package_dirs)
@@ -223,6 +224,10 @@ class UrdfLinkToolsNode(Node):
         except Exception as exc:  # never let a parameter request take the node down
             return SetParametersResult(successful=False, reason=f'internal error: {exc}')
         previous = self._settings
+        if settings.check.package_dirs != previous.check.package_dirs:
+            refusal = package_dirs_refusal(settings.check.package_dirs, self._xacro_roots)
+            if refusal is not None:
+                return SetParametersResult(successful=False, reason=refusal)
         if settings.urdf_file != previous.urdf_file:
             refusal = check_urdf_file(settings.urdf_file, self._urdf_roots,
                                       settings.description_max_bytes)

@@ -37,6 +37,7 @@ import xml.parsers.expat
 from urdf_link_tools.errors import UrdfError, UrdfInputError, UrdfStructureError
 from urdf_link_tools.errors import UrdfSyntaxError
 from urdf_link_tools.loading import is_xacro
+from urdf_link_tools.read_policy import inside
 from urdf_link_tools.xacro.sandbox import XacroError, XacroOptions
 
 
@@ -54,10 +55,6 @@ def urdf_roots(urdf_dirs: Sequence[str], start_file: str) -> Tuple[str, ...]:
     return tuple(os.path.realpath(item) for item in dirs)
 
 
-def _under(path: str, roots: Iterable[str]) -> bool:
-    return any(path == root or path.startswith(root.rstrip(os.sep) + os.sep) for root in roots)
-
-
 def check_urdf_file(path: str, roots: Sequence[str], max_bytes: int) -> Optional[str]:
     """
     Decide whether ``urdf_file`` may be set to a path now; cheap enough for the executor.
@@ -73,7 +70,7 @@ def check_urdf_file(path: str, roots: Sequence[str], max_bytes: int) -> Optional
         return ('urdf_file can only be set at run time under urdf_dirs, and the node was '
                 'started without urdf_dirs or urdf_file')
     real = os.path.realpath(path)
-    if not _under(real, roots):
+    if not any(inside(real, root) for root in roots):
         return (f'urdf_file {path!r} is outside urdf_dirs ({", ".join(roots)}); the node reads '
                 'files only there')
     try:
@@ -93,6 +90,28 @@ def check_urdf_file(path: str, roots: Sequence[str], max_bytes: int) -> Optional
     except xml.parsers.expat.ExpatError as exc:
         # The line only: expat's message names no content, but keep to the line anyway.
         return f'urdf_file {path!r} is not well-formed XML (line {exc.lineno})'
+    return None
+
+
+def package_dirs_refusal(package_dirs: Iterable[Tuple[str, str]],
+                         allowed: Sequence[str]) -> Optional[str]:
+    """
+    Say why a run-time ``package_dirs`` value is refused, or None.
+
+    xacro reads under every package directory, so a value set at run time may only name
+    directories inside those the node was started with (its ``urdf_dirs`` and its start-time
+    ``package_dirs``): ``evil=/`` would make every file readable through ``xacro_args``.
+
+    :param package_dirs: (name, path) pairs of the new value
+    :param allowed: the start-time directories
+    :return: the reason, or None
+    """
+    roots = [os.path.realpath(root) for root in allowed]
+    for name, path in package_dirs:
+        if not any(inside(os.path.realpath(path), root) for root in roots):
+            return (f'package_dirs: {name}={path} is outside the directories the node was '
+                    'started with (urdf_dirs and the start-time package_dirs); the node reads '
+                    'only those, restart it to add one')
     return None
 
 

@@ -44,6 +44,7 @@ from typing import Any, Dict, List, Optional
 from xml.dom import minidom
 import xml.parsers.expat
 
+from urdf_link_tools import read_policy
 from urdf_link_tools.xacro import evaluator as xacro_eval
 from urdf_link_tools.xacro import tracer
 from urdf_link_tools.xacro.tracer import YamlFloat, YamlInt
@@ -83,19 +84,15 @@ class State:
         self.trace = bool(request.get('trace', True))
 
     def allowed(self, path: str) -> bool:
-        """Return whether a file lies under one of the allowed directories."""
-        real = os.path.realpath(path)
-        return any(real == root or real.startswith(root.rstrip(os.sep) + os.sep)
-                   for root in self.roots)
+        """Return whether xacro may read a file (:func:`read_policy.read_refusal` decides)."""
+        return read_policy.read_refusal(path, self.roots) is None
 
     def check_file(self, path: str, what: str) -> str:
         """Return the real path of a readable file xacro may open, or raise."""
         import xacro
-        if not self.allowed(path):
-            raise xacro.XacroException(
-                f'{what}: {path} is outside the directories this robot may read (its own '
-                'package or directory, and its --package-dir packages); allow it with '
-                '--xacro-allow-dir if you trust it')
+        reason = read_policy.read_refusal(path, self.roots)
+        if reason is not None:
+            raise xacro.XacroException(f'{what}: {reason}')
         real = os.path.realpath(path)
         try:
             status = os.stat(real)
@@ -109,17 +106,13 @@ class State:
         return real
 
     def find(self, package: str) -> str:
-        """Resolve ``$(find NAME)``: the given package directories, then the ament index."""
-        path = self.package_dirs.get(package)
+        """Resolve ``$(find NAME)``: only a package name, only given directories and the index."""
+        import xacro
+        try:
+            path = read_policy.find_package(package, self.package_dirs, self.ament_prefixes)
+        except ValueError as exc:
+            raise xacro.XacroException(f'refused: $(find {package}): {exc}') from None
         if path is None:
-            for prefix in self.ament_prefixes:
-                marker = os.path.join(prefix, 'share', 'ament_index', 'resource_index',
-                                      'packages', package)
-                if os.path.isfile(marker):
-                    path = os.path.join(prefix, 'share', package)
-                    break
-        if path is None:
-            import xacro
             error = xacro.XacroException(
                 f'package {package!r} not found: pass --package-dir {package}=PATH')
             error.ult_package = package  # the parent decides whether the name is safe to say
@@ -338,7 +331,7 @@ def _xacro_failure(exc: Exception) -> Dict[str, Any]:
         failure['package'] = package[:200]
         return failure
     kind = 'refused' if 'refused:' in message or 'outside the directories' in message \
-        else 'xacro'
+        or 'may never read' in message else 'xacro'
     return _failure(kind, message.splitlines()[0] + _where())
 
 

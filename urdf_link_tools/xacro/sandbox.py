@@ -38,7 +38,6 @@ it (:class:`~urdf_link_tools.xacro.source_map.SourceMap`).
 from dataclasses import dataclass, field
 import json
 import os
-import re
 import signal
 import subprocess
 import sys
@@ -48,6 +47,7 @@ from typing import Dict, Mapping, Optional, Sequence, Tuple
 
 from urdf_link_tools.errors import UrdfInputError
 from urdf_link_tools.limits import DESCRIPTION_MAX_BYTES
+from urdf_link_tools.read_policy import is_package_name
 from urdf_link_tools.xacro.source_map import SourceMap
 
 #: Prefix of the notes that relay what xacro printed.
@@ -240,8 +240,7 @@ def expand_xacro(path: str, options: XacroOptions = XacroOptions(),
                 detail += f' (limit {options.memory_bytes >> 20} MiB)'
             public = _PUBLIC.get(kind, 'xacro failed')
             package = result.get('package')
-            if kind == 'package' and isinstance(package, str) and \
-                    _PACKAGE_NAME.fullmatch(package):
+            if kind == 'package' and is_package_name(package):
                 # A package name says nothing of any file (the file could name anything in
                 # $(find ...): only a ROS package name is said): the node can say which to add.
                 public = (f'xacro: package {package!r} not found: source its workspace, or add '
@@ -263,8 +262,6 @@ def expand_xacro(path: str, options: XacroOptions = XacroOptions(),
                      tuple(result.get('includes', ())), failures)
 
 
-#: a name that can be a ROS package's, and so quotes nothing else of a file
-_PACKAGE_NAME = re.compile(r'[A-Za-z][A-Za-z0-9_]{0,99}')
 _PUBLIC = {
     'memory': 'xacro needed more memory than allowed',
     'recursion': 'xacro recursed too deeply',

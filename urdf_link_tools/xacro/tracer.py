@@ -24,6 +24,7 @@ records the failure in :class:`Tracer` and lets xacro go on, so the expansion is
 checked (with the lines of the expansion) and the failure is reported as the tool's.
 """
 
+import re
 import traceback
 from typing import Any, Dict, List, Optional, Tuple
 from xml.dom import expatbuilder, minidom
@@ -159,6 +160,9 @@ def _tidy(elements: List[Any]) -> None:
                 element.setAttribute(name, value.replace('\r', ' ').replace('\n', ' '))
 
 
+_XML_INVALID = re.compile('[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]')
+
+
 def _start_lines(text: bytes) -> List[int]:
     lines: List[int] = []
     parser = xml.parsers.expat.ParserCreate()
@@ -177,6 +181,9 @@ def write(document: Any) -> Tuple[List[Any], bytes]:
     """
     elements = _elements(document)
     _tidy(elements)
+    for node in document.childNodes:  # xacro's banner names the file, which may hold controls
+        if node.nodeType == node.COMMENT_NODE:
+            node.data = _XML_INVALID.sub('?', node.data)
     return elements, document.toprettyxml(indent='  ', encoding='utf-8')
 
 

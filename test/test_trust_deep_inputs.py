@@ -1,0 +1,44 @@
+# Copyright 2026 urdf_link_tools contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+A ``--baseline`` or ``--config`` from a pull request's checkout ends with exit 4 and one line.
+
+The README's workflow reads the baseline from the checkout, so a hostile one is an input like
+any other: too deep (200,000 nested JSON arrays, 100,000 nested YAML lists), not YAML, or too
+large, it is a usage error naming the file, never a traceback.
+"""
+
+import pytest
+from trust_harness import ROOT, run_measured
+
+SAMPLE = f'{ROOT}/samples/sample_robot.urdf'
+
+
+@pytest.mark.parametrize('option, name, content, words', [
+    ('--baseline', 'deep.json', '[' * 200000 + ']' * 200000, 'nested too deeply'),
+    ('--config', 'deep.yaml', '[' * 100000 + ']' * 100000, 'nested too deeply'),
+    ('--config', 'deep_block.yaml', ''.join('  ' * i + '- \n' for i in range(1500)),
+     'nested too deeply'),
+    ('--config', 'broken.yaml', 'a: [1,\n  b: {\n', 'not valid YAML'),
+    ('--config', 'huge.yaml', '#' * (17 << 20), 'larger than 16 MiB'),
+], ids=['deep-json', 'deep-flow-yaml', 'deep-block-yaml', 'broken-yaml', 'huge-yaml'])
+def test_hostile_baseline_and_config_exit_4_with_one_line(tmp_path, option, name,
+                                                          content, words):
+    (tmp_path / name).write_text(content)
+    result = run_measured(['check', SAMPLE, option, name], cwd=str(tmp_path))
+    assert result.returncode == 4, result.stderr[-500:]
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1, lines[:5]
+    assert lines[0].startswith('urdf-link-tools: error:') and words in lines[0], lines[0]

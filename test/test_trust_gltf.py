@@ -1,0 +1,87 @@
+# Copyright 2026 urdf_link_tools contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+glTF is budgeted from its header, before trimesh copies any accessor.
+
+The amplification file: 1.4 MB of JSON, 150 accessors with ``byteStride`` 1 over one 1 MB
+``data:`` buffer, which trimesh turned into 1.9 GB of arrays. The real CLI reads it in a
+child process under ``prlimit``; its peak resident memory (with every child) stays far below
+300 MB and the mesh is a finding.
+"""
+
+import base64
+import json
+
+import pytest
+from trust_harness import run_measured
+from urdf_link_tools.meshes.gltf import budget_problem
+
+MB = 1 << 20
+
+
+def amplification(accessors=150, size=MB, view=True, stride=1):
+    """Return the header of a glTF whose accessors overlap in one data: buffer."""
+    buffer = base64.b64encode(bytes(size)).decode()
+    accessor = {'componentType': 5126, 'count': size - 11, 'type': 'VEC3'}
+    if view:
+        accessor['bufferView'] = 0
+    return {
+        'asset': {'version': '2.0'},
+        'buffers': [{'byteLength': size,
+                     'uri': 'data:application/octet-stream;base64,' + buffer}],
+        'bufferViews': [{'buffer': 0, 'byteOffset': 0, 'byteLength': size,
+                         'byteStride': stride}],
+        'accessors': [dict(accessor) for _ in range(accessors)],
+        'meshes': [{'primitives': [{'attributes': {'POSITION': i}, 'mode': 4}]}
+                   for i in range(accessors)],
+        'nodes': [{'mesh': i} for i in range(accessors)],
+        'scenes': [{'nodes': list(range(accessors))}], 'scene': 0}
+
+
+def _robot(tmp_path, header):
+    (tmp_path / 'amp.gltf').write_text(json.dumps(header))
+    robot = tmp_path / 'robot.urdf'
+    robot.write_text('<robot name="r"><link name="a"><collision><geometry>'
+                     '<mesh filename="amp.gltf"/></geometry></collision></link></robot>')
+    return robot
+
+
+def test_accessor_amplification_is_refused_before_any_copy(tmp_path):
+    robot = _robot(tmp_path, amplification())
+    assert robot.with_name('amp.gltf').stat().st_size < 1.5 * MB
+    result = run_measured(['check', '--format', 'json', str(robot)], cwd=str(tmp_path))
+    assert result.returncode == 2, result.stderr
+    assert 'Traceback' not in result.stderr
+    messages = [f['message'] for f in json.loads(result.stdout)['findings']
+                if f['rule'] == 'mesh-unreadable']
+    assert messages and 'accessors would make arrays' in messages[0]
+    assert result.peak_mib < 300, result.peak_mib
+
+
+@pytest.mark.parametrize('header, words', [
+    (amplification(accessors=3), 'accessors would make arrays'),
+    (amplification(accessors=1, view=False, size=1024), None),
+    (dict(amplification(accessors=1, size=1024),
+          accessors=[{'componentType': 5126, 'count': 10 ** 9, 'type': 'MAT4'}]),
+     'accessors would make arrays'),
+    (amplification(accessors=1, size=4 * MB), 'declared larger than the limit'),
+    (amplification(accessors=1, size=64 * 1024, stride=12), 'more than 1,000 triangles'),
+])
+def test_budget_from_the_header(header, words):
+    reason = budget_problem(json.dumps(header).encode(), 'gltf', 2 * MB, 1000)
+    if words is None:
+        assert reason is None
+    else:
+        assert reason is not None and words in reason, reason

@@ -1,0 +1,130 @@
+# Copyright 2026 urdf_link_tools contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+Output cannot carry CI commands or terminal controls, whatever a description names.
+
+A robot file named like a workflow command, with link names holding newlines, ``::`` commands,
+the legacy ``##[...]`` form, C1 controls and a bidi override, and a xacro file that relays
+the same through ``xacro.message``, are checked by the real CLI in a child process, in every
+format and with ``info``; no line of stdout or stderr may be a command or hold a control.
+"""
+
+import json
+import re
+
+import pytest
+from test_ci_formats import assert_valid_sarif
+from trust_harness import package, run_measured
+from urdf_link_tools.reports.sanitize import guard_line_starts, neutralise, NeutralStream
+
+HOSTILE_FILE = '::warning title=x::a\x1b[2J\u202e.urdf'
+HOSTILE_NAMES = ['a&#10;::add-mask::s3cret', 'b&#10;  ::error file=x::forged',
+                 'c ##[warning]legacy', 'd\u202eevil', 'e\u0085f\u009b31m',
+                 'g&#10;::stop-commands::tok']
+CONTROLS = re.compile('[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029'
+                      '\u202a-\u202e\u2066-\u2069\ufeff]')
+OWN_COMMAND = re.compile(r'::(error|warning|notice)( [^:]*)?::')
+
+
+def assert_clean(text, commands_allowed=False):
+    for line in text.split('\n'):
+        assert not CONTROLS.search(line), repr(line)
+        assert '##[' not in line, repr(line)
+        if line.lstrip().startswith('::'):
+            # only the github format's own annotations: properties escaped (no ':'), and
+            # the message, after the second '::', is data to the runner
+            assert commands_allowed and OWN_COMMAND.match(line), repr(line)
+
+
+def _robot(tmp_path):
+    links = ''.join(f'<link name="{name}"><inertial><mass value="-1"/></inertial></link>'
+                    for name in HOSTILE_NAMES)
+    folder = tmp_path / 'robot_description'
+    package(folder)
+    robot = folder / HOSTILE_FILE
+    robot.write_text(f'<robot name="r\u202e&#10;::error::x">{links}</robot>')
+    return robot
+
+
+@pytest.mark.parametrize('output', ['text', 'json', 'sarif', 'github'])
+def test_no_format_prints_a_command_or_a_control(tmp_path, output):
+    robot = _robot(tmp_path)
+    result = run_measured(['check', '--format', output, robot.name], cwd=str(robot.parent))
+    assert result.returncode == 2, result.stderr
+    assert 'Traceback' not in result.stderr
+    assert_clean(result.stdout, commands_allowed=output == 'github')
+    assert_clean(result.stderr)
+    if output in ('json', 'sarif'):
+        document = json.loads(result.stdout)   # still valid, and the names unchanged
+        text = json.dumps(document, ensure_ascii=False)
+        assert 'd\u202eevil' in text and 'c ##[warning]legacy' in text
+    if output == 'sarif':
+        assert_valid_sarif(document)
+    if output == 'github':
+        # the hostile file name cannot turn the plain summary line into a command
+        assert result.stdout.splitlines()[-1].startswith(' \\x3a:warning')
+
+
+def test_info_and_the_fixer_notes_are_neutralised(tmp_path):
+    robot = _robot(tmp_path)
+    result = run_measured(['info', robot.name], cwd=str(robot.parent))
+    assert result.returncode == 0, result.stderr
+    assert '\\u202e' in result.stdout
+    assert_clean(result.stdout)
+    assert_clean(result.stderr)
+
+
+@pytest.mark.parametrize('output', ['text', 'github', 'sarif'])
+@pytest.mark.parametrize('relay, status, said', [
+    ("xacro.message('one\\n::error::forged \\x1b[2J \\u202e ##[warning]legacy') or ''", 0,
+     'xacro says'),
+    ("xacro.fatal('\\n::add-mask::x \\x9b')", 3, 'error:'),
+])
+def test_relayed_xacro_messages_are_neutralised(tmp_path, output, relay, status, said):
+    robot = tmp_path / 'm\x1b]0;title\x07.urdf.xacro'
+    robot.write_text('<robot name="r" xmlns:xacro="http://www.ros.org/wiki/xacro">'
+                     f'<link name="a${{{relay}}}"/></robot>')
+    result = run_measured(['check', '--format', output, robot.name], cwd=str(tmp_path))
+    assert result.returncode == status, result.stderr
+    assert said in result.stderr
+    assert 'Traceback' not in result.stderr
+    assert_clean(result.stdout, commands_allowed=output == 'github')
+    assert_clean(result.stderr)
+
+
+@pytest.mark.parametrize('text, style, shown', [
+    ('a\x1bb', 'text', 'a\\x1bb'),
+    ('a\x1bb', 'json', 'a\\u001bb'),
+    ('x\u202ey', 'text', 'x\\u202ey'),
+    ('x ##[error]y', 'text', 'x ##\\x5berror]y'),
+    ('x ##[error]y', 'json', 'x ##\\u005berror]y'),
+    ('ok\n \u00a0::error::x', 'text', 'ok\n \u00a0\\x3a:error::x'),
+    ('::error::x', 'commands', '::error::x'),
+    ('tab\tand\nnewline', 'text', 'tab\tand\nnewline'),
+    ('\r\x85\x7f', 'text', '\\x0d\\x85\\x7f'),
+])
+def test_neutralise(text, style, shown):
+    assert neutralise(text, style) == shown
+    assert neutralise(shown, style) == shown   # idempotent
+
+
+def test_guard_and_stream(tmp_path):
+    assert guard_line_starts(' ::x::y') == ' \\x3a:x::y'
+    assert guard_line_starts('a ::x') == 'a ::x'
+    with open(tmp_path / 'out', 'w') as raw:
+        NeutralStream(raw).write('::add-mask::x\x1b\n')
+    assert (tmp_path / 'out').read_text() == '\\x3a:add-mask::x\\x1b\n'
+    with pytest.raises(ValueError):
+        neutralise('x', 'html')

@@ -1,0 +1,128 @@
+# Copyright 2026 urdf_link_tools contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+A description reads only its own package: ``$(find)`` takes package names, never paths.
+
+Each case writes a robot package and a secret file elsewhere (or in ``.git/``), runs the real
+CLI in a child process under ``prlimit``/``timeout`` with a non-empty ``AMENT_PREFIX_PATH``
+(as every sourced ROS shell has), and asserts that the secret reaches no stream.
+"""
+
+import os
+import shutil
+
+import pytest
+
+from trust_harness import package, ROOT, run_measured
+from urdf_link_tools.read_policy import find_package, is_package_name, read_refusal
+
+SECRET = 'hunter2-not-a-real-token-91c4'
+ROBOT = ('<robot name="r" xmlns:xacro="http://www.ros.org/wiki/xacro">\n'
+         '  <xacro:property name="stolen" value="${{xacro.load_yaml(\'{path}\')}}"/>\n'
+         '  <link name="leak_${{stolen[\'token\']}}"><inertial><mass value="1"/>\n'
+         '    <inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/></inertial></link>\n'
+         '</robot>\n')
+
+
+def _environment(tmp_path):
+    prefix = tmp_path / 'prefix'
+    prefix.mkdir(exist_ok=True)
+    return dict(os.environ, AMENT_PREFIX_PATH=str(prefix))
+
+
+def _robot(tmp_path, path):
+    package(tmp_path / 'robot_description')
+    robot = tmp_path / 'robot_description' / 'robot.urdf.xacro'
+    robot.write_text(ROBOT.format(path=path))
+    return robot
+
+
+def _assert_refused(result, *words):
+    assert result.returncode == 3, (result.returncode, result.stdout, result.stderr)
+    assert 'Traceback' not in result.stderr
+    assert SECRET not in result.stdout + result.stderr
+    for word in words:
+        assert word in result.stderr, result.stderr
+
+
+@pytest.mark.parametrize('substitution', ['find', 'find-pkg-share'])
+@pytest.mark.parametrize('output', ['text', 'json', 'sarif'])
+def test_find_of_an_absolute_path_reads_nothing(tmp_path, substitution, output):
+    secret = tmp_path / 'elsewhere' / 'secret.yaml'
+    secret.parent.mkdir()
+    secret.write_text(f'token: {SECRET}\n')
+    robot = _robot(tmp_path, f'$({substitution} {secret})')
+    result = run_measured(['check', '--format', output, str(robot)], cwd=str(tmp_path),
+                          env=_environment(tmp_path))
+    _assert_refused(result, 'is not a ROS package name')
+
+
+@pytest.mark.parametrize('name', ['/etc', '../elsewhere', 'Robot', 'a', 'two__bars', 'x y',
+                                  'pkg/..', ''])
+def test_find_accepts_only_rep_144_names(tmp_path, name):
+    assert not is_package_name(name)
+    with pytest.raises(ValueError, match='not a ROS package name'):
+        find_package(name, {name: str(tmp_path)}, [str(tmp_path)])
+
+
+def test_find_of_a_package_name_uses_package_dirs_then_the_ament_index(tmp_path):
+    prefix = tmp_path / 'prefix'
+    index = prefix / 'share' / 'ament_index' / 'resource_index' / 'packages'
+    index.mkdir(parents=True)
+    (index / 'arm_params').write_text('')
+    (prefix / 'share' / 'arm_params').mkdir()
+    (prefix / 'share' / 'arm_params' / 'p.yaml').write_text('token: visible\n')
+    assert find_package('arm_params', {}, [str(prefix)]) == str(prefix / 'share' / 'arm_params')
+    assert find_package('arm_params', {'arm_params': '/x'}, [str(prefix)]) == '/x'
+    assert find_package('no_such_pkg', {}, [str(prefix)]) is None
+    robot = _robot(tmp_path, '$(find arm_params)/p.yaml')
+    result = run_measured(['info', str(robot)], cwd=str(tmp_path),
+                          env=_environment(tmp_path))
+    assert result.returncode == 0, result.stderr
+    assert 'leak_visible' in result.stdout
+
+
+@pytest.mark.parametrize('how', ['load_yaml', 'include'])
+def test_nothing_under_git_is_read_even_inside_the_package(tmp_path, how):
+    # package.xml at the repository root: the package holds .git/, where CI keeps its token.
+    git = tmp_path / 'robot_description' / '.git'
+    git.mkdir(parents=True)
+    (git / 'config.yaml').write_text(f'token: {SECRET}\n')
+    (git / 'part.xacro').write_text(
+        f'<robot xmlns:xacro="http://www.ros.org/wiki/xacro"><link name="{SECRET}"/></robot>')
+    if how == 'load_yaml':
+        robot = _robot(tmp_path, '.git/config.yaml')
+    else:
+        package(tmp_path / 'robot_description')
+        robot = tmp_path / 'robot_description' / 'robot.urdf.xacro'
+        robot.write_text('<robot name="r" xmlns:xacro="http://www.ros.org/wiki/xacro">'
+                         '<xacro:include filename=".git/part.xacro"/></robot>')
+    result = run_measured(['check', str(robot)], cwd=str(tmp_path), env=_environment(tmp_path))
+    _assert_refused(result, 'inside a .git directory')
+
+
+def test_a_mesh_under_git_is_not_read(tmp_path):
+    git = tmp_path / 'robot_description' / '.git'
+    git.mkdir(parents=True)
+    shutil.copy(os.path.join(ROOT, 'samples', 'meshes', 'arm_collision.stl'), git / 'm.stl')
+    robot = tmp_path / 'robot_description' / 'robot.urdf'
+    robot.write_text('<robot name="r"><link name="a"><collision><geometry>'
+                     '<mesh filename=".git/m.stl"/></geometry></collision></link></robot>')
+    result = run_measured(['check', '--format', 'json', str(robot)], cwd=str(tmp_path))
+    assert 'Traceback' not in result.stderr
+    assert 'inside a .git directory' in result.stdout
+    assert read_refusal(str(git / 'm.stl'), None) is not None
+    assert read_refusal(str(robot), None) is None
+    assert read_refusal(str(robot), [str(tmp_path / 'elsewhere')]) is not None

@@ -1,0 +1,108 @@
+# Copyright 2026 urdf_link_tools contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+Which files a robot description may read: the one place that decides.
+
+A description names files in three ways: xacro reads (``xacro:include``,
+``xacro.load_yaml``), mesh files (``package://``, ``file://``, paths) and glTF buffers. Each
+reader asks :func:`read_refusal` before it opens a file, with the directories it may read:
+
+- xacro: the input's package, the ``--package-dir`` directories, the packages the robot finds
+  with ``$(find NAME)`` and the ``--xacro-allow-dir`` directories;
+- glTF buffers: the glTF file's own folder;
+- meshes: anywhere (``file://`` may name any file, by design: a mesh is read as a mesh,
+  size-limited, and its bytes are never quoted).
+
+Paths are judged after resolving symbolic links, and nothing inside a ``.git`` directory is
+ever read (CI checkouts keep the job's token in ``.git/config``), whatever the roots.
+
+``$(find NAME)`` and ``$(find-pkg-share NAME)`` name packages, never paths: :func:`find_package`
+accepts only a REP 144 package name and looks it up only in the given package directories and
+the ament index. This module imports nothing but the standard library: the xacro child uses it.
+"""
+
+import os
+import re
+from typing import Iterator, Mapping, Optional, Sequence
+
+#: REP 144: lowercase letters, digits and single underscores, starting with a letter, at
+#: least two characters. (Names with capitals or dashes, which catkin tolerated, are refused
+#: in ``$(find)``: they are what a path needs, and no ament package has them.)
+PACKAGE_NAME = re.compile(r'[a-z][a-z0-9]*(?:_[a-z0-9]+)*')
+
+
+def is_package_name(name: object) -> bool:
+    """Return whether ``name`` is a valid ROS package name (REP 144)."""
+    return isinstance(name, str) and 2 <= len(name) <= 100 and \
+        PACKAGE_NAME.fullmatch(name) is not None
+
+
+def ament_index_shares(name: str, prefixes: Sequence[str]) -> Iterator[str]:
+    """
+    Yield ``<prefix>/share/NAME`` for each ament prefix whose index registers package NAME.
+
+    :param name: a package name (checked by the caller)
+    :param prefixes: the ament prefixes, in order
+    :return: the share directories, best first
+    """
+    for prefix in prefixes:
+        marker = os.path.join(prefix, 'share', 'ament_index', 'resource_index', 'packages',
+                              name)
+        if os.path.isfile(marker):
+            yield os.path.join(prefix, 'share', name)
+
+
+def find_package(name: str, package_dirs: Mapping[str, str],
+                 prefixes: Sequence[str]) -> Optional[str]:
+    """
+    Resolve ``$(find NAME)``: the given package directories first, then the ament index.
+
+    :param name: what the description wrote
+    :param package_dirs: package name -> directory (``--package-dir``)
+    :param prefixes: the ament prefixes
+    :return: the package's directory, or None when not found
+    :raises ValueError: when ``name`` is not a package name (a path, say)
+    """
+    if not is_package_name(name):
+        raise ValueError(f'{name!r} is not a ROS package name (REP 144: lowercase letters, '
+                         'digits and single underscores, starting with a letter); $(find) '
+                         'takes a package name, never a path')
+    if name in package_dirs:
+        return package_dirs[name]
+    return next(ament_index_shares(name, prefixes), None)
+
+
+def inside(real: str, root: str) -> bool:
+    """Return whether a real path is ``root`` or lies under it (both resolved)."""
+    return real == root or real.startswith(root.rstrip(os.sep) + os.sep)
+
+
+def read_refusal(path: str, roots: Optional[Sequence[str]]) -> Optional[str]:
+    """
+    Decide whether a description may read a file.
+
+    :param path: the file as named (symbolic links are resolved here)
+    :param roots: real paths of the directories it may read under; None for anywhere
+    :return: None when it may be read, else why not (naming the path as given)
+    """
+    real = os.path.realpath(path)
+    if '.git' in real.split(os.sep):
+        return (f'{path} is inside a .git directory, which a description may never read '
+                '(CI keeps credentials there)')
+    if roots is not None and not any(inside(real, root) for root in roots):
+        return (f'{path} is outside the directories this robot may read (its own package or '
+                'directory, its --package-dir packages and those it finds with $(find)); '
+                'allow it with --xacro-allow-dir if you trust it')
+    return None

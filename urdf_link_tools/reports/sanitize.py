@@ -1,0 +1,111 @@
+# Copyright 2026 urdf_link_tools contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+r"""
+The output boundary: nothing a description wrote reaches a terminal or a CI log as a command.
+
+Names, file names, messages and relayed xacro text come from the pull request. CI runners read
+stdout and stderr for commands (GitHub: a line starting with ``::``, after leading blanks, and
+the legacy ``##[...]`` anywhere in a line), and terminals obey control sequences (ANSI/OSC:
+clear screen, fake hyperlinks, window titles) and bidi overrides reorder what is shown. So
+every output passes :func:`neutralise` once, at the boundary:
+
+- C0 controls but tab and newline, DEL, C1 controls, bidi and line-separator characters
+  (U+061C, U+200E/F, U+2028/9, U+202A-U+202E, U+2066-U+2069) and U+FEFF are shown escaped:
+  ``\x1b``, ``\x85``, ``\u202e`` in the ``'text'`` style, ``\u001b`` in the ``'json'``
+  style (the same character to a JSON reader: JSON output keeps its meaning and validity);
+- ``##[`` becomes ``##\x5b`` (``##\u005b`` in JSON);
+- in the ``'text'`` style, a line whose first non-blank characters are ``::`` starts with
+  ``\x3a:`` instead.
+
+How a format uses it (the registry does the work): :func:`urdf_link_tools.reports.render`
+passes what a format module's ``render(run)`` returns through
+``neutralise(text, module.OUTPUT)``. ``OUTPUT`` defaults to ``'text'``, right for every
+line-based format (text, markdown, HTML, JUnit XML: the escapes are plain ASCII, and XML may
+not hold C0 controls anyway). A JSON format (JSON, SARIF, JSON Lines) sets ``OUTPUT = 'json'``.
+A format that prints workflow commands itself (``github``) sets ``OUTPUT = 'commands'``: its
+command lines are kept, so it escapes each value with the Actions toolkit's rules and passes
+every other line it prints through :func:`guard_line_starts`. The CLI writes everything else
+(``info``, notes, relayed xacro messages, errors, log records) through :class:`NeutralStream`.
+"""
+
+import re
+from typing import TextIO
+
+#: Output styles: how escapes are spelled and whether line starts are guarded.
+STYLES = ('text', 'json', 'commands')
+
+_UNSAFE = re.compile('[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029'
+                     '\u202a-\u202e\u2066-\u2069\ufeff]|##\\[')
+_COMMAND_START = re.compile(r'^(\s*):(?=:)', re.MULTILINE)
+
+
+def _text_escape(match: 're.Match[str]') -> str:
+    found = match.group(0)
+    if found == '##[':
+        return '##\\x5b'
+    code = ord(found)
+    return f'\\x{code:02x}' if code < 0x100 else f'\\u{code:04x}'
+
+
+def _json_escape(match: 're.Match[str]') -> str:
+    found = match.group(0)
+    return '##\\u005b' if found == '##[' else f'\\u{ord(found):04x}'
+
+
+def guard_line_starts(text: str) -> str:
+    r"""
+    Keep any line of ``text`` from starting (after blanks) with ``::``, a workflow command.
+
+    :param text: one or more lines
+    :return: the text, with such a line's first ``:`` shown as ``\x3a``
+    """
+    # \s is Unicode-aware, as the runner's trim is (a no-break space does not hide it).
+    return _COMMAND_START.sub(lambda match: match.group(1) + '\\x3a', text)
+
+
+def neutralise(text: str, style: str = 'text') -> str:
+    """
+    Make output safe for terminals and CI logs (see the module documentation).
+
+    :param text: what a format rendered, or a line the CLI prints
+    :param style: 'text', 'json' (escapes valid inside JSON strings) or 'commands'
+        (escapes as 'text', but lines starting with ``::`` are the format's own commands)
+    :return: the neutralised text; neutralising it again changes nothing
+    :raises ValueError: for an unknown style
+    """
+    if style not in STYLES:
+        raise ValueError(f'unknown output style {style!r}')
+    text = _UNSAFE.sub(_json_escape if style == 'json' else _text_escape, text)
+    return guard_line_starts(text) if style == 'text' else text
+
+
+class NeutralStream:
+    """
+    A text stream that neutralises (``'text'`` style) everything written to it.
+
+    :param stream: the stream written to (stderr, or stdout for ``info`` and notes)
+    """
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream
+
+    def write(self, text: str) -> int:
+        """Write ``text`` neutralised; return the length of ``text`` as given."""
+        self.stream.write(neutralise(text))
+        return len(text)
+
+    def flush(self) -> None:
+        """Flush the underlying stream."""
+        self.stream.flush()
