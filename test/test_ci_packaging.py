@@ -144,6 +144,12 @@ def test_pip_install_into_a_plain_venv(tmp_path, version):
     assert done.returncode == 2, done.stderr
     results = json.loads(done.stdout)['runs'][0]['results']
     assert {r['ruleId'] for r in results} >= {'inertia-triangle-inequality'}
+    # the HTML report's page, script and three.js are package data of the wheel
+    done = subprocess.run([command, 'check', 'arm.urdf.xacro', '--format', 'html'],
+                          capture_output=True, text=True, env=env, timeout=300,
+                          cwd=str(tmp_path))
+    assert done.returncode == 2, done.stderr
+    assert done.stdout.startswith('<!DOCTYPE html>') and 'OrbitControls' in done.stdout
 
 
 def git(cwd, *args):

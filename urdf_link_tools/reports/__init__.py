@@ -76,6 +76,7 @@ FORMATS: Dict[str, Tuple[str, str]] = {
     'github': ('github', 'GitHub Actions annotations'),
     'markdown': ('markdown', 'Markdown for a job summary or a pull-request comment'),
     'junit': ('junit', 'JUnit XML, one test case per link'),
+    'html': ('html', 'one self-contained HTML page: the robot in 3D beside its findings'),
 }
 
 
