@@ -220,6 +220,8 @@
     if (bounds.isEmpty()) bounds.set(new THREE.Vector3(-0.5, -0.5, 0), new THREE.Vector3(0.5, 0.5, 1));
     state.bounds = bounds;
     const radius = Math.max(0.05, bounds.getSize(new THREE.Vector3()).length() / 2);
+    // The floor: z = 0 of the root frame, or below the lowest part (a humanoid's pelvis root).
+    const floor = Math.min(0, bounds.min.z);
     if (robot.com) {
       const com = new THREE.Vector3(...robot.com);
       const material = overlay(new THREE.MeshBasicMaterial({color: COLORS.robotCom}));
@@ -227,9 +229,9 @@
       sphere.position.copy(com);
       sphere.renderOrder = 4;
       const ground = new THREE.Mesh(new THREE.CircleGeometry(radius * 0.06, 32), material);
-      ground.position.set(com.x, com.y, 0);
+      ground.position.set(com.x, com.y, floor);
       const drop = new THREE.Line(
-        new THREE.BufferGeometry().setFromPoints([com, new THREE.Vector3(com.x, com.y, 0)]),
+        new THREE.BufferGeometry().setFromPoints([com, new THREE.Vector3(com.x, com.y, floor)]),
         overlay(new THREE.LineBasicMaterial({color: COLORS.robotCom})));
       for (const object of [sphere, ground, drop]) {
         helpers.robotCom.push(object);
@@ -246,6 +248,7 @@
     }
     const grid = new THREE.GridHelper(Math.max(1, Math.ceil(radius * 4)), 20, 0xb0b8c0, 0xd8dde3);
     grid.rotateX(Math.PI / 2);
+    grid.position.z = floor;
     robotRoot.add(grid);
     applyToggles();
     fit();
@@ -260,7 +263,8 @@
     if (!renderer || !state.bounds) return;
     const centre = state.bounds.getCenter(new THREE.Vector3());
     const radius = Math.max(0.05, state.bounds.getSize(new THREE.Vector3()).length() / 2);
-    const distance = radius / Math.sin((camera.fov * Math.PI / 180) / 2);
+    // 0.85: the bounding sphere is loose around a robot, which is rarely a ball.
+    const distance = 0.85 * radius / Math.sin((camera.fov * Math.PI / 180) / 2);
     const direction = new THREE.Vector3(1.0, -1.3, 0.75).normalize();
     camera.position.copy(centre).addScaledVector(direction, distance);
     camera.near = distance / 200;
@@ -431,11 +435,17 @@
 
   function selectLink(name) {
     const previous = state.selected && state.links.get(state.selected);
-    if (previous && previous.visualMaterial) previous.visualMaterial.emissive.setHex(0x000000);
+    if (previous && previous.visualMaterial) {
+      previous.visualMaterial.color.setHex(severityColor(previous.data.worst));
+      previous.visualMaterial.emissive.setHex(0x000000);
+    }
     const entry = name === null || name === undefined ? null : state.links.get(name);
     state.selected = entry ? name : null;
     document.body.dataset.selectedLink = state.selected === null ? '' : state.selected;
-    if (entry && entry.visualMaterial) entry.visualMaterial.emissive.setHex(0x0088bb);
+    if (entry && entry.visualMaterial) {
+      entry.visualMaterial.color.setHex(COLORS.selected);
+      entry.visualMaterial.emissive.setHex(0x004455);
+    }
     for (const node of document.querySelectorAll('#tree .node')) {
       node.classList.toggle('current', node.dataset.link === state.selected);
     }
