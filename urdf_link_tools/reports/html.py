@@ -48,7 +48,10 @@ def embedded_json(value: object) -> str:
     :param value: JSON-ready data (NaN and infinity become strings)
     :return: the JSON text, with no ``<``, ``>`` or ``&`` in it
     """
-    text = json.dumps(json_safe(value), allow_nan=False, separators=(',', ':'))
+    try:
+        text = json.dumps(value, allow_nan=False, separators=(',', ':'))
+    except ValueError:  # a NaN or an infinity somewhere: rare, so the slow copy only then
+        text = json.dumps(json_safe(value), allow_nan=False, separators=(',', ':'))
     return re.sub('[<>&\u2028\u2029]', lambda match: _JSON_ESCAPES[match.group(0)], text)
 
 

@@ -54,7 +54,14 @@ def _matrix(matrix: np.ndarray) -> Optional[List[float]]:
     """Return a 4x4 transform row by row, or None when it is not finite."""
     if not np.all(np.isfinite(matrix)):
         return None
-    return [round(float(value), 9) for value in matrix.reshape(-1)]
+    return np.round(matrix, 9).reshape(-1).tolist()
+
+
+def _origin(origin) -> Optional[List[float]]:
+    """Return an element's origin row by row; None for the identity (most are)."""
+    if not any(origin.xyz) and not any(origin.rpy):
+        return None
+    return _matrix(origin_to_matrix(origin))
 
 
 def _b64(array: np.ndarray) -> str:
@@ -136,7 +143,7 @@ def _geometry(element: GeometryElement, analysis, meshes: _MeshTable) -> Optiona
     flat = [float(x) for v in values for x in (v if isinstance(v, list) else [v])]
     if not _finite(flat):
         return None
-    shape['origin'] = _matrix(origin_to_matrix(origin))
+    shape['origin'] = _origin(origin)
     return shape
 
 

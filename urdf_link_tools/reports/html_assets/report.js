@@ -36,6 +36,12 @@
   function vec(values) {
     return values ? values.map((v) => fmt(v)).join(', ') : 'n/a';
   }
+  function fragment(nodes) {
+    // Not append(...nodes): a spread of 100,000 arguments overflows the call stack.
+    const out = document.createDocumentFragment();
+    for (const node of nodes) out.appendChild(node);
+    return out;
+  }
   function plural(count, word) {
     return count + ' ' + word + (count === 1 || word === 'info' ? '' : 's');
   }
@@ -70,8 +76,23 @@
   let helpers = null;
   const geometryCache = new Map();
 
+  // One draw per animation frame however many changes asked for one: software WebGL takes
+  // about a second for half a million triangles.
+  let drawQueued = false;
   function render() {
-    if (renderer) renderer.render(scene, camera);
+    if (!renderer || drawQueued) return;
+    drawQueued = true;
+    requestAnimationFrame(() => {
+      drawQueued = false;
+      renderer.render(scene, camera);
+      state.frames = (state.frames || 0) + 1;
+      if (state.frames === 1) markReady();
+    });
+  }
+  function markReady() {
+    state.ready = true;
+    state.readyMs = performance.now();
+    document.body.dataset.ready = 'true';
   }
   function resize() {
     if (!renderer) return;
@@ -115,29 +136,53 @@
     geometryCache.set(key, geometry);
     return geometry;
   }
+  // One geometry per primitive kind and one material per severity, shared by every link and
+  // scaled per use: a generated robot of 10,000 links stays 10,000 objects, not 40,000
+  // geometries and materials.
+  const UNIT = {
+    box: new THREE.BoxGeometry(1, 1, 1),
+    sphere: new THREE.SphereGeometry(1, 24, 16),
+    // URDF cylinders stand along z, three.js ones along y.
+    cylinder: new THREE.CylinderGeometry(1, 1, 1, 24).rotateX(Math.PI / 2),
+  };
+  UNIT.edges = new THREE.EdgesGeometry(UNIT.box);
+  const MATERIALS = {visual: {}, com: {}, inertia: {}, edges: {}};
+  for (const worst of ['error', 'warning', 'info', 'ok']) {
+    const color = COLORS[worst];
+    MATERIALS.visual[worst] = new THREE.MeshStandardMaterial({
+      color, flatShading: true, metalness: 0.05, roughness: 0.75, side: THREE.DoubleSide});
+    MATERIALS.com[worst] = overlay(new THREE.MeshBasicMaterial({
+      color: worst === 'ok' ? COLORS.comOk : color}));
+    MATERIALS.inertia[worst] = new THREE.MeshBasicMaterial({
+      color, transparent: true, opacity: 0.25, depthWrite: false});
+    MATERIALS.edges[worst] = new THREE.LineBasicMaterial({color});
+  }
+  MATERIALS.selected = new THREE.MeshStandardMaterial({
+    color: COLORS.selected, emissive: 0x004455, flatShading: true, side: THREE.DoubleSide});
+  MATERIALS.collision = new THREE.MeshStandardMaterial({
+    color: COLORS.collision, transparent: true, opacity: 0.35, depthWrite: false,
+    side: THREE.DoubleSide});
+
   function shapeObject(shape, material, robot) {
     let geometry;
-    let scale = null;
+    let scale;
     if (shape.type === 'box') {
-      geometry = new THREE.BoxGeometry(shape.size[0], shape.size[1], shape.size[2]);
+      [geometry, scale] = [UNIT.box, shape.size];
     } else if (shape.type === 'sphere') {
-      geometry = new THREE.SphereGeometry(shape.radius, 24, 16);
+      [geometry, scale] = [UNIT.sphere, [shape.radius, shape.radius, shape.radius]];
     } else if (shape.type === 'cylinder') {
-      // URDF cylinders stand along z, three.js ones along y.
-      geometry = new THREE.CylinderGeometry(shape.radius, shape.radius, shape.length, 24);
-      geometry.rotateX(Math.PI / 2);
+      [geometry, scale] = [UNIT.cylinder, [shape.radius, shape.radius, shape.length]];
     } else {
-      geometry = meshGeometry(shape.mesh, robot);
-      scale = shape.scale;
+      [geometry, scale] = [meshGeometry(shape.mesh, robot), shape.scale];
     }
     const object = new THREE.Mesh(geometry, material);
     object.matrixAutoUpdate = false;
     object.matrix.copy(matrix(shape.origin));
-    if (scale) object.matrix.multiply(new THREE.Matrix4().makeScale(scale[0], scale[1], scale[2]));
+    object.matrix.multiply(new THREE.Matrix4().makeScale(scale[0], scale[1], scale[2]));
     return object;
   }
-  function severityColor(worst) {
-    return COLORS[worst] !== undefined ? COLORS[worst] : COLORS.ok;
+  function severityKey(worst) {
+    return COLORS[worst] !== undefined ? worst : 'ok';
   }
   function overlay(material) {
     // Centres of mass and the robot's CoM are drawn through the parts, as a reviewer wants them.
@@ -153,38 +198,32 @@
     robotRoot = new THREE.Group();
     helpers = {visual: [], collision: [], com: [], inertia: [], robotCom: []};
     for (const link of robot.links) {
-      const entry = {data: link, group: null, visualMaterial: null};
+      const entry = {data: link, group: null, visuals: []};
       state.links.set(link.name, entry);
       if (!link.pose) continue;
       const group = new THREE.Group();
       group.matrixAutoUpdate = false;
       group.matrix.copy(matrix(link.pose));
       group.userData.link = link.name;
-      const color = severityColor(link.worst);
-      entry.visualMaterial = new THREE.MeshStandardMaterial({
-        color, flatShading: true, metalness: 0.05, roughness: 0.75, side: THREE.DoubleSide});
+      const worst = severityKey(link.worst);
       for (const shape of link.visuals) {
-        const object = shapeObject(shape, entry.visualMaterial, robot);
+        const object = shapeObject(shape, MATERIALS.visual[worst], robot);
         object.userData.link = link.name;
+        entry.visuals.push(object);
         helpers.visual.push(object);
         group.add(object);
       }
-      const collisionMaterial = new THREE.MeshStandardMaterial({
-        color: COLORS.collision, transparent: true, opacity: 0.35, depthWrite: false,
-        side: THREE.DoubleSide});
       for (const shape of link.collisions) {
-        const object = shapeObject(shape, collisionMaterial, robot);
+        const object = shapeObject(shape, MATERIALS.collision, robot);
         object.userData.link = link.name;
-        object.visible = false;
         helpers.collision.push(object);
         group.add(object);
       }
       const inertial = link.inertial || {};
       if (inertial.com && inertial.com_diameter) {
-        const sphere = new THREE.Mesh(
-          new THREE.SphereGeometry(inertial.com_diameter / 2, 20, 14),
-          overlay(new THREE.MeshBasicMaterial({color: link.worst ? color : COLORS.comOk})));
+        const sphere = new THREE.Mesh(UNIT.sphere, MATERIALS.com[worst]);
         sphere.position.set(inertial.com[0], inertial.com[1], inertial.com[2]);
+        sphere.scale.setScalar(inertial.com_diameter / 2);
         sphere.renderOrder = 3;
         sphere.userData.link = link.name;
         helpers.com.push(sphere);
@@ -192,14 +231,11 @@
       }
       if (inertial.box) {
         const size = inertial.box.size;
-        const boxGeometry = new THREE.BoxGeometry(size[0], size[1], size[2]);
-        const box = new THREE.Mesh(boxGeometry, new THREE.MeshBasicMaterial({
-          color, transparent: true, opacity: 0.25, depthWrite: false}));
-        box.add(new THREE.LineSegments(new THREE.EdgesGeometry(boxGeometry),
-                                       new THREE.LineBasicMaterial({color})));
+        const box = new THREE.Mesh(UNIT.box, MATERIALS.inertia[worst]);
+        box.add(new THREE.LineSegments(UNIT.edges, MATERIALS.edges[worst]));
         box.matrixAutoUpdate = false;
         box.matrix.copy(matrix(inertial.box.transform));
-        box.visible = false;
+        box.matrix.multiply(new THREE.Matrix4().makeScale(size[0], size[1], size[2]));
         box.userData.link = link.name;
         helpers.inertia.push(box);
         group.add(box);
@@ -263,8 +299,11 @@
     if (!renderer || !state.bounds) return;
     const centre = state.bounds.getCenter(new THREE.Vector3());
     const radius = Math.max(0.05, state.bounds.getSize(new THREE.Vector3()).length() / 2);
-    // 0.85: the bounding sphere is loose around a robot, which is rarely a ball.
-    const distance = 0.85 * radius / Math.sin((camera.fov * Math.PI / 180) / 2);
+    // The bounding sphere fits in the narrower of the two fields of view.
+    camera.aspect = $('view').clientWidth / Math.max(1, $('view').clientHeight);
+    const vertical = camera.fov * Math.PI / 180;
+    const horizontal = 2 * Math.atan(Math.tan(vertical / 2) * camera.aspect);
+    const distance = 0.95 * radius / Math.sin(Math.min(vertical, horizontal) / 2);
     const direction = new THREE.Vector3(1.0, -1.3, 0.75).normalize();
     camera.position.copy(centre).addScaledVector(direction, distance);
     camera.near = distance / 200;
@@ -363,7 +402,7 @@
       ['centre of mass', current.com ? vec(current.com) + ' m (root frame, joints at 0)' : 'n/a'],
       ['findings', plural(counts.error, 'error') + ', ' + plural(counts.warning, 'warning') +
                    ', ' + counts.info + ' info'],
-      ['triangles drawn', current.triangles.toLocaleString('en')],
+      ['mesh triangles', current.triangles.toLocaleString('en')],
       ['overlapping pairs', (current.pairs || []).length ?
         current.pairs.map((pair) => pair.links.join(' / ')).join('; ') : 'not checked here'],
     ]);
@@ -372,7 +411,7 @@
     $('rule-filter').replaceChildren(el('option', '', 'all rules'),
                                      ...rules.map((rule) => el('option', '', rule)));
     $('rule-filter').options[0].value = '';
-    $('findings').replaceChildren(...current.findings.map(findingItem));
+    $('findings').replaceChildren(fragment(current.findings.map(findingItem)));
     applyFilters();
     buildTree(current);
     if (renderer) buildRobot(current);
@@ -410,42 +449,38 @@
     }
     const top = $('tree');
     top.replaceChildren();
-    // Iterative, so a chain of thousands of links does not exhaust the stack.
-    const pending = roots.map((link) => [link, top]);
+    // One flat list in depth-first order, indented by depth: a chain of 10,000 links nested
+    // as 10,000 lists would crash the browser's layout. Iterative for the same reason.
+    const pending = roots.slice().reverse().map((link) => [link, 0]);
+    const rows = [];
     while (pending.length) {
-      const [link, parentList] = pending.shift();
-      const item = el('li');
-      const node = el('span', 'node');
+      const [link, depth] = pending.pop();
+      const node = el('li', 'node');
       node.dataset.link = link.name;
+      node.style.paddingLeft = Math.min(depth, 40) * 0.9 + 'em';
       node.append(el('span', 'dot ' + (link.worst || 'ok')), el('span', '', link.name));
       if (link.joint) {
         node.append(el('span', 'joint', ' (' + link.joint + ', ' + link.joint_type + ')'));
       }
+      if (depth > 40) node.append(el('span', 'joint', ' [depth ' + depth + ']'));
       node.addEventListener('click', () => selectLink(link.name));
-      item.append(node);
-      parentList.append(item);
+      rows.push(node);
       const kids = children.get(link.name) || [];
-      if (kids.length) {
-        const list = el('ul');
-        item.append(list);
-        for (const kid of kids) pending.push([kid, list]);
-      }
+      for (let i = kids.length - 1; i >= 0; i--) pending.push([kids[i], depth + 1]);
     }
+    top.append(fragment(rows));
   }
 
   function selectLink(name) {
     const previous = state.selected && state.links.get(state.selected);
-    if (previous && previous.visualMaterial) {
-      previous.visualMaterial.color.setHex(severityColor(previous.data.worst));
-      previous.visualMaterial.emissive.setHex(0x000000);
+    if (previous) {
+      const material = MATERIALS.visual[severityKey(previous.data.worst)];
+      for (const object of previous.visuals) object.material = material;
     }
     const entry = name === null || name === undefined ? null : state.links.get(name);
     state.selected = entry ? name : null;
     document.body.dataset.selectedLink = state.selected === null ? '' : state.selected;
-    if (entry && entry.visualMaterial) {
-      entry.visualMaterial.color.setHex(COLORS.selected);
-      entry.visualMaterial.emissive.setHex(0x004455);
-    }
+    if (entry) for (const object of entry.visuals) object.material = MATERIALS.selected;
     for (const node of document.querySelectorAll('#tree .node')) {
       node.classList.toggle('current', node.dataset.link === state.selected);
     }
@@ -470,7 +505,7 @@
       ['worst finding', link.worst || 'none'],
     ]);
     const own = robot().findings.filter((finding) => finding.link === name);
-    list.replaceChildren(...(own.length ? own.map(findingItem) : [el('li', '', 'no findings')]));
+    list.replaceChildren(fragment(own.length ? own.map(findingItem) : [el('li', '', 'no findings')]));
     for (const item of list.children) {
       item.classList.toggle('current', Number(item.dataset.id) === state.currentFinding);
     }
@@ -502,7 +537,5 @@
       (error) => el('li', '', error.path + ': ' + error.message)));
   }
   resize();
-  state.ready = true;
-  state.readyMs = performance.now();
-  document.body.dataset.ready = 'true';
+  if (!renderer || !data.robots.length) markReady();  // else after the first frame is drawn
 })();
