@@ -25,7 +25,7 @@ import os
 import re
 import time
 
-from cli_harness import checkout_with_samples, run, SAMPLE
+from cli_harness import run, SAMPLE
 import corpus
 import lxml.html
 import pytest
@@ -50,11 +50,6 @@ def corpus_robot(name):
     path = corpus.urdf_path(name)
     share = corpus.prefix() / 'share' / 'example-robot-data'
     return path, f'example-robot-data={share}'
-
-
-@pytest.fixture
-def workdir(tmp_path, monkeypatch):
-    return checkout_with_samples(tmp_path, monkeypatch)
 
 
 def test_sample_page_is_self_contained(workdir):

@@ -140,11 +140,12 @@ def changed_pixels(browser, first: bytes, second: bytes):
 
 def write_page(tmp_path, name, *args):
     status, text, err = run(['check', *args, '--format', 'html'])
-    assert status in (0, 1, 2), err
+    assert status in (0, 1, 2, 3), err
     path = tmp_path / f'{name}.html'
     path.write_text(text, encoding='utf-8')
     _, json_text, _ = run(['check', *args, '--format', 'json'])
-    return path, json.loads(json_text)['findings']
+    document = json.loads(json_text)
+    return path, document.get('findings')  # one robot's findings (None for several)
 
 
 def corpus_args(relative):
@@ -180,6 +181,13 @@ def test_report_in_the_browser(browser, tmp_path, monkeypatch, name):
         diff = changed_pixels(browser, empty, parts)
         share = diff['changed'] / diff['total']
         assert share > MIN_ROBOT_SHARE, diff
+
+        # the collision geometry and the inertia boxes are toggled on and off
+        for toggle in ('collision', 'inertia'):
+            opened.set_checkboxes(**{toggle: True})
+            with_toggle = opened.canvas_shot()
+            opened.set_checkboxes(**{toggle: False})
+            assert changed_pixels(browser, parts, with_toggle)['changed'] > 0, toggle
 
         # clicking a part selects its link, and lists that link's findings
         page.mouse.click(*_page_point(page, diff))
@@ -250,3 +258,32 @@ def test_hostile_link_name_is_shown_as_text(browser, tmp_path):
         assert opened.errors == [] and opened.outside == []
     finally:
         opened.page.close()
+
+
+def test_several_robots_xacro_macro_chain_and_an_unreadable_input(browser, tmp_path):
+    xacro_robot = pathlib.Path(__file__).parent / 'data' / 'xacro_robot'
+    path, _ = write_page(tmp_path, 'several', str(xacro_robot / 'urdf' / 'robot.urdf.xacro'),
+                         str(tmp_path / 'missing.urdf'), str(write_hostile_robot(tmp_path)),
+                         '--package-dir', f'demo_description={xacro_robot}')
+    opened = Opened(browser, path)
+    page = opened.page
+    try:
+        assert 'unreadable input' in page.locator('#totals').text_content()
+        options = page.locator('#robot-choice option')
+        assert options.count() == 2
+        # the finding made by two nested macros shows where each was called
+        item = page.locator('#findings li[data-link="upper_link"]')
+        assert item.locator('.where').text_content().endswith('inertia_macros.xacro:8')
+        macros = item.locator('.macro').all_text_contents()
+        assert macros[0].startswith("in macro 'box_inertial' called at ")
+        assert macros[0].endswith('arm_macros.xacro:13')
+        assert macros[1].endswith('robot.urdf.xacro:25')
+        # the second robot replaces the first, in the panel and in 3D
+        page.select_option('#robot-choice', '1')
+        assert page.locator('#title').text_content() == 'urdf-link-tools: evil|bot'
+        assert page.locator('#findings li[data-link="upper_link"]').count() == 0
+        page.locator('#findings li').first.click()
+        assert page.get_attribute('body', 'data-selected-link') == HOSTILE_LINK
+        assert opened.errors == [] and opened.outside == [] and opened.dialogs == []
+    finally:
+        page.close()

@@ -19,7 +19,7 @@ One test case per link and one for the robot; a case fails when ``--fail-on`` fa
 its findings, and the others are in its ``system-out``.
 """
 
-from cli_harness import checkout_with_samples, ROOT, run, SAMPLE
+from cli_harness import ROOT, run, SAMPLE
 from lxml import etree
 import pytest
 from report_harness import HOSTILE_LINK, HOSTILE_ROOT, write_hostile_robot
@@ -33,11 +33,6 @@ def parse_valid(text):
     document = etree.fromstring(text.encode())
     SCHEMA.assertValid(document)
     return document
-
-
-@pytest.fixture
-def workdir(tmp_path, monkeypatch):
-    return checkout_with_samples(tmp_path, monkeypatch)
 
 
 def test_the_schema_refuses_what_it_should():
@@ -100,3 +95,14 @@ def test_hostile_names_and_unreadable_input(tmp_path):
 def test_characters_xml_cannot_carry_are_replaced():
     from urdf_link_tools.reports.junit import xml_text
     assert xml_text('a\x01b\x1bc\td') == 'a\ufffdb\ufffdc\td'
+
+
+def test_xacro_macro_chain_in_the_failure():
+    robot = ROOT / 'test' / 'data' / 'xacro_robot'
+    _, text, _ = run(['check', str(robot / 'urdf' / 'robot.urdf.xacro'), '--package-dir',
+                      f'demo_description={robot}', '--format', 'junit'])
+    document = parse_valid(text)
+    (case,) = [case for case in document.iter('testcase') if case.get('name') == 'link upper_link']
+    failure = case.find('failure').text
+    assert "in macro 'box_inertial' called at " in failure
+    assert 'arm_macros.xacro:13' in failure and 'robot.urdf.xacro:25' in failure

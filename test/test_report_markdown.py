@@ -22,7 +22,7 @@ description stay text (no element, no broken cell).
 
 import json
 
-from cli_harness import checkout_with_samples, run, SAMPLE
+from cli_harness import ROOT, run, SAMPLE
 import lxml.html
 from markdown_it import MarkdownIt
 import pytest
@@ -48,11 +48,6 @@ def rows(table):
 def main_table_rows(page):
     """Rows of the tables outside <details>: the errors and warnings."""
     return [row for table in page.xpath('//table[not(ancestor::details)]') for row in rows(table)]
-
-
-@pytest.fixture
-def workdir(tmp_path, monkeypatch):
-    return checkout_with_samples(tmp_path, monkeypatch)
 
 
 def test_sample_robot_errors_and_warnings_are_table_rows(workdir):
@@ -126,3 +121,14 @@ def test_tables_are_capped(monkeypatch, tmp_path):
     monkeypatch.setattr(markdown, 'MAX_ROWS', 0)
     _, text, _ = run(['check', str(write_hostile_robot(tmp_path)), '--format', 'markdown'])
     assert '1 more not shown here' in text
+
+
+def test_xacro_macro_chain_in_the_where_cell():
+    robot = ROOT / 'test' / 'data' / 'xacro_robot'
+    _, text, _ = run(['check', str(robot / 'urdf' / 'robot.urdf.xacro'), '--package-dir',
+                      f'demo_description={robot}', '--format', 'markdown'])
+    (row,) = [row for row in main_table_rows(rendered(text)) if row['Link'] == 'upper_link']
+    where = row['Where']
+    assert where.startswith(location(str(robot / 'urdf' / 'inertia_macros.xacro'), 8))
+    assert "in macro 'box_inertial' called at " in where and 'arm_macros.xacro:13' in where
+    assert "in macro 'arm_segment' called at " in where and 'robot.urdf.xacro:25' in where

@@ -346,6 +346,7 @@
     const hits = raycaster.intersectObject(robotRoot, true).filter((hit) => isShown(hit.object));
     const hit = hits.find((candidate) => linkOf(candidate.object));
     selectLink(hit ? linkOf(hit.object) : null);
+    if (hit) $('link-section').scrollIntoView({block: 'nearest'});
   });
   function isShown(object) {
     for (let node = object; node; node = node.parent) if (!node.visible) return false;
