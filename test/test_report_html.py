@@ -99,6 +99,7 @@ def test_embedded_json_round_trips_without_markup(value):
 def test_template_filling_is_one_pass():
     assert fill('{{A}} {{B}}', {'A': '{{B}}', 'B': 'b'}) == '{{B}} b'
     assert inline_script('x = "</SCRIPT>"') == 'x = "<\\/SCRIPT>"'
+    assert inline_script("y = '<!--'") == "y = '<\\x21--'"
 
 
 def test_meshes_over_budget_are_simplified_and_said_so():

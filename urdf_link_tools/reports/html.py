@@ -56,8 +56,16 @@ def embedded_json(value: object) -> str:
 
 
 def inline_script(code: str) -> str:
-    """Return script code that cannot close its ``<script>`` element early."""
-    return re.sub(r'</(script)', r'<\\/\1', code, flags=re.IGNORECASE)
+    """
+    Return script code that cannot end its ``<script>`` element early.
+
+    ``</script`` would close the element and ``<!--`` puts the HTML parser into its
+    escaped state. Written with the slash escaped and the ``!`` as a hexadecimal escape they
+    mean the same in a JavaScript string or regular expression (unicode ones too), the only
+    places they can occur in code.
+    """
+    code = re.sub(r'</(script)', r'<\\/\1', code, flags=re.IGNORECASE)
+    return code.replace('<!--', '<\\x21--')
 
 
 def _sha256(code: str) -> str:
