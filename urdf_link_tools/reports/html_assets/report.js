@@ -398,7 +398,7 @@
     const joints = current.links.filter((link) => link.joint).length;
     fillFacts($('facts'), [
       ['robot', current.robot || '(unnamed)'], ['file', current.label],
-      ['links', current.links.length + ' (' + joints + ' joints)'],
+      ['links', current.links.length + ' (' + plural(joints, 'joint') + ')'],
       ['mass', current.mass === null ? 'n/a' : fmt(current.mass) + ' kg'],
       ['centre of mass', current.com ? vec(current.com) + ' m (root frame, joints at 0)' : 'n/a'],
       ['findings', plural(counts.error, 'error') + ', ' + plural(counts.warning, 'warning') +
