@@ -58,11 +58,11 @@ def test_sample_page_is_self_contained(workdir):
     assert status == 2
     document, data = page_data(text)
     scripts = document.xpath('//script')
-    assert len(scripts) == 3 and not any(script.get('src') for script in scripts)
+    assert len(scripts) == 4 and not any(script.get('src') for script in scripts)
     # nothing to load: no src, href, style sheet link or url() anywhere
     assert not document.xpath('//*[@src or @href]|//link|//iframe|//object|//embed')
     assert 'url(' not in ''.join(document.xpath('//style/text()'))
-    # the policy allows exactly the two inlined scripts, and no connection at all
+    # the policy allows exactly the three inlined scripts, and no connection at all
     (policy,) = document.xpath('//meta[@http-equiv="Content-Security-Policy"]/@content')
     assert policy.startswith("default-src 'none';") and 'connect-src' not in policy
     hashes = set(re.findall(r"'sha256-([^']+)'", policy))
@@ -80,8 +80,8 @@ def test_sample_page_is_self_contained(workdir):
 def test_hostile_names_stay_data(tmp_path):
     status, text, _ = run(['check', str(write_hostile_robot(tmp_path)), '--format', 'html'])
     assert status == 2
-    # the link named '...</script><img ...>' closes no element: the only ends are the 3 scripts
-    assert len(re.findall('</script', text, flags=re.IGNORECASE)) == 3
+    # the link named '...</script><img ...>' closes no element: the only ends are the 4 scripts
+    assert len(re.findall('</script', text, flags=re.IGNORECASE)) == 4
     assert '<img' not in text.lower()
     document, data = page_data(text)
     names = [link['name'] for link in data['robots'][0]['links']]

@@ -16,12 +16,13 @@
 ``check --format html``: one self-contained page with the robot in 3D beside its findings.
 
 The page is ``html_assets/report.html`` with the style sheet, the vendored three.js bundle,
-the page's own script (``report.js``) and the data of each robot inlined: no request leaves the
+the page's own scripts (``view.js``: the 3D view; ``report.js``: the panel) and the data of
+each robot inlined: no request leaves the
 file, so it opens offline, from a CI artifact or an e-mail attachment. The data is JSON in a
 ``<script type="application/json">`` element with ``<``, ``>``, ``&`` and the line separators
 written as JSON's unicode escapes, so no name in a description can end the element (a link named
 ``</script>`` stays a name); the script writes every text with ``textContent``. A
-Content-Security-Policy allows only the two inlined scripts (by hash) and no connection.
+Content-Security-Policy allows only the three inlined scripts (by hash) and no connection.
 """
 
 import base64
@@ -99,16 +100,16 @@ def format_html(run: Run) -> str:
             'input_errors': [{'path': path, 'message': message}
                              for path, message in run.input_errors],
             'fail_on': run.fail_on}
-    three = inline_script((ASSETS / 'three.bundle.min.js').read_text(encoding='utf-8'))
-    script = inline_script((ASSETS / 'report.js').read_text(encoding='utf-8'))
+    three, view, script = (inline_script((ASSETS / name).read_text(encoding='utf-8'))
+                           for name in ('three.bundle.min.js', 'view.js', 'report.js'))
     names = ', '.join(scene['robot'] or '(unnamed robot)' for scene in scenes)
     policy = ("default-src 'none'; img-src data: blob:; style-src 'unsafe-inline'; "
-              'script-src ' + _sha256(three) + ' ' + _sha256(script))
+              'script-src ' + ' '.join(_sha256(code) for code in (three, view, script)))
     return fill((ASSETS / 'report.html').read_text(encoding='utf-8'), {
         'TITLE': html.escape(f'urdf-link-tools: {names or "no robot"}'),
         'POLICY': html.escape(policy),
         'STYLE': (ASSETS / 'report.css').read_text(encoding='utf-8').replace('</', '<\\/'),
-        'THREE': three, 'SCRIPT': script, 'DATA': embedded_json(data),
+        'THREE': three, 'VIEW': view, 'SCRIPT': script, 'DATA': embedded_json(data),
     })
 
 
