@@ -41,7 +41,8 @@ setup(
     name=package_name,
     version='0.1.0',
     packages=find_packages(exclude=['test', 'test.*', 'bench', 'bench.*']),
-    package_data={package_name: ['py.typed']},
+    # The HTML report's page, script, style and the vendored three.js (with its licence).
+    package_data={package_name: ['py.typed', 'reports/html_assets/*']},
     data_files=[
         ('share/ament_index/resource_index/packages', ['resource/' + package_name]),
         ('share/' + package_name, ['package.xml']),

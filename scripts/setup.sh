@@ -181,6 +181,26 @@ EOF
   stamp_set debian "$key"
 fi
 
+# --- 3b. a browser for the HTML report's tests ---------------------------------------------
+# test/test_report_html_browser.py opens the page in Debian's chromium-headless-shell through
+# Playwright (pip, step 2); Playwright's own browser download is never used. A system package:
+# installed when missing and running as root, else the tests say what to install.
+browser=chromium-headless-shell
+if [[ -x /usr/lib/chromium/$browser ]]; then
+  say "browser for the HTML report tests: $browser is installed"
+elif [[ "$(id -u)" == 0 ]] && command -v apt-get > /dev/null; then
+  say "browser for the HTML report tests: installing $browser (apt-get)"
+  log="$(mktemp)"
+  if ! DEBIAN_FRONTEND=noninteractive apt-get install -y -q "$browser" > "$log" 2>&1; then
+    apt-get update -q >> "$log" 2>&1 || true
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -q "$browser" >> "$log" 2>&1 \
+      || { cat "$log" >&2; die "apt-get install $browser failed"; }
+  fi
+  rm -f "$log"
+else
+  say "browser for the HTML report tests: $browser is missing (as root: apt-get install $browser)"
+fi
+
 # --- 4. the ROS package: the repository root with CMake (colcon's layout) ---------------------
 # Linters and colcon must not descend into build/, install/ and log/.
 for d in "build$suffix" "install$suffix" log; do

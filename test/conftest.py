@@ -20,11 +20,15 @@ or because a test dependency is missing, would otherwise leave CI green with a b
 build. With ``URDF_LINK_TOOLS_FAIL_ON_SKIP=1`` (set by ``make test``) every skip fails the
 session unless its reason is in :data:`ALLOWED_SKIPS`, which is printed with each run: skips
 that cannot run in this environment at all.
+
+It also holds the fixtures several test files share (``workdir``: a checkout-like directory
+with the samples, for the report format tests).
 """
 
 import os
 import re
 
+from cli_harness import checkout_with_samples
 import pytest
 
 #: (reason pattern, why it may skip here), printed at the end of every enforcing run.
@@ -86,3 +90,9 @@ def pytest_sessionfinish(session, exitstatus):  # noqa: D103 (pytest hook)
             write(f'  {nodeid}: {reason}', red=True)
         if session.exitstatus in (pytest.ExitCode.OK, pytest.ExitCode.NO_TESTS_COLLECTED):
             session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+@pytest.fixture
+def workdir(tmp_path, monkeypatch):
+    """Make a checkout-like working directory holding samples/ (robot and meshes)."""
+    return checkout_with_samples(tmp_path, monkeypatch)

@@ -144,6 +144,12 @@ def test_pip_install_into_a_plain_venv(tmp_path, version):
     assert done.returncode == 2, done.stderr
     results = json.loads(done.stdout)['runs'][0]['results']
     assert {r['ruleId'] for r in results} >= {'inertia-triangle-inequality'}
+    # the HTML report's page, script and three.js are package data of the wheel
+    done = subprocess.run([command, 'check', 'arm.urdf.xacro', '--format', 'html'],
+                          capture_output=True, text=True, env=env, timeout=300,
+                          cwd=str(tmp_path))
+    assert done.returncode == 2, done.stderr
+    assert done.stdout.startswith('<!DOCTYPE html>') and 'OrbitControls' in done.stdout
 
 
 def git(cwd, *args):
@@ -195,12 +201,13 @@ def test_action_check_step(tmp_path):
     (tmp_path / 'arm.urdf').write_text(BAD_ARM)
     output = tmp_path / 'github_output'
     output.write_text('')
+    summary = tmp_path / 'step_summary'
     # inputs are data: a command substitution or a glob in them stays a (missing) file name
     env = dict(os.environ, ROBOTS='samples/sample_robot.urdf\n arm.urdf',
                PACKAGE_DIRS=f'urdf_link_tools={tmp_path}',
                EXTRA_ARGS='--ignore material-undefined',
                FAIL_ON='error', SARIF_FILE='out.sarif', ANNOTATIONS='true',
-               GITHUB_OUTPUT=str(output))
+               GITHUB_OUTPUT=str(output), JOB_SUMMARY='true', GITHUB_STEP_SUMMARY=str(summary))
     # The command the Action installs, run by this interpreter (a venv, or a colcon install)
     bin_dir = tmp_path / 'bin'
     bin_dir.mkdir()
@@ -217,6 +224,9 @@ def test_action_check_step(tmp_path):
     rules = [r['ruleId'] for r in log['runs'][0]['results']]
     assert rules.count('inertia-triangle-inequality') == 2 and 'material-undefined' not in rules
     assert '::error file=arm.urdf,line=11,title=inertia-triangle-inequality::' in done.stdout
+    markdown = summary.read_text()
+    assert markdown.startswith('## urdf-link-tools check\n')
+    assert '| error | inertia-triangle-inequality | link1 | arm.urdf:11 |' in markdown
     env['ROBOTS'] = '$(touch pwned) *.urdf'
     done = subprocess.run(['bash', '-e', '-c', step['run']], cwd=str(tmp_path), env=env,
                           capture_output=True, text=True, timeout=300)

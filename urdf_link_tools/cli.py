@@ -302,7 +302,7 @@ def _cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         else:
             reports.append(report)
     status = exit_status(reports, len(input_errors), args.fail_on)
-    text = render(args.format, reports, input_errors, status, args.baseline)
+    text = render(args.format, reports, input_errors, status, args.baseline, args.fail_on)
     if text:
         out.write(text + '\n')
     for path, message in input_errors:

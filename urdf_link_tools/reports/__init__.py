@@ -60,12 +60,14 @@ class Run:
     :param input_errors: (path, message) of inputs that could not be read
     :param exit_code: the run's exit status
     :param baseline_path: the ``--baseline`` file, if any
+    :param fail_on: which findings fail the run: 'error', 'warning' or 'never' (``--fail-on``)
     """
 
     reports: Tuple[CheckReport, ...]
     input_errors: Tuple[Tuple[str, str], ...] = ()
     exit_code: Optional[int] = None
     baseline_path: Optional[str] = None
+    fail_on: str = 'error'
 
 
 #: Output format -> (module of this package that renders it, what ``--help`` says of it).
@@ -74,12 +76,15 @@ FORMATS: Dict[str, Tuple[str, str]] = {
     'json': ('json_report', 'one JSON object'),
     'sarif': ('sarif', 'SARIF 2.1.0 for code scanning'),
     'github': ('github', 'GitHub Actions annotations'),
+    'markdown': ('markdown', 'Markdown for a job summary or a pull-request comment'),
+    'junit': ('junit', 'JUnit XML, one test case per link'),
+    'html': ('html', 'one self-contained HTML page: the robot in 3D beside its findings'),
 }
 
 
 def render(output_format: str, reports: Sequence[CheckReport],
            input_errors: Sequence[Tuple[str, str]] = (), exit_code: Optional[int] = None,
-           baseline_path: Optional[str] = None) -> str:
+           baseline_path: Optional[str] = None, fail_on: str = 'error') -> str:
     """
     Render the reports of one run in one of :data:`FORMATS`.
 
@@ -89,11 +94,13 @@ def render(output_format: str, reports: Sequence[CheckReport],
         machines carry them; text and JSON leave them to stderr)
     :param exit_code: the run's exit status (SARIF records it)
     :param baseline_path: the --baseline file, if any
+    :param fail_on: which findings fail the run (JUnit marks those test cases failed)
     :return: the text to print (empty when there is nothing to print)
     """
     from urdf_link_tools.reports.sanitize import neutralise
     module = importlib.import_module(f'{__name__}.{FORMATS[output_format][0]}')
-    text = module.render(Run(tuple(reports), tuple(input_errors), exit_code, baseline_path))
+    text = module.render(Run(tuple(reports), tuple(input_errors), exit_code, baseline_path,
+                             fail_on))
     # The one output boundary: names, files and messages from the description may not carry
     # CI commands or terminal controls (reports/sanitize.py says how a format declares itself).
     return neutralise(text, getattr(module, 'OUTPUT', 'text'))

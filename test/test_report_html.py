@@ -1,0 +1,154 @@
+# Copyright 2026 urdf_link_tools contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+``check --format html`` as a document: self-contained, safe with hostile names, within budget.
+
+What the page does in a browser is tested in test_report_html_browser.py.
+"""
+
+import base64
+import hashlib
+import json
+import os
+import re
+import time
+
+from cli_harness import run, SAMPLE
+import corpus
+import lxml.html
+import pytest
+from report_harness import HOSTILE_LINK, HOSTILE_ROOT, write_hostile_robot
+from urdf_link_tools.analysis import analyze
+from urdf_link_tools.config import CheckConfig
+from urdf_link_tools.parser import parse_urdf_string
+from urdf_link_tools.reports.html import embedded_json, fill, inline_script
+from urdf_link_tools.reports.scene import build_scene, MIN_MESH_TRIANGLES
+
+#: the issue's budget for tiago_dual's page
+PAGE_BUDGET_BYTES = 25_000_000
+
+
+def page_data(page_text):
+    document = lxml.html.fromstring(page_text)
+    (data,) = document.xpath('//script[@id="report-data"]')
+    return document, json.loads(data.text)
+
+
+def corpus_robot(name):
+    path = corpus.urdf_path(name)
+    share = corpus.prefix() / 'share' / 'example-robot-data'
+    return path, f'example-robot-data={share}'
+
+
+def test_sample_page_is_self_contained(workdir):
+    status, text, _ = run(['check', SAMPLE, '--package-dir', f'urdf_link_tools={workdir}',
+                           '--format', 'html'])
+    assert status == 2
+    document, data = page_data(text)
+    scripts = document.xpath('//script')
+    assert len(scripts) == 4 and not any(script.get('src') for script in scripts)
+    # nothing to load: no src, href, style sheet link or url() anywhere
+    assert not document.xpath('//*[@src or @href]|//link|//iframe|//object|//embed')
+    assert 'url(' not in ''.join(document.xpath('//style/text()'))
+    # the policy allows exactly the three inlined scripts, and no connection at all
+    (policy,) = document.xpath('//meta[@http-equiv="Content-Security-Policy"]/@content')
+    assert policy.startswith("default-src 'none';") and 'connect-src' not in policy
+    hashes = set(re.findall(r"'sha256-([^']+)'", policy))
+    executable = [script.text for script in scripts if script.get('type') is None]
+    assert hashes == {base64.b64encode(hashlib.sha256(code.encode()).digest()).decode()
+                      for code in executable}
+    robot = data['robots'][0]
+    assert robot['robot'] == 'sample_robot'
+    assert len(robot['findings']) == 7
+    assert robot['findings'][0]['where'] == 'samples/sample_robot.urdf:95'
+    assert abs(robot['mass'] - sum(link['inertial'].get('mass') or 0
+                                   for link in robot['links'])) < 1e-9
+
+
+def test_hostile_names_stay_data(tmp_path):
+    status, text, _ = run(['check', str(write_hostile_robot(tmp_path)), '--format', 'html'])
+    assert status == 2
+    # the link named '...</script><img ...>' closes no element: the only ends are the 4 scripts
+    assert len(re.findall('</script', text, flags=re.IGNORECASE)) == 4
+    assert '<img' not in text.lower()
+    document, data = page_data(text)
+    names = [link['name'] for link in data['robots'][0]['links']]
+    assert names == [HOSTILE_ROOT, HOSTILE_LINK]
+    assert document.xpath('//title')[0].text == 'urdf-link-tools: evil|bot'
+
+
+@pytest.mark.parametrize('value', ['</script>', '<!--', '\u2028', '&amp;', '<\u2029/',
+                                   'a##[error]b', '\n::error::x'])
+def test_embedded_json_round_trips_without_markup(value):
+    text = embedded_json({'name': value})
+    assert not set('<>&#\u2028\u2029') & set(text)
+    assert json.loads(text) == {'name': value}
+
+
+def test_ci_commands_in_names_stay_data_after_the_output_boundary(tmp_path):
+    # The page goes through reports/sanitize.py like every format: a legacy '##[' command
+    # or a line-start '::' in a name must neither reach the log raw nor break the data.
+    robot = tmp_path / 'commands.urdf'
+    robot.write_text('<robot name="r"><link name="a##[warning]x&#10;::error::y">'
+                     '<inertial><mass value="0"/><inertia ixx="1" ixy="0" ixz="0" iyy="1" '
+                     'iyz="0" izz="1"/></inertial></link></robot>')
+    status, text, _ = run(['check', str(robot), '--format', 'html'])
+    assert '##[' not in text
+    assert not re.search(r'^\s*::', text, flags=re.MULTILINE)
+    _, data = page_data(text)
+    assert [link['name'] for link in data['robots'][0]['links']] == ['a##[warning]x\n::error::y']
+
+
+def test_template_filling_is_one_pass():
+    assert fill('{{A}} {{B}}', {'A': '{{B}}', 'B': 'b'}) == '{{B}} b'
+    assert inline_script('x = "</SCRIPT>"') == 'x = "<\\/SCRIPT>"'
+    assert inline_script("y = '<!--'") == "y = '<\\x21--'"
+
+
+def test_meshes_over_budget_are_simplified_and_said_so():
+    path, _ = corpus_robot('tiago_dual.urdf')
+    robot = parse_urdf_string(path.read_bytes(), str(path))
+    share = corpus.prefix() / 'share' / 'example-robot-data'
+    analysis = analyze(robot, CheckConfig(package_dirs=(('example-robot-data', str(share)),)))
+    full = build_scene(analysis, 'tiago_dual')
+    assert full['triangles'] > 90_000 and not full['notes']
+    budget = 30_000
+    small = build_scene(analysis, 'tiago_dual', budget=budget)
+    assert small['triangles'] <= budget + MIN_MESH_TRIANGLES * len(small['meshes'])
+    assert small['triangles'] < full['triangles'] / 2
+    (note,) = small['notes']
+    assert 'simplified for display' in note and f"{full['triangles']:,} triangles" in note
+    # the same meshes, each shared between its visual and collision uses
+    assert len(small['meshes']) == len(full['meshes'])
+    uses = [shape['mesh'] for link in full['links']
+            for shape in link['visuals'] + link['collisions'] if shape['type'] == 'mesh']
+    assert len(uses) > len(set(uses)) == len(full['meshes'])
+
+
+def test_tiago_dual_page_within_budget(tmp_path):
+    path, package = corpus_robot('tiago_dual.urdf')
+    started = time.monotonic()
+    status, text, _ = run(['check', str(path), '--package-dir', package, '--format', 'html'])
+    seconds = time.monotonic() - started
+    size = len(text.encode())
+    print(f'tiago_dual: page {size / 1e6:.2f} MB written in {seconds:.2f} s')
+    assert status == 2  # tiago_dual has two errors (antenna tensors)
+    assert size < PAGE_BUDGET_BYTES
+    _, data = page_data(text)
+    robot = data['robots'][0]
+    drawn = sum(1 for link in robot['links'] if link['visuals'])
+    assert len(robot['links']) == 130 and drawn > 80
+    assert all(mesh['triangles'] == mesh['original'] for mesh in robot['meshes'])
+    assert os.path.getsize(path) < size  # the meshes are in the page, not referenced

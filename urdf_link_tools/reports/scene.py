@@ -1,0 +1,259 @@
+# Copyright 2026 urdf_link_tools contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+The robot as the HTML report draws it: plain data, ready for JSON, from an analysis.
+
+The reference pose (every joint at 0, as robot_state_publisher starts) comes from
+:mod:`~urdf_link_tools.kinematics`; the triangles from the meshes the analysis loaded. Each
+mesh file is embedded once (visual and collision uses share it), its positions quantised to
+16 bits inside its bounds and its indices in 16 or 32 bits, base64-encoded. Above a triangle
+budget the meshes are simplified for display (:mod:`~urdf_link_tools.meshes.simplify`) and the
+page says so.
+"""
+
+import base64
+import math
+from typing import Any, Dict, List, Optional, Sequence
+
+import numpy as np
+
+from urdf_link_tools.findings import Finding
+from urdf_link_tools.geometry import origin_to_matrix, rpy_to_matrix
+from urdf_link_tools.inertia import com_sphere_diameter, equivalent_box
+from urdf_link_tools.kinematics import forward_kinematics, robot_center_of_mass
+from urdf_link_tools.meshes import MeshInfo
+from urdf_link_tools.meshes.simplify import simplify
+from urdf_link_tools.model import Box, Cylinder, GeometryElement, Link, Mesh, Sphere
+from urdf_link_tools.reports.text import location
+
+#: triangles embedded over all meshes; above it they are simplified (tiago_dual: ~10 MB)
+TRIANGLE_BUDGET = 600_000
+#: a mesh simplified to fit the budget keeps at least this many triangles (or all it has)
+MIN_MESH_TRIANGLES = 400
+#: links drawn at most (a generated robot of 100,000 links still gives a page that opens)
+MAX_DRAWN_LINKS = 10_000
+
+
+def _finite(values: Sequence[float]) -> bool:
+    return all(math.isfinite(float(value)) for value in values)
+
+
+def _matrix(matrix: np.ndarray) -> Optional[List[float]]:
+    """Return a 4x4 transform row by row, or None when it is not finite."""
+    if not np.all(np.isfinite(matrix)):
+        return None
+    return np.round(matrix, 9).reshape(-1).tolist()
+
+
+def _origin(origin) -> Optional[List[float]]:
+    """Return an element's origin row by row; None for the identity (most are)."""
+    if not any(origin.xyz) and not any(origin.rpy):
+        return None
+    return _matrix(origin_to_matrix(origin))
+
+
+def _b64(array: np.ndarray) -> str:
+    return base64.b64encode(np.ascontiguousarray(array).tobytes()).decode('ascii')
+
+
+class _MeshTable:
+    """The meshes of one page: one entry per file as read, simplified to one budget."""
+
+    def __init__(self) -> None:
+        self.index: Dict[int, int] = {}
+        self.raws: List[Any] = []
+
+    def add(self, info: MeshInfo) -> int:
+        key = id(info.raw)
+        if key not in self.index:
+            self.index[key] = len(self.raws)
+            self.raws.append(info.raw)
+        return self.index[key]
+
+    def encode(self, budget: int) -> Dict[str, Any]:
+        total = sum(len(raw.faces) for raw in self.raws)
+        ratio = min(1.0, budget / total) if total else 1.0
+        meshes = []
+        kept = 0
+        simplified = 0
+        for raw in self.raws:
+            vertices = np.asarray(raw.vertices, dtype=float)
+            faces = np.asarray(raw.faces, dtype=np.int64)
+            target = max(min(len(faces), MIN_MESH_TRIANGLES), int(len(faces) * ratio))
+            if len(faces) > target:
+                vertices, faces = simplify(vertices, faces, target)
+                simplified += 1
+            kept += len(faces)
+            meshes.append(_encode_mesh(vertices, faces, len(raw.faces)))
+        note = None
+        if simplified:
+            note = (f'{simplified} of {len(self.raws)} meshes simplified for display '
+                    f'(vertex clustering): {total:,} triangles drawn as {kept:,}, '
+                    f'budget {budget:,}; the checks used the meshes as read')
+        return {'meshes': meshes, 'triangles': kept, 'file_triangles': total, 'note': note}
+
+
+def _encode_mesh(vertices: np.ndarray, faces: np.ndarray, original: int) -> Dict[str, Any]:
+    if not len(faces):
+        return {'low': [0, 0, 0], 'step': [0, 0, 0], 'positions': '', 'indices': '',
+                'wide': False, 'triangles': 0, 'original': original}
+    low = vertices.min(axis=0)
+    step = (vertices.max(axis=0) - low) / 65535.0
+    safe = np.where(step > 0.0, step, 1.0)
+    quantised = np.rint((vertices - low) / safe).astype('<u2')
+    wide = len(vertices) > 65535
+    indices = faces.astype('<u4' if wide else '<u2')
+    return {'low': [float(v) for v in low], 'step': [float(v) for v in step],
+            'positions': _b64(quantised), 'indices': _b64(indices), 'wide': wide,
+            'triangles': int(len(faces)), 'original': int(original)}
+
+
+def _geometry(element: GeometryElement, analysis, meshes: _MeshTable) -> Optional[Dict]:
+    geometry = element.geometry
+    origin = element.origin
+    if geometry is None or not _finite(origin.xyz + origin.rpy):
+        return None
+    shape: Dict[str, Any]
+    if isinstance(geometry, Box):
+        shape = {'type': 'box', 'size': list(geometry.size)}
+    elif isinstance(geometry, Sphere):
+        shape = {'type': 'sphere', 'radius': geometry.radius}
+    elif isinstance(geometry, Cylinder):
+        shape = {'type': 'cylinder', 'radius': geometry.radius, 'length': geometry.length}
+    elif isinstance(geometry, Mesh):
+        info = analysis.mesh_for(element)
+        if not isinstance(info, MeshInfo):
+            return None
+        shape = {'type': 'mesh', 'mesh': meshes.add(info), 'scale': list(geometry.scale)}
+    else:
+        return None
+    values = [v for key, v in shape.items() if key in ('size', 'radius', 'length', 'scale')]
+    flat = [float(x) for v in values for x in (v if isinstance(v, list) else [v])]
+    if not _finite(flat):
+        return None
+    shape['origin'] = _origin(origin)
+    return shape
+
+
+def _inertial(link: Link) -> Dict[str, Any]:
+    inertial = link.inertial
+    if inertial is None:
+        return {}
+    out: Dict[str, Any] = {'mass': inertial.mass if math.isfinite(inertial.mass) else None}
+    if not _finite(inertial.origin.xyz + inertial.origin.rpy):
+        return out
+    out['com'] = list(inertial.origin.xyz)
+    diameter = com_sphere_diameter(inertial.mass)
+    if diameter > 0.0:
+        out['com_diameter'] = diameter
+    box = equivalent_box(inertial.mass, inertial.inertia)
+    if box is not None and np.all(np.isfinite(box[0])) and np.all(box[0] > 0.0):
+        size, axes = box
+        rotation = rpy_to_matrix(inertial.origin.rpy) @ axes
+        transform = np.eye(4)
+        transform[:3, :3] = rotation
+        transform[:3, 3] = inertial.origin.xyz
+        out['box'] = {'size': [float(v) for v in size], 'transform': _matrix(transform)}
+    return out
+
+
+def finding_data(finding: Finding, index: int, source: Optional[str]) -> Dict[str, Any]:
+    """Return one finding as the page lists it: its JSON fields, where and the macro chain."""
+    data = finding.to_dict()
+    data['id'] = index
+    data['where'] = location(finding.file if finding.file is not None else source,
+                             finding.line)
+    data['macros'] = [f"in macro '{call.name}' called at {location(call.file, call.line)}"
+                      for call in finding.macro_stack]
+    if finding.value_source is not None:
+        data['macros'].append(f'value from {location(*finding.value_source)}')
+    return data
+
+
+def collision_pairs(analysis) -> List[Dict[str, Any]]:
+    """
+    Return the pairs of links whose collision geometry overlaps at the reference pose.
+
+    The hook for the self-collision check: an analysis that carries ``self_collisions``
+    (items whose first two entries, or ``link_a`` and ``link_b``, name the links) is drawn as
+    lines between the links, both links outlined. Empty until that check exists.
+    """
+    pairs = []
+    for item in getattr(analysis, 'self_collisions', ()) or ():
+        first = getattr(item, 'link_a', None)
+        second = getattr(item, 'link_b', None)
+        if first is None and isinstance(item, (tuple, list)) and len(item) >= 2:
+            first, second = item[0], item[1]
+        if isinstance(first, str) and isinstance(second, str):
+            pairs.append({'links': [first, second],
+                          'depth': getattr(item, 'depth', None)})
+    return pairs
+
+
+def build_scene(analysis, label: str, budget: int = TRIANGLE_BUDGET) -> Dict[str, Any]:
+    """
+    Return everything the page shows about one robot, JSON-ready.
+
+    :param analysis: the analysis (its findings are the reported ones)
+    :param label: how to name the input
+    :param budget: the triangles embedded over all meshes
+    :return: robot, links (pose, geometry, inertial, worst severity, parent joint), meshes,
+        findings, robot mass and centre of mass, collision pairs and notes
+    """
+    robot = analysis.robot
+    poses = forward_kinematics(robot, {})
+    meshes = _MeshTable()
+    links = []
+    seen = set()
+    notes = []
+    for link in robot.links:
+        if link.name in seen:
+            continue
+        seen.add(link.name)
+        joint = robot.parent_joint(link.name)
+        worst = analysis.worst(link.name)
+        entry: Dict[str, Any] = {
+            'name': link.name, 'line': link.line,
+            'parent': joint.parent if joint is not None else None,
+            'joint': joint.name if joint is not None else None,
+            'joint_type': joint.type if joint is not None else None,
+            'worst': worst.label if worst is not None else None,
+            'pose': _matrix(poses[link.name]) if link.name in poses else None,
+            'inertial': _inertial(link), 'visuals': [], 'collisions': []}
+        if entry['pose'] is not None and len(links) < MAX_DRAWN_LINKS:
+            for group, elements in (('visuals', link.visuals), ('collisions', link.collisions)):
+                shapes = (_geometry(element, analysis, meshes) for element in elements)
+                entry[group] = [shape for shape in shapes if shape is not None]
+        links.append(entry)
+    if len(links) > MAX_DRAWN_LINKS:
+        notes.append(f'only the first {MAX_DRAWN_LINKS:,} of {len(links):,} links are drawn')
+    unplaced = sum(1 for entry in links if entry['pose'] is None)
+    if unplaced:
+        notes.append(f'{unplaced} links are not connected to the root and are not drawn')
+    encoded = meshes.encode(budget)
+    if encoded['note']:
+        notes.append(encoded['note'])
+    centre = robot_center_of_mass(robot, poses)
+    source = robot.source
+    return {
+        'robot': robot.name, 'label': label, 'source': source,
+        'counts': analysis.counts(),
+        'mass': centre[0] if centre is not None else None,
+        'com': [float(v) for v in centre[1]] if centre is not None else None,
+        'links': links, 'meshes': encoded['meshes'], 'triangles': encoded['triangles'],
+        'findings': [finding_data(finding, index, source)
+                     for index, finding in enumerate(analysis.findings)],
+        'pairs': collision_pairs(analysis), 'notes': notes,
+    }
