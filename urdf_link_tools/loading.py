@@ -23,12 +23,14 @@ refused with a clear error instead of exhausting memory. xacro runs only when as
 from dataclasses import dataclass, replace
 import os
 import sys
-from typing import BinaryIO, Iterable, Optional, Tuple
+from typing import BinaryIO, Iterable, Optional, Tuple, TYPE_CHECKING
 
 from urdf_link_tools.errors import UrdfInputError
 from urdf_link_tools.findings import Finding
-from urdf_link_tools.xacro.sandbox import expand_xacro, XacroOptions
 from urdf_link_tools.xacro.source_map import display_path, locate_findings, SourceMap
+
+if TYPE_CHECKING:  # pragma: no cover - the sandbox is imported for xacro input only
+    from urdf_link_tools.xacro.sandbox import XacroOptions
 
 DEFAULT_MAX_BYTES = 32 * 1024 * 1024
 XACRO_NAMESPACE = b'ros.org/wiki/xacro'
@@ -77,12 +79,14 @@ class LoadedDescription:
     :param source: absolute path of the file given, None for stdin
     :param source_map: for xacro input, where each expanded line was written
     :param notes: things the user should know (printed by the CLI, logged by the node)
+    :param files: the other files the expansion read (xacro includes, YAML files)
     """
 
     data: bytes
     source: Optional[str]
     source_map: Optional[SourceMap] = None
     notes: Tuple[str, ...] = ()
+    files: Tuple[str, ...] = ()
 
     @property
     def expanded(self) -> bool:
@@ -101,7 +105,7 @@ class LoadedDescription:
 
 def load_input(path: str, max_bytes: int = DEFAULT_MAX_BYTES,
                stdin: Optional[BinaryIO] = None, xacro: Optional[bool] = None,
-               options: Optional[XacroOptions] = None) -> LoadedDescription:
+               options: 'Optional[XacroOptions]' = None) -> LoadedDescription:
     """
     Read a URDF or xacro file (``-`` for stdin), expanding xacro in the bounded child.
 
@@ -126,10 +130,11 @@ def load_input(path: str, max_bytes: int = DEFAULT_MAX_BYTES,
         raise UrdfInputError(f'{path} is not a regular file (a device or a pipe?)')
     source = os.path.abspath(path)
     if is_xacro(path, xacro):
+        from urdf_link_tools.xacro.sandbox import expand_xacro, XacroOptions
         options = replace(options or XacroOptions(), max_bytes=max_bytes)
         expansion = expand_xacro(path, options, display=path)
         return LoadedDescription(expansion.data, source, expansion.source_map,
-                                 expansion.notes)
+                                 expansion.notes, expansion.files)
     try:
         with open(path, 'rb') as stream:
             data = read_bounded(stream, max_bytes, path)

@@ -41,6 +41,10 @@ MAX_POINTS = 100_000
 MAX_STEPS = 1500
 #: relative to the extent of the points: closer to a facet than this is on it
 _EPS = 1e-10
+#: points times triangles beyond which a surface is not tested for being its own hull
+_MAX_PRODUCT = 50_000_000
+#: of the hull's volume: a point outside a finished hull adding more than this proves it wrong
+_MISSING = 1e-9
 
 
 class Hull(NamedTuple):
@@ -95,6 +99,35 @@ def convex_hull(points: np.ndarray) -> Tuple[Optional[Hull], str]:
         return None, 'flat'
     simplices = _outward(found.points, found.simplices, found.equations[:, :3])
     return Hull(found.points, simplices), 'convex hull'
+
+
+def surface_hull(points: np.ndarray, faces: np.ndarray) -> Optional[Hull]:
+    """
+    Return a closed surface as its own convex hull when it is convex, else None.
+
+    A closed, consistently wound surface none of whose points lies outside any of its own
+    triangles (as :func:`_verify` measures it) is the boundary of its convex hull: a CAD
+    part exported as a convex collision shape (a Fanuc's links) gets its hull in one matrix
+    product instead of one insertion per corner.
+
+    :param points: (n, 3) vertices
+    :param faces: (m, 3) triangles wound outwards
+    :return: the hull, or None when the surface is not convex (or wound inwards)
+    """
+    if len(points) * len(faces) > _MAX_PRODUCT:
+        return None
+    centred = points - points.mean(axis=0)
+    crosses = cross(centred[faces])
+    # Most concave surfaces have a corner above one of their biggest triangles: a cheap no.
+    levels = np.einsum('ij,ij->i', crosses, centred[faces[:, 0]])
+    big = np.argsort(np.einsum('ij,ij->i', crosses, crosses))[-32:]
+    if np.any(centred @ crosses[big].T - levels[big] > _MISSING * float(levels.sum())):
+        return None
+    try:
+        _verify(centred, faces)
+    except _Unbuilt:
+        return None
+    return Hull(points, faces)
 
 
 def _outward(points: np.ndarray, simplices: np.ndarray, normals: np.ndarray) -> np.ndarray:
@@ -163,6 +196,11 @@ def _quickhull(original: np.ndarray) -> Hull:
     normals[:4], offsets[:4] = _plane(points, start)
     alive[:4] = True
     count = 4
+    # Directed edge -> the live face that runs along it: the faces next to a face.
+    edge_face = {}
+    for index, (a, b, c) in enumerate(start.tolist()):
+        edge_face.update((((a, b), index), ((b, c), index), ((c, a), index)))
+    corners = start.tolist()
     # Every point outside the hull so far, with the face it is furthest outside of.
     distance = points @ normals[:4].T - offsets[:4]
     owner = np.argmax(distance, axis=1)
@@ -176,15 +214,9 @@ def _quickhull(original: np.ndarray) -> Hull:
             raise _Unbuilt('too many steps')
         pick = int(np.argmax(height))
         apex = int(outside[pick])
-        live = np.flatnonzero(alive[:count])
-        visible = live[normals[live] @ points[apex] - offsets[live] > eps]
-        edges = set()
-        for a, b, c in faces[visible].tolist():
-            edges.update(((a, b), (b, c), (c, a)))
-        horizon = [(a, b, apex) for a, b in edges if (b, a) not in edges]
-        if len(horizon) < 3:
-            raise _Unbuilt('no horizon')
-        new = np.array(horizon, dtype=np.int64)
+        visible, horizon = _visible(points[apex], int(owner[pick]), corners, edge_face,
+                                    normals, offsets, eps)
+        new = np.array([(a, b, apex) for a, b in horizon], dtype=np.int64)
         new_normals, new_offsets = _plane(points, new)
         first, count = count, count + len(new)
         if count > capacity:
@@ -192,6 +224,12 @@ def _quickhull(original: np.ndarray) -> Hull:
             faces, normals, offsets, alive = (np.resize(array, (capacity,) + array.shape[1:])
                                               for array in (faces, normals, offsets, alive))
             alive[first:] = False
+        for face in visible:
+            a, b, c = corners[face]
+            del edge_face[(a, b)], edge_face[(b, c)], edge_face[(c, a)]
+        for index, (a, b) in enumerate(horizon, first):
+            edge_face.update((((a, b), index), ((b, apex), index), ((apex, a), index)))
+            corners.append((a, b, apex))
         alive[visible] = False
         faces[first:count], normals[first:count], offsets[first:count] = \
             new, new_normals, new_offsets
@@ -211,13 +249,51 @@ def _quickhull(original: np.ndarray) -> Hull:
         height = np.concatenate([height[keep], best_height[still]])
     kept = np.flatnonzero(alive[:count])
     simplices = faces[kept]
-    _verify(points, simplices, normals[kept], offsets[kept], eps)
+    _verify(points, simplices)
     return Hull(original, simplices)
 
 
-def _verify(points: np.ndarray, simplices: np.ndarray, normals: np.ndarray,
-            offsets: np.ndarray, eps: float) -> None:
-    """Refuse a result that is not a closed, consistently wound surface holding every point."""
+def _visible(apex: np.ndarray, seed: int, corners: list, edge_face: dict,
+             normals: np.ndarray, offsets: np.ndarray, eps: float) -> Tuple[list, list]:
+    """
+    Return the faces the apex sees, grown from ``seed`` across shared edges, and the horizon.
+
+    Growing the region face by face keeps it connected: taking every face the apex is above
+    instead lets a near-coplanar face far away join it, and the horizon is then no longer
+    one loop (the hull of a CAD part with many coplanar corners broke so).
+
+    :return: (visible face indices, horizon edges wound as the visible faces ran them)
+    :raises _Unbuilt: when the horizon is not one simple loop
+    """
+    visible = [seed]
+    seen = {seed: True}
+    horizon = []
+    for face in visible:
+        a, b, c = corners[face]
+        for edge in ((a, b), (b, c), (c, a)):
+            other = edge_face[(edge[1], edge[0])]
+            sees = seen.get(other)
+            if sees is None:
+                sees = seen[other] = float(normals[other] @ apex - offsets[other]) > eps
+                if sees:
+                    visible.append(other)
+            if not sees:
+                horizon.append(edge)
+    starts = {a for a, _ in horizon}
+    if len(horizon) < 3 or len(starts) != len(horizon):
+        raise _Unbuilt('the horizon is not one loop')
+    return visible, horizon
+
+
+def _verify(points: np.ndarray, simplices: np.ndarray) -> None:
+    """
+    Refuse a result that is not a closed, consistently wound surface holding every point.
+
+    A point counts as held when the tetrahedron it makes with every facet it lies above
+    has less than :data:`_MISSING` of the hull's volume: that is the volume it would add.
+    Measured so, with the facet's unnormalised cross product, a sliver facet (whose plane
+    is known only roughly) cannot refuse a right hull.
+    """
     edges = simplices[:, [0, 1, 1, 2, 2, 0]].reshape(-1, 2)
     n = len(points)
     keys = np.sort(edges[:, 0] * n + edges[:, 1])
@@ -225,8 +301,12 @@ def _verify(points: np.ndarray, simplices: np.ndarray, normals: np.ndarray,
         raise _Unbuilt('an edge used twice in one direction')
     if not np.all(np.isin(edges[:, 1] * n + edges[:, 0], keys)):
         raise _Unbuilt('an open edge')
-    step = max(1, 1_000_000 // len(normals))
+    crosses = cross(points[simplices])
+    levels = np.einsum('ij,ij->i', crosses, points[simplices[:, 0]])
+    # Six times the volume, as the triple products below are.
+    allowed = _MISSING * float(levels.sum())
+    step = max(1, 1_000_000 // len(crosses))
     for start in range(0, n, step):
-        chunk = points[start:start + step] @ normals.T - offsets
-        if np.any(chunk > 100.0 * eps):
+        chunk = points[start:start + step] @ crosses.T - levels
+        if np.any(chunk > allowed):
             raise _Unbuilt('a point outside')

@@ -39,7 +39,8 @@ from typing import Optional, Tuple, Union
 
 import numpy as np
 
-from urdf_link_tools.meshes import collada, dae, gltf, stl
+from urdf_link_tools.meshes import gltf
+
 
 DEFAULT_MAX_BYTES = 100_000_000
 #: twice the triangles of the largest binary STL under the default size limit
@@ -211,7 +212,10 @@ def _parse(path: str, file_type: str, data: bytes, budget: Budget, problem) \
         -> Union[RawMesh, MeshProblem]:
     unit = 1.0
     extra: dict = {}
+    # Each format's reader is imported for the first file in it (the start-up of a robot
+    # without meshes, or with STL only, pays for none of the others).
     if file_type == 'stl':
+        from urdf_link_tools.meshes import stl
         reason = stl.problem(data)
         if reason is not None:
             return problem(f'{path} is not a valid STL: {reason}')
@@ -222,6 +226,7 @@ def _parse(path: str, file_type: str, data: bytes, budget: Budget, problem) \
     if file_type == 'obj':
         extra = {'skip_materials': True}
     elif file_type == 'dae':
+        from urdf_link_tools.meshes import collada, dae
         if b'<!ENTITY' in data:
             return problem(f'{path} declares XML entities, which are refused for safety')
         unit = dae.dae_unit(data)
