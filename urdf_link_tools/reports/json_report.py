@@ -60,18 +60,19 @@ def format_json_reports(reports: Sequence[CheckReport], indent: Optional[int] = 
     else:
         document = {'reports': [report_to_dict(report) for report in reports],
                     'summary': summary_dict(reports)}
-    return json.dumps(_clean(document), indent=indent, allow_nan=False)
+    return json.dumps(clean(document), indent=indent, allow_nan=False)
 
 
-def _clean(value: Any) -> Any:
+def clean(value: Any) -> Any:
+    """Return a JSON-ready copy of a value: NaN and infinity as strings."""
     if isinstance(value, float):
         if value != value or value in (float('inf'), float('-inf')):
             return str(value)
         return value
     if isinstance(value, dict):
-        return {key: _clean(item) for key, item in value.items()}
+        return {key: clean(item) for key, item in value.items()}
     if isinstance(value, (list, tuple)):
-        return [_clean(item) for item in value]
+        return [clean(item) for item in value]
     return value
 
 
