@@ -23,11 +23,10 @@ No timing is asserted (bench/bench_corpus.py measures the speed-ups).
 import json
 import shutil
 
+from cli_harness import run
 import corpus
 from urdf_link_tools import batch
 from urdf_link_tools.cli import EXIT_USAGE
-
-from cli_harness import run
 
 ROBOTS = ('ur_description/urdf/ur5_robot.urdf', 'panda_description/urdf/panda.urdf',
           'double_pendulum_description/urdf/double_pendulum.urdf',
