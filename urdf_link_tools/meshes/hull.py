@@ -28,6 +28,7 @@ Points within a relative tolerance of 1e-10 of a facet count as on it (Qhull mer
 near-coplanar facets too): both give the same volume to that tolerance.
 """
 
+import math
 import sys
 from typing import NamedTuple, Optional, Tuple
 
@@ -137,21 +138,6 @@ def _outward(points: np.ndarray, simplices: np.ndarray, normals: np.ndarray) -> 
     return simplices
 
 
-def _plane(points: np.ndarray, faces: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
-    a = points[faces[:, 0]]
-    u, v = points[faces[:, 1]] - a, points[faces[:, 2]] - a
-    # np.cross, without its generic overhead (this runs once per insertion)
-    normals = np.empty_like(u)
-    normals[:, 0] = u[:, 1] * v[:, 2] - u[:, 2] * v[:, 1]
-    normals[:, 1] = u[:, 2] * v[:, 0] - u[:, 0] * v[:, 2]
-    normals[:, 2] = u[:, 0] * v[:, 1] - u[:, 1] * v[:, 0]
-    lengths = np.sqrt(np.einsum('ij,ij->i', normals, normals))
-    if not np.all(lengths > 0.0):
-        raise _Unbuilt('a facet without area')
-    normals /= lengths[:, None]
-    return normals, np.einsum('ij,ij->i', normals, a)
-
-
 def _start(points: np.ndarray, eps: float) -> np.ndarray:
     """Return four points spanning a tetrahedron, wound outwards as four faces."""
     low, high = points.min(axis=0), points.max(axis=0)
@@ -186,23 +172,22 @@ def _quickhull(original: np.ndarray) -> Hull:
     points = original - original.mean(axis=0)  # planes through big coordinates lose digits
     eps = _EPS * float(np.max(points.max(axis=0) - points.min(axis=0)))
     start = _start(points, eps)
-    # Every face ever made, in buffers that grow by doubling; ``alive`` marks the hull's.
+    # A step touches a few faces: their corners and planes are Python lists (indexing NumPy
+    # arrays element by element costs more than the arithmetic). ``alive`` marks the hull's
+    # faces among every face ever made, in a buffer that grows by doubling.
+    coordinates = points.tolist()
+    corners = start.tolist()
+    planes = _planes(coordinates, corners)
     capacity = 64
-    faces = np.empty((capacity, 3), dtype=np.int64)
-    normals = np.empty((capacity, 3))
-    offsets = np.empty(capacity)
     alive = np.zeros(capacity, dtype=bool)
-    faces[:4] = start
-    normals[:4], offsets[:4] = _plane(points, start)
     alive[:4] = True
-    count = 4
     # Directed edge -> the live face that runs along it: the faces next to a face.
     edge_face = {}
-    for index, (a, b, c) in enumerate(start.tolist()):
+    for index, (a, b, c) in enumerate(corners):
         edge_face.update((((a, b), index), ((b, c), index), ((c, a), index)))
-    corners = start.tolist()
     # Every point outside the hull so far, with the face it is furthest outside of.
-    distance = points @ normals[:4].T - offsets[:4]
+    table = np.array(planes)
+    distance = points @ table[:, :3].T - table[:, 3]
     owner = np.argmax(distance, axis=1)
     height = distance[np.arange(n), owner]
     outside = np.flatnonzero(height > eps)
@@ -214,25 +199,24 @@ def _quickhull(original: np.ndarray) -> Hull:
             raise _Unbuilt('too many steps')
         pick = int(np.argmax(height))
         apex = int(outside[pick])
-        visible, horizon = _visible(points[apex], int(owner[pick]), corners, edge_face,
-                                    normals, offsets, eps)
-        new = np.array([(a, b, apex) for a, b in horizon], dtype=np.int64)
-        new_normals, new_offsets = _plane(points, new)
-        first, count = count, count + len(new)
+        visible, horizon = _visible(coordinates[apex], int(owner[pick]), corners, edge_face,
+                                    planes, eps)
+        new = [(a, b, apex) for a, b in horizon]
+        new_planes = _planes(coordinates, new)
+        first = len(corners)
+        count = first + len(new)
         if count > capacity:
             capacity = max(2 * capacity, count)
-            faces, normals, offsets, alive = (np.resize(array, (capacity,) + array.shape[1:])
-                                              for array in (faces, normals, offsets, alive))
+            alive = np.resize(alive, capacity)
             alive[first:] = False
         for face in visible:
             a, b, c = corners[face]
             del edge_face[(a, b)], edge_face[(b, c)], edge_face[(c, a)]
-        for index, (a, b) in enumerate(horizon, first):
+        for index, (a, b, _) in enumerate(new, first):
             edge_face.update((((a, b), index), ((b, apex), index), ((apex, a), index)))
-            corners.append((a, b, apex))
+        corners.extend(new)
+        planes.extend(new_planes)
         alive[visible] = False
-        faces[first:count], normals[first:count], offsets[first:count] = \
-            new, new_normals, new_offsets
         alive[first:count] = True
         # The points that saw a removed face look for a new one; the rest keep theirs.
         moved = ~alive[owner]
@@ -240,21 +224,39 @@ def _quickhull(original: np.ndarray) -> Hull:
         keep = ~moved
         candidates = outside[moved]
         candidates = candidates[candidates != apex]
-        distance = points[candidates] @ new_normals.T - new_offsets
+        table = np.array(new_planes)
+        distance = points[candidates] @ table[:, :3].T - table[:, 3]
         best = np.argmax(distance, axis=1)
         best_height = distance[np.arange(len(candidates)), best]
         still = best_height > eps
         outside = np.concatenate([outside[keep], candidates[still]])
         owner = np.concatenate([owner[keep], first + best[still]])
         height = np.concatenate([height[keep], best_height[still]])
-    kept = np.flatnonzero(alive[:count])
-    simplices = faces[kept]
+    simplices = np.array(corners, dtype=np.int64)[np.flatnonzero(alive[:len(corners)])]
     _verify(points, simplices)
     return Hull(original, simplices)
 
 
-def _visible(apex: np.ndarray, seed: int, corners: list, edge_face: dict,
-             normals: np.ndarray, offsets: np.ndarray, eps: float) -> Tuple[list, list]:
+def _planes(coordinates: list, triangles: list) -> list:
+    """Return each triangle's unit normal and offset, ``(nx, ny, nz, d)``."""
+    rows = []
+    for a, b, c in triangles:
+        ax, ay, az = coordinates[a]
+        bx, by, bz = coordinates[b]
+        cx, cy, cz = coordinates[c]
+        ux, uy, uz = bx - ax, by - ay, bz - az
+        vx, vy, vz = cx - ax, cy - ay, cz - az
+        nx, ny, nz = uy * vz - uz * vy, uz * vx - ux * vz, ux * vy - uy * vx
+        length = math.sqrt(nx * nx + ny * ny + nz * nz)
+        if not length > 0.0:
+            raise _Unbuilt('a facet without area')
+        nx, ny, nz = nx / length, ny / length, nz / length
+        rows.append((nx, ny, nz, nx * ax + ny * ay + nz * az))
+    return rows
+
+
+def _visible(apex: list, seed: int, corners: list, edge_face: dict, planes: list,
+             eps: float) -> Tuple[list, list]:
     """
     Return the faces the apex sees, grown from ``seed`` across shared edges, and the horizon.
 
@@ -265,6 +267,7 @@ def _visible(apex: np.ndarray, seed: int, corners: list, edge_face: dict,
     :return: (visible face indices, horizon edges wound as the visible faces ran them)
     :raises _Unbuilt: when the horizon is not one simple loop
     """
+    x, y, z = apex
     visible = [seed]
     seen = {seed: True}
     horizon = []
@@ -274,7 +277,8 @@ def _visible(apex: np.ndarray, seed: int, corners: list, edge_face: dict,
             other = edge_face[(edge[1], edge[0])]
             sees = seen.get(other)
             if sees is None:
-                sees = seen[other] = float(normals[other] @ apex - offsets[other]) > eps
+                nx, ny, nz, d = planes[other]
+                sees = seen[other] = nx * x + ny * y + nz * z - d > eps
                 if sees:
                     visible.append(other)
             if not sees:

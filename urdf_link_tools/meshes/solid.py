@@ -48,6 +48,9 @@ from urdf_link_tools.meshes.reading import frozen, RawMesh, TRIM_BYTES, trim_hea
 _HULL_TOLERANCE = 1e-6
 #: thinner than this fraction of its largest extent (cubed), a solid is flat
 _FLAT = 1e-9
+#: up to this many vertices, a closed mesh's hull is built at once: the density rule needs
+#: its volume anyway, so a first bound from the hull of some of its points is work done twice
+_DIRECT_HULL = 20_000
 
 
 @dataclass(frozen=True)
@@ -195,9 +198,10 @@ def _measure(raw: RawMesh) -> Solid:
             return _unmeasured(None, watertight, consistent, flat=True)
         # A convex part is its own hull (no hull to build: one insertion per corner).
         hull, why = surface_hull(vertices, faces[:, ::-1] if inside_out else faces), ''
-        if hull is None and abs(volume) <= _inner_hull_volume(vertices):
-            # Below the hull of some of its points, so below its hull: the common case,
-            # decided without the full hull (Qhull on every vertex cost 2 s at 160,000).
+        if hull is None and len(vertices) > _DIRECT_HULL and \
+                abs(volume) <= _inner_hull_volume(vertices):
+            # Below the hull of some of its points, so below its hull: decided without the
+            # full hull (Qhull on every vertex cost 2 s at 160,000).
             return _solid(properties, 'mesh', watertight, consistent, inside_out)
         if hull is None:
             hull, why = convex_hull(vertices)
