@@ -21,6 +21,7 @@ No timing is asserted (bench/bench_corpus.py measures the speed-ups).
 """
 
 import json
+import os
 import shutil
 
 from cli_harness import run
@@ -146,3 +147,14 @@ def test_progress_only_on_a_terminal():
     paths, options = _corpus_args()
     status, _, err = run(['check', *paths[:2], *options, '--jobs', '2'])
     assert status == 0 and 'robots,' not in err  # a StringIO is no terminal
+
+
+def _dies_on_b(path):
+    if path == 'b':
+        os._exit(3)  # a worker killed (for memory, or a crash in a native library)
+    return path.upper()
+
+
+def test_a_worker_that_dies_is_an_answer_not_a_traceback():
+    answers = list(batch.run(_dies_on_b, ['a', 'b'], 2, crashed=lambda path: f'{path} died'))
+    assert answers[0] in (('a', 'A'), ('a', 'a died')) and answers[1] == ('b', 'b died')

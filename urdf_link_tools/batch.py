@@ -23,6 +23,7 @@ that exists (a CI matrix, Ray): ``--shard K/N`` gives each machine its part.
 """
 
 import concurrent.futures
+import concurrent.futures.process
 import hashlib
 import multiprocessing
 import os
@@ -123,7 +124,8 @@ def _context() -> Any:
 
 
 def run(work: Callable[[str], Any], paths: Sequence[str], jobs: int,
-        progress: Optional[Progress] = None) -> Iterator[Tuple[str, Any]]:
+        progress: Optional[Progress] = None,
+        crashed: Callable[[str], Any] = lambda path: None) -> Iterator[Tuple[str, Any]]:
     """
     Check every path, in order, with ``jobs`` worker processes.
 
@@ -131,6 +133,9 @@ def run(work: Callable[[str], Any], paths: Sequence[str], jobs: int,
     :param paths: the inputs
     :param jobs: worker processes; 1 (or a single path) checks in this process
     :param progress: counts each answer
+    :param crashed: the answer for a path whose worker process died (killed for memory, a
+        crash in a native library): the pool is then broken, so every path not answered yet
+        gets it too
     :return: (path, answer) in the order of ``paths``, each as soon as it and those before
         it are done
     """
@@ -141,11 +146,18 @@ def run(work: Callable[[str], Any], paths: Sequence[str], jobs: int,
                 progress.step()
             yield path, answer
         return
-    with concurrent.futures.ProcessPoolExecutor(min(jobs, len(paths)),
-                                                mp_context=_context()) as pool:
+    pool = concurrent.futures.ProcessPoolExecutor(min(jobs, len(paths)), mp_context=_context())
+    try:
         futures = [pool.submit(work, path) for path in paths]
         for path, future in zip(paths, futures):
-            answer = future.result()
+            try:
+                answer = future.result()
+            except concurrent.futures.process.BrokenProcessPool:
+                answer = crashed(path)
             if progress is not None:
                 progress.step()
             yield path, answer
+    finally:
+        # Ctrl-C, an error raised by a worker or a reader that stops early: no robot waiting
+        # in the queue is started any more.
+        pool.shutdown(wait=True, cancel_futures=True)

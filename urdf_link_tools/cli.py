@@ -310,7 +310,9 @@ def _check_paths(args: argparse.Namespace, config, baseline, out: TextIO, err: T
         out=out if jobs == 1 else None), cache)
     progress = batch.Progress(len(paths), err)
     try:
-        yield from batch.run(work, paths, jobs, progress)
+        yield from batch.run(work, paths, jobs, progress, lambda path: (
+            'error', 'the worker process checking it ended unexpectedly (out of memory?): '
+            'check it alone with --jobs 1', ''))
     finally:
         progress.close()
 
