@@ -26,8 +26,8 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
-BENCHMARKS = ('bench_analysis', 'bench_meshes', 'bench_services', 'bench_latency',
-              'bench_memory')
+BENCHMARKS = ('bench_vs_mujoco', 'bench_corpus', 'bench_analysis', 'bench_meshes',
+              'bench_services', 'bench_latency', 'bench_memory')
 
 
 def main() -> int:

@@ -124,6 +124,35 @@ def test_quickhull_on_the_corpus_inner_hulls():
             expected, rel=1e-9), path
 
 
+#: CAD parts whose near-coplanar corners broke the quickhull before its visible region grew
+#: face by face (an open horizon) and before a sliver facet's rough plane could refuse it
+CAD_PARTS = ('hyq_description/meshes/leg/hipassembly.dae',
+             'hyq_description/meshes/leg/upperleg.dae',
+             'centauro_description/meshes/simple/hip-yaw.stl',
+             'tiago_description/meshes/pmb2/base/base_ring.stl',
+             'bolt_description/meshes/stl/bolt_lower_leg_left_side.stl')
+
+
+@pytest.mark.parametrize('name', CAD_PARTS)
+def test_quickhull_builds_cad_parts_with_coplanar_corners(name):
+    path = ROBOTS / name
+    raw = read_mesh(str(path), path.suffix.lower()[1:], Budget(), ())
+    built = hull._quickhull(np.array(raw.vertices))
+    assert hull.enclosed_volume(built) == pytest.approx(ConvexHull(raw.vertices).volume,
+                                                        rel=1e-9)
+
+
+def test_a_convex_surface_is_its_own_hull_and_a_concave_one_is_not():
+    cylinder = trimesh.creation.cylinder(radius=0.05, height=0.3, sections=64)
+    points = np.asarray(cylinder.vertices, dtype=np.float32).astype(float) + 0.4
+    own = hull.surface_hull(points, np.asarray(cylinder.faces))
+    assert own is not None and own.simplices is not None
+    assert hull.enclosed_volume(own) == pytest.approx(ConvexHull(points).volume, rel=1e-9)
+    ring = trimesh.creation.annulus(r_min=0.03, r_max=0.05, height=0.3, sections=64)
+    assert hull.surface_hull(np.asarray(ring.vertices), np.asarray(ring.faces)) is None
+    assert hull.surface_hull(points, np.asarray(cylinder.faces)[:, ::-1]) is None  # inwards
+
+
 @pytest.mark.parametrize('points', [
     np.zeros((10, 3)), np.outer(np.arange(10.0), (1.0, 2.0, 3.0)),
     np.column_stack([np.random.default_rng(1).random((50, 2)), np.zeros(50)])])

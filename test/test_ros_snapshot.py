@@ -86,3 +86,36 @@ def test_ros_snapshot_answers_are_built_once():
     first, note = answers.triangles(element, mesh)
     assert note == '' and len(first.triangles) == 1520
     assert answers.triangles(element, mesh)[0] is first
+
+
+def test_ros_snapshot_link_answers_are_whole_messages_built_once():
+    from urdf_link_tools.ros import conversions
+    from urdf_link_tools.srv import GetLinkFindings, GetLinkGeometry
+
+    robot = parse_description(SAMPLE_URDF.read_bytes(), str(SAMPLE_URDF))
+    snapshot = build_snapshot(robot, SETTINGS, mesh_library(SETTINGS), 1, 'urdf_link_tools')
+    answers, analysis = snapshot.answers, snapshot.analysis
+    built = []
+
+    def geometry(name, group=''):
+        def build():
+            built.append(name)
+            return conversions.fill_link_geometry(GetLinkGeometry.Response(), analysis, name,
+                                                  group)
+        return answers.link_geometry(name, group, False, build)
+
+    first = geometry('arm_link')
+    assert first.success and first.frame_id == 'arm_link'
+    assert geometry('arm_link') is first and geometry('arm_link', ' collision ') is first
+    assert geometry('arm_link', 'visual') is not first
+    assert built == ['arm_link', 'arm_link']
+    # Unknown links and groups are answered per call: no request grows the store.
+    assert not geometry('arm_lnk').success and not geometry('arm_lnk').success
+    assert not geometry('arm_link', 'nowhere').success
+    assert built[2:] == ['arm_lnk', 'arm_lnk', 'arm_link']
+
+    def findings(name):
+        return answers.link_findings(name, lambda: conversions.fill_link_findings(
+            GetLinkFindings.Response(), analysis, name))
+    assert findings('arm_link') is findings('arm_link') and findings('') is findings('')
+    assert findings('arm_link').findings

@@ -27,7 +27,7 @@ from typing import Callable, Iterator, List, Optional, Sequence, TextIO
 
 from urdf_link_tools.errors import UrdfError, UrdfInputError
 from urdf_link_tools.limits import DESCRIPTION_MAX_BYTES, MESH_MAX_BYTES
-from urdf_link_tools.loading import load_input, LoadedDescription
+from urdf_link_tools.loading import is_xacro, load_input, LoadedDescription
 from urdf_link_tools.model import Robot
 from urdf_link_tools.parser import parse_urdf_string
 from urdf_link_tools.reports import FORMATS
@@ -92,8 +92,9 @@ def _load(args: argparse.Namespace, path: str, err: TextIO) -> LoadedDescription
                                                   for robot in _robot_paths(args))):
         raise UsageError('name:=value arguments are for xacro input (a .xacro file, or '
                          '--xacro)')
-    loaded = load_input(path, DESCRIPTION_MAX_BYTES, xacro=True if args.xacro else None,
-                        options=_xacro_options(args))
+    xacro = True if args.xacro else None
+    loaded = load_input(path, DESCRIPTION_MAX_BYTES, xacro=xacro,
+                        options=_xacro_options(args) if is_xacro(path, xacro) else None)
     for note in loaded.notes:
         err.write(f'urdf-link-tools: note: {note}\n')
     if args.emit_urdf:
@@ -195,10 +196,13 @@ def _check_config(args: argparse.Namespace):
 
 
 def _check_robot(path: str, args: argparse.Namespace, config, baseline, out: TextIO,
-                 err: TextIO):
+                 err: Optional[TextIO] = None):
     from urdf_link_tools.analysis import analyze
-    from urdf_link_tools.fix import fix_inertia
     from urdf_link_tools.reports.build import build_report
+
+    # A worker's standard error is captured per robot (check_runner), so the stream is taken
+    # when the robot is checked, not when the run starts.
+    err = err if err is not None else NeutralStream(sys.stderr)
 
     loaded = _load(args, path, err)
     data, source = loaded.data, loaded.source
@@ -218,6 +222,7 @@ def _check_robot(path: str, args: argparse.Namespace, config, baseline, out: Tex
         if not args.fix_inertia or args.fix_inertia.endswith('.xacro'):
             raise UsageError('--fix-inertia needs an output file OUT.urdf for URDF input '
                              '(never a .xacro)')
+        from urdf_link_tools.fix import fix_inertia
         fixed, fixes = fix_inertia(data, report.analysis)
         try:
             with open(args.fix_inertia, 'wb') as stream:
@@ -229,7 +234,7 @@ def _check_robot(path: str, args: argparse.Namespace, config, baseline, out: Tex
                    f'tensor{"s" if len(fixes) != 1 else ""} replaced'
                    + ''.join(f'\n  {fix.link} (line {fix.line}, {fix.rule})' for fix in fixes)
                    + '\n')
-    return report
+    return report, loaded.files
 
 
 def _log_mesh_readers(path: str, analysis) -> None:
@@ -290,24 +295,75 @@ def _cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             raise UsageError(str(exc)) from None
     reports = []
     input_errors: List = []
-    for path in paths:
-        try:
-            report = _check_robot(path, args, config, baseline, out, err)
-        except UrdfError as exc:
-            input_errors.append((path, str(exc)))
-            continue
-        if report is None:
+    stream = args.format == 'jsonl'
+    for path, (kind, payload, notes) in _check_paths(args, config, baseline, out, err):
+        err.write(notes)
+        if kind == 'error':
+            input_errors.append((path, payload))
+            if stream:
+                from urdf_link_tools.reports.jsonl import error_line
+                out.write(error_line(path, payload) + '\n')
+        elif kind == 'skipped':
             err.write(f'urdf-link-tools: {path}: skipped, a xacro file without <link> '
                       '(a macro file: its links are checked where a robot uses them)\n')
         else:
-            reports.append(report)
+            reports.append(payload)
+            if stream:
+                from urdf_link_tools.reports.jsonl import report_line
+                out.write(report_line(payload) + '\n')
+                out.flush()
     status = exit_status(reports, len(input_errors), args.fail_on)
-    text = render(args.format, reports, input_errors, status, args.baseline, args.fail_on)
+    text = render(args.format, reports, input_errors, status, args.baseline, args.fail_on) \
+        if not stream else ''
     if text:
         out.write(text + '\n')
     for path, message in input_errors:
         err.write(f'urdf-link-tools: error: {path}: {message}\n')
     return status
+
+
+def _check_paths(args: argparse.Namespace, config, baseline, out: TextIO, err: TextIO):
+    """Yield (path, answer) for every robot of this shard, in order (see check_runner)."""
+    import functools
+    from urdf_link_tools import batch
+    from urdf_link_tools.check_runner import check_path
+
+    paths = _robot_paths(args)
+    if args.shard:
+        try:
+            index, count = batch.parse_shard(args.shard)
+        except ValueError as exc:
+            raise UsageError(str(exc)) from None
+        paths = batch.select_shard(paths, index, count)
+    if args.jobs is not None and args.jobs < 1:
+        raise UsageError(f'--jobs {args.jobs}: give at least 1')
+    single = args.fix_inertia is not None or args.emit_urdf or '-' in paths
+    jobs = 1 if single else (args.jobs or batch.default_jobs())
+    cache = None
+    if args.cache and not single:
+        from urdf_link_tools.result_cache import ResultCache
+        cache = ResultCache(args.cache, _cache_options(args, config))
+    # The output stream stays here: only --fix-inertia (one robot, in this process) writes to it.
+    work = functools.partial(check_path, functools.partial(
+        _check_robot, args=args, config=config, baseline=baseline,
+        out=out if jobs == 1 else None), cache)
+    progress = batch.Progress(len(paths), err)
+    try:
+        yield from batch.run(work, paths, jobs, progress, lambda path: (
+            'error', 'the worker process checking it ended unexpectedly (out of memory?): '
+            'check it alone with --jobs 1', ''))
+    finally:
+        progress.close()
+
+
+def _cache_options(args: argparse.Namespace, config) -> str:
+    """Name every option that changes a robot's report (the cache's key)."""
+    import os
+    from urdf_link_tools.result_cache import file_digest
+    return repr((config, args.xacro, sorted(args.xacro_args), args.xacro_allow_dir,
+                 [(name, os.environ.get(name)) for name in args.xacro_env], args.xacro_timeout,
+                 args.skip_macro_files, args.baseline and file_digest(args.baseline),
+                 os.environ.get('AMENT_PREFIX_PATH', '')))
 
 
 def _fix_xacro(args: argparse.Namespace, analysis, loaded: LoadedDescription,
@@ -416,6 +472,17 @@ def _add_check_parser(commands) -> None:
                             'how the meshes were read')
     check.add_argument('--strict', action='store_const', const='warning', dest='fail_on',
                        help='the same as --fail-on warning')
+    check.add_argument('--jobs', '-j', type=int, metavar='N',
+                       help='check N robots at a time in worker processes (default: the '
+                            'cores this process may use); the findings are the same')
+    check.add_argument('--shard', metavar='K/N',
+                       help='check only part K of N of the robots given (decided by each '
+                            "path's digest, so N machines given the same list split it "
+                            'exactly)')
+    check.add_argument('--cache', metavar='DIR',
+                       help="keep each robot's report in DIR and reuse it while the "
+                            'description and every file it reads (meshes, includes, YAML) '
+                            'are unchanged')
     check.add_argument('--fix-inertia', metavar='OUT.urdf', nargs='?', const='',
                        help='URDF: write a copy with each flagged inertia replaced by the '
                             'suggested one (all other bytes unchanged); xacro (no OUT): edit '

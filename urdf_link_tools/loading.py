@@ -24,13 +24,15 @@ from dataclasses import dataclass, replace
 import logging
 import os
 import sys
-from typing import BinaryIO, Iterable, Optional, Tuple
+from typing import BinaryIO, Iterable, Optional, Tuple, TYPE_CHECKING
 
 from urdf_link_tools.errors import UrdfInputError
 from urdf_link_tools.findings import Finding, internal_error, sort_key
 from urdf_link_tools.limits import DESCRIPTION_MAX_BYTES
-from urdf_link_tools.xacro.sandbox import expand_xacro, ToolFailure, XacroOptions
 from urdf_link_tools.xacro.source_map import display_path, locate_findings, SourceMap
+
+if TYPE_CHECKING:  # pragma: no cover - the sandbox is imported for xacro input only
+    from urdf_link_tools.xacro.sandbox import ToolFailure, XacroOptions
 
 XACRO_NAMESPACE = b'ros.org/wiki/xacro'
 LOG = logging.getLogger(__name__)
@@ -81,13 +83,15 @@ class LoadedDescription:
     :param notes: things the user should know (printed by the CLI, logged by the node)
     :param tool_failures: what of this tool failed while reading it (the xacro source
         tracer): :meth:`locate` adds each as an internal-error finding
+    :param files: the other files the expansion read (xacro includes, YAML files)
     """
 
     data: bytes
     source: Optional[str]
     source_map: Optional[SourceMap] = None
     notes: Tuple[str, ...] = ()
-    tool_failures: Tuple[ToolFailure, ...] = ()
+    tool_failures: Tuple['ToolFailure', ...] = ()
+    files: Tuple[str, ...] = ()
 
     @property
     def expanded(self) -> bool:
@@ -119,7 +123,7 @@ class LoadedDescription:
 
 def load_input(path: str, max_bytes: int = DESCRIPTION_MAX_BYTES,
                stdin: Optional[BinaryIO] = None, xacro: Optional[bool] = None,
-               options: Optional[XacroOptions] = None) -> LoadedDescription:
+               options: 'Optional[XacroOptions]' = None) -> LoadedDescription:
     """
     Read a URDF or xacro file (``-`` for stdin), expanding xacro in the bounded child.
 
@@ -144,10 +148,12 @@ def load_input(path: str, max_bytes: int = DESCRIPTION_MAX_BYTES,
         raise UrdfInputError(f'{path} is not a regular file (a device or a pipe?)')
     source = os.path.abspath(path)
     if is_xacro(path, xacro):
+        from urdf_link_tools.xacro.sandbox import expand_xacro, XacroOptions
         options = replace(options or XacroOptions(), max_bytes=max_bytes)
         expansion = expand_xacro(path, options, display=path)
         return LoadedDescription(expansion.data, source, expansion.source_map,
-                                 expansion.notes, expansion.tool_failures)
+                                 expansion.notes, expansion.tool_failures,
+                                 expansion.files)
     try:
         with open(path, 'rb') as stream:
             data = read_bounded(stream, max_bytes, path)

@@ -28,6 +28,7 @@ Points within a relative tolerance of 1e-10 of a facet count as on it (Qhull mer
 near-coplanar facets too): both give the same volume to that tolerance.
 """
 
+import math
 import sys
 from typing import NamedTuple, Optional, Tuple
 
@@ -41,6 +42,10 @@ MAX_POINTS = 100_000
 MAX_STEPS = 1500
 #: relative to the extent of the points: closer to a facet than this is on it
 _EPS = 1e-10
+#: points times triangles beyond which a surface is not tested for being its own hull
+_MAX_PRODUCT = 50_000_000
+#: of the hull's volume: a point outside a finished hull adding more than this proves it wrong
+_MISSING = 1e-9
 
 
 class Hull(NamedTuple):
@@ -97,26 +102,40 @@ def convex_hull(points: np.ndarray) -> Tuple[Optional[Hull], str]:
     return Hull(found.points, simplices), 'convex hull'
 
 
+def surface_hull(points: np.ndarray, faces: np.ndarray) -> Optional[Hull]:
+    """
+    Return a closed surface as its own convex hull when it is convex, else None.
+
+    A closed, consistently wound surface none of whose points lies outside any of its own
+    triangles (as :func:`_verify` measures it) is the boundary of its convex hull: a CAD
+    part exported as a convex collision shape (a Fanuc's links) gets its hull in one matrix
+    product instead of one insertion per corner.
+
+    :param points: (n, 3) vertices
+    :param faces: (m, 3) triangles wound outwards
+    :return: the hull, or None when the surface is not convex (or wound inwards)
+    """
+    if len(points) * len(faces) > _MAX_PRODUCT:
+        return None
+    centred = points - points.mean(axis=0)
+    crosses = cross(centred[faces])
+    # Most concave surfaces have a corner above one of their biggest triangles: a cheap no.
+    levels = np.einsum('ij,ij->i', crosses, centred[faces[:, 0]])
+    big = np.argsort(np.einsum('ij,ij->i', crosses, crosses))[-32:]
+    if np.any(centred @ crosses[big].T - levels[big] > _MISSING * float(levels.sum())):
+        return None
+    try:
+        _verify(centred, faces)
+    except _Unbuilt:
+        return None
+    return Hull(points, faces)
+
+
 def _outward(points: np.ndarray, simplices: np.ndarray, normals: np.ndarray) -> np.ndarray:
     inward = np.einsum('ij,ij->i', cross(points[simplices]), normals) < 0.0
     simplices = simplices.copy()
     simplices[inward] = simplices[inward][:, ::-1]
     return simplices
-
-
-def _plane(points: np.ndarray, faces: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
-    a = points[faces[:, 0]]
-    u, v = points[faces[:, 1]] - a, points[faces[:, 2]] - a
-    # np.cross, without its generic overhead (this runs once per insertion)
-    normals = np.empty_like(u)
-    normals[:, 0] = u[:, 1] * v[:, 2] - u[:, 2] * v[:, 1]
-    normals[:, 1] = u[:, 2] * v[:, 0] - u[:, 0] * v[:, 2]
-    normals[:, 2] = u[:, 0] * v[:, 1] - u[:, 1] * v[:, 0]
-    lengths = np.sqrt(np.einsum('ij,ij->i', normals, normals))
-    if not np.all(lengths > 0.0):
-        raise _Unbuilt('a facet without area')
-    normals /= lengths[:, None]
-    return normals, np.einsum('ij,ij->i', normals, a)
 
 
 def _start(points: np.ndarray, eps: float) -> np.ndarray:
@@ -153,18 +172,22 @@ def _quickhull(original: np.ndarray) -> Hull:
     points = original - original.mean(axis=0)  # planes through big coordinates lose digits
     eps = _EPS * float(np.max(points.max(axis=0) - points.min(axis=0)))
     start = _start(points, eps)
-    # Every face ever made, in buffers that grow by doubling; ``alive`` marks the hull's.
+    # A step touches a few faces: their corners and planes are Python lists (indexing NumPy
+    # arrays element by element costs more than the arithmetic). ``alive`` marks the hull's
+    # faces among every face ever made, in a buffer that grows by doubling.
+    coordinates = points.tolist()
+    corners = start.tolist()
+    planes = _planes(coordinates, corners)
     capacity = 64
-    faces = np.empty((capacity, 3), dtype=np.int64)
-    normals = np.empty((capacity, 3))
-    offsets = np.empty(capacity)
     alive = np.zeros(capacity, dtype=bool)
-    faces[:4] = start
-    normals[:4], offsets[:4] = _plane(points, start)
     alive[:4] = True
-    count = 4
+    # Directed edge -> the live face that runs along it: the faces next to a face.
+    edge_face = {}
+    for index, (a, b, c) in enumerate(corners):
+        edge_face.update((((a, b), index), ((b, c), index), ((c, a), index)))
     # Every point outside the hull so far, with the face it is furthest outside of.
-    distance = points @ normals[:4].T - offsets[:4]
+    table = np.array(planes)
+    distance = points @ table[:, :3].T - table[:, 3]
     owner = np.argmax(distance, axis=1)
     height = distance[np.arange(n), owner]
     outside = np.flatnonzero(height > eps)
@@ -176,25 +199,24 @@ def _quickhull(original: np.ndarray) -> Hull:
             raise _Unbuilt('too many steps')
         pick = int(np.argmax(height))
         apex = int(outside[pick])
-        live = np.flatnonzero(alive[:count])
-        visible = live[normals[live] @ points[apex] - offsets[live] > eps]
-        edges = set()
-        for a, b, c in faces[visible].tolist():
-            edges.update(((a, b), (b, c), (c, a)))
-        horizon = [(a, b, apex) for a, b in edges if (b, a) not in edges]
-        if len(horizon) < 3:
-            raise _Unbuilt('no horizon')
-        new = np.array(horizon, dtype=np.int64)
-        new_normals, new_offsets = _plane(points, new)
-        first, count = count, count + len(new)
+        visible, horizon = _visible(coordinates[apex], int(owner[pick]), corners, edge_face,
+                                    planes, eps)
+        new = [(a, b, apex) for a, b in horizon]
+        new_planes = _planes(coordinates, new)
+        first = len(corners)
+        count = first + len(new)
         if count > capacity:
             capacity = max(2 * capacity, count)
-            faces, normals, offsets, alive = (np.resize(array, (capacity,) + array.shape[1:])
-                                              for array in (faces, normals, offsets, alive))
+            alive = np.resize(alive, capacity)
             alive[first:] = False
+        for face in visible:
+            a, b, c = corners[face]
+            del edge_face[(a, b)], edge_face[(b, c)], edge_face[(c, a)]
+        for index, (a, b, _) in enumerate(new, first):
+            edge_face.update((((a, b), index), ((b, apex), index), ((apex, a), index)))
+        corners.extend(new)
+        planes.extend(new_planes)
         alive[visible] = False
-        faces[first:count], normals[first:count], offsets[first:count] = \
-            new, new_normals, new_offsets
         alive[first:count] = True
         # The points that saw a removed face look for a new one; the rest keep theirs.
         moved = ~alive[owner]
@@ -202,22 +224,80 @@ def _quickhull(original: np.ndarray) -> Hull:
         keep = ~moved
         candidates = outside[moved]
         candidates = candidates[candidates != apex]
-        distance = points[candidates] @ new_normals.T - new_offsets
+        table = np.array(new_planes)
+        distance = points[candidates] @ table[:, :3].T - table[:, 3]
         best = np.argmax(distance, axis=1)
         best_height = distance[np.arange(len(candidates)), best]
         still = best_height > eps
         outside = np.concatenate([outside[keep], candidates[still]])
         owner = np.concatenate([owner[keep], first + best[still]])
         height = np.concatenate([height[keep], best_height[still]])
-    kept = np.flatnonzero(alive[:count])
-    simplices = faces[kept]
-    _verify(points, simplices, normals[kept], offsets[kept], eps)
+    simplices = np.array(corners, dtype=np.int64)[np.flatnonzero(alive[:len(corners)])]
+    _verify(points, simplices)
     return Hull(original, simplices)
 
 
-def _verify(points: np.ndarray, simplices: np.ndarray, normals: np.ndarray,
-            offsets: np.ndarray, eps: float) -> None:
-    """Refuse a result that is not a closed, consistently wound surface holding every point."""
+def _planes(coordinates: list, triangles: list) -> list:
+    """Return each triangle's unit normal and offset, ``(nx, ny, nz, d)``."""
+    rows = []
+    for a, b, c in triangles:
+        ax, ay, az = coordinates[a]
+        bx, by, bz = coordinates[b]
+        cx, cy, cz = coordinates[c]
+        ux, uy, uz = bx - ax, by - ay, bz - az
+        vx, vy, vz = cx - ax, cy - ay, cz - az
+        nx, ny, nz = uy * vz - uz * vy, uz * vx - ux * vz, ux * vy - uy * vx
+        length = math.sqrt(nx * nx + ny * ny + nz * nz)
+        if not length > 0.0:
+            raise _Unbuilt('a facet without area')
+        nx, ny, nz = nx / length, ny / length, nz / length
+        rows.append((nx, ny, nz, nx * ax + ny * ay + nz * az))
+    return rows
+
+
+def _visible(apex: list, seed: int, corners: list, edge_face: dict, planes: list,
+             eps: float) -> Tuple[list, list]:
+    """
+    Return the faces the apex sees, grown from ``seed`` across shared edges, and the horizon.
+
+    Growing the region face by face keeps it connected: taking every face the apex is above
+    instead lets a near-coplanar face far away join it, and the horizon is then no longer
+    one loop (the hull of a CAD part with many coplanar corners broke so).
+
+    :return: (visible face indices, horizon edges wound as the visible faces ran them)
+    :raises _Unbuilt: when the horizon is not one simple loop
+    """
+    x, y, z = apex
+    visible = [seed]
+    seen = {seed: True}
+    horizon = []
+    for face in visible:
+        a, b, c = corners[face]
+        for edge in ((a, b), (b, c), (c, a)):
+            other = edge_face[(edge[1], edge[0])]
+            sees = seen.get(other)
+            if sees is None:
+                nx, ny, nz, d = planes[other]
+                sees = seen[other] = nx * x + ny * y + nz * z - d > eps
+                if sees:
+                    visible.append(other)
+            if not sees:
+                horizon.append(edge)
+    starts = {a for a, _ in horizon}
+    if len(horizon) < 3 or len(starts) != len(horizon):
+        raise _Unbuilt('the horizon is not one loop')
+    return visible, horizon
+
+
+def _verify(points: np.ndarray, simplices: np.ndarray) -> None:
+    """
+    Refuse a result that is not a closed, consistently wound surface holding every point.
+
+    A point counts as held when the tetrahedron it makes with every facet it lies above
+    has less than :data:`_MISSING` of the hull's volume: that is the volume it would add.
+    Measured so, with the facet's unnormalised cross product, a sliver facet (whose plane
+    is known only roughly) cannot refuse a right hull.
+    """
     edges = simplices[:, [0, 1, 1, 2, 2, 0]].reshape(-1, 2)
     n = len(points)
     keys = np.sort(edges[:, 0] * n + edges[:, 1])
@@ -225,8 +305,12 @@ def _verify(points: np.ndarray, simplices: np.ndarray, normals: np.ndarray,
         raise _Unbuilt('an edge used twice in one direction')
     if not np.all(np.isin(edges[:, 1] * n + edges[:, 0], keys)):
         raise _Unbuilt('an open edge')
-    step = max(1, 1_000_000 // len(normals))
+    crosses = cross(points[simplices])
+    levels = np.einsum('ij,ij->i', crosses, points[simplices[:, 0]])
+    # Six times the volume, as the triple products below are.
+    allowed = _MISSING * float(levels.sum())
+    step = max(1, 1_000_000 // len(crosses))
     for start in range(0, n, step):
-        chunk = points[start:start + step] @ normals.T - offsets
-        if np.any(chunk > 100.0 * eps):
+        chunk = points[start:start + step] @ crosses.T - levels
+        if np.any(chunk > allowed):
             raise _Unbuilt('a point outside')

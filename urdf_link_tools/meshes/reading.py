@@ -41,7 +41,7 @@ from typing import Any, Optional, Tuple, Union
 import numpy as np
 
 from urdf_link_tools.limits import MESH_MAX_BYTES
-from urdf_link_tools.meshes import collada, dae, gltf, stl
+from urdf_link_tools.meshes import gltf
 from urdf_link_tools.read_policy import read_refusal
 
 LOG = logging.getLogger(__name__)
@@ -220,8 +220,11 @@ def _parse(path: str, file_type: str, data: bytes, budget: Budget, problem) \
         -> Union[RawMesh, MeshProblem]:
     unit = 1.0
     extra: dict = {}
+    # Each format's reader is imported for the first file in it (the start-up of a robot
+    # without meshes, or with STL only, pays for none of the others).
     fallback: Optional[str] = None
     if file_type == 'stl':
+        from urdf_link_tools.meshes import stl
         reason = stl.problem(data)
         if reason is not None:
             return problem(f'{path} is not a valid STL: {reason}')
@@ -232,6 +235,7 @@ def _parse(path: str, file_type: str, data: bytes, budget: Budget, problem) \
     if file_type == 'obj':
         extra = {'skip_materials': True}
     elif file_type == 'dae':
+        from urdf_link_tools.meshes import collada, dae
         if b'<!ENTITY' in data:
             return problem(f'{path} declares XML entities, which are refused for safety')
         unit = dae.dae_unit(data)

@@ -74,6 +74,7 @@ class Run:
 FORMATS: Dict[str, Tuple[str, str]] = {
     'text': ('text', 'text grouped by link (default)'),
     'json': ('json_report', 'one JSON object'),
+    'jsonl': ('jsonl', 'JSON Lines: one object per robot, streamed as each is done'),
     'sarif': ('sarif', 'SARIF 2.1.0 for code scanning'),
     'github': ('github', 'GitHub Actions annotations'),
     'markdown': ('markdown', 'Markdown for a job summary or a pull-request comment'),

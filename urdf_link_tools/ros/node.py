@@ -440,12 +440,15 @@ class UrdfLinkToolsNode(Node):
                 return conversions.fill_link_geometry(response, None, request.link_name,
                                                       no_model_message=self._no_model_message())
             answers = snapshot.answers
-            return conversions.fill_link_geometry(
-                response, snapshot.analysis, request.link_name, request.group,
-                request.include_mesh_triangles, names=answers.names(),
-                triangles=answers.triangles)
+            # The answer about a link is built once per analysis and then served as is.
+            return answers.link_geometry(
+                request.link_name, request.group, request.include_mesh_triangles,
+                lambda: conversions.fill_link_geometry(
+                    response, snapshot.analysis, request.link_name, request.group,
+                    request.include_mesh_triangles, names=answers.names(),
+                    triangles=answers.triangles))
         except Exception as exc:
-            return _failed(response, exc, self)
+            return _failed(type(response)(), exc, self)
 
     def _get_link_findings(self, request, response):
         try:
@@ -454,11 +457,12 @@ class UrdfLinkToolsNode(Node):
                 return conversions.fill_link_findings(response, None, request.link_name,
                                                       self._no_model_message())
             answers = snapshot.answers
-            return conversions.fill_link_findings(
-                response, snapshot.analysis, request.link_name, names=answers.names(),
-                robot_findings=answers.robot_findings())
+            return answers.link_findings(
+                request.link_name, lambda: conversions.fill_link_findings(
+                    response, snapshot.analysis, request.link_name, names=answers.names(),
+                    robot_findings=answers.robot_findings()))
         except Exception as exc:
-            return _failed(response, exc, self)
+            return _failed(type(response)(), exc, self)
 
     def destroy_node(self) -> None:
         """Stop the analysis worker, then the node."""

@@ -64,7 +64,8 @@ class Answers:
         self._analysis = analysis
         self._build_triangles = conversions.triangles_for(triangles_max)
         self._locks: Dict[str, threading.Lock] = {
-            name: threading.Lock() for name in ('links', 'robot', 'names', 'triangles')}
+            name: threading.Lock() for name in ('links', 'robot', 'names', 'triangles',
+                                                'geometry', 'findings')}
         self._values: Dict[Any, Any] = {}
 
     def _once(self, lock: str, key: Any, build: Callable[[], Any]) -> Any:
@@ -91,6 +92,34 @@ class Answers:
         """Return the index of the link names, for "did you mean" answers."""
         return self._once('names', 'names',
                           lambda: NameIndex(self._analysis.robot.link_names))
+
+    def link_geometry(self, link_name: str, group: str, with_triangles: bool,
+                      build: Callable[[], Any]) -> Any:
+        """
+        Return the GetLinkGeometry response of a link, built once per analysis.
+
+        The response message itself is kept and served to every later caller (rclpy only
+        reads it to send it): a call costs a lookup, not a conversion of the link. Answers
+        about names that are not links, or groups a link does not have, are built per call,
+        so that no request can grow the store.
+
+        :param link_name: the link asked for
+        :param group: the group asked for ('' is 'collision')
+        :param with_triangles: whether the meshes' triangles are asked for
+        :param build: builds the response
+        """
+        link = self._analysis.robot.link(link_name)
+        group = group.strip() or 'collision'
+        if link is None or group not in conversions.link_groups(link):
+            return build()
+        return self._once('geometry', ('geometry', link.name, group, bool(with_triangles)),
+                          build)
+
+    def link_findings(self, link_name: str, build: Callable[[], Any]) -> Any:
+        """Return the GetLinkFindings response of a link ('' the robot), built once."""
+        if link_name and self._analysis.robot.link(link_name) is None:
+            return build()
+        return self._once('findings', ('findings', link_name), build)
 
     def triangles(self, element, mesh_result) -> Tuple[Any, str]:
         """Return the mesh of one element (None when left out), and why it was left out."""

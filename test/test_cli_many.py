@@ -1,0 +1,160 @@
+# Copyright 2026 urdf_link_tools contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+``check`` on many files: --jobs, --shard, --cache and --format jsonl.
+
+The findings of worker processes are compared with one process's on real corpus robots
+with meshes; the cache is shown to check a robot again when one of its meshes changes.
+No timing is asserted (bench/bench_corpus.py measures the speed-ups).
+"""
+
+import json
+import os
+import shutil
+
+from cli_harness import run
+import corpus
+from urdf_link_tools import batch
+from urdf_link_tools.cli import EXIT_USAGE
+
+ROBOTS = ('ur_description/urdf/ur5_robot.urdf', 'panda_description/urdf/panda.urdf',
+          'double_pendulum_description/urdf/double_pendulum.urdf',
+          'so_arm_description/urdf/so100.urdf', 'solo_description/robots/solo.urdf')
+
+
+def _corpus_args():
+    base = corpus.robots_dir()
+    assert base is not None, 'example-robot-data is not installed: run make setup'
+    share = corpus.prefix() / 'share' / 'example-robot-data'
+    return ([str(base / name) for name in ROBOTS],
+            ['--package-dir', f'example-robot-data={share}', '--fail-on', 'never'])
+
+
+def _lines(text):
+    return [json.loads(line) for line in text.splitlines()]
+
+
+def test_jobs_give_the_findings_of_one_process():
+    paths, options = _corpus_args()
+    status, alone, _ = run(['check', *paths, *options, '--format', 'jsonl', '--jobs', '1'])
+    assert status == 0
+    status, shared, _ = run(['check', *paths, *options, '--format', 'jsonl', '--jobs', '2'])
+    assert status == 0
+    assert shared == alone
+    lines = _lines(alone)
+    assert [line['source'] for line in lines] == paths
+    assert sum(len(line['findings']) for line in lines) > 0
+    # The text report is the same too.
+    assert run(['check', *paths, *options, '--jobs', '2'])[1] == \
+        run(['check', *paths, *options, '--jobs', '1'])[1]
+
+
+def test_an_unreadable_input_is_a_jsonl_line_and_exit_3(tmp_path):
+    paths, options = _corpus_args()
+    missing = str(tmp_path / 'nowhere.urdf')
+    status, out, err = run(['check', paths[0], missing, *options, '--format', 'jsonl',
+                            '--jobs', '2'])
+    assert status == 3
+    lines = _lines(out)
+    assert lines[0]['source'] == paths[0] and lines[1] == {
+        'source': missing, 'error': f'{missing}: no such file'}
+    assert 'no such file' in err
+
+
+def test_shards_partition_exactly():
+    paths = [str(path) for path in corpus.urdf_paths()]
+    assert len(paths) > 50
+    for count in (1, 2, 3, 7):
+        parts = [batch.select_shard(paths, index, count) for index in range(1, count + 1)]
+        assert sorted(sum(parts, [])) == sorted(paths)
+        assert sum(len(part) for part in parts) == len(paths)
+        for part in parts:
+            assert part == [path for path in paths if path in set(part)]  # order kept
+    # The same list in another order splits the same way.
+    assert batch.select_shard(paths[::-1], 2, 3) == batch.select_shard(paths, 2, 3)[::-1]
+
+
+def test_shard_option_checks_its_part_only():
+    paths, options = _corpus_args()
+    seen = []
+    for index in (1, 2, 3):
+        status, out, _ = run(['check', *paths, *options, '--format', 'jsonl',
+                              '--shard', f'{index}/3'])
+        assert status == 0
+        seen += [line['source'] for line in _lines(out)]
+    assert sorted(seen) == sorted(paths)
+    for bad in ('0/3', '4/3', '3', 'a/b'):
+        assert run(['check', *paths, '--shard', bad])[0] == EXIT_USAGE
+
+
+def test_cache_reuses_a_report_until_a_mesh_changes(tmp_path):
+    shutil.copytree(corpus.robots_dir() / 'ur_description', tmp_path / 'ur_description')
+    robot = tmp_path / 'ur_description' / 'urdf' / 'ur5_robot.urdf'
+    text = robot.read_text().replace('package://example-robot-data/robots/', '../../')
+    robot.write_text(text)
+    cache = tmp_path / 'cache'
+    args = ['check', str(robot), '--format', 'jsonl', '--fail-on', 'never', '--cache',
+            str(cache)]
+    first = run(args)[1]
+    assert list(cache.rglob('*.pickle'))
+    assert run(args)[1] == first  # from the cache
+    # The same robot checked again after a collision mesh is replaced by a broken file.
+    mesh = tmp_path / 'ur_description' / 'meshes' / 'ur5' / 'collision' / 'forearm.stl'
+    assert f'meshes/ur5/collision/{mesh.name}' in text
+    mesh.write_bytes(b'solid broken\nfacet\nendsolid\n')
+    again = _lines(run(args)[1])[0]
+    assert again != _lines(first)[0]
+    assert any(finding['rule'] == 'mesh-unreadable' for finding in again['findings'])
+    assert again == _lines(run(['check', str(robot), '--format', 'jsonl', '--fail-on',
+                                'never'])[1])[0]
+
+
+class _Terminal:
+    """A stream that says it is a terminal (progress is written only to one)."""
+
+    def __init__(self):
+        self.text = ''
+
+    def isatty(self):
+        return True
+
+    def write(self, text):
+        self.text += text
+
+    def flush(self):
+        pass
+
+
+def test_progress_only_on_a_terminal():
+    terminal = _Terminal()
+    progress = batch.Progress(3, terminal)
+    for _ in range(3):
+        progress.step()
+    progress.close()
+    assert '3/3 robots' in terminal.text and 'left' in terminal.text
+    paths, options = _corpus_args()
+    status, _, err = run(['check', *paths[:2], *options, '--jobs', '2'])
+    assert status == 0 and 'robots,' not in err  # a StringIO is no terminal
+
+
+def _dies_on_b(path):
+    if path == 'b':
+        os._exit(3)  # a worker killed (for memory, or a crash in a native library)
+    return path.upper()
+
+
+def test_a_worker_that_dies_is_an_answer_not_a_traceback():
+    answers = list(batch.run(_dies_on_b, ['a', 'b'], 2, crashed=lambda path: f'{path} died'))
+    assert answers[0] in (('a', 'A'), ('a', 'a died')) and answers[1] == ('b', 'b died')

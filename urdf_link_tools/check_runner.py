@@ -1,0 +1,67 @@
+# Copyright 2026 urdf_link_tools contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+One robot of a ``check`` run, as a worker process does it.
+
+Through the result cache, with what it prints to standard error captured, answering with
+data that crosses processes.
+"""
+
+import io
+import sys
+from typing import Any, Callable, Optional, Sequence, Tuple
+
+from urdf_link_tools.errors import UrdfError
+from urdf_link_tools.reports import CheckReport
+from urdf_link_tools.result_cache import files_read, portable, ResultCache
+
+#: check_robot(path) -> None (skipped) or (report, files the expansion read)
+CheckRobot = Callable[[str], Optional[Tuple[CheckReport, Sequence[str]]]]
+#: ('report', CheckReport) | ('error', message) | ('skipped', None), and the notes printed
+Answer = Tuple[str, Any, str]
+
+
+def check_path(check_robot: CheckRobot, cache: Optional[ResultCache], path: str) -> Answer:
+    """
+    Check one robot (or take its cached report) and answer with a portable result.
+
+    :param check_robot: the CLI's check of one path
+    :param cache: the result cache, or None
+    :param path: the input ('-' is never cached)
+    :return: (kind, payload, what the check wrote to standard error)
+    """
+    if cache is not None and path != '-':
+        hit = cache.get(path)
+        if hit is not None:
+            report, notes = hit
+            return 'report', report, notes
+    captured = io.StringIO()
+    saved, sys.stderr = sys.stderr, captured
+    try:
+        try:
+            result = check_robot(path)
+        except UrdfError as exc:
+            return 'error', str(exc), captured.getvalue()
+    finally:
+        sys.stderr = saved
+    notes = captured.getvalue()
+    if result is None:
+        return 'skipped', None, notes
+    report, includes = result
+    if cache is not None and path != '-':
+        known = files_read(report, includes)
+        if known is not None:
+            cache.put(path, (portable(report), notes), *known)
+    return 'report', portable(report), notes

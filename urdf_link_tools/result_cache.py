@@ -1,0 +1,151 @@
+# Copyright 2026 urdf_link_tools contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+The result cache of ``check --cache DIR``: a robot is checked again only if a file changed.
+
+An entry is found by a key made of this tool's version, the options that change findings
+(thresholds, ignored rules, package directories, xacro arguments, the baseline's content, the
+ament prefixes) and the path and content of the description given. It holds the report and
+the content digest of every other file the check read: xacro includes and YAML files,
+meshes, and the places a missing mesh was looked for (recorded as absent). The entry is used
+only while every one of them still has that content, so editing a mesh, a YAML file or an
+included macro, or adding the mesh that was missing, checks the robot again.
+
+Entries are pickles written by this tool into a directory the user names: as with any
+cache, point it only at a directory nobody else writes. A damaged entry is a miss.
+"""
+
+from dataclasses import replace
+import hashlib
+import importlib.metadata
+import os
+import pickle
+import tempfile
+from typing import Any, Iterable, List, Optional, Sequence, Tuple
+
+from urdf_link_tools.reports import CheckReport
+
+#: bump when the entries' layout or what a report holds changes
+FORMAT = 1
+_CHUNK = 1 << 20
+
+Dependency = Tuple[str, Optional[str]]
+
+
+def file_digest(path: str) -> Optional[str]:
+    """Return the BLAKE2b digest of a file's content, or None when it cannot be read."""
+    digest = hashlib.blake2b(digest_size=20)
+    try:
+        with open(path, 'rb') as stream:
+            for block in iter(lambda: stream.read(_CHUNK), b''):
+                digest.update(block)
+    except OSError:
+        return None
+    return digest.hexdigest()
+
+
+def _version() -> str:
+    try:
+        return importlib.metadata.version('urdf_link_tools')
+    except importlib.metadata.PackageNotFoundError:  # pragma: no cover - run from a checkout
+        return 'unknown'
+
+
+class ResultCache:
+    """
+    Reports stored by the content of every file a check read.
+
+    :param folder: where entries live (created when missing)
+    :param options: a text naming every option that changes the findings
+    """
+
+    def __init__(self, folder: str, options: str) -> None:
+        self.folder = folder
+        self.options = f'{FORMAT}\0{_version()}\0{options}'
+
+    def _entry(self, path: str) -> Optional[str]:
+        content = file_digest(path)
+        if content is None:
+            return None
+        key = hashlib.blake2b(f'{self.options}\0{os.path.abspath(path)}\0{content}'.encode(),
+                              digest_size=20).hexdigest()
+        return os.path.join(self.folder, key[:2], key + '.pickle')
+
+    def get(self, path: str) -> Optional[Any]:
+        """Return what was stored for a robot when no file its check read changed, else None."""
+        entry = self._entry(path)
+        if entry is None or not os.path.exists(entry):
+            return None
+        try:
+            with open(entry, 'rb') as stream:
+                dependencies, value = pickle.load(stream)
+        except Exception:  # a damaged or foreign entry: check again
+            return None
+        if any(file_digest(name) != digest for name, digest in dependencies):
+            return None
+        return value
+
+    def put(self, path: str, value: Any, read: Iterable[str],
+            absent: Iterable[str] = ()) -> None:
+        """
+        Store what a robot's check gave with the digests of the files it read.
+
+        :param path: the description given on the command line
+        :param value: what to store (a report without meshes: :func:`portable`)
+        :param read: every other file the check read
+        :param absent: files looked for and not found (a later one invalidates the entry)
+        """
+        entry = self._entry(path)
+        if entry is None:
+            return
+        dependencies: List[Dependency] = [(name, file_digest(name)) for name in sorted(set(read))]
+        dependencies += [(name, None) for name in sorted(set(absent)) if not os.path.exists(name)]
+        os.makedirs(os.path.dirname(entry), exist_ok=True)
+        handle, temporary = tempfile.mkstemp(dir=os.path.dirname(entry), suffix='.tmp')
+        try:
+            with os.fdopen(handle, 'wb') as stream:
+                pickle.dump((dependencies, value), stream,
+                            protocol=pickle.HIGHEST_PROTOCOL)
+            os.replace(temporary, entry)  # readers see a whole entry or none
+        except BaseException:
+            os.unlink(temporary)
+            raise
+
+
+def portable(report: CheckReport) -> CheckReport:
+    """Return a report without its loaded meshes: what crosses processes and goes to disk."""
+    return replace(report, analysis=replace(report.analysis, meshes={}))
+
+
+def files_read(report: CheckReport, includes: Sequence[str] = ()
+               ) -> Optional[Tuple[List[str], List[str]]]:
+    """
+    Return (files read, files looked for but absent) by a robot's check, None if unknown.
+
+    Unknown (so never cached) when a mesh reads files of its own (glTF buffers).
+
+    :param report: the report, with its analysis's meshes still there
+    :param includes: the xacro includes and YAML files of the expansion
+    """
+    read = list(includes)
+    absent: List[str] = []
+    for mesh in report.analysis.meshes.values():
+        path = getattr(mesh, 'path', None)
+        if path is not None and path.lower().endswith(('.gltf', '.glb')):
+            return None
+        if path is not None:
+            read.append(path)
+        absent.extend(name for name in getattr(mesh, 'tried', ()) if name != path)
+    return read, absent
