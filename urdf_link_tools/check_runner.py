@@ -33,13 +33,16 @@ CheckRobot = Callable[[str], Optional[Tuple[CheckReport, Sequence[str]]]]
 Answer = Tuple[str, Any, str]
 
 
-def check_path(check_robot: CheckRobot, cache: Optional[ResultCache], path: str) -> Answer:
+def check_path(check_robot: CheckRobot, cache: Optional[ResultCache], path: str,
+               keep_meshes: bool = False) -> Answer:
     """
     Check one robot (or take its cached report) and answer with a portable result.
 
     :param check_robot: the CLI's check of one path
     :param cache: the result cache, or None
     :param path: the input ('-' is never cached)
+    :param keep_meshes: answer with the loaded meshes (in this process, without a cache: a
+        format that draws them, HTML, needs them)
     :return: (kind, payload, what the check wrote to standard error)
     """
     if cache is not None and path != '-':
@@ -64,4 +67,4 @@ def check_path(check_robot: CheckRobot, cache: Optional[ResultCache], path: str)
         known = files_read(report, includes)
         if known is not None:
             cache.put(path, (portable(report), notes), *known)
-    return 'report', portable(report), notes
+    return 'report', report if keep_meshes else portable(report), notes

@@ -337,7 +337,9 @@ def _check_paths(args: argparse.Namespace, config, baseline, out: TextIO, err: T
         paths = batch.select_shard(paths, index, count)
     if args.jobs is not None and args.jobs < 1:
         raise UsageError(f'--jobs {args.jobs}: give at least 1')
-    single = args.fix_inertia is not None or args.emit_urdf or '-' in paths
+    # The HTML page draws the meshes the analysis loaded: they stay in this process.
+    keep_meshes = args.format == 'html'
+    single = args.fix_inertia is not None or args.emit_urdf or '-' in paths or keep_meshes
     jobs = 1 if single else (args.jobs or batch.default_jobs())
     cache = None
     if args.cache and not single:
@@ -346,7 +348,7 @@ def _check_paths(args: argparse.Namespace, config, baseline, out: TextIO, err: T
     # The output stream stays here: only --fix-inertia (one robot, in this process) writes to it.
     work = functools.partial(check_path, functools.partial(
         _check_robot, args=args, config=config, baseline=baseline,
-        out=out if jobs == 1 else None), cache)
+        out=out if jobs == 1 else None), cache, keep_meshes=keep_meshes)
     progress = batch.Progress(len(paths), err)
     try:
         yield from batch.run(work, paths, jobs, progress, lambda path: (
