@@ -21,14 +21,14 @@ and warnings for visuals and custom elements (only the picture suffers).
 
 import math
 import os
-from typing import Dict, Iterator, List, Optional
-
-import numpy as np
+from typing import Dict, Iterator, Optional
 
 from urdf_link_tools.checks.base import CheckContext, fmt, fmt_vector, Rule
+from urdf_link_tools.checks.model_wide import model_choices, visible_without_collision, \
+    visual_size
 from urdf_link_tools.checks.names import NameSuggester
 from urdf_link_tools.findings import Finding, Severity
-from urdf_link_tools.geometry import is_finite, union_bounds
+from urdf_link_tools.geometry import is_finite
 from urdf_link_tools.meshes import MeshInfo, MeshProblem
 from urdf_link_tools.model import Box, Cylinder, GeometryElement, Link, Mesh, Sphere
 
@@ -313,21 +313,18 @@ def _mesh_key(ctx: CheckContext, element: GeometryElement,
     return element.geometry.filename
 
 
-#: A visual whose bounds' diagonal is below this (m) is a marker (a frame axis, a dot).
-MARKER_SIZE = 0.01
-
-
 def check_collision_missing(ctx: CheckContext) -> Iterator[Finding]:
     """
     Flag visible parts that nothing can collide with.
 
-    Quiet when a link welded to this one (fixed joints) has collision geometry (the body
-    collides: a camera inside the head, a sensor on the base), and for visuals smaller than
-    MARKER_SIZE (optical frames, markers). A moving link with mass and no geometry at all
-    (an intermediate link of a multi-axis joint) is an info.
+    Quiet where :func:`visible_without_collision` is False, and for the links of a visual
+    model (reported once by ``robot-visual-only``). A moving link with mass and no geometry
+    at all (an intermediate link of a multi-axis joint) is an info.
     """
+    together = set(model_choices(ctx).collisionless)
     for link in ctx.robot.links:
-        if any(element.geometry is not None for element in link.collisions):
+        if any(element.geometry is not None for element in link.collisions) or \
+                link.name in together:
             continue
         visuals = [element for element in link.visuals if element.geometry is not None]
         moving_mass = ctx.is_moving(link.name) and link.mass > 0.0
@@ -336,9 +333,9 @@ def check_collision_missing(ctx: CheckContext) -> Iterator[Finding]:
         if ctx.group_has_collision(link.name):
             continue
         if visuals:
-            size = _visual_size(ctx, visuals)
-            if size is not None and size < MARKER_SIZE:
+            if not visible_without_collision(ctx, link):
                 continue
+            size = visual_size(ctx, visuals)
             severity = Severity.WARNING
             what = f'{len(visuals)} visual element{"s" if len(visuals) > 1 else ""}' + (
                 f' ({fmt(size, 3)} m across)' if size is not None else '')
@@ -354,15 +351,6 @@ def check_collision_missing(ctx: CheckContext) -> Iterator[Finding]:
                        + (' (the visual geometry is a starting point)' if visuals else
                           '; an intermediate link of a multi-axis joint needs none'),
             values=(('visuals', len(visuals)), ('mass', link.mass)))
-
-
-def _visual_size(ctx: CheckContext, visuals: List[GeometryElement]) -> Optional[float]:
-    """Return the diagonal of the visuals' bounds, None when one is unknown."""
-    boxes = [ctx.element_bounds(element) for element in visuals]
-    if any(box is None for box in boxes):
-        return None
-    lo, hi = union_bounds(boxes)
-    return float(np.linalg.norm(hi - lo))
 
 
 def check_materials(ctx: CheckContext) -> Iterator[Finding]:

@@ -26,6 +26,7 @@ from typing import Iterator
 import numpy as np
 
 from urdf_link_tools.checks.base import CheckContext, fmt, fmt_inertia, fmt_vector, Rule
+from urdf_link_tools.checks.model_wide import model_choices
 from urdf_link_tools.checks.suggest import geometry_tensor, problem, suggest
 from urdf_link_tools.findings import Finding, Severity
 from urdf_link_tools.geometry import is_finite, rpy_to_matrix
@@ -115,8 +116,11 @@ RULES = (
 def check_links(ctx: CheckContext) -> Iterator[Finding]:
     """Run every mass and inertia rule on every link."""
     roots = set(ctx.robot.root_links)
+    # A kinematics model (no link has mass) is reported once by robot-kinematics-only.
+    kinematics_only = bool(model_choices(ctx).massless)
     for link in ctx.robot.links:
-        yield from _check_mass(ctx, link)
+        if not kinematics_only:
+            yield from _check_mass(ctx, link)
         if link.inertial is not None:
             yield from _check_tensor(ctx, link)
             yield from _check_rotated(ctx, link)

@@ -25,6 +25,7 @@ import math
 from typing import Iterator, List, Optional, Tuple
 
 from urdf_link_tools.checks.base import CheckContext, fmt, Rule
+from urdf_link_tools.checks.model_wide import model_choices
 from urdf_link_tools.findings import Finding, Severity
 from urdf_link_tools.model import Joint
 
@@ -130,7 +131,8 @@ def _limits(ctx: CheckContext, joint: Joint) -> Iterator[Finding]:
         yield from _range(ctx, joint)
     zero = [name for name in ('effort', 'velocity')
             if getattr(limit, name) is not None and getattr(limit, name) == 0.0]
-    if zero and joint.type in LIMITED_TYPES + ('continuous',) and joint.mimic is None:
+    if zero and joint.type in LIMITED_TYPES + ('continuous',) and joint.mimic is None and \
+            joint.name not in model_choices(ctx).placeholder_joints:
         # Both 0 is how passive joints and placeholders are written (urdfdom requires the
         # attributes); one of them 0 beside a real other is a slip.
         yield _finding(
