@@ -38,6 +38,8 @@ from urdf_link_tools.parser import parse_xml
 PRIORITY = (
     'inertia-products-sign',
     'inertia-geometry-mismatch',
+    'inertia-exceeds-extent',
+    'inertia-exceeds-robot',
     'inertia-not-positive-definite',
     'inertia-triangle-inequality',
     'inertia-moment-tiny',

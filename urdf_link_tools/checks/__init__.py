@@ -25,14 +25,15 @@ an ``internal-error`` finding so one bug never hides the other findings.
 import logging
 from typing import Dict, List, Optional
 
-from urdf_link_tools.checks import (geometry, inertia, joints, mesh_quality, model_wide,
-                                    plausibility, structure)
+from urdf_link_tools.checks import (bounds, geometry, inertia, joints, mesh_quality,
+                                    model_wide, plausibility, structure)
 from urdf_link_tools.checks.base import CheckContext, Rule
 from urdf_link_tools.findings import Finding, Severity
 
 LOG = logging.getLogger(__name__)
 
-MODULES = (structure, inertia, plausibility, geometry, mesh_quality, joints, model_wide)
+MODULES = (structure, inertia, bounds, plausibility, geometry, mesh_quality, joints,
+           model_wide)
 
 #: Findings the parser records in ``Robot.notes``; documented here so --ignore knows them.
 PARSE_RULES = (
@@ -47,6 +48,12 @@ PARSE_RULES = (
          'only the first is used', 'remove the extra ones', 'urdfdom'),
     Rule('parse-extra-shape', Severity.WARNING, 'a <geometry> holds several shapes',
          'only the first is used', 'give each shape its own visual or collision', 'urdfdom'),
+    Rule('parse-ignored-element', Severity.WARNING,
+         'a <geometry> holds, after its shape, an element that is not a shape (e.g. a '
+         '<material> put inside it)', 'URDF readers read only the first child of <geometry>: '
+         'the element has no effect (a misplaced <material> leaves the visual without its '
+         'colour)', 'move it into the enclosing <visual> or <collision>',
+         'urdfdom link.cpp (parseGeometry)'),
     Rule('custom-element-unreadable', Severity.WARNING,
          'a custom link element (e.g. <collision_checking>) could not be read',
          'programs that read it will fail on it', 'fix the element', 'URDF link specification'),

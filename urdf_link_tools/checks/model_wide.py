@@ -174,7 +174,7 @@ def _placeholder_joints(ctx: CheckContext) -> Tuple[str, ...]:
     return ()
 
 
-def _listed(names: Tuple[str, ...]) -> str:
+def listed(names: Tuple[str, ...]) -> str:
     shown = ', '.join(names[:LISTED])
     return shown + (f' and {len(names) - LISTED} more' if len(names) > LISTED else '')
 
@@ -219,7 +219,7 @@ def check_kinematics_only(ctx: CheckContext) -> Iterator[Finding]:
     yield ctx.finding(
         'robot-kinematics-only', severity,
         f'no link has mass: a kinematics model ({len(links)} moving links without '
-        f'<inertial> mass: {_listed(links)}). '
+        f'<inertial> mass: {listed(links)}). '
         + ('; '.join(said) + '. ' if said else '')
         + 'Fine for kinematics: '
         + (named(ctx.config.targets, ('rviz', 'moveit', 'kdl', 'pinocchio')) or 'none selected'),
@@ -242,7 +242,7 @@ def check_visual_only(ctx: CheckContext) -> Iterator[Finding]:
     yield ctx.finding(
         'robot-visual-only', severity,
         f'{len(links)} links with visual geometry have no <collision> (nor has anything '
-        f'welded to them), at least half of the bodies: a visual model ({_listed(links)}). '
+        f'welded to them), at least half of the bodies: a visual model ({listed(links)}). '
         + _consumers(ctx, breaks, 'let the listed parts pass through obstacles and the robot '
                      'itself', ('rviz', 'kdl', 'pinocchio')),
         line=ctx.robot.link(links[0]).line,
@@ -269,7 +269,7 @@ def check_placeholder_limits(ctx: CheckContext) -> Iterator[Finding]:
     yield ctx.finding(
         'robot-placeholder-limits', severity,
         f'{" and ".join(zero)} {"is" if len(zero) == 1 else "are"} 0 on all {len(names)} '
-        f'moving joints ({_listed(tuple(names))}): placeholder limits. Pinocchio reads them '
+        f'moving joints ({listed(tuple(names))}): placeholder limits. Pinocchio reads them '
         'as 0, as does any tool enforcing the URDF limits'
         + ' (MoveIt and ros2_control read them from the URDF unless their own limit files '
           'override them); MuJoCo treats effort 0 as no force limit',
