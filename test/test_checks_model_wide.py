@@ -223,3 +223,27 @@ def test_targets_node_parameter_reaches_the_check_config():
     assert settings_from_values({'targets': ['']}).check.targets == set(TARGETS)
     with pytest.raises(ValueError, match='unknown target'):
         settings_from_values({'targets': ['webots']})
+
+
+# --- a xacro template saved as .urdf ----------------------------------------------------
+
+def test_unexpanded_xacro_mesh_paths_are_one_finding_not_one_per_mesh(tmp_path):
+    from urdf_link_tools.meshes import MeshLibrary
+
+    mesh = '<geometry><mesh filename="package://$(arg description)/meshes/{}.stl"/></geometry>'
+    text = chain([f'<visual>{mesh.format(i)}</visual><collision>{mesh.format(i)}</collision>'
+                  + MASS for i in range(3)])
+    path = tmp_path / 'robot.urdf'
+    path.write_text(text)
+    analysis = analyze(parse_urdf_string(text, str(path)), CheckConfig(),
+                       MeshLibrary(use_ament_index=False))
+    found = [f for f in analysis.findings if f.rule == 'xacro-unexpanded']
+    assert len(found) == 1 and found[0].severity == Severity.ERROR
+    assert found[0].links == ('l0', 'l1', 'l2') and '6 mesh filenames' in found[0].message
+    assert not [f for f in analysis.findings if f.rule == 'mesh-not-found']
+    # a plain missing mesh is still reported per element
+    plain = text.replace('$(arg description)', 'missing_pkg')
+    analysis = analyze(parse_urdf_string(plain, str(path)), CheckConfig(),
+                       MeshLibrary(use_ament_index=False))
+    assert len([f for f in analysis.findings if f.rule == 'mesh-not-found']) == 6
+    assert not [f for f in analysis.findings if f.rule == 'xacro-unexpanded']

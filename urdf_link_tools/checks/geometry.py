@@ -24,8 +24,8 @@ import os
 from typing import Dict, Iterator, Optional
 
 from urdf_link_tools.checks.base import CheckContext, fmt, fmt_vector, Rule
-from urdf_link_tools.checks.model_wide import model_choices, visible_without_collision, \
-    visual_size
+from urdf_link_tools.checks.model_wide import is_unexpanded, model_choices, \
+    visible_without_collision, visual_size
 from urdf_link_tools.checks.names import NameSuggester
 from urdf_link_tools.findings import Finding, Severity
 from urdf_link_tools.geometry import is_finite
@@ -242,6 +242,9 @@ def _mesh(ctx: CheckContext, link: Link, element: GeometryElement,
     geometry = element.geometry
     result = ctx.mesh_for(element)
     line = geometry.line or element.line
+    if isinstance(result, MeshProblem) and result.rule == 'mesh-not-found' and \
+            is_unexpanded(geometry.filename):
+        return  # xacro-unexpanded says it once for the robot
     if isinstance(result, MeshProblem):
         tried = '; '.join(result.tried) if result.tried else 'nothing could be tried'
         suggestion = ('fix the filename, or make the package findable (source its workspace, '

@@ -62,6 +62,14 @@ RULES = (
          'add <collision> primitives around the listed parts, or select --target rviz,kdl if '
          'the file is only for display',
          'URDF link specification (collision); MuJoCo URDF import (visuals discarded)'),
+    Rule('xacro-unexpanded', Severity.ERROR,
+         'mesh filenames hold xacro syntax ($(arg ...), $(find ...), ${...}): a xacro template '
+         'saved or published as URDF (reported once, with the links)',
+         'no URDF reader expands xacro: every consumer looks for a file literally named '
+         '"$(arg ...)" and loses those meshes (an error when a collision mesh is among them, '
+         'else a warning). Replaces mesh-not-found on those elements',
+         'run xacro on the template (xacro robot.urdf.xacro > robot.urdf), or check the '
+         '.xacro file itself', 'xacro (ROS wiki); urdfdom reads attributes verbatim'),
     Rule('robot-placeholder-limits', Severity.INFO,
          'effort or velocity 0 on every moving joint: placeholder limits (reported once)',
          'Pinocchio reads effortLimit/velocityLimit 0 (tested) and so does any tool enforcing '
@@ -127,6 +135,11 @@ def visual_size(ctx: CheckContext, visuals: List[GeometryElement]) -> Optional[f
         return None
     lo, hi = union_bounds(boxes)
     return float(np.linalg.norm(hi - lo))
+
+
+def is_unexpanded(filename: str) -> bool:
+    """Return True when a filename holds xacro substitution syntax."""
+    return '$(' in filename or '${' in filename
 
 
 def _has_mass(link) -> bool:
@@ -279,4 +292,27 @@ def check_placeholder_limits(ctx: CheckContext) -> Iterator[Finding]:
         values=(('joints', ', '.join(names)), ('count', len(names))), links=links)
 
 
-CHECKS = (check_kinematics_only, check_visual_only, check_placeholder_limits)
+def check_unexpanded(ctx: CheckContext) -> Iterator[Finding]:
+    """Report once the mesh filenames that still hold xacro syntax."""
+    elements = [(link, element) for link in ctx.robot.links
+                for element in link.visuals + link.collisions + link.custom
+                if element.geometry is not None and element.geometry.kind == 'mesh'
+                and is_unexpanded(element.geometry.filename)]
+    if not elements:
+        return
+    links = tuple(dict.fromkeys(link.name for link, _ in elements))
+    collision = any(element.group == 'collision' for _, element in elements)
+    first = elements[0][1].geometry.filename
+    yield ctx.finding(
+        'xacro-unexpanded', Severity.ERROR if collision else Severity.WARNING,
+        f'{len(elements)} mesh filename{"s" if len(elements) > 1 else ""} hold xacro syntax '
+        f'(e.g. "{first}"): this is a xacro template, not a URDF; no URDF reader expands it, '
+        f'so every consumer loses these meshes (links: {listed(links)})',
+        line=elements[0][1].geometry.line or elements[0][1].line,
+        suggestion='expand it with xacro (xacro robot.urdf.xacro > robot.urdf) and load the '
+                   'result, or check it with its arguments: urdf-link-tools check --xacro FILE '
+                   'NAME:=VALUE',
+        values=(('example', first), ('count', len(elements))), links=links)
+
+
+CHECKS = (check_kinematics_only, check_visual_only, check_placeholder_limits, check_unexpanded)
