@@ -25,7 +25,7 @@ an ``internal-error`` finding so one bug never hides the other findings.
 import logging
 from typing import Dict, List, Optional
 
-from urdf_link_tools.checks import (bounds, geometry, inertia, joints, mesh_quality,
+from urdf_link_tools.checks import (bounds, engines, geometry, inertia, joints, mesh_quality,
                                     model_wide, plausibility, structure)
 from urdf_link_tools.checks.base import CheckContext, Rule
 from urdf_link_tools.findings import Finding, Severity
@@ -33,7 +33,7 @@ from urdf_link_tools.findings import Finding, Severity
 LOG = logging.getLogger(__name__)
 
 MODULES = (structure, inertia, bounds, plausibility, geometry, mesh_quality, joints,
-           model_wide)
+           model_wide, engines)
 
 #: Findings the parser records in ``Robot.notes``; documented here so --ignore knows them.
 PARSE_RULES = (
