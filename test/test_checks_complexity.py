@@ -64,3 +64,25 @@ def test_a_concave_mesh_warns_past_the_limit(tmp_path):
         [('collision-reuses-visual-mesh', Severity.WARNING)]
     # RViz and KDL collide nothing: no claim for them
     assert severities(tmp_path, ring, targets={'rviz', 'kdl'}) == []
+
+
+def test_visual_meshes_reused_on_many_links_are_one_finding(tmp_path):
+    ring = trimesh.creation.torus(major_radius=0.1, minor_radius=0.02, major_sections=40,
+                                  minor_sections=20)
+    path = tmp_path / 'part.stl'
+    ring.export(str(path))
+    mesh = f'<geometry><mesh filename="{path}"/></geometry>'
+    body = (f'<inertial><mass value="1"/><inertia ixx="0.004" ixy="0" ixz="0" iyy="0.004" '
+            f'iyz="0" izz="0.004"/></inertial><visual>{mesh}</visual><collision>{mesh}'
+            '</collision>')
+    links = ''.join(f'<link name="l{i}">{body}</link>' for i in range(4))
+    joints = ''.join(
+        f'<joint name="j{i}" type="revolute"><parent link="l{i - 1}"/><child link="l{i}"/>'
+        '<axis xyz="0 0 1"/><limit lower="-1" upper="1" effort="1" velocity="1"/></joint>'
+        for i in range(1, 4))
+    text = f'<robot name="r">{links}{joints}</robot>'
+    findings = analyze(parse_urdf_string(text, str(tmp_path / 'r.urdf')),
+                       CheckConfig(collision_face_limit=LIMIT)).findings
+    reuse = [f for f in findings if f.rule == 'collision-reuses-visual-mesh']
+    assert len(reuse) == 1 and reuse[0].links == ('l0', 'l1', 'l2', 'l3')
+    assert reuse[0].severity == Severity.WARNING and '4 collision elements' in reuse[0].message

@@ -134,18 +134,18 @@ def test_two_links_are_not_a_model_wide_choice():
 
 def test_visual_model_is_one_warning_instead_of_one_per_link():
     text = chain([full(collision=False)] * 4 + [full()])
-    found = findings(text, 'robot-visual-only')
+    found = findings(text, 'robot-collision-partial')
     assert len(found) == 1 and found[0].severity == Severity.WARNING
     assert found[0].links == ('l0', 'l1', 'l2', 'l3')
     assert 'MoveIt (FCL)' in found[0].message and 'unaffected: RViz' in found[0].message
     assert not findings(text, 'collision-missing')
     config = CheckConfig(check_meshes=False, targets=frozenset({'rviz', 'kdl'}))
-    assert not findings(text, 'robot-visual-only', config)
+    assert not findings(text, 'robot-collision-partial', config)
 
 
 def test_one_link_without_collision_in_a_complete_robot_is_a_per_link_gap():
     text = chain([full()] * 4 + [full(collision=False)])
-    assert not findings(text, 'robot-visual-only')
+    assert not findings(text, 'robot-collision-partial')
     assert [f.link for f in findings(text, 'collision-missing')] == ['l4']
 
 
@@ -247,3 +247,9 @@ def test_unexpanded_xacro_mesh_paths_are_one_finding_not_one_per_mesh(tmp_path):
                        MeshLibrary(use_ament_index=False))
     assert len([f for f in analysis.findings if f.rule == 'mesh-not-found']) == 6
     assert not [f for f in analysis.findings if f.rule == 'xacro-unexpanded']
+
+
+def test_xacro_syntax_only_in_names_is_an_info():
+    text = chain([full()] * 3).replace('name="l', 'name="${prefix}l')
+    found = findings(text, 'xacro-unexpanded')
+    assert [(f.severity, len(f.links)) for f in found] == [(Severity.INFO, 3)]

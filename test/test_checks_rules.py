@@ -267,7 +267,7 @@ def test_every_documented_rule_has_a_case_or_is_tested_elsewhere():
                  # test_meshes_broken.py, test_meshes_attacks.py (they need mesh files)
                  'collision-mesh-broken', 'collision-mesh-unmeasured',
                  # test_checks_model_wide.py (robots of several links)
-                 'robot-kinematics-only', 'robot-visual-only', 'robot-placeholder-limits',
+                 'robot-kinematics-only', 'robot-collision-partial', 'robot-placeholder-limits',
                  'xacro-unexpanded',
                  # test_checks_engines.py (mesh files, run in MuJoCo)
                  'mujoco-mesh-format', 'mujoco-mesh-coplanar', 'mujoco-mesh-name-clash'}

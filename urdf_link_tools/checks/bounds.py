@@ -60,7 +60,8 @@ RULES = (
          'no distribution of the mass within the part has it: a placeholder (1e-3 kg m^2 on a '
          '1 g link) or a unit slip. Simulators accept it, and where the link is welded to a '
          "body (MuJoCo fuses, Gazebo lumps fixed joints) it can multiply that body's inertia. "
-         'A warning when it is welded to a body whose largest moment it changes by under 10 %',
+         'An info when it is welded to a body whose largest moment it changes by under 10 % '
+         '(impossible, but fused away: nothing simulated changes)',
          'use the suggested tensor (from the collision geometry) or the CAD values',
          'second moments of a bounded mass distribution (Bhatia-Davis: variance <= '
          '(c - lo)(hi - c))'),
@@ -275,8 +276,9 @@ def _finding(ctx: CheckContext, link: Link, found: Excess) -> Finding:
                  f'{fmt_vector(hi, 3)} m')
     rule = 'inertia-exceeds-robot' if found.of_robot else 'inertia-exceeds-extent'
     growth = _welded_growth(ctx, link)
-    severity = Severity.WARNING if found.of_robot or (
-        growth is not None and growth[1] < 1.0 + FUSED_AWAY) else Severity.ERROR
+    fused_away = growth is not None and growth[1] < 1.0 + FUSED_AWAY
+    severity = Severity.INFO if fused_away else (
+        Severity.WARNING if found.of_robot else Severity.ERROR)
     effect = ''
     if growth is not None:
         effect = (f"; it is welded to '{growth[0]}' (MuJoCo fuses and Gazebo lumps fixed "

@@ -23,9 +23,10 @@ only past CONVEX_FACTOR times the face limit, a concave one past the limit.
 """
 
 import os
-from typing import Dict, Iterator, Optional
+from typing import Dict, Iterator, List, Optional
 
 from urdf_link_tools.checks.base import CheckContext
+from urdf_link_tools.checks.model_wide import listed, MODEL_WIDE_MIN
 from urdf_link_tools.findings import Finding, Severity
 from urdf_link_tools.meshes import MeshInfo
 from urdf_link_tools.model import GeometryElement, Link, Mesh
@@ -117,3 +118,29 @@ def too_complex(ctx: CheckContext, link: Link, element: GeometryElement, result:
         suggestion='approximate it with boxes, cylinders and spheres, or use a decimated '
                    f'(convex) mesh of at most {limit:,} faces',
         values=values)
+
+
+def grouped_reuses(ctx: CheckContext, findings: List[Finding]) -> Iterator[Finding]:
+    """
+    Yield the reused-visual-mesh findings, as one when 3 or more links reuse them.
+
+    Collision meshes that are the visual meshes on many links are one choice (the CAD
+    export's meshes used for both), fixed once (a collision export), not per link.
+    """
+    if len(findings) < MODEL_WIDE_MIN:
+        yield from findings
+        return
+    links = tuple(dict.fromkeys(finding.link for finding in findings))
+    faces = [int(dict(finding.values)['faces']) for finding in findings]
+    convex = sum(1 for finding in findings if dict(finding.values)['convex'] == 'yes')
+    yield ctx.finding(
+        'collision-reuses-visual-mesh', max(finding.severity for finding in findings),
+        f'{len(findings)} collision elements use their visual mesh, of {min(faces):,} to '
+        f'{max(faces):,} faces (limit {ctx.config.collision_face_limit:,}; {convex} convex): '
+        'the detailed visual meshes serve as collision geometry '
+        f'({listed(links)})',
+        line=findings[0].line,
+        suggestion='export simplified collision meshes (decimated convex hulls) or use '
+                   'primitives; keep the detailed meshes for the visuals',
+        values=(('count', len(findings)), ('faces_min', min(faces)),
+                ('faces_max', max(faces))), links=links)

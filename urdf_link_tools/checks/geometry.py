@@ -20,10 +20,10 @@ and warnings for visuals and custom elements (only the picture suffers).
 """
 
 import math
-from typing import Dict, Iterator, Optional
+from typing import Dict, Iterator, List, Optional
 
 from urdf_link_tools.checks.base import CheckContext, fmt, fmt_vector, Rule
-from urdf_link_tools.checks.complexity import reused_visuals, too_complex
+from urdf_link_tools.checks.complexity import grouped_reuses, reused_visuals, too_complex
 from urdf_link_tools.checks.model_wide import is_unexpanded, model_choices, \
     visible_without_collision, visual_size
 from urdf_link_tools.checks.names import NameSuggester
@@ -108,6 +108,7 @@ def _elements(link: Link):
 def check_elements(ctx: CheckContext) -> Iterator[Finding]:
     """Check every element's numbers, shapes and mesh files."""
     real_paths: Dict[str, str] = {}  # each file's real path, once per analysis
+    reuses: List[Finding] = []
     for link in ctx.robot.links:
         reused = reused_visuals(ctx, link, real_paths)
         inertial = link.inertial
@@ -119,7 +120,12 @@ def check_elements(ctx: CheckContext) -> Iterator[Finding]:
                 yield _origin(ctx, link.name, f'{element.label}/origin', origin, element.line)
             geometry = element.geometry
             if geometry is not None and not (_plain(geometry) and _quiet_mesh(ctx, element)):
-                yield from _shape(ctx, link, element, reused.get(id(element)))
+                for finding in _shape(ctx, link, element, reused.get(id(element))):
+                    if finding.rule == 'collision-reuses-visual-mesh':
+                        reuses.append(finding)
+                    else:
+                        yield finding
+    yield from grouped_reuses(ctx, reuses)
     for joint in ctx.robot.joints:
         if not is_finite(joint.origin.xyz + joint.origin.rpy):
             yield _origin(ctx, joint.child, f'joint "{joint.name}" origin', joint.origin,
@@ -270,7 +276,7 @@ def check_collision_missing(ctx: CheckContext) -> Iterator[Finding]:
     Flag visible parts that nothing can collide with.
 
     Quiet where :func:`visible_without_collision` is False, and for the links of a visual
-    model (reported once by ``robot-visual-only``). A moving link with mass and no geometry
+    model (reported once by ``robot-collision-partial``). A moving link with mass and no geometry
     at all (an intermediate link of a multi-axis joint) is an info.
     """
     together = set(model_choices(ctx).collisionless)

@@ -15,12 +15,12 @@
 """
 Robot-level findings: a design choice made for the whole model, reported once.
 
-A kinematics model (no link has mass), a visual model (collision geometry on few of the
-bodies) and placeholder joint limits (effort or velocity 0 on every moving joint) are
-choices, not slips on one link: each is reported once, on the robot, naming the links and
-which of the selected targets it breaks and which it does not. The per-link rules stay
-quiet on those links, and speak where the rest of the robot is complete (one link without
-collision among bodies that all have one is a real gap).
+A kinematics model (no link has mass), a visual model (no collision geometry on a quarter
+or more of the bodies) and placeholder joint limits (effort or velocity 0 on two thirds of
+the moving joints) are choices, not slips on one link: each is reported once, on the
+robot, naming the links and which of the selected targets it breaks and which it does not.
+The per-link rules stay quiet on those links, and speak where the rest of the robot is
+complete (one link without collision among bodies that all have one is a real gap).
 """
 
 from dataclasses import dataclass
@@ -38,6 +38,11 @@ from urdf_link_tools.targets import named, severity_for
 #: A choice is model-wide when it holds on at least this many links (fewer: per link).
 MODEL_WIDE_MIN = 3
 
+#: Bodies without collision from this share of all bodies on: a model-wide choice.
+PARTIAL_SHARE = 0.25
+#: Joints with a zero limit from this share of the moving joints on: placeholders.
+PLACEHOLDER_SHARE = 2.0 / 3.0
+
 #: Links listed in a message (all of them are in the finding's ``links``).
 LISTED = 10
 
@@ -54,24 +59,28 @@ RULES = (
          'add <inertial> elements (mass, centre of mass, tensor) from the CAD model, or keep '
          'the file for kinematics and select --target rviz,moveit,kdl',
          f'{SDF}; {MUJOCO_MODEL}; Pinocchio crba (test_checks_model_wide.py)'),
-    Rule('robot-visual-only', Severity.WARNING,
-         'collision geometry on at most half of the bodies that have visual geometry: a '
-         'visual model (reported once, with the links)',
+    Rule('robot-collision-partial', Severity.WARNING,
+         'a quarter or more of the bodies with visual geometry have no collision geometry '
+         '(3 links or more): a visual model, or collision on a chosen subset (reported once, '
+         'with the links)',
          'MoveIt (FCL), Gazebo and MuJoCo let the listed links pass through obstacles and the '
          "robot itself; RViz, KDL and Pinocchio's kinematics are unaffected",
          'add <collision> primitives around the listed parts, or select --target rviz,kdl if '
          'the file is only for display',
-         'URDF link specification (collision); MuJoCo URDF import (visuals discarded)'),
+         'moveit_core robot_model.cpp (RobotModel::constructLinkModel: collision_array only); '
+         'MuJoCo URDF import (visuals discarded, test_checks_model_wide.py)'),
     Rule('xacro-unexpanded', Severity.ERROR,
          'mesh filenames hold xacro syntax ($(arg ...), $(find ...), ${...}): a xacro template '
-         'saved or published as URDF (reported once, with the links)',
+         'saved or published as URDF (reported once, with the links); an info when only '
+         'link or joint names hold it',
          'no URDF reader expands xacro: every consumer looks for a file literally named '
          '"$(arg ...)" and loses those meshes (an error when a collision mesh is among them, '
          'else a warning). Replaces mesh-not-found on those elements',
          'run xacro on the template (xacro robot.urdf.xacro > robot.urdf), or check the '
          '.xacro file itself', 'xacro (ROS wiki); urdfdom reads attributes verbatim'),
     Rule('robot-placeholder-limits', Severity.INFO,
-         'effort or velocity 0 on every moving joint: placeholder limits (reported once)',
+         'effort or velocity 0 on two thirds or more of the moving joints (3 or more): '
+         'placeholder limits (reported once)',
          'Pinocchio reads effortLimit/velocityLimit 0 (tested) and so does any tool enforcing '
          'the URDF limits (MoveIt, ros2_control); MuJoCo '
          'treats effort 0 as no force limit (tested). An info: a choice, not a slip',
@@ -164,9 +173,16 @@ def _collisionless(ctx: CheckContext) -> Tuple[str, ...]:
         if visible_without_collision(ctx, link):
             missing.append(link.name)
     without = {ctx.weld_top(name) for name in missing}
-    if len(missing) >= MODEL_WIDE_MIN and 2 * len(without) >= len(bodies):
+    if len(missing) >= MODEL_WIDE_MIN and PARTIAL_SHARE * len(bodies) <= len(without):
         return tuple(missing)
     return ()
+
+
+def _body_counts(ctx: CheckContext, links: Tuple[str, ...]) -> Tuple[int, int]:
+    """Return how many bodies have geometry and how many of them the links make up."""
+    bodies = {ctx.weld_top(link.name) for link in ctx.robot.links
+              if any(e.geometry is not None for e in link.visuals + link.collisions)}
+    return len(bodies), len({ctx.weld_top(name) for name in links})
 
 
 def _zero_limits(joint) -> Tuple[str, ...]:
@@ -179,11 +195,10 @@ def _placeholder_joints(ctx: CheckContext) -> Tuple[str, ...]:
     joints = [joint for joint in ctx.robot.joints
               if joint.is_moving and joint.mimic is None and joint.limit is not None
               and joint.type in ('revolute', 'prismatic', 'continuous')]
-    if len(joints) < MODEL_WIDE_MIN:
-        return ()
     for name in ('effort', 'velocity'):
-        if all(name in _zero_limits(joint) for joint in joints):
-            return tuple(joint.name for joint in joints)
+        zero = tuple(joint.name for joint in joints if name in _zero_limits(joint))
+        if len(zero) >= MODEL_WIDE_MIN and len(zero) >= PLACEHOLDER_SHARE * len(joints):
+            return zero
     return ()
 
 
@@ -252,10 +267,12 @@ def check_visual_only(ctx: CheckContext) -> Iterator[Finding]:
     severity = severity_for(ctx.config.targets, {target: Severity.WARNING for target in breaks})
     if severity is None:
         return
+    bodies, without = _body_counts(ctx, links)
+    kind = 'a visual model' if 2 * without >= bodies else 'collision on a subset of the parts'
     yield ctx.finding(
-        'robot-visual-only', severity,
+        'robot-collision-partial', severity,
         f'{len(links)} links with visual geometry have no <collision> (nor has anything '
-        f'welded to them), at least half of the bodies: a visual model ({listed(links)}). '
+        f'welded to them): {without} of the {bodies} bodies, {kind} ({listed(links)}). '
         + _consumers(ctx, breaks, 'let the listed parts pass through obstacles and the robot '
                      'itself', ('rviz', 'kdl', 'pinocchio')),
         line=ctx.robot.link(links[0]).line,
@@ -273,6 +290,8 @@ def check_placeholder_limits(ctx: CheckContext) -> Iterator[Finding]:
     joints = [joint for joint in ctx.robot.joints if joint.name in set(names)]
     zero = [kind for kind in ('effort', 'velocity')
             if all(kind in _zero_limits(joint) for joint in joints)]
+    moving = sum(1 for joint in ctx.robot.joints if joint.is_moving and joint.mimic is None
+                 and joint.limit is not None)
     # A choice, like both limits 0 on one joint (how placeholders are written): an info.
     by_target = {'pinocchio': Severity.INFO, 'moveit': Severity.INFO, 'kdl': Severity.INFO}
     severity = severity_for(ctx.config.targets, by_target)
@@ -281,9 +300,9 @@ def check_placeholder_limits(ctx: CheckContext) -> Iterator[Finding]:
     links = tuple(joint.child for joint in joints)
     yield ctx.finding(
         'robot-placeholder-limits', severity,
-        f'{" and ".join(zero)} {"is" if len(zero) == 1 else "are"} 0 on all {len(names)} '
-        f'moving joints ({listed(tuple(names))}): placeholder limits. Pinocchio reads them '
-        'as 0, as does any tool enforcing the URDF limits'
+        f'{" and ".join(zero)} {"is" if len(zero) == 1 else "are"} 0 on {len(names)} of the '
+        f'{moving} moving joints ({listed(tuple(names))}): placeholder limits. Pinocchio reads '
+        'them as 0, as does any tool enforcing the URDF limits'
         + ' (MoveIt and ros2_control read them from the URDF unless their own limit files '
           'override them); MuJoCo treats effort 0 as no force limit',
         line=joints[0].line,
@@ -298,7 +317,20 @@ def check_unexpanded(ctx: CheckContext) -> Iterator[Finding]:
                 for element in link.visuals + link.collisions + link.custom
                 if element.geometry is not None and element.geometry.kind == 'mesh'
                 and is_unexpanded(element.geometry.filename)]
+    names = [item.name for item in list(ctx.robot.links) + list(ctx.robot.joints)
+             if is_unexpanded(item.name)]
+    if not elements and not names:
+        return
     if not elements:
+        # Only names: the robot loads, its frames are named "${prefix}base_link" literally.
+        links = tuple(link.name for link in ctx.robot.links if is_unexpanded(link.name))
+        yield ctx.finding(
+            'xacro-unexpanded', Severity.INFO,
+            f'{len(names)} link or joint names hold xacro syntax (e.g. "{names[0]}"): a '
+            'template meant to be expanded (TF frames and joint states carry the literal text '
+            'otherwise)', line=ctx.robot.links[0].line if ctx.robot.links else None,
+            suggestion='load it through xacro, or substitute the names before use',
+            values=(('example', names[0]), ('count', len(names))), links=links)
         return
     links = tuple(dict.fromkeys(link.name for link, _ in elements))
     collision = any(element.group == 'collision' for _, element in elements)
@@ -307,7 +339,8 @@ def check_unexpanded(ctx: CheckContext) -> Iterator[Finding]:
         'xacro-unexpanded', Severity.ERROR if collision else Severity.WARNING,
         f'{len(elements)} mesh filename{"s" if len(elements) > 1 else ""} hold xacro syntax '
         f'(e.g. "{first}"): this is a xacro template, not a URDF; no URDF reader expands it, '
-        f'so every consumer loses these meshes (links: {listed(links)})',
+        f'so every consumer loses these meshes (links: {listed(links)})'
+        + (f'; {len(names)} link or joint names hold it too' if names else ''),
         line=elements[0][1].geometry.line or elements[0][1].line,
         suggestion='expand it with xacro (xacro robot.urdf.xacro > robot.urdf) and load the '
                    'result, or check it with its arguments: urdf-link-tools check --xacro FILE '
