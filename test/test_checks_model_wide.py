@@ -253,3 +253,26 @@ def test_xacro_syntax_only_in_names_is_an_info():
     text = chain([full()] * 3).replace('name="l', 'name="${prefix}l')
     found = findings(text, 'xacro-unexpanded')
     assert [(f.severity, len(f.links)) for f in found] == [(Severity.INFO, 3)]
+
+
+def test_a_small_hinge_between_colliding_parts_is_an_info_a_large_part_a_warning():
+    hinge = f'{MASS}<visual><geometry><box size="0.03 0.03 0.03"/></geometry></visual>'
+    text = chain([full(), full(), hinge, full()])
+    found = findings(text, 'collision-missing')
+    assert [(f.link, f.severity) for f in found] == [('l2', Severity.INFO)]
+    part = f'{MASS}<visual><geometry><box size="0.2 0.1 0.1"/></geometry></visual>'
+    found = findings(chain([full(), full(), part, full()]), 'collision-missing')
+    assert [(f.link, f.severity) for f in found] == [('l2', Severity.WARNING)]
+    # the last link of a chain has nothing below it: not a hinge
+    found = findings(chain([full(), full(), full(), hinge]), 'collision-missing')
+    assert [(f.link, f.severity) for f in found] == [('l3', Severity.WARNING)]
+
+
+def test_locked_joints_on_many_links_are_one_finding():
+    root = etree.fromstring(chain([full()] * 5))
+    for limit in root.iter('limit'):
+        limit.set('lower', '0.5')
+        limit.set('upper', '0.5')
+    found = findings(etree.tostring(root).decode(), 'joint-range-zero')
+    assert len(found) == 1 and found[0].links == ('l1', 'l2', 'l3', 'l4')
+    assert found[0].severity == Severity.WARNING and '4 joints' in found[0].message

@@ -294,7 +294,7 @@ def check_collision_missing(ctx: CheckContext) -> Iterator[Finding]:
             if not visible_without_collision(ctx, link):
                 continue
             size = visual_size(ctx, visuals)
-            severity = Severity.WARNING
+            severity = Severity.INFO if _hinge(ctx, link, size) else Severity.WARNING
             what = f'{len(visuals)} visual element{"s" if len(visuals) > 1 else ""}' + (
                 f' ({fmt(size, 3)} m across)' if size is not None else '')
         else:
@@ -309,6 +309,27 @@ def check_collision_missing(ctx: CheckContext) -> Iterator[Finding]:
                        + (' (the visual geometry is a starting point)' if visuals else
                           '; an intermediate link of a multi-axis joint needs none'),
             values=(('visuals', len(visuals)), ('mass', link.mass)))
+
+
+#: A part smaller than this (m, bounds diagonal) between two colliding bodies is a hinge.
+HINGE_SIZE = 0.08
+
+
+def _hinge(ctx: CheckContext, link: Link, size: Optional[float]) -> bool:
+    """
+    Return True for a small intermediate part whose neighbours on both sides collide.
+
+    A 3-8 cm hinge between a colliding thigh and foot (the pitch link of a two-axis ankle)
+    is covered by its neighbours' shapes in practice: an info, not a gap.
+    """
+    if size is None or size >= HINGE_SIZE:
+        return False
+    top = ctx.weld_top(link.name)
+    joint = ctx.robot.parent_joint(top)
+    below = [child for name in ctx.weld_group(link.name)
+             for child in (j.child for j in ctx.robot.child_joints(name) if j.is_moving)]
+    return joint is not None and ctx.group_has_collision(joint.parent) and bool(below) and \
+        all(ctx.group_has_collision(child) for child in below)
 
 
 def check_materials(ctx: CheckContext) -> Iterator[Finding]:

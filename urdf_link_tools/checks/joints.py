@@ -25,7 +25,7 @@ import math
 from typing import Iterator, List, Optional, Tuple
 
 from urdf_link_tools.checks.base import CheckContext, fmt, Rule
-from urdf_link_tools.checks.model_wide import model_choices
+from urdf_link_tools.checks.model_wide import grouped, model_choices
 from urdf_link_tools.findings import Finding, Severity
 from urdf_link_tools.model import Joint
 
@@ -193,6 +193,7 @@ def _axis(ctx: CheckContext, joint: Joint) -> Optional[Finding]:
 def check_joints(ctx: CheckContext) -> Iterator[Finding]:
     """Check every joint's limits, axis, mimic and numbers."""
     names = {joint.name for joint in ctx.robot.joints}
+    locked: List[Finding] = []
     for joint in ctx.robot.joints:
         found: List[Optional[Finding]] = [_not_finite(ctx, joint), _axis(ctx, joint)]
         found.extend(_limits(ctx, joint))
@@ -203,7 +204,12 @@ def check_joints(ctx: CheckContext) -> Iterator[Finding]:
                 f"<mimic> names the joint '{mimic.joint}', which does not exist: Pinocchio, "
                 'MuJoCo and robot_state_publisher ignore the mimic, so the joint moves on its '
                 'own', mimic.line, 'fix the joint name in <mimic joint="..."/>'))
-        yield from (finding for finding in found if finding is not None)
+        for finding in found:
+            if finding is not None and finding.rule == 'joint-range-zero':
+                locked.append(finding)  # a locking convention on many joints: once
+            elif finding is not None:
+                yield finding
+    yield from grouped(ctx, locked, 'joints have lower == upper')
 
 
 CHECKS = (check_joints,)

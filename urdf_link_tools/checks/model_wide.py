@@ -202,6 +202,25 @@ def _placeholder_joints(ctx: CheckContext) -> Tuple[str, ...]:
     return ()
 
 
+def grouped(ctx: CheckContext, findings: List[Finding], what: str) -> Iterator[Finding]:
+    """
+    Yield findings of one rule as they are, or as one listing the links when 3 or more.
+
+    :param findings: findings of one rule and one cause (e.g. lower == upper)
+    :param what: what they share, for the message ('revolute joints with lower == upper')
+    """
+    if len(findings) < MODEL_WIDE_MIN:
+        yield from findings
+        return
+    first = findings[0]
+    links = tuple(dict.fromkeys(finding.link for finding in findings if finding.link))
+    yield ctx.finding(
+        first.rule, max(finding.severity for finding in findings),
+        f'{len(findings)} {what} ({listed(links)}); the first: {first.message}',
+        element=first.element, line=first.line, suggestion=first.suggestion,
+        values=(('count', len(findings)),) + first.values, links=links)
+
+
 def listed(names: Tuple[str, ...]) -> str:
     shown = ', '.join(names[:LISTED])
     return shown + (f' and {len(names) - LISTED} more' if len(names) > LISTED else '')
