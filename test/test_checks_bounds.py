@@ -129,7 +129,8 @@ def test_the_bound_is_the_corner_distribution():
                 f'izz="{mass * (0.09 + 0.04) * scale}"/></inertial>{box(size)}</link></robot>')
 
     assert not rules(robot(0.999))
-    assert [f.rule for f in rules(robot(1.02))] == ['inertia-exceeds-extent']
+    assert not rules(robot(1.19))  # within the margin (geometry that omits small parts)
+    assert [f.rule for f in rules(robot(1.21))] == ['inertia-exceeds-extent']
 
 
 def test_a_misplaced_material_inside_geometry_is_not_an_extra_shape():

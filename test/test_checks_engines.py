@@ -131,3 +131,21 @@ def test_same_file_name_in_two_folders_is_one_mesh_in_mujoco_with_strippath(tmp_
     # the same file used twice is no clash
     findings, _ = check(tmp_path, robot(['a/part.stl', 'a/part.stl']))
     assert not [f for f in findings if f.rule == 'mujoco-mesh-name-clash']
+
+
+def test_mujoco_refuses_several_materials_in_one_visual(tmp_path):
+    two = ('<visual><geometry><box size="0.1 0.1 0.1"/></geometry><material name="a"/>'
+           '<material name="b"/></visual>')
+    text = robot(['part.stl'] * 3).replace('<collision>', two + '<collision>')
+    BOX.export(str(tmp_path / 'part.stl'))
+    findings, path = check(tmp_path, text)
+    _, error = mujoco_error(path)
+    assert "repeated element: 'material'" in error
+    found = [f for f in findings if f.rule == 'mujoco-repeated-material']
+    assert len(found) == 1 and found[0].severity == Severity.ERROR
+    assert found[0].links == ('l0', 'l1', 'l2')
+    others, _ = check(tmp_path, text, {'gazebo', 'rviz'})
+    assert not [f for f in others if f.rule == 'mujoco-repeated-material']
+    # one material, or two <origin> (MuJoCo compiles both): no claim
+    one, path = check(tmp_path, robot(['part.stl']))
+    assert mujoco_error(path)[1] == '' and not [f for f in one if f.rule.startswith('mujoco')]

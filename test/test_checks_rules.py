@@ -143,7 +143,9 @@ CASES = [
                                       + box('1 1 1')), Severity.ERROR),
     ('inertia-exceeds-extent', moving(inertial(ixx='0.5', iyy='0.5', izz='0.5')
                                       + box('1 1 1')), None),  # the bound: m (0.25 + 0.25)
-    ('inertia-exceeds-extent', moving(inertial(ixx='0.51', iyy='0.51', izz='0.51')
+    ('inertia-exceeds-extent', moving(inertial(ixx='0.59', iyy='0.59', izz='0.59')
+                                      + box('1 1 1')), None),  # within the 1.2 margin
+    ('inertia-exceeds-extent', moving(inertial(ixx='0.61', iyy='0.61', izz='0.61')
                                       + box('1 1 1')), Severity.ERROR),
     # inertia-exceeds-robot: no geometry on the link's body; the robot bounds it
     ('inertia-exceeds-robot', moving(inertial(mass='0.001', ixx='0.001', iyy='0.001',
@@ -270,7 +272,8 @@ def test_every_documented_rule_has_a_case_or_is_tested_elsewhere():
                  'robot-kinematics-only', 'robot-collision-partial', 'robot-placeholder-limits',
                  'xacro-unexpanded',
                  # test_checks_engines.py (mesh files, run in MuJoCo)
-                 'mujoco-mesh-format', 'mujoco-mesh-coplanar', 'mujoco-mesh-name-clash'}
+                 'mujoco-mesh-format', 'mujoco-mesh-coplanar', 'mujoco-mesh-name-clash',
+                 'mujoco-repeated-material'}
     parse_notes = {rule for rule in RULES if rule.startswith('parse-')}
     # the suppression-* rules are about comments: test_ci_suppression.py has their cases
     suppression = {rule for rule in RULES if rule.startswith('suppression-')}

@@ -20,7 +20,7 @@ discards visuals and reads collision meshes in STL, OBJ and MSH only ("no decode
 for mesh file" for COLLADA and glTF), refuses a collision mesh whose vertices are coplanar
 ("cannot compute convex hull"), cannot open ``package://`` URIs unless the model sets
 ``<compiler strippath="true" meshdir=...>``, and then loads one file for all meshes of the
-same file name.
+same file name; its XML reader refuses an element with several ``<material>``.
 """
 
 import os
@@ -53,6 +53,13 @@ RULES = (
          'replaces collision-mesh-broken for that mesh with the mujoco target',
          'use a thin box primitive (or a plane) instead of the flat mesh',
          'MuJoCo 4.0 (test_checks_engines.py)'),
+    Rule('mujoco-repeated-material', Severity.ERROR,
+         'visual or collision elements hold several <material> (CAD exporters write them): '
+         'reported once, with the links',
+         'MuJoCo refuses the robot ("XML Error: repeated element: \'material\'"), although '
+         'urdfdom uses the first and MuJoCo discards visuals; parse-duplicate-material stays '
+         'an info for the others',
+         'keep one <material> per element', 'MuJoCo 4.0 (test_checks_engines.py)'),
     Rule('mujoco-mesh-name-clash', Severity.WARNING,
          'different collision mesh files share a file name (e.g. two link_1.stl in '
          'different folders): reported once',
@@ -121,6 +128,16 @@ def check_mujoco(ctx: CheckContext) -> Iterator[Finding]:
             suggestion='export the collision meshes as STL or OBJ, or use primitives (or, if '
                        'the robot is not meant for MuJoCo, check it without that target)',
             values=(('count', len(undecodable)), ('formats', ', '.join(kinds))), links=links)
+    repeated = [note for note in ctx.robot.notes if note.rule == 'parse-duplicate-material']
+    if repeated:
+        links = tuple(dict.fromkeys(note.link for note in repeated if note.link))
+        yield ctx.finding(
+            'mujoco-repeated-material', Severity.ERROR,
+            f'{len(repeated)} element{"s" if len(repeated) > 1 else ""} hold several '
+            '<material>: MuJoCo refuses the robot ("XML Error: repeated element: \'material\'"'
+            f') (links: {listed(links)})',
+            line=repeated[0].line, suggestion='keep one <material> per <visual>',
+            values=(('count', len(repeated)),), links=links)
     clashes = {name: files for name, files in names.items() if len(files) > 1}
     if clashes:
         links = tuple(dict.fromkeys(link for files in clashes.values()

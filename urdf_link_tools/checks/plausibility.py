@@ -104,7 +104,7 @@ def check_mismatch(ctx: CheckContext) -> Iterator[Finding]:
         off, worst = mismatch(have, want)
         if not (math.isfinite(off) and off > factor):
             continue
-        if _fits_extent_box(ctx, link, have, factor):
+        if _fits_extent_box(ctx, link, have):
             continue  # the tensor is the whole part's; the collision is a partial shape
         ratios = have / want
         direction = 'larger' if ratios[worst] > 1.0 else 'smaller'
@@ -124,9 +124,16 @@ def check_mismatch(ctx: CheckContext) -> Iterator[Finding]:
             suggested_inertia=inertia_values(suggested))
 
 
-def _fits_extent_box(ctx: CheckContext, link: Link, have: np.ndarray, factor: float) -> bool:
+#: A tensor within this factor of a solid box over the link's geometry bounds is the part's.
+BOX_FIT = 2.0
+
+
+def _fits_extent_box(ctx: CheckContext, link: Link, have: np.ndarray) -> bool:
     """
     Return True when the tensor matches a solid box filling the link's geometry bounds.
+
+    Within BOX_FIT, not the mismatch factor: ixx=iyy=izz=0.001 on a 0.1 kg sensor is 7x a
+    box over its geometry and still a placeholder.
 
     A tensor written for the whole part (a box over its visual and collision bounds) is not
     wrong because the collision geometry is a deliberately short slab or a partial shape.
@@ -138,7 +145,7 @@ def _fits_extent_box(ctx: CheckContext, link: Link, have: np.ndarray, factor: fl
     squares = side * side
     box = np.sort(link.mass * (squares.sum() - squares) / 12.0)
     off, _ = mismatch(have, box)
-    return math.isfinite(off) and off <= factor
+    return math.isfinite(off) and off <= BOX_FIT
 
 
 def check_density(ctx: CheckContext) -> Iterator[Finding]:
