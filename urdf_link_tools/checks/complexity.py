@@ -101,23 +101,18 @@ def too_complex(ctx: CheckContext, link: Link, element: GeometryElement, result:
               ('convex', 'yes' if convex else 'no'))
     if visual is not None:
         # One finding for one problem: the visual mesh reused as collision is too detailed.
-        yield ctx.finding(
-            'collision-reuses-visual-mesh', severity,
-            f'the collision mesh is the visual mesh of {visual.label} and has '
-            f'{result.face_count:,} faces, more than the limit of {limit:,}; it is {shape}',
-            link=link.name, element=element.label, line=line,
-            suggestion='make a simplified collision mesh (a decimated convex hull) or use '
-                       'primitives; keep the detailed mesh for the visual',
-            values=values)
-        return
+        rule = 'collision-reuses-visual-mesh'
+        what = f'the collision mesh is the visual mesh of {visual.label} and has'
+        fix = ('make a simplified collision mesh (a decimated convex hull) or use primitives; '
+               'keep the detailed mesh for the visual')
+    else:
+        rule, what = 'collision-mesh-too-complex', 'the collision mesh has'
+        fix = ('approximate it with boxes, cylinders and spheres, or use a decimated (convex) '
+               f'mesh of at most {limit:,} faces')
     yield ctx.finding(
-        'collision-mesh-too-complex', severity,
-        f'the collision mesh has {result.face_count:,} faces, more than the limit of '
-        f'{limit:,}; it is {shape}',
-        link=link.name, element=element.label, line=line,
-        suggestion='approximate it with boxes, cylinders and spheres, or use a decimated '
-                   f'(convex) mesh of at most {limit:,} faces',
-        values=values)
+        rule, severity,
+        f'{what} {result.face_count:,} faces, more than the limit of {limit:,}; it is {shape}',
+        link=link.name, element=element.label, line=line, suggestion=fix, values=values)
 
 
 def grouped_reuses(ctx: CheckContext, findings: List[Finding]) -> Iterator[Finding]:
@@ -137,8 +132,7 @@ def grouped_reuses(ctx: CheckContext, findings: List[Finding]) -> Iterator[Findi
         'collision-reuses-visual-mesh', max(finding.severity for finding in findings),
         f'{len(findings)} collision elements use their visual mesh, of {min(faces):,} to '
         f'{max(faces):,} faces (limit {ctx.config.collision_face_limit:,}; {convex} convex): '
-        'the detailed visual meshes serve as collision geometry '
-        f'({listed(links)})',
+        f'the detailed visual meshes serve as collision geometry ({listed(links)})',
         line=findings[0].line,
         suggestion='export simplified collision meshes (decimated convex hulls) or use '
                    'primitives; keep the detailed meshes for the visuals',

@@ -237,6 +237,14 @@ def _consumers(ctx: CheckContext, breaks: Tuple[str, ...], effect: str,
     return '; '.join(parts)
 
 
+def _on_robot(ctx: CheckContext, rule: str, severity: Severity, links: Tuple[str, ...],
+              message: str, suggestion: str) -> Finding:
+    """Build a robot-level finding that lists its links (at the first link's line)."""
+    return ctx.finding(rule, severity, message, line=ctx.robot.link(links[0]).line,
+                       suggestion=suggestion,
+                       values=(('links', ', '.join(links)), ('count', len(links))), links=links)
+
+
 def check_kinematics_only(ctx: CheckContext) -> Iterator[Finding]:
     """Report once a robot in which no link has mass (a kinematics model)."""
     links = model_choices(ctx).massless
@@ -263,18 +271,15 @@ def check_kinematics_only(ctx: CheckContext) -> Iterator[Finding]:
         'kdl': 'KDL dynamics solvers get zero masses',
     }
     said = [text for target, text in effects.items() if target in ctx.config.targets]
-    yield ctx.finding(
-        'robot-kinematics-only', severity,
+    yield _on_robot(
+        ctx, 'robot-kinematics-only', severity, links,
         f'no link has mass: a kinematics model ({len(links)} moving links without '
         f'<inertial> mass: {listed(links)}). '
         + ('; '.join(said) + '. ' if said else '')
         + 'Fine for kinematics: '
         + (named(ctx.config.targets, ('rviz', 'moveit', 'kdl', 'pinocchio')) or 'none selected'),
-        line=ctx.robot.link(links[0]).line,
-        suggestion='add <inertial> elements from the CAD model (mass, centre of mass, tensor); '
-                   'if the file is meant for kinematics only, check it with '
-                   '--target rviz,moveit,kdl',
-        values=(('links', ', '.join(links)), ('count', len(links))), links=links)
+        'add <inertial> elements from the CAD model (mass, centre of mass, tensor); if the '
+        'file is meant for kinematics only, check it with --target rviz,moveit,kdl')
 
 
 def check_visual_only(ctx: CheckContext) -> Iterator[Finding]:
@@ -288,17 +293,14 @@ def check_visual_only(ctx: CheckContext) -> Iterator[Finding]:
         return
     bodies, without = _body_counts(ctx, links)
     kind = 'a visual model' if 2 * without >= bodies else 'collision on a subset of the parts'
-    yield ctx.finding(
-        'robot-collision-partial', severity,
+    yield _on_robot(
+        ctx, 'robot-collision-partial', severity, links,
         f'{len(links)} links with visual geometry have no <collision> (nor has anything '
         f'welded to them): {without} of the {bodies} bodies, {kind} ({listed(links)}). '
         + _consumers(ctx, breaks, 'let the listed parts pass through obstacles and the robot '
                      'itself', ('rviz', 'kdl', 'pinocchio')),
-        line=ctx.robot.link(links[0]).line,
-        suggestion='add a <collision> primitive around each listed part (the visual geometry '
-                   'is a starting point); if the file is only for display, check it with '
-                   '--target rviz,kdl',
-        values=(('links', ', '.join(links)), ('count', len(links))), links=links)
+        'add a <collision> primitive around each listed part (the visual geometry is a '
+        'starting point); if the file is only for display, check it with --target rviz,kdl')
 
 
 def check_placeholder_limits(ctx: CheckContext) -> Iterator[Finding]:
