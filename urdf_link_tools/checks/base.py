@@ -190,7 +190,7 @@ class CheckContext:
         self._lumped[link_name] = total
         return total
 
-    def fused(self, link_name: str, exclude: Optional[str] = None) -> FusedBody:
+    def fused(self, link_name: str) -> FusedBody:
         """
         Return the link fused with the links welded below it, as MuJoCo compiles a URDF.
 
@@ -198,12 +198,8 @@ class CheckContext:
         it checks that a moving body has mass and inertia, so a massless or inertia-free
         moving link whose welded child carries both compiles (verified with MuJoCo 4.0 in
         test_checks_mujoco_claims.py). Numbers that are not finite count as zero.
-
-        :param link_name: the link at the top of the fused body
-        :param exclude: a link whose tensor counts as zero, a point mass (what its tensor
-            adds to the body); not cached
         """
-        cached = self._fused.get(link_name) if exclude is None else None
+        cached = self._fused.get(link_name)
         if cached is not None:
             return cached
         parts: List[Tuple[float, np.ndarray, np.ndarray]] = []
@@ -222,7 +218,7 @@ class CheckContext:
                 frame = transform @ origin_to_matrix(inertial.origin)
                 rotation = frame[:3, :3]
                 tensor = rotation @ np.array(inertial.inertia.as_matrix(), dtype=float) \
-                    @ rotation.T if name != exclude else np.zeros((3, 3))
+                    @ rotation.T
                 parts.append((inertial.mass, frame[:3, 3], tensor))
             for joint in self.robot.child_joints(name):
                 if not joint.is_moving and is_finite(joint.origin.xyz + joint.origin.rpy):
@@ -236,8 +232,7 @@ class CheckContext:
         for part_mass, centre, tensor in parts:
             total += tensor + parallel_axis(part_mass, centre - com)
         body = FusedBody(float(mass), com, total)
-        if exclude is None:
-            self._fused[link_name] = body
+        self._fused[link_name] = body
         return body
 
     def weld_top(self, name: str) -> str:

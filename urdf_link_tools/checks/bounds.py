@@ -116,25 +116,56 @@ def _has_size(element) -> bool:
     return is_finite(values) and all(value > 0.0 for value in values)
 
 
-def body_extent(ctx: CheckContext, link: Link) -> Tuple[Optional[Bounds], bool]:
-    """
-    Return the bounds of the geometry of a link's body in its frame, and whether known.
+def _group_frames(ctx: CheckContext, top: str) -> Dict[str, np.ndarray]:
+    """Return every link of a weld group with its frame in the frame of its top, once."""
+    key = ('weld-frames', top)
+    if key not in ctx.memo:
+        ctx.memo[key] = _weld_frames(ctx, top)
+    return ctx.memo[key]  # type: ignore[return-value]
 
-    :return: (bounds or None when there is no geometry, False when a part is unknown)
-    """
+
+def _group_extent(ctx: CheckContext, top: str) -> Tuple[Optional[Bounds], bool]:
+    """Return the bounds of a weld group's geometry in its top's frame, once per group."""
+    key = ('weld-extent', top)
+    if key in ctx.memo:
+        return ctx.memo[key]  # type: ignore[return-value]
     boxes: List[Bounds] = []
-    for name, frame in _weld_frames(ctx, link.name).items():
+    known = True
+    for name, frame in _group_frames(ctx, top).items():
         member = ctx.robot.link(name)
-        if member is None:
-            continue
-        for element in member.visuals + member.collisions:
+        for element in (member.visuals + member.collisions) if member else ():
             if element.geometry is None or not _has_size(element):
                 continue
             box = ctx.element_bounds(element)
             if box is None:
-                return None, False  # a mesh that did not load: the extent is unknown
+                known = False  # a mesh that did not load: the extent is unknown
+                break
             boxes.append(transform_bounds(box, frame))
-    return union_bounds(boxes), True
+        if not known:
+            break
+    result = (union_bounds(boxes), True) if known else (None, False)
+    ctx.memo[key] = result
+    return result
+
+
+def body_extent(ctx: CheckContext, link: Link) -> Tuple[Optional[Bounds], bool]:
+    """
+    Return the bounds of the geometry of a link's body in its frame, and whether known.
+
+    The body is the weld group; its bounds are taken once in the top link's frame and moved
+    into each member's frame (never smaller than the exact bounds: the bound stays valid),
+    so a long welded chain costs linear time.
+
+    :return: (bounds or None when there is no geometry, False when a part is unknown)
+    """
+    top = ctx.weld_top(link.name)
+    extent, known = _group_extent(ctx, top)
+    frame = _group_frames(ctx, top).get(link.name)
+    if extent is None or frame is None:
+        return None, known
+    if link.name == top:
+        return extent, True
+    return transform_bounds(extent, np.linalg.inv(frame)), True
 
 
 def _robot_bounds(ctx: CheckContext) -> Tuple[Dict[str, np.ndarray], Optional[Bounds]]:
@@ -213,16 +244,19 @@ def _welded_growth(ctx: CheckContext, link: Link) -> Optional[Tuple[str, float]]
     """
     Return the body a link is welded to and how many times its tensor multiplies it.
 
-    None when the link is not welded to another link with mass (its body is its own).
+    The fused body without the link's tensor keeps its mass as a point mass (the centre of
+    mass stays), so it is the fused tensor minus the link's, rotated into the top's frame.
+    None when the link is not welded to another link (its body is its own).
     """
     top = ctx.weld_top(link.name)
-    group = ctx.weld_group(link.name)
-    if top == link.name or not any(
-            name != link.name and ctx.robot.link(name) is not None
-            and ctx.robot.link(name).mass > 0.0 for name in group):
+    frame = _group_frames(ctx, top).get(link.name)
+    if top == link.name or frame is None:
         return None
-    with_it = float(np.linalg.eigvalsh(ctx.fused(top).tensor)[-1])
-    without = float(np.linalg.eigvalsh(ctx.fused(top, exclude=link.name).tensor)[-1])
+    rotation = frame[:3, :3] @ rpy_to_matrix(link.inertial.origin.rpy)
+    own = rotation @ ctx.tensor(link).matrix @ rotation.T
+    fused = ctx.fused(top).tensor
+    with_it = float(np.linalg.eigvalsh(fused)[-1])
+    without = float(np.linalg.eigvalsh(fused - own)[-1])
     if not without > 0.0:
         return None
     return top, with_it / without
@@ -258,7 +292,7 @@ def check_bounds(ctx: CheckContext) -> Iterator[Finding]:
             element='inertial/inertia', line=first.line,
             suggestion="compute each listed link's tensor from its CAD model or geometry (the "
                        "collision geometry's tensor at uniform density is a start)",
-            values=(('links', ', '.join(links)), ('count', len(links))) + first.values,
+            values=(('links', listed(links)), ('count', len(links))) + first.values,
             links=links)
 
 

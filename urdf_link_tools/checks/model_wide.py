@@ -242,7 +242,7 @@ def _on_robot(ctx: CheckContext, rule: str, severity: Severity, links: Tuple[str
     """Build a robot-level finding that lists its links (at the first link's line)."""
     return ctx.finding(rule, severity, message, line=ctx.robot.link(links[0]).line,
                        suggestion=suggestion,
-                       values=(('links', ', '.join(links)), ('count', len(links))), links=links)
+                       values=(('links', listed(links)), ('count', len(links))), links=links)
 
 
 def check_kinematics_only(ctx: CheckContext) -> Iterator[Finding]:
@@ -329,7 +329,7 @@ def check_placeholder_limits(ctx: CheckContext) -> Iterator[Finding]:
         line=joints[0].line,
         suggestion=f'write the real {" and ".join(zero)} limits, or set them in the '
                    "consumers' limit files (MoveIt joint_limits.yaml, ros2_control)",
-        values=(('joints', ', '.join(names)), ('count', len(names))), links=links)
+        values=(('joints', listed(tuple(names))), ('count', len(names))), links=links)
 
 
 def check_unexpanded(ctx: CheckContext) -> Iterator[Finding]:
