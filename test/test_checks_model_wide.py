@@ -101,6 +101,9 @@ def test_kinematics_claims_hold_in_mujoco_and_pinocchio():
     # With collision geometry and no <inertial>, MuJoCo infers the masses and compiles:
     # then the finding says so (a warning for MuJoCo alone).
     assert mujoco_compile(KINEMATICS) == ''
+    inferred = mujoco.MjModel.from_xml_string(KINEMATICS)
+    # 1000 kg/m^3 times the 10 cm cube of collision geometry: 1 kg per moving body
+    assert inferred.body_mass[1:] == pytest.approx([1.0] * (inferred.nbody - 1))
     only_mujoco = CheckConfig(check_meshes=False, targets=frozenset({'mujoco'}))
     finding = findings(KINEMATICS, 'robot-kinematics-only', only_mujoco)[0]
     assert finding.severity == Severity.WARNING and 'makes masses up' in finding.message
