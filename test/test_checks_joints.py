@@ -185,7 +185,8 @@ def test_claim_a_mimic_of_an_unknown_joint_is_ignored_not_refused():
 # - double_pendulum(_simple): lower="0" upper="0" on revolute joints meant to swing: real
 #   (double_pendulum_continuous is the same robot written right).
 # - double_pendulum*, iris rotors, romeo hands: effort and velocity both 0, the way passive
-#   joints and placeholders are written: INFO only.
+#   joints and placeholders are written: INFO only. On iris all 4 rotors are written so:
+#   one robot-placeholder-limits info instead (test_checks_model_wide.py).
 CORPUS_COUNTS = {
     ('joint-mimic-unknown', 'alex_psyonic_hands.urdf'): 8,
     ('joint-range-missing', 'centauro.urdf'): 4,
@@ -195,7 +196,6 @@ CORPUS_COUNTS = {
     ('joint-limit-zero', 'double_pendulum.urdf'): 2,
     ('joint-limit-zero', 'double_pendulum_continuous.urdf'): 2,
     ('joint-limit-zero', 'double_pendulum_simple.urdf'): 2,
-    ('joint-limit-zero', 'iris.urdf'): 4,
     ('joint-limit-zero', 'romeo.urdf'): 2,
 }
 

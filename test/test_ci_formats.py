@@ -89,7 +89,7 @@ def test_sarif_sample_robot(workdir):
         assert 'suppressions' not in result and 'baselineState' not in result
     assert run_['originalUriBaseIds']['%SRCROOT%']['uri'] == workdir.as_uri() + '/'
     assert run_['invocations'][0] == {'executionSuccessful': True, 'exitCode': EXIT_ERRORS}
-    assert run_['properties']['summary'] == {'error': 2, 'warning': 5, 'info': 0,
+    assert run_['properties']['summary'] == {'error': 3, 'warning': 4, 'info': 0,
                                              'suppressed': 0, 'baselined': 0}
     # every documented rule, with its metadata from the rule table
     assert [rule['id'] for rule in rules] == sorted(RULES)
@@ -172,7 +172,7 @@ def test_github_annotations_parse_back(workdir):
         assert lines[1] == f"fix: {finding['suggestion']}"
     # the plain summary line is not a command
     summary = out.splitlines()[-1]
-    assert summary == f' {SAMPLE}: 2 errors, 5 warnings, 0 info (0 suppressed, 0 in the baseline)'
+    assert summary == f' {SAMPLE}: 3 errors, 4 warnings, 0 info (0 suppressed, 0 in the baseline)'
 
 
 def test_github_escaping_cannot_inject_commands():
@@ -191,14 +191,15 @@ def test_github_escaping_cannot_inject_commands():
 def test_text_leads_with_file_and_line(workdir):
     status, out, _ = check(workdir)
     lines = out.splitlines()
-    assert lines[0] == f'link arm_link ({SAMPLE}:91): 1 error'
-    assert lines[1].startswith(f'{SAMPLE}:95: error: inertia-triangle-inequality: '
-                               'inertial/inertia: the principal moments 0.01 + 0.01')
-    assert lines[2].startswith('    fix: the nearest valid tensor')
+    assert lines[0] == f'link my_link ({SAMPLE}:60): 1 error, 1 warning'
+    assert lines[1].startswith(f'{SAMPLE}:64: error: inertia-exceeds-extent: '
+                               "inertial/inertia: the moment about the link's x axis")
+    assert lines[2].startswith('    fix: the tensor of the collision geometry')
+    assert f'{SAMPLE}:95: error: inertia-triangle-inequality: ' in out
     assert f'{SAMPLE}:152: error: mass-not-positive: has no <inertial> but moves' in out
     # groups are separated by a blank line, the summary closes
-    assert lines[lines.index('') + 1].startswith('link camera_link (')
-    assert lines[-1] == 'sample_robot: 2 errors, 5 warnings, 0 info in 4 of 7 links'
+    assert lines[lines.index('') + 1].startswith('link arm_link (')
+    assert lines[-1] == 'sample_robot: 3 errors, 4 warnings, 0 info in 4 of 7 links'
 
 
 def test_fail_on_and_usage_exit_codes(workdir):

@@ -60,7 +60,7 @@ def line_of(needle):
 def add_comments():
     # directly in <robot>, before a link: that link only, the rules named only
     edit('  <link name="my_link">',
-         '  <!-- urdf-link-tools: ignore inertia-geometry-mismatch, com-outside-geometry,'
+         '  <!-- urdf-link-tools: ignore inertia-exceeds-extent, com-outside-geometry,'
          "material-undefined because the URDF specification's example, kept as written -->\n"
          '  <link name="my_link">')
     # inside an element: that element and its children
@@ -99,7 +99,7 @@ def test_suppression_round_trip(workdir):
     suppressed = {(f['rule'], f['link'], f['suppression']['line'], f['suppression']['reason'])
                   for f in report['suppressed']}
     assert suppressed == {
-        ('inertia-geometry-mismatch', 'my_link', line_of('ignore inertia-geometry-mismatch'),
+        ('inertia-exceeds-extent', 'my_link', line_of('ignore inertia-exceeds-extent'),
          "the URDF specification's example, kept as written"),
         ('inertia-triangle-inequality', 'arm_link', line_of('ignore inertia-triangle'),
          'the arm is a mock-up until the CAD export'),

@@ -60,18 +60,20 @@ def test_sample_robot_text_output():
     status, out, _ = run(['check', SAMPLE, '--package-dir', PACKAGE])
     assert status == EXIT_ERRORS
     lines = out.splitlines()
-    assert lines[0].startswith('link arm_link (') and lines[0].endswith(':91): 1 error')
+    assert lines[0].startswith('link my_link (') and lines[0].endswith(':60): 1 error, 1 warning')
     # each finding leads with file:line: as compilers write it
-    assert any(line.endswith('sample_robot.urdf:64: warning: inertia-geometry-mismatch: '
-                             'inertial/inertia: principal moments 100 100 100 kg m^2, but the '
-                             'collision geometry at 1 kg gives 0.2708 0.2708 0.5: moment 1 is '
-                             '369x larger (limit 10x)') for line in lines)
+    assert any(line.endswith('sample_robot.urdf:64: error: inertia-exceeds-extent: '
+                             "inertial/inertia: the moment about the link's x axis is 100 kg "
+                             'm^2 (a radius of gyration of 10 m), more than any 1 kg body '
+                             'inside the visual and collision geometry of its body can have: '
+                             'at most m (V_y + V_z) = 1 kg m^2 with all the mass at the corners '
+                             'of -1 -1 -0.5 to 1 1 0.5 m') for line in lines)
     assert any(line.startswith('    fix: ') for line in lines)
-    assert lines[-1].startswith('sample_robot: 2 errors, 5 warnings')
+    assert lines[-1].startswith('sample_robot: 3 errors, 4 warnings')
     # each deliberate mistake listed in the sample's header is reported
     _, json_out, _ = run(['check', SAMPLE, '--package-dir', PACKAGE, '--format', 'json'])
     found = {(f['rule'], f['link']) for f in json.loads(json_out)['findings']}
-    assert found == {('inertia-geometry-mismatch', 'my_link'),
+    assert found == {('inertia-exceeds-extent', 'my_link'),
                      ('density-implausible', 'my_link'),
                      ('inertia-triangle-inequality', 'arm_link'),
                      ('density-implausible', 'gripper_link'),
@@ -88,12 +90,12 @@ def test_json_output():
     document = json.loads(out)
     assert status == EXIT_ERRORS
     assert document['robot'] == 'sample_robot'
-    assert document['counts'] == {'error': 2, 'warning': 5, 'info': 0}
+    assert document['counts'] == {'error': 3, 'warning': 4, 'info': 0}
     assert document['source'].endswith('sample_robot.urdf')
     first = document['findings'][0]
     assert set(first) >= {'rule', 'severity', 'link', 'element', 'line', 'message',
                           'suggestion'}
-    mismatch = [f for f in document['findings'] if f['rule'] == 'inertia-geometry-mismatch']
+    mismatch = [f for f in document['findings'] if f['rule'] == 'inertia-exceeds-extent']
     assert mismatch[0]['suggested_inertia']['izz'] == pytest.approx(0.5)
 
 

@@ -41,7 +41,10 @@ def test_rules_tables_are_generated_from_rules():
 
 def test_every_rule_has_exactly_one_row():
     text = (ROOT / 'docs' / 'rules.md').read_text(encoding='utf-8')
-    rows = re.findall(r'^\| `([a-z0-9-]+)` \| (?:error|warning|info) \|', text, re.MULTILINE)
+    # only the generated tables: other tables (targets, severity policy) name rules too
+    tables = re.findall(r'<!-- rules-table: .*?<!-- end rules-table -->', text, re.DOTALL)
+    rows = re.findall(r'^\| `([a-z0-9-]+)` \| (?:error|warning|info) \|', '\n'.join(tables),
+                      re.MULTILINE)
     assert sorted(rows) == sorted(RULES)
 
 
@@ -58,7 +61,7 @@ def test_a_changed_rule_or_a_missing_table_is_noticed():
 
 def _readme_sample() -> list:
     text = (ROOT / 'README.md').read_text(encoding='utf-8')
-    start = text.index('```text\nlink arm_link')
+    start = text.index('```text\nlink ')
     block = text[start + len('```text\n'):text.index('\n```', start)]
     return block.splitlines()
 

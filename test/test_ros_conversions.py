@@ -365,7 +365,7 @@ def test_ros_link_statuses(sample):
     levels = {name.split(': ', 1)[1]: status.level for name, status in statuses.items()}
     assert levels == {
         'base_footprint': DiagnosticStatus.OK, 'base_link': DiagnosticStatus.OK,
-        'my_link': DiagnosticStatus.WARN, 'arm_link': DiagnosticStatus.ERROR,
+        'my_link': DiagnosticStatus.ERROR, 'arm_link': DiagnosticStatus.ERROR,
         'gripper_link': DiagnosticStatus.WARN, 'camera_link': DiagnosticStatus.ERROR,
         'tool0': DiagnosticStatus.OK}
     arm = statuses['urdf_link_tools: arm_link']
@@ -384,7 +384,7 @@ def test_ros_robot_status(sample):
     assert status.name == 'urdf_link_tools'
     assert status.level == DiagnosticStatus.ERROR
     values = {item.key: item.value for item in status.values}
-    assert values['errors'] == '2' and values['total mass'] == '263 kg'
+    assert values['errors'] == '3' and values['total mass'] == '263 kg'
     assert values['COM'] == '(0.0000, 0.0000, 0.7700) m'
     assert values['joint_states'].startswith('none received')
     assert 'no joint_states' in status.message

@@ -37,7 +37,7 @@ TIMEOUT = 30.0
 PACKAGE_DIRS = [f'urdf_link_tools={REPO}']
 LEVELS = {
     'base_footprint': DiagnosticStatus.OK, 'base_link': DiagnosticStatus.OK,
-    'my_link': DiagnosticStatus.WARN, 'arm_link': DiagnosticStatus.ERROR,
+    'my_link': DiagnosticStatus.ERROR, 'arm_link': DiagnosticStatus.ERROR,
     'gripper_link': DiagnosticStatus.WARN, 'camera_link': DiagnosticStatus.ERROR,
     'tool0': DiagnosticStatus.OK}
 
@@ -82,7 +82,7 @@ def test_ros_e2e_diagnostics_per_link(session):
     summary = statuses['urdf_link_tools']
     assert summary.level == DiagnosticStatus.ERROR
     values = {item.key: item.value for item in summary.values}
-    assert (values['errors'], values['total mass']) == ('2', '263 kg')
+    assert (values['errors'], values['total mass']) == ('3', '263 kg')
     assert values['joint_states'].startswith('none received')
 
 

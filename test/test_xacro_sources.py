@@ -107,7 +107,7 @@ def test_plain_urdf_findings_name_the_urdf_and_its_lines():
     for finding in report['findings']:
         assert finding['file'] == os.path.relpath(SAMPLE, ROOT)
         assert finding['macro_stack'] == []
-    mismatch = by_rule_and_link(report)[('inertia-geometry-mismatch', 'my_link')]
+    mismatch = by_rule_and_link(report)[('inertia-exceeds-extent', 'my_link')]
     assert mismatch['line'] == line_of(SAMPLE, 'ixx="100"')
 
 

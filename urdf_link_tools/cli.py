@@ -187,6 +187,8 @@ def _check_config(args: argparse.Namespace):
         # Command-line directories win over those of the configuration file.
         changes['package_dirs'] = list(args.package_dir) + [
             f'{name}={path}' for name, path in config.package_dirs]
+    if args.target:
+        changes['targets'] = list(args.target)
     if args.no_meshes:
         changes['check_meshes'] = False
     try:
@@ -449,6 +451,10 @@ def _add_check_parser(commands) -> None:
                             'NAME) (repeatable); wins over the ament index (AMENT_PREFIX_PATH)')
     check.add_argument('--ignore', action='append', metavar='RULE', default=[],
                        help='drop the findings of a rule (repeatable)')
+    check.add_argument('--target', action='append', metavar='NAME', default=[],
+                       help='what the robot is loaded into: mujoco, gazebo, moveit, rviz, kdl, '
+                            'pinocchio or all (repeatable or comma-separated; default all): '
+                            'claims about other engines are not made')
     check.add_argument('--config', metavar='YAML',
                        help='read thresholds from the urdf_link_tools: ros__parameters: '
                             'section of a parameter file (flags win)')

@@ -27,6 +27,7 @@ import math
 from typing import Any, Callable, Dict, FrozenSet, Iterable, Mapping, Optional, Tuple
 
 from urdf_link_tools.limits import MESH_MAX_BYTES
+from urdf_link_tools.targets import ALL as ALL_TARGETS, parse_targets, validate_targets
 
 YAML_SECTION = 'urdf_link_tools'
 
@@ -49,6 +50,8 @@ class CheckConfig:
     :param check_meshes: load mesh files (False: skip every mesh-based rule)
     :param max_findings_per_rule: list at most this many findings of one rule; the rest
         are counted in one more finding (keeps output and /diagnostics bounded)
+    :param targets: the consumers the robot is loaded into (see
+        :mod:`urdf_link_tools.targets`); claims about other engines are not made
     """
 
     inertia_mismatch_factor: float = 10.0
@@ -61,6 +64,7 @@ class CheckConfig:
     package_dirs: Tuple[Tuple[str, str], ...] = ()
     check_meshes: bool = True
     max_findings_per_rule: int = 200
+    targets: FrozenSet[str] = ALL_TARGETS
 
 
 def _positive_number(name: str, value: Any) -> Optional[str]:
@@ -164,6 +168,7 @@ VALIDATORS: Dict[str, Callable[[Any], Optional[str]]] = {
     'package_dirs': validate_package_dirs,
     'check_meshes': validate_check_meshes,
     'max_findings_per_rule': validate_max_findings_per_rule,
+    'targets': validate_targets,
 }
 
 FIELD_NAMES = tuple(item.name for item in fields(CheckConfig))
@@ -233,6 +238,8 @@ def _normalise(name: str, value: Any) -> Any:
         return tuple(parse_package_dir(item) if isinstance(item, str) else
                      (item[0], item[1]) for item in value
                      if not (isinstance(item, str) and not item.strip()))
+    if name == 'targets':
+        return parse_targets(value)
     if name in ('inertia_mismatch_factor', 'density_min', 'density_max', 'min_mass'):
         return float(value)
     return value

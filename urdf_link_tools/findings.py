@@ -79,7 +79,8 @@ class Finding:
     ``values`` holds the numbers behind the message as (key, value) text pairs, in the order
     a reader wants them (they become diagnostic key/values). ``suggested_inertia`` carries
     a replacement (ixx, ixy, ixz, iyy, iyz, izz) where the rule can compute one; it is what
-    ``check --fix-inertia`` writes.
+    ``check --fix-inertia`` writes. ``links`` names every link a robot-level finding is
+    about (a model-wide choice reported once, e.g. no link has mass), ``link`` being None.
     """
 
     rule: str
@@ -95,6 +96,7 @@ class Finding:
     file: Optional[str] = None
     macro_stack: Tuple[MacroCall, ...] = ()
     value_source: Optional[Tuple[str, int]] = None
+    links: Tuple[str, ...] = ()
 
     def to_dict(self) -> Dict[str, Any]:
         """Return a JSON-ready dict with the public fields."""
@@ -110,6 +112,8 @@ class Finding:
             'suggestion': self.suggestion,
             'values': dict(self.values),
         }
+        if self.links:
+            out['links'] = list(self.links)
         if self.value_source is not None:
             out['value_source'] = {'file': self.value_source[0], 'line': self.value_source[1]}
         if self.suggested_inertia is not None:

@@ -41,6 +41,8 @@ from urdf_link_tools.read_policy import inside
 PRIORITY = (
     'inertia-products-sign',
     'inertia-geometry-mismatch',
+    'inertia-exceeds-extent',
+    'inertia-exceeds-robot',
     'inertia-not-positive-definite',
     'inertia-triangle-inequality',
     'inertia-moment-tiny',

@@ -28,14 +28,15 @@ bug costs the findings of that check on that link only (the CLI exits 5 for it).
 import logging
 from typing import Callable, Dict, List, Optional
 
-from urdf_link_tools.checks import (geometry, inertia, joints, mesh_quality, plausibility,
-                                    structure)
+from urdf_link_tools.checks import (bounds, engines, geometry, inertia, joints, mesh_quality,
+                                    model_wide, plausibility, structure)
 from urdf_link_tools.checks.base import CheckContext, Rule
 from urdf_link_tools.findings import Finding, INTERNAL_ERROR, internal_error, Severity
 
 LOG = logging.getLogger(__name__)
 
-MODULES = (structure, inertia, plausibility, geometry, mesh_quality, joints)
+MODULES = (structure, inertia, bounds, plausibility, geometry, mesh_quality, joints,
+           model_wide, engines)
 
 #: Findings the parser records in ``Robot.notes``; documented here so --ignore knows them.
 #: These are read past; PARSE_REFUSAL_RULES below are what urdfdom refuses.
@@ -51,6 +52,12 @@ PARSE_NOTE_RULES = (
          'only the first is used', 'remove the extra ones', 'urdfdom'),
     Rule('parse-extra-shape', Severity.WARNING, 'a <geometry> holds several shapes',
          'only the first is used', 'give each shape its own visual or collision', 'urdfdom'),
+    Rule('parse-ignored-element', Severity.WARNING,
+         'a <geometry> holds, after its shape, an element that is not a shape (e.g. a '
+         '<material> put inside it)', 'URDF readers read only the first child of <geometry>: '
+         'the element has no effect (a misplaced <material> leaves the visual without its '
+         'colour)', 'move it into the enclosing <visual> or <collision>',
+         'urdfdom link.cpp (parseGeometry)'),
     Rule('custom-element-unreadable', Severity.WARNING,
          'a custom link element (e.g. <collision_checking>) could not be read',
          'programs that read it will fail on it', 'fix the element', 'URDF link specification'),

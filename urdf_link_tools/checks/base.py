@@ -150,7 +150,8 @@ class CheckContext:
                 link: Optional[str] = None, element: Optional[str] = None,
                 line: Optional[int] = None, suggestion: str = '',
                 values: Sequence[Tuple[str, object]] = (),
-                suggested_inertia: Optional[Sequence[float]] = None) -> Finding:
+                suggested_inertia: Optional[Sequence[float]] = None,
+                links: Sequence[str] = ()) -> Finding:
         """Build a finding; values are formatted to text here."""
         text_values = tuple((key, value if isinstance(value, str) else fmt(value))
                             for key, value in values)
@@ -159,7 +160,8 @@ class CheckContext:
             inertia = tuple(float(v) for v in suggested_inertia)
         return Finding(rule=rule, severity=severity, message=message, link=link,
                        element=element, line=line, suggestion=suggestion,
-                       values=text_values, suggested_inertia=inertia)  # type: ignore[arg-type]
+                       values=text_values, suggested_inertia=inertia,  # type: ignore[arg-type]
+                       links=tuple(links))
 
     def mesh_for(self, element: GeometryElement) -> Optional[MeshResult]:
         """Return the loaded mesh (or its problem) of a mesh element, None otherwise."""

@@ -26,6 +26,7 @@ from typing import Iterator
 import numpy as np
 
 from urdf_link_tools.checks.base import CheckContext, fmt, fmt_inertia, fmt_vector, Rule
+from urdf_link_tools.checks.model_wide import model_choices
 from urdf_link_tools.checks.suggest import geometry_tensor, problem, suggest
 from urdf_link_tools.findings import Finding, Severity
 from urdf_link_tools.geometry import is_finite, rpy_to_matrix
@@ -114,7 +115,9 @@ RULES = (
 
 def check_link(ctx: CheckContext, link: Link) -> Iterator[Finding]:
     """Run every mass and inertia rule on one link."""
-    yield from _check_mass(ctx, link)
+    # A kinematics model (no link has mass) is reported once by robot-kinematics-only.
+    if not model_choices(ctx).massless:
+        yield from _check_mass(ctx, link)
     if link.inertial is not None:
         yield from _check_tensor(ctx, link)
         yield from _check_rotated(ctx, link)

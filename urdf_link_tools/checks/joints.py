@@ -25,6 +25,7 @@ import math
 from typing import Iterator, List, Optional, Tuple
 
 from urdf_link_tools.checks.base import CheckContext, fmt, Rule
+from urdf_link_tools.checks.model_wide import grouped, model_choices
 from urdf_link_tools.findings import Finding, Severity
 from urdf_link_tools.model import Joint
 
@@ -130,7 +131,8 @@ def _limits(ctx: CheckContext, joint: Joint) -> Iterator[Finding]:
         yield from _range(ctx, joint)
     zero = [name for name in ('effort', 'velocity')
             if getattr(limit, name) is not None and getattr(limit, name) == 0.0]
-    if zero and joint.type in LIMITED_TYPES + ('continuous',) and joint.mimic is None:
+    if zero and joint.type in LIMITED_TYPES + ('continuous',) and joint.mimic is None and \
+            joint.name not in model_choices(ctx).placeholder_joints:
         # Both 0 is how passive joints and placeholders are written (urdfdom requires the
         # attributes); one of them 0 beside a real other is a slip.
         yield _finding(
@@ -189,7 +191,7 @@ def _axis(ctx: CheckContext, joint: Joint) -> Optional[Finding]:
 
 
 def check_joint(ctx: CheckContext, joint: Joint) -> Iterator[Finding]:
-    """Check one joint's limits, axis, mimic and numbers."""
+    """Check one joint's limits, axis, mimic and numbers (lower == upper: see below)."""
     found: List[Optional[Finding]] = [_not_finite(ctx, joint), _axis(ctx, joint)]
     found.extend(_limits(ctx, joint))
     mimic = joint.mimic
@@ -199,8 +201,16 @@ def check_joint(ctx: CheckContext, joint: Joint) -> Iterator[Finding]:
             f"<mimic> names the joint '{mimic.joint}', which does not exist: Pinocchio, "
             'MuJoCo and robot_state_publisher ignore the mimic, so the joint moves on its '
             'own', mimic.line, 'fix the joint name in <mimic joint="..."/>'))
-    yield from (finding for finding in found if finding is not None)
+    yield from (finding for finding in found
+                if finding is not None and finding.rule != 'joint-range-zero')
 
 
-CHECKS = ()
+def check_locked_joints(ctx: CheckContext) -> Iterator[Finding]:
+    """Flag joints with lower == upper: on many joints a locking convention, said once."""
+    locked = [finding for joint in ctx.robot.joints for finding in _limits(ctx, joint)
+              if finding.rule == 'joint-range-zero']
+    yield from grouped(ctx, locked, 'joints have lower == upper')
+
+
+CHECKS = (check_locked_joints,)
 JOINT_CHECKS = (check_joint,)

@@ -35,6 +35,7 @@ collide with convex hulls do not care, and the volume of the hull stands in.
 from typing import Iterator, List, Tuple
 
 from urdf_link_tools.checks.base import CheckContext, Rule
+from urdf_link_tools.checks.engines import mujoco_refuses_flat
 from urdf_link_tools.findings import Finding, Severity
 from urdf_link_tools.meshes import MeshInfo
 from urdf_link_tools.model import Link
@@ -116,6 +117,8 @@ def check_collision_meshes(ctx: CheckContext, link: Link) -> Iterator[Finding]:
                 suggestion='simplify the mesh, or run the checker with more memory',
                 values=(('filename', filename),))
             continue
+        if mujoco_refuses_flat(ctx, element):
+            continue  # mujoco-mesh-coplanar: MuJoCo refuses it, one finding
         found = defects(mesh)
         if not found:
             continue

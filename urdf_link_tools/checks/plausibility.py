@@ -27,6 +27,7 @@ from typing import Iterator
 import numpy as np
 
 from urdf_link_tools.checks.base import CheckContext, fmt, fmt_vector, Rule
+from urdf_link_tools.checks.bounds import excess
 from urdf_link_tools.checks.density import density_verdict, group_bounds, \
     negligible_in_its_body
 from urdf_link_tools.checks.suggest import geometry_tensor, mismatch, suggest
@@ -91,6 +92,8 @@ def check_mismatch(ctx: CheckContext, link: Link) -> Iterator[Finding]:
         return  # inertia-moment-tiny reports it, with a suggestion that also fits here
     if negligible_in_its_body(ctx, link):
         return  # a sensor frame of a few grams welded to a heavy body: fused away
+    if excess(ctx, link) is not None:
+        return  # inertia-exceeds-extent/-robot: impossible, not only off
     model, _ = ctx.collision_model(link)
     expected = geometry_tensor(ctx, link)
     if model is None or expected is None:
@@ -100,6 +103,8 @@ def check_mismatch(ctx: CheckContext, link: Link) -> Iterator[Finding]:
     off, worst = mismatch(have, want)
     if not (math.isfinite(off) and off > factor):
         return
+    if _fits_extent_box(ctx, link, have):
+        return  # the tensor is the whole part's; the collision is a partial shape
     ratios = have / want
     direction = 'larger' if ratios[worst] > 1.0 else 'smaller'
     suggested, text = suggest(ctx, link, None, '')
@@ -116,6 +121,30 @@ def check_mismatch(ctx: CheckContext, link: Link) -> Iterator[Finding]:
                 ('factor', off), ('limit', factor),
                 ('geometry_centroid', fmt_vector(model.centre))),
         suggested_inertia=inertia_values(suggested))
+
+
+#: A tensor within this factor of a solid box over the link's geometry bounds is the part's.
+BOX_FIT = 2.0
+
+
+def _fits_extent_box(ctx: CheckContext, link: Link, have: np.ndarray) -> bool:
+    """
+    Return True when the tensor matches a solid box filling the link's geometry bounds.
+
+    Within BOX_FIT, not the mismatch factor: ixx=iyy=izz=0.001 on a 0.1 kg sensor is 7x a
+    box over its geometry and still a placeholder.
+
+    A tensor written for the whole part (a box over its visual and collision bounds) is not
+    wrong because the collision geometry is a deliberately short slab or a partial shape.
+    """
+    bounds = union_bounds([group_bounds(ctx, link.visuals), group_bounds(ctx, link.collisions)])
+    if bounds is None:
+        return False
+    side = bounds[1] - bounds[0]
+    squares = side * side
+    box = np.sort(link.mass * (squares.sum() - squares) / 12.0)
+    off, _ = mismatch(have, box)
+    return math.isfinite(off) and off <= BOX_FIT
 
 
 def check_density(ctx: CheckContext, link: Link) -> Iterator[Finding]:

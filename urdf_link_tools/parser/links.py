@@ -72,11 +72,22 @@ def _geometry(ctx: Context, element: etree._Element) -> Geometry:
         raise ctx.error(shape, None,
                         'unknown geometry; use <box>, <cylinder>, <sphere> or <mesh>',
                         'parse-invalid-geometry')
-    if len(shapes) > 1:
-        ctx.note('parse-extra-shape', shapes[1][0],
-                 f'<geometry> holds {len(shapes)} shapes; only the first, <{tag}>, '
+    # urdfdom reads only the first child of <geometry>: later shapes and anything else
+    # (a <material> or <origin> put there by mistake) are ignored.
+    extra = [child for child, name in shapes[1:] if name in _SHAPES]
+    if extra:
+        ctx.note('parse-extra-shape', extra[0],
+                 f'<geometry> holds {len(extra) + 1} shapes; only the first, <{tag}>, '
                  'is used by URDF readers',
                  'put each shape in a <visual> or <collision> of its own')
+    for child, name in shapes[1:]:
+        if name not in _SHAPES:
+            ctx.note('parse-ignored-element', child,
+                     f'<{name}> inside <geometry> is not a shape and is ignored by URDF '
+                     f'readers (they read only the first child, <{tag}>)',
+                     f'move <{name}> out of <geometry> into the enclosing element'
+                     + (' (a <material> belongs in the <visual>)' if name == 'material'
+                        else ''))
     return reader(ctx, shape)
 
 

@@ -184,6 +184,11 @@ PARAMETERS: Tuple[ParameterSpec, ...] = (
         "resolving package:// mesh URIs. Empty: none (write [''] in a parameter file).",
         validator=lambda value: _check('package_dirs')(_strings(value))),
     ParameterSpec(
+        'targets', STRING_ARRAY, None,
+        'The consumers the robot is loaded into: mujoco, gazebo, moveit, rviz, kdl, '
+        "pinocchio; claims about other engines are not made. Empty or ['all']: all.",
+        validator=lambda value: _check('targets')(_strings(value))),
+    ParameterSpec(
         'check_meshes', BOOL, CheckConfig.check_meshes,
         'Load mesh files (false: skip every mesh-based check).',
         validator=_check('check_meshes')),

@@ -1,0 +1,146 @@
+# Copyright 2026 urdf_link_tools contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+Physical bounds on tensors, the placeholder tensor copied onto many links, and the fixes.
+
+The welded-body claim (MuJoCo fuses a link welded by a fixed joint, so a placeholder tensor
+multiplies the body's inertia) is run against the installed MuJoCo.
+"""
+
+import numpy as np
+import pytest
+from urdf_link_tools.analysis import analyze
+from urdf_link_tools.checks.base import fmt
+from urdf_link_tools.config import CheckConfig
+from urdf_link_tools.findings import Severity
+from urdf_link_tools.parser import parse_urdf_string
+
+try:
+    import mujoco
+except ImportError:  # a test dependency: never skip silently
+    mujoco = None
+
+NO_MESHES = CheckConfig(check_meshes=False)
+
+
+def inertial(mass, moment, xyz='0 0 0'):
+    return (f'<inertial><origin xyz="{xyz}"/><mass value="{mass}"/><inertia ixx="{moment}" '
+            f'ixy="0" ixz="0" iyy="{moment}" iyz="0" izz="{moment}"/></inertial>')
+
+
+def box(size, group='collision'):
+    return f'<{group}><geometry><box size="{size}"/></geometry></{group}>'
+
+
+GRIPPER = inertial(0.5, 0.0005) + box('0.1 0.1 0.1') + box('0.1 0.1 0.1', 'visual')
+
+
+def gripper_with_pad(pad_moment):
+    """Return a 0.5 kg gripper on a revolute joint with a 1 g pad link welded to it."""
+    return (
+        '<robot name="r"><link name="base">' + inertial(1, 0.01) + box('0.2 0.2 0.2')
+        + '</link><joint name="j" type="revolute"><parent link="base"/><child link="grip"/>'
+        '<origin xyz="0 0 0.2"/><axis xyz="0 0 1"/>'
+        '<limit lower="-1" upper="1" effort="1" velocity="1"/></joint>'
+        '<link name="grip">' + GRIPPER + '</link>'
+        '<joint name="w" type="fixed"><parent link="grip"/><child link="pad"/>'
+        '<origin xyz="0 0 0.04"/></joint>'
+        '<link name="pad">' + inertial(0.001, pad_moment) + box('0.02 0.02 0.004')
+        + '</link></robot>')
+
+
+def rules(text, config=NO_MESHES):
+    return [f for f in analyze(parse_urdf_string(text), config).findings
+            if f.rule.startswith('inertia-exceeds')]
+
+
+def test_a_placeholder_on_a_welded_link_is_an_error_that_names_its_effect():
+    found = rules(gripper_with_pad(1e-3))
+    assert [(f.rule, f.link, f.severity) for f in found] == \
+        [('inertia-exceeds-extent', 'pad', Severity.ERROR)]
+    assert "welded to 'grip'" in found[0].message
+    assert 'multiplies the largest moment of that body by 2.99' in found[0].message
+    assert not rules(gripper_with_pad(1e-8))
+
+
+def test_the_welded_effect_matches_mujoco_fused_body():
+    if mujoco is None:
+        pytest.fail('mujoco is not installed: it is a test dependency, run make setup')
+
+    def largest_moment(text):
+        model = mujoco.MjModel.from_xml_string(text)
+        body = mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_BODY, 'grip')
+        return float(model.body_inertia[body].max())
+
+    with_pad = largest_moment(gripper_with_pad(1e-3))
+    without = largest_moment(gripper_with_pad(1e-12))
+    factor = with_pad / without
+    message = rules(gripper_with_pad(1e-3))[0].message
+    assert f'by {fmt(factor, 3)}' in message, (factor, message)
+
+
+def test_a_negligible_welded_placeholder_is_an_info():
+    text = gripper_with_pad(1e-3).replace(inertial(0.5, 0.0005), inertial(50, 0.08))
+    found = rules(text)
+    assert [f.severity for f in found] == [Severity.INFO]
+    assert 'under 10 %' in found[0].message
+
+
+def test_one_tensor_copied_onto_many_links_is_reported_once():
+    links = ''.join(f'<link name="f{i}">{inertial(0.01, 0.001)}{box("0.02 0.02 0.02")}'
+                    f'{box("0.02 0.02 0.02", "visual")}</link>' for i in range(5))
+    joints = ''.join(
+        f'<joint name="j{i}" type="revolute"><parent link="f{i - 1}"/><child link="f{i}"/>'
+        '<axis xyz="0 0 1"/><limit lower="-1" upper="1" effort="1" velocity="1"/></joint>'
+        for i in range(1, 5))
+    found = rules(f'<robot name="hand">{links}{joints}</robot>')
+    assert len(found) == 1 and found[0].link is None
+    assert found[0].links == ('f0', 'f1', 'f2', 'f3', 'f4')
+    assert '5 links declare the same tensor' in found[0].message
+
+
+def test_the_bound_is_the_corner_distribution():
+    """All the mass at the 8 corners of the box has exactly the bound's moments."""
+    half = np.array([0.3, 0.2, 0.1])
+    corners = np.array([[x, y, z] for x in (-1, 1) for y in (-1, 1) for z in (-1, 1)]) * half
+    mass = 2.0
+    ixx = mass / 8 * float(np.sum(corners[:, 1] ** 2 + corners[:, 2] ** 2))
+    assert ixx == pytest.approx(mass * (half[1] ** 2 + half[2] ** 2))
+    size = ' '.join(repr(2 * float(v)) for v in half)
+
+    def robot(scale):
+        return ('<robot name="r"><link name="a"/><joint name="j" type="revolute">'
+                '<parent link="a"/><child link="b"/><axis xyz="0 0 1"/><limit lower="-1" '
+                'upper="1" effort="1" velocity="1"/></joint><link name="b"><inertial><mass '
+                f'value="2"/><inertia ixx="{ixx * scale}" ixy="0" ixz="0" '
+                f'iyy="{mass * (0.09 + 0.01) * scale}" iyz="0" '
+                f'izz="{mass * (0.09 + 0.04) * scale}"/></inertial>{box(size)}</link></robot>')
+
+    assert not rules(robot(0.999))
+    assert not rules(robot(1.19))  # within the margin (geometry that omits small parts)
+    assert [f.rule for f in rules(robot(1.21))] == ['inertia-exceeds-extent']
+
+
+def test_a_misplaced_material_inside_geometry_is_not_an_extra_shape():
+    text = ('<robot name="r"><link name="a"><visual><geometry><box size="1 1 1"/>'
+            '<material name="red"><color rgba="1 0 0 1"/></material></geometry></visual>'
+            '</link></robot>')
+    found = [f.rule for f in analyze(parse_urdf_string(text), NO_MESHES).findings
+             if f.rule.startswith('parse-')]
+    assert found == ['parse-ignored-element']
+    two = text.replace('<material', '<sphere radius="1"/><material')
+    found = [f.rule for f in analyze(parse_urdf_string(two), NO_MESHES).findings
+             if f.rule.startswith('parse-')]
+    assert sorted(found) == ['parse-extra-shape', 'parse-ignored-element']

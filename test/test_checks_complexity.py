@@ -1,0 +1,88 @@
+# Copyright 2026 urdf_link_tools contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""Collision mesh complexity: convexity and face count decide the severity, per target."""
+
+import pytest
+import trimesh
+from urdf_link_tools.analysis import analyze
+from urdf_link_tools.config import CheckConfig
+from urdf_link_tools.findings import Severity
+from urdf_link_tools.parser import parse_urdf_string
+
+LIMIT = 1000
+
+
+def robot_with(path, visual=False):
+    mesh = f'<geometry><mesh filename="{path}"/></geometry>'
+    return ('<robot name="r"><link name="a"><inertial><mass value="1"/><inertia ixx="0.004" '
+            'ixy="0" ixz="0" iyy="0.004" iyz="0" izz="0.004"/></inertial>'
+            + (f'<visual>{mesh}</visual>' if visual else '')
+            + f'<collision>{mesh}</collision></link></robot>')
+
+
+def severities(tmp_path, mesh, targets=None, visual=False):
+    path = tmp_path / 'part.stl'
+    mesh.export(str(path))
+    config = CheckConfig(collision_face_limit=LIMIT)
+    if targets:
+        config = CheckConfig(collision_face_limit=LIMIT, targets=frozenset(targets))
+    findings = analyze(parse_urdf_string(robot_with(path, visual), str(tmp_path / 'r.urdf')),
+                       config).findings
+    return [(f.rule, f.severity) for f in findings
+            if f.rule in ('collision-mesh-too-complex', 'collision-reuses-visual-mesh')]
+
+
+@pytest.mark.parametrize('subdivisions,severity', [
+    (2, None),               # 320 faces: under the limit
+    (3, Severity.INFO),      # 1,280 faces, convex: under 4x the limit
+    (4, Severity.WARNING),   # 5,120 faces, convex: past 4x the limit
+])
+def test_convex_meshes_warn_only_past_four_times_the_limit(tmp_path, subdivisions, severity):
+    sphere = trimesh.creation.icosphere(subdivisions=subdivisions, radius=0.1)
+    found = severities(tmp_path, sphere)
+    assert found == ([] if severity is None else [('collision-mesh-too-complex', severity)])
+
+
+def test_a_concave_mesh_warns_past_the_limit(tmp_path):
+    ring = trimesh.creation.torus(major_radius=0.1, minor_radius=0.02, major_sections=40,
+                                  minor_sections=20)
+    assert len(ring.faces) > LIMIT and ring.volume < 0.6 * ring.convex_hull.volume
+    assert severities(tmp_path, ring) == [('collision-mesh-too-complex', Severity.WARNING)]
+    assert severities(tmp_path, ring, visual=True) == \
+        [('collision-reuses-visual-mesh', Severity.WARNING)]
+    # RViz and KDL collide nothing: no claim for them
+    assert severities(tmp_path, ring, targets={'rviz', 'kdl'}) == []
+
+
+def test_visual_meshes_reused_on_many_links_are_one_finding(tmp_path):
+    ring = trimesh.creation.torus(major_radius=0.1, minor_radius=0.02, major_sections=40,
+                                  minor_sections=20)
+    path = tmp_path / 'part.stl'
+    ring.export(str(path))
+    mesh = f'<geometry><mesh filename="{path}"/></geometry>'
+    body = (f'<inertial><mass value="1"/><inertia ixx="0.004" ixy="0" ixz="0" iyy="0.004" '
+            f'iyz="0" izz="0.004"/></inertial><visual>{mesh}</visual><collision>{mesh}'
+            '</collision>')
+    links = ''.join(f'<link name="l{i}">{body}</link>' for i in range(4))
+    joints = ''.join(
+        f'<joint name="j{i}" type="revolute"><parent link="l{i - 1}"/><child link="l{i}"/>'
+        '<axis xyz="0 0 1"/><limit lower="-1" upper="1" effort="1" velocity="1"/></joint>'
+        for i in range(1, 4))
+    text = f'<robot name="r">{links}{joints}</robot>'
+    findings = analyze(parse_urdf_string(text, str(tmp_path / 'r.urdf')),
+                       CheckConfig(collision_face_limit=LIMIT)).findings
+    reuse = [f for f in findings if f.rule == 'collision-reuses-visual-mesh']
+    assert len(reuse) == 1 and reuse[0].links == ('l0', 'l1', 'l2', 'l3')
+    assert reuse[0].severity == Severity.WARNING and '4 collision elements' in reuse[0].message

@@ -1,0 +1,151 @@
+# Copyright 2026 urdf_link_tools contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+Engine claims, each run against the installed MuJoCo 4.0, and made only for that target.
+
+MuJoCo is given the same URDF the checker reads (meshes next to it); every error claimed
+for it is a refusal here, and every warning a change MuJoCo makes.
+"""
+
+import pytest
+import trimesh
+from urdf_link_tools.analysis import analyze
+from urdf_link_tools.config import CheckConfig
+from urdf_link_tools.findings import Severity
+from urdf_link_tools.parser import parse_urdf_string
+
+try:
+    import mujoco
+except ImportError:  # a test dependency: never skip silently
+    mujoco = None
+
+MASS = ('<inertial><mass value="1"/><inertia ixx="0.01" ixy="0" ixz="0" iyy="0.01" iyz="0" '
+        'izz="0.01"/></inertial>')
+
+
+def robot(files, mujoco_xml=''):
+    links = ''.join(f'<link name="l{i}">{MASS}<collision><geometry><mesh filename="{name}"/>'
+                    f'</geometry></collision></link>' for i, name in enumerate(files))
+    joints = ''.join(
+        f'<joint name="j{i}" type="revolute"><parent link="l{i - 1}"/><child link="l{i}"/>'
+        '<axis xyz="0 0 1"/><limit lower="-1" upper="1" effort="1" velocity="1"/></joint>'
+        for i in range(1, len(files)))
+    return f'<robot name="r">{mujoco_xml}{links}{joints}</robot>'
+
+
+def check(tmp_path, text, targets=None):
+    path = tmp_path / 'robot.urdf'
+    path.write_text(text)
+    config = CheckConfig() if targets is None else CheckConfig(targets=frozenset(targets))
+    return analyze(parse_urdf_string(text, str(path)), config).findings, path
+
+
+def mujoco_error(path):
+    if mujoco is None:
+        pytest.fail('mujoco is not installed: it is a test dependency, run make setup')
+    try:
+        return mujoco.MjModel.from_xml_path(str(path)), ''
+    except ValueError as exc:
+        return None, ' '.join(str(exc).split())
+
+
+BOX = trimesh.creation.box((0.1, 0.1, 0.1))
+
+
+@pytest.mark.parametrize('suffix,refused', [('.dae', True), ('.glb', True), ('.gltf', True),
+                                            ('.stl', False), ('.STL', False),
+                                            ('.obj', False)])
+def test_mujoco_decodes_stl_and_obj_only(tmp_path, suffix, refused):
+    BOX.export(str(tmp_path / f'part{suffix}'), file_type=suffix[1:].lower())
+    findings, path = check(tmp_path, robot([f'part{suffix}'] * 3))
+    _, error = mujoco_error(path)
+    assert ('no decoder found' in error) == refused, error
+    format_errors = [f for f in findings if f.rule == 'mujoco-mesh-format']
+    assert bool(format_errors) == refused
+    if refused:
+        assert len(format_errors) == 1 and format_errors[0].severity == Severity.ERROR
+        assert format_errors[0].links == ('l0', 'l1', 'l2')
+        gazebo, _ = check(tmp_path, robot([f'part{suffix}'] * 3), {'gazebo', 'moveit'})
+        assert not [f for f in gazebo if f.rule.startswith('mujoco-')]
+
+
+FLAT = trimesh.Trimesh(vertices=[[0, 0, 0], [0.1, 0, 0], [0, 0.1, 0], [0.1, 0.1, 0]],
+                       faces=[[0, 1, 2], [1, 3, 2], [2, 1, 0], [2, 3, 1]])
+
+
+def test_mujoco_refuses_coplanar_vertices_one_finding(tmp_path):
+    FLAT.export(str(tmp_path / 'plate.stl'))
+    text = robot(['plate.stl'])
+    findings, path = check(tmp_path, text)
+    _, error = mujoco_error(path)
+    assert 'coplanar vertices' in error
+    rules = [(f.rule, f.severity) for f in findings if 'mesh' in f.rule]
+    assert rules == [('mujoco-mesh-coplanar', Severity.ERROR)]
+    # without MuJoCo as a target, only the surface problem remains
+    findings, _ = check(tmp_path, text, {'gazebo'})
+    assert [f.rule for f in findings if 'mesh' in f.rule] == ['collision-mesh-broken']
+
+
+def test_a_thin_but_solid_mesh_is_accepted_by_mujoco_and_not_claimed(tmp_path):
+    trimesh.creation.box((0.1, 0.1, 0.0001)).export(str(tmp_path / 'thin.stl'))
+    findings, path = check(tmp_path, robot(['thin.stl']))
+    model, error = mujoco_error(path)
+    assert model is not None, error
+    assert not [f for f in findings if f.rule == 'mujoco-mesh-coplanar']
+
+
+def test_same_file_name_in_two_folders_is_one_mesh_in_mujoco_with_strippath(tmp_path):
+    (tmp_path / 'a').mkdir()
+    (tmp_path / 'b').mkdir()
+    BOX.export(str(tmp_path / 'a' / 'part.stl'))
+    trimesh.creation.box((0.5, 0.5, 0.5)).export(str(tmp_path / 'b' / 'part.stl'))
+    files = ['a/part.stl', 'b/part.stl']
+    findings, _ = check(tmp_path, robot(files))
+    clash = [f for f in findings if f.rule == 'mujoco-mesh-name-clash']
+    assert len(clash) == 1 and clash[0].severity == Severity.WARNING
+    assert clash[0].links == ('l0', 'l1')
+    # MuJoCo reads package:// only with strippath, which then loads one file for both
+    stripped = robot(files, '<mujoco><compiler strippath="true" meshdir="a"/></mujoco>')
+    path = tmp_path / 'stripped.urdf'
+    path.write_text(stripped)
+    model, error = mujoco_error(path)
+    assert model is not None and model.nmesh == 1 and model.ngeom == 2, error
+    separate, _ = mujoco_error(tmp_path / 'robot.urdf')
+    assert separate.nmesh == 2
+    packaged = tmp_path / 'packaged.urdf'
+    packaged.write_text(robot(['package://pkg/a/part.stl']))
+    _, error = mujoco_error(packaged)
+    assert 'Error opening file' in error
+    # the same file used twice is no clash
+    findings, _ = check(tmp_path, robot(['a/part.stl', 'a/part.stl']))
+    assert not [f for f in findings if f.rule == 'mujoco-mesh-name-clash']
+
+
+def test_mujoco_refuses_several_materials_in_one_visual(tmp_path):
+    two = ('<visual><geometry><box size="0.1 0.1 0.1"/></geometry><material name="a"/>'
+           '<material name="b"/></visual>')
+    text = robot(['part.stl'] * 3).replace('<collision>', two + '<collision>')
+    BOX.export(str(tmp_path / 'part.stl'))
+    findings, path = check(tmp_path, text)
+    _, error = mujoco_error(path)
+    assert "repeated element: 'material'" in error
+    found = [f for f in findings if f.rule == 'mujoco-repeated-material']
+    assert len(found) == 1 and found[0].severity == Severity.ERROR
+    assert found[0].links == ('l0', 'l1', 'l2')
+    others, _ = check(tmp_path, text, {'gazebo', 'rviz'})
+    assert not [f for f in others if f.rule == 'mujoco-repeated-material']
+    # one material, or two <origin> (MuJoCo compiles both): no claim
+    one, path = check(tmp_path, robot(['part.stl']))
+    assert mujoco_error(path)[1] == '' and not [f for f in one if f.rule.startswith('mujoco')]

@@ -1,0 +1,281 @@
+# Copyright 2026 urdf_link_tools contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+Robot-level findings: one finding per model-wide choice, with the consumers it breaks.
+
+Each engine claim is run against the installed engine: MuJoCo 4.0 refuses a kinematics
+model and ignores effort 0, Pinocchio loads it with a zero mass matrix and reads limits 0.
+"""
+
+import io
+import json
+
+from lxml import etree
+import numpy as np
+import pinocchio
+import pytest
+from urdf_link_tools.analysis import analyze
+from urdf_link_tools.config import CheckConfig
+from urdf_link_tools.findings import Severity
+from urdf_link_tools.parser import parse_urdf_string
+from urdf_link_tools.reports.json_report import analysis_to_dict
+from urdf_link_tools.targets import TARGETS
+
+try:
+    import mujoco
+except ImportError:  # a test dependency: never skip silently
+    mujoco = None
+
+NO_MESHES = CheckConfig(check_meshes=False)
+MASS = ('<inertial><mass value="1"/><inertia ixx="0.002" ixy="0" ixz="0" iyy="0.002" '
+        'iyz="0" izz="0.002"/></inertial>')
+BOX = '<geometry><box size="0.1 0.1 0.1"/></geometry>'
+
+
+def chain(bodies, effort='10', velocity='1'):
+    """Return a serial robot: bodies[i] is the inner XML of link l<i>, joints j1.. revolute."""
+    links = ''.join(f'<link name="l{i}">{body}</link>' for i, body in enumerate(bodies))
+    joints = ''.join(
+        f'<joint name="j{i}" type="revolute"><parent link="l{i - 1}"/><child link="l{i}"/>'
+        f'<origin xyz="0 0 0.2"/><axis xyz="0 0 1"/>'
+        f'<limit lower="-1" upper="1" effort="{effort}" velocity="{velocity}"/></joint>'
+        for i in range(1, len(bodies)))
+    return f'<robot name="r">{links}{joints}</robot>'
+
+
+def findings(text, rule, config=NO_MESHES):
+    return [f for f in analyze(parse_urdf_string(text), config).findings if f.rule == rule]
+
+
+def full(mass=True, visual=True, collision=True):
+    return ((MASS if mass else '') + (f'<visual>{BOX}</visual>' if visual else '')
+            + (f'<collision>{BOX}</collision>' if collision else ''))
+
+
+def mujoco_compile(text):
+    """Compile a URDF in MuJoCo with collisions; return its error text or ''."""
+    if mujoco is None:
+        pytest.fail('mujoco is not installed: it is a test dependency, run make setup')
+    try:
+        mujoco.MjModel.from_xml_string(text)
+    except ValueError as exc:
+        return str(exc)
+    return ''
+
+
+# --- kinematics model ------------------------------------------------------------------
+
+KINEMATICS = chain([full(mass=False)] * 5)
+KINEMATICS_VISUAL = chain([full(mass=False, collision=False)] * 5)
+
+
+def test_kinematics_model_is_one_error_listing_the_moving_links():
+    found = findings(KINEMATICS_VISUAL, 'robot-kinematics-only')
+    assert len(found) == 1
+    finding = found[0]
+    assert finding.severity == Severity.ERROR and finding.link is None
+    assert finding.links == ('l1', 'l2', 'l3', 'l4')
+    assert 'Gazebo' in finding.message and 'MuJoCo refuses' in finding.message
+    assert 'Fine for kinematics' in finding.message
+    assert not findings(KINEMATICS_VISUAL, 'mass-not-positive')
+    document = analysis_to_dict(analyze(parse_urdf_string(KINEMATICS_VISUAL), NO_MESHES))
+    listed = [f for f in document['findings'] if f['rule'] == 'robot-kinematics-only']
+    assert json.loads(json.dumps(listed))[0]['links'] == ['l1', 'l2', 'l3', 'l4']
+
+
+def test_kinematics_claims_hold_in_mujoco_and_pinocchio():
+    # Without collision geometry MuJoCo has nothing to infer a mass from: it refuses.
+    assert 'mass and inertia of moving bodies' in mujoco_compile(KINEMATICS_VISUAL)
+    # With collision geometry and no <inertial>, MuJoCo infers the masses and compiles:
+    # then the finding says so (a warning for MuJoCo alone).
+    assert mujoco_compile(KINEMATICS) == ''
+    inferred = mujoco.MjModel.from_xml_string(KINEMATICS)
+    # 1000 kg/m^3 times the 10 cm cube of collision geometry: 1 kg per moving body
+    assert inferred.body_mass[1:] == pytest.approx([1.0] * (inferred.nbody - 1))
+    only_mujoco = CheckConfig(check_meshes=False, targets=frozenset({'mujoco'}))
+    finding = findings(KINEMATICS, 'robot-kinematics-only', only_mujoco)[0]
+    assert finding.severity == Severity.WARNING and 'makes masses up' in finding.message
+    model = pinocchio.buildModelFromXML(KINEMATICS)
+    data = model.createData()
+    matrix = pinocchio.crba(model, data, pinocchio.neutral(model))
+    assert np.allclose(matrix, 0.0)
+
+
+def test_kinematics_model_is_an_info_for_kinematic_targets():
+    config = CheckConfig(check_meshes=False, targets=frozenset({'rviz', 'moveit', 'kdl'}))
+    found = findings(KINEMATICS_VISUAL, 'robot-kinematics-only', config)
+    assert [f.severity for f in found] == [Severity.INFO]
+    assert 'Gazebo' not in found[0].message and 'MuJoCo' not in found[0].message
+
+
+def test_one_massless_link_in_a_dynamic_robot_stays_a_per_link_error():
+    text = chain([full(), full(), full(mass=False), full()])
+    assert not findings(text, 'robot-kinematics-only')
+    assert [f.link for f in findings(text, 'mass-not-positive')] == ['l2']
+
+
+def test_two_links_are_not_a_model_wide_choice():
+    text = chain([full(mass=False)] * 2)
+    assert not findings(text, 'robot-kinematics-only')
+    assert [f.link for f in findings(text, 'mass-not-positive')
+            if f.severity == Severity.ERROR] == ['l1']
+
+
+# --- visual model ----------------------------------------------------------------------
+
+def test_visual_model_is_one_warning_instead_of_one_per_link():
+    text = chain([full(collision=False)] * 4 + [full()])
+    found = findings(text, 'robot-collision-partial')
+    assert len(found) == 1 and found[0].severity == Severity.WARNING
+    assert found[0].links == ('l0', 'l1', 'l2', 'l3')
+    assert 'MoveIt (FCL)' in found[0].message and 'unaffected: RViz' in found[0].message
+    assert not findings(text, 'collision-missing')
+    config = CheckConfig(check_meshes=False, targets=frozenset({'rviz', 'kdl'}))
+    assert not findings(text, 'robot-collision-partial', config)
+
+
+def test_one_link_without_collision_in_a_complete_robot_is_a_per_link_gap():
+    text = chain([full()] * 4 + [full(collision=False)])
+    assert not findings(text, 'robot-collision-partial')
+    assert [f.link for f in findings(text, 'collision-missing')] == ['l4']
+
+
+def test_mujoco_discards_urdf_visuals():
+    """The visual model claim for MuJoCo: its URDF import keeps no visual geom."""
+    if mujoco is None:
+        pytest.fail('mujoco is not installed: it is a test dependency, run make setup')
+    model = mujoco.MjModel.from_xml_string(chain([full(collision=False)] * 4))
+    assert model.ngeom == 0
+
+
+# --- placeholder limits ----------------------------------------------------------------
+
+def test_placeholder_limits_are_one_info():
+    text = chain([full()] * 4, effort='0')
+    found = findings(text, 'robot-placeholder-limits')
+    assert len(found) == 1 and found[0].severity == Severity.INFO
+    assert found[0].links == ('l1', 'l2', 'l3')
+    assert not findings(text, 'joint-limit-zero')
+
+
+def test_one_zero_effort_among_real_ones_stays_a_per_joint_warning():
+    root = etree.fromstring(chain([full()] * 4))
+    root.find("joint[@name='j2']/limit").set('effort', '0')
+    text = etree.tostring(root).decode()
+    assert not findings(text, 'robot-placeholder-limits')
+    assert [(f.link, f.severity) for f in findings(text, 'joint-limit-zero')] == \
+        [('l2', Severity.WARNING)]
+
+
+def test_placeholder_limit_claims_hold_in_pinocchio_and_mujoco():
+    text = chain([full()] * 4, effort='0', velocity='0')
+    model = pinocchio.buildModelFromXML(text)
+    assert np.all(model.effortLimit == 0.0) and np.all(model.velocityLimit == 0.0)
+    if mujoco is None:
+        pytest.fail('mujoco is not installed: it is a test dependency, run make setup')
+    compiled = mujoco.MjModel.from_xml_string(text)
+    assert not compiled.jnt_actfrclimited.any()  # effort 0: no force limit at all
+    limited = mujoco.MjModel.from_xml_string(chain([full()] * 4, effort='5'))
+    assert limited.jnt_actfrclimited.all()
+
+
+# --- targets: CLI flag, configuration file, node parameter --------------------------------
+
+def _cli(args):
+    from urdf_link_tools.cli import main
+    out, err = io.StringIO(), io.StringIO()
+    code = main(args, out, err)
+    return code, out.getvalue(), err.getvalue()
+
+
+def test_target_flag_and_config_key_select_the_consumers(tmp_path):
+    path = tmp_path / 'kinematics.urdf'
+    path.write_text(KINEMATICS_VISUAL)
+
+    def severities(*extra):
+        code, out, err = _cli(['check', '--format', 'json', '--no-meshes', str(path), *extra])
+        assert code in (0, 2), err
+        return [f['severity'] for f in json.loads(out)['findings']
+                if f['rule'] == 'robot-kinematics-only']
+
+    assert severities() == ['error']
+    assert severities('--target', 'rviz', '--target', 'moveit,kdl') == ['info']
+    config = tmp_path / 'params.yaml'
+    config.write_text("urdf_link_tools:\n  ros__parameters:\n    targets: ['rviz']\n")
+    assert severities('--config', str(config)) == ['info']
+    assert severities('--config', str(config), '--target', 'all') == ['error']
+    code, _, err = _cli(['check', '--no-meshes', str(path), '--target', 'unity'])
+    assert code == 4 and "unknown target 'unity'" in err
+
+
+def test_targets_node_parameter_reaches_the_check_config():
+    from urdf_link_tools.ros.parameters import settings_from_values
+    assert settings_from_values({'targets': ['mujoco']}).check.targets == {'mujoco'}
+    assert settings_from_values({'targets': ['']}).check.targets == set(TARGETS)
+    with pytest.raises(ValueError, match='unknown target'):
+        settings_from_values({'targets': ['webots']})
+
+
+# --- a xacro template saved as .urdf ----------------------------------------------------
+
+def test_unexpanded_xacro_mesh_paths_are_one_finding_not_one_per_mesh(tmp_path):
+    from urdf_link_tools.meshes import MeshLibrary
+
+    mesh = '<geometry><mesh filename="package://$(arg description)/meshes/{}.stl"/></geometry>'
+    text = chain([f'<visual>{mesh.format(i)}</visual><collision>{mesh.format(i)}</collision>'
+                  + MASS for i in range(3)])
+    path = tmp_path / 'robot.urdf'
+    path.write_text(text)
+    analysis = analyze(parse_urdf_string(text, str(path)), CheckConfig(),
+                       MeshLibrary(use_ament_index=False))
+    found = [f for f in analysis.findings if f.rule == 'xacro-unexpanded']
+    assert len(found) == 1 and found[0].severity == Severity.ERROR
+    assert found[0].links == ('l0', 'l1', 'l2') and '6 mesh filenames' in found[0].message
+    assert not [f for f in analysis.findings if f.rule == 'mesh-not-found']
+    # a plain missing mesh is still reported per element
+    plain = text.replace('$(arg description)', 'missing_pkg')
+    analysis = analyze(parse_urdf_string(plain, str(path)), CheckConfig(),
+                       MeshLibrary(use_ament_index=False))
+    assert len([f for f in analysis.findings if f.rule == 'mesh-not-found']) == 6
+    assert not [f for f in analysis.findings if f.rule == 'xacro-unexpanded']
+
+
+def test_xacro_syntax_only_in_names_is_an_info():
+    text = chain([full()] * 3).replace('name="l', 'name="${prefix}l')
+    found = findings(text, 'xacro-unexpanded')
+    assert [(f.severity, len(f.links)) for f in found] == [(Severity.INFO, 3)]
+
+
+def test_a_small_hinge_between_colliding_parts_is_an_info_a_large_part_a_warning():
+    hinge = f'{MASS}<visual><geometry><box size="0.03 0.03 0.03"/></geometry></visual>'
+    text = chain([full(), full(), hinge, full()])
+    found = findings(text, 'collision-missing')
+    assert [(f.link, f.severity) for f in found] == [('l2', Severity.INFO)]
+    part = f'{MASS}<visual><geometry><box size="0.2 0.1 0.1"/></geometry></visual>'
+    found = findings(chain([full(), full(), part, full()]), 'collision-missing')
+    assert [(f.link, f.severity) for f in found] == [('l2', Severity.WARNING)]
+    # the last link of a chain has nothing below it: not a hinge
+    found = findings(chain([full(), full(), full(), hinge]), 'collision-missing')
+    assert [(f.link, f.severity) for f in found] == [('l3', Severity.WARNING)]
+
+
+def test_locked_joints_on_many_links_are_one_finding():
+    root = etree.fromstring(chain([full()] * 5))
+    for limit in root.iter('limit'):
+        limit.set('lower', '0.5')
+        limit.set('upper', '0.5')
+    found = findings(etree.tostring(root).decode(), 'joint-range-zero')
+    assert len(found) == 1 and found[0].links == ('l1', 'l2', 'l3', 'l4')
+    assert found[0].severity == Severity.WARNING and '4 joints' in found[0].message

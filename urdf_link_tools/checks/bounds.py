@@ -1,0 +1,338 @@
+# Copyright 2026 urdf_link_tools contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+Physical bounds on a tensor: no body of a given mass inside a given box exceeds them.
+
+For mass m inside the box [lo, hi] with its centre of mass at c, the mass-weighted
+variance along each axis k is at most V_k = (c_k - lo_k) (hi_k - c_k) (the largest
+variance of a distribution on an interval with a given mean: all of it at the two ends).
+The moment about axis x is m E[y^2 + z^2] about the centre of mass, so it is at most
+m (V_y + V_z), reached only with all the mass at the corners. A declared moment above that
+bound is impossible whatever its ratio to the geometry's, which a 10x tolerance misses
+(a 0.2 kg calf with Ixx 0.0063 kg m^2 where its extent allows 0.0051).
+
+The box is the visual and collision geometry of the link and of the links welded to it
+(fixed joints), in the link frame: the part is within what is drawn of its body. A link
+with no geometry of 1 cm or more has only the whole robot to be compared with: its radius
+of gyration sqrt(I / m) must not exceed the robot's size (the diagonal of its bounds at
+the zero configuration), which finds placeholders (1e-3 kg m^2 on a 1 g link: 1 m).
+"""
+
+from dataclasses import dataclass
+import math
+from typing import Dict, Iterator, List, Optional, Tuple
+
+import numpy as np
+
+from urdf_link_tools.checks.base import CheckContext, fmt, fmt_vector, Rule
+from urdf_link_tools.checks.model_wide import listed, MODEL_WIDE_MIN
+from urdf_link_tools.checks.suggest import suggest
+from urdf_link_tools.findings import Finding, Severity
+from urdf_link_tools.geometry import (
+    Bounds, geometry_values, is_finite, origin_to_matrix, rpy_to_matrix, transform_bounds,
+    union_bounds)
+from urdf_link_tools.inertia import inertia_values, violates_triangle
+from urdf_link_tools.kinematics import forward_kinematics
+from urdf_link_tools.model import Link
+
+#: A moment up to this factor over the bound passes: the bound assumes the drawn geometry
+#: holds all the material, while meshes leave out screws, bearings and cables drawn on the
+#: neighbour (CAD tensors up to 10 % over were seen on Unitree and iCub ankles and
+#: shoulders); clear excess (placeholders, unit slips, 1.24x on a calf) stays flagged.
+MARGIN = 1.2
+#: Geometry whose bounds' diagonal is below this (m) is a marker, not the part's extent.
+MARKER_SIZE = 0.01
+
+RULES = (
+    Rule('inertia-exceeds-extent', Severity.ERROR,
+         'a moment of inertia is larger than any body of that mass can have inside the '
+         'geometry of its body (visual and collision bounds of the link and the links welded '
+         'to it): the bound m (V_y + V_z) with V_k = (c_k - lo_k)(hi_k - c_k)',
+         'no distribution of the mass within the part has it: a placeholder (1e-3 kg m^2 on a '
+         '1 g link) or a unit slip. Simulators accept it, and where the link is welded to a '
+         "body (MuJoCo fuses, Gazebo lumps fixed joints) it can multiply that body's inertia. "
+         'An info when it is welded to a body whose largest moment it changes by under 10 % '
+         '(impossible, but fused away: nothing simulated changes)',
+         'use the suggested tensor (from the collision geometry) or the CAD values',
+         'second moments of a bounded mass distribution (Bhatia-Davis: variance <= '
+         '(c - lo)(hi - c))'),
+    Rule('inertia-exceeds-robot', Severity.WARNING,
+         'a link without geometry of 1 cm or more (nor on the links welded to it) has a '
+         'radius of gyration sqrt(I / m) larger than the whole robot (the diagonal of its '
+         'bounds at the zero configuration)',
+         'a placeholder tensor (a radius of gyration larger than the robot) on a tiny or '
+         "geometry-less link; welded to a body it multiplies that body's inertia in MuJoCo "
+         'and Gazebo',
+         "write the part's real tensor (a small solid: m r^2 / 2 with r its size)",
+         'second moments of a bounded mass distribution'),
+)
+
+
+@dataclass(frozen=True)
+class Excess:
+    """A moment over its bound: where, by how much, and the box it was measured in."""
+
+    axis: int
+    moment: float
+    bound: float
+    bounds: Bounds
+    of_robot: bool
+
+
+def _weld_frames(ctx: CheckContext, name: str) -> Dict[str, np.ndarray]:
+    """Return every link welded to ``name`` with its frame in the frame of ``name``."""
+    frames = {name: np.eye(4)}
+    pending = [name]
+    while pending:
+        current = pending.pop()
+        here = frames[current]
+        for joint in ctx.robot.child_joints(current):
+            if not joint.is_moving and joint.child not in frames and \
+                    is_finite(joint.origin.xyz + joint.origin.rpy):
+                frames[joint.child] = here @ origin_to_matrix(joint.origin)
+                pending.append(joint.child)
+        joint = ctx.robot.parent_joint(current)
+        if joint is not None and not joint.is_moving and joint.parent not in frames and \
+                is_finite(joint.origin.xyz + joint.origin.rpy):
+            frames[joint.parent] = here @ np.linalg.inv(origin_to_matrix(joint.origin))
+            pending.append(joint.parent)
+    return frames
+
+
+def _has_size(element) -> bool:
+    values = geometry_values(element.geometry)
+    return is_finite(values) and all(value > 0.0 for value in values)
+
+
+def _group_frames(ctx: CheckContext, top: str) -> Dict[str, np.ndarray]:
+    """Return every link of a weld group with its frame in the frame of its top, once."""
+    key = ('weld-frames', top)
+    if key not in ctx.memo:
+        ctx.memo[key] = _weld_frames(ctx, top)
+    return ctx.memo[key]  # type: ignore[return-value]
+
+
+def _group_extent(ctx: CheckContext, top: str) -> Tuple[Optional[Bounds], bool]:
+    """Return the bounds of a weld group's geometry in its top's frame, once per group."""
+    key = ('weld-extent', top)
+    if key in ctx.memo:
+        return ctx.memo[key]  # type: ignore[return-value]
+    boxes: List[Bounds] = []
+    known = True
+    for name, frame in _group_frames(ctx, top).items():
+        member = ctx.robot.link(name)
+        for element in (member.visuals + member.collisions) if member else ():
+            if element.geometry is None or not _has_size(element):
+                continue
+            box = ctx.element_bounds(element)
+            if box is None:
+                known = False  # a mesh that did not load: the extent is unknown
+                break
+            boxes.append(transform_bounds(box, frame))
+        if not known:
+            break
+    result = (union_bounds(boxes), True) if known else (None, False)
+    ctx.memo[key] = result
+    return result
+
+
+def body_extent(ctx: CheckContext, link: Link) -> Tuple[Optional[Bounds], bool]:
+    """
+    Return the bounds of the geometry of a link's body in its frame, and whether known.
+
+    The body is the weld group; its bounds are taken once in the top link's frame and moved
+    into each member's frame (never smaller than the exact bounds: the bound stays valid),
+    so a long welded chain costs linear time.
+
+    :return: (bounds or None when there is no geometry, False when a part is unknown)
+    """
+    top = ctx.weld_top(link.name)
+    extent, known = _group_extent(ctx, top)
+    frame = _group_frames(ctx, top).get(link.name)
+    if extent is None or frame is None:
+        return None, known
+    if link.name == top:
+        return extent, True
+    return transform_bounds(extent, np.linalg.inv(frame)), True
+
+
+def _robot_bounds(ctx: CheckContext) -> Tuple[Dict[str, np.ndarray], Optional[Bounds]]:
+    """Return every link's pose and the robot's bounds at the zero configuration."""
+    key = ('robot-bounds', None)
+    if key not in ctx.memo:
+        poses = forward_kinematics(ctx.robot, {})
+        boxes: List[Optional[Bounds]] = []
+        for name, pose in poses.items():
+            boxes.append((pose[:3, 3], pose[:3, 3]))
+            member = ctx.robot.link(name)
+            for element in (member.visuals + member.collisions) if member else ():
+                if element.geometry is not None and _has_size(element):
+                    box = ctx.element_bounds(element)
+                    if box is not None:
+                        boxes.append(transform_bounds(box, pose))
+        finite = [box for box in boxes if np.all(np.isfinite(box[0]))
+                  and np.all(np.isfinite(box[1]))]
+        ctx.memo[key] = (poses, union_bounds(finite))
+    return ctx.memo[key]  # type: ignore[return-value]
+
+
+def excess(ctx: CheckContext, link: Link) -> Optional[Excess]:
+    """Return the worst moment above its physical bound, None when every one is within."""
+    key = ('bounds', id(link))
+    if key not in ctx.memo:
+        ctx.memo[key] = _excess(ctx, link)
+    return ctx.memo[key]  # type: ignore[return-value]
+
+
+def _excess(ctx: CheckContext, link: Link) -> Optional[Excess]:
+    inertial = link.inertial
+    if inertial is None or not (math.isfinite(link.mass) and link.mass > 0.0) or \
+            not is_finite(inertial.inertia.as_tuple() + inertial.origin.xyz
+                          + inertial.origin.rpy):
+        return None
+    tensor = ctx.tensor(link)
+    if not tensor.is_positive_definite() or violates_triangle(tensor.moments):
+        return None  # the inertia rules report it
+    bounds, known = body_extent(ctx, link)
+    if not known:
+        return None
+    rotation = rpy_to_matrix(inertial.origin.rpy)
+    moments = np.diag(rotation @ tensor.matrix @ rotation.T)
+    of_robot = bounds is None or float(np.linalg.norm(bounds[1] - bounds[0])) < MARKER_SIZE
+    if of_robot:
+        # Only a loose bound: the link may sit at the robot's edge, so its radius of
+        # gyration is compared with the robot's whole size (the diagonal of its bounds).
+        poses, robot = _robot_bounds(ctx)
+        if link.name not in poses or robot is None:
+            return None
+        size = float(np.linalg.norm(robot[1] - robot[0]))
+        if not size >= MARKER_SIZE:
+            return None  # a robot of one point: nothing to compare with
+        bounds = robot
+        limits = np.full(3, link.mass * size * size)
+    else:
+        centre = np.asarray(inertial.origin.xyz, dtype=float)
+        lo, hi = bounds
+        if np.any(centre < lo) or np.any(centre > hi):
+            return None  # com-outside-geometry says the centre of mass is misplaced
+        variance = (centre - lo) * (hi - centre)
+        limits = link.mass * (variance.sum() - variance)
+    ratios = [moments[k] / limits[k] if limits[k] > 0.0 else math.inf for k in range(3)]
+    axis = int(np.argmax(ratios))
+    if not ratios[axis] > MARGIN:
+        return None
+    return Excess(axis, float(moments[axis]), float(limits[axis]), bounds, of_robot)
+
+
+#: Welded to a body whose largest moment it changes by less than this share: a warning.
+FUSED_AWAY = 0.1
+
+
+def _welded_growth(ctx: CheckContext, link: Link) -> Optional[Tuple[str, float]]:
+    """
+    Return the body a link is welded to and how many times its tensor multiplies it.
+
+    The fused body without the link's tensor keeps its mass as a point mass (the centre of
+    mass stays), so it is the fused tensor minus the link's, rotated into the top's frame.
+    None when the link is not welded to another link (its body is its own).
+    """
+    top = ctx.weld_top(link.name)
+    frame = _group_frames(ctx, top).get(link.name)
+    if top == link.name or frame is None:
+        return None
+    rotation = frame[:3, :3] @ rpy_to_matrix(link.inertial.origin.rpy)
+    own = rotation @ ctx.tensor(link).matrix @ rotation.T
+    fused = ctx.fused(top).tensor
+    with_it = float(np.linalg.eigvalsh(fused)[-1])
+    without = float(np.linalg.eigvalsh(fused - own)[-1])
+    if not without > 0.0:
+        return None
+    return top, with_it / without
+
+
+def check_bounds(ctx: CheckContext) -> Iterator[Finding]:
+    """
+    Flag moments no body of the link's mass can have within its extent.
+
+    One tensor copied onto several links (the same six numbers on every finger link) is a
+    model-wide placeholder: reported once, listing the links, when 3 or more exceed.
+    """
+    groups: Dict[Tuple[object, ...], List[Finding]] = {}
+    for link in ctx.robot.links:
+        found = excess(ctx, link)
+        if found is not None:
+            finding = _finding(ctx, link, found)
+            key = (finding.rule,) + link.inertial.inertia.as_tuple()
+            groups.setdefault(key, []).append(finding)
+    for key, findings in groups.items():
+        if len(findings) < MODEL_WIDE_MIN:
+            yield from findings
+            continue
+        first = findings[0]
+        links = tuple(finding.link for finding in findings)
+        values = ' '.join(f'{name}="{fmt(value, 9)}"' for name, value in
+                          zip(('ixx', 'ixy', 'ixz', 'iyy', 'iyz', 'izz'), key[1:]))
+        yield ctx.finding(
+            first.rule, max(finding.severity for finding in findings),
+            f'{len(links)} links declare the same tensor ({values}), a placeholder copied '
+            f'onto links of different sizes, and on each it exceeds what the link can have '
+            f'({listed(links)}); {first.link}: {first.message}',
+            element='inertial/inertia', line=first.line,
+            suggestion="compute each listed link's tensor from its CAD model or geometry (the "
+                       "collision geometry's tensor at uniform density is a start)",
+            values=(('links', listed(links)), ('count', len(links))) + first.values,
+            links=links)
+
+
+def _finding(ctx: CheckContext, link: Link, found: Excess) -> Finding:
+    axis = 'xyz'[found.axis]
+    others = ' + '.join(f'V_{a}' for a in 'xyz' if a != axis)
+    lo, hi = found.bounds
+    gyration = math.sqrt(found.moment / link.mass)
+    if found.of_robot:
+        size = float(np.linalg.norm(hi - lo))
+        claim = (f'larger than the whole robot ({fmt(size, 3)} m across at its zero '
+                 'configuration; the link has no geometry of 1 cm or more): no part of it '
+                 f'has a radius of gyration over {fmt(size, 3)} m')
+    else:
+        claim = (f'more than any {fmt(link.mass)} kg body inside the visual and collision '
+                 f'geometry of its body can have: at most m ({others}) = {fmt(found.bound)} '
+                 f'kg m^2 with all the mass at the corners of {fmt_vector(lo, 3)} to '
+                 f'{fmt_vector(hi, 3)} m')
+    rule = 'inertia-exceeds-robot' if found.of_robot else 'inertia-exceeds-extent'
+    growth = _welded_growth(ctx, link)
+    fused_away = growth is not None and growth[1] < 1.0 + FUSED_AWAY
+    severity = Severity.INFO if fused_away else (
+        Severity.WARNING if found.of_robot else Severity.ERROR)
+    effect = ''
+    if growth is not None:
+        effect = (f"; it is welded to '{growth[0]}' (MuJoCo fuses and Gazebo lumps fixed "
+                  'joints) and ' + (
+                      f'multiplies the largest moment of that body by {fmt(growth[1], 3)}'
+                      if growth[1] >= 1.0 + FUSED_AWAY else
+                      'changes the largest moment of that body by under 10 %'))
+    tensor, text = suggest(ctx, link, None, 'the declared tensor')
+    return ctx.finding(
+        rule, severity,
+        f"the moment about the link's {axis} axis is {fmt(found.moment)} kg m^2 (a radius "
+        f'of gyration of {fmt(gyration, 3)} m), {claim}' + effect,
+        link=link.name, element='inertial/inertia', line=link.inertial.inertia.line,
+        suggestion=text,
+        values=(('moment', found.moment), ('bound', found.bound), ('axis', axis),
+                ('radius_of_gyration', gyration)),
+        suggested_inertia=inertia_values(tensor))
+
+
+CHECKS = (check_bounds,)

@@ -1,0 +1,140 @@
+# Copyright 2026 urdf_link_tools contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+How costly a collision mesh is, for the targets that collide meshes.
+
+Measured (docs/rules.md, "Collision mesh size and convexity"): FCL's BVH collide() stays
+near 5 us from 320 to 82k faces on a convex mesh while its distance() grows linearly (1.2 ms
+at 5k faces, 5.5 ms at 20k, with coal, the FCL fork Pinocchio uses); MuJoCo collides every
+mesh as its convex hull (8 us at 320 faces, 37 us at 20k). So a convex mesh is a warning
+only past CONVEX_FACTOR times the face limit, a concave one past the limit.
+"""
+
+import os
+from typing import Dict, Iterator, List, Optional
+
+from urdf_link_tools.checks.base import CheckContext
+from urdf_link_tools.checks.model_wide import listed, MODEL_WIDE_MIN
+from urdf_link_tools.findings import Finding, Severity
+from urdf_link_tools.meshes import MeshInfo
+from urdf_link_tools.model import GeometryElement, Link, Mesh
+from urdf_link_tools.targets import severity_for
+
+#: The targets that collide meshes (RViz and KDL do not).
+COLLIDING = ('moveit', 'gazebo', 'mujoco', 'pinocchio')
+#: A convex mesh warns only past this many times collision_face_limit (see docs/rules.md).
+CONVEX_FACTOR = 4
+#: Volume over hull volume from which a closed mesh counts as convex (CAD facets, rounding).
+CONVEX_SHARE = 0.95
+
+
+def _is_convex(mesh: MeshInfo) -> bool:
+    """Return True for a closed, valid mesh whose volume is (nearly) its convex hull's."""
+    if mesh.volume_source != 'mesh' or not mesh.volume > 0.0:
+        return False
+    hull = mesh.hull_volume
+    return hull is not None and hull > 0.0 and mesh.volume >= CONVEX_SHARE * hull
+
+
+def reused_visuals(ctx: CheckContext, link: Link,
+                   real_paths: Dict[str, str]) -> Dict[int, GeometryElement]:
+    """Return the visual each collision mesh reuses (by the file's real path), by id."""
+    if not any(isinstance(collision.geometry, Mesh) for collision in link.collisions):
+        return {}
+    visual_files: Dict[str, GeometryElement] = {}
+    for visual in link.visuals:
+        key = _mesh_key(ctx, visual, real_paths)
+        if key is not None:
+            visual_files.setdefault(key, visual)
+    reused: Dict[int, GeometryElement] = {}
+    for collision in link.collisions:
+        key = _mesh_key(ctx, collision, real_paths)
+        if key is not None and key in visual_files:
+            reused[id(collision)] = visual_files[key]
+    return reused
+
+
+def _mesh_key(ctx: CheckContext, element: GeometryElement,
+              real_paths: Dict[str, str]) -> Optional[str]:
+    if not isinstance(element.geometry, Mesh):
+        return None
+    result = ctx.mesh_for(element)
+    path = getattr(result, 'path', None)
+    if path:
+        real = real_paths.get(path)
+        if real is None:
+            real = real_paths[path] = os.path.realpath(path)
+        return real
+    return element.geometry.filename
+
+
+def too_complex(ctx: CheckContext, link: Link, element: GeometryElement, result: MeshInfo,
+                visual: Optional[GeometryElement]) -> Iterator[Finding]:
+    """Report a collision mesh with too many faces (reusing a visual mesh or not)."""
+    geometry = element.geometry
+    line = geometry.line or element.line
+    limit = ctx.config.collision_face_limit
+    if result.face_count <= limit:
+        return
+    convex = _is_convex(result)
+    severity = severity_for(ctx.config.targets, {
+        target: Severity.INFO if convex and result.face_count <= CONVEX_FACTOR * limit
+        else Severity.WARNING for target in COLLIDING})
+    if severity is None:
+        return  # no selected target collides meshes (RViz, KDL)
+    shape = ("convex (its volume is its hull's: engines that convexify lose nothing, and "
+             "FCL's collide() cost stays flat; only distance queries grow with the faces)"
+             if convex else 'not convex (FCL collides every triangle; MuJoCo only its hull)')
+    values = (('faces', result.face_count), ('limit', limit), ('filename', geometry.filename),
+              ('convex', 'yes' if convex else 'no'))
+    if visual is not None:
+        # One finding for one problem: the visual mesh reused as collision is too detailed.
+        rule = 'collision-reuses-visual-mesh'
+        what = f'the collision mesh is the visual mesh of {visual.label} and has'
+        fix = ('make a simplified collision mesh (a decimated convex hull) or use primitives; '
+               'keep the detailed mesh for the visual')
+    else:
+        rule, what = 'collision-mesh-too-complex', 'the collision mesh has'
+        fix = ('approximate it with boxes, cylinders and spheres, or use a decimated (convex) '
+               f'mesh of at most {limit:,} faces')
+    yield ctx.finding(
+        rule, severity,
+        f'{what} {result.face_count:,} faces, more than the limit of {limit:,}; it is {shape}',
+        link=link.name, element=element.label, line=line, suggestion=fix, values=values)
+
+
+def grouped_reuses(ctx: CheckContext, findings: List[Finding]) -> Iterator[Finding]:
+    """
+    Yield the reused-visual-mesh findings, as one when 3 or more links reuse them.
+
+    Collision meshes that are the visual meshes on many links are one choice (the CAD
+    export's meshes used for both), fixed once (a collision export), not per link.
+    """
+    if len(findings) < MODEL_WIDE_MIN:
+        yield from findings
+        return
+    links = tuple(dict.fromkeys(finding.link for finding in findings))
+    faces = [int(dict(finding.values)['faces']) for finding in findings]
+    convex = sum(1 for finding in findings if dict(finding.values)['convex'] == 'yes')
+    yield ctx.finding(
+        'collision-reuses-visual-mesh', max(finding.severity for finding in findings),
+        f'{len(findings)} collision elements use their visual mesh, of {min(faces):,} to '
+        f'{max(faces):,} faces (limit {ctx.config.collision_face_limit:,}; {convex} convex): '
+        f'the detailed visual meshes serve as collision geometry ({listed(links)})',
+        line=findings[0].line,
+        suggestion='export simplified collision meshes (decimated convex hulls) or use '
+                   'primitives; keep the detailed meshes for the visuals',
+        values=(('count', len(findings)), ('faces_min', min(faces)),
+                ('faces_max', max(faces))), links=links)

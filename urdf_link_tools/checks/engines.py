@@ -1,0 +1,157 @@
+# Copyright 2026 urdf_link_tools contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+What one engine refuses or changes, claimed only when that engine is a target.
+
+Every claim here was run against MuJoCo 4.0 (``test_checks_engines.py``): its URDF import
+discards visuals and reads collision meshes in STL, OBJ and MSH only ("no decoder found
+for mesh file" for COLLADA and glTF), refuses a collision mesh whose vertices are coplanar
+("cannot compute convex hull"), cannot open ``package://`` URIs unless the model sets
+``<compiler strippath="true" meshdir=...>``, and then loads one file for all meshes of the
+same file name; its XML reader refuses an element with several ``<material>``.
+"""
+
+import os
+from typing import Dict, Iterator, List, Tuple
+
+import numpy as np
+
+from urdf_link_tools.checks.base import CheckContext, Rule
+from urdf_link_tools.checks.model_wide import listed
+from urdf_link_tools.findings import Finding, Severity
+from urdf_link_tools.meshes import MeshInfo
+from urdf_link_tools.model import GeometryElement, Link
+
+#: File types MuJoCo 4.0 decodes (case-insensitive).
+MUJOCO_FORMATS = ('.stl', '.obj', '.msh')
+#: Thinner than this fraction of its extent, a mesh's vertices are coplanar for Qhull.
+COPLANAR = 1e-9
+
+RULES = (
+    Rule('mujoco-mesh-format', Severity.ERROR,
+         'collision meshes in a format MuJoCo has no decoder for (COLLADA .dae, glTF; it '
+         'reads STL, OBJ and MSH): reported once, with the links',
+         'MuJoCo refuses the whole robot ("no decoder found for mesh file"). A claim about '
+         'MuJoCo only: made with the mujoco target, silent for the others',
+         'export the collision meshes as STL or OBJ (or use primitives), or give MuJoCo its '
+         'own MJCF', 'MuJoCo 4.0 (test_checks_engines.py)'),
+    Rule('mujoco-mesh-coplanar', Severity.ERROR,
+         "a collision mesh's vertices are coplanar (a flat plate or a single face)",
+         'MuJoCo refuses the robot ("has coplanar vertices, cannot compute convex hull"); '
+         'replaces collision-mesh-broken for that mesh with the mujoco target',
+         'use a thin box primitive (or a plane) instead of the flat mesh',
+         'MuJoCo 4.0 (test_checks_engines.py)'),
+    Rule('mujoco-repeated-material', Severity.ERROR,
+         'visual or collision elements hold several <material> (CAD exporters write them): '
+         'reported once, with the links',
+         'MuJoCo refuses the robot ("XML Error: repeated element: \'material\'"), although '
+         'urdfdom uses the first and MuJoCo discards visuals; parse-duplicate-material stays '
+         'an info for the others',
+         'keep one <material> per element', 'MuJoCo 4.0 (test_checks_engines.py)'),
+    Rule('mujoco-mesh-name-clash', Severity.WARNING,
+         'different collision mesh files share a file name (e.g. two link_1.stl in '
+         'different folders): reported once',
+         'MuJoCo opens package:// meshes only with <compiler strippath="true" meshdir=...>, '
+         'and then loads one file for every mesh of that name: the other parts get its shape',
+         'rename the files so that their names are unique', 'MuJoCo 4.0 (test_checks_engines.py)'),
+)
+
+
+def _collision_meshes(ctx: CheckContext) -> Iterator[Tuple[Link, GeometryElement]]:
+    for link in ctx.robot.links:
+        for element in link.collisions:
+            if element.geometry is not None and element.geometry.kind == 'mesh':
+                yield link, element
+
+
+def mujoco_refuses_flat(ctx: CheckContext, element: GeometryElement) -> bool:
+    """Return True when MuJoCo is a target and the collision mesh's vertices are coplanar."""
+    if 'mujoco' not in ctx.config.targets:
+        return False
+    mesh = ctx.mesh_for(element)
+    if not isinstance(mesh, MeshInfo) or not mesh.face_count:
+        return False
+    key = ('coplanar', mesh.path, mesh.scale)
+    if key not in ctx.memo:
+        vertices = np.asarray(mesh.vertices, dtype=float)
+        spread = np.linalg.svd(vertices - vertices.mean(axis=0), compute_uv=False)
+        ctx.memo[key] = bool(spread[-1] <= COPLANAR * max(float(spread[0]), 1e-300))
+    return bool(ctx.memo[key])
+
+
+def check_mujoco(ctx: CheckContext) -> Iterator[Finding]:
+    """Report what MuJoCo refuses or merges, when it is a target."""
+    if 'mujoco' not in ctx.config.targets:
+        return
+    undecodable: List[Tuple[Link, GeometryElement]] = []
+    names: Dict[str, Dict[str, List[str]]] = {}
+    for link, element in _collision_meshes(ctx):
+        filename = element.geometry.filename
+        suffix = os.path.splitext(filename)[1].lower()
+        if suffix not in MUJOCO_FORMATS:
+            undecodable.append((link, element))
+        elif mujoco_refuses_flat(ctx, element):
+            yield ctx.finding(
+                'mujoco-mesh-coplanar', Severity.ERROR,
+                'the collision mesh\'s vertices are coplanar: MuJoCo refuses the robot ("has '
+                'coplanar vertices, cannot compute convex hull")',
+                link=link.name, element=element.label, line=element.line,
+                suggestion='use a thin <box> (or the collision of the part it belongs to) '
+                           'instead of a flat mesh', values=(('filename', filename),))
+        mesh = ctx.mesh_for(element)
+        where = getattr(mesh, 'path', None) or filename
+        names.setdefault(os.path.basename(filename).lower(), {}).setdefault(
+            os.path.realpath(where), []).append(link.name)
+    if undecodable:
+        links = tuple(dict.fromkeys(link.name for link, _ in undecodable))
+        kinds = sorted({os.path.splitext(e.geometry.filename)[1] or '(none)'
+                        for _, e in undecodable})
+        first = undecodable[0][1]
+        yield ctx.finding(
+            'mujoco-mesh-format', Severity.ERROR,
+            f'{len(undecodable)} collision mesh{"es" if len(undecodable) > 1 else ""} '
+            f'({", ".join(kinds)}) MuJoCo has no decoder for: it refuses the robot ("no '
+            f'decoder found for mesh file"; it reads STL, OBJ and MSH). Links: {listed(links)}',
+            line=first.geometry.line or first.line,
+            suggestion='export the collision meshes as STL or OBJ, or use primitives (or, if '
+                       'the robot is not meant for MuJoCo, check it without that target)',
+            values=(('count', len(undecodable)), ('formats', ', '.join(kinds))), links=links)
+    repeated = [note for note in ctx.robot.notes if note.rule == 'parse-duplicate-material']
+    if repeated:
+        links = tuple(dict.fromkeys(note.link for note in repeated if note.link))
+        yield ctx.finding(
+            'mujoco-repeated-material', Severity.ERROR,
+            f'{len(repeated)} element{"s" if len(repeated) > 1 else ""} hold several '
+            '<material>: MuJoCo refuses the robot ("XML Error: repeated element: \'material\'"'
+            f') (links: {listed(links)})',
+            line=repeated[0].line, suggestion='keep one <material> per <visual>',
+            values=(('count', len(repeated)),), links=links)
+    clashes = {name: files for name, files in names.items() if len(files) > 1}
+    if clashes:
+        links = tuple(dict.fromkeys(link for files in clashes.values()
+                                    for members in files.values() for link in members))
+        shown = ', '.join(f'{name} ({len(files)} files)' for name, files in
+                          list(clashes.items())[:5])
+        yield ctx.finding(
+            'mujoco-mesh-name-clash', Severity.WARNING,
+            f'{len(clashes)} file name{"s" if len(clashes) > 1 else ""} used by different '
+            f'collision mesh files: {shown}. MuJoCo opens package:// meshes only with '
+            '<compiler strippath="true" meshdir=...>, and then loads one file for every mesh '
+            f'of a name (links: {listed(links)})',
+            suggestion='give every collision mesh file a unique name',
+            values=(('names', ', '.join(clashes)),), links=links)
+
+
+CHECKS = (check_mujoco,)

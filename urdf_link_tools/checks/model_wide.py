@@ -1,0 +1,372 @@
+# Copyright 2026 urdf_link_tools contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+Robot-level findings: a design choice made for the whole model, reported once.
+
+A kinematics model (no link has mass), a visual model (no collision geometry on a quarter
+or more of the bodies) and placeholder joint limits (effort or velocity 0 on two thirds of
+the moving joints) are choices, not slips on one link: each is reported once, on the
+robot, naming the links and which of the selected targets it breaks and which it does not.
+The per-link rules stay quiet on those links, and speak where the rest of the robot is
+complete (one link without collision among bodies that all have one is a real gap).
+"""
+
+from dataclasses import dataclass
+import math
+from typing import Iterator, List, Optional, Tuple
+
+import numpy as np
+
+from urdf_link_tools.checks.base import CheckContext, Rule
+from urdf_link_tools.findings import Finding, Severity
+from urdf_link_tools.geometry import union_bounds
+from urdf_link_tools.model import GeometryElement, Link
+from urdf_link_tools.targets import named, severity_for
+
+#: A choice is model-wide when it holds on at least this many links (fewer: per link).
+MODEL_WIDE_MIN = 3
+
+#: Bodies without collision from this share of all bodies on: a model-wide choice.
+PARTIAL_SHARE = 0.25
+#: Joints with a zero limit from this share of the moving joints on: placeholders.
+PLACEHOLDER_SHARE = 2.0 / 3.0
+
+#: Links listed in a message (all of them are in the finding's ``links``).
+LISTED = 10
+
+SDF = 'sdformat parser_urdf.cc (urdf2sdf)'
+MUJOCO_MODEL = 'MuJoCo user_model.cc (CheckBodyMassInertia)'
+
+RULES = (
+    Rule('robot-kinematics-only', Severity.ERROR,
+         'no link has mass: a kinematics model (reported once, with the moving links)',
+         'RViz, MoveIt planning and KDL/Pinocchio kinematics work; Gazebo leaves every moving '
+         'link out ("not modeled in sdf"), MuJoCo refuses to compile unless it can infer '
+         'masses from collision geometry, Pinocchio and KDL dynamics get a zero mass matrix. '
+         'The severity follows the targets: an error with Gazebo or MuJoCo, an info without',
+         'add <inertial> elements (mass, centre of mass, tensor) from the CAD model, or keep '
+         'the file for kinematics and select --target rviz,moveit,kdl',
+         f'{SDF}; {MUJOCO_MODEL}; Pinocchio crba (test_checks_model_wide.py)'),
+    Rule('robot-collision-partial', Severity.WARNING,
+         'a quarter or more of the bodies with visual geometry have no collision geometry '
+         '(3 links or more): a visual model, or collision on a chosen subset (reported once, '
+         'with the links)',
+         'MoveIt (FCL), Gazebo and MuJoCo let the listed links pass through obstacles and the '
+         "robot itself; RViz, KDL and Pinocchio's kinematics are unaffected",
+         'add <collision> primitives around the listed parts, or select --target rviz,kdl if '
+         'the file is only for display',
+         'moveit_core robot_model.cpp (RobotModel::constructLinkModel: collision_array only); '
+         'MuJoCo URDF import (visuals discarded, test_checks_model_wide.py)'),
+    Rule('xacro-unexpanded', Severity.ERROR,
+         'mesh filenames hold xacro syntax ($(arg ...), $(find ...), ${...}): a xacro template '
+         'saved or published as URDF (reported once, with the links); an info when only '
+         'link or joint names hold it',
+         'no URDF reader expands xacro: every consumer looks for a file literally named '
+         '"$(arg ...)" and loses those meshes (an error when a collision mesh is among them, '
+         'else a warning). Replaces mesh-not-found on those elements',
+         'run xacro on the template (xacro robot.urdf.xacro > robot.urdf), or check the '
+         '.xacro file itself', 'xacro (ROS wiki); urdfdom reads attributes verbatim'),
+    Rule('robot-placeholder-limits', Severity.INFO,
+         'effort or velocity 0 on two thirds or more of the moving joints (3 or more): '
+         'placeholder limits (reported once)',
+         'Pinocchio reads effortLimit/velocityLimit 0 (tested) and so does any tool enforcing '
+         'the URDF limits (MoveIt, ros2_control); MuJoCo '
+         'treats effort 0 as no force limit (tested). An info: a choice, not a slip',
+         "write the actuators' real effort and velocity limits (datasheet), or set them "
+         "in the consumers' own limit files (MoveIt joint_limits.yaml)",
+         'urdfdom joint.cpp (parseJointLimits); Pinocchio, MuJoCo 4.0 '
+         '(test_checks_model_wide.py)'),
+)
+
+
+@dataclass(frozen=True)
+class ModelChoices:
+    """
+    The model-wide choices of one robot, as the per-link rules need them.
+
+    :param massless: moving links without mass in a robot where no link has mass
+    :param collisionless: links reported together as a visual model
+    :param placeholder_joints: joints whose zero limits are reported together
+    """
+
+    massless: Tuple[str, ...] = ()
+    collisionless: Tuple[str, ...] = ()
+    placeholder_joints: Tuple[str, ...] = ()
+
+
+def model_choices(ctx: CheckContext) -> ModelChoices:
+    """Return the robot's model-wide choices, computed once per analysis."""
+    key = ('model-choices', None)
+    cached = ctx.memo.get(key)
+    if cached is None:
+        cached = ctx.memo[key] = ModelChoices(
+            _massless(ctx), _collisionless(ctx), _placeholder_joints(ctx))
+    return cached  # type: ignore[return-value]
+
+
+#: A visual whose bounds' diagonal is below this (m) is a marker (a frame axis, a dot).
+MARKER_SIZE = 0.01
+
+
+def visible_without_collision(ctx: CheckContext, link: Link) -> bool:
+    """
+    Return True when a link draws a part of 1 cm or more that nothing can collide with.
+
+    False when the link or a link welded to it (fixed joints) has collision geometry (the
+    body collides: a camera inside the head, a sensor on the base), and for visuals smaller
+    than MARKER_SIZE (optical frames, markers) or of unknown size.
+    """
+    if any(element.geometry is not None for element in link.collisions):
+        return False
+    visuals = [element for element in link.visuals if element.geometry is not None]
+    if not visuals or ctx.group_has_collision(link.name):
+        return False
+    size = visual_size(ctx, visuals)
+    return size is None or size >= MARKER_SIZE
+
+
+def visual_size(ctx: CheckContext, visuals: List[GeometryElement]) -> Optional[float]:
+    """Return the diagonal of the visuals' bounds, None when one is unknown."""
+    boxes = [ctx.element_bounds(element) for element in visuals]
+    if any(box is None for box in boxes):
+        return None
+    lo, hi = union_bounds(boxes)
+    return float(np.linalg.norm(hi - lo))
+
+
+def is_unexpanded(filename: str) -> bool:
+    """Return True when a filename holds xacro substitution syntax."""
+    return '$(' in filename or '${' in filename
+
+
+def _has_mass(link) -> bool:
+    return math.isfinite(link.mass) and link.mass > 0.0
+
+
+def _massless(ctx: CheckContext) -> Tuple[str, ...]:
+    links = ctx.robot.links
+    if any(_has_mass(link) or link.mass < 0.0 for link in links):
+        return ()
+    moving = tuple(link.name for link in links if ctx.is_moving(link.name))
+    return moving if len(moving) >= MODEL_WIDE_MIN else ()
+
+
+def _collisionless(ctx: CheckContext) -> Tuple[str, ...]:
+    bodies = set()
+    missing: List[str] = []
+    for link in ctx.robot.links:
+        if not any(element.geometry is not None for element in link.visuals + link.collisions):
+            continue
+        bodies.add(ctx.weld_top(link.name))
+        if visible_without_collision(ctx, link):
+            missing.append(link.name)
+    without = {ctx.weld_top(name) for name in missing}
+    if len(missing) >= MODEL_WIDE_MIN and PARTIAL_SHARE * len(bodies) <= len(without):
+        return tuple(missing)
+    return ()
+
+
+def _body_counts(ctx: CheckContext, links: Tuple[str, ...]) -> Tuple[int, int]:
+    """Return how many bodies have geometry and how many of them the links make up."""
+    bodies = {ctx.weld_top(link.name) for link in ctx.robot.links
+              if any(e.geometry is not None for e in link.visuals + link.collisions)}
+    return len(bodies), len({ctx.weld_top(name) for name in links})
+
+
+def _zero_limits(joint) -> Tuple[str, ...]:
+    limit = joint.limit
+    return tuple(name for name in ('effort', 'velocity')
+                 if limit is not None and getattr(limit, name) == 0.0)
+
+
+def _placeholder_joints(ctx: CheckContext) -> Tuple[str, ...]:
+    joints = [joint for joint in ctx.robot.joints
+              if joint.is_moving and joint.mimic is None and joint.limit is not None
+              and joint.type in ('revolute', 'prismatic', 'continuous')]
+    for name in ('effort', 'velocity'):
+        zero = tuple(joint.name for joint in joints if name in _zero_limits(joint))
+        if len(zero) >= MODEL_WIDE_MIN and len(zero) >= PLACEHOLDER_SHARE * len(joints):
+            return zero
+    return ()
+
+
+def grouped(ctx: CheckContext, findings: List[Finding], what: str) -> Iterator[Finding]:
+    """
+    Yield findings of one rule as they are, or as one listing the links when 3 or more.
+
+    :param findings: findings of one rule and one cause (e.g. lower == upper)
+    :param what: what they share, for the message ('revolute joints with lower == upper')
+    """
+    if len(findings) < MODEL_WIDE_MIN:
+        yield from findings
+        return
+    first = findings[0]
+    links = tuple(dict.fromkeys(finding.link for finding in findings if finding.link))
+    yield ctx.finding(
+        first.rule, max(finding.severity for finding in findings),
+        f'{len(findings)} {what} ({listed(links)}); the first: {first.message}',
+        element=first.element, line=first.line, suggestion=first.suggestion,
+        values=(('count', len(findings)),) + first.values, links=links)
+
+
+def listed(names: Tuple[str, ...]) -> str:
+    shown = ', '.join(names[:LISTED])
+    return shown + (f' and {len(names) - LISTED} more' if len(names) > LISTED else '')
+
+
+def _consumers(ctx: CheckContext, breaks: Tuple[str, ...], effect: str,
+               fine: Tuple[str, ...]) -> str:
+    """Return 'A and B effect; C is unaffected' for the selected targets."""
+    selected = ctx.config.targets
+    broken, unaffected = named(selected, breaks), named(selected, fine)
+    parts = [f'{broken} {effect}'] if broken else []
+    if unaffected:
+        parts.append(f'unaffected: {unaffected}')
+    return '; '.join(parts)
+
+
+def _on_robot(ctx: CheckContext, rule: str, severity: Severity, links: Tuple[str, ...],
+              message: str, suggestion: str) -> Finding:
+    """Build a robot-level finding that lists its links (at the first link's line)."""
+    return ctx.finding(rule, severity, message, line=ctx.robot.link(links[0]).line,
+                       suggestion=suggestion,
+                       values=(('links', listed(links)), ('count', len(links))), links=links)
+
+
+def check_kinematics_only(ctx: CheckContext) -> Iterator[Finding]:
+    """Report once a robot in which no link has mass (a kinematics model)."""
+    links = model_choices(ctx).massless
+    if not links:
+        return
+    # MuJoCo infers a body's mass from its collision geometry when it has no <inertial>
+    # (inertiafromgeom="auto"); a link with none to infer from, or mass="0", is refused.
+    refused = [name for name in links
+               if ctx.robot.link(name).inertial is not None
+               or not ctx.group_has_collision(name)]
+    by_target = {'gazebo': Severity.ERROR, 'kdl': Severity.INFO, 'pinocchio': Severity.INFO,
+                 'rviz': Severity.INFO, 'moveit': Severity.INFO,
+                 'mujoco': Severity.ERROR if refused else Severity.WARNING}
+    severity = severity_for(ctx.config.targets, by_target)
+    if severity is None:
+        return
+    mujoco = (f'MuJoCo refuses to compile (no mass on {len(refused)} moving '
+              f'link{"s" if len(refused) > 1 else ""})' if refused else
+              'MuJoCo makes masses up from the collision geometry at 1000 kg/m^3')
+    effects = {
+        'gazebo': 'Gazebo leaves every moving link and its joint out ("not modeled in sdf")',
+        'mujoco': mujoco,
+        'pinocchio': 'Pinocchio loads it but its mass matrix is zero (no forward dynamics)',
+        'kdl': 'KDL dynamics solvers get zero masses',
+    }
+    said = [text for target, text in effects.items() if target in ctx.config.targets]
+    yield _on_robot(
+        ctx, 'robot-kinematics-only', severity, links,
+        f'no link has mass: a kinematics model ({len(links)} moving links without '
+        f'<inertial> mass: {listed(links)}). '
+        + ('; '.join(said) + '. ' if said else '')
+        + 'Fine for kinematics: '
+        + (named(ctx.config.targets, ('rviz', 'moveit', 'kdl', 'pinocchio')) or 'none selected'),
+        'add <inertial> elements from the CAD model (mass, centre of mass, tensor); if the '
+        'file is meant for kinematics only, check it with --target rviz,moveit,kdl')
+
+
+def check_visual_only(ctx: CheckContext) -> Iterator[Finding]:
+    """Report once a robot whose bodies mostly have no collision geometry."""
+    links = model_choices(ctx).collisionless
+    if not links:
+        return
+    breaks = ('moveit', 'gazebo', 'mujoco')
+    severity = severity_for(ctx.config.targets, {target: Severity.WARNING for target in breaks})
+    if severity is None:
+        return
+    bodies, without = _body_counts(ctx, links)
+    kind = 'a visual model' if 2 * without >= bodies else 'collision on a subset of the parts'
+    yield _on_robot(
+        ctx, 'robot-collision-partial', severity, links,
+        f'{len(links)} links with visual geometry have no <collision> (nor has anything '
+        f'welded to them): {without} of the {bodies} bodies, {kind} ({listed(links)}). '
+        + _consumers(ctx, breaks, 'let the listed parts pass through obstacles and the robot '
+                     'itself', ('rviz', 'kdl', 'pinocchio')),
+        'add a <collision> primitive around each listed part (the visual geometry is a '
+        'starting point); if the file is only for display, check it with --target rviz,kdl')
+
+
+def check_placeholder_limits(ctx: CheckContext) -> Iterator[Finding]:
+    """Report once zero effort or velocity limits written on every moving joint."""
+    names = model_choices(ctx).placeholder_joints
+    if not names:
+        return
+    joints = [joint for joint in ctx.robot.joints if joint.name in set(names)]
+    zero = [kind for kind in ('effort', 'velocity')
+            if all(kind in _zero_limits(joint) for joint in joints)]
+    moving = sum(1 for joint in ctx.robot.joints if joint.is_moving and joint.mimic is None
+                 and joint.limit is not None)
+    # A choice, like both limits 0 on one joint (how placeholders are written): an info.
+    by_target = {'pinocchio': Severity.INFO, 'moveit': Severity.INFO, 'kdl': Severity.INFO}
+    severity = severity_for(ctx.config.targets, by_target)
+    if severity is None:
+        return
+    links = tuple(joint.child for joint in joints)
+    yield ctx.finding(
+        'robot-placeholder-limits', severity,
+        f'{" and ".join(zero)} {"is" if len(zero) == 1 else "are"} 0 on {len(names)} of the '
+        f'{moving} moving joints ({listed(tuple(names))}): placeholder limits. Pinocchio reads '
+        'them as 0, as does any tool enforcing the URDF limits'
+        + ' (MoveIt and ros2_control read them from the URDF unless their own limit files '
+          'override them); MuJoCo treats effort 0 as no force limit',
+        line=joints[0].line,
+        suggestion=f'write the real {" and ".join(zero)} limits, or set them in the '
+                   "consumers' limit files (MoveIt joint_limits.yaml, ros2_control)",
+        values=(('joints', listed(tuple(names))), ('count', len(names))), links=links)
+
+
+def check_unexpanded(ctx: CheckContext) -> Iterator[Finding]:
+    """Report once the mesh filenames that still hold xacro syntax."""
+    elements = [(link, element) for link in ctx.robot.links
+                for element in link.visuals + link.collisions + link.custom
+                if element.geometry is not None and element.geometry.kind == 'mesh'
+                and is_unexpanded(element.geometry.filename)]
+    names = [item.name for item in list(ctx.robot.links) + list(ctx.robot.joints)
+             if is_unexpanded(item.name)]
+    if not elements and not names:
+        return
+    if not elements:
+        # Only names: the robot loads, its frames are named "${prefix}base_link" literally.
+        links = tuple(link.name for link in ctx.robot.links if is_unexpanded(link.name))
+        yield ctx.finding(
+            'xacro-unexpanded', Severity.INFO,
+            f'{len(names)} link or joint names hold xacro syntax (e.g. "{names[0]}"): a '
+            'template meant to be expanded (TF frames and joint states carry the literal text '
+            'otherwise)', line=ctx.robot.links[0].line if ctx.robot.links else None,
+            suggestion='load it through xacro, or substitute the names before use',
+            values=(('example', names[0]), ('count', len(names))), links=links)
+        return
+    links = tuple(dict.fromkeys(link.name for link, _ in elements))
+    collision = any(element.group == 'collision' for _, element in elements)
+    first = elements[0][1].geometry.filename
+    yield ctx.finding(
+        'xacro-unexpanded', Severity.ERROR if collision else Severity.WARNING,
+        f'{len(elements)} mesh filename{"s" if len(elements) > 1 else ""} hold xacro syntax '
+        f'(e.g. "{first}"): this is a xacro template, not a URDF; no URDF reader expands it, '
+        f'so every consumer loses these meshes (links: {listed(links)})'
+        + (f'; {len(names)} link or joint names hold it too' if names else ''),
+        line=elements[0][1].geometry.line or elements[0][1].line,
+        suggestion='expand it with xacro (xacro robot.urdf.xacro > robot.urdf) and load the '
+                   'result, or check it with its arguments: urdf-link-tools check --xacro FILE '
+                   'NAME:=VALUE',
+        values=(('example', first), ('count', len(elements))), links=links)
+
+
+CHECKS = (check_kinematics_only, check_visual_only, check_placeholder_limits, check_unexpanded)
