@@ -72,6 +72,11 @@ setup(
             'pytest',
             'jsonschema',
         ],
+        # self-collision: `urdf-link-tools collisions`, the collision-overlap-at-rest rule and
+        # the node's get_collision_matrix service (without it they say coal is missing)
+        'collisions': [
+            'coal>=3.0',
+        ],
     },
     entry_points={
         'console_scripts': [
