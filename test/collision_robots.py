@@ -23,6 +23,29 @@ from urdf_link_tools.meshes import MeshLibrary
 from urdf_link_tools.parser import parse_urdf_string
 
 
+# base - arm (revolute about x, a 1 m cylinder standing on base) and a camera welded to base
+# whose 10 cm box reaches 5 cm into the cylinder at rest; a tool on the arm's top touches the
+# arm (adjacent: silent); a bracket far away overlaps nothing.
+OVERLAPPING = """<robot name="overlapping">
+  <link name="base"><collision><geometry><box size="0.4 0.4 0.1"/></geometry></collision></link>
+  <link name="arm"><collision><origin xyz="0 0 0.5"/><geometry>
+    <cylinder radius="0.05" length="1"/></geometry></collision></link>
+  <link name="camera"><collision name="lens"><geometry><box size="0.1 0.1 0.1"/></geometry>
+    </collision></link>
+  <link name="tool"><collision><geometry><sphere radius="0.08"/></geometry></collision></link>
+  <link name="bracket"><collision><geometry><box size="0.1 0.1 0.1"/></geometry></collision>
+    </link>
+  <joint name="j1" type="revolute"><parent link="base"/><child link="arm"/><axis xyz="1 0 0"/>
+    <limit lower="{lower}" upper="{upper}" effort="1" velocity="1"/></joint>
+  <joint name="cam" type="fixed"><parent link="base"/><child link="camera"/>
+    <origin xyz="0.05 0 0.3"/></joint>
+  <joint name="j2" type="fixed"><parent link="arm"/><child link="tool"/>
+    <origin xyz="0 0 1"/></joint>
+  <joint name="b" type="fixed"><parent link="base"/><child link="bracket"/>
+    <origin xyz="2 0 0"/></joint>
+</robot>"""
+
+
 def box_link(name: str, size: str = '0.1 0.1 0.1', xyz: str = '0 0 0',
              extra: str = '') -> str:
     """Return a link with one collision box (and ``extra`` collision elements)."""

@@ -25,14 +25,14 @@ an ``internal-error`` finding so one bug never hides the other findings.
 import logging
 from typing import Dict, List, Optional
 
-from urdf_link_tools.checks import (geometry, inertia, joints, mesh_quality, plausibility,
-                                    structure)
+from urdf_link_tools.checks import (collisions, geometry, inertia, joints, mesh_quality,
+                                    plausibility, structure)
 from urdf_link_tools.checks.base import CheckContext, Rule
 from urdf_link_tools.findings import Finding, Severity
 
 LOG = logging.getLogger(__name__)
 
-MODULES = (structure, inertia, plausibility, geometry, mesh_quality, joints)
+MODULES = (structure, inertia, plausibility, geometry, mesh_quality, joints, collisions)
 
 #: Findings the parser records in ``Robot.notes``; documented here so --ignore knows them.
 PARSE_RULES = (

@@ -43,6 +43,7 @@ def adjacent_pairs(robot: Robot, with_geometry: Collection[str]) -> Set[Pair]:
     :param with_geometry: the links that have collision geometry (a body)
     :return: sorted pairs
     """
+    with_geometry = frozenset(with_geometry)
     graph: Dict[str, Set[str]] = {}
     for joint in robot.joints:
         if joint.parent == joint.child or robot.link(joint.parent) is None or \

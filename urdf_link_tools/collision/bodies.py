@@ -90,9 +90,11 @@ class Skipped:
     reason: str
 
 
+_CORNERS = np.array([[x, y, z] for x in (-1, 1) for y in (-1, 1) for z in (-1, 1)], float)
+
+
 def _box_points(half: np.ndarray) -> np.ndarray:
-    signs = np.array([[x, y, z] for x in (-1, 1) for y in (-1, 1) for z in (-1, 1)], float)
-    return signs * half
+    return _CORNERS * half
 
 
 def _primitive(coal, geometry) -> Tuple[Optional[object], np.ndarray, str]:
@@ -139,7 +141,7 @@ def _part(coal, element: GeometryElement, mesh: Optional[MeshResult],
     if not is_finite(element.origin.xyz + element.origin.rpy) or \
             not is_finite(geometry_values(geometry)):
         return None, 'numbers that are not finite'
-    transform = origin_to_matrix(element.origin)
+    transform = np.eye(4) if element.origin.is_identity else origin_to_matrix(element.origin)
     if isinstance(geometry, Mesh):
         if not isinstance(mesh, MeshInfo):
             return None, getattr(mesh, 'message', 'the mesh was not loaded')

@@ -23,6 +23,7 @@ limits (``RevoluteJointModel::getVariableDefaultPositions``); random states are 
 within the limits, continuous joints within [-pi, pi]; mimic joints follow their leader.
 """
 
+from collections import deque
 from dataclasses import dataclass
 import math
 from typing import Dict, List, Optional, Tuple
@@ -85,9 +86,9 @@ class Chain:
         self.links: List[str] = [root] if root is not None and robot.link(root) else []
         self.joints: List[Joint] = []
         index: Dict[str, int] = {name: i for i, name in enumerate(self.links)}
-        pending = list(self.links)
+        pending = deque(self.links)
         while pending:
-            parent = pending.pop(0)
+            parent = pending.popleft()
             for joint in robot.child_joints(parent):
                 if joint.child in index or robot.link(joint.child) is None or \
                         robot.parent_joint(joint.child) is not joint:
@@ -159,6 +160,8 @@ class Chain:
         configurations = np.atleast_2d(np.asarray(configurations, dtype=float))
         samples = configurations.shape[0]
         poses = np.empty((samples, len(self.links), 4, 4))
+        if not self.links:  # a robot without links
+            return poses
         poses[:, 0] = np.eye(4)
         for step in self._steps:
             parent = poses[:, step.parent]

@@ -150,15 +150,23 @@ class Scene:
 
     def collide(self, pose_row: np.ndarray, first: int, second: int) -> bool:
         """Return True when the two bodies are in collision for one sample's poses."""
+        return bool(self.colliding_parts(pose_row, first, second, stop_at_first=True))
+
+    def colliding_parts(self, pose_row: np.ndarray, first: int, second: int,
+                        stop_at_first: bool = False) -> List[Tuple[int, int]]:
+        """Return the (part of first, part of second) pairs in collision for one sample."""
         entry = self.pair(first, second)
         transforms_a = self.part_transforms(pose_row, first)
         transforms_b = self.part_transforms(pose_row, second)
         result = self._result
+        found = []
         for i, j, functor in entry.functors:
             result.clear()
             if functor(transforms_a[i], transforms_b[j], self._request, result):
-                return True
-        return False
+                found.append((i, j))
+                if stop_at_first:
+                    break
+        return found
 
 
 def compute_matrix(robot, bodies: Mapping[str, Body], samples: int = DEFAULT_SAMPLES,
