@@ -134,3 +134,22 @@ def test_the_same_seed_gives_the_same_matrix():
     first = matrix_of(text, samples=500, seed=3)
     assert first.disabled == matrix_of(text, samples=500, seed=3).disabled
     assert first.samples == 500 and first.seed == 3
+
+
+def test_chunked_states_give_the_same_matrix(monkeypatch):
+    from urdf_link_tools.collision import matrix as matrix_module
+    text = corpus.urdf_path('panda.urdf').read_bytes()
+    whole = matrix_of(text, samples=1500, seed=2)
+    monkeypatch.setattr(matrix_module, 'POSE_BUDGET', 10)  # chunks of 200 states
+    chunked = matrix_of(text, samples=1500, seed=2)
+    assert chunked.disabled == whole.disabled and chunked.sometimes == whole.sometimes
+
+
+def test_links_placed_by_numbers_that_are_not_finite_are_left_out_and_said():
+    text = robot('r', box_link('a'), box_link('b'), box_link('c'),
+                 joint('j', 'revolute', 'a', 'b', xyz='inf 0 0'),
+                 joint('k', 'revolute', 'a', 'c', xyz='0 0 1'))
+    with np.errstate(all='raise'):
+        matrix = matrix_of(text, samples=100)
+    assert matrix.disabled == {('a', 'c'): 'Adjacent'}
+    assert [item.link for item in matrix.skipped] == ['b']

@@ -163,13 +163,15 @@ class Chain:
         if not self.links:  # a robot without links
             return poses
         poses[:, 0] = np.eye(4)
-        for step in self._steps:
-            parent = poses[:, step.parent]
-            if step.kind == 'fixed' or step.variable < 0:
-                poses[:, step.child] = parent @ step.origin
-                continue
-            value = configurations[:, step.variable] * step.multiplier + step.offset
-            poses[:, step.child] = parent @ (step.origin @ _motions(step, value))
+        # NaN or infinite origins (reported by the checks) give NaN poses, quietly
+        with np.errstate(invalid='ignore', over='ignore'):
+            for step in self._steps:
+                parent = poses[:, step.parent]
+                if step.kind == 'fixed' or step.variable < 0:
+                    poses[:, step.child] = parent @ step.origin
+                    continue
+                value = configurations[:, step.variable] * step.multiplier + step.offset
+                poses[:, step.child] = parent @ (step.origin @ _motions(step, value))
         return poses
 
 

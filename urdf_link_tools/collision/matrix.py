@@ -50,6 +50,8 @@ ALWAYS_TRIALS = 200
 ALWAYS_FRACTION = 0.95
 DEFAULT_SAMPLES = 10_000
 DEFAULT_SEED = 0
+#: link poses held at once (4x4 doubles each): about 64 MB
+POSE_BUDGET = 500_000
 
 
 @dataclass(frozen=True)
@@ -99,13 +101,19 @@ class Scene:
     Bodies placed by a chain, and the narrow phase between two of them.
 
     :param chain: the kinematic chain (link order)
-    :param bodies: link name -> body; links outside the chain are left out
+    :param bodies: link name -> body; links outside the chain are left out, and so are links
+        placed by numbers that are not finite (``unplaced``: the checks report those numbers)
     """
 
     def __init__(self, chain: Chain, bodies: Mapping[str, Body]) -> None:
         self.coal = import_coal()
         self.chain = chain
-        self.names = [name for name in chain.links if name in bodies]
+        placed = chain.poses(chain.default_configuration()[None, :])[0]
+        finite = np.isfinite(placed).all(axis=(1, 2))
+        in_chain = [name for name in chain.links if name in bodies]
+        self.names = [name for name in in_chain if finite[chain.index[name]]]
+        #: links with geometry left out: not connected to the root, or placed by NaN or inf
+        self.unplaced = [name for name in bodies if name not in set(self.names)]
         self.bodies = [bodies[name] for name in self.names]
         self.slots = np.array([chain.index[name] for name in self.names], dtype=int)
         self.centres = np.array([body.centre for body in self.bodies]).reshape(-1, 3)
@@ -198,11 +206,15 @@ def compute_matrix(robot, bodies: Mapping[str, Body], samples: int = DEFAULT_SAM
         else:
             still.append((a, b))
 
-    poses = chain.poses(chain.random_configurations(max(samples, 0), seed)) if samples > 0 \
-        else np.zeros((0, len(chain.links), 4, 4))
-    trials = min(ALWAYS_TRIALS, len(poses))
+    configurations = chain.random_configurations(max(samples, 0), seed)
+    # Poses are placed a chunk of states at a time, so memory stays bounded (about 64 MB)
+    # for a robot of many links; the first chunk holds the Always trials.
+    step = max(ALWAYS_TRIALS, POSE_BUDGET // max(len(chain.links), 1))
+    trials = min(ALWAYS_TRIALS, len(configurations))
     limit = int(trials * ALWAYS_FRACTION)
     sometimes = 0
+    pending = []
+    poses = chain.poses(configurations[:step])
     for a, b in still:
         near = scene.near(poses, a, b)
         head = near[near < trials]
@@ -218,17 +230,29 @@ def compute_matrix(robot, bodies: Mapping[str, Body], samples: int = DEFAULT_SAM
                 break
         if trials and hits > limit:
             disabled[pair(names[a], names[b])] = ALWAYS
-            continue
-        if hits:
+        elif hits or any(scene.collide(poses[index], a, b) for index in near[near >= trials]):
             sometimes += 1
-            continue
-        if any(scene.collide(poses[index], a, b) for index in near[near >= trials]):
-            sometimes += 1
-            continue
-        if len(poses):
+        else:
+            pending.append((a, b))
+    for begin in range(step, len(configurations), step):
+        if not pending:
+            break
+        poses = chain.poses(configurations[begin:begin + step])
+        undecided_pairs = []
+        for a, b in pending:
+            if any(scene.collide(poses[index], a, b) for index in scene.near(poses, a, b)):
+                sometimes += 1
+            else:
+                undecided_pairs.append((a, b))
+        pending = undecided_pairs
+    if len(configurations):
+        for a, b in pending:
             disabled[pair(names[a], names[b])] = NEVER
+    skipped = tuple(skipped) + tuple(
+        Skipped(name, 'collision', 'not placed: not connected to the root, or a joint or '
+                'origin number that is not finite') for name in scene.unplaced)
     return CollisionMatrix(robot=robot.name, disabled=disabled, links=tuple(names),
-                           samples=len(poses), seed=seed, skipped=tuple(skipped),
+                           samples=len(configurations), seed=seed, skipped=skipped,
                            sometimes=sometimes)
 
 
