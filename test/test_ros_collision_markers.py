@@ -16,6 +16,7 @@
 
 from cli_harness import ROOT
 from collision_robots import OVERLAPPING
+import numpy as np
 import pytest
 from urdf_link_tools.analysis import analyze
 from urdf_link_tools.config import CheckConfig
@@ -77,3 +78,28 @@ def test_overlapping_pair_is_drawn_with_the_contact_point():
     assert 0.0 <= point.x <= 0.05 and point.z == pytest.approx(0.3, abs=0.05)
     off = markers.link_markers(analysis, markers.MarkerOptions(publish_collision=False))
     assert not [m for m in off.markers if m.ns == markers.NS_OVERLAP]
+
+
+@pytest.mark.parametrize('scale, inward', [('1 1 1', False), ('-1 1 1', True),
+                                           ('-1 -1 1', False), ('2 2 -2', True)])
+def test_returned_triangles_are_scaled_and_mirrored_ones_point_inward(scale, inward):
+    from urdf_link_tools.ros import conversions
+    from urdf_link_tools.srv import GetLinkGeometry
+    robot = parse_urdf_string(f'<robot name="r"><link name="l"><collision><geometry>'
+                              f'<mesh filename="{MESH}" scale="{scale}"/></geometry>'
+                              '</collision></link></robot>')
+    response = conversions.fill_link_geometry(GetLinkGeometry.Response(),
+                                              analyze(robot, CheckConfig()), 'l',
+                                              include_mesh_triangles=True)
+    mesh = response.geometries[0].mesh
+    points = np.array([(v.x, v.y, v.z) for v in mesh.vertices])
+    faces = np.array([list(t.vertex_indices) for t in mesh.triangles])
+    a, b, c = (points[faces[:, i]] for i in range(3))
+    signed_volume = np.einsum('ij,ij->i', a, np.cross(b, c)).sum() / 6.0
+    factors = np.array([float(v) for v in scale.split()])
+    original = parse_urdf_string(f'<robot name="r"><link name="l"><collision><geometry>'
+                                 f'<mesh filename="{MESH}"/></geometry></collision></link>'
+                                 '</robot>')
+    plain = analyze(original, CheckConfig()).mesh_for(original.links[0].collisions[0])
+    np.testing.assert_allclose(points, plain.vertices * factors)   # already scaled
+    assert (signed_volume < 0) == inward

@@ -50,7 +50,8 @@ from urdf_link_tools.errors import UrdfInputError
 from urdf_link_tools.kinematics import forward_kinematics, robot_center_of_mass
 from urdf_link_tools.loading import load_input
 from urdf_link_tools.ros import collision_matrix, conversions
-from urdf_link_tools.ros.diagnostics import diagnostic_array, robot_status, waiting_status
+from urdf_link_tools.ros.diagnostics import diagnostic_array, robot_status, status_prefix
+from urdf_link_tools.ros.diagnostics import waiting_status
 from urdf_link_tools.ros.markers import robot_com_markers
 from urdf_link_tools.ros.parameters import DOUBLE, DOUBLE_ARRAY, PARAMETERS, SPECS
 from urdf_link_tools.ros.parameters import NodeSettings, settings_from_values, STRING_ARRAY
@@ -98,7 +99,9 @@ class UrdfLinkToolsNode(Node):
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(NODE_NAME, **kwargs)
-        self._prefix = self.get_name()
+        # Unique per instance: two robots' nodes (namespaces /robot_a, /robot_b) must not
+        # publish statuses of the same name.
+        self._prefix = status_prefix(self.get_fully_qualified_name())
         self._settings = self._declare_parameters()
         # Fixed at start: what urdf_file may name, and where xacro may read, cannot be
         # widened by whoever sets parameters later.
