@@ -22,9 +22,9 @@ Each body also gets a bounding sphere in its link frame, the broad phase of
 :mod:`urdf_link_tools.collision.matrix`. coal is imported here only, on first use.
 """
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 import math
-from typing import Dict, List, Mapping, Optional, Tuple
+from typing import Callable, Dict, List, Mapping, Optional, Tuple
 
 import numpy as np
 
@@ -54,14 +54,38 @@ def import_coal():
     return coal
 
 
-@dataclass
 class Part:
-    """One collision element: its coal geometry and its pose in the link frame."""
+    """
+    One collision element: its pose in the link frame, bounding sphere and coal geometry.
 
-    label: str
-    geometry: object
-    transform: np.ndarray
-    points: np.ndarray = field(repr=False)
+    The geometry is built on first use: most parts of a big robot are never near another.
+    """
+
+    def __init__(self, label: str, origin, build: Callable[[], object],
+                 centre: Tuple[float, float, float], radius: float,
+                 transform: Optional[np.ndarray] = None) -> None:
+        self.label = label
+        self.centre = centre
+        self.radius = radius
+        self._origin = origin
+        self._build = build
+        self._geometry: Optional[object] = None
+        self._transform = transform
+
+    @property
+    def geometry(self) -> object:
+        """Return the coal geometry."""
+        if self._geometry is None:
+            self._geometry = self._build()
+        return self._geometry
+
+    @property
+    def transform(self) -> np.ndarray:
+        """Return the element's pose in the link frame (4x4)."""
+        if self._transform is None:
+            self._transform = np.eye(4) if self._origin.is_identity else \
+                origin_to_matrix(self._origin)
+        return self._transform
 
 
 @dataclass
@@ -90,25 +114,19 @@ class Skipped:
     reason: str
 
 
-_CORNERS = np.array([[x, y, z] for x in (-1, 1) for y in (-1, 1) for z in (-1, 1)], float)
-
-
-def _box_points(half: np.ndarray) -> np.ndarray:
-    return _CORNERS * half
-
-
-def _primitive(coal, geometry) -> Tuple[Optional[object], np.ndarray, str]:
+def _primitive(coal, geometry) -> Tuple[Optional[Callable[[], object]], float, str]:
+    """Return how to build a primitive, the radius of its bounding sphere, or why not."""
     values = geometry_values(geometry)
     if not all(value > 0.0 for value in values):
-        return None, np.zeros((0, 3)), 'a zero or negative size'
+        return None, 0.0, 'a zero or negative size'
     if isinstance(geometry, Box):
-        size = np.asarray(geometry.size, dtype=float)
-        return coal.Box(*size), _box_points(size / 2.0), ''
+        x, y, z = (float(v) for v in geometry.size)
+        return lambda: coal.Box(x, y, z), math.sqrt(x * x + y * y + z * z) / 2.0, ''
     if isinstance(geometry, Sphere):
         radius = float(geometry.radius)
-        return coal.Sphere(radius), _box_points(np.full(3, radius)), ''
+        return lambda: coal.Sphere(radius), radius, ''
     radius, length = float(geometry.radius), float(geometry.length)
-    return coal.Cylinder(radius, length), _box_points(np.array([radius, radius, length / 2])), ''
+    return lambda: coal.Cylinder(radius, length), math.hypot(radius, length / 2.0), ''
 
 
 class BvhCache:
@@ -116,6 +134,18 @@ class BvhCache:
 
     def __init__(self) -> None:
         self._models: Dict[Tuple[int, Tuple[float, float, float]], object] = {}
+        self._spheres: Dict[Tuple[int, Tuple[float, float, float]], Tuple[np.ndarray, float]] = {}
+
+    def sphere(self, mesh: MeshInfo) -> Tuple[np.ndarray, float]:
+        """Return the centre (mesh frame) and radius of a sphere around a mesh at its scale."""
+        key = (id(mesh.raw), tuple(mesh.scale))
+        found = self._spheres.get(key)
+        if found is None:
+            points = np.asarray(mesh.vertices, dtype=float)
+            centre = (points.min(axis=0) + points.max(axis=0)) / 2.0
+            found = (centre, float(np.sqrt(((points - centre) ** 2).sum(axis=1).max())))
+            self._spheres[key] = found
+        return found
 
     def model(self, coal, mesh: MeshInfo) -> object:
         """Return the BVH of a mesh's triangles at its scale."""
@@ -138,10 +168,9 @@ def _part(coal, element: GeometryElement, mesh: Optional[MeshResult],
     geometry = element.geometry
     if geometry is None:
         return None, 'no geometry'
-    if not is_finite(element.origin.xyz + element.origin.rpy) or \
-            not is_finite(geometry_values(geometry)):
+    origin = element.origin
+    if not is_finite(origin.xyz + origin.rpy) or not is_finite(geometry_values(geometry)):
         return None, 'numbers that are not finite'
-    transform = np.eye(4) if element.origin.is_identity else origin_to_matrix(element.origin)
     if isinstance(geometry, Mesh):
         if not isinstance(mesh, MeshInfo):
             return None, getattr(mesh, 'message', 'the mesh was not loaded')
@@ -149,13 +178,27 @@ def _part(coal, element: GeometryElement, mesh: Optional[MeshResult],
             return None, 'a zero scale'
         if not mesh.face_count:
             return None, 'a mesh without triangles'
-        shape, points = cache.model(coal, mesh), np.asarray(mesh.vertices, dtype=float)
-    else:
-        shape, points, reason = _primitive(coal, geometry)
-        if shape is None:
-            return None, reason
-    placed = points @ transform[:3, :3].T + transform[:3, 3]
-    return Part(element.label, shape, transform, placed), ''
+        local, radius = cache.sphere(mesh)
+        transform = origin_to_matrix(origin)
+        centre = transform[:3, :3] @ local + transform[:3, 3]
+        return Part(element.label, origin, lambda: cache.model(coal, mesh),
+                    tuple(float(v) for v in centre), radius, transform), ''
+    build, radius, reason = _primitive(coal, geometry)
+    if build is None:
+        return None, reason
+    # A primitive is centred on its origin: its sphere does not turn with it.
+    return Part(element.label, origin, build, tuple(float(v) for v in origin.xyz), radius), ''
+
+
+def _enclosing(parts: List[Part]) -> Tuple[np.ndarray, float]:
+    """Return a sphere holding the parts' spheres (the middle of their bounds)."""
+    if len(parts) == 1:
+        return np.array(parts[0].centre), parts[0].radius
+    low = [min(p.centre[i] - p.radius for p in parts) for i in range(3)]
+    high = [max(p.centre[i] + p.radius for p in parts) for i in range(3)]
+    centre = [(a + b) / 2.0 for a, b in zip(low, high)]
+    radius = max(math.dist(p.centre, centre) + p.radius for p in parts)
+    return np.array(centre), radius
 
 
 def build_bodies(robot: Robot, meshes: Mapping[int, MeshResult],
@@ -185,11 +228,8 @@ def build_bodies(robot: Robot, meshes: Mapping[int, MeshResult],
                 parts.append(part)
         if not parts:
             continue
-        points = np.concatenate([part.points for part in parts])
-        low, high = points.min(axis=0), points.max(axis=0)
-        centre = (low + high) / 2.0
-        radius = float(np.sqrt(((points - centre) ** 2).sum(axis=1).max()))
-        if not math.isfinite(radius):
+        centre, radius = _enclosing(parts)
+        if not (math.isfinite(radius) and np.all(np.isfinite(centre))):
             skipped.append(Skipped(link.name, 'collision', 'coordinates that are not finite'))
             continue
         bodies[link.name] = Body(link.name, parts, centre, radius)

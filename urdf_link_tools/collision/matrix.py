@@ -113,7 +113,8 @@ class Scene:
         in_chain = [name for name in chain.links if name in bodies]
         self.names = [name for name in in_chain if finite[chain.index[name]]]
         #: links with geometry left out: not connected to the root, or placed by NaN or inf
-        self.unplaced = [name for name in bodies if name not in set(self.names)]
+        kept = set(self.names)
+        self.unplaced = [name for name in bodies if name not in kept]
         self.bodies = [bodies[name] for name in self.names]
         self.slots = np.array([chain.index[name] for name in self.names], dtype=int)
         self.centres = np.array([body.centre for body in self.bodies]).reshape(-1, 3)
