@@ -113,3 +113,21 @@ def test_a_pile_of_links_is_cut_and_said():
     rules = [finding.rule for finding in analysis.findings]
     assert 'collision-overlap-not-all-tested' in rules
     assert 0 < rules.count(RULE) <= 20_000
+
+
+def test_an_ignored_rule_does_not_load_the_collision_library():
+    import subprocess
+    import sys
+    code = ('import sys\n'
+            'from urdf_link_tools.analysis import analyze\n'
+            'from urdf_link_tools.config import CheckConfig\n'
+            'from urdf_link_tools.parser import parse_urdf_string\n'
+            f'text = {ROBOT.format(lower=-1, upper=1)!r}\n'
+            "ignored = CheckConfig(check_meshes=False, ignore_rules=frozenset({'" + RULE + "'}))\n"
+            'analyze(parse_urdf_string(text), ignored)\n'
+            "print('coal' in sys.modules)\n"
+            'analyze(parse_urdf_string(text), CheckConfig(check_meshes=False))\n'
+            "print('coal' in sys.modules)\n")
+    done = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True,
+                          timeout=120, cwd=str(ROOT))
+    assert done.stdout.split() == ['False', 'True'], done.stderr
