@@ -77,6 +77,11 @@ setup(
             'jsonschema',
             'hypothesis',
         ],
+        # self-collision: `urdf-link-tools collisions`, the collision-overlap-at-rest rule and
+        # the node's get_collision_matrix service (without it they say coal is missing)
+        'collisions': [
+            'coal>=3.0',
+        ],
     },
     entry_points={
         'console_scripts': [

@@ -27,7 +27,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 BENCHMARKS = ('bench_vs_mujoco', 'bench_corpus', 'bench_analysis', 'bench_meshes',
-              'bench_services', 'bench_latency', 'bench_memory')
+              'bench_services', 'bench_latency', 'bench_memory', 'bench_collisions')
 
 
 def main() -> int:

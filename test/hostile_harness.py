@@ -34,6 +34,8 @@ import sys
 import time
 from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tuple
 
+from ros_harness import local_name
+
 REJECTION = 'urdf_link_tools: robot_description'
 SUMMARY = 'urdf_link_tools'
 TIMEOUT = 30.0
@@ -307,7 +309,8 @@ class Hostile:
         """
         def found():
             for array in self.diagnostics[since:]:
-                rejections = [status for status in array.status if status.name == REJECTION]
+                rejections = [status for status in array.status
+                              if local_name(status.name) == REJECTION]
                 assert len(rejections) <= 1, [status.message for status in rejections]
                 if rejections and all(needle in rejections[0].message for needle in needles):
                     return rejections[0]
@@ -340,7 +343,7 @@ class Hostile:
         """Wait for a diagnostics array about ``robot`` after ``since``; return its statuses."""
         def found():
             for array in self.diagnostics[since:]:
-                named = {status.name: status for status in array.status}
+                named = {local_name(status.name): status for status in array.status}
                 summary = named.get(SUMMARY)
                 if summary is not None and summary.hardware_id == robot:
                     return named

@@ -406,11 +406,31 @@ class NodeSession:
         return self.client.collect(DiagnosticArray, '/diagnostics', 10)
 
 
+def local_name(name: str, node: str = 'urdf_link_tools') -> str:
+    """
+    Return a status name without the node's namespace.
+
+    The node names its statuses after its fully qualified name ('ult_1_0_tag/urdf_link_tools:
+    arm' in namespace /ult_1_0_tag); every test node runs in a namespace of its own, so the
+    tests compare the part from the node name on ('urdf_link_tools: arm').
+    test_ros_e2e_fleet.py checks the whole names.
+    """
+    head, found, rest = name.partition(node)
+    if found and (not head or (head.endswith('/') and ': ' not in head)):
+        return node + rest
+    return name
+
+
 def statuses_of(arrays: Sequence[Any], prefix: str = 'urdf_link_tools') -> Dict[str, Any]:
-    """Return the latest status of each name starting with ``prefix`` over received arrays."""
+    """
+    Return the latest status of each name starting with ``prefix`` over received arrays.
+
+    Names are keyed without the node's namespace (:func:`local_name`).
+    """
     latest: Dict[str, Any] = {}
     for array in arrays:
         for status in array.status:
-            if status.name == prefix or status.name.startswith(prefix + ': '):
-                latest[status.name] = status
+            name = local_name(status.name)
+            if name == prefix or name.startswith(prefix + ': '):
+                latest[name] = status
     return latest

@@ -34,7 +34,7 @@ from diagnostic_msgs.msg import DiagnosticStatus
 from hostile_harness import Hostile, non_finite, TEMPLATE
 import mesh_attacks
 import pytest
-from ros_harness import NodeSession, REPO
+from ros_harness import local_name, NodeSession, REPO
 
 pytest.importorskip('urdf_link_tools.srv',
                     reason='the interfaces of urdf_link_tools are not built: run scripts/setup.sh')
@@ -139,8 +139,8 @@ def test_hostile_mesh_file(hostile, case, tmp_path):
     def reported():
         for array in hostile.diagnostics[since:]:
             for status in array.status:
-                if status.name == 'urdf_link_tools: tool' and status.hardware_id == name and \
-                        needle in _status_finding(status, rule):
+                if local_name(status.name) == 'urdf_link_tools: tool' and \
+                        status.hardware_id == name and needle in _status_finding(status, rule):
                     return status
         return None
     # The wait's generous timeout is the hang guard; how fast is measured in bench/.

@@ -15,9 +15,11 @@
 """
 launch_testing test of launch/urdf_link_tools.launch.py: the node comes up and serves.
 
-It launches the real launch file on the sample robot (``urdf_file``) in a namespace and a
-DDS domain of its own with localhost discovery, waits for the node to analyse the robot,
-calls ``~/list_links`` and checks that the node exits cleanly when launch stops it.
+It launches the real launch file on the sample robot (``urdf_file``) twice, as for two robots:
+in two namespaces of one DDS domain of its own with localhost discovery. It waits for the node
+to analyse the robot, calls ``~/list_links``, checks that the two instances publish
+/diagnostics statuses of different names (each prefixed with its namespace), and that both
+exit cleanly when launch stops them.
 
 launch, launch_ros and launch_testing are not installable from the Python registries this
 project uses (they come with a ROS installation); where they are missing the module is
@@ -52,6 +54,7 @@ from urdf_link_tools.srv import GetLinkFindings, ListLinks  # noqa: E402
 
 DOMAIN_ID = allocate_domain_id()
 NAMESPACE = unique_namespace('launch')
+SECOND_NAMESPACE = unique_namespace('launch_b')
 LAUNCH_FILE = REPO / 'launch' / 'urdf_link_tools.launch.py'
 CONFIG_FILE = REPO / 'config' / 'urdf_link_tools.yaml'
 TIMEOUT = 30.0
@@ -59,16 +62,18 @@ TIMEOUT = 30.0
 
 @pytest.mark.launch_test
 def generate_test_description():
-    """Launch the node through the launch file, on the sample robot."""
-    include = IncludeLaunchDescription(
-        PythonLaunchDescriptionSource(str(LAUNCH_FILE)),
-        launch_arguments={'urdf_file': str(SAMPLE_URDF), 'namespace': NAMESPACE.strip('/'),
-                          'config_file': str(CONFIG_FILE)}.items())
+    """Launch the node through the launch file twice, on the sample robot."""
+    includes = []
+    for namespace in (NAMESPACE, SECOND_NAMESPACE):
+        includes.append(IncludeLaunchDescription(
+            PythonLaunchDescriptionSource(str(LAUNCH_FILE)),
+            launch_arguments={'urdf_file': str(SAMPLE_URDF), 'namespace': namespace.strip('/'),
+                              'config_file': str(CONFIG_FILE)}.items()))
     return launch.LaunchDescription([
         SetEnvironmentVariable('ROS_DOMAIN_ID', str(DOMAIN_ID)),
         SetEnvironmentVariable('ROS_AUTOMATIC_DISCOVERY_RANGE', 'LOCALHOST'),
         SetEnvironmentVariable('PYTHONUNBUFFERED', '1'),
-        include,
+        *includes,
         launch_testing.actions.ReadyToTest(),
     ])
 
@@ -93,6 +98,28 @@ class TestNodeServes(unittest.TestCase):
         rules = {finding.rule for finding in arm.findings}
         self.assertIn('inertia-triangle-inequality', rules)
         self.assertNotIn('mesh-not-found', rules)
+
+    def test_two_instances_publish_distinct_status_names(self):
+        from diagnostic_msgs.msg import DiagnosticArray
+
+        prefixes = [f'{namespace.strip("/")}/urdf_link_tools'
+                    for namespace in (NAMESPACE, SECOND_NAMESPACE)]
+        wanted = {f'{prefix}: arm_link' for prefix in prefixes} | set(prefixes)
+        client = RosClient(DOMAIN_ID, '/')
+        try:
+            arrays = client.collect(DiagnosticArray, '/diagnostics', 10)
+
+            def both():
+                seen = {status.name for array in arrays for status in array.status}
+                return seen if wanted <= seen else None
+            names = client.spin_until(both, TIMEOUT, 'the statuses of both instances')
+        finally:
+            client.close()
+        first = {name for name in names if name.startswith(prefixes[0])}
+        second = {name for name in names if name.startswith(prefixes[1])}
+        self.assertTrue(first and second)
+        self.assertFalse(first & second)
+        self.assertEqual(first | second, names)
 
 
 @launch_testing.post_shutdown_test()

@@ -461,3 +461,15 @@ def test_ros_mesh_triangles_above_the_limit_are_left_out_with_a_reason(sample):
     assert len(response.geometries[0].mesh.triangles) == 0
     assert 'mesh_triangles_max=1000' in response.message and '1520 triangles' in \
         response.message
+
+
+@pytest.mark.parametrize('node, prefix', [
+    ('/urdf_link_tools', 'urdf_link_tools'),
+    ('/robot_a/urdf_link_tools', 'robot_a/urdf_link_tools'),
+    ('/fleet/robot_b/checker', 'fleet/robot_b/checker'),
+])
+def test_ros_status_names_carry_the_namespace(node, prefix):
+    assert diagnostics.status_prefix(node) == prefix
+    analysis = _analysis('<robot name="r"><link name="a"/></robot>')
+    names = [status.name for status in diagnostics.analysis_statuses(analysis, prefix)]
+    assert names == [f'{prefix}: a']

@@ -82,6 +82,10 @@ def test_ros_parameter_descriptors(spec):
     ('package_dirs', ['my_robot'], "package_dirs entry 'my_robot' is not NAME=PATH"),
     ('ignore_rules', ['collision-reuses-visual-mesh'], None),
     ('ignore_rules', 'collision-reuses-visual-mesh', 'must be a list of text'),
+    # as the CLI's --ignore: a misspelt rule would silence nothing
+    ('ignore_rules', ['collision-reuse-visual-mesh'],
+     "unknown rule 'collision-reuse-visual-mesh' (did you mean 'collision-reuses-visual-mesh'?)"),
+    ('ignore_rules', ['', 'parse-anything-new'], None),
     ('marker_scale', 0.0, 'marker_scale must be from 0.01 to 100'),
     ('color_ok', [0.1, 0.2, 0.3], 'four numbers'),
     ('color_ok', [0.1, 0.2, 0.3, 2.0], 'from 0 to 1'),
@@ -102,10 +106,11 @@ def test_ros_parameters_relations_and_conversion():
     values.update(density_min=30000.0)
     assert 'must be lower than density_max' in validate_values(values)
     settings = settings_from_values({
-        'package_dirs': ['my_robot=/ws/src/my_robot', ''], 'ignore_rules': ['a', ''],
+        'package_dirs': ['my_robot=/ws/src/my_robot', ''],
+        'ignore_rules': ['mass-not-positive', ''],
         'color_error': [1, 0, 0, 1], 'marker_scale': 2.0, 'publish_labels': False})
     assert settings.check.package_dirs == (('my_robot', '/ws/src/my_robot'),)
-    assert settings.check.ignore_rules == frozenset({'a'})
+    assert settings.check.ignore_rules == frozenset({'mass-not-positive'})
     assert settings.markers.color_error == (1.0, 0.0, 0.0, 1.0)
     assert settings.markers.scale == 2.0 and not settings.markers.publish_labels
     assert settings.mesh_key == ((('my_robot', '/ws/src/my_robot'),), 100_000_000)

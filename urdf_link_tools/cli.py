@@ -13,7 +13,7 @@
 # limitations under the License.
 
 """
-The offline command line: ``urdf-link-tools info|check ROBOT.urdf``.
+The offline command line: ``urdf-link-tools info|check|collisions ROBOT.urdf``.
 
 It uses only the pure core, so it runs in CI jobs with no ROS graph and no rclpy.
 """
@@ -533,6 +533,8 @@ def build_parser() -> argparse.ArgumentParser:
                       help="directory of a package for xacro's $(find NAME) (repeatable)")
     info.set_defaults(handler=_cmd_info)
     _add_check_parser(commands)
+    from urdf_link_tools import cli_collisions
+    cli_collisions.add_parser(commands, _add_xacro_arguments)
     return parser
 
 

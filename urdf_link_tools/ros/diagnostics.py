@@ -17,9 +17,12 @@ Diagnostics for an analysed robot, as pure functions.
 
 One ``diagnostic_msgs/DiagnosticStatus`` per link, named ``<prefix>: <link>``, and one
 summary for the robot named ``<prefix>`` alone (so it cannot collide with a link's), all with
-``hardware_id`` set to the robot name. The common prefix (the node name, ``urdf_link_tools``
-by default) is what rqt_robot_monitor sorts by and what a diagnostic_aggregator
-``GenericAnalyzer`` matches with ``startswith: ['urdf_link_tools']``.
+``hardware_id`` set to the robot name. The common prefix is the node's fully qualified name
+without its leading slash (:func:`status_prefix`): ``urdf_link_tools`` in the root namespace,
+``robot_a/urdf_link_tools`` for a node started in namespace ``/robot_a``, so that two robots'
+nodes never publish statuses of the same name (diagnostic_aggregator and rqt_robot_monitor
+would show one robot flapping between the two). It is what rqt_robot_monitor sorts by and
+what a diagnostic_aggregator ``GenericAnalyzer`` matches with ``startswith``.
 
 Every array is bounded whatever the robot: a robot with more links than
 ``diagnostics_max_link_statuses`` gets one status per rule (named ``<prefix>: rule <id>``,
@@ -47,6 +50,16 @@ MAX_FINDINGS = 20
 MAX_TEXT = 500
 # Links named in the status of one rule when statuses are grouped by rule.
 MAX_LINKS_PER_RULE = 20
+
+
+def status_prefix(fully_qualified_name: str) -> str:
+    """
+    Return the status name prefix of a node: its fully qualified name without the first '/'.
+
+    :param fully_qualified_name: e.g. '/urdf_link_tools' or '/robot_a/urdf_link_tools'
+    :return: e.g. 'urdf_link_tools' or 'robot_a/urdf_link_tools'
+    """
+    return fully_qualified_name.lstrip('/') or DEFAULT_PREFIX
 
 
 def clip(text: str, limit: int = MAX_TEXT) -> str:

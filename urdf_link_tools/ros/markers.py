@@ -21,9 +21,11 @@ attached while the robot moves. Since each link is its own frame, markers cannot
 across links (a SPHERE_LIST has one frame); per link there is at most one COM sphere, one
 inertia box, one label and one marker per collision element.
 
-Namespaces: ``com``, ``inertia``, ``collision``, ``labels`` (the link markers, published
-together after a DELETEALL on every new description) and ``robot_com`` (the whole robot's
-centre of mass in the root frame, updated with the joint states).
+Namespaces: ``com``, ``inertia``, ``collision``, ``labels``, ``overlap`` (the link markers,
+published together after a DELETEALL on every new description; ``overlap`` draws both
+collision elements of each pair of links that overlap at rest, and a sphere where they meet)
+and ``robot_com`` (the whole robot's centre of mass in the root frame, updated with the joint
+states).
 """
 
 from dataclasses import dataclass
@@ -46,6 +48,7 @@ NS_COM = 'com'
 NS_INERTIA = 'inertia'
 NS_COLLISION = 'collision'
 NS_LABELS = 'labels'
+NS_OVERLAP = 'overlap'
 NS_ROBOT_COM = 'robot_com'
 
 # Sizes at marker_scale 1, in metres.
@@ -189,7 +192,8 @@ def collision_marker(link: Link, element: GeometryElement, marker_id: int, color
     """
     Return one collision element: a primitive, or its mesh as MESH_RESOURCE with its scale.
 
-    :return: the marker, or None without geometry or with sizes RViz would refuse
+    :return: the marker, or None without geometry, with a zero scale (RViz refuses it) or
+        a negative primitive size; a mesh with a negative (mirroring) scale is drawn
     """
     geometry = element.geometry
     origin = element.origin
@@ -207,7 +211,11 @@ def collision_marker(link: Link, element: GeometryElement, marker_id: int, color
         kind, scale = Marker.MESH_RESOURCE, tuple(geometry.scale)
     else:
         return None
-    if not (_finite(*scale) and all(value > 0.0 for value in scale)):
+    # RViz refuses only a zero scale: a negative mesh scale is a mirror (the left arm of a
+    # robot described once, for the right), drawn as such; a negative primitive size is an
+    # error the checks report, with nothing to draw.
+    if not _finite(*scale) or any(value == 0.0 for value in scale) or \
+            (kind != Marker.MESH_RESOURCE and any(value < 0.0 for value in scale)):
         return None
     marker = _marker(link.name, NS_COLLISION, marker_id, kind, stamp)
     marker.pose.position = point_msg(origin.xyz)
@@ -287,7 +295,60 @@ def link_markers(analysis, options: MarkerOptions = MarkerOptions(),
         if options.publish_labels:
             candidates.append(label_marker(link, index, color, options.scale, stamp))
         markers.extend(marker for marker in candidates if marker is not None)
+    if options.publish_collision:
+        markers.extend(overlap_markers(analysis, options, stamp))
     return MarkerArray(markers=markers)
+
+
+#: overlaps drawn at most (each is three markers)
+MAX_OVERLAP_MARKERS = 1000
+OVERLAP_POINT_DIAMETER = 0.02
+
+
+def overlap_markers(analysis, options: MarkerOptions = MarkerOptions(),
+                    stamp: Optional[Time] = None) -> List[Marker]:
+    """
+    Return the pairs of links that overlap at rest: both elements and the contact point.
+
+    Built from the ``collision-overlap-at-rest`` findings (their ``other_link``,
+    ``other_element`` and ``point_in_link`` values), in the warning colour.
+
+    :param analysis: an :class:`urdf_link_tools.analysis.Analysis`
+    :param options: the colours and scale
+    :param stamp: header stamp
+    :return: the markers, ids counted from 0 in namespace ``overlap``
+    """
+    robot = analysis.robot
+    markers: List[Marker] = []
+    color = options.color_warning[:3] + (0.6,)
+    findings = [f for f in analysis.findings if f.rule == 'collision-overlap-at-rest']
+    for finding in findings[:MAX_OVERLAP_MARKERS]:
+        values = dict(finding.values)
+        for link_name, label in ((finding.link, finding.element),
+                                 (values.get('other_link'), values.get('other_element'))):
+            link = robot.link(link_name or '')
+            element = next((e for e in link.collisions if e.label == label), None) \
+                if link is not None else None
+            if element is None:
+                continue
+            path = getattr(analysis.mesh_for(element), 'path', None)
+            marker = collision_marker(link, element, len(markers), color, path, stamp)
+            if marker is not None:
+                marker.ns = NS_OVERLAP
+                markers.append(marker)
+        try:
+            point = [float(v) for v in values.get('point_in_link', '').split()]
+        except ValueError:
+            point = []
+        if len(point) == 3 and _finite(*point):
+            sphere = _marker(finding.link, NS_OVERLAP, len(markers), Marker.SPHERE, stamp)
+            sphere.pose.position = point_msg(point)
+            sphere.pose.orientation.w = 1.0
+            sphere.scale.x = sphere.scale.y = sphere.scale.z = \
+                OVERLAP_POINT_DIAMETER * options.scale
+            sphere.color = color_msg(options.color_error)
+            markers.append(sphere)
+    return markers
 
 
 def robot_com_markers(frame: str, com: Optional[Sequence[float]],

@@ -50,8 +50,9 @@ from urdf_link_tools.budget import AnalysisInterrupted, Budget, SUPERSEDED, TIME
 from urdf_link_tools.errors import UrdfInputError
 from urdf_link_tools.kinematics import forward_kinematics, robot_center_of_mass
 from urdf_link_tools.loading import load_input
-from urdf_link_tools.ros import conversions
-from urdf_link_tools.ros.diagnostics import diagnostic_array, robot_status, waiting_status
+from urdf_link_tools.ros import collision_matrix, conversions
+from urdf_link_tools.ros.diagnostics import diagnostic_array, robot_status, status_prefix
+from urdf_link_tools.ros.diagnostics import waiting_status
 from urdf_link_tools.ros.markers import robot_com_markers
 from urdf_link_tools.ros.parameters import DOUBLE, DOUBLE_ARRAY, PARAMETERS, SPECS
 from urdf_link_tools.ros.parameters import NodeSettings, settings_from_values, STRING_ARRAY
@@ -62,7 +63,7 @@ from urdf_link_tools.ros.urdf_file import check_urdf_file, package_dirs_refusal,
 from urdf_link_tools.ros.urdf_file import urdf_roots
 from urdf_link_tools.ros.urdf_file import xacro_options
 from urdf_link_tools.ros.worker import Job, LatestJobWorker
-from urdf_link_tools.srv import GetLinkFindings, GetLinkGeometry, ListLinks
+from urdf_link_tools.srv import GetCollisionMatrix, GetLinkFindings, GetLinkGeometry, ListLinks
 from urdf_link_tools.xacro.sandbox import parse_mappings, XACRO_SAYS
 from visualization_msgs.msg import MarkerArray
 
@@ -100,7 +101,9 @@ class UrdfLinkToolsNode(Node):
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(NODE_NAME, **kwargs)
-        self._prefix = self.get_name()
+        # Unique per instance: two robots' nodes (namespaces /robot_a, /robot_b) must not
+        # publish statuses of the same name.
+        self._prefix = status_prefix(self.get_fully_qualified_name())
         self._settings = self._declare_parameters()
         # Fixed at start: what urdf_file may name, and where xacro may read, cannot be
         # widened by whoever sets parameters later (package_dirs is re-checked against them).
@@ -148,6 +151,9 @@ class UrdfLinkToolsNode(Node):
                             qos_profile=SERVICES, callback_group=services)
         self.create_service(GetLinkFindings, '~/get_link_findings', self._get_link_findings,
                             qos_profile=SERVICES, callback_group=services)
+        self.create_service(GetCollisionMatrix, '~/get_collision_matrix',
+                            self._get_collision_matrix, qos_profile=SERVICES,
+                            callback_group=services)
         self.create_timer(self._settings.diagnostics_period, self._publish_diagnostics,
                           callback_group=diagnostics)
         self.create_timer(self._settings.robot_com_period, self._update_robot_com,
@@ -463,6 +469,18 @@ class UrdfLinkToolsNode(Node):
                     robot_findings=answers.robot_findings()))
         except Exception as exc:
             return _failed(type(response)(), exc, self)
+
+    def _get_collision_matrix(self, request, response):
+        try:
+            snapshot = self._snapshot
+            if snapshot is None:
+                return collision_matrix.fill_collision_matrix(
+                    response, None, False, self._no_model_message())
+            computed = snapshot.answers.collision_matrix(int(request.samples), int(request.seed))
+            return collision_matrix.fill_collision_matrix(response, computed,
+                                                          request.include_srdf)
+        except Exception as exc:
+            return _failed(response, exc, self)
 
     def destroy_node(self) -> None:
         """Stop the analysis worker, then the node."""

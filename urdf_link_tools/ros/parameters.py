@@ -177,7 +177,7 @@ PARAMETERS: Tuple[ParameterSpec, ...] = (
         'ignore_rules', STRING_ARRAY, None,
         "Rule ids whose findings are dropped, e.g. ['collision-reuses-visual-mesh']. Empty: "
         "none (write [''] in a parameter file: ROS cannot type an empty list).",
-        validator=lambda value: _check('ignore_rules')(_strings(value))),
+        validator=lambda value: validate_ignore_rules(_strings(value))),
     ParameterSpec(
         'package_dirs', STRING_ARRAY, None,
         'Extra package directories as NAME=PATH, taking precedence over the ament index when '
@@ -246,6 +246,27 @@ PARAMETERS: Tuple[ParameterSpec, ...] = (
 
 SPECS: Dict[str, ParameterSpec] = {spec.name: spec for spec in PARAMETERS}
 CHECK_FIELDS = tuple(name for name in check_config.FIELD_NAMES if name in SPECS)
+
+
+def validate_ignore_rules(value: Any) -> Optional[str]:
+    """
+    Return an error for a value that is not rule ids, or names a rule that does not exist.
+
+    The CLI's ``--ignore`` refuses an unknown rule too: a misspelt id would silence nothing.
+    """
+    from urdf_link_tools.checks import is_known_rule, RULES
+    from urdf_link_tools.checks.names import NameSuggester
+
+    error = _check('ignore_rules')(value)
+    if error is not None:
+        return error
+    unknown = [item for item in value if item and not is_known_rule(item)]
+    if not unknown:
+        return None
+    guess = NameSuggester(RULES).suggest(unknown[0])
+    hint = f" (did you mean '{guess}'?)" if guess else ''
+    return (f'ignore_rules: unknown rule {unknown[0]!r}{hint}: see docs/rules.md for the rule '
+            'ids')
 
 
 def _strings(value: Any) -> Any:

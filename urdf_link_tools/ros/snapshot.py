@@ -37,7 +37,7 @@ from urdf_link_tools.limits import DESCRIPTION_MAX_BYTES
 from urdf_link_tools.meshes import MeshLibrary
 from urdf_link_tools.model import Robot
 from urdf_link_tools.parser import parse_urdf_string
-from urdf_link_tools.ros import conversions
+from urdf_link_tools.ros import collision_matrix, conversions
 from urdf_link_tools.ros.diagnostics import analysis_statuses, description_error_status
 from urdf_link_tools.ros.diagnostics import robot_summary, RobotSummary
 from urdf_link_tools.ros.markers import link_markers
@@ -46,6 +46,8 @@ from urdf_link_tools.ros.parameters import NodeSettings
 from visualization_msgs.msg import MarkerArray
 
 TOPIC_SOURCE = 'robot_description topic'
+#: collision matrices a snapshot keeps (one per samples and seed asked)
+MAX_KEPT_MATRICES = 8
 
 
 class Answers:
@@ -65,7 +67,7 @@ class Answers:
         self._build_triangles = conversions.triangles_for(triangles_max)
         self._locks: Dict[str, threading.Lock] = {
             name: threading.Lock() for name in ('links', 'robot', 'names', 'triangles',
-                                                'geometry', 'findings')}
+                                                'geometry', 'findings', 'matrix')}
         self._values: Dict[Any, Any] = {}
 
     def _once(self, lock: str, key: Any, build: Callable[[], Any]) -> Any:
@@ -120,6 +122,20 @@ class Answers:
         if link_name and self._analysis.robot.link(link_name) is None:
             return build()
         return self._once('findings', ('findings', link_name), build)
+
+    def collision_matrix(self, samples: int, seed: int) -> tuple:
+        """
+        Return the collision matrix for (samples, seed) (:mod:`..collision_matrix`).
+
+        The first few are kept; a client trying seed after seed gets each one computed.
+        """
+        key = ('matrix', samples, seed)
+        kept = sum(1 for item in self._values if isinstance(item, tuple) and item[0] == 'matrix')
+        if key in self._values or kept < MAX_KEPT_MATRICES:
+            return self._once('matrix', key,
+                              lambda: collision_matrix.compute(self._analysis, samples, seed))
+        with self._locks['matrix']:
+            return collision_matrix.compute(self._analysis, samples, seed)
 
     def triangles(self, element, mesh_result) -> Tuple[Any, str]:
         """Return the mesh of one element (None when left out), and why it was left out."""

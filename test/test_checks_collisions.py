@@ -1,0 +1,133 @@
+# Copyright 2026 urdf_link_tools contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""collision-overlap-at-rest on robots built for it: what is reported, depth, place, silence."""
+
+from cli_harness import ROOT, run
+from collision_robots import matrix_of, OVERLAPPING as ROBOT
+import corpus
+import numpy as np
+import pytest
+from urdf_link_tools.analysis import analyze
+from urdf_link_tools.collision.overlap import near_pairs
+from urdf_link_tools.config import CheckConfig
+from urdf_link_tools.parser import parse_urdf_string
+
+RULE = 'collision-overlap-at-rest'
+MESH = (ROOT / 'samples' / 'meshes' / 'arm_collision.stl').as_posix()
+
+
+def overlaps(text: str, config: CheckConfig = CheckConfig(check_meshes=False)):
+    analysis = analyze(parse_urdf_string(text), config)
+    return [finding for finding in analysis.findings if finding.rule == RULE]
+
+
+def test_non_adjacent_overlap_names_both_links_depth_and_place():
+    found = overlaps(ROBOT.format(lower=-1, upper=1))
+    assert len(found) == 1
+    finding = found[0]
+    values = dict(finding.values)
+    assert (finding.link, values['other_link']) == ('arm', 'camera')
+    assert finding.element == 'collision[0]' and values['other_element'] == 'collision[0] "lens"'
+    assert float(values['depth_mm']) == pytest.approx(50.0, abs=1.0)
+    point = [float(v) for v in values['point_in_link'].split()]
+    assert 0.0 <= point[0] <= 0.05 and 0.25 <= point[2] <= 0.35
+    assert "'arm' and 'camera' overlap at rest" in finding.message
+    assert 'reason="Default"' in finding.suggestion
+    assert finding.line == 3
+
+
+def test_rest_is_the_middle_of_limits_that_exclude_zero():
+    # j1 in [1.2, 1.8]: at rest the arm lies near horizontal (1.5 rad), clear of the camera
+    assert overlaps(ROBOT.format(lower=1.2, upper=1.8)) == []
+
+
+def test_adjacent_overlaps_are_silent():
+    # the camera moved into the base's edge, clear of the arm; the tool sits on the arm's top
+    text = ROBOT.format(lower=-1, upper=1).replace('"0.05 0 0.3"', '"0.2 0 0"')
+    assert overlaps(text) == []
+
+
+def test_mesh_overlap_uses_the_triangles_read(tmp_path):
+    text = f"""<robot name="m">
+      <link name="base"><collision><geometry><box size="0.01 0.01 0.01"/></geometry>
+        </collision></link>
+      <link name="a"><collision><geometry><mesh filename="{MESH}"/></geometry></collision></link>
+      <link name="b"><collision><geometry><mesh filename="{MESH}" scale="-1 1 1"/></geometry>
+        </collision></link>
+      <joint name="ja" type="fixed"><parent link="base"/><child link="a"/></joint>
+      <joint name="jb" type="fixed"><parent link="base"/><child link="b"/>
+        <origin xyz="0.01 0 0"/></joint>
+    </robot>"""
+    path = tmp_path / 'm.urdf'
+    path.write_text(text)
+    with_meshes = overlaps(text, CheckConfig())
+    assert [(f.link, dict(f.values)['other_link']) for f in with_meshes] == [('a', 'b')]
+    assert overlaps(text) == []  # --no-meshes: nothing to test the meshes with
+    status, stdout, _ = run(['check', str(path), '--fail-on', 'warning'])
+    assert status == 1 and RULE in stdout
+
+
+@pytest.mark.parametrize('name', ['panda.urdf', 'ur5_robot.urdf'])
+def test_overlaps_at_rest_are_the_matrix_default_pairs(name):
+    # panda at MoveIt's default state (joint4 and joint6 mid-range: folded) touches its hand
+    # to link5; its fingers overlap (moveit_resources' SRDF disables them as Default too)
+    text = corpus.urdf_path(name).read_bytes()
+    found = {(f.link, dict(f.values)['other_link']) for f in overlaps(text, CheckConfig())}
+    assert found == set(matrix_of(text, samples=0).pairs('Default'))
+    assert found == ({('panda_hand', 'panda_link5'), ('panda_leftfinger', 'panda_rightfinger'),
+                      ('panda_link5', 'panda_link7')} if name == 'panda.urdf' else set())
+
+
+@pytest.mark.parametrize('count, spread', [(2, 0.1), (50, 1.0), (300, 3.0), (300, 0.2)])
+def test_sweep_finds_every_pair_of_overlapping_spheres(count, spread):
+    rng = np.random.default_rng(count)
+    centres = rng.random((count, 3)) * spread
+    radii = rng.random(count) * 0.1
+    pairs, truncated = near_pairs(centres, radii, 10**9)
+    distance = np.linalg.norm(centres[:, None] - centres[None], axis=2)
+    expected = {(i, j) for i in range(count) for j in range(i + 1, count)
+                if distance[i, j] <= radii[i] + radii[j]}
+    assert not truncated
+    assert {tuple(sorted(map(int, p))) for p in pairs} == expected
+
+
+def test_a_pile_of_links_is_cut_and_said():
+    links = ''.join(f'<link name="l{i}"><collision><geometry><sphere radius="0.1"/></geometry>'
+                    f'</collision></link>' for i in range(260))
+    joints = ''.join(f'<joint name="j{i}" type="fixed"><parent link="l0"/>'
+                     f'<child link="l{i}"/></joint>' for i in range(1, 260))
+    analysis = analyze(parse_urdf_string(f'<robot name="pile">{links}{joints}</robot>'),
+                       CheckConfig(check_meshes=False, max_findings_per_rule=100000))
+    rules = [finding.rule for finding in analysis.findings]
+    assert 'collision-overlap-not-all-tested' in rules
+    assert 0 < rules.count(RULE) <= 20_000
+
+
+def test_an_ignored_rule_does_not_load_the_collision_library():
+    import subprocess
+    import sys
+    code = ('import sys\n'
+            'from urdf_link_tools.analysis import analyze\n'
+            'from urdf_link_tools.config import CheckConfig\n'
+            'from urdf_link_tools.parser import parse_urdf_string\n'
+            f'text = {ROBOT.format(lower=-1, upper=1)!r}\n'
+            "ignored = CheckConfig(check_meshes=False, ignore_rules=frozenset({'" + RULE + "'}))\n"
+            'analyze(parse_urdf_string(text), ignored)\n'
+            "print('coal' in sys.modules)\n"
+            'analyze(parse_urdf_string(text), CheckConfig(check_meshes=False))\n'
+            "print('coal' in sys.modules)\n")
+    done = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True,
+                          timeout=120, cwd=str(ROOT))
+    assert done.stdout.split() == ['False', 'True'], done.stderr

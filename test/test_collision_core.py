@@ -1,0 +1,155 @@
+# Copyright 2026 urdf_link_tools contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""Self-collision core: MoveIt's states, batched kinematics, adjacency, the reasons."""
+
+import math
+
+from collision_robots import box_link, joint, matrix_of, robot, two_arms
+import corpus
+import numpy as np
+import pytest
+from urdf_link_tools.collision.adjacency import adjacent_pairs
+from urdf_link_tools.collision.configurations import Chain, default_position, joint_bounds
+from urdf_link_tools.kinematics import forward_kinematics
+from urdf_link_tools.parser import parse_urdf_string
+
+
+@pytest.mark.parametrize('kind, lower, upper, expected', [
+    ('revolute', -1.0, 1.0, 0.0),          # 0 within the limits
+    ('revolute', -3.07, -0.07, -1.57),     # panda_joint4: MoveIt takes the middle
+    ('prismatic', 0.2, 0.4, 0.3),
+    ('revolute', 0.0, 0.0, 0.0),
+    ('continuous', 0.0, 0.0, 0.0),
+])
+def test_default_position_is_moveits(kind, lower, upper, expected):
+    model = parse_urdf_string(robot('r', box_link('a'), box_link('b'),
+                                    joint('j', kind, 'a', 'b', lower=lower, upper=upper)))
+    assert default_position(model.joints[0]) == pytest.approx(expected)
+
+
+def test_continuous_joints_sample_a_full_turn():
+    model = parse_urdf_string(robot('r', box_link('a'), box_link('b'),
+                                    joint('j', 'continuous', 'a', 'b')))
+    assert joint_bounds(model.joints[0]) == (-math.pi, math.pi)
+
+
+def test_random_states_stay_within_limits_and_repeat_for_a_seed():
+    chain = Chain(parse_urdf_string(corpus.urdf_path('panda.urdf').read_bytes()))
+    first = chain.random_configurations(500, 7)
+    assert np.array_equal(first, chain.random_configurations(500, 7))
+    assert not np.array_equal(first, chain.random_configurations(500, 8))
+    assert np.all(first >= chain.lower) and np.all(first <= chain.upper)
+
+
+@pytest.mark.parametrize('name', ['panda.urdf', 'ur5_robot.urdf', 'romeo.urdf'])
+def test_batched_poses_equal_forward_kinematics(name):
+    model = parse_urdf_string(corpus.urdf_path(name).read_bytes())
+    chain = Chain(model)
+    states = chain.random_configurations(5, 1)
+    poses = chain.poses(states)
+    for row, values in zip(poses, states):
+        positions = {j.name: float(v) for j, v in zip(chain.variables, values)}
+        expected = forward_kinematics(model, positions)
+        for link, index in chain.index.items():
+            np.testing.assert_allclose(row[index], expected[link], atol=1e-9)
+
+
+def test_mimic_joints_follow_their_leader():
+    chain = Chain(parse_urdf_string(two_arms('joint="j1" multiplier="-2" offset="0.5"')))
+    assert [j.name for j in chain.variables] == ['j1']
+    pose = chain.poses(np.array([[0.3]]))[0]
+    angle = math.atan2(pose[chain.index['arm2']][1, 0], pose[chain.index['arm2']][0, 0])
+    assert angle == pytest.approx(-2 * 0.3 + 0.5)
+
+
+# base - (fixed) frame - arm: "frame" has no geometry, so base and arm are adjacent.
+SHAPELESS = robot(
+    'shapeless', box_link('base'), '<link name="frame"/>', box_link('arm'), box_link('tip'),
+    '<link name="tool0"/>', box_link('tool'),
+    joint('fix', 'fixed', 'base', 'frame'), joint('j1', 'revolute', 'frame', 'arm'),
+    joint('j2', 'revolute', 'arm', 'tip'), joint('f2', 'fixed', 'tip', 'tool0'),
+    joint('f3', 'fixed', 'tool0', 'tool'))
+
+
+def test_adjacency_passes_through_links_without_geometry():
+    model = parse_urdf_string(SHAPELESS)
+    pairs = adjacent_pairs(model, {'base', 'arm', 'tip', 'tool'})
+    assert pairs == {('arm', 'base'), ('arm', 'tip'), ('tip', 'tool')}
+
+
+def test_adjacency_through_two_shapeless_links_in_a_row():
+    model = parse_urdf_string(robot(
+        'r', box_link('a'), '<link name="f1"/>', '<link name="f2"/>', box_link('b'),
+        joint('x', 'fixed', 'a', 'f1'), joint('y', 'revolute', 'f1', 'f2'),
+        joint('z', 'fixed', 'f2', 'b')))
+    assert adjacent_pairs(model, {'a', 'b'}) == {('a', 'b')}
+
+
+@pytest.mark.parametrize('mimic, expected', [
+    ('joint="j1"', 'Never'),                     # they turn together: never meet
+    (None, None),                                # independent: they meet sometimes
+    ('joint="j1" multiplier="-1"', None),        # counter-rotating: they meet
+])
+def test_mimic_joints_decide_never(mimic, expected):
+    matrix = matrix_of(two_arms(mimic), samples=3000)
+    assert matrix.disabled.get(('arm1', 'arm2')) == expected
+    assert matrix.disabled[('arm1', 'base')] == 'Adjacent'
+
+
+def test_default_always_and_never_reasons():
+    # A slider "s" inside a slotted block: free only in the middle 5 cm of its 2 m travel.
+    slotted = box_link('block', '0.98 0.2 0.2', '-0.51 0 0',
+                       '<collision><origin xyz="0.51 0 0"/><geometry><box size="0.98 0.2 0.2"/>'
+                       '</geometry></collision>')
+    text = robot(
+        'reasons', box_link('base', '0.05 0.05 0.05', '0 0 -1'), slotted,
+        box_link('s', '0.01 0.1 0.1'), box_link('overlap', '0.3 0.3 0.3', '0 0 0'),
+        box_link('far', '0.1 0.1 0.1'),
+        joint('fb', 'fixed', 'base', 'block'),
+        joint('js', 'prismatic', 'base', 's', axis='1 0 0', lower=-1, upper=1),
+        joint('jo', 'revolute', 'base', 'overlap', lower=-0.1, upper=0.1),
+        joint('jf', 'revolute', 'base', 'far', xyz='0 0 3'))
+    matrix = matrix_of(text, samples=1000)
+    assert matrix.disabled[('block', 'overlap')] == 'Default'   # they overlap at rest
+    assert matrix.disabled[('block', 's')] == 'Always'
+    assert matrix.disabled[('far', 's')] == 'Never'
+    assert matrix.disabled[('base', 's')] == 'Adjacent'
+    assert matrix.disabled[('overlap', 's')] == 'Default'  # the slider rests inside it
+
+
+def test_the_same_seed_gives_the_same_matrix():
+    text = corpus.urdf_path('ur5_robot.urdf').read_bytes()
+    first = matrix_of(text, samples=500, seed=3)
+    assert first.disabled == matrix_of(text, samples=500, seed=3).disabled
+    assert first.samples == 500 and first.seed == 3
+
+
+def test_chunked_states_give_the_same_matrix(monkeypatch):
+    from urdf_link_tools.collision import matrix as matrix_module
+    text = corpus.urdf_path('panda.urdf').read_bytes()
+    whole = matrix_of(text, samples=1500, seed=2)
+    monkeypatch.setattr(matrix_module, 'POSE_BUDGET', 10)  # chunks of 200 states
+    chunked = matrix_of(text, samples=1500, seed=2)
+    assert chunked.disabled == whole.disabled and chunked.sometimes == whole.sometimes
+
+
+def test_links_placed_by_numbers_that_are_not_finite_are_left_out_and_said():
+    text = robot('r', box_link('a'), box_link('b'), box_link('c'),
+                 joint('j', 'revolute', 'a', 'b', xyz='inf 0 0'),
+                 joint('k', 'revolute', 'a', 'c', xyz='0 0 1'))
+    with np.errstate(all='raise'):
+        matrix = matrix_of(text, samples=100)
+    assert matrix.disabled == {('a', 'c'): 'Adjacent'}
+    assert [item.link for item in matrix.skipped] == ['b']

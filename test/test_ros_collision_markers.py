@@ -1,0 +1,105 @@
+# Copyright 2026 urdf_link_tools contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""Collision markers: mirrored meshes are drawn, zero scales are not; overlaps show the pair."""
+
+from cli_harness import ROOT
+from collision_robots import OVERLAPPING
+import numpy as np
+import pytest
+from urdf_link_tools.analysis import analyze
+from urdf_link_tools.config import CheckConfig
+from urdf_link_tools.parser import parse_urdf_string
+
+pytest.importorskip('visualization_msgs.msg', reason='the ROS message packages (make setup)')
+from urdf_link_tools.ros import markers  # noqa: E402
+from visualization_msgs.msg import Marker  # noqa: E402
+
+MESH = (ROOT / 'samples' / 'meshes' / 'arm_collision.stl').as_posix()
+
+
+def _collision(scale: str, shape: str = ''):
+    geometry = shape or f'<mesh filename="{MESH}" scale="{scale}"/>'
+    robot = parse_urdf_string(f'<robot name="r"><link name="l"><collision><geometry>{geometry}'
+                              '</geometry></collision></link></robot>')
+    link = robot.links[0]
+    return markers.collision_marker(link, link.collisions[0], 0, (1, 0, 0, 1))
+
+
+@pytest.mark.parametrize('scale', ['-1 1 1', '1 -1 1', '-0.001 -0.001 -0.001'])
+def test_mirrored_mesh_is_drawn_with_its_scale(scale):
+    marker = _collision(scale)
+    assert marker is not None and marker.type == Marker.MESH_RESOURCE
+    assert (marker.scale.x, marker.scale.y, marker.scale.z) == \
+        tuple(float(v) for v in scale.split())
+
+
+@pytest.mark.parametrize('scale, shape', [
+    ('0 1 1', ''),                                  # RViz refuses a zero scale
+    ('nan 1 1', ''),
+    ('', '<box size="-0.1 0.1 0.1"/>'),             # a negative primitive: nothing to draw
+    ('', '<sphere radius="0"/>'),
+])
+def test_zero_scales_and_negative_primitives_are_not_drawn(scale, shape):
+    assert _collision(scale, shape) is None
+
+
+def test_mirrored_arm_of_a_robot_gets_its_markers():
+    robot = parse_urdf_string(
+        f'<robot name="r"><link name="right"><collision><geometry><mesh filename="{MESH}"/>'
+        f'</geometry></collision></link><link name="left"><collision><geometry>'
+        f'<mesh filename="{MESH}" scale="1 -1 1"/></geometry></collision></link>'
+        '<joint name="j" type="fixed"><parent link="right"/><child link="left"/>'
+        '<origin xyz="0 1 0"/></joint></robot>')
+    drawn = [m for m in markers.link_markers(analyze(robot, CheckConfig())).markers
+             if m.ns == markers.NS_COLLISION]
+    assert sorted(m.header.frame_id for m in drawn) == ['left', 'right']
+
+
+def test_overlapping_pair_is_drawn_with_the_contact_point():
+    analysis = analyze(parse_urdf_string(OVERLAPPING.format(lower=-1, upper=1)),
+                       CheckConfig(check_meshes=False))
+    drawn = [m for m in markers.link_markers(analysis).markers if m.ns == markers.NS_OVERLAP]
+    assert [(m.header.frame_id, m.type) for m in drawn] == [
+        ('arm', Marker.CYLINDER), ('camera', Marker.CUBE), ('arm', Marker.SPHERE)]
+    assert len({m.id for m in drawn}) == 3
+    point = drawn[2].pose.position
+    assert 0.0 <= point.x <= 0.05 and point.z == pytest.approx(0.3, abs=0.05)
+    off = markers.link_markers(analysis, markers.MarkerOptions(publish_collision=False))
+    assert not [m for m in off.markers if m.ns == markers.NS_OVERLAP]
+
+
+@pytest.mark.parametrize('scale, inward', [('1 1 1', False), ('-1 1 1', True),
+                                           ('-1 -1 1', False), ('2 2 -2', True)])
+def test_returned_triangles_are_scaled_and_mirrored_ones_point_inward(scale, inward):
+    from urdf_link_tools.ros import conversions
+    from urdf_link_tools.srv import GetLinkGeometry
+    robot = parse_urdf_string(f'<robot name="r"><link name="l"><collision><geometry>'
+                              f'<mesh filename="{MESH}" scale="{scale}"/></geometry>'
+                              '</collision></link></robot>')
+    response = conversions.fill_link_geometry(GetLinkGeometry.Response(),
+                                              analyze(robot, CheckConfig()), 'l',
+                                              include_mesh_triangles=True)
+    mesh = response.geometries[0].mesh
+    points = np.array([(v.x, v.y, v.z) for v in mesh.vertices])
+    faces = np.array([list(t.vertex_indices) for t in mesh.triangles])
+    a, b, c = (points[faces[:, i]] for i in range(3))
+    signed_volume = np.einsum('ij,ij->i', a, np.cross(b, c)).sum() / 6.0
+    factors = np.array([float(v) for v in scale.split()])
+    original = parse_urdf_string(f'<robot name="r"><link name="l"><collision><geometry>'
+                                 f'<mesh filename="{MESH}"/></geometry></collision></link>'
+                                 '</robot>')
+    plain = analyze(original, CheckConfig()).mesh_for(original.links[0].collisions[0])
+    np.testing.assert_allclose(points, plain.vertices * factors)   # already scaled
+    assert (signed_volume < 0) == inward

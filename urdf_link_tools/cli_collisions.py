@@ -1,0 +1,153 @@
+# Copyright 2026 urdf_link_tools contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+``urdf-link-tools collisions ROBOT``: MoveIt's collision matrix as SRDF, with no GUI.
+
+The pure core does the work (:mod:`urdf_link_tools.collision`); this module reads the
+robot as ``check`` does (xacro, ``--package-dir``), writes the SRDF, and says on standard
+error how many pairs of each reason it found and how long it took.
+"""
+
+import argparse
+import os
+import time
+from typing import TextIO
+
+from urdf_link_tools.collision.bodies import CollisionLibraryMissing
+from urdf_link_tools.collision.matrix import CollisionMatrix, DEFAULT_SAMPLES, DEFAULT_SEED
+from urdf_link_tools.errors import UrdfInputError
+
+MAX_SAMPLES = 10_000_000
+MAX_SRDF_BYTES = 10_000_000
+
+
+def compute_for_robot(robot, package_dirs, samples: int, seed: int) -> CollisionMatrix:
+    """
+    Load a robot's meshes and compute its collision matrix.
+
+    :param robot: the parsed model
+    :param package_dirs: package name -> directory, for ``package://`` meshes
+    :param samples: random states
+    :param seed: their seed
+    :return: the matrix
+    :raises CollisionLibraryMissing: when coal is not installed
+    """
+    from urdf_link_tools.analysis import load_meshes
+    from urdf_link_tools.collision.bodies import build_bodies
+    from urdf_link_tools.collision.matrix import compute_matrix
+    from urdf_link_tools.meshes import MeshLibrary
+
+    meshes = load_meshes(robot, MeshLibrary(package_dirs=dict(package_dirs)))
+    bodies, skipped = build_bodies(robot, meshes)
+    return compute_matrix(robot, bodies, samples, seed, tuple(skipped))
+
+
+def _summary(matrix: CollisionMatrix, seconds: float) -> str:
+    counts = matrix.counts()
+    pairs = len(matrix.links) * (len(matrix.links) - 1) // 2
+    text = (f'{matrix.robot}: {len(matrix.links)} links with collision geometry, {pairs} pairs; '
+            f'disabled {len(matrix.disabled)}: '
+            + ', '.join(f'{count} {reason}' for reason, count in counts.items())
+            + f'; {matrix.sometimes} pairs seen in collision sometimes stay checked '
+              f'({matrix.samples} random states, seed {matrix.seed}, {seconds:.2f} s)')
+    for item in matrix.skipped:
+        text += f'\n  left out: {item.link} {item.element}: {item.reason}'
+    return text
+
+
+def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    """Run ``collisions``; the exit statuses are those of ``check``."""
+    from urdf_link_tools import cli
+    from urdf_link_tools.collision.srdf import matrix_srdf, merge_srdf, read_srdf
+    from urdf_link_tools.loading import read_bounded
+    from urdf_link_tools.parser import parse_urdf_string
+
+    if not 0 <= args.samples <= MAX_SAMPLES:
+        raise cli.UsageError(f'--samples must be between 0 and {MAX_SAMPLES}')
+    existing = None
+    if args.merge:
+        try:
+            with open(args.merge, 'rb') as stream:
+                existing = read_bounded(stream, MAX_SRDF_BYTES, 'the SRDF')
+        except OSError as exc:
+            raise cli.UsageError(f'--merge {args.merge}: cannot read: {exc.strerror}') from None
+        try:
+            read_srdf(existing)  # refused before the work, not after
+        except UrdfInputError as exc:
+            raise UrdfInputError(f'--merge {args.merge}: {exc}') from None
+    if args.output and os.path.splitext(args.output)[1] in ('.urdf', '.xacro'):
+        raise cli.UsageError('-o: refusing to write an SRDF over a .urdf or .xacro file')
+    loaded = cli._load(args, args.robot)
+    robot = parse_urdf_string(loaded.data, loaded.source)
+    packages = {}
+    for item in args.package_dir:
+        name, separator, path = item.partition('=')
+        if separator and name.strip():
+            packages[name.strip()] = path
+    start = time.perf_counter()
+    try:
+        matrix = compute_for_robot(robot, packages, args.samples, args.seed)
+    except CollisionLibraryMissing as exc:
+        err.write(f'urdf-link-tools: error: {exc}\n')
+        return cli.EXIT_INPUT
+    seconds = time.perf_counter() - start
+    kept = 0
+    if existing is not None:
+        text, kept = merge_srdf(existing, matrix)
+    else:
+        text = matrix_srdf(matrix)
+    if args.output:
+        try:
+            with open(args.output, 'wb') as stream:
+                stream.write(text)
+        except OSError as exc:
+            raise cli.UsageError(f'-o {args.output}: cannot write: {exc.strerror}') from None
+    else:
+        out.write(text.decode('utf-8'))
+    summary = _summary(matrix, seconds)
+    if existing is not None:
+        summary += f'\n  merged into {args.merge}: {kept} hand-written pairs kept'
+    err.write(summary + '\n')
+    return cli.EXIT_OK
+
+
+def add_parser(commands, add_xacro_arguments) -> None:
+    """Add the ``collisions`` subcommand."""
+    parser = commands.add_parser(
+        'collisions', help="write MoveIt's collision matrix (SRDF disable_collisions) as "
+                           'MoveIt Setup Assistant computes it',
+        description='Compute which pairs of links a planner need not check (SRDF '
+                    '<disable_collisions>), as MoveIt Setup Assistant does: Adjacent links, '
+                    'links in collision in the Default state, Always in collision (over 95%% '
+                    'of 200 random states), Never in collision over --samples random states '
+                    'within the joint limits (mimic joints followed). Needs the coal '
+                    'collision library.')
+    parser.add_argument('robot', metavar='ROBOT', help='URDF or xacro file, or - for stdin')
+    add_xacro_arguments(parser)
+    parser.add_argument('--package-dir', action='append', metavar='NAME=PATH', default=[],
+                        help='directory of a package for package:// URIs and for xacro: '
+                             '$(find NAME) (repeatable)')
+    parser.add_argument('--samples', type=int, default=DEFAULT_SAMPLES, metavar='N',
+                        help=f'random states for the Never test (default {DEFAULT_SAMPLES}; '
+                             "Setup Assistant's sampling density)")
+    parser.add_argument('--seed', type=int, default=DEFAULT_SEED, metavar='S',
+                        help=f'seed of the random states: the same seed gives the same SRDF '
+                             f'(default {DEFAULT_SEED})')
+    parser.add_argument('--merge', metavar='EXISTING.srdf',
+                        help="write EXISTING.srdf's content (groups, end effectors, states, "
+                             'hand-written pairs) with its computed pairs replaced')
+    parser.add_argument('-o', '--output', metavar='OUT.srdf',
+                        help='write the SRDF here (default: standard output)')
+    parser.set_defaults(handler=run)

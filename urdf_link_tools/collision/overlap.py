@@ -1,0 +1,172 @@
+# Copyright 2026 urdf_link_tools contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+Links whose collision geometry intersects at rest: the planner's "start state in collision".
+
+At MoveIt's default state (:meth:`Chain.default_configuration`), every pair of links that
+Setup Assistant would not call adjacent is tested with coal as the matrix tests it (meshes
+as surfaces). For a pair in collision, the depth and the place come from coal's contact
+between the convex hulls of the two parts (a BVH surface has no depth): the depth is that
+of the hulls, an upper bound for concave parts. Candidate pairs come from a sweep over the
+links' bounding spheres, so a robot of many links costs no more than its near pairs, and at
+most ``max_pairs`` are tested.
+"""
+
+from dataclasses import dataclass
+from typing import Dict, List, Mapping, Tuple
+
+import numpy as np
+
+from urdf_link_tools.collision.adjacency import adjacent_pairs, pair
+from urdf_link_tools.collision.bodies import Body, coal_transform
+from urdf_link_tools.collision.configurations import Chain
+from urdf_link_tools.collision.matrix import Scene
+
+#: the most pairs of near links tested (a robot of many links piled in one place)
+MAX_PAIRS = 20_000
+
+
+@dataclass(frozen=True)
+class Overlap:
+    """
+    Two links in collision at rest.
+
+    :param link1: the first link (sorted by name)
+    :param link2: the second
+    :param element1: label of link1's collision element in collision
+    :param element2: label of link2's
+    :param depth: penetration depth in metres (between the two parts' convex hulls)
+    :param point: the contact point in the root frame
+    :param point_in_link1: the same point in link1's frame
+    """
+
+    link1: str
+    link2: str
+    element1: str
+    element2: str
+    depth: float
+    point: Tuple[float, float, float]
+    point_in_link1: Tuple[float, float, float]
+
+
+@dataclass(frozen=True)
+class OverlapReport:
+    """The overlaps found, and whether the candidate pairs were cut at ``MAX_PAIRS``."""
+
+    overlaps: Tuple[Overlap, ...]
+    tested: int
+    truncated: bool
+
+
+def near_pairs(centres: np.ndarray, radii: np.ndarray, limit: int) \
+        -> Tuple[np.ndarray, bool]:
+    """
+    Return the pairs of spheres that overlap, found by a sweep along x.
+
+    :param centres: (n, 3)
+    :param radii: (n,)
+    :param limit: the most x-overlapping candidates considered
+    :return: (pairs as an (m, 2) index array, True when candidates were cut at ``limit``)
+    """
+    count = len(radii)
+    if count < 2:
+        return np.zeros((0, 2), dtype=int), False
+    low = centres[:, 0] - radii
+    order = np.argsort(low, kind='stable')
+    starts = low[order]
+    ends = np.searchsorted(starts, (centres[:, 0] + radii)[order], side='right')
+    counts = np.maximum(ends - np.arange(count) - 1, 0)
+    truncated = int(counts.sum()) > limit
+    if truncated:
+        keep = np.cumsum(counts) <= limit
+        counts = np.where(keep, counts, 0)
+    first = np.repeat(np.arange(count), counts)
+    offsets = np.arange(len(first)) - np.repeat(np.cumsum(counts) - counts, counts)
+    a, b = order[first], order[first + 1 + offsets]
+    distance = np.sqrt(((centres[a] - centres[b]) ** 2).sum(axis=1))
+    close = distance <= (radii[a] + radii[b]) * (1.0 + 1e-9) + 1e-12
+    return np.stack([a[close], b[close]], axis=1), truncated
+
+
+def _hull(coal, geometry, cache: Dict[int, object]) -> object:
+    """Return the convex hull of a BVH (qhull, in coal), or a primitive as it is."""
+    if not isinstance(geometry, coal.BVHModelBase):
+        return geometry
+    key = id(geometry)
+    if key not in cache:
+        copy = geometry.clone()
+        copy.buildConvexHull(False, 'Qt')
+        cache[key] = copy.convex
+    return cache[key]
+
+
+def _measure(scene: Scene, pose_row: np.ndarray, a: int, b: int, i: int, j: int,
+             hulls: Dict[int, object]) -> Tuple[float, np.ndarray]:
+    coal = scene.coal
+    part_a, part_b = scene.bodies[a].parts[i], scene.bodies[b].parts[j]
+    request = coal.CollisionRequest(coal.CollisionRequestFlag.CONTACT, 1)
+    result = coal.CollisionResult()
+    pose_a = pose_row[scene.slots[a]] @ part_a.transform
+    pose_b = pose_row[scene.slots[b]] @ part_b.transform
+    try:
+        hit = coal.collide(_hull(coal, part_a.geometry, hulls), coal_transform(coal, pose_a),
+                           _hull(coal, part_b.geometry, hulls), coal_transform(coal, pose_b),
+                           request, result)
+    except Exception:  # qhull refuses flat meshes: no depth, the place of the surfaces
+        hit = False
+    if hit and result.numContacts():
+        contact = result.getContact(0)
+        return abs(float(contact.penetration_depth)), np.asarray(contact.pos, dtype=float)
+    return 0.0, (pose_a[:3, 3] + pose_b[:3, 3]) / 2.0
+
+
+def overlaps_at_rest(robot, bodies: Mapping[str, Body], max_pairs: int = MAX_PAIRS) \
+        -> OverlapReport:
+    """
+    Return the pairs of non-adjacent links in collision at MoveIt's default state.
+
+    :param robot: the model
+    :param bodies: its collision bodies (:func:`~.bodies.build_bodies`)
+    :param max_pairs: the most candidate pairs tested
+    :return: the overlaps, deepest first
+    :raises CollisionLibraryMissing: when coal is not installed
+    """
+    chain = Chain(robot)
+    scene = Scene(chain, bodies)
+    names = scene.names
+    adjacent = adjacent_pairs(robot, names)
+    pose_row = chain.poses(chain.default_configuration()[None, :])[0]
+    slots = pose_row[scene.slots]
+    centres = np.einsum('nij,nj->ni', slots[:, :3, :3], scene.centres) + slots[:, :3, 3]
+    candidates, truncated = near_pairs(centres, scene.radii, max_pairs)
+    found: List[Overlap] = []
+    hulls: Dict[int, object] = {}
+    for a, b in sorted((int(a), int(b)) if names[a] <= names[b] else (int(b), int(a))
+                       for a, b in candidates):
+        if pair(names[a], names[b]) in adjacent:
+            continue
+        parts = scene.colliding_parts(pose_row, a, b)
+        if not parts:
+            continue
+        measured = [(_measure(scene, pose_row, a, b, i, j, hulls), i, j) for i, j in parts]
+        (depth, point), i, j = max(measured, key=lambda item: item[0][0])
+        link_pose = pose_row[scene.slots[a]]
+        local = link_pose[:3, :3].T @ (point - link_pose[:3, 3])
+        found.append(Overlap(
+            names[a], names[b], scene.bodies[a].parts[i].label,
+            scene.bodies[b].parts[j].label, depth, tuple(float(v) for v in point),
+            tuple(float(v) for v in local)))
+    found.sort(key=lambda item: (-item.depth, item.link1, item.link2))
+    return OverlapReport(tuple(found), len(candidates), truncated)
