@@ -51,19 +51,28 @@ def adjacent_pairs(robot: Robot, with_geometry: Collection[str]) -> Set[Pair]:
             continue
         graph.setdefault(joint.parent, set()).add(joint.child)
         graph.setdefault(joint.child, set()).add(joint.parent)
-    # Setup Assistant repeats until nothing changes; one pass per shapeless link in a
-    # worklist is the same fixed point.
-    pending = [link for link in graph if link not in with_geometry]
-    while pending:
-        link = pending.pop()
-        neighbours = sorted(graph[link])
-        for i, first in enumerate(neighbours):
-            for second in neighbours[i + 1:]:
-                changed = second not in graph[first]
-                graph[first].add(second)
-                graph[second].add(first)
-                if changed:
-                    pending.extend(name for name in (first, second)
-                                   if name not in with_geometry)
-    return {pair(link, other) for link, others in graph.items() for other in others
-            if link in with_geometry and other in with_geometry and link != other}
+    # Setup Assistant repeats until nothing changes: a shapeless link joins its neighbours,
+    # which then pass it on if they are shapeless too. The fixed point: two links with
+    # geometry are adjacent when joined directly or through shapeless links only. So each
+    # connected group of shapeless links joins every link with geometry that touches it
+    # (linear in the joints, where repeating the joining is cubic on a loop of frames).
+    pairs: Set[Pair] = set()
+    seen: Set[str] = set()
+    for start in graph:
+        if start in with_geometry or start in seen:
+            continue
+        touching: Set[str] = set()
+        seen.add(start)
+        stack = [start]
+        while stack:
+            for other in graph[stack.pop()]:
+                if other in with_geometry:
+                    touching.add(other)
+                elif other not in seen:
+                    seen.add(other)
+                    stack.append(other)
+        ordered = sorted(touching)
+        pairs.update(pair(first, second) for i, first in enumerate(ordered)
+                     for second in ordered[i + 1:])
+    return pairs | {pair(link, other) for link, others in graph.items() for other in others
+                    if link in with_geometry and other in with_geometry and link != other}
