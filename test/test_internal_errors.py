@@ -67,7 +67,7 @@ def test_a_failing_check_is_an_error_with_exit_5_naming_check_and_link(workdir,
     # The other links' findings, and the other checks on my_link, are all still there.
     rules = {(f['link'], f['rule']) for f in findings}
     assert ('arm_link', 'inertia-triangle-inequality') in rules
-    assert ('my_link', 'inertia-geometry-mismatch') in rules
+    assert ('my_link', 'inertia-exceeds-extent') in rules
     assert ('my_link', 'density-implausible') in rules
 
 

@@ -43,7 +43,7 @@ def test_the_schema_refuses_what_it_should():
 
 
 @pytest.mark.parametrize('fail_on,failed', [
-    ('error', {'arm_link', 'camera_link'}),
+    ('error', {'arm_link', 'camera_link', 'my_link'}),
     ('warning', {'arm_link', 'camera_link', 'my_link', 'gripper_link'}),
     ('never', set()),
 ])

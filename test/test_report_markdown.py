@@ -70,7 +70,7 @@ def test_sample_robot_errors_and_warnings_are_table_rows(workdir):
         assert finding['message'] in row['Message']
         assert row['Fix'] == finding['suggestion']
     (summary,) = [p.text_content() for p in page.xpath('//p[strong]')]
-    assert summary.startswith('2 errors, 5 warnings, 0 info in 4 of 7 links')
+    assert summary.startswith('3 errors, 4 warnings, 0 info in 4 of 7 links')
     assert not page.xpath('//details')
 
 

@@ -89,7 +89,7 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             raise UrdfInputError(f'--merge {args.merge}: {exc}') from None
     if args.output and os.path.splitext(args.output)[1] in ('.urdf', '.xacro'):
         raise cli.UsageError('-o: refusing to write an SRDF over a .urdf or .xacro file')
-    loaded = cli._load(args, args.robot)
+    loaded = cli._load(args, args.robot, err)
     robot = parse_urdf_string(loaded.data, loaded.source)
     packages = {}
     for item in args.package_dir:
@@ -115,7 +115,9 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         except OSError as exc:
             raise cli.UsageError(f'-o {args.output}: cannot write: {exc.strerror}') from None
     else:
-        out.write(text.decode('utf-8'))
+        # Link names come from the description: through the output boundary, as check's.
+        from urdf_link_tools.reports.sanitize import neutralise
+        out.write(neutralise(text.decode('utf-8')))
     summary = _summary(matrix, seconds)
     if existing is not None:
         summary += f'\n  merged into {args.merge}: {kept} hand-written pairs kept'
