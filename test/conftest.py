@@ -28,7 +28,6 @@ with the samples, for the report format tests).
 import os
 import re
 
-from cli_harness import checkout_with_samples
 import pytest
 
 #: (reason pattern, why it may skip here), printed at the end of every enforcing run.
@@ -95,4 +94,6 @@ def pytest_sessionfinish(session, exitstatus):  # noqa: D103 (pytest hook)
 @pytest.fixture
 def workdir(tmp_path, monkeypatch):
     """Make a checkout-like working directory holding samples/ (robot and meshes)."""
+    # Imported here: test_ci_skips.py runs this file in a throwaway suite without the harness.
+    from cli_harness import checkout_with_samples
     return checkout_with_samples(tmp_path, monkeypatch)

@@ -303,16 +303,16 @@ def _cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         if kind == 'error':
             input_errors.append((path, payload))
             if stream:
-                from urdf_link_tools.reports.jsonl import error_line
-                out.write(error_line(path, payload) + '\n')
+                from urdf_link_tools.reports.jsonl import error_line, OUTPUT
+                out.write(neutralise(error_line(path, payload), OUTPUT) + '\n')
         elif kind == 'skipped':
             err.write(f'urdf-link-tools: {path}: skipped, a xacro file without <link> '
                       '(a macro file: its links are checked where a robot uses them)\n')
         else:
             reports.append(payload)
             if stream:
-                from urdf_link_tools.reports.jsonl import report_line
-                out.write(report_line(payload) + '\n')
+                from urdf_link_tools.reports.jsonl import OUTPUT, report_line
+                out.write(neutralise(report_line(payload), OUTPUT) + '\n')
                 out.flush()
     status = exit_status(reports, len(input_errors), args.fail_on)
     text = render(args.format, reports, input_errors, status, args.baseline, args.fail_on) \

@@ -26,6 +26,9 @@ import json
 from urdf_link_tools.reports import CheckReport, Run
 from urdf_link_tools.reports.json_report import json_safe, report_to_dict
 
+#: neutralised as JSON (reports/sanitize.py); the CLI streams each line through it too
+OUTPUT = 'json'
+
 
 def report_line(report: CheckReport) -> str:
     """Return one robot's line (no newline)."""
