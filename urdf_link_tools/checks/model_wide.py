@@ -308,7 +308,8 @@ def check_placeholder_limits(ctx: CheckContext) -> Iterator[Finding]:
     names = model_choices(ctx).placeholder_joints
     if not names:
         return
-    joints = [joint for joint in ctx.robot.joints if joint.name in set(names)]
+    named = set(names)
+    joints = [joint for joint in ctx.robot.joints if joint.name in named]
     zero = [kind for kind in ('effort', 'velocity')
             if all(kind in _zero_limits(joint) for joint in joints)]
     moving = sum(1 for joint in ctx.robot.joints if joint.is_moving and joint.mimic is None
