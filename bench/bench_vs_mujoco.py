@@ -157,11 +157,18 @@ def robot_set(fanuc: Optional[str], folder: str) -> List[Robot]:
     return robots
 
 
+#: both processes run as installed packages do, from byte-compiled modules (pip and colcon
+#: compile them at install time; a shell with PYTHONDONTWRITEBYTECODE would have every run
+#: compile our sources again, which MuJoCo's installed package never does)
+ENVIRONMENT = {name: value for name, value in os.environ.items()
+               if name != 'PYTHONDONTWRITEBYTECODE'}
+
+
 def run(command: List[str]) -> float:
     """Run a whole process to its end; return its wall-clock seconds."""
     start = time.perf_counter()
     done = subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                          cwd=REPO)
+                          cwd=REPO, env=ENVIRONMENT)
     elapsed = time.perf_counter() - start
     if done.returncode not in (0,):
         raise RuntimeError(f'{" ".join(command)} exited {done.returncode}: '

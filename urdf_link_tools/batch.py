@@ -22,10 +22,6 @@ findings are the same as with one process. Scheduling across machines is left to
 that exists (a CI matrix, Ray): ``--shard K/N`` gives each machine its part.
 """
 
-import concurrent.futures
-import concurrent.futures.process
-import hashlib
-import multiprocessing
 import os
 import sys
 import time
@@ -55,6 +51,7 @@ def shard_of(path: str, count: int) -> int:
     Decided by a digest of the normalised path alone, so every machine of a matrix, given
     the same file list in any order, agrees, and adding a file moves no other.
     """
+    import hashlib  # here: a single check never shards, nor pays for the import
     digest = hashlib.blake2b(os.path.normpath(path).encode(), digest_size=8).digest()
     return int.from_bytes(digest, 'big') % count + 1
 
@@ -118,6 +115,7 @@ def _clock(seconds: float) -> str:
 def _context() -> Any:
     # fork starts a worker in milliseconds with every module already imported; elsewhere
     # (macOS, Windows) the platform's default.
+    import multiprocessing
     methods = multiprocessing.get_all_start_methods()
     return multiprocessing.get_context('fork' if 'fork' in methods and
                                        sys.platform.startswith('linux') else None)
@@ -146,6 +144,10 @@ def run(work: Callable[[str], Any], paths: Sequence[str], jobs: int,
                 progress.step()
             yield path, answer
         return
+    # Imported here: a single check (the common case, and every CI step on one robot) starts
+    # no pool, and the pool's modules cost about 12 ms to import.
+    import concurrent.futures
+    import concurrent.futures.process
     pool = concurrent.futures.ProcessPoolExecutor(min(jobs, len(paths)), mp_context=_context())
     try:
         futures = [pool.submit(work, path) for path in paths]

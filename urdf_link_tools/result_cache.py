@@ -28,8 +28,6 @@ cache, point it only at a directory nobody else writes. A damaged entry is a mis
 """
 
 from dataclasses import replace
-import hashlib
-import importlib.metadata
 import os
 import pickle
 import tempfile
@@ -46,6 +44,7 @@ Dependency = Tuple[str, Optional[str]]
 
 def file_digest(path: str) -> Optional[str]:
     """Return the BLAKE2b digest of a file's content, or None when it cannot be read."""
+    import hashlib  # imported when a cache is used (a plain check loads no hash library)
     digest = hashlib.blake2b(digest_size=20)
     try:
         with open(path, 'rb') as stream:
@@ -57,6 +56,7 @@ def file_digest(path: str) -> Optional[str]:
 
 
 def _version() -> str:
+    import importlib.metadata  # about 10 ms: only when a cache is used
     try:
         return importlib.metadata.version('urdf_link_tools')
     except importlib.metadata.PackageNotFoundError:  # pragma: no cover - run from a checkout
@@ -79,6 +79,7 @@ class ResultCache:
         content = file_digest(path)
         if content is None:
             return None
+        import hashlib
         key = hashlib.blake2b(f'{self.options}\0{os.path.abspath(path)}\0{content}'.encode(),
                               digest_size=20).hexdigest()
         return os.path.join(self.folder, key[:2], key + '.pickle')

@@ -106,7 +106,7 @@ class Scene:
     """
 
     def __init__(self, chain: Chain, bodies: Mapping[str, Body]) -> None:
-        self.coal = import_coal()
+        self._coal = None
         self.chain = chain
         placed = chain.poses(chain.default_configuration()[None, :])[0]
         finite = np.isfinite(placed).all(axis=(1, 2))
@@ -119,9 +119,17 @@ class Scene:
         self.slots = np.array([chain.index[name] for name in self.names], dtype=int)
         self.centres = np.array([body.centre for body in self.bodies]).reshape(-1, 3)
         self.radii = np.array([body.radius for body in self.bodies])
-        self._request = self.coal.CollisionRequest()
-        self._result = self.coal.CollisionResult()
+        self._request = self._result = None
         self._pairs: Dict[Tuple[int, int], _Pair] = {}
+
+    @property
+    def coal(self):
+        """Return the coal module, imported on the first narrow-phase test."""
+        if self._coal is None:
+            self._coal = import_coal()
+            self._request = self._coal.CollisionRequest()
+            self._result = self._coal.CollisionResult()
+        return self._coal
 
     def pair(self, first: int, second: int) -> _Pair:
         """Return the pair of bodies ``first`` and ``second``, with its functors."""
@@ -167,11 +175,11 @@ class Scene:
         entry = self.pair(first, second)
         transforms_a = self.part_transforms(pose_row, first)
         transforms_b = self.part_transforms(pose_row, second)
-        result = self._result
+        request, result = self._request, self._result  # made with self.coal, used above
         found = []
         for i, j, functor in entry.functors:
             result.clear()
-            if functor(transforms_a[i], transforms_b[j], self._request, result):
+            if functor(transforms_a[i], transforms_b[j], request, result):
                 found.append((i, j))
                 if stop_at_first:
                     break

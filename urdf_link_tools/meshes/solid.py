@@ -255,7 +255,8 @@ def _inner_hull_volume(vertices: np.ndarray) -> float:
     if len(vertices) <= 2 * len(_DIRECTIONS):
         return 0.0
     reach = vertices @ _DIRECTIONS.T
-    extreme = np.unique(np.concatenate([reach.argmax(axis=0), reach.argmin(axis=0)]))
+    extreme = np.sort(np.concatenate([reach.argmax(axis=0), reach.argmin(axis=0)]))
+    extreme = extreme[np.concatenate(([True], extreme[1:] != extreme[:-1]))]
     hull, _ = convex_hull(vertices[extreme])
     return enclosed_volume(hull) if hull is not None else 0.0
 
