@@ -131,3 +131,45 @@ def test_an_ignored_rule_does_not_load_the_collision_library():
     done = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True,
                           timeout=120, cwd=str(ROOT))
     assert done.stdout.split() == ['False', 'True'], done.stderr
+
+
+FLAT_OVERLAP = """<robot name="flat">
+  <link name="base"><inertial><mass value="1"/>
+    <inertia ixx="0.01" ixy="0" ixz="0" iyy="0.01" iyz="0" izz="0.01"/></inertial>
+    <collision><origin xyz="-0.1 -0.1 0"/><geometry><mesh filename="quad.stl"/></geometry>
+    </collision></link>
+  <link name="arm"><inertial><mass value="1"/>
+    <inertia ixx="0.004" ixy="0" ixz="0" iyy="0.004" iyz="0" izz="0.004"/></inertial>
+    <collision><geometry><sphere radius="0.01"/></geometry></collision></link>
+  <link name="hand"><inertial><mass value="1"/>
+    <inertia ixx="0.004" ixy="0" ixz="0" iyy="0.004" iyz="0" izz="0.004"/></inertial>
+    <collision><geometry><box size="0.1 0.1 0.1"/></geometry></collision></link>
+  <joint name="j" type="revolute"><parent link="base"/><child link="arm"/>
+    <origin xyz="0 0 0.5"/><limit lower="-1" upper="1" effort="1" velocity="1"/></joint>
+  <joint name="k" type="fixed"><parent link="arm"/><child link="hand"/>
+    <origin xyz="0 0 -0.5"/></joint>
+</robot>
+"""
+
+
+def test_a_flat_collision_mesh_in_an_overlap_does_not_crash_the_check(tmp_path):
+    # coal's Qhull ended the process with a segmentation fault on the quad's flat hull when
+    # the depth of the overlap was measured; run in a child so a crash fails this test only.
+    import struct
+    import subprocess
+    import sys
+    quad = [((0, 0, 0), (0.2, 0, 0), (0.2, 0.2, 0)), ((0, 0, 0), (0.2, 0.2, 0), (0, 0.2, 0))]
+    with open(tmp_path / 'quad.stl', 'wb') as stream:
+        stream.write(b'\0' * 80 + struct.pack('<I', len(quad)))
+        for triangle in quad:
+            stream.write(struct.pack('<3f', 0, 0, 1))
+            for vertex in triangle:
+                stream.write(struct.pack('<3f', *vertex))
+            stream.write(b'\0\0')
+    (tmp_path / 'flat.urdf').write_text(FLAT_OVERLAP)
+    done = subprocess.run(
+        [sys.executable, '-m', 'urdf_link_tools.cli', 'check', str(tmp_path / 'flat.urdf'),
+         '--fail-on', 'never'], capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert done.returncode == 0, (done.returncode, done.stderr[-2000:])
+    assert "collision-overlap-at-rest: collision[0]: 'base' and 'hand' overlap" in done.stdout
+    assert 'touching (less than 0.1 mm deep)' in done.stdout

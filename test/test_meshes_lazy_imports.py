@@ -113,3 +113,51 @@ def test_a_trimesh_that_fails_to_import_is_named_as_the_cause(tmp_path):
     assert 'cannot be imported with numpy' in done.stdout
     assert "'numpy._DTypeMeta' object is not subscriptable" in done.stdout
     assert "pip install 'trimesh>=4,<5'" in done.stdout
+
+
+CHECK = """
+import sys
+from urdf_link_tools.cli import main
+try:
+    main(['check', sys.argv[1], '--fail-on', 'never'])
+except SystemExit:
+    pass
+print('imported:' + ','.join(sorted(name for name in sys.argv[2:] if name in sys.modules)),
+      file=sys.stderr)
+"""
+
+#: what a plain check on one robot of primitives whose links are apart does not import:
+#: the collision library (nothing is near), the process pool (one robot), the hash library
+#: and package metadata (no --cache, no --shard), and numpy.ma (np.unique brings it)
+NOT_NEEDED = ('coal', 'multiprocessing', 'concurrent.futures', 'hashlib', 'importlib.metadata',
+              'numpy.ma', 'scipy', 'trimesh')
+
+APART = PRIMITIVES.replace('<robot name="boxes">', '<robot name="apart">').replace(
+    '</robot>', """  <link name="hand"><inertial><mass value="1"/>
+    <inertia ixx="0.004" ixy="0" ixz="0" iyy="0.004" iyz="0" izz="0.004"/></inertial>
+    <collision><geometry><sphere radius="0.1"/></geometry></collision></link>
+  <joint name="k" type="fixed"><parent link="arm"/><child link="hand"/>
+    <origin xyz="0 0 HEIGHT"/></joint>
+</robot>""")
+
+
+def _imported_by_check(urdf: str) -> list:
+    done = subprocess.run([sys.executable, '-c', CHECK, urdf, *NOT_NEEDED],
+                          capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert done.returncode == 0, done.stderr[-2000:]
+    line = done.stderr.strip().splitlines()[-1]
+    assert line.startswith('imported:'), done.stderr[-2000:]
+    return [name for name in line[len('imported:'):].split(',') if name]
+
+
+def test_a_check_imports_only_what_the_robot_needs(tmp_path):
+    path = tmp_path / 'apart.urdf'
+    path.write_text(APART.replace('HEIGHT', '1.0'))
+    assert _imported_by_check(str(path)) == []
+
+
+def test_links_near_each_other_bring_the_collision_library_in(tmp_path):
+    # base and hand are not adjacent; at 0.05 m their spheres overlap: coal decides.
+    path = tmp_path / 'near.urdf'
+    path.write_text(APART.replace('HEIGHT', '0.05'))
+    assert _imported_by_check(str(path)) == ['coal']

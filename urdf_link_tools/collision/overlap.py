@@ -33,6 +33,7 @@ from urdf_link_tools.collision.adjacency import adjacent_pairs, pair
 from urdf_link_tools.collision.bodies import Body, coal_transform
 from urdf_link_tools.collision.configurations import Chain
 from urdf_link_tools.collision.matrix import Scene
+from urdf_link_tools.meshes.hull import qhull_safe
 
 #: the most pairs of near links tested (a robot of many links piled in one place)
 MAX_PAIRS = 20_000
@@ -101,14 +102,19 @@ def near_pairs(centres: np.ndarray, radii: np.ndarray, limit: int) \
 
 
 def _hull(coal, geometry, cache: Dict[int, object]) -> object:
-    """Return the convex hull of a BVH (qhull, in coal), or a primitive as it is."""
+    """Return the convex hull of a BVH (qhull, in coal), a primitive as it is, or None."""
     if not isinstance(geometry, coal.BVHModelBase):
         return geometry
     key = id(geometry)
     if key not in cache:
-        copy = geometry.clone()
-        copy.buildConvexHull(False, 'Qt')
-        cache[key] = copy.convex
+        # Qhull crashes the process on a flat mesh (a plane, a quad): such a part keeps its
+        # surface, and the contact has no depth (see _measure).
+        if not qhull_safe(np.asarray(geometry.vertices())):
+            cache[key] = None
+        else:
+            copy = geometry.clone()
+            copy.buildConvexHull(False, 'Qt')
+            cache[key] = copy.convex
     return cache[key]
 
 
@@ -120,11 +126,12 @@ def _measure(scene: Scene, pose_row: np.ndarray, a: int, b: int, i: int, j: int,
     result = coal.CollisionResult()
     pose_a = pose_row[scene.slots[a]] @ part_a.transform
     pose_b = pose_row[scene.slots[b]] @ part_b.transform
+    hull_a, hull_b = _hull(coal, part_a.geometry, hulls), _hull(coal, part_b.geometry, hulls)
     try:
-        hit = coal.collide(_hull(coal, part_a.geometry, hulls), coal_transform(coal, pose_a),
-                           _hull(coal, part_b.geometry, hulls), coal_transform(coal, pose_b),
-                           request, result)
-    except Exception:  # qhull refuses flat meshes: no depth, the place of the surfaces
+        hit = hull_a is not None and hull_b is not None and coal.collide(
+            hull_a, coal_transform(coal, pose_a), hull_b, coal_transform(coal, pose_b),
+            request, result)
+    except Exception:  # a hull coal refuses: no depth, the place of the surfaces
         hit = False
     if hit and result.numContacts():
         contact = result.getContact(0)

@@ -42,6 +42,13 @@ MAX_POINTS = 100_000
 MAX_STEPS = 1500
 #: relative to the extent of the points: closer to a facet than this is on it
 _EPS = 1e-10
+#: point sets this big or bigger go to coal's Qhull when coal is installed: smaller ones cost
+#: less here than importing coal (about 35 ms, as much as 800 insertions here) ...
+NATIVE_MIN_POINTS = 800
+#: ... unless coal is imported already (for self-collision): then from this size
+NATIVE_LOADED_MIN_POINTS = 64
+#: thinner than this (relative to the extent) is kept from Qhull, which crashes on flat input
+NATIVE_MIN_WIDTH = 1e-5
 #: points times triangles beyond which a surface is not tested for being its own hull
 _MAX_PRODUCT = 50_000_000
 #: of the hull's volume: a point outside a finished hull adding more than this proves it wrong
@@ -81,6 +88,14 @@ def convex_hull(points: np.ndarray) -> Tuple[Optional[Hull], str]:
         one place, or (None, 'no SciPy') when the hull needs SciPy and it is missing
     """
     points = np.asarray(points, dtype=np.float64)
+    if 'scipy.spatial' not in sys.modules and len(points) >= (
+            NATIVE_LOADED_MIN_POINTS if 'coal' in sys.modules else NATIVE_MIN_POINTS):
+        try:
+            native = _coal_hull(points)
+        except _Flat:
+            return None, 'flat'
+        if native is not None:
+            return native, 'convex hull'
     if len(points) <= MAX_POINTS and 'scipy.spatial' not in sys.modules:
         try:
             return _quickhull(points), 'convex hull'
@@ -100,6 +115,90 @@ def convex_hull(points: np.ndarray) -> Tuple[Optional[Hull], str]:
         return None, 'flat'
     simplices = _outward(found.points, found.simplices, found.equations[:, :3])
     return Hull(found.points, simplices), 'convex hull'
+
+
+def _coal_available() -> bool:
+    if 'coal' in sys.modules:
+        return True
+    global _COAL_FOUND
+    if _COAL_FOUND is None:
+        import importlib.util
+        try:
+            _COAL_FOUND = importlib.util.find_spec('coal') is not None
+        except (ImportError, ValueError):
+            _COAL_FOUND = False
+    return _COAL_FOUND
+
+
+_COAL_FOUND: Optional[bool] = None
+
+
+def qhull_safe(points: np.ndarray) -> bool:
+    """
+    Return True when points span a volume Qhull (in coal) can hull without crashing.
+
+    coal 3's Qhull ends the process (a segmentation fault) on points in a plane or nearly
+    so; points whose extreme tetrahedron is at least :data:`NATIVE_MIN_WIDTH` of their
+    extent thick never made it fail in 6,400 random sets from flat to thick (see
+    test_meshes_hull_native.py).
+
+    :param points: (n, 3) finite points
+    """
+    points = np.asarray(points, dtype=np.float64)
+    if len(points) < 4 or not np.all(np.isfinite(points)):
+        return False
+    centred = points - (points.min(axis=0) + points.max(axis=0)) / 2.0
+    extent = float(np.max(centred.max(axis=0) - centred.min(axis=0)))
+    try:
+        _start(centred, NATIVE_MIN_WIDTH * extent)
+    except _Flat:
+        return False
+    return True
+
+
+def _coal_hull(original: np.ndarray) -> Optional[Hull]:
+    """
+    Return the hull by coal's Qhull, or None when coal is missing or its result is not closed.
+
+    coal (an exec_depend, the self-collision library) builds the hull in C++: Qhull on a
+    humanoid's CAD part is tens of times faster than the insertions above, and importing
+    coal costs a seventh of importing SciPy. Qhull crashes the process on points in a plane
+    (a segmentation fault, not an exception): points whose extreme tetrahedron is thinner
+    than :data:`NATIVE_MIN_WIDTH` of their extent never reach it (:class:`_Flat` when
+    they are flat at :data:`_EPS`, else None: the NumPy hull decides).
+
+    :raises _Flat: for points in a plane, a line or one place
+    """
+    if not _coal_available():
+        return None
+    centre = (original.min(axis=0) + original.max(axis=0)) / 2.0
+    points = original - centre  # Qhull's precision is relative to the biggest coordinate
+    extent = float(np.max(points.max(axis=0) - points.min(axis=0)))
+    _start(points, _EPS * extent)  # raises _Flat as the NumPy hull would
+    if not qhull_safe(points):
+        return None
+    import coal
+    model = coal.BVHModelOBBRSS()
+    model.beginModel(0, len(points))
+    model.addVertices(np.ascontiguousarray(points))
+    model.buildConvexHull(True, 'Qt')
+    convex = model.convex
+    corners = np.asarray(convex.points(), dtype=np.float64).reshape(-1, 3)
+    simplices = np.empty((convex.num_polygons, 3), dtype=np.int64)
+    for index in range(len(simplices)):
+        triangle = convex.polygons(index)
+        simplices[index] = (triangle[0], triangle[1], triangle[2])
+    if len(simplices) < 4 or len(corners) < 4 or simplices.max() >= len(corners):
+        return None
+    # Qhull's winding is its own: outwards is away from the middle of the corners.
+    inward = np.einsum('ij,ij->i', cross(corners[simplices]),
+                       corners[simplices[:, 0]] - corners.mean(axis=0)) < 0.0
+    simplices[inward] = simplices[inward][:, ::-1]
+    try:
+        _closed(simplices, len(corners))
+    except _Unbuilt:
+        return None
+    return Hull(corners + centre, simplices)
 
 
 def surface_hull(points: np.ndarray, faces: np.ndarray) -> Optional[Hull]:
@@ -274,7 +373,9 @@ def _visible(apex: list, seed: int, corners: list, edge_face: dict, planes: list
     for face in visible:
         a, b, c = corners[face]
         for edge in ((a, b), (b, c), (c, a)):
-            other = edge_face[(edge[1], edge[0])]
+            other = edge_face.get((edge[1], edge[0]))
+            if other is None:  # an earlier step left the surface open (near-flat points)
+                raise _Unbuilt('an edge without a face beyond it')
             sees = seen.get(other)
             if sees is None:
                 nx, ny, nz, d = planes[other]
@@ -298,8 +399,13 @@ def _verify(points: np.ndarray, simplices: np.ndarray) -> None:
     Measured so, with the facet's unnormalised cross product, a sliver facet (whose plane
     is known only roughly) cannot refuse a right hull.
     """
+    _closed(simplices, len(points))
+    _held(points, simplices)
+
+
+def _closed(simplices: np.ndarray, n: int) -> None:
+    """Refuse triangles that are not a closed surface wound one way."""
     edges = simplices[:, [0, 1, 1, 2, 2, 0]].reshape(-1, 2)
-    n = len(points)
     keys = np.sort(edges[:, 0] * n + edges[:, 1])
     if not len(keys):
         raise _Unbuilt('no facets')
@@ -310,6 +416,11 @@ def _verify(points: np.ndarray, simplices: np.ndarray) -> None:
     found = np.minimum(np.searchsorted(keys, reverse), len(keys) - 1)
     if not np.all(keys[found] == reverse):
         raise _Unbuilt('an open edge')
+
+
+def _held(points: np.ndarray, simplices: np.ndarray) -> None:
+    """Refuse a hull that a point lies outside of (by more than :data:`_MISSING`)."""
+    n = len(points)
     crosses = cross(points[simplices])
     levels = np.einsum('ij,ij->i', crosses, points[simplices[:, 0]])
     # Six times the volume, as the triple products below are.

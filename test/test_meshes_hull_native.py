@@ -1,0 +1,104 @@
+# Copyright 2026 urdf_link_tools contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+
+"""
+Hulls by coal's Qhull: the same hulls as SciPy's, and flat input never reaches it.
+
+Qhull (through coal 3) ends the process with a segmentation fault on points in a plane; the
+guard in :func:`urdf_link_tools.meshes.hull._coal_hull` keeps thin point sets from it. The
+crash cases run in a child process, so a regression fails the test instead of killing pytest.
+"""
+
+import subprocess
+import sys
+
+import corpus
+import numpy as np
+import pytest
+
+from urdf_link_tools.meshes import hull
+from urdf_link_tools.meshes import MeshLibrary
+
+pytest.importorskip('coal')
+
+THIN = """
+import sys
+import numpy as np
+from urdf_link_tools.meshes.hull import convex_hull
+rng = np.random.default_rng(7)
+answers = []
+for thickness in (0.0, 1e-16, 1e-13, 1e-11, 1e-9, 1e-7, 1e-6, 1e-5, 1e-4):
+    for trial in range(20):
+        points = rng.normal(size=(900, 3)) * rng.uniform(0.001, 1000.0)
+        points[:, 2] *= thickness
+        if trial % 3 == 0:
+            points[:, 1] *= thickness  # a line
+        rotation = np.linalg.qr(rng.normal(size=(3, 3)))[0]
+        points = points @ rotation.T + rng.normal(size=3) * 1e4
+        found, why = convex_hull(points)
+        answers.append(why)
+print(len(answers), sorted(set(answers)))
+"""
+
+
+def test_thin_and_flat_point_sets_do_not_crash_the_process():
+    done = subprocess.run([sys.executable, '-c', THIN], capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 0, (done.returncode, done.stderr[-2000:])
+    count, answers = done.stdout.split(' ', 1)
+    assert count == '180'
+    assert 'flat' in answers and 'convex hull' in answers
+
+
+def _qhull_volume(points: np.ndarray) -> float:
+    from scipy.spatial import ConvexHull
+    return float(ConvexHull(points).volume)
+
+
+@pytest.mark.parametrize('name', [
+    'romeo_description/meshes/V1/collision/RHipPitch.dae',
+    'talos_data/meshes/torso/torso_2.STL',
+    'panda_description/meshes/collision/link3.stl',
+])
+def test_coal_hull_matches_the_numpy_hull_on_real_parts(name):
+    path = corpus.robots_dir() / name
+    if not path.exists():
+        pytest.fail(f'{path} is missing from example-robot-data')
+    mesh = MeshLibrary(use_ament_index=False).load(str(path), (1.0, 1.0, 1.0), None)
+    points = np.asarray(mesh.vertices, dtype=np.float64)
+    native = hull._coal_hull(points)
+    assert native is not None
+    hull._closed(native.simplices, len(native.points))
+    expected = _qhull_volume(points)  # SciPy's Qhull (the NumPy hull gives up on torso_2)
+    assert hull.enclosed_volume(native) == pytest.approx(expected, rel=1e-9)
+    # Every input point is inside the hull (to Qhull's precision).
+    corners, simplices = native.points, native.simplices
+    normals = np.cross(corners[simplices[:, 1]] - corners[simplices[:, 0]],
+                       corners[simplices[:, 2]] - corners[simplices[:, 0]])
+    levels = np.einsum('ij,ij->i', normals, corners[simplices[:, 0]])
+    heights = points @ normals.T - levels
+    assert heights.max() <= 1e-9 * np.abs(levels).max()
+
+
+def test_the_numpy_hull_is_used_below_the_native_size_while_coal_is_not_loaded():
+    code = ('import sys, numpy as np\n'
+            'from urdf_link_tools.meshes.hull import convex_hull\n'
+            'points = np.random.default_rng(1).normal(size=(200, 3))\n'
+            'found, why = convex_hull(points)\n'
+            'print(why, "coal" in sys.modules)\n')
+    done = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.split() == ['convex', 'hull', 'False']
