@@ -153,3 +153,52 @@ def test_links_placed_by_numbers_that_are_not_finite_are_left_out_and_said():
         matrix = matrix_of(text, samples=100)
     assert matrix.disabled == {('a', 'c'): 'Adjacent'}
     assert [item.link for item in matrix.skipped] == ['b']
+
+
+@pytest.mark.parametrize('name', ['talos_reduced.urdf', 'romeo.urdf', 'tiago.urdf',
+                                  'icub.urdf', 'panda.urdf'])
+def test_box_prefilter_keeps_every_overlap_at_rest(name, monkeypatch):
+    # The boxes only rule pairs out before coal: the overlaps found with them and with every
+    # candidate pair sent to coal are the same, on robots with many overlaps at rest.
+    from urdf_link_tools.analysis import load_meshes
+    from urdf_link_tools.collision import overlap
+    from urdf_link_tools.collision.bodies import build_bodies
+    from urdf_link_tools.meshes import MeshLibrary
+    path = corpus.urdf_path(name)
+    model = parse_urdf_string(path.read_bytes(), str(path))
+    meshes = load_meshes(model, MeshLibrary(ament_prefix_path=corpus.ament_prefixes()))
+    bodies, _ = build_bodies(model, meshes)
+    with_boxes = overlap.overlaps_at_rest(model, bodies)
+    monkeypatch.setattr(overlap, '_boxes_meet', lambda *args: True)
+    without = overlap.overlaps_at_rest(model, bodies)
+    assert with_boxes.overlaps == without.overlaps
+    assert len(without.overlaps) > 0
+
+
+def test_boxes_apart_never_separates_boxes_coal_finds_in_contact():
+    coal = pytest.importorskip('coal')
+    from urdf_link_tools.collision.overlap import boxes_apart
+    rng = np.random.default_rng(3)
+    touching = apart = 0
+    for _ in range(3000):
+        poses, boxes, shapes = [], [], []
+        for _ in range(2):
+            pose = np.eye(4)
+            pose[:3, :3] = np.linalg.qr(rng.normal(size=(3, 3)))[0]
+            pose[:3, 3] = rng.uniform(-1.0, 1.0, 3)
+            half = rng.uniform(0.05, 0.8, 3)
+            centre = rng.uniform(-0.2, 0.2, 3)
+            poses.append(pose)
+            boxes.append((centre, half))
+            placed = pose @ np.vstack([np.column_stack([np.eye(3), centre]), [0, 0, 0, 1]])
+            shapes.append((coal.Box(*(2.0 * half)), coal.Transform3s(
+                np.ascontiguousarray(placed[:3, :3]), np.ascontiguousarray(placed[:3, 3]))))
+        result = coal.CollisionResult()
+        hit = coal.collide(shapes[0][0], shapes[0][1], shapes[1][0], shapes[1][1],
+                           coal.CollisionRequest(), result)
+        separated = boxes_apart(poses[0], boxes[0], poses[1], boxes[1])
+        if hit:
+            touching += 1
+            assert not separated
+        apart += separated
+    assert touching > 300 and apart > 300

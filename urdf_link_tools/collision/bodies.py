@@ -81,10 +81,16 @@ class Part:
 
     def __init__(self, label: str, origin, build: Callable[[], object],
                  centre: Tuple[float, float, float], radius: float,
-                 transform: Optional[np.ndarray] = None) -> None:
+                 transform: Optional[np.ndarray] = None,
+                 box: Optional[Tuple[np.ndarray, np.ndarray]] = None,
+                 points: Optional[np.ndarray] = None) -> None:
         self.label = label
         self.centre = centre
         self.radius = radius
+        #: (centre, half sides) of a box holding the geometry, in the element's frame
+        self.box = box
+        #: points whose hull holds the geometry (a mesh's vertices, a primitive's box corners)
+        self.points = points
         self._origin = origin
         self._build = build
         self._geometry: Optional[object] = None
@@ -152,7 +158,8 @@ class BvhCache:
 
     def __init__(self) -> None:
         self._models: Dict[Tuple[int, Tuple[float, float, float]], object] = {}
-        self._spheres: Dict[Tuple[int, Tuple[float, float, float]], Tuple[np.ndarray, float]] = {}
+        self._spheres: Dict[Tuple[int, Tuple[float, float, float]],
+                            Tuple[np.ndarray, float, np.ndarray]] = {}
 
     def sphere(self, mesh: MeshInfo) -> Tuple[np.ndarray, float]:
         """Return the centre (mesh frame) and radius of a sphere around a mesh at its scale."""
@@ -161,9 +168,16 @@ class BvhCache:
         if found is None:
             points = np.asarray(mesh.vertices, dtype=float)
             centre = (points.min(axis=0) + points.max(axis=0)) / 2.0
-            found = (centre, float(np.sqrt(((points - centre) ** 2).sum(axis=1).max())))
+            found = (centre, float(np.sqrt(((points - centre) ** 2).sum(axis=1).max())),
+                     (points.max(axis=0) - points.min(axis=0)) / 2.0)
             self._spheres[key] = found
-        return found
+        return found[0], found[1]
+
+    def box(self, mesh: MeshInfo) -> Tuple[np.ndarray, np.ndarray]:
+        """Return the centre and half sides of the box of a mesh at its scale (mesh frame)."""
+        self.sphere(mesh)
+        centre, _, half = self._spheres[(id(mesh.raw), tuple(mesh.scale))]
+        return centre, half
 
     def model(self, mesh: MeshInfo) -> object:
         """Return the BVH of a mesh's triangles at its scale."""
@@ -201,12 +215,28 @@ def _part(element: GeometryElement, mesh: Optional[MeshResult],
         transform = origin_to_matrix(origin)
         centre = transform[:3, :3] @ local + transform[:3, 3]
         return Part(element.label, origin, lambda: cache.model(mesh),
-                    tuple(float(v) for v in centre), radius, transform), ''
+                    tuple(float(v) for v in centre), radius, transform, cache.box(mesh),
+                    np.asarray(mesh.vertices, dtype=float)), ''
     build, radius, reason = _primitive(geometry)
     if build is None:
         return None, reason
+    half = _half_sides(geometry)
     # A primitive is centred on its origin: its sphere does not turn with it.
-    return Part(element.label, origin, build, tuple(float(v) for v in origin.xyz), radius), ''
+    return Part(element.label, origin, build, tuple(float(v) for v in origin.xyz), radius,
+                box=(np.zeros(3), half), points=_CORNERS * half), ''
+
+
+_CORNERS = np.array([(x, y, z) for x in (-1.0, 1.0) for y in (-1.0, 1.0) for z in (-1.0, 1.0)])
+
+
+def _half_sides(geometry) -> np.ndarray:
+    """Return the half sides of the box around a primitive, centred on its origin."""
+    if isinstance(geometry, Box):
+        return np.array([float(v) for v in geometry.size]) / 2.0
+    if isinstance(geometry, Sphere):
+        return np.full(3, float(geometry.radius))
+    radius = float(geometry.radius)
+    return np.array([radius, radius, float(geometry.length) / 2.0])
 
 
 def _enclosing(parts: List[Part]) -> Tuple[np.ndarray, float]:
