@@ -131,7 +131,7 @@ def _ref(url: Optional[str]) -> str:
 class _Source:
     """One ``<source>``: its components, and its values when they are parsed."""
 
-    def __init__(self, element: etree._Element) -> None:
+    def __init__(self, element: etree._Element, parse: bool = False) -> None:
         self.array = _child(element, 'float_array')
         if self.array is None:
             raise Unsupported('a source without a float_array')
@@ -144,6 +144,9 @@ class _Source:
         self.components = len(names)
         self.stp = names == ['S', 'T', 'P']
         self._values: Optional[np.ndarray] = None
+        self._size: Optional[int] = None
+        if parse:  # positions: parsed anyway, so not counted first
+            self.values()
         if self.length() * self.components != self.size():
             raise Unsupported('a source whose values do not fill its components')
 
@@ -154,11 +157,10 @@ class _Source:
 
     def size(self) -> int:
         """Return how many numbers the array holds, counted without parsing when it can be."""
-        if self._values is None:
-            counted = _count_numbers(self.array.text)
-            if counted is not None:
-                return counted
-        return len(self.values())
+        if self._size is None:
+            counted = None if self._values is not None else _count_numbers(self.array.text)
+            self._size = counted if counted is not None else len(self.values())
+        return self._size
 
     def length(self) -> int:
         return self.size() // self.components
@@ -276,12 +278,16 @@ def _geometry(element: etree._Element) -> List[_Primitive]:
     scope: Dict[str, Union[_Source, Dict[str, _Source]]] = {}
     vertices = None
     primitives = []
+    # The positions are parsed (to be placed); the other sources are only counted.
+    positions = {(item.get('source') or '')[1:] for child in mesh  # type: ignore[union-attr]
+                 if _local(child.tag) == 'vertices' for item in _children(child, 'input')
+                 if item.get('semantic') == 'POSITION'}
     for child in mesh:  # type: ignore[union-attr]
         name = _local(child.tag)
         if name not in _MESH_CHILDREN:
             raise Unsupported(f'<{name}> in a mesh')
         if name == 'source':
-            scope[child.get('id') or ''] = _Source(child)
+            scope[child.get('id') or ''] = _Source(child, (child.get('id') or '') in positions)
         elif name == 'vertices':
             vertices = child
         elif name != 'lines' and name != 'extra':
@@ -445,7 +451,7 @@ def _read(data: bytes, max_instances: int, max_triangles: int) -> Union[str, Arr
     if not namespace.startswith('{') or any(
             not element.tag.startswith(namespace) for element in elements):
         raise Unsupported('elements outside the COLLADA namespace')
-    reason = dae.instancing_problem(data, max_instances, max_triangles, root)
+    reason = dae.instancing_problem(data, max_instances, max_triangles, root, elements)
     if reason is not None:
         return reason
     if any(len(child) for child in root if _local(child.tag) in (
