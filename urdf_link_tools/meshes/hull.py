@@ -117,6 +117,17 @@ def convex_hull(points: np.ndarray) -> Tuple[Optional[Hull], str]:
     return Hull(found.points, simplices), 'convex hull'
 
 
+def native_first(count: int) -> bool:
+    """
+    Return True when a hull of ``count`` points goes straight to coal's Qhull.
+
+    Then a closed part is not first tested for being its own hull (:func:`surface_hull`
+    costs a product of its points by its triangles; Qhull is faster once coal is loaded).
+    """
+    return 'scipy.spatial' not in sys.modules and 'coal' in sys.modules and \
+        count >= NATIVE_LOADED_MIN_POINTS and _coal_available()
+
+
 def _coal_available() -> bool:
     if 'coal' in sys.modules:
         return True

@@ -39,7 +39,8 @@ from typing import Optional, Tuple
 
 import numpy as np
 
-from urdf_link_tools.meshes.hull import convex_hull, enclosed_volume, Hull, surface_hull
+from urdf_link_tools.meshes.hull import (convex_hull, enclosed_volume, Hull, native_first,
+                                         surface_hull)
 from urdf_link_tools.meshes.integrals import (cross, mass_properties, MassProperties,
                                               merge_positions)
 from urdf_link_tools.meshes.reading import frozen, RawMesh, TRIM_BYTES, trim_heap
@@ -197,7 +198,8 @@ def _measure(raw: RawMesh) -> Solid:
         if not abs(volume) > tiny:
             return _unmeasured(None, watertight, consistent, flat=True)
         # A convex part is its own hull (no hull to build: one insertion per corner).
-        hull, why = surface_hull(vertices, faces[:, ::-1] if inside_out else faces), ''
+        hull, why = None if native_first(len(vertices)) else surface_hull(
+            vertices, faces[:, ::-1] if inside_out else faces), ''
         if hull is None and len(vertices) > _DIRECT_HULL and \
                 abs(volume) <= _inner_hull_volume(vertices):
             # Below the hull of some of its points, so below its hull: decided without the
