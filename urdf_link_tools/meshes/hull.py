@@ -195,10 +195,13 @@ def _coal_hull(original: np.ndarray) -> Optional[Hull]:
     model.buildConvexHull(True, 'Qt')
     convex = model.convex
     corners = np.asarray(convex.points(), dtype=np.float64).reshape(-1, 3)
-    simplices = np.empty((convex.num_polygons, 3), dtype=np.int64)
-    for index in range(len(simplices)):
-        triangle = convex.polygons(index)
-        simplices[index] = (triangle[0], triangle[1], triangle[2])
+    # One Python call per triangle is all the bindings offer: kept as lean as it goes.
+    flat: list = []
+    extend, polygon = flat.extend, convex.polygons
+    for index in range(convex.num_polygons):
+        triangle = polygon(index)
+        extend((triangle[0], triangle[1], triangle[2]))
+    simplices = np.array(flat, dtype=np.int64).reshape(-1, 3)
     if len(simplices) < 4 or len(corners) < 4 or simplices.max() >= len(corners):
         return None
     # Qhull's winding is its own: outwards is away from the middle of the corners.
