@@ -108,8 +108,12 @@ def test_cache_reuses_a_report_until_a_mesh_changes(tmp_path):
     args = ['check', str(robot), '--format', 'jsonl', '--fail-on', 'never', '--cache',
             str(cache)]
     first = run(args)[1]
-    assert list(cache.rglob('*.pickle'))
-    assert run(args)[1] == first  # from the cache
+    entries = list(cache.rglob('*.pickle'))
+    assert len(entries) == 1
+    written = entries[0].stat().st_mtime_ns
+    assert run(args)[1] == first
+    assert list(cache.rglob('*.pickle')) == entries
+    assert entries[0].stat().st_mtime_ns == written  # read from the cache, not written again
     # The same robot checked again after a collision mesh is replaced by a broken file.
     mesh = tmp_path / 'ur_description' / 'meshes' / 'ur5' / 'collision' / 'forearm.stl'
     assert f'meshes/ur5/collision/{mesh.name}' in text
@@ -158,3 +162,30 @@ def _dies_on_b(path):
 def test_a_worker_that_dies_is_an_answer_not_a_traceback():
     answers = list(batch.run(_dies_on_b, ['a', 'b'], 2, crashed=lambda path: f'{path} died'))
     assert answers[0] in (('a', 'A'), ('a', 'a died')) and answers[1] == ('b', 'b died')
+
+
+def test_the_cache_is_hit_by_the_next_process(tmp_path):
+    # The key once held repr() of a frozenset (the engine targets), whose order follows the
+    # per-process string hash: every run missed and wrote a new entry. Two processes with
+    # different hash seeds must share one entry.
+    import subprocess
+    import sys
+    robot = tmp_path / 'two.urdf'
+    robot.write_text(open(corpus.urdf_path('ur5_robot.urdf')).read().replace(
+        'package://', 'file:///nowhere/'))
+    cache = tmp_path / 'cache'
+    command = [sys.executable, '-m', 'urdf_link_tools.cli', 'check', str(robot), '--format',
+               'jsonl', '--fail-on', 'never', '--cache', str(cache)]
+    outputs = []
+    for seed in ('1', '2'):
+        done = subprocess.run(command, capture_output=True, text=True, timeout=300,
+                              env=dict(os.environ, PYTHONHASHSEED=seed))
+        assert done.returncode == 0, done.stderr[-2000:]
+        outputs.append(done.stdout)
+        if seed == '1':
+            entries = list(cache.rglob('*.pickle'))
+            assert len(entries) == 1
+            written = entries[0].stat().st_mtime_ns
+    assert outputs[0] == outputs[1]
+    assert list(cache.rglob('*.pickle')) == entries
+    assert entries[0].stat().st_mtime_ns == written

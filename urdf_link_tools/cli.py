@@ -363,11 +363,12 @@ def _check_paths(args: argparse.Namespace, config, baseline, out: TextIO, err: T
 def _cache_options(args: argparse.Namespace, config) -> str:
     """Name every option that changes a robot's report (the cache's key)."""
     import os
-    from urdf_link_tools.result_cache import file_digest
-    return repr((config, args.xacro, sorted(args.xacro_args), args.xacro_allow_dir,
-                 [(name, os.environ.get(name)) for name in args.xacro_env], args.xacro_timeout,
-                 args.skip_macro_files, args.baseline and file_digest(args.baseline),
-                 os.environ.get('AMENT_PREFIX_PATH', '')))
+    from urdf_link_tools.result_cache import canonical, file_digest
+    return canonical((config, args.xacro, sorted(args.xacro_args), args.xacro_allow_dir,
+                      [(name, os.environ.get(name)) for name in args.xacro_env],
+                      args.xacro_timeout, args.skip_macro_files,
+                      args.baseline and file_digest(args.baseline),
+                      os.environ.get('AMENT_PREFIX_PATH', '')))
 
 
 def _fix_xacro(args: argparse.Namespace, analysis, loaded: LoadedDescription,

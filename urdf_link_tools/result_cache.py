@@ -27,6 +27,7 @@ Entries are pickles written by this tool into a directory the user names: as wit
 cache, point it only at a directory nobody else writes. A damaged entry is a miss.
 """
 
+import dataclasses
 from dataclasses import replace
 import os
 import pickle
@@ -53,6 +54,28 @@ def file_digest(path: str) -> Optional[str]:
     except OSError:
         return None
     return digest.hexdigest()
+
+
+def canonical(value: Any) -> str:
+    """
+    Return a text naming a value the same way in every process.
+
+    ``repr`` of a set follows string hashing, which Python randomises per process: a key made
+    with it (the engine targets are a frozenset) never matched in the next run. Sets and
+    mappings are sorted here; dataclasses are spelled out field by field.
+    """
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        fields = ', '.join(f'{field.name}={canonical(getattr(value, field.name))}'
+                           for field in dataclasses.fields(value))
+        return f'{type(value).__name__}({fields})'
+    if isinstance(value, (set, frozenset)):
+        return '{' + ', '.join(sorted(canonical(item) for item in value)) + '}'
+    if isinstance(value, dict):
+        return '{' + ', '.join(sorted(f'{canonical(key)}: {canonical(item)}'
+                                      for key, item in value.items())) + '}'
+    if isinstance(value, (list, tuple)):
+        return '[' + ', '.join(canonical(item) for item in value) + ']'
+    return repr(value)
 
 
 def _version() -> str:
