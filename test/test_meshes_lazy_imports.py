@@ -157,7 +157,10 @@ def test_a_check_imports_only_what_the_robot_needs(tmp_path):
 
 
 def test_links_near_each_other_bring_the_collision_library_in(tmp_path):
-    # base and hand are not adjacent; at 0.05 m their spheres overlap: coal decides.
+    # base and hand are not adjacent; at 0.05 m their spheres overlap: coal decides. (The
+    # Python 3.10 stage has no coal: there the check goes without, as the README says.)
+    import importlib.util
     path = tmp_path / 'near.urdf'
     path.write_text(APART.replace('HEIGHT', '0.05'))
-    assert _imported_by_check(str(path)) == ['coal']
+    expected = ['coal'] if importlib.util.find_spec('coal') is not None else []
+    assert _imported_by_check(str(path)) == expected
