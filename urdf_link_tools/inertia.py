@@ -96,6 +96,21 @@ def principal_moments(inertia: InertiaLike) -> Tuple[np.ndarray, np.ndarray]:
     return moments, axes
 
 
+def principal_values(matrix: np.ndarray) -> np.ndarray:
+    """
+    Return the principal moments (ascending) of a 3x3 tensor: ``principal_moments(m)[0]``.
+
+    A tensor without products is answered without LAPACK, with the same numbers.
+    """
+    values = np.asarray(matrix, dtype=float).tolist()
+    diagonal = _diagonal_of(values[0][0], values[0][1], values[0][2], values[1][1],
+                            values[1][2], values[2][2])
+    if diagonal is not None and values[1][0] == 0.0 and values[2][0] == 0.0 and \
+            values[2][1] == 0.0:
+        return np.array(sorted(diagonal))
+    return principal_moments(matrix)[0]
+
+
 def tensor_from_principal(moments: Sequence[float], axes: np.ndarray) -> np.ndarray:
     """Return ``axes @ diag(moments) @ axes.T``."""
     return axes @ np.diag(np.asarray(moments, dtype=float)) @ axes.T
@@ -268,10 +283,13 @@ def _plain_diagonal(inertia: InertiaLike) -> Optional[Tuple[float, float, float]
     sorted), unless it rescales a tensor whose largest entry is beyond about 1e+-146, or
     orders a +0 and a -0: the range and the zeros are required here.
     """
-    if isinstance(inertia, Inertia):
-        ixx, ixy, ixz, iyy, iyz, izz = inertia.as_tuple()
-    else:
+    if not isinstance(inertia, Inertia):
         return None
+    return _diagonal_of(*inertia.as_tuple())
+
+
+def _diagonal_of(ixx: float, ixy: float, ixz: float, iyy: float, iyz: float,
+                 izz: float) -> Optional[Tuple[float, float, float]]:
     if ixy != 0.0 or ixz != 0.0 or iyz != 0.0:
         return None
     diagonal = (float(ixx), float(iyy), float(izz))
