@@ -184,6 +184,9 @@ def check_com(ctx: CheckContext, link: Link) -> Iterator[Finding]:
     com = np.asarray(link.inertial.origin.xyz, dtype=float)
     visual = group_bounds(ctx, link.visuals)
     both = union_bounds([collision, visual])
+    low, high = both[0].tolist(), both[1].tolist()
+    if all(lo <= c <= hi for lo, c, hi in zip(low, com.tolist(), high)):
+        return  # inside: 0 m outside, within any tolerance (the usual case, without norms)
     tolerance = max(COM_MIN_TOLERANCE,
                     COM_TOLERANCE * float(np.linalg.norm(both[1] - both[0])))
     distance = distance_outside(com, both)
