@@ -33,6 +33,16 @@ Bounds = Tuple[np.ndarray, np.ndarray]
 _INF = math.inf
 
 
+def _rotation_rows(roll: float, pitch: float, yaw: float) -> Tuple[float, ...]:
+    """Return the nine entries of R = Rz(yaw) Ry(pitch) Rx(roll), row by row (finite angles)."""
+    cr, sr = math.cos(roll), math.sin(roll)
+    cp, sp = math.cos(pitch), math.sin(pitch)
+    cy, sy = math.cos(yaw), math.sin(yaw)
+    return (cy * cp, cy * sp * sr - sy * cr, cy * sp * cr + sy * sr,
+            sy * cp, sy * sp * sr + cy * cr, sy * sp * cr - cy * sr,
+            -sp, cp * sr, cp * cr)
+
+
 def rpy_to_matrix(rpy: Sequence[float]) -> np.ndarray:
     """
     Return the rotation matrix of URDF fixed-axis roll, pitch, yaw.
@@ -45,13 +55,8 @@ def rpy_to_matrix(rpy: Sequence[float]) -> np.ndarray:
         # math.cos gives NaN for NaN but raises for infinity: make both NaN, which every
         # caller already treats as "not finite, reported by the checks".
         return np.full((3, 3), math.nan)
-    cr, sr = math.cos(roll), math.sin(roll)
-    cp, sp = math.cos(pitch), math.sin(pitch)
-    cy, sy = math.cos(yaw), math.sin(yaw)
-    return np.array([
-        [cy * cp, cy * sp * sr - sy * cr, cy * sp * cr + sy * sr],
-        [sy * cp, sy * sp * sr + cy * cr, sy * sp * cr - cy * sr],
-        [-sp, cp * sr, cp * cr]])
+    r = _rotation_rows(roll, pitch, yaw)
+    return np.array([r[0:3], r[3:6], r[6:9]])
 
 
 def matrix_to_quaternion(matrix: np.ndarray) -> Tuple[float, float, float, float]:
@@ -105,10 +110,15 @@ def origin_to_matrix(origin: Origin) -> np.ndarray:
     :param origin: the URDF origin
     :return: 4x4 matrix
     """
-    transform = np.eye(4)
-    transform[:3, :3] = rpy_to_matrix(origin.rpy)
-    transform[:3, 3] = np.asarray(origin.xyz, dtype=float)
-    return transform
+    roll, pitch, yaw = (float(v) for v in origin.rpy)
+    x, y, z = (float(v) for v in origin.xyz)
+    if not (math.isfinite(roll) and math.isfinite(pitch) and math.isfinite(yaw)):
+        r: Tuple[float, ...] = (math.nan,) * 9
+    else:
+        r = _rotation_rows(roll, pitch, yaw)
+    # One array from the numbers: np.eye and two slice assignments cost three times as much.
+    return np.array([(r[0], r[1], r[2], x), (r[3], r[4], r[5], y), (r[6], r[7], r[8], z),
+                     (0.0, 0.0, 0.0, 1.0)])
 
 
 def is_finite(values: Sequence[float]) -> bool:
@@ -201,6 +211,9 @@ def primitive_local_bounds(geometry: Optional[Geometry]) -> Optional[Bounds]:
     return -half, half
 
 
+_EYE4 = np.eye(4).tobytes()
+
+
 def transform_bounds(local: Bounds, transform: np.ndarray) -> Bounds:
     """
     Return the axis-aligned bounds of a transformed box (all eight corners).
@@ -210,10 +223,52 @@ def transform_bounds(local: Bounds, transform: np.ndarray) -> Bounds:
     :return: (min, max) in the parent frame
     """
     lo, hi = local
+    if isinstance(lo, np.ndarray) and isinstance(hi, np.ndarray) and \
+            transform.dtype == np.float64 and transform.tobytes() == _EYE4:
+        # The identity (a weld group's top frame): each corner's coordinate is the box's
+        # own plus the zero translation, the same number as the product below gives for a
+        # finite one (the products with the zeros of the matrix are zeros; adding +0 turns
+        # a -0 into +0, whatever the order of the sum).
+        low, high = lo.tolist(), hi.tolist()
+        if is_finite(low) and is_finite(high):
+            return (np.array([min(a + 0.0, b + 0.0) for a, b in zip(low, high)]),
+                    np.array([max(a + 0.0, b + 0.0) for a, b in zip(low, high)]))
     corners = np.array([[x, y, z] for x in (lo[0], hi[0]) for y in (lo[1], hi[1])
                         for z in (lo[2], hi[2])])
     moved = corners @ transform[:3, :3].T + transform[:3, 3]
     return moved.min(axis=0), moved.max(axis=0)
+
+
+def _plain_bounds(geometry: Geometry, xyz: Sequence[float], rpy: Sequence[float]) -> \
+        Optional[Bounds]:
+    """
+    Return a primitive's bounds with Python numbers, or None to take the NumPy way.
+
+    The same operations in the same order as :func:`element_bounds` below (IEEE-754 makes
+    them equal, bit for bit): element-wise formulas for spheres and cylinders under any
+    rotation, boxes without rotation (any other takes a matrix product whose rounding the
+    BLAS decides). Ten times faster than NumPy on three-element arrays.
+    """
+    cx, cy, cz = (float(v) for v in xyz)
+    if isinstance(geometry, Sphere):
+        half = abs(float(geometry.radius))
+        return np.array((cx - half, cy - half, cz - half)), \
+            np.array((cx + half, cy + half, cz + half))
+    roll, pitch, yaw = (float(v) for v in rpy)
+    if isinstance(geometry, Cylinder):
+        r = _rotation_rows(roll, pitch, yaw)
+        length = abs(float(geometry.length))
+        radius = abs(float(geometry.radius))
+        hx, hy, hz = (abs(a) * length / 2.0 + radius * math.sqrt(min(max(1.0 - a * a, 0.0), 1.0))
+                      for a in (r[2], r[5], r[8]))
+        return np.array((cx - hx, cy - hy, cz - hz)), np.array((cx + hx, cy + hy, cz + hz))
+    if isinstance(geometry, Box) and roll == 0.0 and pitch == 0.0 and yaw == 0.0:
+        # The rotation is the identity up to the signs of its zeros: each corner is the
+        # half size plus the centre, exactly, unless a half size is zero (signed zeros).
+        hx, hy, hz = (abs(float(v)) / 2.0 for v in geometry.size)
+        if hx != 0.0 and hy != 0.0 and hz != 0.0:
+            return np.array((cx - hx, cy - hy, cz - hz)), np.array((cx + hx, cy + hy, cz + hz))
+    return None
 
 
 def element_bounds(element: GeometryElement, mesh_info: Optional[object] = None) -> \
@@ -232,9 +287,16 @@ def element_bounds(element: GeometryElement, mesh_info: Optional[object] = None)
         loaded, non-finite numbers)
     """
     geometry = element.geometry
-    if geometry is None or not is_finite(element.origin.xyz + element.origin.rpy):
+    origin = element.origin
+    if geometry is None or not is_finite(origin.xyz + origin.rpy):
         return None
-    transform = origin_to_matrix(element.origin)
+    if not isinstance(geometry, Mesh):
+        if not is_finite(geometry_values(geometry)):
+            return None
+        plain = _plain_bounds(geometry, origin.xyz, origin.rpy)
+        if plain is not None:
+            return plain
+    transform = origin_to_matrix(origin)
     rotation, centre = transform[:3, :3], transform[:3, 3]
     if isinstance(geometry, Mesh):
         local = getattr(mesh_info, 'bounds', None)
@@ -245,8 +307,6 @@ def element_bounds(element: GeometryElement, mesh_info: Optional[object] = None)
             return None
         moved = np.asarray(vertices, dtype=float) @ rotation.T + centre
         return moved.min(axis=0), moved.max(axis=0)
-    if not is_finite(geometry_values(geometry)):
-        return None
     if isinstance(geometry, Sphere):
         half = np.full(3, abs(geometry.radius))
         return centre - half, centre + half
@@ -271,8 +331,32 @@ def union_bounds(boxes: Sequence[Optional[Bounds]]) -> Optional[Bounds]:
     present = [box for box in boxes if box is not None]
     if not present:
         return None
+    if len(present) == 1:
+        lo, hi = present[0]
+        return np.array(lo, dtype=float), np.array(hi, dtype=float)
+    lows = [box[0].tolist() for box in present if isinstance(box[0], np.ndarray)]
+    highs = [box[1].tolist() for box in present if isinstance(box[1], np.ndarray)]
+    if len(lows) == len(present) and len(highs) == len(present):
+        low = [_extreme(min, values) for values in zip(*lows)]
+        high = [_extreme(max, values) for values in zip(*highs)]
+        if None not in low and None not in high:
+            return np.array(low), np.array(high)
     return (np.min([box[0] for box in present], axis=0),
             np.max([box[1] for box in present], axis=0))
+
+
+def _extreme(pick, values: Sequence[float]) -> Optional[float]:
+    """
+    Return min or max of finite numbers as NumPy's reduction does, None if unsure.
+
+    They agree on numbers; not on NaN, nor on which zero of a +0 and a -0 is the smaller.
+    """
+    if not is_finite(values):
+        return None
+    result = pick(values)
+    if result == 0.0 and len({math.copysign(1.0, v) for v in values if v == 0.0}) > 1:
+        return None
+    return result
 
 
 def distance_outside(point: np.ndarray, bounds: Bounds) -> float:

@@ -96,6 +96,21 @@ def principal_moments(inertia: InertiaLike) -> Tuple[np.ndarray, np.ndarray]:
     return moments, axes
 
 
+def principal_values(matrix: np.ndarray) -> np.ndarray:
+    """
+    Return the principal moments (ascending) of a 3x3 tensor: ``principal_moments(m)[0]``.
+
+    A tensor without products is answered without LAPACK, with the same numbers.
+    """
+    values = np.asarray(matrix, dtype=float).tolist()
+    diagonal = _diagonal_of(values[0][0], values[0][1], values[0][2], values[1][1],
+                            values[1][2], values[2][2])
+    if diagonal is not None and values[1][0] == 0.0 and values[2][0] == 0.0 and \
+            values[2][1] == 0.0:
+        return np.array(sorted(diagonal))
+    return principal_moments(matrix)[0]
+
+
 def tensor_from_principal(moments: Sequence[float], axes: np.ndarray) -> np.ndarray:
     """Return ``axes @ diag(moments) @ axes.T``."""
     return axes @ np.diag(np.asarray(moments, dtype=float)) @ axes.T
@@ -260,6 +275,34 @@ def is_zero_tensor(inertia: InertiaLike) -> bool:
     return not np.any(inertia_matrix(inertia))
 
 
+def _plain_diagonal(inertia: InertiaLike) -> Optional[Tuple[float, float, float]]:
+    """
+    Return (ixx, iyy, izz) of a tensor without products, None for any other.
+
+    LAPACK decomposes such a tensor without rounding (its eigenvalues are the diagonal,
+    sorted), unless it rescales a tensor whose largest entry is beyond about 1e+-146, or
+    orders a +0 and a -0: the range and the zeros are required here.
+    """
+    if not isinstance(inertia, Inertia):
+        return None
+    return _diagonal_of(*inertia.as_tuple())
+
+
+def _diagonal_of(ixx: float, ixy: float, ixz: float, iyy: float, iyz: float,
+                 izz: float) -> Optional[Tuple[float, float, float]]:
+    if ixy != 0.0 or ixz != 0.0 or iyz != 0.0:
+        return None
+    diagonal = (float(ixx), float(iyy), float(izz))
+    if not all(abs(value) < 1e100 for value in diagonal):
+        return None  # huge, infinite or NaN
+    largest = max(abs(value) for value in diagonal)
+    if not (largest > 1e-100 or largest == 0.0):
+        return None
+    if any(value == 0.0 and math.copysign(1.0, value) < 0.0 for value in diagonal):
+        return None
+    return diagonal
+
+
 class TensorProperties:
     """
     The derived quantities of one tensor, each computed once, on first use.
@@ -269,13 +312,20 @@ class TensorProperties:
     are exactly those of the module functions of the same names (which are built on this
     class); the cached arrays are read-only because they are shared.
 
+    A tensor without products of inertia (most of them) is answered with Python numbers:
+    the moments are its sorted diagonal and the determinant is NumPy's formula (the sign
+    times ``exp`` of the sum of the logarithms), so the values are equal bit for bit while
+    each NumPy call on a 3x3 array, which costs microseconds, is left out.
+
     :param inertia: the tensor
     """
 
     def __init__(self, inertia: InertiaLike) -> None:
         self.matrix = inertia_matrix(inertia)
         self.matrix.setflags(write=False)
+        self._diagonal = _plain_diagonal(inertia)
         self._principal: Optional[Tuple[np.ndarray, np.ndarray]] = None
+        self._moments: Optional[np.ndarray] = None
         self._minors: Optional[Tuple[float, float, float]] = None
         self._tolerance: Optional[float] = None
 
@@ -292,20 +342,34 @@ class TensorProperties:
     @property
     def moments(self) -> np.ndarray:
         """Return the principal moments, ascending."""
-        return self.principal[0]
+        if self._moments is None:
+            if self._diagonal is not None:
+                moments = np.array(sorted(self._diagonal))
+                moments.setflags(write=False)
+                self._moments = moments
+            else:
+                self._moments = self.principal[0]
+        return self._moments
 
     @property
     def tolerance(self) -> float:
         """Return :func:`gz_tolerance` with gz-math's default factor."""
         if self._tolerance is None:
-            self._tolerance = gz_tolerance(self.matrix)
+            m = self.matrix
+            # np.trace adds the diagonal from the first entry on, as this sum does.
+            self._tolerance = gz_epsilon(float(m[0, 0]) + float(m[1, 1]) + float(m[2, 2]))
         return self._tolerance
 
     @property
     def minors(self) -> Tuple[float, float, float]:
         """Return :func:`leading_minors`."""
         if self._minors is None:
-            self._minors = leading_minors(self.matrix)
+            if self._diagonal is not None:
+                ixx, iyy, izz = self._diagonal
+                ixy = float(self.matrix[0, 1])
+                self._minors = (ixx, ixx * iyy - ixy ** 2, _diagonal_det(self._diagonal))
+            else:
+                self._minors = leading_minors(self.matrix)
         return self._minors
 
     def gz_is_near_positive(self, mass: float) -> bool:
@@ -338,3 +402,17 @@ class TensorProperties:
         if np.any(squared < 0.0):
             return None
         return np.sqrt(squared), np.array(self.principal[1])
+
+
+def _diagonal_det(diagonal: Tuple[float, float, float]) -> float:
+    """Return ``np.linalg.det`` of a diagonal tensor, as NumPy computes it (no pivoting)."""
+    sign = 1.0
+    logdet = 0.0
+    for value in diagonal:
+        if value == 0.0:
+            return 0.0  # LAPACK reports the matrix singular: NumPy's sign 0 times exp(-inf)
+        if value < 0.0:
+            sign = -sign
+            value = -value
+        logdet += math.log(value)
+    return sign * math.exp(logdet)

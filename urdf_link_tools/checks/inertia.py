@@ -21,7 +21,7 @@ MuJoCo additionally refuse is reported as separate rules. See
 """
 
 import math
-from typing import Iterator
+from typing import Iterator, Tuple
 
 import numpy as np
 
@@ -273,15 +273,15 @@ def _check_tensor(ctx: CheckContext, link: Link) -> Iterator[Finding]:
     if is_zero_tensor(matrix):
         yield from _zero_tensor(ctx, link)
         return
-    moments, axes = tensor.principal
+    # Most tensors pass every rule below: what only a finding needs (the axes, the flipped
+    # tensor and whether it would do, the formatted values) is computed for findings only.
+    moments = tensor.moments
     eps = tensor.tolerance
     minors = tensor.minors
-    moment_values = (('moments', fmt_vector(moments)), ('tolerance', eps))
-    flipped = flip_products(matrix)
-    flip_ok = any(inertia.as_tuple()[i] for i in (1, 2, 4)) and \
-        not problem(ctx, link, flipped, geometry_tensor(ctx, link))
     if not tensor.is_positive_definite() and (not tensor.gz_is_near_positive(mass)
                                               or moments[0] < -eps):
+        moment_values = (('moments', fmt_vector(moments)), ('tolerance', eps))
+        flipped, flip_ok = _flipped(ctx, link, matrix)
         failing = [name for name, value in zip(('Ixx', 'Ixx*Iyy-Ixy^2', 'det'), minors)
                    if not value + eps > 0.0]
         suggestion, text = (flipped, _FLIPPED + fmt_inertia(inertia_values(flipped))) \
@@ -298,9 +298,11 @@ def _check_tensor(ctx: CheckContext, link: Link) -> Iterator[Finding]:
             suggested_inertia=inertia_values(suggestion))
         return
     if violates_triangle(moments):
+        moment_values = (('moments', fmt_vector(moments)), ('tolerance', eps))
+        flipped, flip_ok = _flipped(ctx, link, matrix)
         a, b, c = moments
         margin = triangle_margin(moments)
-        nearest = tensor_from_principal(nearest_triangle_moments(moments), axes)
+        nearest = tensor_from_principal(nearest_triangle_moments(moments), tensor.principal[1])
         suggestion, text = (flipped, _FLIPPED + fmt_inertia(inertia_values(flipped))) \
             if flip_ok else suggest(ctx, link, nearest,
                                     'the nearest valid tensor (same principal axes)')
@@ -323,9 +325,10 @@ def _check_tensor(ctx: CheckContext, link: Link) -> Iterator[Finding]:
             '("inertia must have positive eigenvalues"), also on a fixed link, and RViz '
             'cannot draw the inertia box; Gazebo accepts it within its tolerance',
             link=link.name, element=element, line=line, suggestion=text,
-            values=moment_values, suggested_inertia=inertia_values(suggestion))
+            values=(('moments', fmt_vector(moments)), ('tolerance', eps)),
+            suggested_inertia=inertia_values(suggestion))
     elif tensor.equivalent_box(mass) is None and gz_valid_moments(moments):
-        fixed = tensor_from_principal(nearest_triangle_moments(moments), axes)
+        fixed = tensor_from_principal(nearest_triangle_moments(moments), tensor.principal[1])
         suggestion, text = suggest(ctx, link, fixed, 'just inside the valid region')
         yield ctx.finding(
             'inertia-unrepresentable-box', Severity.WARNING,
@@ -333,7 +336,16 @@ def _check_tensor(ctx: CheckContext, link: Link) -> Iterator[Finding]:
             f'(A + B - C = {fmt(triangle_margin(moments))}) are valid for Gazebo only within '
             'its tolerance; MuJoCo, without tolerance, may refuse them',
             link=link.name, element=element, line=line, suggestion=text,
-            values=moment_values, suggested_inertia=inertia_values(suggestion))
+            values=(('moments', fmt_vector(moments)), ('tolerance', eps)),
+            suggested_inertia=inertia_values(suggestion))
+
+
+def _flipped(ctx: CheckContext, link: Link, matrix: np.ndarray) -> Tuple[np.ndarray, bool]:
+    """Return the tensor with its products negated, and whether it is the fix to suggest."""
+    flipped = flip_products(matrix)
+    flip_ok = any(link.inertial.inertia.as_tuple()[i] for i in (1, 2, 4)) and \
+        not problem(ctx, link, flipped, geometry_tensor(ctx, link))
+    return flipped, bool(flip_ok)
 
 
 def _check_rotated(ctx: CheckContext, link: Link) -> Iterator[Finding]:

@@ -35,7 +35,7 @@ from urdf_link_tools.findings import Finding, Severity
 from urdf_link_tools.geometry import (
     distance_outside, is_finite, union_bounds)
 from urdf_link_tools.inertia import (
-    inertia_values, MUJOCO_EPS, principal_moments, violates_triangle)
+    inertia_values, MUJOCO_EPS, principal_values, violates_triangle)
 from urdf_link_tools.model import Link
 
 #: The centre of mass may sit this fraction of the geometry bounds' diagonal outside them,
@@ -99,7 +99,7 @@ def check_mismatch(ctx: CheckContext, link: Link) -> Iterator[Finding]:
     if model is None or expected is None:
         return
     have = declared.moments
-    want = principal_moments(expected)[0]
+    want = principal_values(expected)
     off, worst = mismatch(have, want)
     if not (math.isfinite(off) and off > factor):
         return
@@ -184,6 +184,9 @@ def check_com(ctx: CheckContext, link: Link) -> Iterator[Finding]:
     com = np.asarray(link.inertial.origin.xyz, dtype=float)
     visual = group_bounds(ctx, link.visuals)
     both = union_bounds([collision, visual])
+    low, high = both[0].tolist(), both[1].tolist()
+    if all(lo <= c <= hi for lo, c, hi in zip(low, com.tolist(), high)):
+        return  # inside: 0 m outside, within any tolerance (the usual case, without norms)
     tolerance = max(COM_MIN_TOLERANCE,
                     COM_TOLERANCE * float(np.linalg.norm(both[1] - both[0])))
     distance = distance_outside(com, both)

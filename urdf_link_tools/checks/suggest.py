@@ -32,9 +32,9 @@ import numpy as np
 
 from urdf_link_tools.checks.base import CheckContext, fmt, fmt_inertia
 from urdf_link_tools.checks.density import geometry_is_the_part
-from urdf_link_tools.geometry import rpy_to_matrix
+from urdf_link_tools.geometry import is_finite, rpy_to_matrix
 from urdf_link_tools.inertia import (
-    inertia_values, MUJOCO_EPS, nearest_triangle_moments, principal_moments,
+    inertia_values, MUJOCO_EPS, nearest_triangle_moments, principal_moments, principal_values,
     tensor_from_principal, TensorProperties, violates_triangle)
 from urdf_link_tools.model import Link
 
@@ -59,6 +59,19 @@ def mismatch(have: np.ndarray, want: np.ndarray) -> Tuple[float, int]:
     :param want: reference moments, ascending
     :return: (factor >= 1 of the worst moment, its index); (inf, 0) when one is not positive
     """
+    have_values = have.tolist() if isinstance(have, np.ndarray) else list(have)
+    want_values = want.tolist() if isinstance(want, np.ndarray) else list(want)
+    if len(have_values) == len(want_values) and is_finite(have_values) and \
+            is_finite(want_values):
+        # The same divisions and comparisons with Python numbers (NumPy's per-call cost
+        # dominates on three moments); argmax takes the first of equal spreads, as here.
+        if not (all(v > 0.0 for v in have_values) and all(v > 0.0 for v in want_values)):
+            return math.inf, 0
+        ratios = [h / w for h, w in zip(have_values, want_values)]
+        if all(0.0 < ratio < math.inf for ratio in ratios):  # else NumPy's inf and 1/0
+            spreads = [max(ratio, 1.0 / ratio) for ratio in ratios]
+            worst = spreads.index(max(spreads))
+            return float(spreads[worst]), worst
     if not (np.all(have > 0.0) and np.all(want > 0.0)):
         return math.inf, 0
     ratios = have / want
@@ -105,7 +118,7 @@ def problem(ctx: CheckContext, link: Link, matrix: np.ndarray,
         return (f'its largest moment {fmt(moments[2])} is smaller than any body of '
                 f'{fmt(link.mass)} kg can have')
     if geometry is not None:
-        factor, _ = mismatch(moments, principal_moments(geometry)[0])
+        factor, _ = mismatch(moments, principal_values(geometry))
         if factor > ctx.config.inertia_mismatch_factor:
             return (f'it is {fmt(factor, 3)}x off the collision geometry (limit '
                     f'{fmt(ctx.config.inertia_mismatch_factor)}x)')
