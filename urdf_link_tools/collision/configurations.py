@@ -83,6 +83,7 @@ class Chain:
 
     def __init__(self, robot: Robot) -> None:
         root = choose_root(robot)
+        self._default_poses: Optional[np.ndarray] = None
         self.links: List[str] = [root] if root is not None and robot.link(root) else []
         self.joints: List[Joint] = []
         index: Dict[str, int] = {name: i for i, name in enumerate(self.links)}
@@ -137,6 +138,17 @@ class Chain:
     def default_configuration(self) -> np.ndarray:
         """Return MoveIt's default state, shape (variables,)."""
         return np.array([default_position(joint) for joint in self.variables], dtype=float)
+
+    def default_poses(self) -> np.ndarray:
+        """
+        Return every link's pose at the default state, shape (links, 4, 4), computed once.
+
+        The array is shared: callers must not write to it.
+        """
+        if self._default_poses is None:
+            self._default_poses = self.poses(self.default_configuration()[None, :])[0]
+            self._default_poses.flags.writeable = False
+        return self._default_poses
 
     def random_configurations(self, count: int, seed: int) -> np.ndarray:
         """

@@ -108,7 +108,7 @@ class Scene:
     def __init__(self, chain: Chain, bodies: Mapping[str, Body]) -> None:
         self._coal = None
         self.chain = chain
-        placed = chain.poses(chain.default_configuration()[None, :])[0]
+        placed = chain.default_poses()
         finite = np.isfinite(placed).all(axis=(1, 2))
         in_chain = [name for name in chain.links if name in bodies]
         self.names = [name for name in in_chain if finite[chain.index[name]]]
@@ -207,7 +207,7 @@ def compute_matrix(robot, bodies: Mapping[str, Body], samples: int = DEFAULT_SAM
     undecided = [(a, b) for a in range(len(names)) for b in range(a + 1, len(names))
                  if pair(names[a], names[b]) not in disabled]
 
-    default = chain.poses(chain.default_configuration()[None, :])
+    default = chain.default_poses()[None]
     still = []
     for a, b in undecided:
         if len(scene.near(default, a, b)) and scene.collide(default[0], a, b):
