@@ -19,11 +19,20 @@ It only wires ROS to the pure core. Descriptions are parsed and analysed on a wo
 (a big robot with meshes takes a while) and the result is swapped in as one immutable
 :class:`~urdf_link_tools.ros.snapshot.Snapshot`; the executor keeps answering services
 meanwhile. An analysis has a time budget (``analysis_time_budget``) and a newer description
-stops the one in progress. The services run in a callback group of their own on a
-multi-threaded executor, so a slow answer (the triangles of a big mesh) or a big diagnostics
-array never holds up list_links. Nothing that comes in (a broken description, a bad
-parameter, a strange joint state) can stop the node: a bad description leaves the last good
-model in service and is reported as an ERROR diagnostic.
+stops the one in progress. Nothing that comes in (a broken description, a bad parameter, a
+strange joint state) can stop the node: a bad description leaves the last good model in
+service and is reported as an ERROR diagnostic.
+
+The query services (list_links, get_link_geometry, get_link_findings) answer from answers
+built once per analysis, so a call costs what rclpy itself costs. :func:`main` serves them
+from a hidden node of their own (:class:`QueryNode`) spun by a single-threaded executor on
+the main thread, and everything else (parameters, timers, subscriptions, the collision
+matrix) on a multi-threaded executor on another thread: a diagnostics array, a parameter
+request or a collision matrix never sits in front of a query, and a query's wait set holds
+three services instead of the node's thirty-odd entities (a multi-threaded executor also
+hands every callback to a pool thread: measured, that and the wait set cost a query about
+twice an empty Trigger's round trip). Constructed without ``queries``, as the in-process
+tests do, the node serves every service itself.
 """
 
 import functools
@@ -31,6 +40,7 @@ import gc
 import math
 import os
 import sys
+import threading
 import time
 from typing import Any, Dict, Optional
 
@@ -41,6 +51,7 @@ import rclpy
 from rclpy.callback_groups import MutuallyExclusiveCallbackGroup, ReentrantCallbackGroup
 from rclpy.exceptions import InvalidParameterTypeException
 from rclpy.executors import ExternalShutdownException, MultiThreadedExecutor
+from rclpy.executors import SingleThreadedExecutor
 from rclpy.node import Node
 from rclpy.parameter import Parameter
 from rclpy.qos import DurabilityPolicy, HistoryPolicy, QoSProfile, ReliabilityPolicy
@@ -57,6 +68,7 @@ from urdf_link_tools.ros.markers import robot_com_markers
 from urdf_link_tools.ros.parameters import DOUBLE, DOUBLE_ARRAY, PARAMETERS, SPECS
 from urdf_link_tools.ros.parameters import NodeSettings, settings_from_values, STRING_ARRAY
 from urdf_link_tools.ros.parameters import validate_value
+from urdf_link_tools.ros.query_node import QueryNode
 from urdf_link_tools.ros.snapshot import build_snapshot, mesh_library, parse_description
 from urdf_link_tools.ros.snapshot import Rejection, rejection_from_error, Snapshot
 from urdf_link_tools.ros.urdf_file import check_urdf_file, package_dirs_refusal, public_error
@@ -69,7 +81,8 @@ from visualization_msgs.msg import MarkerArray
 
 NODE_NAME = 'urdf_link_tools'
 MAX_JOINT_NAMES = 10_000
-# Executor threads: services answer in parallel with the timers and with each other.
+# Threads of the executor of everything but the queries: the collision matrix (seconds for a
+# big robot) never holds up the timers or a parameter request.
 EXECUTOR_THREADS = 4
 # A burst of rejected descriptions publishes at most this often at once; the timer repeats
 # the latest state anyway.
@@ -97,9 +110,16 @@ EVENTS = QoSProfile(history=HistoryPolicy.KEEP_LAST, depth=10,
 
 
 class UrdfLinkToolsNode(Node):
-    """Analyse every robot_description and publish what is wrong with its links."""
+    """
+    Analyse every robot_description and publish what is wrong with its links.
 
-    def __init__(self, **kwargs: Any) -> None:
+    :param separate_queries: serve list_links, get_link_geometry and get_link_findings from
+        :attr:`query_node`, for an executor of their own (see :func:`main`), instead of
+        from this node
+    :param kwargs: passed on to :class:`rclpy.node.Node`
+    """
+
+    def __init__(self, *, separate_queries: bool = False, **kwargs: Any) -> None:
         super().__init__(NODE_NAME, **kwargs)
         # Unique per instance: two robots' nodes (namespaces /robot_a, /robot_b) must not
         # publish statuses of the same name.
@@ -145,12 +165,17 @@ class UrdfLinkToolsNode(Node):
         self.create_subscription(String, 'robot_description', self._on_description, LATCHED)
         self.create_subscription(JointState, 'joint_states', self._on_joint_states,
                                  JOINT_STATES, callback_group=joints)
-        self.create_service(ListLinks, '~/list_links', self._list_links, qos_profile=SERVICES,
-                            callback_group=services)
-        self.create_service(GetLinkGeometry, '~/get_link_geometry', self._get_link_geometry,
-                            qos_profile=SERVICES, callback_group=services)
-        self.create_service(GetLinkFindings, '~/get_link_findings', self._get_link_findings,
-                            qos_profile=SERVICES, callback_group=services)
+        #: the node of the query services when they are separate, else None
+        self.query_node: Optional[QueryNode] = QueryNode(self) if separate_queries else None
+        for srv_type, name, callback in (
+                (ListLinks, '~/list_links', self._list_links),
+                (GetLinkGeometry, '~/get_link_geometry', self._get_link_geometry),
+                (GetLinkFindings, '~/get_link_findings', self._get_link_findings)):
+            if self.query_node is not None:
+                self.query_node.serve(srv_type, name, callback, SERVICES)
+            else:
+                self.create_service(srv_type, name, callback, qos_profile=SERVICES,
+                                    callback_group=services)
         self.create_service(GetCollisionMatrix, '~/get_collision_matrix',
                             self._get_collision_matrix, qos_profile=SERVICES,
                             callback_group=services)
@@ -483,8 +508,10 @@ class UrdfLinkToolsNode(Node):
             return _failed(response, exc, self)
 
     def destroy_node(self) -> None:
-        """Stop the analysis worker, then the node."""
+        """Stop the analysis worker, then the query node and the node."""
         self._worker.stop()
+        if self.query_node is not None:
+            self.query_node.destroy_node()
         super().destroy_node()
 
 
@@ -507,14 +534,41 @@ def main(args: Optional[list] = None) -> None:
     sys.setswitchinterval(0.001)
     rclpy.init(args=args)
     node = None
+    executors = []
+    thread = None
     try:
-        node = UrdfLinkToolsNode()
-        rclpy.spin(node, executor=MultiThreadedExecutor(num_threads=EXECUTOR_THREADS))
+        node = UrdfLinkToolsNode(separate_queries=True)
+        # Everything but the queries on a pool of threads; the queries alone on this thread,
+        # spun as rclpy.spin spins one node.
+        others = MultiThreadedExecutor(num_threads=EXECUTOR_THREADS)
+        executors.append(others)
+        others.add_node(node)
+        thread = threading.Thread(target=_spin_others, args=(others, node),
+                                  name='urdf_link_tools-executor', daemon=True)
+        thread.start()
+        queries = SingleThreadedExecutor()
+        executors.append(queries)
+        queries.add_node(node.query_node)
+        queries.spin()
     except (KeyboardInterrupt, ExternalShutdownException):
         pass
     finally:
+        for executor in reversed(executors):
+            executor.shutdown()
         if node is not None:
             node.destroy_node()
+        rclpy.try_shutdown()
+        if thread is not None:
+            thread.join(5.0)
+
+
+def _spin_others(executor: MultiThreadedExecutor, node: Node) -> None:
+    try:
+        executor.spin()
+    except ExternalShutdownException:
+        pass
+    except Exception as exc:  # the node must not live on half spun
+        node.get_logger().fatal(f'executor failed, shutting down: {exc!r}')
         rclpy.try_shutdown()
 
 
