@@ -26,6 +26,8 @@ servers then stop and this prints, per call, the functions that take the most ti
 
 import argparse
 import cProfile
+import gc
+import json
 import os
 import pstats
 import runpy
@@ -33,6 +35,7 @@ import signal
 import sys
 import tempfile
 import threading
+import time
 from typing import Dict, List
 
 from bench.bench_services import ClientProcess, OURS, TRIGGER
@@ -43,6 +46,20 @@ CALLBACKS = {OURS: '_get_link_geometry', TRIGGER: 'trigger'}
 SERVERS = {OURS: 'node.py', TRIGGER: 'baseline_server.py'}
 _profiles: Dict[int, cProfile.Profile] = {}
 _profiling = False
+# generation -> [collections, seconds], while profiling
+_collections: Dict[int, List[float]] = {0: [0, 0.0], 1: [0, 0.0], 2: [0, 0.0]}
+_collection_started = [0.0]
+
+
+def _time_collections(phase: str, info: Dict[str, int]) -> None:
+    if not _profiling:
+        return
+    if phase == 'start':
+        _collection_started[0] = time.perf_counter()
+    else:
+        entry = _collections[info['generation']]
+        entry[0] += 1
+        entry[1] += time.perf_counter() - _collection_started[0]
 
 
 def _profile_this_thread() -> None:
@@ -80,6 +97,7 @@ def serve(output: str, module: str, argv: List[str]) -> int:
         _profiling = True
         _profile_this_thread()
     signal.signal(signal.SIGUSR1, start)
+    gc.callbacks.append(_time_collections)
     _patch_threads()
     sys.argv = [module] + argv
     try:
@@ -92,6 +110,8 @@ def serve(output: str, module: str, argv: List[str]) -> int:
             profile.create_stats()
         if profiles:
             pstats.Stats(*profiles).dump_stats(output)
+        with open(output + '.gc', 'w') as stream:
+            json.dump({'collections': _collections, 'tracked': len(gc.get_objects())}, stream)
     return 0
 
 
@@ -103,6 +123,13 @@ def report(path: str, name: str, top: int) -> None:
     total = sum(value[2] for value in stats.stats.values())
     print(f'\n{name}: {calls} calls; {total / max(calls, 1) * 1e6:.0f} us of Python time '
           'per call in the server (cProfile on), heaviest functions by own time per call:')
+    with open(path + '.gc') as stream:
+        collected = json.load(stream)
+    print('  garbage collections per 1000 calls (generation: count, ms each): ' + ', '.join(
+        f'{generation}: {count * 1000 / max(calls, 1):.1f}, '
+        f'{seconds * 1e3 / max(count, 1):.2f}'
+        for generation, (count, seconds) in collected['collections'].items())
+        + f'; {collected["tracked"]} objects tracked')
     rows = sorted(stats.stats.items(), key=lambda item: -item[1][2])[:top]
     for (filename, line, function), (_, ncalls, own, cumulative, _) in rows:
         where = f'{os.path.basename(filename)}:{line}' if line else filename
@@ -154,6 +181,7 @@ def main() -> int:
     for name in (OURS, TRIGGER):
         report(outputs[name], name, args.top)
         os.unlink(outputs[name])
+        os.unlink(outputs[name] + '.gc')
     return 0
 
 
