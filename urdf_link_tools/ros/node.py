@@ -25,14 +25,17 @@ service and is reported as an ERROR diagnostic.
 
 The query services (list_links, get_link_geometry, get_link_findings) answer from answers
 built once per analysis, so a call costs what rclpy itself costs. :func:`main` serves them
-from a hidden node of their own (:class:`QueryNode`) spun by a single-threaded executor on
-the main thread, and everything else (parameters, timers, subscriptions, the collision
-matrix) on a multi-threaded executor on another thread: a diagnostics array, a parameter
-request or a collision matrix never sits in front of a query, and a query's wait set holds
-three services instead of the node's thirty-odd entities (a multi-threaded executor also
-hands every callback to a pool thread: measured, that and the wait set cost a query about
-twice an empty Trigger's round trip). Constructed without ``queries``, as the in-process
-tests do, the node serves every service itself.
+from hidden nodes of their own (:class:`QueryNode`), each spun by a single-threaded executor
+of its own, and everything else (parameters, timers, subscriptions, the collision matrix) on
+a multi-threaded executor: a diagnostics array, a parameter request or a collision matrix
+never sits in front of a query, and a query's wait set holds one or two services instead of
+the node's thirty-odd entities (a multi-threaded executor also hands every callback to a pool
+thread: measured, that and the wait set cost a query about twice an empty Trigger's round
+trip). get_link_geometry has a node and thread of its own because an answer with the
+triangles of a big mesh takes a while to build the first time and to send every time
+(60,000 triangles: 0.4 s): list_links and get_link_findings never wait behind it, but other
+get_link_geometry calls do. Constructed without ``separate_queries``, as the in-process tests
+do, the node serves every service itself.
 """
 
 import functools
@@ -42,7 +45,7 @@ import os
 import sys
 import threading
 import time
-from typing import Any, Dict, Optional
+from typing import Any, Dict, List, Optional, Tuple
 
 from diagnostic_msgs.msg import DiagnosticArray
 from geometry_msgs.msg import PointStamped
@@ -50,7 +53,7 @@ from rcl_interfaces.msg import ParameterDescriptor, SetParametersResult
 import rclpy
 from rclpy.callback_groups import MutuallyExclusiveCallbackGroup, ReentrantCallbackGroup
 from rclpy.exceptions import InvalidParameterTypeException
-from rclpy.executors import ExternalShutdownException, MultiThreadedExecutor
+from rclpy.executors import Executor, ExternalShutdownException, MultiThreadedExecutor
 from rclpy.executors import SingleThreadedExecutor
 from rclpy.node import Node
 from rclpy.parameter import Parameter
@@ -113,9 +116,9 @@ class UrdfLinkToolsNode(Node):
     """
     Analyse every robot_description and publish what is wrong with its links.
 
-    :param separate_queries: serve list_links, get_link_geometry and get_link_findings from
-        :attr:`query_node`, for an executor of their own (see :func:`main`), instead of
-        from this node
+    :param separate_queries: serve list_links and get_link_findings, and get_link_geometry,
+        from the two :attr:`query_nodes`, for executors of their own (see :func:`main`),
+        instead of from this node
     :param kwargs: passed on to :class:`rclpy.node.Node`
     """
 
@@ -165,14 +168,16 @@ class UrdfLinkToolsNode(Node):
         self.create_subscription(String, 'robot_description', self._on_description, LATCHED)
         self.create_subscription(JointState, 'joint_states', self._on_joint_states,
                                  JOINT_STATES, callback_group=joints)
-        #: the node of the query services when they are separate, else None
-        self.query_node: Optional[QueryNode] = QueryNode(self) if separate_queries else None
-        for srv_type, name, callback in (
-                (ListLinks, '~/list_links', self._list_links),
-                (GetLinkGeometry, '~/get_link_geometry', self._get_link_geometry),
-                (GetLinkFindings, '~/get_link_findings', self._get_link_findings)):
-            if self.query_node is not None:
-                self.query_node.serve(srv_type, name, callback, SERVICES)
+        #: the nodes of the query services when they are separate (see :func:`main`)
+        self.query_nodes: Tuple[QueryNode, ...] = ()
+        if separate_queries:
+            self.query_nodes = (QueryNode(self, 'queries'), QueryNode(self, 'geometry'))
+        for index, srv_type, name, callback in (
+                (0, ListLinks, '~/list_links', self._list_links),
+                (0, GetLinkFindings, '~/get_link_findings', self._get_link_findings),
+                (1, GetLinkGeometry, '~/get_link_geometry', self._get_link_geometry)):
+            if self.query_nodes:
+                self.query_nodes[index].serve(srv_type, name, callback, SERVICES)
             else:
                 self.create_service(srv_type, name, callback, qos_profile=SERVICES,
                                     callback_group=services)
@@ -508,10 +513,10 @@ class UrdfLinkToolsNode(Node):
             return _failed(response, exc, self)
 
     def destroy_node(self) -> None:
-        """Stop the analysis worker, then the query node and the node."""
+        """Stop the analysis worker, then the query nodes and the node."""
         self._worker.stop()
-        if self.query_node is not None:
-            self.query_node.destroy_node()
+        for query_node in self.query_nodes:
+            query_node.destroy_node()
         super().destroy_node()
 
 
@@ -534,22 +539,25 @@ def main(args: Optional[list] = None) -> None:
     sys.setswitchinterval(0.001)
     rclpy.init(args=args)
     node = None
-    executors = []
-    thread = None
+    executors: List[Executor] = []
+    threads: List[threading.Thread] = []
     try:
         node = UrdfLinkToolsNode(separate_queries=True)
-        # Everything but the queries on a pool of threads; the queries alone on this thread,
-        # spun as rclpy.spin spins one node.
+        # The node on a pool of threads; each query node alone on an executor and thread of
+        # its own, spun as rclpy.spin spins one node (the last one on this thread).
         others = MultiThreadedExecutor(num_threads=EXECUTOR_THREADS)
-        executors.append(others)
         others.add_node(node)
-        thread = threading.Thread(target=_spin_others, args=(others, node),
-                                  name='urdf_link_tools-executor', daemon=True)
-        thread.start()
-        queries = SingleThreadedExecutor()
-        executors.append(queries)
-        queries.add_node(node.query_node)
-        queries.spin()
+        executors.append(others)
+        for query_node in node.query_nodes:
+            executor = SingleThreadedExecutor()
+            executor.add_node(query_node)
+            executors.append(executor)
+        for index, executor in enumerate(executors[:-1]):
+            threads.append(threading.Thread(target=_spin_in_thread, args=(executor, node),
+                                            name=f'urdf_link_tools-executor-{index}',
+                                            daemon=True))
+            threads[-1].start()
+        executors[-1].spin()
     except (KeyboardInterrupt, ExternalShutdownException):
         pass
     finally:
@@ -558,11 +566,11 @@ def main(args: Optional[list] = None) -> None:
         if node is not None:
             node.destroy_node()
         rclpy.try_shutdown()
-        if thread is not None:
+        for thread in threads:
             thread.join(5.0)
 
 
-def _spin_others(executor: MultiThreadedExecutor, node: Node) -> None:
+def _spin_in_thread(executor: Executor, node: Node) -> None:
     try:
         executor.spin()
     except ExternalShutdownException:

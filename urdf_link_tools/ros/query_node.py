@@ -13,7 +13,7 @@
 # limitations under the License.
 
 """
-A hidden node that holds nothing but a node's query services, so they can be spun apart.
+A hidden node that holds nothing but some of a node's services, so they can be spun apart.
 
 rclpy gives each executor whole nodes, not callback groups: to answer queries on an executor
 of their own, the services need a node of their own. This one has no parameter services,
@@ -21,7 +21,8 @@ no rosout publisher and no type description service (its wait set holds its serv
 nothing else), takes no command-line arguments, and names its services as the node that
 owns them would (``~/list_links`` of ``/robot/urdf_link_tools`` is
 ``/robot/urdf_link_tools/list_links``, remappings of the owner's names included), so clients
-see no difference. Its name starts with an underscore: ``ros2 node list`` hides it.
+see no difference. Its name starts with an underscore (``_urdf_link_tools_queries``):
+``ros2 node list`` hides it.
 """
 
 from typing import Any, Callable
@@ -38,14 +39,15 @@ TYPE_DESCRIPTION_SERVICE = 'start_type_description_service'
 
 class QueryNode(Node):
     """
-    The query services of ``owner``, on a node that has nothing else.
+    Services of ``owner``, on a node that has nothing else.
 
     :param owner: the node whose services these are (its name, namespace and context)
+    :param suffix: ends the node's name, ``_<owner>_<suffix>``
     """
 
-    def __init__(self, owner: Node) -> None:
+    def __init__(self, owner: Node, suffix: str) -> None:
         super().__init__(
-            f'_{owner.get_name()}_queries', namespace=owner.get_namespace(),
+            f'_{owner.get_name()}_{suffix}', namespace=owner.get_namespace(),
             context=owner.context, use_global_arguments=False, enable_rosout=False,
             start_parameter_services=False,
             parameter_overrides=[Parameter(TYPE_DESCRIPTION_SERVICE, value=False)])
