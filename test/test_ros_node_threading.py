@@ -133,3 +133,71 @@ def test_ros_node_survives_an_analysis_that_raises(harness, monkeypatch):
         harness.node._rejection.error
     answer = harness.list_links()
     assert answer.success and answer.robot_name == 'sample_robot'
+
+
+def test_ros_node_queries_answer_while_the_node_executor_is_held(monkeypatch):
+    """
+    As main() runs it: the queries on hidden nodes and executors, the node on another.
+
+    A timer of the node's executor holds it on purpose: list_links still answers.
+    """
+    from rclpy.executors import MultiThreadedExecutor
+
+    monkeypatch.setenv('ROS_AUTOMATIC_DISCOVERY_RANGE', 'LOCALHOST')
+    context = rclpy.Context()
+    rclpy.init(context=context, domain_id=allocate_domain_id(),
+               args=['--ros-args', '-r', '__ns:=/ult_queries',
+                     '-p', f'package_dirs:=[urdf_link_tools={REPO}]'])
+    node = node_module.UrdfLinkToolsNode(separate_queries=True, context=context)
+    client_node = rclpy.create_node('client', namespace='/ult_queries', context=context)
+    others = MultiThreadedExecutor(num_threads=2, context=context)
+    others.add_node(node)
+    executor = SingleThreadedExecutor(context=context)
+    for query_node in node.query_nodes:
+        executor.add_node(query_node)
+    executor.add_node(client_node)
+    thread = threading.Thread(target=others.spin, daemon=True)
+    thread.start()
+    entered, release = threading.Event(), threading.Event()
+    try:
+        # Hidden from ros2 node list; no parameter services; the node's names.
+        assert {query_node.get_name(): sorted(service.srv_name for service in
+                                              query_node.services)
+                for query_node in node.query_nodes} == {
+            '_urdf_link_tools_queries': ['/ult_queries/urdf_link_tools/get_link_findings',
+                                         '/ult_queries/urdf_link_tools/list_links'],
+            '_urdf_link_tools_geometry': ['/ult_queries/urdf_link_tools/get_link_geometry']}
+        assert '~/get_collision_matrix' in [service.srv_name for service in node.services]
+
+        publisher = client_node.create_publisher(String, 'robot_description', LATCHED)
+        client = client_node.create_client(ListLinks, 'urdf_link_tools/list_links')
+        publisher.publish(String(data=SAMPLE_URDF.read_text()))
+
+        def spin_until(condition, what):
+            deadline = time.monotonic() + TIMEOUT
+            while not condition():
+                assert time.monotonic() < deadline, f'timed out waiting for {what}'
+                executor.spin_once(timeout_sec=0.05)
+
+        def list_links():
+            spin_until(client.service_is_ready, 'the service')
+            future = client.call_async(ListLinks.Request())
+            spin_until(future.done, 'the answer')
+            return future.result()
+        spin_until(lambda: list_links().success, 'the robot in service')
+
+        def hold():
+            entered.set()
+            release.wait(TIMEOUT)
+        node.create_timer(0.01, hold)
+        spin_until(entered.is_set, 'the held timer')
+        answer = list_links()  # the node's executor is busy: the queries still answer
+        assert answer.success and answer.robot_name == 'sample_robot'
+    finally:
+        release.set()
+        executor.shutdown()
+        others.shutdown()
+        node.destroy_node()
+        client_node.destroy_node()
+        rclpy.try_shutdown(context=context)
+        thread.join(TIMEOUT)

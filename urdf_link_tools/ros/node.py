@@ -19,11 +19,23 @@ It only wires ROS to the pure core. Descriptions are parsed and analysed on a wo
 (a big robot with meshes takes a while) and the result is swapped in as one immutable
 :class:`~urdf_link_tools.ros.snapshot.Snapshot`; the executor keeps answering services
 meanwhile. An analysis has a time budget (``analysis_time_budget``) and a newer description
-stops the one in progress. The services run in a callback group of their own on a
-multi-threaded executor, so a slow answer (the triangles of a big mesh) or a big diagnostics
-array never holds up list_links. Nothing that comes in (a broken description, a bad
-parameter, a strange joint state) can stop the node: a bad description leaves the last good
-model in service and is reported as an ERROR diagnostic.
+stops the one in progress. Nothing that comes in (a broken description, a bad parameter, a
+strange joint state) can stop the node: a bad description leaves the last good model in
+service and is reported as an ERROR diagnostic.
+
+The query services (list_links, get_link_geometry, get_link_findings) answer from answers
+built once per analysis, so a call costs what rclpy itself costs. :func:`main` serves them
+from hidden nodes of their own (:class:`QueryNode`), each spun by a single-threaded executor
+of its own, and everything else (parameters, timers, subscriptions, the collision matrix) on
+a multi-threaded executor: a diagnostics array, a parameter request or a collision matrix
+never sits in front of a query, and a query's wait set holds one or two services instead of
+the node's thirty-odd entities (a multi-threaded executor also hands every callback to a pool
+thread: measured, that and the wait set cost a query about twice an empty Trigger's round
+trip). get_link_geometry has a node and thread of its own because an answer with the
+triangles of a big mesh takes a while to build the first time and to send every time
+(60,000 triangles: 0.4 s): list_links and get_link_findings never wait behind it, but other
+get_link_geometry calls do. Constructed without ``separate_queries``, as the in-process tests
+do, the node serves every service itself.
 """
 
 import functools
@@ -31,8 +43,9 @@ import gc
 import math
 import os
 import sys
+import threading
 import time
-from typing import Any, Dict, Optional
+from typing import Any, Dict, List, Optional, Tuple
 
 from diagnostic_msgs.msg import DiagnosticArray
 from geometry_msgs.msg import PointStamped
@@ -40,7 +53,8 @@ from rcl_interfaces.msg import ParameterDescriptor, SetParametersResult
 import rclpy
 from rclpy.callback_groups import MutuallyExclusiveCallbackGroup, ReentrantCallbackGroup
 from rclpy.exceptions import InvalidParameterTypeException
-from rclpy.executors import ExternalShutdownException, MultiThreadedExecutor
+from rclpy.executors import Executor, ExternalShutdownException, MultiThreadedExecutor
+from rclpy.executors import SingleThreadedExecutor
 from rclpy.node import Node
 from rclpy.parameter import Parameter
 from rclpy.qos import DurabilityPolicy, HistoryPolicy, QoSProfile, ReliabilityPolicy
@@ -57,6 +71,7 @@ from urdf_link_tools.ros.markers import robot_com_markers
 from urdf_link_tools.ros.parameters import DOUBLE, DOUBLE_ARRAY, PARAMETERS, SPECS
 from urdf_link_tools.ros.parameters import NodeSettings, settings_from_values, STRING_ARRAY
 from urdf_link_tools.ros.parameters import validate_value
+from urdf_link_tools.ros.query_node import QueryNode
 from urdf_link_tools.ros.snapshot import build_snapshot, mesh_library, parse_description
 from urdf_link_tools.ros.snapshot import Rejection, rejection_from_error, Snapshot
 from urdf_link_tools.ros.urdf_file import check_urdf_file, package_dirs_refusal, public_error
@@ -69,7 +84,8 @@ from visualization_msgs.msg import MarkerArray
 
 NODE_NAME = 'urdf_link_tools'
 MAX_JOINT_NAMES = 10_000
-# Executor threads: services answer in parallel with the timers and with each other.
+# Threads of the executor of everything but the queries: the collision matrix (seconds for a
+# big robot) never holds up the timers or a parameter request.
 EXECUTOR_THREADS = 4
 # A burst of rejected descriptions publishes at most this often at once; the timer repeats
 # the latest state anyway.
@@ -97,9 +113,16 @@ EVENTS = QoSProfile(history=HistoryPolicy.KEEP_LAST, depth=10,
 
 
 class UrdfLinkToolsNode(Node):
-    """Analyse every robot_description and publish what is wrong with its links."""
+    """
+    Analyse every robot_description and publish what is wrong with its links.
 
-    def __init__(self, **kwargs: Any) -> None:
+    :param separate_queries: serve list_links and get_link_findings, and get_link_geometry,
+        from the two :attr:`query_nodes`, for executors of their own (see :func:`main`),
+        instead of from this node
+    :param kwargs: passed on to :class:`rclpy.node.Node`
+    """
+
+    def __init__(self, *, separate_queries: bool = False, **kwargs: Any) -> None:
         super().__init__(NODE_NAME, **kwargs)
         # Unique per instance: two robots' nodes (namespaces /robot_a, /robot_b) must not
         # publish statuses of the same name.
@@ -145,12 +168,19 @@ class UrdfLinkToolsNode(Node):
         self.create_subscription(String, 'robot_description', self._on_description, LATCHED)
         self.create_subscription(JointState, 'joint_states', self._on_joint_states,
                                  JOINT_STATES, callback_group=joints)
-        self.create_service(ListLinks, '~/list_links', self._list_links, qos_profile=SERVICES,
-                            callback_group=services)
-        self.create_service(GetLinkGeometry, '~/get_link_geometry', self._get_link_geometry,
-                            qos_profile=SERVICES, callback_group=services)
-        self.create_service(GetLinkFindings, '~/get_link_findings', self._get_link_findings,
-                            qos_profile=SERVICES, callback_group=services)
+        #: the nodes of the query services when they are separate (see :func:`main`)
+        self.query_nodes: Tuple[QueryNode, ...] = ()
+        if separate_queries:
+            self.query_nodes = (QueryNode(self, 'queries'), QueryNode(self, 'geometry'))
+        for index, srv_type, name, callback in (
+                (0, ListLinks, '~/list_links', self._list_links),
+                (0, GetLinkFindings, '~/get_link_findings', self._get_link_findings),
+                (1, GetLinkGeometry, '~/get_link_geometry', self._get_link_geometry)):
+            if self.query_nodes:
+                self.query_nodes[index].serve(srv_type, name, callback, SERVICES)
+            else:
+                self.create_service(srv_type, name, callback, qos_profile=SERVICES,
+                                    callback_group=services)
         self.create_service(GetCollisionMatrix, '~/get_collision_matrix',
                             self._get_collision_matrix, qos_profile=SERVICES,
                             callback_group=services)
@@ -483,8 +513,10 @@ class UrdfLinkToolsNode(Node):
             return _failed(response, exc, self)
 
     def destroy_node(self) -> None:
-        """Stop the analysis worker, then the node."""
+        """Stop the analysis worker, then the query nodes and the node."""
         self._worker.stop()
+        for query_node in self.query_nodes:
+            query_node.destroy_node()
         super().destroy_node()
 
 
@@ -507,14 +539,44 @@ def main(args: Optional[list] = None) -> None:
     sys.setswitchinterval(0.001)
     rclpy.init(args=args)
     node = None
+    executors: List[Executor] = []
+    threads: List[threading.Thread] = []
     try:
-        node = UrdfLinkToolsNode()
-        rclpy.spin(node, executor=MultiThreadedExecutor(num_threads=EXECUTOR_THREADS))
+        node = UrdfLinkToolsNode(separate_queries=True)
+        # The node on a pool of threads; each query node alone on an executor and thread of
+        # its own, spun as rclpy.spin spins one node (the last one on this thread).
+        others = MultiThreadedExecutor(num_threads=EXECUTOR_THREADS)
+        others.add_node(node)
+        executors.append(others)
+        for query_node in node.query_nodes:
+            executor = SingleThreadedExecutor()
+            executor.add_node(query_node)
+            executors.append(executor)
+        for index, executor in enumerate(executors[:-1]):
+            threads.append(threading.Thread(target=_spin_in_thread, args=(executor, node),
+                                            name=f'urdf_link_tools-executor-{index}',
+                                            daemon=True))
+            threads[-1].start()
+        executors[-1].spin()
     except (KeyboardInterrupt, ExternalShutdownException):
         pass
     finally:
+        for executor in reversed(executors):
+            executor.shutdown()
         if node is not None:
             node.destroy_node()
+        rclpy.try_shutdown()
+        for thread in threads:
+            thread.join(5.0)
+
+
+def _spin_in_thread(executor: Executor, node: Node) -> None:
+    try:
+        executor.spin()
+    except ExternalShutdownException:
+        pass
+    except Exception as exc:  # the node must not live on half spun
+        node.get_logger().fatal(f'executor failed, shutting down: {exc!r}')
         rclpy.try_shutdown()
 
 
