@@ -102,3 +102,44 @@ def test_the_numpy_hull_is_used_below_the_native_size_while_coal_is_not_loaded()
                           timeout=120)
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.split() == ['convex', 'hull', 'False']
+
+
+def _collision_points(robot_file: str, link_name: str) -> np.ndarray:
+    from urdf_link_tools.analysis import load_meshes
+    from urdf_link_tools.parser import parse_urdf_string
+    path = corpus.urdf_path(robot_file)
+    robot = parse_urdf_string(path.read_bytes(), str(path))
+    meshes = load_meshes(robot, MeshLibrary(ament_prefix_path=corpus.ament_prefixes()))
+    element = robot.link(link_name).collisions[0]
+    return np.asarray(meshes[id(element)].raw.vertices, dtype=np.float64)
+
+
+def test_a_hull_coal_refuses_is_built_the_other_way():
+    # coal raises "Too many neighbors" on centauro's pelvis: once coal was loaded (by an
+    # earlier robot in a --jobs worker) this was an internal-error finding.
+    points = _collision_points('centauro.urdf', 'pelvis')
+    assert hull._coal_hull(points) is None
+    found, why = hull.convex_hull(points)
+    assert why == 'convex hull'
+    assert hull.enclosed_volume(found) == pytest.approx(_qhull_volume(points), rel=1e-9)
+
+
+ORDER = """
+import json, sys
+if sys.argv[2] == 'coal first':
+    import coal  # as when an earlier robot of the same worker process loaded it
+from urdf_link_tools.cli import main
+main(['check', sys.argv[1], '--format', 'json', '--fail-on', 'never'])
+"""
+
+
+def test_findings_do_not_depend_on_coal_being_loaded_already():
+    path = str(corpus.urdf_path('centauro.urdf'))
+    reports = []
+    for order in ('coal first', 'as it comes'):
+        done = subprocess.run([sys.executable, '-c', ORDER, path, order], capture_output=True,
+                              text=True, timeout=300)
+        assert done.returncode == 0, done.stderr[-2000:]
+        reports.append(done.stdout)
+    assert reports[0] == reports[1]
+    assert '"internal-error"' not in reports[0]

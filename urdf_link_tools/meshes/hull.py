@@ -192,7 +192,12 @@ def _coal_hull(original: np.ndarray) -> Optional[Hull]:
     model = coal.BVHModelOBBRSS()
     model.beginModel(0, len(points))
     model.addVertices(np.ascontiguousarray(points))
-    model.buildConvexHull(True, 'Qt')
+    try:
+        model.buildConvexHull(True, 'Qt')
+    except MemoryError:
+        raise
+    except Exception:  # coal refuses some hulls ("Too many neighbors"): the NumPy hull then
+        return None
     convex = model.convex
     corners = np.asarray(convex.points(), dtype=np.float64).reshape(-1, 3)
     # One Python call per triangle is all the bindings offer: kept as lean as it goes.
