@@ -112,6 +112,14 @@ def _clock(seconds: float) -> str:
     return f'{hours}:{minutes:02d}:{seconds:02d}' if hours else f'{minutes}:{seconds:02d}'
 
 
+def _size(path: str) -> int:
+    """Return a file's size in bytes, 0 when it cannot be read (the check will say why)."""
+    try:
+        return os.stat(path).st_size
+    except (OSError, ValueError):
+        return 0
+
+
 def _context() -> Any:
     # fork starts a worker in milliseconds with every module already imported; elsewhere
     # (macOS, Windows) the platform's default.
@@ -150,7 +158,12 @@ def run(work: Callable[[str], Any], paths: Sequence[str], jobs: int,
     import concurrent.futures.process
     pool = concurrent.futures.ProcessPoolExecutor(min(jobs, len(paths)), mp_context=_context())
     try:
-        futures = [pool.submit(work, path) for path in paths]
+        # The biggest descriptions first (longest processing time first): the last robots
+        # to finish are then small ones, so no worker idles while one works through a
+        # humanoid at the end. Answers still come out in the order of ``paths``.
+        futures: List[Any] = [None] * len(paths)
+        for index in sorted(range(len(paths)), key=lambda index: -_size(paths[index])):
+            futures[index] = pool.submit(work, paths[index])
         for path, future in zip(paths, futures):
             try:
                 answer = future.result()
