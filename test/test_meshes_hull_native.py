@@ -92,16 +92,26 @@ def test_coal_hull_matches_the_numpy_hull_on_real_parts(name):
     assert heights.max() <= 1e-9 * np.abs(levels).max()
 
 
-def test_the_numpy_hull_is_used_below_the_native_size_while_coal_is_not_loaded():
+def test_the_choice_depends_on_the_points_not_on_what_is_loaded():
+    # Below NATIVE_MIN_POINTS the NumPy hull, coal loaded or not (nothing imported for it);
+    # from it, coal, loaded or not: a --jobs worker's earlier robots change nothing.
     code = ('import sys, numpy as np\n'
-            'from urdf_link_tools.meshes.hull import convex_hull\n'
-            'points = np.random.default_rng(1).normal(size=(200, 3))\n'
-            'found, why = convex_hull(points)\n'
-            'print(why, "coal" in sys.modules)\n')
-    done = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True,
-                          timeout=120)
-    assert done.returncode == 0, done.stderr[-2000:]
-    assert done.stdout.split() == ['convex', 'hull', 'False']
+            'if sys.argv[1] == "coal first":\n'
+            '    import coal\n'
+            'from urdf_link_tools.meshes import hull\n'
+            'small = np.random.default_rng(1).normal(size=(hull.NATIVE_MIN_POINTS - 1, 3))\n'
+            'big = np.random.default_rng(2).normal(size=(hull.NATIVE_MIN_POINTS, 3))\n'
+            'print(hull.native_first(len(small)), "coal" in sys.modules,\n'
+            '      hull.native_first(len(big)), hull.enclosed_volume(hull.convex_hull(big)[0]))\n')
+    answers = []
+    for order in ('as it comes', 'coal first'):
+        done = subprocess.run([sys.executable, '-c', code, order], capture_output=True,
+                              text=True, timeout=120)
+        assert done.returncode == 0, done.stderr[-2000:]
+        answers.append(done.stdout.split())
+    assert answers[0][:3] == ['False', 'False', 'True']
+    assert answers[1][:3] == ['False', 'True', 'True']
+    assert answers[0][3] == answers[1][3]  # the same hull, to the last digit
 
 
 def _collision_points(robot_file: str, link_name: str) -> np.ndarray:

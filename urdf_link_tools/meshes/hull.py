@@ -13,19 +13,21 @@
 # limitations under the License.
 
 """
-Convex hulls: by a checked quickhull in NumPy, or by SciPy's Qhull once SciPy is loaded.
+Convex hulls: by coal's Qhull, by a checked quickhull in NumPy, or by SciPy's Qhull.
 
-Most hulls the checks need are small: the hull of the ~200 points extreme along fixed
-directions, or of a part with a few hundred corners. Importing SciPy for them costs about
-35 MB of resident memory in the node, so while SciPy is not loaded, hulls of up to
-:data:`MAX_POINTS` points are built here (a few milliseconds for a hundred hull vertices,
-40 ms for a thousand); once SciPy is loaded anyway, Qhull builds them (ten to a hundred
-times faster). A hull needing more than :data:`MAX_STEPS` insertions, or a result this
-implementation cannot trust (it checks that it is closed, consistently wound and holds
-every point), goes to Qhull.
+Which one builds a hull depends on the points alone, never on what the process loaded
+before (a --jobs worker checks many robots; the findings must not depend on their order):
+
+- :data:`NATIVE_MIN_POINTS` points or more, when coal (an exec_depend, the self-collision
+  library) is installed: its Qhull, in C++ (a humanoid's CAD part in a millisecond or two);
+- fewer, or without coal: the NumPy quickhull here (a few milliseconds for a hundred hull
+  vertices, 40 ms for a thousand), which imports nothing;
+- a hull needing more than :data:`MAX_STEPS` insertions, or a result the NumPy quickhull
+  cannot trust (it checks that it is closed, consistently wound and holds every point), or
+  one coal refuses: SciPy's Qhull (its import costs 0.15 to 0.35 s and 35 MB).
 
 Points within a relative tolerance of 1e-10 of a facet count as on it (Qhull merges such
-near-coplanar facets too): both give the same volume to that tolerance.
+near-coplanar facets too): all give the same volume to that tolerance.
 """
 
 import math
@@ -42,11 +44,9 @@ MAX_POINTS = 100_000
 MAX_STEPS = 1500
 #: relative to the extent of the points: closer to a facet than this is on it
 _EPS = 1e-10
-#: point sets this big or bigger go to coal's Qhull when coal is installed: smaller ones cost
-#: less here than importing coal (about 35 ms, as much as 800 insertions here) ...
-NATIVE_MIN_POINTS = 800
-#: ... unless coal is imported already (for self-collision): then from this size
-NATIVE_LOADED_MIN_POINTS = 64
+#: point sets this big or bigger go to coal's Qhull when coal is installed (smaller ones
+#: cost less here than importing coal, about 35 ms, when no other check needs it)
+NATIVE_MIN_POINTS = 200
 #: thinner than this (relative to the extent) is kept from Qhull, which crashes on flat input
 NATIVE_MIN_WIDTH = 1e-5
 #: points times triangles beyond which a surface is not tested for being its own hull
@@ -88,15 +88,14 @@ def convex_hull(points: np.ndarray) -> Tuple[Optional[Hull], str]:
         one place, or (None, 'no SciPy') when the hull needs SciPy and it is missing
     """
     points = np.asarray(points, dtype=np.float64)
-    if 'scipy.spatial' not in sys.modules and len(points) >= (
-            NATIVE_LOADED_MIN_POINTS if 'coal' in sys.modules else NATIVE_MIN_POINTS):
+    if native_first(len(points)):
         try:
             native = _coal_hull(points)
         except _Flat:
             return None, 'flat'
         if native is not None:
             return native, 'convex hull'
-    if len(points) <= MAX_POINTS and 'scipy.spatial' not in sys.modules:
+    if len(points) <= MAX_POINTS:
         try:
             return _quickhull(points), 'convex hull'
         except _Flat:
@@ -119,13 +118,12 @@ def convex_hull(points: np.ndarray) -> Tuple[Optional[Hull], str]:
 
 def native_first(count: int) -> bool:
     """
-    Return True when a hull of ``count`` points goes straight to coal's Qhull.
+    Return True when a hull of ``count`` points goes to coal's Qhull first.
 
-    Then a closed part is not first tested for being its own hull (:func:`surface_hull`
-    costs a product of its points by its triangles; Qhull is faster once coal is loaded).
+    Then a closed part is not first tested for being its own hull either
+    (:func:`surface_hull` costs a product of its points by its triangles).
     """
-    return 'scipy.spatial' not in sys.modules and 'coal' in sys.modules and \
-        count >= NATIVE_LOADED_MIN_POINTS and _coal_available()
+    return count >= NATIVE_MIN_POINTS and _coal_available()
 
 
 def _coal_available() -> bool:
