@@ -23,8 +23,14 @@ before (a --jobs worker checks many robots; the findings must not depend on thei
 - fewer, or without coal: the NumPy quickhull here (a few milliseconds for a hundred hull
   vertices, 40 ms for a thousand), which imports nothing;
 - a hull needing more than :data:`MAX_STEPS` insertions, or a result the NumPy quickhull
-  cannot trust (it checks that it is closed, consistently wound and holds every point), or
-  one coal refuses: SciPy's Qhull (its import costs 0.15 to 0.35 s and 35 MB).
+  cannot trust (it checks that it is closed, consistently wound and holds every point):
+  SciPy's Qhull (its import costs 0.15 to 0.35 s and 35 MB); once SciPy is loaded anyway
+  (trimesh brings it for OBJ and glTF meshes), it also builds what coal refuses, instead of
+  the NumPy quickhull. That one exception depends on what the process loaded before: a hull
+  coal refuses ("Too many neighbors": a cylinder's cap fanned around one corner) may then
+  differ in its last digits between a --jobs worker that loaded SciPy and one that did not.
+  The NumPy quickhull, a Python loop of NumPy calls, was measured at 22 s instead of 0.04 s
+  in a node whose executor thread a client kept busy (each NumPy call gives the GIL away).
 
 Points within a relative tolerance of 1e-10 of a facet count as on it (Qhull merges such
 near-coplanar facets too): all give the same volume to that tolerance.
@@ -95,7 +101,7 @@ def convex_hull(points: np.ndarray) -> Tuple[Optional[Hull], str]:
             return None, 'flat'
         if native is not None:
             return native, 'convex hull'
-    if len(points) <= MAX_POINTS:
+    if len(points) <= MAX_POINTS and 'scipy.spatial' not in sys.modules:
         try:
             return _quickhull(points), 'convex hull'
         except _Flat:
