@@ -296,13 +296,8 @@ def check_collision_missing(ctx: CheckContext, link: Link) -> Iterator[Finding]:
     model (reported once by ``robot-collision-partial``). A moving link with mass and no geometry
     at all (an intermediate link of a multi-axis joint) is an info.
     """
-    # the links of a visual model, as a set once per analysis (this runs for every link)
-    together = ctx.memo.get(('collisionless', None))
-    if together is None:
-        together = ctx.memo[('collisionless', None)] = frozenset(
-            model_choices(ctx).collisionless)
     if any(element.geometry is not None for element in link.collisions) or \
-            link.name in together:
+            link.name in model_choices(ctx).collisionless_set:
         return
     visuals = [element for element in link.visuals if element.geometry is not None]
     moving_mass = ctx.is_moving(link.name) and link.mass > 0.0

@@ -132,7 +132,7 @@ def _limits(ctx: CheckContext, joint: Joint) -> Iterator[Finding]:
     zero = [name for name in ('effort', 'velocity')
             if getattr(limit, name) is not None and getattr(limit, name) == 0.0]
     if zero and joint.type in LIMITED_TYPES + ('continuous',) and joint.mimic is None and \
-            joint.name not in model_choices(ctx).placeholder_joints:
+            joint.name not in model_choices(ctx).placeholder_set:
         # Both 0 is how passive joints and placeholders are written (urdfdom requires the
         # attributes); one of them 0 beside a real other is a slip.
         yield _finding(

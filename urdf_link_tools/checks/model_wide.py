@@ -23,9 +23,9 @@ The per-link rules stay quiet on those links, and speak where the rest of the ro
 complete (one link without collision among bodies that all have one is a real gap).
 """
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 import math
-from typing import Iterator, List, Optional, Tuple
+from typing import FrozenSet, Iterator, List, Optional, Tuple
 
 import numpy as np
 
@@ -104,6 +104,13 @@ class ModelChoices:
     massless: Tuple[str, ...] = ()
     collisionless: Tuple[str, ...] = ()
     placeholder_joints: Tuple[str, ...] = ()
+    #: the same names as sets, for the rules that ask about every link or joint
+    collisionless_set: FrozenSet[str] = field(init=False, repr=False, compare=False)
+    placeholder_set: FrozenSet[str] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, 'collisionless_set', frozenset(self.collisionless))
+        object.__setattr__(self, 'placeholder_set', frozenset(self.placeholder_joints))
 
 
 def model_choices(ctx: CheckContext) -> ModelChoices:
@@ -305,11 +312,11 @@ def check_visual_only(ctx: CheckContext) -> Iterator[Finding]:
 
 def check_placeholder_limits(ctx: CheckContext) -> Iterator[Finding]:
     """Report once zero effort or velocity limits written on every moving joint."""
-    names = model_choices(ctx).placeholder_joints
+    choices = model_choices(ctx)
+    names = choices.placeholder_joints
     if not names:
         return
-    named = set(names)
-    joints = [joint for joint in ctx.robot.joints if joint.name in named]
+    joints = [joint for joint in ctx.robot.joints if joint.name in choices.placeholder_set]
     zero = [kind for kind in ('effort', 'velocity')
             if all(kind in _zero_limits(joint) for joint in joints)]
     moving = sum(1 for joint in ctx.robot.joints if joint.is_moving and joint.mimic is None
