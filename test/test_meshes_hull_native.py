@@ -114,14 +114,28 @@ def test_the_choice_depends_on_the_points_not_on_what_is_loaded():
     assert answers[0][3] == answers[1][3]  # the same hull, to the last digit
 
 
-def _collision_points(robot_file: str, link_name: str) -> np.ndarray:
+def _collision_mesh(robot_file: str, link_name: str):
     from urdf_link_tools.analysis import load_meshes
     from urdf_link_tools.parser import parse_urdf_string
     path = corpus.urdf_path(robot_file)
     robot = parse_urdf_string(path.read_bytes(), str(path))
     meshes = load_meshes(robot, MeshLibrary(ament_prefix_path=corpus.ament_prefixes()))
-    element = robot.link(link_name).collisions[0]
-    return np.asarray(meshes[id(element)].raw.vertices, dtype=np.float64)
+    return meshes[id(robot.link(link_name).collisions[0])]
+
+
+def _collision_points(robot_file: str, link_name: str) -> np.ndarray:
+    return np.asarray(_collision_mesh(robot_file, link_name).raw.vertices, dtype=np.float64)
+
+
+def test_the_overlap_depth_goes_without_a_hull_coal_refuses():
+    # The depth of an overlap at rest is measured between coal hulls: one coal refuses
+    # gives no depth (as a flat mesh does) instead of an internal error of the rule.
+    import coal
+    from urdf_link_tools.collision.bodies import BvhCache
+    from urdf_link_tools.collision.overlap import _hull
+    model = BvhCache().model(_collision_mesh('centauro.urdf', 'pelvis'))
+    assert _hull(coal, model, {}) is None
+    assert _hull(coal, coal.Box(1.0, 1.0, 1.0), {}) is not None  # primitives as they are
 
 
 def test_a_hull_coal_refuses_is_built_the_other_way():

@@ -30,6 +30,7 @@ import numpy as np
 
 from urdf_link_tools.geometry import geometry_values, is_finite, origin_to_matrix
 from urdf_link_tools.meshes import MeshInfo, MeshResult
+from urdf_link_tools.meshes.hull import coal_installed
 from urdf_link_tools.model import Box, GeometryElement, Mesh, Robot, Sphere
 
 #: why coal is needed, said when it is missing
@@ -63,12 +64,7 @@ def require_coal() -> None:
 
     :raises CollisionLibraryMissing: when it is not installed
     """
-    import importlib.util
-    try:
-        found = importlib.util.find_spec('coal') is not None
-    except (ImportError, ValueError):
-        found = False
-    if not found:
+    if not coal_installed():
         raise CollisionLibraryMissing(NEEDS_COAL)
 
 

@@ -34,7 +34,7 @@ from urdf_link_tools.collision.adjacency import adjacent_pairs, pair
 from urdf_link_tools.collision.bodies import Body, coal_transform
 from urdf_link_tools.collision.configurations import Chain
 from urdf_link_tools.collision.matrix import Scene
-from urdf_link_tools.meshes.hull import qhull_safe
+from urdf_link_tools.meshes.hull import coal_qhull
 
 #: the most pairs of near links tested (a robot of many links piled in one place)
 MAX_PAIRS = 20_000
@@ -170,14 +170,10 @@ def _hull(coal, geometry, cache: Dict[int, object]) -> object:
         return geometry
     key = id(geometry)
     if key not in cache:
-        # Qhull crashes the process on a flat mesh (a plane, a quad): such a part keeps its
-        # surface, and the contact has no depth (see _measure).
-        if not qhull_safe(np.asarray(geometry.vertices())):
-            cache[key] = None
-        else:
-            copy = geometry.clone()
-            copy.buildConvexHull(False, 'Qt')
-            cache[key] = copy.convex
+        # None for a flat mesh (a plane, a quad: Qhull would crash the process) and for one
+        # coal refuses: the contact then has no depth (see _measure).
+        copy = geometry.clone()
+        cache[key] = coal_qhull(copy, np.asarray(copy.vertices()), False)
     return cache[key]
 
 

@@ -15,8 +15,9 @@
 """
 Convex hulls: by coal's Qhull, by a checked quickhull in NumPy, or by SciPy's Qhull.
 
-Which one builds a hull depends on the points alone, never on what the process loaded
-before (a --jobs worker checks many robots; the findings must not depend on their order):
+Which one builds a hull depends on the points and on coal being installed, with the one
+exception said below (a --jobs worker checks many robots; the findings must not depend on
+their order):
 
 - :data:`NATIVE_MIN_POINTS` points or more, when coal (an exec_depend, the self-collision
   library) is installed: its Qhull, in C++ (a humanoid's CAD part in a millisecond or two);
@@ -129,10 +130,11 @@ def native_first(count: int) -> bool:
     Then a closed part is not first tested for being its own hull either
     (:func:`surface_hull` costs a product of its points by its triangles).
     """
-    return count >= NATIVE_MIN_POINTS and _coal_available()
+    return count >= NATIVE_MIN_POINTS and coal_installed()
 
 
-def _coal_available() -> bool:
+def coal_installed() -> bool:
+    """Return True when coal can be imported, without importing it (35 ms, 29 MB)."""
     if 'coal' in sys.modules:
         return True
     global _COAL_FOUND
@@ -171,38 +173,55 @@ def qhull_safe(points: np.ndarray) -> bool:
     return True
 
 
+def coal_qhull(model, points: np.ndarray, keep_triangles: bool) -> Optional[object]:
+    """
+    Return the convex hull of a coal BVH model by coal's Qhull, or None.
+
+    The one way into coal's Qhull: None for points :func:`qhull_safe` keeps from it (Qhull
+    would end the process) and for a hull coal refuses ("Too many neighbors": a cap fanned
+    around one corner).
+
+    :param model: the BVH model (its hull is built on it)
+    :param points: its vertices
+    :param keep_triangles: coal's keepTriangle (triangles in the result)
+    :return: coal's Convex, or None
+    """
+    if not qhull_safe(points):
+        return None
+    try:
+        model.buildConvexHull(keep_triangles, 'Qt')
+    except MemoryError:
+        raise
+    except Exception:
+        return None
+    return model.convex
+
+
 def _coal_hull(original: np.ndarray) -> Optional[Hull]:
     """
-    Return the hull by coal's Qhull, or None when coal is missing or its result is not closed.
+    Return the hull by coal's Qhull, or None when coal is missing, refuses or is kept out.
 
     coal (an exec_depend, the self-collision library) builds the hull in C++: Qhull on a
     humanoid's CAD part is tens of times faster than the insertions above, and importing
-    coal costs a seventh of importing SciPy. Qhull crashes the process on points in a plane
-    (a segmentation fault, not an exception): points whose extreme tetrahedron is thinner
-    than :data:`NATIVE_MIN_WIDTH` of their extent never reach it (:class:`_Flat` when
-    they are flat at :data:`_EPS`, else None: the NumPy hull decides).
+    coal costs a seventh of importing SciPy. Points flat at :data:`_EPS` raise
+    :class:`_Flat`, as for the NumPy hull; thin ones are kept from Qhull
+    (:func:`coal_qhull`) and left to the other hulls.
 
     :raises _Flat: for points in a plane, a line or one place
     """
-    if not _coal_available():
+    if not coal_installed():
         return None
     centre = (original.min(axis=0) + original.max(axis=0)) / 2.0
     points = original - centre  # Qhull's precision is relative to the biggest coordinate
     extent = float(np.max(points.max(axis=0) - points.min(axis=0)))
     _start(points, _EPS * extent)  # raises _Flat as the NumPy hull would
-    if not qhull_safe(points):
-        return None
     import coal
     model = coal.BVHModelOBBRSS()
     model.beginModel(0, len(points))
     model.addVertices(np.ascontiguousarray(points))
-    try:
-        model.buildConvexHull(True, 'Qt')
-    except MemoryError:
-        raise
-    except Exception:  # coal refuses some hulls ("Too many neighbors"): the NumPy hull then
+    convex = coal_qhull(model, points, True)
+    if convex is None:  # thin, or refused: the other hulls decide
         return None
-    convex = model.convex
     corners = np.asarray(convex.points(), dtype=np.float64).reshape(-1, 3)
     # One Python call per triangle is all the bindings offer: kept as lean as it goes.
     flat: list = []
