@@ -154,26 +154,26 @@ class BvhCache:
 
     def __init__(self) -> None:
         self._models: Dict[Tuple[int, Tuple[float, float, float]], object] = {}
-        self._spheres: Dict[Tuple[int, Tuple[float, float, float]],
+        self._extents: Dict[Tuple[int, Tuple[float, float, float]],
                             Tuple[np.ndarray, float, np.ndarray]] = {}
 
-    def sphere(self, mesh: MeshInfo) -> Tuple[np.ndarray, float]:
-        """Return the centre (mesh frame) and radius of a sphere around a mesh at its scale."""
+    def extent(self, mesh: MeshInfo) -> Tuple[np.ndarray, float, np.ndarray]:
+        """
+        Return how far a mesh reaches at its scale, in the mesh frame.
+
+        :return: the centre of its box, the radius of a sphere about that centre holding it,
+            and the box's half sides
+        """
         key = (id(mesh.raw), tuple(mesh.scale))
-        found = self._spheres.get(key)
+        found = self._extents.get(key)
         if found is None:
             points = np.asarray(mesh.vertices, dtype=float)
-            centre = (points.min(axis=0) + points.max(axis=0)) / 2.0
+            low, high = points.min(axis=0), points.max(axis=0)
+            centre = (low + high) / 2.0
             found = (centre, float(np.sqrt(((points - centre) ** 2).sum(axis=1).max())),
-                     (points.max(axis=0) - points.min(axis=0)) / 2.0)
-            self._spheres[key] = found
-        return found[0], found[1]
-
-    def box(self, mesh: MeshInfo) -> Tuple[np.ndarray, np.ndarray]:
-        """Return the centre and half sides of the box of a mesh at its scale (mesh frame)."""
-        self.sphere(mesh)
-        centre, _, half = self._spheres[(id(mesh.raw), tuple(mesh.scale))]
-        return centre, half
+                     (high - low) / 2.0)
+            self._extents[key] = found
+        return found
 
     def model(self, mesh: MeshInfo) -> object:
         """Return the BVH of a mesh's triangles at its scale."""
@@ -207,11 +207,11 @@ def _part(element: GeometryElement, mesh: Optional[MeshResult],
             return None, 'a zero scale'
         if not mesh.face_count:
             return None, 'a mesh without triangles'
-        local, radius = cache.sphere(mesh)
+        local, radius, half = cache.extent(mesh)
         transform = origin_to_matrix(origin)
         centre = transform[:3, :3] @ local + transform[:3, 3]
         return Part(element.label, origin, lambda: cache.model(mesh),
-                    tuple(float(v) for v in centre), radius, transform, cache.box(mesh),
+                    tuple(float(v) for v in centre), radius, transform, (local, half),
                     np.asarray(mesh.vertices, dtype=float)), ''
     build, radius, reason = _primitive(geometry)
     if build is None:

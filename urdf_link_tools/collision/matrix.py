@@ -127,9 +127,13 @@ class Scene:
         """Return the coal module, imported on the first narrow-phase test."""
         if self._coal is None:
             self._coal = import_coal()
-            self._request = self._coal.CollisionRequest()
-            self._result = self._coal.CollisionResult()
         return self._coal
+
+    def _reused(self) -> Tuple[object, object]:
+        """Return the collision request and result every test reuses (made on first use)."""
+        if self._request is None:
+            self._request, self._result = self.coal.CollisionRequest(), self.coal.CollisionResult()
+        return self._request, self._result
 
     def pair(self, first: int, second: int) -> _Pair:
         """Return the pair of bodies ``first`` and ``second``, with its functors."""
@@ -175,7 +179,7 @@ class Scene:
         entry = self.pair(first, second)
         transforms_a = self.part_transforms(pose_row, first)
         transforms_b = self.part_transforms(pose_row, second)
-        request, result = self._request, self._result  # made with self.coal, used above
+        request, result = self._reused()
         found = []
         for i, j, functor in entry.functors:
             result.clear()
