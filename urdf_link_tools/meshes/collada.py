@@ -451,7 +451,7 @@ def _read(data: bytes, max_instances: int, max_triangles: int) -> Union[str, Arr
     if not namespace.startswith('{') or any(
             not element.tag.startswith(namespace) for element in elements):
         raise Unsupported('elements outside the COLLADA namespace')
-    reason = dae.instancing_problem(data, max_instances, max_triangles, root, elements)
+    reason = dae.instancing_problem(data, max_instances, max_triangles, elements)
     if reason is not None:
         return reason
     if any(len(child) for child in root if _local(child.tag) in (

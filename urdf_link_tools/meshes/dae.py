@@ -166,7 +166,6 @@ def _triangles(geometry: etree._Element) -> int:
 
 
 def instancing_problem(data: bytes, max_instances: int, max_triangles: int,
-                       root: Optional[etree._Element] = None,
                        elements: Optional[List[etree._Element]] = None) -> Optional[str]:
     """
     Say why a COLLADA scene expands beyond the budget, or None when it does not.
@@ -177,9 +176,9 @@ def instancing_problem(data: bytes, max_instances: int, max_triangles: int,
     :param data: the file (entities already refused)
     :param max_instances: most geometry instances the expanded scene may hold
     :param max_triangles: most triangles the expanded scene may hold
-    :param root: the file already parsed, if it was
-    :param elements: with ``root``, all its elements (:func:`parse_xml`): counted instead of
-        searching the bytes (a visual mesh's 10 MB, twice)
+    :param elements: every element of the file when it was parsed already
+        (:func:`parse_xml`): counted instead of searching the bytes (a visual mesh's 10 MB,
+        twice)
     :return: the reason, or None
     """
     if elements is not None:
@@ -191,12 +190,12 @@ def instancing_problem(data: bytes, max_instances: int, max_triangles: int,
         instances = data.count(b'<instance_geometry')
         if b'<instance_node' not in data and instances <= data.count(b'<geometry'):
             return None
-    if root is None:
-        root, _elements = parse_xml(data)  # the list keeps ids unique while this runs
+    if elements is None:
+        _, elements = parse_xml(data)  # the list keeps ids unique while this runs
     triangles: Dict[str, int] = {}
     nodes: Dict[str, etree._Element] = {}
     scenes: List[etree._Element] = []
-    for element in root.iter():
+    for element in elements:
         name = _local(element.tag)
         if name == 'geometry' and element.get('id'):
             triangles[element.get('id', '')] = _triangles(element)
