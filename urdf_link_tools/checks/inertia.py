@@ -280,7 +280,6 @@ def _check_tensor(ctx: CheckContext, link: Link) -> Iterator[Finding]:
     minors = tensor.minors
     if not tensor.is_positive_definite() and (not tensor.gz_is_near_positive(mass)
                                               or moments[0] < -eps):
-        moment_values = (('moments', fmt_vector(moments)), ('tolerance', eps))
         flipped, flip_ok = _flipped(ctx, link, matrix)
         failing = [name for name, value in zip(('Ixx', 'Ixx*Iyy-Ixy^2', 'det'), minors)
                    if not value + eps > 0.0]
@@ -294,11 +293,10 @@ def _check_tensor(ctx: CheckContext, link: Link) -> Iterator[Finding]:
             + (f' ({", ".join(failing)} not > 0)' if failing else '')
             + '. Gazebo and MuJoCo refuse it',
             link=link.name, element=element, line=line, suggestion=text,
-            values=moment_values + (('minors', fmt_vector(minors)),),
+            values=_moment_values(moments, eps) + (('minors', fmt_vector(minors)),),
             suggested_inertia=inertia_values(suggestion))
         return
     if violates_triangle(moments):
-        moment_values = (('moments', fmt_vector(moments)), ('tolerance', eps))
         flipped, flip_ok = _flipped(ctx, link, matrix)
         a, b, c = moments
         margin = triangle_margin(moments)
@@ -312,7 +310,7 @@ def _check_tensor(ctx: CheckContext, link: Link) -> Iterator[Finding]:
             f'break A + B >= C by {fmt(-margin)} kg m^2 ({fmt(-margin / c * 100, 3)} % of '
             'C); no rigid body has them, Gazebo and MuJoCo refuse them',
             link=link.name, element=element, line=line, suggestion=text,
-            values=moment_values + (('margin', margin),),
+            values=_moment_values(moments, eps) + (('margin', margin),),
             suggested_inertia=inertia_values(suggestion))
         return
     if moments[0] < MUJOCO_EPS:
@@ -325,7 +323,7 @@ def _check_tensor(ctx: CheckContext, link: Link) -> Iterator[Finding]:
             '("inertia must have positive eigenvalues"), also on a fixed link, and RViz '
             'cannot draw the inertia box; Gazebo accepts it within its tolerance',
             link=link.name, element=element, line=line, suggestion=text,
-            values=(('moments', fmt_vector(moments)), ('tolerance', eps)),
+            values=_moment_values(moments, eps),
             suggested_inertia=inertia_values(suggestion))
     elif tensor.equivalent_box(mass) is None and gz_valid_moments(moments):
         fixed = tensor_from_principal(nearest_triangle_moments(moments), tensor.principal[1])
@@ -336,8 +334,13 @@ def _check_tensor(ctx: CheckContext, link: Link) -> Iterator[Finding]:
             f'(A + B - C = {fmt(triangle_margin(moments))}) are valid for Gazebo only within '
             'its tolerance; MuJoCo, without tolerance, may refuse them',
             link=link.name, element=element, line=line, suggestion=text,
-            values=(('moments', fmt_vector(moments)), ('tolerance', eps)),
+            values=_moment_values(moments, eps),
             suggested_inertia=inertia_values(suggestion))
+
+
+def _moment_values(moments: np.ndarray, eps: float) -> Tuple[Tuple[str, object], ...]:
+    """Return a tensor finding's values: the principal moments and gz-math's tolerance."""
+    return (('moments', fmt_vector(moments)), ('tolerance', eps))
 
 
 def _flipped(ctx: CheckContext, link: Link, matrix: np.ndarray) -> Tuple[np.ndarray, bool]:
