@@ -86,16 +86,17 @@ class _Flat(Exception):
     """The points span no volume."""
 
 
-def convex_hull(points: np.ndarray) -> Tuple[Optional[Hull], str]:
+def convex_hull(points: np.ndarray, native: bool = True) -> Tuple[Optional[Hull], str]:
     """
     Return the convex hull of points, or None and why there is none.
 
     :param points: (n, 3) finite points
+    :param native: False when :func:`native_hull` was tried already
     :return: (hull, 'convex hull'), or (None, 'flat') for points in a plane, a line or
         one place, or (None, 'no SciPy') when the hull needs SciPy and it is missing
     """
     points = np.asarray(points, dtype=np.float64)
-    if native_first(len(points)):
+    if native and native_first(len(points)):
         try:
             native = _coal_hull(points)
         except _Flat:
@@ -124,13 +125,28 @@ def convex_hull(points: np.ndarray) -> Tuple[Optional[Hull], str]:
 
 
 def native_first(count: int) -> bool:
-    """
-    Return True when a hull of ``count`` points goes to coal's Qhull first.
-
-    Then a closed part is not first tested for being its own hull either
-    (:func:`surface_hull` costs a product of its points by its triangles).
-    """
+    """Return True when a hull of ``count`` points goes to coal's Qhull first."""
     return count >= NATIVE_MIN_POINTS and coal_installed()
+
+
+def native_hull(points: np.ndarray) -> Optional[Hull]:
+    """
+    Return the hull by coal's Qhull when :func:`native_first` says so and coal builds it.
+
+    A closed part then needs no test of being its own hull (:func:`surface_hull` costs a
+    product of its points by its triangles); a part coal refuses still gets that test before
+    the NumPy quickhull, a Python loop that other busy threads slow down (each NumPy call
+    gives the GIL away).
+
+    :return: the hull, or None (too few points, no coal, flat, thin or refused)
+    """
+    points = np.asarray(points, dtype=np.float64)
+    if not native_first(len(points)):
+        return None
+    try:
+        return _coal_hull(points)
+    except _Flat:
+        return None
 
 
 def coal_installed() -> bool:

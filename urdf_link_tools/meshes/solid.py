@@ -39,7 +39,7 @@ from typing import Optional, Tuple
 
 import numpy as np
 
-from urdf_link_tools.meshes.hull import (convex_hull, enclosed_volume, Hull, native_first,
+from urdf_link_tools.meshes.hull import (convex_hull, enclosed_volume, Hull, native_hull,
                                          surface_hull)
 from urdf_link_tools.meshes.integrals import (cross, mass_properties, MassProperties,
                                               merge_positions)
@@ -197,8 +197,9 @@ def _measure(raw: RawMesh) -> Solid:
         inside_out = volume < 0.0
         if not abs(volume) > tiny:
             return _unmeasured(None, watertight, consistent, flat=True)
-        # A convex part is its own hull (no hull to build: one insertion per corner).
-        hull, why = None if native_first(len(vertices)) else surface_hull(
+        # coal's Qhull first; else a convex part is its own hull (one matrix product).
+        native = native_hull(vertices)
+        hull, why = native if native is not None else surface_hull(
             vertices, faces[:, ::-1] if inside_out else faces), ''
         if hull is None and len(vertices) > _DIRECT_HULL and \
                 abs(volume) <= _inner_hull_volume(vertices):
@@ -206,7 +207,7 @@ def _measure(raw: RawMesh) -> Solid:
             # full hull (Qhull on every vertex cost 2 s at 160,000).
             return _solid(properties, 'mesh', watertight, consistent, inside_out)
         if hull is None:
-            hull, why = convex_hull(vertices)
+            hull, why = convex_hull(vertices, native=False)
         bound = enclosed_volume(hull) if hull is not None else 0.0
         if hull is not None and abs(volume) > bound * (1.0 + _HULL_TOLERANCE) + tiny:
             self_intersecting = True
