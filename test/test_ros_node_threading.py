@@ -43,28 +43,49 @@ LATCHED = QoSProfile(history=HistoryPolicy.KEEP_LAST, depth=1,
 
 
 class Harness:
-    """The node, a client node and an executor in one context."""
+    """
+    The node, a client node and an executor spun by the test, in one context.
 
-    def __init__(self, monkeypatch):
+    :param namespace: the nodes' namespace
+    :param separate_queries: as main() runs the node: its query nodes on the test's
+        executor, the node itself on a multi-threaded executor in a thread of its own
+    """
+
+    def __init__(self, monkeypatch, namespace='/ult_inprocess', separate_queries=False):
+        from rclpy.executors import MultiThreadedExecutor
         monkeypatch.setenv('ROS_AUTOMATIC_DISCOVERY_RANGE', 'LOCALHOST')
         self.context = rclpy.Context()
         rclpy.init(context=self.context, domain_id=allocate_domain_id(),
-                   args=['--ros-args', '-r', '__ns:=/ult_inprocess',
+                   args=['--ros-args', '-r', f'__ns:={namespace}',
                          '-p', f'package_dirs:=[urdf_link_tools={REPO}]'])
-        self.node = node_module.UrdfLinkToolsNode(context=self.context)
-        self.client_node = rclpy.create_node('client', namespace='/ult_inprocess',
+        self.node = node_module.UrdfLinkToolsNode(separate_queries=separate_queries,
+                                                  context=self.context)
+        self.client_node = rclpy.create_node('client', namespace=namespace,
                                              context=self.context)
         self.executor = SingleThreadedExecutor(context=self.context)
-        self.executor.add_node(self.node)
+        self.others = self.thread = None
+        if separate_queries:
+            self.others = MultiThreadedExecutor(num_threads=2, context=self.context)
+            self.others.add_node(self.node)
+            for query_node in self.node.query_nodes:
+                self.executor.add_node(query_node)
+            self.thread = threading.Thread(target=self.others.spin, daemon=True)
+            self.thread.start()
+        else:
+            self.executor.add_node(self.node)
         self.executor.add_node(self.client_node)
         self.publisher = self.client_node.create_publisher(String, 'robot_description', LATCHED)
         self.client = self.client_node.create_client(ListLinks, 'urdf_link_tools/list_links')
 
     def close(self):
         self.executor.shutdown()
+        if self.others is not None:
+            self.others.shutdown()
         self.node.destroy_node()
         self.client_node.destroy_node()
         rclpy.try_shutdown(context=self.context)
+        if self.thread is not None:
+            self.thread.join(TIMEOUT)
 
     def spin_until(self, condition, what):
         deadline = time.monotonic() + TIMEOUT
@@ -141,23 +162,8 @@ def test_ros_node_queries_answer_while_the_node_executor_is_held(monkeypatch):
 
     A timer of the node's executor holds it on purpose: list_links still answers.
     """
-    from rclpy.executors import MultiThreadedExecutor
-
-    monkeypatch.setenv('ROS_AUTOMATIC_DISCOVERY_RANGE', 'LOCALHOST')
-    context = rclpy.Context()
-    rclpy.init(context=context, domain_id=allocate_domain_id(),
-               args=['--ros-args', '-r', '__ns:=/ult_queries',
-                     '-p', f'package_dirs:=[urdf_link_tools={REPO}]'])
-    node = node_module.UrdfLinkToolsNode(separate_queries=True, context=context)
-    client_node = rclpy.create_node('client', namespace='/ult_queries', context=context)
-    others = MultiThreadedExecutor(num_threads=2, context=context)
-    others.add_node(node)
-    executor = SingleThreadedExecutor(context=context)
-    for query_node in node.query_nodes:
-        executor.add_node(query_node)
-    executor.add_node(client_node)
-    thread = threading.Thread(target=others.spin, daemon=True)
-    thread.start()
+    harness = Harness(monkeypatch, '/ult_queries', separate_queries=True)
+    node = harness.node
     entered, release = threading.Event(), threading.Event()
     try:
         # Hidden from ros2 node list; no parameter services; the node's names.
@@ -169,35 +175,16 @@ def test_ros_node_queries_answer_while_the_node_executor_is_held(monkeypatch):
             '_urdf_link_tools_geometry': ['/ult_queries/urdf_link_tools/get_link_geometry']}
         assert '~/get_collision_matrix' in [service.srv_name for service in node.services]
 
-        publisher = client_node.create_publisher(String, 'robot_description', LATCHED)
-        client = client_node.create_client(ListLinks, 'urdf_link_tools/list_links')
-        publisher.publish(String(data=SAMPLE_URDF.read_text()))
-
-        def spin_until(condition, what):
-            deadline = time.monotonic() + TIMEOUT
-            while not condition():
-                assert time.monotonic() < deadline, f'timed out waiting for {what}'
-                executor.spin_once(timeout_sec=0.05)
-
-        def list_links():
-            spin_until(client.service_is_ready, 'the service')
-            future = client.call_async(ListLinks.Request())
-            spin_until(future.done, 'the answer')
-            return future.result()
-        spin_until(lambda: list_links().success, 'the robot in service')
+        harness.publisher.publish(String(data=SAMPLE_URDF.read_text()))
+        harness.wait_for_robot('sample_robot')
 
         def hold():
             entered.set()
             release.wait(TIMEOUT)
         node.create_timer(0.01, hold)
-        spin_until(entered.is_set, 'the held timer')
-        answer = list_links()  # the node's executor is busy: the queries still answer
+        harness.spin_until(entered.is_set, 'the held timer')
+        answer = harness.list_links()  # the node's executor is busy: the queries still answer
         assert answer.success and answer.robot_name == 'sample_robot'
     finally:
         release.set()
-        executor.shutdown()
-        others.shutdown()
-        node.destroy_node()
-        client_node.destroy_node()
-        rclpy.try_shutdown(context=context)
-        thread.join(TIMEOUT)
+        harness.close()
