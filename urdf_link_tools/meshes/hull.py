@@ -20,9 +20,10 @@ exception said below (a --jobs worker checks many robots; the findings must not 
 their order):
 
 - :data:`NATIVE_MIN_POINTS` points or more, when coal (an exec_depend, the self-collision
-  library) is installed: its Qhull, in C++ (a humanoid's CAD part in a millisecond or two);
-- fewer, or without coal: the NumPy quickhull here (a few milliseconds for a hundred hull
-  vertices, 40 ms for a thousand), which imports nothing;
+  library) is installed: its Qhull, in C++ (a humanoid's CAD part in a millisecond or two,
+  a 150-point capsule in 0.1 ms);
+- fewer, or without coal: the NumPy quickhull here (0.3 ms for a box's 8 corners, 5 ms for
+  a 150-point capsule, 40 ms for a thousand), which imports nothing;
 - a hull needing more than :data:`MAX_STEPS` insertions, or a result the NumPy quickhull
   cannot trust (it checks that it is closed, consistently wound and holds every point):
   SciPy's Qhull (its import costs 0.15 to 0.35 s and 35 MB); once SciPy is loaded anyway
@@ -51,9 +52,11 @@ MAX_POINTS = 100_000
 MAX_STEPS = 1500
 #: relative to the extent of the points: closer to a facet than this is on it
 _EPS = 1e-10
-#: point sets this big or bigger go to coal's Qhull when coal is installed (smaller ones
-#: cost less here than importing coal, about 35 ms, when no other check needs it)
-NATIVE_MIN_POINTS = 200
+#: point sets this big or bigger go to coal's Qhull when coal is installed. Importing coal
+#: costs about 35 ms, but every one of the 58 corpus robots with a mesh this big imports it
+#: anyway for the overlaps at rest; at 200, Panda's nine 100-150 point capsules took 46 ms
+#: in the NumPy quickhull (0.5 ms in coal). Boxes and other tiny meshes stay here.
+NATIVE_MIN_POINTS = 32
 #: thinner than this (relative to the extent) is kept from Qhull, which crashes on flat input
 NATIVE_MIN_WIDTH = 1e-5
 #: points times triangles beyond which a surface is not tested for being its own hull
