@@ -120,18 +120,26 @@ def _base_dir(robot: Robot) -> Optional[str]:
     return os.path.dirname(os.path.abspath(robot.source)) if robot.source else None
 
 
-def load_meshes(robot: Robot, library: MeshLibrary,
-                budget: Optional[Budget] = None) -> Dict[int, MeshResult]:
+def load_meshes(robot: Robot, library: MeshLibrary, budget: Optional[Budget] = None,
+                processes: int = 1) -> Dict[int, MeshResult]:
     """
     Load the mesh of every visual, collision and custom element.
 
     :param robot: the robot
     :param library: the mesh library (shared cache)
     :param budget: checked before each file
+    :param processes: 2 shares reading the files (and measuring the collision meshes)
+        with a forked child (:meth:`.MeshLibrary.read_aside`): for a one-robot check in a
+        single-threaded process, never with a budget
     :return: results keyed by ``id(element)``
     :raises AnalysisInterrupted: when the budget says stop
     """
     base_dir = _base_dir(robot)
+    if processes > 1 and budget is None:
+        try:
+            _read_aside(robot, library, base_dir)
+        except Exception:  # only a head start: the loop below loads (and reports) every file
+            LOG.exception('reading meshes in a child process failed')
     results: Dict[int, MeshResult] = {}
     # A robot names the same file many times (visual and collision, left and right): one
     # resolution, stat and cache lookup per file and scale within this analysis.
@@ -157,6 +165,19 @@ def load_meshes(robot: Robot, library: MeshLibrary,
                 seen[key] = result
             results[id(element)] = result
     return results
+
+
+def _read_aside(robot: Robot, library: MeshLibrary, base_dir: Optional[str]) -> None:
+    """Read every mesh file, and measure the collision ones, in this process and a child."""
+    files: Dict[str, bool] = {}
+    for link in robot.links:  # in the order load_meshes loads them
+        for group, measure in ((link.visuals, False), (link.collisions, True),
+                               (link.custom, False)):
+            for element in group:
+                if isinstance(element.geometry, Mesh):
+                    name = element.geometry.filename
+                    files[name] = files.get(name, False) or measure
+    library.read_aside([(name, base_dir, measure) for name, measure in files.items()])
 
 
 def _incomplete(budget: Budget, stage: str) -> Finding:
@@ -205,7 +226,7 @@ def cap_findings(findings: List[Finding], limit: int) -> Tuple[Finding, ...]:
 
 def analyze(robot: Robot, config: CheckConfig = CheckConfig(),
             meshes: Optional[MeshLibrary] = None,
-            budget: Optional[Budget] = None) -> Analysis:
+            budget: Optional[Budget] = None, read_processes: int = 1) -> Analysis:
     """
     Analyse every link of a robot.
 
@@ -215,6 +236,8 @@ def analyze(robot: Robot, config: CheckConfig = CheckConfig(),
         default one is made from ``config.package_dirs`` and ``config.mesh_max_bytes``
     :param budget: a time budget; when it runs out, the analysis holds the findings so far
         and an ``analysis-incomplete`` finding
+    :param read_processes: 2 lets a forked child read (and measure) some of the meshes
+        (see :func:`load_meshes`); the default reads everything in this process
     :return: the analysis
     :raises AnalysisInterrupted: when the budget was cancelled (a newer robot replaces this)
     """
@@ -224,7 +247,7 @@ def analyze(robot: Robot, config: CheckConfig = CheckConfig(),
         if config.check_meshes:
             library = meshes if meshes is not None else MeshLibrary(
                 package_dirs=dict(config.package_dirs), max_bytes=config.mesh_max_bytes)
-            results = load_meshes(robot, library, budget)
+            results = load_meshes(robot, library, budget, read_processes)
     except AnalysisInterrupted as exc:
         if exc.reason != TIME_BUDGET:
             raise

@@ -198,7 +198,7 @@ def _check_config(args: argparse.Namespace):
 
 
 def _check_robot(path: str, args: argparse.Namespace, config, baseline, out: TextIO,
-                 err: Optional[TextIO] = None):
+                 err: Optional[TextIO] = None, read_processes: int = 1):
     from urdf_link_tools.analysis import analyze
     from urdf_link_tools.reports.build import build_report
 
@@ -211,7 +211,7 @@ def _check_robot(path: str, args: argparse.Namespace, config, baseline, out: Tex
     robot = parse_urdf_string(data, source)
     if args.skip_macro_files and loaded.expanded and not robot.links:
         return None
-    analysis = analyze(robot, config)
+    analysis = analyze(robot, config, read_processes=read_processes)
     analysis = dataclasses.replace(analysis, findings=loaded.locate(analysis.findings))
     if args.verbose:
         _log_mesh_readers(path, analysis)
@@ -348,9 +348,14 @@ def _check_paths(args: argparse.Namespace, config, baseline, out: TextIO, err: T
         from urdf_link_tools.result_cache import ResultCache
         cache = ResultCache(args.cache, _cache_options(args, config))
     # The output stream stays here: only --fix-inertia (one robot, in this process) writes to it.
+    # Robots checked one at a time in this process (as batch.run does for one job or one
+    # path) share reading their meshes with a forked child; the workers of a pool keep the
+    # cores busy already.
+    alone = jobs <= 1 or len(paths) <= 1
     work = functools.partial(check_path, functools.partial(
         _check_robot, args=args, config=config, baseline=baseline,
-        out=out if jobs == 1 else None), cache, keep_meshes=keep_meshes)
+        out=out if jobs == 1 else None, read_processes=2 if alone else 1), cache,
+        keep_meshes=keep_meshes)
     progress = batch.Progress(len(paths), err)
     try:
         yield from batch.run(work, paths, jobs, progress, lambda path: (

@@ -27,11 +27,11 @@ as read (before the URDF scale) and its solid, measured on first use; a
 """
 
 from collections import OrderedDict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 import errno
 import os
 import threading
-from typing import Dict, Iterable, Mapping, Optional, Sequence, Tuple, Union
+from typing import Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
 import weakref
 
 import numpy as np
@@ -42,9 +42,17 @@ from urdf_link_tools.meshes.reading import (Budget, DEFAULT_MAX_INSTANCES,
                                             RawMesh, read_mesh, refusal, SUPPORTED, TRIM_BYTES,
                                             trim_heap)
 from urdf_link_tools.meshes.resolve import PackageResolver
-from urdf_link_tools.meshes.solid import Solid, SolidCache
+from urdf_link_tools.meshes.solid import measure_solid, Solid, SolidCache
 
 DEFAULT_CACHE_BYTES = 32_000_000
+#: files holding fewer bytes than this in all are read here (see MeshLibrary.read_aside)
+ASIDE_MIN_BYTES = 1_000_000
+#: reading and measuring a file costs about this many times reading it (merge, hull,
+#: integrals), so it counts this many times its bytes when the work is shared
+ASIDE_MEASURE = 2.0
+#: importing coal for the first hull costs about as much as reading this many bytes of
+#: COLLADA (40 ms), in each process that measures a solid
+ASIDE_COAL = 4_000_000
 #: problems are small; this only bounds a description naming millions of broken files
 _MAX_ENTRIES = 10_000
 
@@ -197,6 +205,13 @@ def collada_fallbacks(results: Iterable[object]) -> Dict[str, int]:
     return dict(sorted(counts.items(), key=lambda item: (-item[1], item[0])))
 
 
+def _read_and_measure(path: str, file_type: str, budget: Budget, tried: Tuple[str, ...],
+                      measure: bool) -> Tuple[Union[RawMesh, MeshProblem], Optional[Solid]]:
+    """Read a file and, when asked, measure its solid (what a reading child does)."""
+    raw = read_mesh(path, file_type, budget, tried)
+    return raw, measure_solid(raw) if measure and isinstance(raw, RawMesh) else None
+
+
 class MeshLibrary(PackageResolver):
     """
     Resolve and load meshes; one instance may be shared by threads.
@@ -294,23 +309,120 @@ class MeshLibrary(PackageResolver):
             return MeshProblem('mesh-unreadable', f'{path}: the checker ran out of memory '
                                'reading it; it was not checked', tried, path)
 
+    def read_aside(self, files: Sequence[Tuple[str, Optional[str], bool]],
+                   min_bytes: int = ASIDE_MIN_BYTES) -> int:
+        """
+        Read files, and measure the solids of some, in this process and a forked child.
+
+        The files not cached yet are shared between the two processes by their estimated
+        cost, the costliest first, each to the one that would finish it first (see
+        :data:`ASIDE_MEASURE` and :data:`ASIDE_COAL`). What the child read and measured is
+        then cached as if this process had done it (:mod:`.elsewhere`: the same code on the
+        same files). Nothing is done when this process may not fork or the child's share
+        is under ``min_bytes``; files the child could not answer for are read when they are
+        loaded, as always.
+
+        :param files: (URDF filename attribute, the URDF's folder, whether its solid is
+            needed) of each file
+        :param min_bytes: a smaller share is not worth a child (a fork costs a few
+            milliseconds; reading a megabyte of COLLADA about ten)
+        :return: how many files the child read
+        """
+        requests = self._uncached(files)
+        # This process imports coal anyway when it measures a solid (and for the overlaps at
+        # rest); the child only if it measures one, which then costs it that import too.
+        aside: List[tuple] = []
+        here: List[tuple] = []
+        measures = any(request[5] for request in requests)
+        loads = [0.0, ASIDE_COAL if measures else 0.0]
+        for request in requests:  # the costliest first, each where it ends the soonest
+            cost = request[3] * (ASIDE_MEASURE if request[5] else 1.0)
+            coal = ASIDE_COAL if request[5] and not any(item[5] for item in aside) else 0.0
+            if loads[0] + cost + coal < loads[1] + cost:
+                aside.append(request)
+                loads[0] += cost + coal
+            else:
+                here.append(request)
+                loads[1] += cost
+        if sum(request[3] for request in aside) < min_bytes:
+            return 0
+        from urdf_link_tools.meshes import elsewhere
+        child = elsewhere.start(_read_and_measure, [
+            (path, file_type, self.budget, tried, measure)
+            for _, path, file_type, _, tried, measure in aside])
+        if child is None:
+            return 0
+        try:
+            for key, path, file_type, size, tried, measure in here:
+                entry = self._read_here(key, path, file_type, size, tried)
+                if measure and isinstance(entry.raw, RawMesh):
+                    entry.solids.get(entry.raw)
+        except BaseException:
+            child.cancel()
+            raise
+        answers = child.collect()
+        adopted = 0
+        for request, answer in zip(aside, answers or ()):
+            if answer is None:  # out of memory there: read here, where it says so
+                continue
+            raw, solid = answer
+            if isinstance(raw, RawMesh):  # arrays come back writable from the pipe
+                raw = replace(raw, vertices=frozen(raw.vertices), faces=frozen(raw.faces))
+            entry = _Entry(raw)
+            if solid is not None:
+                entry.solids.adopt(solid)
+            self.loads += 1
+            self._store(request[0], entry)
+            adopted += 1
+        return adopted
+
+    def _uncached(self, files: Sequence[Tuple[str, Optional[str], bool]]) -> List[tuple]:
+        """Return (key, path, file type, size, tried, measure) of each file not cached."""
+        requests: Dict[tuple, tuple] = {}
+        for uri, base_dir, measure in files:
+            resolution = self.resolve(uri, base_dir)
+            if resolution.path is None:
+                continue
+            try:
+                info = os.stat(resolution.path)
+            except OSError:
+                continue
+            file_type = SUPPORTED.get(os.path.splitext(resolution.path)[1].lower())
+            if file_type is None or refusal(resolution.path, info, self.max_bytes) is not None:
+                continue
+            key = (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, file_type)
+            if key in requests:
+                measure = measure or requests[key][5]
+            elif self._lookup(key) is not None:
+                continue
+            requests[key] = (key, resolution.path, file_type, info.st_size, resolution.tried,
+                             measure)
+        return sorted(requests.values(),
+                      key=lambda request: -request[3] * (ASIDE_MEASURE if request[5] else 1.0))
+
     def _load_entry(self, key: tuple, path: str, file_type: str, size: int, scale_key: Scale,
                     tried: Tuple[str, ...]) -> MeshResult:
         entry = self._lookup(key)
         if entry is None:
-            with self._lock:
-                key_lock = self._key_locks.setdefault(key, threading.Lock())
-            with key_lock:
-                entry = self._lookup(key)
-                if entry is None:
-                    self.loads += 1
-                    entry = _Entry(read_mesh(path, file_type, self.budget, tried))
-                    self._store(key, entry)
-                    if size > TRIM_BYTES:
-                        trim_heap()
-            with self._lock:
-                self._key_locks.pop(key, None)
+            entry = self._read_here(key, path, file_type, size, tried)
         return self._view(entry, path, scale_key)
+
+    def _read_here(self, key: tuple, path: str, file_type: str, size: int,
+                   tried: Tuple[str, ...]) -> _Entry:
+        """Read a file into the cache, once whichever thread asks first; return its entry."""
+        with self._lock:
+            key_lock = self._key_locks.setdefault(key, threading.Lock())
+        with key_lock:
+            entry = self._lookup(key)
+            if entry is None:
+                self.loads += 1
+                entry = _Entry(read_mesh(path, file_type, self.budget, tried))
+                self._store(key, entry)
+                if size > TRIM_BYTES:
+                    trim_heap()
+        with self._lock:
+            self._key_locks.pop(key, None)
+        return entry
 
     def _lookup(self, key: tuple) -> Optional[_Entry]:
         with self._lock:

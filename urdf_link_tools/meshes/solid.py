@@ -137,6 +137,13 @@ class SolidCache:
                     self._hull = hull
         return hull[0]
 
+    def adopt(self, solid: Solid) -> None:
+        """Keep a solid measured elsewhere (a reading child) as if measured here."""
+        with self._lock:
+            if self._solid is None:
+                self._solid = replace(solid, center_mass=frozen(solid.center_mass),
+                                      unit_inertia=frozen(solid.unit_inertia))
+
     def get(self, raw: RawMesh) -> Solid:
         """Return the solid of ``raw`` (measured on the first call)."""
         solid = self._solid

@@ -1,0 +1,182 @@
+# Copyright 2026 urdf_link_tools contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+A one-robot check reads the meshes only visuals use in a forked child (meshes.elsewhere).
+
+Every case runs in a fresh interpreter: a child is forked only from a process with one
+thread, which a test session that started ROS nodes is not. The results must be those of
+reading in one process, the child's failures must leave the work to the parent, and a
+process with other threads must never fork.
+"""
+
+import json
+import os
+import subprocess
+import sys
+
+import corpus
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def run(code: str, *args: str) -> str:
+    done = subprocess.run([sys.executable, '-c', code, *args], capture_output=True, text=True,
+                          timeout=300, cwd=ROOT)
+    assert done.returncode == 0, done.stderr[-3000:]
+    return done.stdout
+
+
+ANALYSIS = """
+import json, sys
+from urdf_link_tools.analysis import analyze
+from urdf_link_tools.config import CheckConfig
+from urdf_link_tools.meshes import MeshLibrary, MeshInfo
+from urdf_link_tools.meshes import elsewhere
+from urdf_link_tools.parser import parse_urdf_string
+from urdf_link_tools.reports.build import build_report
+from urdf_link_tools.reports.json_report import json_safe, report_to_dict
+path, processes = sys.argv[1], int(sys.argv[2])
+started = []
+original = elsewhere.start
+def start(function, calls):
+    child = original(function, calls)
+    started.append((len(calls), child is not None))
+    return child
+elsewhere.start = start
+library = MeshLibrary()
+with open(path, 'rb') as stream:
+    robot = parse_urdf_string(stream.read(), path)
+analysis = analyze(robot, CheckConfig(), library, read_processes=processes)
+report = build_report(analysis, path, None, None)
+meshes = sorted((info.path, info.face_count, info.bounds[0].tolist(), info.bounds[1].tolist(),
+                 info.raw.vertices.flags.writeable)
+                for info in analysis.meshes.values() if isinstance(info, MeshInfo))
+print(json.dumps({'report': json_safe(report_to_dict(report)),
+                  'findings': [repr(finding) for finding in analysis.findings],
+                  'meshes': meshes, 'loads': library.loads, 'started': started,
+                  'can_fork': elsewhere.can_fork()}))
+"""
+
+
+def test_a_check_reading_visuals_aside_finds_what_one_process_finds():
+    # Panda: 10.5 MB of visual COLLADA the child reads, STL collisions measured here.
+    path = str(corpus.urdf_path('panda.urdf'))
+    aside = json.loads(run(ANALYSIS, path, '2'))
+    alone = json.loads(run(ANALYSIS, path, '1'))
+    assert aside['can_fork'], 'this test needs Linux and two cores'
+    assert alone['started'] == []
+    assert len(aside['started']) == 1 and aside['started'][0][1], aside['started']
+    assert aside['started'][0][0] >= 3  # the biggest visual files, the rest read here
+    assert aside['findings'] == alone['findings']
+    assert aside['meshes'] == alone['meshes']
+    assert aside['report'] == alone['report']
+    assert aside['loads'] == alone['loads']  # every file read once, wherever it was read
+    assert not any(mesh[4] for mesh in aside['meshes'])  # read-only, as read here
+
+
+FAILING_CHILD = """
+import logging, os, signal, sys, threading
+from urdf_link_tools.meshes import elsewhere
+logging.basicConfig(level=logging.INFO, format='%(name)s %(levelname)s %(message)s',
+                    stream=sys.stdout)
+def dies(code):
+    os.kill(os.getpid(), signal.SIGKILL)
+def raises(code):
+    raise ValueError('broken')
+def logs(value):
+    logging.getLogger('urdf_link_tools.meshes.reading').warning('read %d', value)
+    return value * 2
+print('forks', elsewhere.can_fork())
+print('killed', elsewhere.start(dies, [(1,)]).collect())
+print('raised', elsewhere.start(raises, [(1,)]).collect())
+print('logged', elsewhere.start(logs, [(1,), (2,)]).collect())
+child = elsewhere.start(logs, [(3,)])
+child.cancel()
+print('cancelled', child.collect())
+waiting = threading.Event()
+thread = threading.Thread(target=waiting.wait)
+thread.start()
+print('with a thread', elsewhere.can_fork(), elsewhere.start(logs, [(1,)]))
+waiting.set()
+thread.join()
+print('no calls', elsewhere.start(logs, []))
+"""
+
+
+def test_a_child_that_fails_answers_none_and_its_log_comes_back():
+    lines = run(FAILING_CHILD).splitlines()
+    assert lines == [
+        'forks True',
+        'killed None',
+        'raised None',
+        'urdf_link_tools.meshes.reading WARNING read 1',
+        'urdf_link_tools.meshes.reading WARNING read 2',
+        'logged [2, 4]',
+        'cancelled None',
+        'with a thread False None',
+        'no calls None',
+    ]
+
+
+READ_ASIDE = """
+import json, os, sys, threading
+from urdf_link_tools.meshes import MeshLibrary, MeshInfo
+from urdf_link_tools.meshes import elsewhere
+folder, mode = sys.argv[1], sys.argv[2]
+names = sorted(os.listdir(folder))
+library = MeshLibrary()
+waiting = threading.Event()
+if mode == 'threaded':
+    thread = threading.Thread(target=waiting.wait)
+    thread.start()
+aside = library.read_aside([(name, folder, name.startswith('link')) for name in names],
+                           min_bytes=0)
+waiting.set()
+loads = library.loads
+measured = [entry.solids._solid is not None for entry in library._entries.values()]
+results = {}
+for name in names:
+    loaded = library.load(name, (1, 1, 1), folder)
+    results[name] = ([loaded.face_count, loaded.bounds[0].tolist(), loaded.volume,
+                      loaded.center_mass.tolist(), loaded.unit_inertia.tolist(),
+                      loaded.center_mass.flags.writeable, loaded.volume_source]
+                     if isinstance(loaded, MeshInfo) else [loaded.rule, loaded.message])
+print(json.dumps({'aside': aside, 'loads_before': loads, 'measured': sum(measured),
+                  'loads_after': library.loads, 'results': results}))
+"""
+
+
+def test_read_aside_gives_what_reading_here_gives_for_good_and_bad_files(tmp_path):
+    # Real meshes and broken ones; every answer, problems included, must be the same.
+    folder = tmp_path / 'meshes'
+    folder.mkdir()
+    for name in ('link0.dae', 'link1.dae', 'hand.dae'):
+        source = corpus.robots_dir() / 'panda_description' / 'meshes' / 'visual' / name
+        (folder / name).write_bytes(source.read_bytes())
+    (folder / 'empty.stl').write_bytes(b'')
+    (folder / 'truncated.stl').write_bytes(b'\0' * 80 + (1000).to_bytes(4, 'little'))
+    (folder / 'broken.dae').write_bytes(b'<COLLADA><library_geometries>')
+    (folder / 'not_a_mesh.txt').write_bytes(b'hello')
+    aside = json.loads(run(READ_ASIDE, str(folder), 'aside'))
+    here = json.loads(run(READ_ASIDE, str(folder), 'threaded'))
+    assert here['aside'] == 0 and here['loads_before'] == 0  # no fork beside a thread
+    # Six files shared by the two processes (the .txt is no mesh format), the two 'link'
+    # ones measured wherever they were read; each read once, never again.
+    assert 1 <= aside['aside'] < 6
+    assert aside['loads_before'] == 6 and aside['measured'] == 2
+    assert aside['loads_after'] == here['loads_after'] == 6
+    assert aside['results'] == here['results']
+    assert aside['results']['empty.stl'][0] == 'mesh-unreadable'
+    assert aside['results']['link0.dae'][5] is False  # read-only, as measured here

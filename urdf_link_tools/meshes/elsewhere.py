@@ -1,0 +1,182 @@
+# Copyright 2026 urdf_link_tools contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+Run calls in a forked child process while this one works on, and take their results back.
+
+Reading a COLLADA file is mostly NumPy parsing its numbers, which holds the GIL, so a
+thread cannot read one while another works: a child process can. MuJoCo's compiler reads
+a robot's meshes on several threads for the same reason; a one-robot ``check`` shares its
+mesh files with a child this way (:meth:`.MeshLibrary.read_aside`).
+
+Only where forking is safe and useful: Linux, a process with one thread (a child of a
+multi-threaded process can inherit a lock some other thread held, so a ROS node never does
+this) and more than one core available. The child runs the same code on the same inputs,
+so its results are the ones this process would have computed; anything that goes wrong in
+it (it dies, runs out of memory, its answer cannot be read) makes :meth:`Child.collect`
+return None, and the caller computes those results itself. What the child logs is taken
+back and logged here, in order, after it ends.
+"""
+
+import logging
+import os
+import pickle
+import signal
+import sys
+import threading
+from typing import Any, Callable, List, Optional, Sequence, Tuple
+
+#: (logger name, level, message) of a record the child logged
+LogLine = Tuple[str, int, str]
+
+
+def can_fork() -> bool:
+    """Return True when this process may fork a reading child (see the module's text)."""
+    if not sys.platform.startswith('linux') or not hasattr(os, 'fork'):
+        return False
+    if threading.active_count() != 1:
+        return False
+    try:
+        return len(os.sched_getaffinity(0)) > 1
+    except (AttributeError, OSError):
+        return (os.cpu_count() or 1) > 1
+
+
+class _Capture(logging.Handler):
+    """Keep the child's log records, to be logged again in the parent."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.NOTSET)
+        self.lines: List[LogLine] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.lines.append((record.name, record.levelno, record.getMessage()))
+
+
+class Child:
+    """A forked child computing ``function(*arguments)`` for each set of arguments."""
+
+    def __init__(self, pid: int, stream: int) -> None:
+        self.pid = pid
+        self._stream = stream
+        self._done = False
+
+    def collect(self) -> Optional[List[Any]]:
+        """
+        Wait for the child; return its results in order, or None when it failed.
+
+        The child's log lines are logged here first. A result is None where the call ran
+        out of memory in the child.
+        """
+        if self._done:
+            return None
+        self._done = True
+        try:
+            with os.fdopen(self._stream, 'rb') as stream:
+                data = stream.read()
+        finally:
+            status = _reap(self.pid)
+        if status != 0 or not data:
+            return None
+        try:
+            results, lines = pickle.loads(data)
+        except Exception:  # a truncated answer: the caller computes the results itself
+            return None
+        for name, level, message in lines:
+            logging.getLogger(name).log(level, '%s', message)
+        return results
+
+    def cancel(self) -> None:
+        """Stop the child and forget its results."""
+        if self._done:
+            return
+        self._done = True
+        try:
+            os.kill(self.pid, signal.SIGKILL)
+        except OSError:
+            pass
+        os.close(self._stream)
+        _reap(self.pid)
+
+
+def _reap(pid: int) -> int:
+    while True:
+        try:
+            _, status = os.waitpid(pid, 0)
+            return status
+        except InterruptedError:
+            continue
+        except ChildProcessError:
+            return -1
+
+
+def start(function: Callable[..., Any], calls: Sequence[tuple]) -> Optional[Child]:
+    """
+    Fork a child computing ``function(*arguments)`` for each of ``calls``, in order.
+
+    :param function: what to compute; its results must pickle
+    :param calls: the arguments of each call
+    :return: the child, or None when :func:`can_fork` says no or the fork fails
+    """
+    if not calls or not can_fork():
+        return None
+    read, write = os.pipe()
+    try:
+        pid = os.fork()
+    except OSError:
+        os.close(read)
+        os.close(write)
+        return None
+    if pid == 0:  # pragma: no cover (the child; coverage is not collected there)
+        _run_child(read, write, function, calls)
+    os.close(write)
+    return Child(pid, read)
+
+
+def _capture_logging() -> _Capture:  # pragma: no cover (runs in the child)
+    """Route every record the child logs to one capture (this process is the child's)."""
+    root = logging.getLogger()
+    for logger in [root] + [item for item in logging.Logger.manager.loggerDict.values()
+                            if isinstance(item, logging.Logger)]:
+        for handler in list(logger.handlers):
+            logger.removeHandler(handler)
+        logger.propagate = True
+    capture = _Capture()
+    root.addHandler(capture)
+    return capture
+
+
+def _run_child(read: int, write: int, function: Callable[..., Any],
+               calls: Sequence[tuple]) -> None:  # pragma: no cover (runs in the child)
+    """Compute, write the pickled answer, and end without running the parent's exit code."""
+    code = 1
+    try:
+        os.close(read)
+        capture = _capture_logging()
+        results: List[Any] = []
+        for arguments in calls:
+            try:
+                results.append(function(*arguments))
+            except MemoryError:
+                results.append(None)
+        data = pickle.dumps((results, capture.lines), protocol=pickle.HIGHEST_PROTOCOL)
+        view = memoryview(data)
+        while view:
+            view = view[os.write(write, view):]
+        code = 0
+    except BaseException:  # noqa: B902 - whatever it was, the parent computes it instead
+        code = 1
+    finally:
+        # Never the parent's clean-up: no atexit handlers, no flush of its copied buffers.
+        os._exit(code)
