@@ -73,6 +73,28 @@ def test_an_unreadable_input_is_a_jsonl_line_and_exit_3(tmp_path):
     assert 'no such file' in err
 
 
+def test_an_unreadable_input_is_in_the_json_document(tmp_path):
+    # One readable robot and one missing file, and the missing file alone: the document
+    # names it (and is a document at all), as every other format does.
+    paths, options = _corpus_args()
+    missing = str(tmp_path / 'nowhere.urdf')
+    status, out, _ = run(['check', paths[0], missing, *options, '--format', 'json'])
+    assert status == 3
+    document = json.loads(out)
+    assert [report['source'] for report in document['reports']] == [paths[0]]
+    assert document['errors'] == [{'source': missing, 'error': f'{missing}: no such file'}]
+    assert document['summary']['input_errors'] == 1
+    status, out, _ = run(['check', missing, *options, '--format', 'json'])
+    assert status == 3
+    assert json.loads(out) == {'reports': [], 'errors': [
+        {'source': missing, 'error': f'{missing}: no such file'}], 'summary': {
+        'error': 0, 'warning': 0, 'info': 0, 'suppressed': 0, 'baselined': 0,
+        'input_errors': 1}}
+    # One readable robot alone keeps its own object.
+    status, out, _ = run(['check', paths[0], *options, '--format', 'json'])
+    assert status == 0 and json.loads(out)['source'] == paths[0]
+
+
 def test_shards_partition_exactly():
     paths = [str(path) for path in corpus.urdf_paths()]
     assert len(paths) > 50

@@ -15,7 +15,7 @@
 """``check --format json``: one JSON object per run (NaN and infinity written as strings)."""
 
 import json
-from typing import Any, Dict, Optional, Sequence
+from typing import Any, Dict, Optional, Sequence, Tuple
 
 from urdf_link_tools.analysis import Analysis
 from urdf_link_tools.reports import CheckReport, Run, summary_dict
@@ -50,19 +50,29 @@ def report_to_dict(report: CheckReport) -> Dict[str, Any]:
     return document
 
 
-def format_json_reports(reports: Sequence[CheckReport], indent: Optional[int] = 2) -> str:
+def format_json_reports(reports: Sequence[CheckReport], indent: Optional[int] = 2,
+                        input_errors: Sequence[Tuple[str, str]] = ()) -> str:
     """
-    Render reports as JSON: one robot's object, or ``{"reports": [...], "summary": ...}``.
+    Render reports as JSON: one robot's object, or ``{"reports", "errors", "summary"}``.
+
+    A run with an input that could not be read always takes the second form, so the input
+    is named in the document (``errors``: ``source`` and ``error`` of each, as the JSON
+    Lines format says it) and counted (``summary.input_errors``), even when no robot
+    could be read at all.
 
     :param reports: one report per robot checked
     :param indent: JSON indentation
+    :param input_errors: (path, message) of each input that could not be read
     :return: the JSON text
     """
-    if len(reports) == 1:
+    if len(reports) == 1 and not input_errors:
         document: Dict[str, Any] = report_to_dict(reports[0])
     else:
+        summary: Dict[str, int] = dict(summary_dict(reports), input_errors=len(input_errors))
         document = {'reports': [report_to_dict(report) for report in reports],
-                    'summary': summary_dict(reports)}
+                    'errors': [{'source': path, 'error': message}
+                               for path, message in input_errors],
+                    'summary': summary}
     return json.dumps(json_safe(document), indent=indent, allow_nan=False)
 
 
@@ -80,5 +90,7 @@ def json_safe(value: Any) -> Any:
 
 
 def render(run: Run) -> str:
-    """Render the run's reports as JSON (nothing when no robot was reported)."""
-    return format_json_reports(run.reports) if run.reports else ''
+    """Render the run as JSON: its reports and the inputs that could not be read."""
+    if not run.reports and not run.input_errors:
+        return ''
+    return format_json_reports(run.reports, input_errors=run.input_errors)
