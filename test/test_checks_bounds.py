@@ -133,6 +133,37 @@ def test_the_bound_is_the_corner_distribution():
     assert [f.rule for f in rules(robot(1.21))] == ['inertia-exceeds-extent']
 
 
+def test_the_suggested_tensor_passes_the_rule_it_fixes():
+    # A thin part drawn only as a visual (no collision geometry) with its centre of mass off
+    # the middle: the fallback sphere of plausible density would be over the bound too (as
+    # Unitree H2's ankle links were), so the suggestion is a box that fits about the centre
+    # of mass; applied with fix_inertia, the rule is silent.
+    from urdf_link_tools.fix import fix_inertia
+    text = ('<robot name="r"><link name="a"/><joint name="j" type="revolute">'
+            '<parent link="a"/><child link="b"/><axis xyz="0 0 1"/><limit lower="-1" '
+            'upper="1" effort="1" velocity="1"/></joint><link name="b">'
+            '<inertial><origin xyz="-0.0145 0 0" rpy="0 0 0.3"/><mass value="0.1232"/>'
+            '<inertia ixx="1.4e-05" ixy="0" ixz="0" iyy="1.45e-05" iyz="0" izz="1.4e-05"/>'
+            '</inertial><visual><origin xyz="-0.0145 0 0"/><geometry><box size="0.008 0.0746 '
+            '0.008"/></geometry></visual></link></robot>')
+    analysis = analyze(parse_urdf_string(text), NO_MESHES)
+    found = [f for f in analysis.findings if f.rule == 'inertia-exceeds-extent']
+    assert len(found) == 1 and found[0].suggested_inertia is not None
+    assert 'a solid box of 0.1232 kg centred on the declared centre of mass' in \
+        found[0].suggestion
+    assert 'there is none' not in found[0].suggestion
+    fixed, fixes = fix_inertia(text.encode(), analysis)
+    assert len(fixes) == 1
+    assert not rules(fixed.decode())
+    # A centre of mass on the corner of the geometry: no box fits, no tensor is suggested.
+    edge = text.replace('<origin xyz="-0.0145 0 0" rpy="0 0 0.3"/>',
+                        '<origin xyz="-0.0105 0.0373 0"/>')
+    found = [f for f in analyze(parse_urdf_string(edge), NO_MESHES).findings
+             if f.rule == 'inertia-exceeds-extent']
+    assert len(found) == 1 and found[0].suggested_inertia is None
+    assert 'no tensor can be derived that passes every inertia rule' in found[0].suggestion
+
+
 def test_a_misplaced_material_inside_geometry_is_not_an_extra_shape():
     text = ('<robot name="r"><link name="a"><visual><geometry><box size="1 1 1"/>'
             '<material name="red"><color rgba="1 0 0 1"/></material></geometry></visual>'

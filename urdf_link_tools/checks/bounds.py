@@ -227,8 +227,7 @@ def _excess(ctx: CheckContext, link: Link) -> Optional[Excess]:
         lo, hi = bounds
         if np.any(centre < lo) or np.any(centre > hi):
             return None  # com-outside-geometry says the centre of mass is misplaced
-        variance = (centre - lo) * (hi - centre)
-        limits = link.mass * (variance.sum() - variance)
+        limits = _limits(link.mass, centre, bounds)
     ratios = [moments[k] / limits[k] if limits[k] > 0.0 else math.inf for k in range(3)]
     axis = int(np.argmax(ratios))
     if not ratios[axis] > MARGIN:
@@ -296,6 +295,60 @@ def check_bounds(ctx: CheckContext) -> Iterator[Finding]:
             links=links)
 
 
+def _limits(mass: float, centre: np.ndarray, bounds: Bounds) -> np.ndarray:
+    """Return the largest moment about each axis: all the mass at the box's corners."""
+    lo, hi = bounds
+    variance = (centre - lo) * (hi - centre)
+    return mass * (variance.sum() - variance)
+
+
+def moment_limits(ctx: CheckContext, link: Link) -> Optional[np.ndarray]:
+    """
+    Return the largest moments the link can have about its own axes, this rule's margin in.
+
+    All the mass at the corners of its body's box, about the declared centre of mass; None
+    when the extent is unknown, too small to judge (this rule then compares with the whole
+    robot) or the centre of mass lies outside it (com-outside-geometry says so).
+    """
+    key = ('moment-limits', id(link))
+    if key not in ctx.memo:
+        ctx.memo[key] = _moment_limits(ctx, link)
+    return ctx.memo[key]  # type: ignore[return-value]
+
+
+def _moment_limits(ctx: CheckContext, link: Link) -> Optional[np.ndarray]:
+    inertial = link.inertial
+    if inertial is None or not (math.isfinite(link.mass) and link.mass > 0.0) or \
+            not is_finite(inertial.origin.xyz + inertial.origin.rpy):
+        return None
+    bounds, known = body_extent(ctx, link)
+    if not known or bounds is None or \
+            float(np.linalg.norm(bounds[1] - bounds[0])) < MARKER_SIZE:
+        return None
+    centre = np.asarray(inertial.origin.xyz, dtype=float)
+    if np.any(centre < bounds[0]) or np.any(centre > bounds[1]):
+        return None
+    return _limits(link.mass, centre, bounds) * MARGIN
+
+
+def fitting_box(ctx: CheckContext, link: Link) -> Optional[Tuple[np.ndarray, np.ndarray]]:
+    """
+    Return the tensor (inertial frame) of the largest solid box about the declared centre of
+    mass that fits in the body's box, with its half sides; None when there is no such box.
+    """
+    if moment_limits(ctx, link) is None:
+        return None
+    bounds, _ = body_extent(ctx, link)
+    centre = np.asarray(link.inertial.origin.xyz, dtype=float)
+    half = np.minimum(centre - bounds[0], bounds[1] - centre)
+    if np.count_nonzero(half > 0.0) < 2:
+        return None
+    square = half * half
+    rotation = rpy_to_matrix(link.inertial.origin.rpy)
+    box = np.diag(link.mass / 3.0 * (square.sum() - square))
+    return rotation.T @ box @ rotation, half
+
+
 def _finding(ctx: CheckContext, link: Link, found: Excess) -> Finding:
     axis = 'xyz'[found.axis]
     others = ' + '.join(f'V_{a}' for a in 'xyz' if a != axis)
@@ -332,7 +385,7 @@ def _finding(ctx: CheckContext, link: Link, found: Excess) -> Finding:
         suggestion=text,
         values=(('moment', found.moment), ('bound', found.bound), ('axis', axis),
                 ('radius_of_gyration', gyration)),
-        suggested_inertia=inertia_values(tensor))
+        suggested_inertia=inertia_values(tensor) if tensor is not None else None)
 
 
 CHECKS = (check_bounds,)

@@ -245,7 +245,7 @@ def _zero_tensor(ctx: CheckContext, link: Link) -> Iterator[Finding]:
         'positive eigenvalues")',
         link=link.name, element='inertial/inertia', line=inertia.line,
         suggestion=text, values=(('mass', link.mass),),
-        suggested_inertia=inertia_values(tensor))
+        suggested_inertia=inertia_values(tensor) if tensor is not None else None)
 
 
 def _check_tensor(ctx: CheckContext, link: Link) -> Iterator[Finding]:
@@ -285,6 +285,7 @@ def _check_tensor(ctx: CheckContext, link: Link) -> Iterator[Finding]:
                    if not value + eps > 0.0]
         suggestion, text = (flipped, _FLIPPED + fmt_inertia(inertia_values(flipped))) \
             if flip_ok else suggest(ctx, link, _nearest_valid(tensor), 'the nearest valid tensor')
+        text = text if flip_ok else _flip_note(ctx, link, flipped) + text
         yield ctx.finding(
             'inertia-not-positive-definite', Severity.ERROR,
             f'the tensor is not positive definite: principal moments {fmt_vector(moments)} '
@@ -294,7 +295,7 @@ def _check_tensor(ctx: CheckContext, link: Link) -> Iterator[Finding]:
             + '. Gazebo and MuJoCo refuse it',
             link=link.name, element=element, line=line, suggestion=text,
             values=_moment_values(moments, eps) + (('minors', fmt_vector(minors)),),
-            suggested_inertia=inertia_values(suggestion))
+            suggested_inertia=inertia_values(suggestion) if suggestion is not None else None)
         return
     if violates_triangle(moments):
         flipped, flip_ok = _flipped(ctx, link, matrix)
@@ -304,6 +305,7 @@ def _check_tensor(ctx: CheckContext, link: Link) -> Iterator[Finding]:
         suggestion, text = (flipped, _FLIPPED + fmt_inertia(inertia_values(flipped))) \
             if flip_ok else suggest(ctx, link, nearest,
                                     'the nearest valid tensor (same principal axes)')
+        text = text if flip_ok else _flip_note(ctx, link, flipped) + text
         yield ctx.finding(
             'inertia-triangle-inequality', Severity.ERROR,
             f'the principal moments {fmt(a)} + {fmt(b)} = {fmt(a + b)} < {fmt(c)}: they '
@@ -311,7 +313,7 @@ def _check_tensor(ctx: CheckContext, link: Link) -> Iterator[Finding]:
             'C); no rigid body has them, Gazebo and MuJoCo refuse them',
             link=link.name, element=element, line=line, suggestion=text,
             values=_moment_values(moments, eps) + (('margin', margin),),
-            suggested_inertia=inertia_values(suggestion))
+            suggested_inertia=inertia_values(suggestion) if suggestion is not None else None)
         return
     if moments[0] < MUJOCO_EPS:
         suggestion, text = suggest(ctx, link, _nearest_valid(tensor),
@@ -324,7 +326,7 @@ def _check_tensor(ctx: CheckContext, link: Link) -> Iterator[Finding]:
             'cannot draw the inertia box; Gazebo accepts it within its tolerance',
             link=link.name, element=element, line=line, suggestion=text,
             values=_moment_values(moments, eps),
-            suggested_inertia=inertia_values(suggestion))
+            suggested_inertia=inertia_values(suggestion) if suggestion is not None else None)
     elif tensor.equivalent_box(mass) is None and gz_valid_moments(moments):
         fixed = tensor_from_principal(nearest_triangle_moments(moments), tensor.principal[1])
         suggestion, text = suggest(ctx, link, fixed, 'just inside the valid region')
@@ -335,7 +337,7 @@ def _check_tensor(ctx: CheckContext, link: Link) -> Iterator[Finding]:
             'its tolerance; MuJoCo, without tolerance, may refuse them',
             link=link.name, element=element, line=line, suggestion=text,
             values=_moment_values(moments, eps),
-            suggested_inertia=inertia_values(suggestion))
+            suggested_inertia=inertia_values(suggestion) if suggestion is not None else None)
 
 
 def _moment_values(moments: np.ndarray, eps: float) -> Tuple[Tuple[str, object], ...]:
@@ -349,6 +351,21 @@ def _flipped(ctx: CheckContext, link: Link, matrix: np.ndarray) -> Tuple[np.ndar
     flip_ok = any(link.inertial.inertia.as_tuple()[i] for i in (1, 2, 4)) and \
         not problem(ctx, link, flipped, geometry_tensor(ctx, link))
     return flipped, bool(flip_ok)
+
+
+def _flip_note(ctx: CheckContext, link: Link, flipped: np.ndarray) -> str:
+    """
+    Say so when negating the products makes a valid tensor that is over the body's extent.
+
+    The CAD sign convention is then probably the cause, but that tensor is not the fix.
+    """
+    if not any(link.inertial.inertia.as_tuple()[i] for i in (1, 2, 4)):
+        return ''
+    reason = problem(ctx, link, flipped, None)
+    if "extent allows" not in reason:
+        return ''
+    return ('negating the products (the positive product-of-inertia convention of some CAD '
+            f"exports) gives a valid tensor, but {reason.replace('its moment', 'a moment')}; ")
 
 
 def _check_rotated(ctx: CheckContext, link: Link) -> Iterator[Finding]:

@@ -120,7 +120,7 @@ def check_mismatch(ctx: CheckContext, link: Link) -> Iterator[Finding]:
         values=(('moments', fmt_vector(have)), ('geometry_moments', fmt_vector(want)),
                 ('factor', off), ('limit', factor),
                 ('geometry_centroid', fmt_vector(model.centre))),
-        suggested_inertia=inertia_values(suggested))
+        suggested_inertia=inertia_values(suggested) if suggested is not None else None)
 
 
 #: A tensor within this factor of a solid box over the link's geometry bounds is the part's.

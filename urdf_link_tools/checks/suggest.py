@@ -30,7 +30,7 @@ from typing import Optional, Tuple
 
 import numpy as np
 
-from urdf_link_tools.checks.base import CheckContext, fmt, fmt_inertia
+from urdf_link_tools.checks.base import CheckContext, fmt, fmt_inertia, fmt_vector
 from urdf_link_tools.checks.density import geometry_is_the_part
 from urdf_link_tools.geometry import is_finite, rpy_to_matrix
 from urdf_link_tools.inertia import (
@@ -122,6 +122,18 @@ def problem(ctx: CheckContext, link: Link, matrix: np.ndarray,
         if factor > ctx.config.inertia_mismatch_factor:
             return (f'it is {fmt(factor, 3)}x off the collision geometry (limit '
                     f'{fmt(ctx.config.inertia_mismatch_factor)}x)')
+    # inertia-exceeds-extent: a tensor about the geometry's own centroid, or a sphere of a
+    # fixed density, can exceed what this mass can have within the body about the declared
+    # centre of mass (imported here: the bounds rule suggests through this module).
+    from urdf_link_tools.checks.bounds import moment_limits
+    limits = moment_limits(ctx, link)
+    if limits is not None:
+        rotation = rpy_to_matrix(link.inertial.origin.rpy)
+        about = np.diag(rotation @ printed(matrix) @ rotation.T)
+        if np.any(about > limits):
+            axis = int(np.argmax(about / limits))
+            return (f"its moment about the link's {'xyz'[axis]} axis exceeds what the body's "
+                    'extent allows')
     return ''
 
 
@@ -147,7 +159,7 @@ def sphere_tensor(mass: float) -> np.ndarray:
 
 
 def suggest(ctx: CheckContext, link: Link, candidate: Optional[np.ndarray],
-            label: str) -> Tuple[np.ndarray, str]:
+            label: str) -> Tuple[Optional[np.ndarray], str]:
     """
     Return the tensor to suggest and a sentence saying where it comes from.
 
@@ -155,7 +167,8 @@ def suggest(ctx: CheckContext, link: Link, candidate: Optional[np.ndarray],
     :param link: the link
     :param candidate: the rule's own proposal (nearest valid, flipped products), or None
     :param label: what the candidate is, e.g. 'the nearest valid tensor (same axes)'
-    :return: (tensor, text with the six attributes)
+    :return: (tensor, text with the six attributes); (None, why) when no tensor passes
+        every inertia rule (the physical bound of the body included)
     """
     geometry = geometry_tensor(ctx, link)
     reason = 'there is none'
@@ -169,11 +182,30 @@ def suggest(ctx: CheckContext, link: Link, candidate: Optional[np.ndarray],
                             f'{fmt_inertia(inertia_values(lifted))}')
     if geometry is not None:
         chosen = geometry if not problem(ctx, link, geometry, None) else _lifted(geometry)
-        why = f', instead of {label} ({reason})' if candidate is not None else ''
-        return chosen, (f'the tensor of the collision geometry at uniform density{why}: '
-                        f'{fmt_inertia(inertia_values(chosen))}')
-    sphere = sphere_tensor(link.mass)
-    return sphere, (f'no collision geometry to derive it from and {label} is unusable '
-                    f'({reason}): a solid sphere of {fmt(link.mass)} kg at '
-                    f'{fmt(FALLBACK_DENSITY)} kg/m^3 gives {fmt_inertia(inertia_values(sphere))}'
-                    " (replace it with the part's real tensor)")
+        trouble = problem(ctx, link, chosen, geometry)
+        if not trouble:
+            why = f', instead of {label} ({reason})' if candidate is not None else ''
+            return chosen, (f'the tensor of the collision geometry at uniform density{why}: '
+                            f'{fmt_inertia(inertia_values(chosen))}')
+        first = f"the collision geometry's tensor at uniform density fails too ({trouble})"
+    else:
+        sphere = sphere_tensor(link.mass)
+        unusable = f' and {label} is unusable ({reason})' if candidate is not None else ''
+        trouble = problem(ctx, link, sphere, None)
+        if not trouble:
+            return sphere, (f'no collision geometry to derive it from{unusable}: a solid '
+                            f'sphere of {fmt(link.mass)} kg at {fmt(FALLBACK_DENSITY)} kg/m^3 '
+                            f'gives {fmt_inertia(inertia_values(sphere))}'
+                            " (replace it with the part's real tensor)")
+        first = (f'no collision geometry to derive it from{unusable}, and a solid sphere at '
+                 f'{fmt(FALLBACK_DENSITY)} kg/m^3 fails too ({trouble})')
+    from urdf_link_tools.checks.bounds import fitting_box
+    fitted = fitting_box(ctx, link)
+    if fitted is not None and not problem(ctx, link, fitted[0], geometry):
+        return fitted[0], (f'{first}: a solid box of {fmt(link.mass)} kg centred on the '
+                           f'declared centre of mass, half sides {fmt_vector(fitted[1], 3)} m, '
+                           "the largest that fits in the body's geometry, gives "
+                           f'{fmt_inertia(inertia_values(fitted[0]))}'
+                           " (replace it with the part's real tensor)")
+    return None, (f"{first}; no tensor can be derived that passes every inertia rule: give "
+                  "the part's real tensor (or check its mass and centre of mass)")
