@@ -137,6 +137,27 @@ def test_meshes_over_budget_are_simplified_and_said_so():
     assert len(uses) > len(set(uses)) == len(full['meshes'])
 
 
+def test_the_page_lists_the_pairs_overlapping_at_rest():
+    # Panda: three pairs overlap at rest (two of its links, the hand and a link, the
+    # fingers): the page lists and draws them, with their depth; none when the rule is off.
+    path, _ = corpus_robot('panda.urdf')
+    robot = parse_urdf_string(path.read_bytes(), str(path))
+    share = corpus.prefix() / 'share' / 'example-robot-data'
+    packages = (('example-robot-data', str(share)),)
+    analysis = analyze(robot, CheckConfig(package_dirs=packages))
+    scene = build_scene(analysis, 'panda')
+    overlaps = [f for f in analysis.findings if f.rule == 'collision-overlap-at-rest']
+    assert len(overlaps) == 3 and scene['pairs_checked']
+    assert sorted(tuple(pair['links']) for pair in scene['pairs']) == sorted(
+        (f.link, dict(f.values)['other_link']) for f in overlaps)
+    assert ['panda_link5', 'panda_link7'] in [pair['links'] for pair in scene['pairs']]
+    assert all(pair['depth'] is not None and pair['depth'] >= 0.0 for pair in scene['pairs'])
+    ignored = analyze(robot, CheckConfig(package_dirs=packages,
+                                         ignore_rules=('collision-overlap-at-rest',)))
+    scene = build_scene(ignored, 'panda')
+    assert scene['pairs'] == [] and not scene['pairs_checked']
+
+
 def test_tiago_dual_page_within_budget(tmp_path):
     path, package = corpus_robot('tiago_dual.urdf')
     started = time.monotonic()

@@ -34,6 +34,7 @@ from urdf_link_tools.geometry import origin_to_matrix, rpy_to_matrix
 from urdf_link_tools.inertia import com_sphere_diameter, equivalent_box
 from urdf_link_tools.kinematics import forward_kinematics, robot_center_of_mass
 from urdf_link_tools.meshes import MeshInfo
+from urdf_link_tools.meshes.hull import coal_installed
 from urdf_link_tools.meshes.simplify import simplify
 from urdf_link_tools.model import Box, Cylinder, GeometryElement, Link, Mesh, Sphere
 from urdf_link_tools.reports.text import location
@@ -182,24 +183,36 @@ def finding_data(finding: Finding, index: int, source: Optional[str]) -> Dict[st
     return data
 
 
+#: the rule whose findings are the overlapping pairs drawn
+OVERLAP_RULE = 'collision-overlap-at-rest'
+
+
 def collision_pairs(analysis) -> List[Dict[str, Any]]:
     """
-    Return the pairs of links whose collision geometry overlaps at the reference pose.
+    Return the pairs of links whose collision geometry overlaps at rest, with their depth.
 
-    The hook for the self-collision check: an analysis that carries ``self_collisions``
-    (items whose first two entries, or ``link_a`` and ``link_b``, name the links) is drawn as
-    lines between the links, both links outlined. Empty until that check exists.
+    They are the reported ``collision-overlap-at-rest`` findings (the link and the
+    ``other_link`` it overlaps): drawn as lines between the two links.
     """
     pairs = []
-    for item in getattr(analysis, 'self_collisions', ()) or ():
-        first = getattr(item, 'link_a', None)
-        second = getattr(item, 'link_b', None)
-        if first is None and isinstance(item, (tuple, list)) and len(item) >= 2:
-            first, second = item[0], item[1]
-        if isinstance(first, str) and isinstance(second, str):
-            pairs.append({'links': [first, second],
-                          'depth': getattr(item, 'depth', None)})
+    for finding in analysis.findings:
+        if finding.rule != OVERLAP_RULE or not finding.link:
+            continue
+        values = dict(finding.values)
+        other = values.get('other_link')
+        if not other:
+            continue
+        try:
+            depth: Optional[float] = float(values.get('depth_mm', '')) / 1000.0
+        except ValueError:
+            depth = None
+        pairs.append({'links': [finding.link, other], 'depth': depth})
     return pairs
+
+
+def pairs_checked(analysis) -> bool:
+    """Return True when the overlaps at rest were looked for (coal installed, rule kept)."""
+    return OVERLAP_RULE not in analysis.config.ignore_rules and coal_installed()
 
 
 def build_scene(analysis, label: str, budget: int = TRIANGLE_BUDGET) -> Dict[str, Any]:
@@ -255,5 +268,6 @@ def build_scene(analysis, label: str, budget: int = TRIANGLE_BUDGET) -> Dict[str
         'links': links, 'meshes': encoded['meshes'], 'triangles': encoded['triangles'],
         'findings': [finding_data(finding, index, source)
                      for index, finding in enumerate(analysis.findings)],
-        'pairs': collision_pairs(analysis), 'notes': notes,
+        'pairs': collision_pairs(analysis), 'pairs_checked': pairs_checked(analysis),
+        'notes': notes,
     }

@@ -110,7 +110,8 @@
                    ', ' + counts.info + ' info'],
       ['mesh triangles', current.triangles.toLocaleString('en')],
       ['overlapping pairs', (current.pairs || []).length ?
-        current.pairs.map((pair) => pair.links.join(' / ')).join('; ') : 'not checked here'],
+        current.pairs.map((pair) => pair.links.join(' / ')).join('; ') :
+        (current.pairs_checked ? 'none at rest' : 'not checked (no coal, or the rule ignored)')],
     ]);
     $('notes').replaceChildren(...current.notes.map((note) => el('li', '', note)));
     const rules = [...new Set(current.findings.map((finding) => finding.rule))].sort();
