@@ -69,12 +69,22 @@ def test_find_of_an_absolute_path_reads_nothing(tmp_path, substitution, output):
     _assert_refused(result, 'is not a ROS package name')
 
 
-@pytest.mark.parametrize('name', ['/etc', '../elsewhere', 'Robot', 'a', 'two__bars', 'x y',
-                                  'pkg/..', ''])
-def test_find_accepts_only_rep_144_names(tmp_path, name):
+@pytest.mark.parametrize('name', ['/etc', '../elsewhere', '..', '.', 'pkg/..', '', ' pkg'])
+def test_find_accepts_no_path_even_given_with_package_dir(tmp_path, name):
     assert not is_package_name(name)
     with pytest.raises(ValueError, match='not a ROS package name'):
         find_package(name, {name: str(tmp_path)}, [str(tmp_path)])
+
+
+@pytest.mark.parametrize('name', ['Robot', 'a', 'two__bars', 'aliengoZ1_description',
+                                  'my-robot'])
+def test_find_takes_other_names_only_as_given_with_package_dir(tmp_path, name):
+    # catkin tolerated capitals and dashes: such a package is found when the user names it
+    # with --package-dir (the description matches that name only exactly), never otherwise.
+    assert not is_package_name(name)
+    with pytest.raises(ValueError, match='given with --package-dir'):
+        find_package(name, {}, [str(tmp_path)])
+    assert find_package(name, {name: str(tmp_path)}, [str(tmp_path)]) == str(tmp_path)
 
 
 def test_find_of_a_package_name_uses_package_dirs_then_the_ament_index(tmp_path):

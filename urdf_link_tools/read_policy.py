@@ -29,8 +29,8 @@ Paths are judged after resolving symbolic links, and nothing inside a ``.git`` d
 ever read (CI checkouts keep the job's token in ``.git/config``), whatever the roots.
 
 ``$(find NAME)`` and ``$(find-pkg-share NAME)`` name packages, never paths: :func:`find_package`
-accepts only a REP 144 package name and looks it up only in the given package directories and
-the ament index. This module imports nothing but the standard library: the xacro child uses it.
+accepts a name given as a package directory (``--package-dir``, exactly) or a REP 144 package
+name, and looks it up only in the given package directories and the ament index. This module imports nothing but the standard library: the xacro child uses it.
 """
 
 import os
@@ -75,13 +75,23 @@ def find_package(name: str, package_dirs: Mapping[str, str],
     :return: the package's directory, or None when not found
     :raises ValueError: when ``name`` is not a package name (a path, say)
     """
+    if name in package_dirs and given_name(name):
+        # A name the user gave with --package-dir (package_dirs): catkin tolerated capitals
+        # and dashes (aliengoZ1_description); the description matches it only exactly.
+        return package_dirs[name]
     if not is_package_name(name):
         raise ValueError(f'{name!r} is not a ROS package name (REP 144: lowercase letters, '
                          'digits and single underscores, starting with a letter); $(find) '
-                         'takes a package name, never a path')
-    if name in package_dirs:
-        return package_dirs[name]
+                         'takes a package name, never a path (a catkin package named so is '
+                         'found when given with --package-dir NAME=PATH)')
     return next(ament_index_shares(name, prefixes), None)
+
+
+def given_name(name: str) -> bool:
+    """Return whether a --package-dir name can be a package's: one path component."""
+    return bool(name) and name not in ('.', '..') and '\0' not in name and \
+        os.sep not in name and (os.altsep is None or os.altsep not in name) and \
+        name.strip() == name
 
 
 def inside(real: str, root: str) -> bool:
