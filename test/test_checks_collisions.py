@@ -14,14 +14,17 @@
 
 """collision-overlap-at-rest on robots built for it: what is reported, depth, place, silence."""
 
+import json
+
 from cli_harness import ROOT, run
 from collision_robots import matrix_of, OVERLAPPING as ROBOT
 import corpus
 import numpy as np
 import pytest
 from urdf_link_tools.analysis import analyze
+from urdf_link_tools.cli import EXIT_USAGE
 from urdf_link_tools.collision.overlap import near_pairs
-from urdf_link_tools.config import CheckConfig
+from urdf_link_tools.config import CheckConfig, config_from_mapping
 from urdf_link_tools.parser import parse_urdf_string
 
 RULE = 'collision-overlap-at-rest'
@@ -46,6 +49,37 @@ def test_non_adjacent_overlap_names_both_links_depth_and_place():
     assert "'arm' and 'camera' overlap at rest" in finding.message
     assert 'reason="Default"' in finding.suggestion
     assert finding.line == 3
+
+
+def test_a_pair_the_srdf_disables_is_not_reported(tmp_path):
+    # The arm and the camera overlap on purpose here: the MoveIt config's SRDF disables the
+    # pair, and MoveIt never checks it. In the configuration, as a node parameter gives it
+    # ('LINK1 LINK2', either order), and from the SRDF file with --srdf.
+    text = ROBOT.format(lower=-1, upper=1)
+    config = CheckConfig(check_meshes=False)
+    assert len(overlaps(text, config)) == 1
+    for entry in (['camera arm'], ['arm camera', ''], [('arm', 'camera')]):
+        silenced = config_from_mapping({'disabled_collisions': entry}, config)
+        assert silenced.disabled_collisions == frozenset({('arm', 'camera')})
+        assert overlaps(text, silenced) == []
+    assert overlaps(text, config_from_mapping({'disabled_collisions': ['arm tool']}, config))
+    with pytest.raises(ValueError, match="is not two link names"):
+        config_from_mapping({'disabled_collisions': ['arm']}, config)
+    robot = tmp_path / 'robot.urdf'
+    robot.write_text(text)
+    srdf = tmp_path / 'robot.srdf'
+    srdf.write_text('<robot name="overlapping"><disable_collisions link1="camera" link2="arm" '
+                    'reason="Never"/></robot>')
+    status, out, _ = run(['check', str(robot), '--no-meshes', '--format', 'json'])
+    assert RULE in [finding['rule'] for finding in json.loads(out)['findings']]
+    status, out, _ = run(['check', str(robot), '--no-meshes', '--format', 'json',
+                          '--srdf', str(srdf)])
+    assert RULE not in [finding['rule'] for finding in json.loads(out)['findings']]
+    status, _, err = run(['check', str(robot), '--srdf', str(tmp_path / 'none.srdf')])
+    assert status == EXIT_USAGE and '--srdf' in err and 'cannot read it' in err
+    srdf.write_text('<robot><disable_collisions')
+    status, _, err = run(['check', str(robot), '--srdf', str(srdf)])
+    assert status == EXIT_USAGE and f'--srdf {srdf}' in err
 
 
 def test_rest_is_the_middle_of_limits_that_exclude_zero():

@@ -189,12 +189,31 @@ def _check_config(args: argparse.Namespace):
             f'{name}={path}' for name, path in config.package_dirs]
     if args.target:
         changes['targets'] = list(args.target)
+    if getattr(args, 'srdf', None):
+        changes['disabled_collisions'] = sorted(config.disabled_collisions | _srdf_pairs(args.srdf))
     if args.no_meshes:
         changes['check_meshes'] = False
     try:
         return config_from_mapping(changes, config, ignore_unknown=False)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
+
+
+def _srdf_pairs(paths: List[str]):
+    """Return the pairs of links the SRDF files disable (any reason)."""
+    from urdf_link_tools.collision.srdf import disabled_pairs, read_srdf
+    from urdf_link_tools.errors import UrdfInputError
+    pairs = set()
+    for path in paths:
+        try:
+            with open(path, 'rb') as stream:
+                root = read_srdf(stream.read(16 << 20))
+        except OSError as exc:
+            raise UsageError(f'--srdf {path}: cannot read it: {exc.strerror}') from None
+        except UrdfInputError as exc:
+            raise UsageError(f'--srdf {path}: {exc}') from None
+        pairs.update(disabled_pairs(root))
+    return frozenset(pairs)
 
 
 def _check_robot(path: str, args: argparse.Namespace, config, baseline, out: TextIO,
@@ -457,6 +476,10 @@ def _add_check_parser(commands) -> None:
                             'NAME) (repeatable); wins over the ament index (AMENT_PREFIX_PATH)')
     check.add_argument('--ignore', action='append', metavar='RULE', default=[],
                        help='drop the findings of a rule (repeatable)')
+    check.add_argument('--srdf', action='append', metavar='SRDF', default=[],
+                       help="the robot's SRDF (MoveIt config): the pairs of links its "
+                            '<disable_collisions> names are not reported as overlapping at '
+                            'rest (repeatable)')
     check.add_argument('--target', action='append', metavar='NAME', default=[],
                        help='what the robot is loaded into: mujoco, gazebo, moveit, rviz, kdl, '
                             'pinocchio or all (repeatable or comma-separated; default all): '

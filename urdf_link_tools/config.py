@@ -52,6 +52,9 @@ class CheckConfig:
         are counted in one more finding (keeps output and /diagnostics bounded)
     :param targets: the consumers the robot is loaded into (see
         :mod:`urdf_link_tools.targets`); claims about other engines are not made
+    :param disabled_collisions: pairs of links whose collision checking is disabled (an
+        SRDF's ``<disable_collisions>``, each pair sorted): their overlaps at rest are
+        meant, and not reported
     """
 
     inertia_mismatch_factor: float = 10.0
@@ -65,6 +68,7 @@ class CheckConfig:
     check_meshes: bool = True
     max_findings_per_rule: int = 200
     targets: FrozenSet[str] = ALL_TARGETS
+    disabled_collisions: FrozenSet[Tuple[str, str]] = frozenset()
 
 
 def _positive_number(name: str, value: Any) -> Optional[str]:
@@ -145,6 +149,31 @@ def validate_package_dirs(value: Any) -> Optional[str]:
     return None
 
 
+def validate_disabled_collisions(value: Any) -> Optional[str]:
+    """Return an error unless the value is 'LINK1 LINK2' strings or (link1, link2) pairs."""
+    if isinstance(value, str) or not isinstance(value, Iterable):
+        return f"disabled_collisions must be a list of 'LINK1 LINK2' entries, got {value!r}"
+    for item in value:
+        if isinstance(item, str) and not item.strip():
+            continue
+        parts = item.split() if isinstance(item, str) else item
+        if not (isinstance(parts, (tuple, list)) and len(parts) == 2
+                and all(isinstance(part, str) and part for part in parts)):
+            return f"disabled_collisions entry {item!r} is not two link names ('LINK1 LINK2')"
+    return None
+
+
+def parse_disabled_collisions(value: Iterable[Any]) -> FrozenSet[Tuple[str, str]]:
+    """Return 'LINK1 LINK2' strings or pairs as sorted pairs (empty strings dropped)."""
+    pairs = set()
+    for item in value:
+        if isinstance(item, str) and not item.strip():
+            continue
+        first, second = item.split() if isinstance(item, str) else item
+        pairs.add((first, second) if first <= second else (second, first))
+    return frozenset(pairs)
+
+
 def validate_check_meshes(value: Any) -> Optional[str]:
     """Return an error when the value is not a boolean."""
     if not isinstance(value, bool):
@@ -169,6 +198,7 @@ VALIDATORS: Dict[str, Callable[[Any], Optional[str]]] = {
     'check_meshes': validate_check_meshes,
     'max_findings_per_rule': validate_max_findings_per_rule,
     'targets': validate_targets,
+    'disabled_collisions': validate_disabled_collisions,
 }
 
 FIELD_NAMES = tuple(item.name for item in fields(CheckConfig))
@@ -240,6 +270,8 @@ def _normalise(name: str, value: Any) -> Any:
                      if not (isinstance(item, str) and not item.strip()))
     if name == 'targets':
         return parse_targets(value)
+    if name == 'disabled_collisions':
+        return parse_disabled_collisions(value)
     if name in ('inertia_mismatch_factor', 'density_min', 'density_max', 'min_mass'):
         return float(value)
     return value

@@ -41,7 +41,8 @@ RULES = (
          'MoveIt refuses to plan from a start state in collision, and simulators push the '
          'links apart at start',
          'move or shrink the collision geometry; if the overlap is intended, disable the pair '
-         'in the SRDF (urdf-link-tools collisions writes it with reason="Default")',
+         'in the SRDF (urdf-link-tools collisions writes it with reason="Default") and give '
+         'the SRDF to the check (--srdf; node: disabled_collisions)',
          "MoveIt Setup Assistant (compute_default_collisions.cpp), MoveIt's "
          'RevoluteJointModel::getVariableDefaultPositions'),
     Rule(OVERLAP_LIMITED, Severity.INFO,
@@ -64,7 +65,10 @@ def check_overlaps(ctx: CheckContext) -> Iterator[Finding]:
     except CollisionLibraryMissing as exc:
         LOG.info('%s: overlaps at rest are not checked', exc)
         return
+    disabled = ctx.config.disabled_collisions
     for overlap in report.overlaps:
+        if (overlap.link1, overlap.link2) in disabled:  # both sorted by name
+            continue  # the SRDF disables the pair: the overlap is meant (MoveIt ignores it)
         link = ctx.robot.link(overlap.link1)
         # micrometres: the contact point's last digits are the solver's, not the robot's
         local = [round(value, 6) + 0.0 for value in overlap.point_in_link1]
@@ -83,7 +87,7 @@ def check_overlaps(ctx: CheckContext) -> Iterator[Finding]:
             suggestion=f"move or shrink the collision geometry of '{overlap.link1}' or "
                        f"'{overlap.link2}'; if they are meant to overlap, add "
                        f'<disable_collisions link1="{overlap.link1}" link2="{overlap.link2}" '
-                       'reason="Default"/> to the SRDF',
+                       'reason="Default"/> to the SRDF and check with --srdf SRDF',
             values=(('other_link', overlap.link2), ('other_element', overlap.element2),
                     ('depth_mm', depth_mm),
                     ('point_in_link', fmt_vector(local, 6)),

@@ -189,6 +189,12 @@ PARAMETERS: Tuple[ParameterSpec, ...] = (
         "pinocchio; claims about other engines are not made. Empty or ['all']: all.",
         validator=lambda value: _check('targets')(_strings(value))),
     ParameterSpec(
+        'disabled_collisions', STRING_ARRAY, None,
+        "Pairs of links whose collision checking is disabled, as 'LINK1 LINK2' (the SRDF's "
+        '<disable_collisions>): their overlaps at rest are not reported. Empty: none (write '
+        "[''] in a parameter file).",
+        validator=lambda value: _check('disabled_collisions')(_strings(value))),
+    ParameterSpec(
         'check_meshes', BOOL, CheckConfig.check_meshes,
         'Load mesh files (false: skip every mesh-based check).',
         validator=_check('check_meshes')),
