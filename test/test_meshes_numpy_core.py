@@ -68,6 +68,25 @@ def test_merge_matches_trimesh_on_the_other_formats():
         assert np.array_equal(vertices[faces], merged.vertices[merged.faces]), path
 
 
+def test_merge_groups_by_one_mixed_key_and_falls_back_on_a_collision():
+    # Two different key rows whose mixed values are equal (d . MIX = 0 wrapping): the fast
+    # grouping refuses, and the merge still joins only equal positions, as the exact sort.
+    mix = [int(value) for value in integrals._MIX]
+    keys = np.array([[0, 0, 0], [mix[1], -mix[0], 0], [0, 0, 0], [5, 6, 7]], dtype=np.int64)
+    assert integrals._group_by_hash(keys) is None
+    order, starts, first = integrals._group_by_hash(keys[[0, 2, 3]])
+    assert sorted(first.tolist()) == [0, 2]
+    # Random points, many repeated (as an STL's corners): the same merge as trimesh's.
+    rng = np.random.default_rng(7)
+    corners = rng.normal(size=(500, 3))
+    faces = rng.integers(0, 500, size=(3000, 3))
+    soup = corners[faces].reshape(-1, 3) + rng.normal(scale=1e-12, size=(9000, 3))
+    vertices, merged = integrals.merge_positions(soup, np.arange(9000).reshape(-1, 3))
+    reference = trimesh.Trimesh(soup, np.arange(9000).reshape(-1, 3), process=True)
+    assert len(vertices) == len(reference.vertices)
+    assert np.array_equal(vertices[merged], reference.vertices[reference.faces])
+
+
 def test_ascii_stl_with_two_solids_and_a_binary_with_trailing_bytes(tmp_path):
     text = ('solid a\nfacet normal 0 0 1\nouter loop\nvertex 0 0 0\nvertex 1 0 0\n'
             'vertex 0 1 0\nendloop\nendfacet\nendsolid a\nsolid b\nfacet normal 0 0 1\n'

@@ -56,20 +56,51 @@ def merge_positions(vertices: np.ndarray, faces: np.ndarray) -> Tuple[np.ndarray
     referenced[faces] = True
     used = np.flatnonzero(referenced)
     keys = np.round(vertices[used] * 10.0 ** MERGE_DIGITS).astype(np.int64)
-    # A stable sort keeps file order within a group: its first element is its first vertex.
-    order = np.lexsort((keys[:, 2], keys[:, 1], keys[:, 0]))
-    ordered = keys[order]
-    starts = np.empty(len(order), dtype=bool)
-    starts[0] = True
-    np.any(ordered[1:] != ordered[:-1], axis=1, out=starts[1:])
+    grouped = _group_by_hash(keys)
+    if grouped is None:  # two different positions share a hash: sort the keys themselves
+        # A stable sort keeps file order within a group: its first element is its first vertex.
+        order = np.lexsort((keys[:, 2], keys[:, 1], keys[:, 0]))
+        ordered = keys[order]
+        starts = np.empty(len(order), dtype=bool)
+        starts[0] = True
+        np.any(ordered[1:] != ordered[:-1], axis=1, out=starts[1:])
+        first = order[starts]  # per group (in key order), its first vertex among ``used``
+    else:
+        order, starts, first = grouped
     group = np.cumsum(starts) - 1
-    first = order[starts]  # per group (in key order), its first vertex among ``used``
     rank = np.argsort(first, kind='stable')  # groups in file order of their first vertex
     renumber = np.empty(len(first), dtype=np.int64)
     renumber[rank] = np.arange(len(first))
     inverse = np.zeros(len(vertices), dtype=np.int64)
     inverse[used[order]] = renumber[group]
     return vertices[used[first[rank]]], inverse[faces]
+
+
+#: odd multipliers mixing a position's three integer keys into one (wrapping int64)
+_MIX = np.array([0x9E3779B97F4A7C15 - (1 << 64), 0xC2B2AE3D27D4EB4F - (1 << 64),
+                 0x165667B19E3779F9], dtype=np.int64)
+
+
+def _group_by_hash(keys: np.ndarray):
+    """
+    Group equal rows of ``keys`` by sorting one mixed int64 per row (one sort, not three).
+
+    :return: (order, starts, first): the rows sorted so equal ones are together, where each
+        group starts in that order, and each group's first row in file order; None when
+        two different rows share a mixed value (then the exact sort decides)
+    """
+    with np.errstate(over='ignore'):
+        mixed = keys @ _MIX  # wraps around, as hashing wants
+    order = np.argsort(mixed)
+    sorted_mixed = mixed[order]
+    starts = np.empty(len(order), dtype=bool)
+    starts[0] = True
+    np.not_equal(sorted_mixed[1:], sorted_mixed[:-1], out=starts[1:])
+    ordered = keys[order]
+    if np.any(~starts[1:] & np.any(ordered[1:] != ordered[:-1], axis=1)):
+        return None
+    first = np.minimum.reduceat(order, np.flatnonzero(starts))
+    return order, starts, first
 
 
 def cross(triangles: np.ndarray) -> np.ndarray:
