@@ -249,7 +249,12 @@ def _where() -> str:
               if getattr(macro, 'body', None) is not None]
     parts = []
     if files:
-        parts.append(f'in {files[-1]}')
+        # The whole chain, as xacro's own "included from:" lines: an include that fails
+        # names the missing file last, so the file that included it is the one to fix.
+        parts.append(f'in {files[-1]}' + ''.join(f', included from {name}'
+                                                  for name in reversed(files[-6:-1])))
+        if len(files) > 6:
+            parts[-1] += f', and {len(files) - 6} more'
     if macros:
         parts.append('in macro ' + ' <- '.join(reversed(macros)))
     return ' (' + ', '.join(parts) + ')' if parts else ''
@@ -325,6 +330,10 @@ def _xacro_failure(exc: Exception) -> Dict[str, Any]:
         message = message[:message.rfind(str(cause))].strip()
     if 'environment variable' in message and 'is not set' in message:
         message += ' (xacro sees only the variables named with --xacro-env)'
+    argument = re.match(r'Undefined substitution argument (\S+)', message)
+    if argument is not None:  # an <xacro:arg> without default, not given
+        message = (f'{message.splitlines()[0]}: give it after the file as '
+                   f'{argument.group(1)}:=VALUE')
     package = getattr(exc, 'ult_package', None) or getattr(cause, 'ult_package', None)
     if isinstance(package, str):  # $(find NAME) of a package State.find cannot find
         failure = _failure('package', message.splitlines()[0] + _where())
