@@ -190,3 +190,28 @@ def test_cli_still_stops_on_what_cannot_be_read_at_all(tmp_path):
     out, err = io.StringIO(), io.StringIO()
     assert cli_main(['check', str(path)], out=out, err=err) == EXIT_INPUT
     assert err.getvalue().count('\n') == 1 and 'line ' in err.getvalue()
+
+
+def _nameless_materials(count: int) -> str:
+    links = ''.join(f'<link name="l{i}"><visual><geometry><box size="1 1 1"/></geometry>'
+                    '<material><color rgba="1 0 0 1"/></material></visual></link>'
+                    for i in range(count))
+    joints = ''.join(f'<joint name="j{i}" type="fixed"><parent link="l0"/>'
+                     f'<child link="l{i}"/></joint>' for i in range(1, count))
+    return f'<robot name="r">{links}{joints}</robot>'
+
+
+def test_one_problem_repeated_on_many_links_is_one_finding():
+    # An exporter that writes every <material> without a name made one choice: one finding
+    # listing the links (h1_2 had 55), with the first line; two links stay per link.
+    many = analyze(parse_urdf_string(_nameless_materials(5)), CheckConfig(check_meshes=False))
+    found = [f for f in many.findings if f.rule == 'parse-missing-value']
+    assert len(found) == 1
+    assert found[0].links == ('l0', 'l1', 'l2', 'l3', 'l4') and found[0].link is None
+    assert found[0].element == '<material>' and found[0].line == 1
+    assert found[0].message.startswith('a <material> needs a name attribute')
+    assert '(the same in 5 places, on 5 links: l0, l1, l2, l3, l4)' in found[0].message
+    few = analyze(parse_urdf_string(_nameless_materials(2)), CheckConfig(check_meshes=False))
+    found = [f for f in few.findings if f.rule == 'parse-missing-value']
+    assert [f.link for f in found] == ['l0', 'l1']
+    assert found[0].message.startswith("in link 'l0': a <material> needs a name attribute")

@@ -26,7 +26,7 @@ import gc
 import logging
 import math
 import os
-from typing import Dict, List, Mapping, Optional, Tuple
+from typing import Dict, List, Mapping, Optional, Sequence, Tuple
 
 from urdf_link_tools.budget import AnalysisInterrupted, Budget, TIME_BUDGET
 from urdf_link_tools.checks import INCOMPLETE_RULE, INTERNAL_RULE, run_checks
@@ -180,6 +180,41 @@ def _read_aside(robot: Robot, library: MeshLibrary, base_dir: Optional[str]) -> 
     library.read_aside([(name, base_dir, measure) for name, measure in files.items()])
 
 
+def grouped_notes(notes: Sequence[Finding], least: int = 3) -> List[Finding]:
+    """
+    Report the same parse problem on many links once, on the robot, listing the links.
+
+    A generator or exporter that writes, say, every ``<material>`` without a name repeats
+    one choice on 55 links: that is one finding (as the model-wide rules do), with the
+    links in ``links`` and the line of the first. Fewer than ``least`` stay per link.
+    """
+    groups: Dict[Tuple[str, Severity, str, Optional[str], Optional[str]], List[Finding]] = {}
+    for note in notes:
+        if note.link is None:
+            continue
+        own = f"in link '{note.link}': "
+        text = note.message[len(own):] if note.message.startswith(own) else \
+            note.message.replace(f" in link '{note.link}'", '', 1)
+        groups.setdefault((note.rule, note.severity, text, note.element, note.suggestion),
+                          []).append(note)
+    merged: Dict[int, Finding] = {}
+    dropped = set()
+    for (rule, severity, text, element, suggestion), group in groups.items():
+        if len(group) < least:
+            continue
+        links = tuple(dict.fromkeys(note.link for note in group))  # type: ignore[misc]
+        shown = ', '.join(links[:10]) + (f' and {len(links) - 10} more' if len(links) > 10
+                                         else '')
+        first = group[0]
+        merged[id(first)] = Finding(
+            rule=rule, severity=severity, element=element, line=first.line,
+            message=f'{text} (the same in {len(group)} places, on {len(links)} links: '
+                    f'{shown})',
+            suggestion=suggestion, values=first.values, links=links)
+        dropped.update(id(note) for note in group[1:])
+    return [merged.get(id(note), note) for note in notes if id(note) not in dropped]
+
+
 def _incomplete(budget: Budget, stage: str) -> Finding:
     return Finding(
         rule=INCOMPLETE_RULE.rule_id, severity=INCOMPLETE_RULE.severity,
@@ -251,8 +286,8 @@ def analyze(robot: Robot, config: CheckConfig = CheckConfig(),
     except AnalysisInterrupted as exc:
         if exc.reason != TIME_BUDGET:
             raise
-        return _finish(robot, config, list(robot.notes) + [_incomplete(budget, 'loading meshes')],
-                       results)
+        return _finish(robot, config, grouped_notes(robot.notes)
+                       + [_incomplete(budget, 'loading meshes')], results)
     ctx = CheckContext(robot, config, results)
     # The checks allocate many small objects and no reference cycles, while the robot just
     # parsed (with the collector paused) is still in the youngest generation: a collection
@@ -273,7 +308,7 @@ def analyze(robot: Robot, config: CheckConfig = CheckConfig(),
     finally:
         if enabled:
             gc.enable()
-    return _finish(robot, config, list(robot.notes) + found, results)
+    return _finish(robot, config, grouped_notes(robot.notes) + found, results)
 
 
 def _finish(robot: Robot, config: CheckConfig, findings: list,

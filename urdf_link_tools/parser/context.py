@@ -103,9 +103,12 @@ class Context:
                 effect = f'{REFUSED}; {LINK_CHILD_IN_URDFDOM_6}'
         else:
             severity, effect = Severity.WARNING, 'urdfdom logs an error and ignores it'
+        message = exc.message
+        if message.startswith(exc.tag):  # the element is said apart: '<material>: in link'
+            message = message[len(exc.tag):].lstrip(' :')
         self.notes.append(Finding(
             rule=exc.rule, severity=severity,
-            message=f'{exc.message}; {effect}; checked here {fallback}', link=exc.link,
+            message=f'{message}; {effect}; checked here {fallback}', link=exc.link,
             element=exc.tag, line=exc.line,
             suggestion='fix this element: the other findings assume the fallback named here'))
 
