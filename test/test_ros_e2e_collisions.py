@@ -85,6 +85,28 @@ def test_overlap_is_a_diagnostic_and_markers(session):
     assert {m.header.frame_id for m in drawn} == {'arm', 'camera'}
 
 
+def test_pairs_moveit_disables_are_not_reported(session):
+    # move_group publishes its SRDF latched on robot_description_semantic: the pair it
+    # disables is not reported any more; a broken SRDF is said in the log and changes nothing.
+    session.client.publish_description(ROBOT)
+    session.wait_for_robot('overlapping')
+
+    def overlap_rules():
+        answer = session.link_findings('arm')
+        return [f.rule for f in answer.findings] if answer.success else None
+    assert 'collision-overlap-at-rest' in session.client.spin_until(
+        overlap_rules, TIMEOUT, 'the findings of arm')
+    session.client.publish_description('<robot><disable_collisions', 'robot_description_semantic')
+    session.client.publish_description(
+        '<robot name="overlapping"><disable_collisions link1="camera" link2="arm" '
+        'reason="Default"/></robot>', 'robot_description_semantic')
+    def left_out():
+        rules = overlap_rules()
+        return rules is not None and 'collision-overlap-at-rest' not in rules
+    session.client.spin_until(left_out, TIMEOUT, 'the overlap of arm and camera to be left out')
+    assert session.process.alive()
+
+
 def test_ignore_rules_refuses_an_unknown_rule_and_keeps_the_old_value(session):
     good = session.set_parameters(ignore_rules=['collision-overlap-at-rest'])
     assert good[0].successful, good[0].reason

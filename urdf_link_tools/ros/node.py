@@ -38,6 +38,7 @@ get_link_geometry calls do. Constructed without ``separate_queries``, as the in-
 do, the node serves every service itself.
 """
 
+import dataclasses
 import functools
 import gc
 import math
@@ -45,7 +46,7 @@ import os
 import sys
 import threading
 import time
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, FrozenSet, List, Optional, Tuple
 
 from diagnostic_msgs.msg import DiagnosticArray
 from geometry_msgs.msg import PointStamped
@@ -61,6 +62,7 @@ from rclpy.qos import DurabilityPolicy, HistoryPolicy, QoSProfile, ReliabilityPo
 from sensor_msgs.msg import JointState
 from std_msgs.msg import String
 from urdf_link_tools.budget import AnalysisInterrupted, Budget, SUPERSEDED, TIME_BUDGET
+from urdf_link_tools.collision.srdf import disabled_pairs, read_srdf
 from urdf_link_tools.errors import UrdfInputError
 from urdf_link_tools.kinematics import forward_kinematics, robot_center_of_mass
 from urdf_link_tools.loading import load_input
@@ -166,6 +168,11 @@ class UrdfLinkToolsNode(Node):
         joints = MutuallyExclusiveCallbackGroup()
         diagnostics = MutuallyExclusiveCallbackGroup()
         self.create_subscription(String, 'robot_description', self._on_description, LATCHED)
+        # MoveIt's move_group publishes its SRDF latched (publish_robot_description_semantic):
+        # the pairs it disables touch by design, and their overlaps at rest are not reported.
+        self._semantic_pairs: FrozenSet[Tuple[str, str]] = frozenset()
+        self.create_subscription(String, 'robot_description_semantic', self._on_semantic,
+                                 LATCHED)
         self.create_subscription(JointState, 'joint_states', self._on_joint_states,
                                  JOINT_STATES, callback_group=joints)
         #: the nodes of the query services when they are separate (see :func:`main`)
@@ -285,6 +292,34 @@ class UrdfLinkToolsNode(Node):
     def _on_description(self, message: String) -> None:
         self._worker.submit(Job.text(message.data))
 
+    def _on_semantic(self, message: String) -> None:
+        limit = self._settings.description_max_bytes
+        try:
+            data = message.data.encode('utf-8')
+            if len(data) > limit:
+                raise UrdfInputError(f'it is larger than description_max_bytes ({limit})')
+            pairs = frozenset(disabled_pairs(read_srdf(data)))
+        except Exception as exc:  # a bad SRDF is said, and the pairs known before are kept
+            self.get_logger().warning(
+                f'robot_description_semantic is not used: {str(exc)[:300]}')
+            return
+        if pairs == self._semantic_pairs:
+            return
+        self._semantic_pairs = pairs
+        self.get_logger().info(
+            f'robot_description_semantic: {len(pairs)} pairs of links have collision checking '
+            'disabled: their overlaps at rest are not reported')
+        self._worker.submit(Job.recheck())
+
+    def _with_semantic(self, settings: NodeSettings) -> NodeSettings:
+        """Return the settings with the SRDF's disabled pairs added to disabled_collisions."""
+        pairs = self._semantic_pairs
+        if pairs <= settings.check.disabled_collisions:
+            return settings
+        check = dataclasses.replace(
+            settings.check, disabled_collisions=settings.check.disabled_collisions | pairs)
+        return dataclasses.replace(settings, check=check)
+
     def _on_joint_states(self, message: JointState) -> None:
         changed = False
         for name, position in zip(message.name, message.position):
@@ -308,7 +343,7 @@ class UrdfLinkToolsNode(Node):
         return self._meshes
 
     def _process(self, job: Job, budget: Budget) -> None:
-        settings = self._settings
+        settings = self._with_semantic(self._settings)
         previous = self._snapshot
         locate = None
         if job.kind == Job.RECHECK:
