@@ -63,7 +63,7 @@ def test_a_pair_the_srdf_disables_is_not_reported(tmp_path):
         assert silenced.disabled_collisions == frozenset({('arm', 'camera')})
         assert overlaps(text, silenced) == []
     assert overlaps(text, config_from_mapping({'disabled_collisions': ['arm tool']}, config))
-    with pytest.raises(ValueError, match="is not two link names"):
+    with pytest.raises(ValueError, match='is not two link names'):
         config_from_mapping({'disabled_collisions': ['arm']}, config)
     robot = tmp_path / 'robot.urdf'
     robot.write_text(text)

@@ -109,7 +109,7 @@ INERTIA_ERRORS = {'inertia-not-positive-definite', 'inertia-triangle-inequality'
                   'inertia-moment-tiny', 'inertia-not-finite'}
 #: After a fix, none of these may remain on a fixed link.
 NOT_AFTER_FIX = INERTIA_ERRORS | {'inertia-geometry-mismatch', 'inertia-unrepresentable-box',
-                                   'inertia-exceeds-extent'}
+                                  'inertia-exceeds-extent'}
 
 
 def _part(tensor: str, collision: bool, mass: str = '1') -> str:

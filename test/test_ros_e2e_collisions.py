@@ -100,6 +100,7 @@ def test_pairs_moveit_disables_are_not_reported(session):
     session.client.publish_description(
         '<robot name="overlapping"><disable_collisions link1="camera" link2="arm" '
         'reason="Default"/></robot>', 'robot_description_semantic')
+
     def left_out():
         rules = overlap_rules()
         return rules is not None and 'collision-overlap-at-rest' not in rules

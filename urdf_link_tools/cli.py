@@ -190,7 +190,8 @@ def _check_config(args: argparse.Namespace):
     if args.target:
         changes['targets'] = list(args.target)
     if getattr(args, 'srdf', None):
-        changes['disabled_collisions'] = sorted(config.disabled_collisions | _srdf_pairs(args.srdf))
+        changes['disabled_collisions'] = sorted(
+            config.disabled_collisions | _srdf_pairs(args.srdf))
     if args.no_meshes:
         changes['check_meshes'] = False
     try:

@@ -30,7 +30,8 @@ ever read (CI checkouts keep the job's token in ``.git/config``), whatever the r
 
 ``$(find NAME)`` and ``$(find-pkg-share NAME)`` name packages, never paths: :func:`find_package`
 accepts a name given as a package directory (``--package-dir``, exactly) or a REP 144 package
-name, and looks it up only in the given package directories and the ament index. This module imports nothing but the standard library: the xacro child uses it.
+name, and looks it up only in the given package directories and the ament index. This
+module imports nothing but the standard library: the xacro child uses it.
 """
 
 import os

@@ -333,8 +333,9 @@ def _moment_limits(ctx: CheckContext, link: Link) -> Optional[np.ndarray]:
 
 def fitting_box(ctx: CheckContext, link: Link) -> Optional[Tuple[np.ndarray, np.ndarray]]:
     """
-    Return the tensor (inertial frame) of the largest solid box about the declared centre of
-    mass that fits in the body's box, with its half sides; None when there is no such box.
+    Return the largest solid box about the declared centre of mass inside the body's box.
+
+    :return: its tensor (inertial frame) and half sides; None when there is no such box
     """
     if moment_limits(ctx, link) is None:
         return None

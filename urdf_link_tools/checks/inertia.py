@@ -362,7 +362,7 @@ def _flip_note(ctx: CheckContext, link: Link, flipped: np.ndarray) -> str:
     if not any(link.inertial.inertia.as_tuple()[i] for i in (1, 2, 4)):
         return ''
     reason = problem(ctx, link, flipped, None)
-    if "extent allows" not in reason:
+    if 'extent allows' not in reason:
         return ''
     return ('negating the products (the positive product-of-inertia convention of some CAD '
             f"exports) gives a valid tensor, but {reason.replace('its moment', 'a moment')}; ")

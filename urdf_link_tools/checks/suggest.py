@@ -207,5 +207,5 @@ def suggest(ctx: CheckContext, link: Link, candidate: Optional[np.ndarray],
                            "the largest that fits in the body's geometry, gives "
                            f'{fmt_inertia(inertia_values(fitted[0]))}'
                            " (replace it with the part's real tensor)")
-    return None, (f"{first}; no tensor can be derived that passes every inertia rule: give "
+    return None, (f'{first}; no tensor can be derived that passes every inertia rule: give '
                   "the part's real tensor (or check its mass and centre of mass)")

@@ -251,8 +251,8 @@ def _where() -> str:
     if files:
         # The whole chain, as xacro's own "included from:" lines: an include that fails
         # names the missing file last, so the file that included it is the one to fix.
-        parts.append(f'in {files[-1]}' + ''.join(f', included from {name}'
-                                                  for name in reversed(files[-6:-1])))
+        chain = ''.join(f', included from {name}' for name in reversed(files[-6:-1]))
+        parts.append(f'in {files[-1]}{chain}')
         if len(files) > 6:
             parts[-1] += f', and {len(files) - 6} more'
     if macros:
