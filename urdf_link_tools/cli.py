@@ -368,10 +368,10 @@ def _check_paths(args: argparse.Namespace, config, baseline, out: TextIO, err: T
         from urdf_link_tools.result_cache import ResultCache
         cache = ResultCache(args.cache, _cache_options(args, config))
     # The output stream stays here: only --fix-inertia (one robot, in this process) writes to it.
-    # Robots checked one at a time in this process (as batch.run does for one job or one
-    # path) share reading their meshes with a forked child; the workers of a pool keep the
-    # cores busy already.
-    alone = jobs <= 1 or len(paths) <= 1
+    # One robot checked in this process with more than one job allowed (the default: the
+    # cores) shares reading its meshes with a forked child; --jobs 1 keeps to one process,
+    # and the workers of a pool keep the cores busy already.
+    alone = jobs > 1 and len(paths) <= 1
     work = functools.partial(check_path, functools.partial(
         _check_robot, args=args, config=config, baseline=baseline,
         out=out if jobs == 1 else None, read_processes=2 if alone else 1), cache,
