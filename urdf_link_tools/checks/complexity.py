@@ -102,11 +102,12 @@ def too_complex(ctx: CheckContext, link: Link, element: GeometryElement, result:
     if visual is not None:
         # One finding for one problem: the visual mesh reused as collision is too detailed.
         rule = 'collision-reuses-visual-mesh'
-        what = f'the collision mesh is the visual mesh of {visual.label} and has'
+        what = (f'the collision mesh {geometry.filename} is the visual mesh of {visual.label} '
+                'and has')
         fix = ('make a simplified collision mesh (a decimated convex hull) or use primitives; '
                'keep the detailed mesh for the visual')
     else:
-        rule, what = 'collision-mesh-too-complex', 'the collision mesh has'
+        rule, what = 'collision-mesh-too-complex', f'the collision mesh {geometry.filename} has'
         fix = ('approximate it with boxes, cylinders and spheres, or use a decimated (convex) '
                f'mesh of at most {limit:,} faces')
     yield ctx.finding(

@@ -126,7 +126,7 @@ def check_collision_meshes(ctx: CheckContext, link: Link) -> Iterator[Finding]:
         text = '; '.join(defect for _, defect in found)
         yield ctx.finding(
             'collision-mesh-broken', severity,
-            f'the collision mesh is not a valid solid: {text}; {_used(mesh)}',
+            f'the collision mesh {filename} is not a valid solid: {text}; {_used(mesh)}',
             link=link.name, element=element.label, line=element.line,
             suggestion='repair the mesh (close holes, recalculate normals, remove '
                        'overlapping shells), or use its convex hull or primitives',
