@@ -143,3 +143,13 @@ def test_unrepresentable_box_within_gz_tolerance():
     assert rules['inertia-unrepresentable-box'].severity == Severity.WARNING
     fixed = rules['inertia-unrepresentable-box'].suggested_inertia
     assert fixed[0] + fixed[3] > fixed[5]
+
+
+def test_tidy_sets_rounding_products_to_zero_and_keeps_real_ones():
+    from urdf_link_tools.inertia import tidy
+    tensor = np.array([[0.03, 4.4e-20, -1e-4], [4.4e-20, 0.02, 3.5e-19], [-1e-4, 3.5e-19, 0.01]])
+    tidied = tidy(tensor)
+    assert tidied[0, 1] == tidied[1, 0] == tidied[1, 2] == tidied[2, 1] == 0.0
+    assert tidied[0, 2] == tidied[2, 0] == -1e-4  # a real product stays
+    assert np.array_equal(np.diag(tidied), np.diag(tensor))
+    assert np.array_equal(tidy(np.zeros((3, 3))), np.zeros((3, 3)))

@@ -236,6 +236,26 @@ def rotate_inertia(inertia: InertiaLike, rotation: np.ndarray) -> np.ndarray:
     return r @ inertia_matrix(inertia) @ r.T
 
 
+#: products smaller than this share of the largest moment are rounding left by a rotation
+ROUNDING_PRODUCTS = 1e-12
+
+
+def tidy(matrix: np.ndarray) -> np.ndarray:
+    """
+    Return a suggested tensor with the products that are rounding noise set to 0.
+
+    Rotating a diagonal tensor, or integrating a mesh that is symmetric about an axis,
+    leaves products like 4.4e-20 next to moments of 0.03: written into a URDF they say
+    nothing but noise. Those below :data:`ROUNDING_PRODUCTS` of the largest moment become 0.
+    """
+    tensor = np.array(matrix, dtype=float)
+    scale = float(np.max(np.abs(np.diag(tensor)))) if np.all(np.isfinite(tensor)) else 0.0
+    if scale > 0.0:
+        off = ~np.eye(3, dtype=bool)
+        tensor[off & (np.abs(tensor) < ROUNDING_PRODUCTS * scale)] = 0.0
+    return tensor
+
+
 def parallel_axis(mass: float, offset: Sequence[float]) -> np.ndarray:
     """Return the Steiner term ``m (|d|^2 E - d d^T)`` to move a central tensor by ``d``."""
     d = np.asarray(offset, dtype=float)

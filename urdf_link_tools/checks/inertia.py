@@ -33,7 +33,7 @@ from urdf_link_tools.geometry import is_finite, rpy_to_matrix
 from urdf_link_tools.inertia import (
     flip_products, gz_valid_moments, inertia_values, is_zero_tensor, MUJOCO_EPS,
     MUJOCO_MINVAL, nearest_triangle_moments, principal_moments, rotate_inertia,
-    tensor_from_principal, TensorProperties, triangle_margin, violates_triangle)
+    tensor_from_principal, TensorProperties, tidy, triangle_margin, violates_triangle)
 from urdf_link_tools.model import Link
 
 GZ = 'gz-math MassMatrix3.hh (IsValid, IsPositive, ValidMoments, Epsilon)'
@@ -376,7 +376,7 @@ def _check_rotated(ctx: CheckContext, link: Link) -> Iterator[Finding]:
     if not (is_finite(rpy) and any(rpy) and is_finite(values)):
         return
     rotation = rpy_to_matrix(rpy)
-    link_frame = rotate_inertia(inertial.inertia, rotation)
+    link_frame = tidy(rotate_inertia(inertial.inertia, rotation))
     products = (values[1], values[2], values[4])
     moments, axes = principal_moments(inertial.inertia)
     principal_rpy = _matrix_to_rpy(rotation @ axes)

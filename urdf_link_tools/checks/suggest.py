@@ -35,7 +35,7 @@ from urdf_link_tools.checks.density import geometry_is_the_part
 from urdf_link_tools.geometry import is_finite, rpy_to_matrix
 from urdf_link_tools.inertia import (
     inertia_values, MUJOCO_EPS, nearest_triangle_moments, principal_moments, principal_values,
-    tensor_from_principal, TensorProperties, violates_triangle)
+    tensor_from_principal, TensorProperties, tidy, violates_triangle)
 from urdf_link_tools.model import Link
 
 #: Smallest principal moment of a suggested tensor, kg m^2 (MuJoCo refuses below 1e-14).
@@ -89,7 +89,7 @@ def geometry_tensor(ctx: CheckContext, link: Link) -> Optional[np.ndarray]:
         return None  # a mesh in millimetres, a placeholder shape: its tensor is not the part's
     rotation = rpy_to_matrix(link.inertial.origin.rpy)
     tensor = rotation.T @ (model.unit_inertia * (link.mass / model.volume)) @ rotation
-    return tensor if np.all(np.isfinite(tensor)) else None
+    return tidy(tensor) if np.all(np.isfinite(tensor)) else None
 
 
 def problem(ctx: CheckContext, link: Link, matrix: np.ndarray,
