@@ -90,6 +90,10 @@ def test_an_unreadable_input_is_in_the_json_document(tmp_path):
         {'source': missing, 'error': f'{missing}: no such file'}], 'summary': {
         'error': 0, 'warning': 0, 'info': 0, 'suppressed': 0, 'baselined': 0,
         'input_errors': 1}}
+    # A relative path is written absolute, as a robot's source is.
+    relative = os.path.relpath(missing)
+    status, out, _ = run(['check', relative, *options, '--format', 'jsonl'])
+    assert json.loads(out)['source'] == missing
     # One readable robot alone keeps its own object.
     status, out, _ = run(['check', paths[0], *options, '--format', 'json'])
     assert status == 0 and json.loads(out)['source'] == paths[0]

@@ -15,6 +15,7 @@
 """``check --format json``: one JSON object per run (NaN and infinity written as strings)."""
 
 import json
+import os
 from typing import Any, Dict, Optional, Sequence, Tuple
 
 from urdf_link_tools.analysis import Analysis
@@ -70,10 +71,15 @@ def format_json_reports(reports: Sequence[CheckReport], indent: Optional[int] = 
     else:
         summary: Dict[str, int] = dict(summary_dict(reports), input_errors=len(input_errors))
         document = {'reports': [report_to_dict(report) for report in reports],
-                    'errors': [{'source': path, 'error': message}
+                    'errors': [{'source': error_source(path), 'error': message}
                                for path, message in input_errors],
                     'summary': summary}
     return json.dumps(json_safe(document), indent=indent, allow_nan=False)
+
+
+def error_source(path: str) -> str:
+    """Return an unreadable input's ``source`` as a robot's is written: an absolute path."""
+    return path if path == '-' else os.path.abspath(path)
 
 
 def json_safe(value: Any) -> Any:

@@ -24,7 +24,7 @@ Each line is the object ``--format json`` gives for one robot (``robot``, ``sour
 import json
 
 from urdf_link_tools.reports import CheckReport, Run
-from urdf_link_tools.reports.json_report import json_safe, report_to_dict
+from urdf_link_tools.reports.json_report import error_source, json_safe, report_to_dict
 
 #: neutralised as JSON (reports/sanitize.py); the CLI streams each line through it too
 OUTPUT = 'json'
@@ -37,7 +37,7 @@ def report_line(report: CheckReport) -> str:
 
 def error_line(path: str, message: str) -> str:
     """Return the line of an input that could not be read (no newline)."""
-    return json.dumps({'source': path, 'error': message}, separators=(',', ':'))
+    return json.dumps({'source': error_source(path), 'error': message}, separators=(',', ':'))
 
 
 def render(run: Run) -> str:
