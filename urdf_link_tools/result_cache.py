@@ -31,7 +31,6 @@ import dataclasses
 from dataclasses import replace
 import os
 import pickle
-import tempfile
 from typing import Any, Iterable, List, Optional, Sequence, Tuple
 
 from urdf_link_tools.reports import CheckReport
@@ -137,6 +136,7 @@ class ResultCache:
         dependencies: List[Dependency] = [(name, file_digest(name)) for name in sorted(set(read))]
         dependencies += [(name, None) for name in sorted(set(absent)) if not os.path.exists(name)]
         os.makedirs(os.path.dirname(entry), exist_ok=True)
+        import tempfile  # with shutil, bz2 and lzma: about 8 ms a check without --cache skips
         handle, temporary = tempfile.mkstemp(dir=os.path.dirname(entry), suffix='.tmp')
         try:
             with os.fdopen(handle, 'wb') as stream:
