@@ -268,17 +268,22 @@ def check_bounds(ctx: CheckContext) -> Iterator[Finding]:
     One tensor copied onto several links (the same six numbers on every finger link) is a
     model-wide placeholder: reported once, listing the links, when 3 or more exceed.
     """
-    groups: Dict[Tuple[object, ...], List[Finding]] = {}
+    exceeding: Dict[Tuple[object, ...], List[Tuple[Link, Excess]]] = {}
     for link in ctx.robot.links:
         found = excess(ctx, link)
         if found is not None:
-            finding = _finding(ctx, link, found)
-            key = (finding.rule,) + link.inertial.inertia.as_tuple()
-            groups.setdefault(key, []).append(finding)
-    for key, findings in groups.items():
-        if len(findings) < MODEL_WIDE_MIN:
+            key = (found.of_robot,) + link.inertial.inertia.as_tuple()
+            exceeding.setdefault(key, []).append((link, found))
+    groups: Dict[Tuple[object, ...], List[Finding]] = {}
+    for key, members in exceeding.items():
+        # A placeholder copied onto many links gets one suggestion, not one per link.
+        alone = len(members) < MODEL_WIDE_MIN
+        findings = [_finding(ctx, link, found, alone) for link, found in members]
+        if alone:
             yield from findings
             continue
+        groups[(findings[0].rule,) + key[1:]] = findings
+    for key, findings in groups.items():
         first = findings[0]
         links = tuple(finding.link for finding in findings)
         values = ' '.join(f'{name}="{fmt(value, 9)}"' for name, value in
@@ -350,7 +355,7 @@ def fitting_box(ctx: CheckContext, link: Link) -> Optional[Tuple[np.ndarray, np.
     return rotation.T @ box @ rotation, half
 
 
-def _finding(ctx: CheckContext, link: Link, found: Excess) -> Finding:
+def _finding(ctx: CheckContext, link: Link, found: Excess, suggesting: bool = True) -> Finding:
     axis = 'xyz'[found.axis]
     others = ' + '.join(f'V_{a}' for a in 'xyz' if a != axis)
     lo, hi = found.bounds
@@ -377,7 +382,8 @@ def _finding(ctx: CheckContext, link: Link, found: Excess) -> Finding:
                       f'multiplies the largest moment of that body by {fmt(growth[1], 3)}'
                       if growth[1] >= 1.0 + FUSED_AWAY else
                       'changes the largest moment of that body by under 10 %'))
-    tensor, text = suggest(ctx, link, None, 'the declared tensor')
+    tensor, text = suggest(ctx, link, None, 'the declared tensor') if suggesting else \
+        (None, '')
     return ctx.finding(
         rule, severity,
         f"the moment about the link's {axis} axis is {fmt(found.moment)} kg m^2 (a radius "
