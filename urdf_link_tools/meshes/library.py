@@ -335,12 +335,14 @@ class MeshLibrary(PackageResolver):
         here: List[tuple] = []
         measures = any(request[5] for request in requests)
         loads = [0.0, ASIDE_COAL if measures else 0.0]
+        child_measures = False
         for request in requests:  # the costliest first, each where it ends the soonest
             cost = request[3] * (ASIDE_MEASURE if request[5] else 1.0)
-            coal = ASIDE_COAL if request[5] and not any(item[5] for item in aside) else 0.0
+            coal = ASIDE_COAL if request[5] and not child_measures else 0.0
             if loads[0] + cost + coal < loads[1] + cost:
                 aside.append(request)
                 loads[0] += cost + coal
+                child_measures = child_measures or request[5]
             else:
                 here.append(request)
                 loads[1] += cost
