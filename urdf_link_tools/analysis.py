@@ -31,6 +31,7 @@ from typing import Dict, List, Mapping, Optional, Sequence, Tuple
 from urdf_link_tools.budget import AnalysisInterrupted, Budget, TIME_BUDGET
 from urdf_link_tools.checks import INCOMPLETE_RULE, INTERNAL_RULE, run_checks
 from urdf_link_tools.checks.base import CheckContext
+from urdf_link_tools.checks.model_wide import listed
 from urdf_link_tools.config import CheckConfig
 from urdf_link_tools.findings import Finding, Severity, sort_key, worst_severity
 from urdf_link_tools.geometry import Bounds, element_bounds, union_bounds
@@ -203,13 +204,11 @@ def grouped_notes(notes: Sequence[Finding], least: int = 3) -> List[Finding]:
         if len(group) < least:
             continue
         links = tuple(dict.fromkeys(note.link for note in group))  # type: ignore[misc]
-        shown = ', '.join(links[:10]) + (f' and {len(links) - 10} more' if len(links) > 10
-                                         else '')
         first = group[0]
         merged[id(first)] = Finding(
             rule=rule, severity=severity, element=element, line=first.line,
             message=f'{text} (the same in {len(group)} places, on {len(links)} links: '
-                    f'{shown})',
+                    f'{listed(links)})',
             suggestion=suggestion, values=first.values, links=links)
         dropped.update(id(note) for note in group[1:])
     return [merged.get(id(note), note) for note in notes if id(note) not in dropped]

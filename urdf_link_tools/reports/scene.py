@@ -29,6 +29,7 @@ from typing import Any, Dict, List, Optional, Sequence
 
 import numpy as np
 
+from urdf_link_tools.checks.collisions import OVERLAP
 from urdf_link_tools.findings import Finding
 from urdf_link_tools.geometry import origin_to_matrix, rpy_to_matrix
 from urdf_link_tools.inertia import com_sphere_diameter, equivalent_box
@@ -183,10 +184,6 @@ def finding_data(finding: Finding, index: int, source: Optional[str]) -> Dict[st
     return data
 
 
-#: the rule whose findings are the overlapping pairs drawn
-OVERLAP_RULE = 'collision-overlap-at-rest'
-
-
 def collision_pairs(analysis) -> List[Dict[str, Any]]:
     """
     Return the pairs of links whose collision geometry overlaps at rest, with their depth.
@@ -196,7 +193,7 @@ def collision_pairs(analysis) -> List[Dict[str, Any]]:
     """
     pairs = []
     for finding in analysis.findings:
-        if finding.rule != OVERLAP_RULE or not finding.link:
+        if finding.rule != OVERLAP or not finding.link:
             continue
         values = dict(finding.values)
         other = values.get('other_link')
@@ -212,7 +209,7 @@ def collision_pairs(analysis) -> List[Dict[str, Any]]:
 
 def pairs_checked(analysis) -> bool:
     """Return True when the overlaps at rest were looked for (coal installed, rule kept)."""
-    return OVERLAP_RULE not in analysis.config.ignore_rules and coal_installed()
+    return OVERLAP not in analysis.config.ignore_rules and coal_installed()
 
 
 def build_scene(analysis, label: str, budget: int = TRIANGLE_BUDGET) -> Dict[str, Any]:
