@@ -256,21 +256,19 @@ class Hostile:
         self.diagnostics = session.diagnostics()
         self.markers = session.markers()
         self.robot_com = self.client.collect(PointStamped, session.private('robot_com'))
-        self._clients: Dict[str, Any] = {}
 
     # ---------------------------------------------------------------- services
 
     def call(self, service_type: Any, name: str, request: Any,
              timeout: float = TIMEOUT) -> Any:
-        """Call a private service of the node, keeping the client for the next call."""
-        client = self._clients.get(name)
-        if client is None:
-            client = self.client.node.create_client(service_type, self.session.private(name))
-            self._clients[name] = client
-            self.client.spin_until(client.service_is_ready, timeout, f'service {name}')
-        future = client.call_async(request)
-        self.client.spin_until(future.done, timeout, f'the answer of {name}')
-        return future.result()
+        """
+        Call a private service of the node; the session's client keeps it for the next call.
+
+        The request is sent again when no answer came within a few seconds (see
+        :meth:`ros_harness.RosClient.call`: Fast DDS drops the answers to a client it has not
+        matched yet, which a loaded machine makes likely).
+        """
+        return self.client.call(service_type, self.session.private(name), request, timeout)
 
     def list_links(self) -> Any:
         """Call ``~/list_links``."""

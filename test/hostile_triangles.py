@@ -53,6 +53,17 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         deadline = time.monotonic() + args.timeout
         while not client.service_is_ready() and time.monotonic() < deadline:
             executor.spin_once(timeout_sec=0.1)
+        # A first request can reach the node before it has matched this client's response
+        # reader, and that answer is lost (Fast DDS: "failed to send response (timeout)"):
+        # get one answer, asking again every 2 s, before the timed calls.
+        while time.monotonic() < deadline:
+            future = client.call_async(GetLinkGeometry.Request(link_name=args.link))
+            asked = time.monotonic()
+            while not future.done() and time.monotonic() < min(deadline, asked + 2.0):
+                executor.spin_once(timeout_sec=0.1)
+            if future.done():
+                break
+            client.remove_pending_request(future)
         print('READY', flush=True)
         for _ in range(args.calls):
             start = time.monotonic()

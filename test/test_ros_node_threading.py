@@ -95,9 +95,18 @@ class Harness:
 
     def list_links(self):
         self.spin_until(self.client.service_is_ready, 'the service')
-        future = self.client.call_async(ListLinks.Request())
-        self.spin_until(future.done, 'the answer')
-        return future.result()
+        deadline = time.monotonic() + TIMEOUT
+        while True:
+            # Asked again after 5 s: Fast DDS drops the answer to a client the node has not
+            # matched yet ("failed to send response (timeout)"); list_links is idempotent.
+            future = self.client.call_async(ListLinks.Request())
+            asked = time.monotonic()
+            while not future.done() and time.monotonic() < asked + 5.0:
+                assert time.monotonic() < deadline, 'timed out waiting for the answer'
+                self.executor.spin_once(timeout_sec=0.05)
+            if future.done():
+                return future.result()
+            self.client.remove_pending_request(future)
 
     def wait_for_robot(self, name):
         answer = None
