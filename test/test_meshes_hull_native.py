@@ -131,11 +131,19 @@ def test_the_overlap_depth_goes_without_a_hull_coal_refuses():
     # The depth of an overlap at rest is measured between coal hulls: one coal refuses
     # gives no depth (as a flat mesh does) instead of an internal error of the rule.
     import coal
-    from urdf_link_tools.collision.bodies import BvhCache
+    from urdf_link_tools.analysis import load_meshes
+    from urdf_link_tools.collision.bodies import build_bodies
     from urdf_link_tools.collision.overlap import _hull
-    model = BvhCache().model(_collision_mesh('centauro.urdf', 'pelvis'))
-    assert _hull(coal, model, {}) is None
-    assert _hull(coal, coal.Box(1.0, 1.0, 1.0), {}) is not None  # primitives as they are
+    from urdf_link_tools.parser import parse_urdf_string
+    path = corpus.urdf_path('centauro.urdf')
+    robot = parse_urdf_string(path.read_bytes(), str(path))
+    bodies, _ = build_bodies(robot, load_meshes(
+        robot, MeshLibrary(ament_prefix_path=corpus.ament_prefixes())))
+    (pelvis,) = bodies['pelvis'].parts
+    assert pelvis.faces is not None and _hull(coal, pelvis, {}) is None
+    primitives = [part for body in bodies.values() for part in body.parts if part.faces is None]
+    assert primitives and all(_hull(coal, part, {}) is part.geometry  # as they are
+                              for part in primitives)
 
 
 def test_a_hull_coal_refuses_is_built_the_other_way():

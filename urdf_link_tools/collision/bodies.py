@@ -79,7 +79,8 @@ class Part:
                  centre: Tuple[float, float, float], radius: float,
                  transform: Optional[np.ndarray] = None,
                  box: Optional[Tuple[np.ndarray, np.ndarray]] = None,
-                 points: Optional[np.ndarray] = None) -> None:
+                 points: Optional[np.ndarray] = None,
+                 faces: Optional[np.ndarray] = None) -> None:
         self.label = label
         self.centre = centre
         self.radius = radius
@@ -87,6 +88,8 @@ class Part:
         self.box = box
         #: points whose hull holds the geometry (a mesh's vertices, a primitive's box corners)
         self.points = points
+        #: a mesh's triangles (indices into ``points``); None for a primitive
+        self.faces = faces
         self._origin = origin
         self._build = build
         self._geometry: Optional[object] = None
@@ -212,7 +215,7 @@ def _part(element: GeometryElement, mesh: Optional[MeshResult],
         centre = transform[:3, :3] @ local + transform[:3, 3]
         return Part(element.label, origin, lambda: cache.model(mesh),
                     tuple(float(v) for v in centre), radius, transform, (local, half),
-                    np.asarray(mesh.vertices, dtype=float)), ''
+                    np.asarray(mesh.vertices, dtype=float), np.asarray(mesh.faces)), ''
     build, radius, reason = _primitive(geometry)
     if build is None:
         return None, reason

@@ -22,11 +22,13 @@ between the convex hulls of the two parts (a BVH surface has no depth): the dept
 of the hulls, an upper bound for concave parts. Candidate pairs come from a sweep over the
 links' bounding spheres, so a robot of many links costs no more than its near pairs, and at
 most ``max_pairs`` are tested. A pair whose parts' bounding boxes (oriented with each part)
-are apart is ruled out before coal is asked.
+are apart is ruled out before coal is asked, and coal is asked about each mesh cropped to
+the triangles that reach where the two parts' bounds meet (the same answer as the whole
+meshes, without building the BVH of a whole humanoid torso).
 """
 
 from dataclasses import dataclass
-from typing import Dict, List, Mapping, Tuple
+from typing import Dict, List, Mapping, Optional, Tuple
 
 import numpy as np
 
@@ -164,16 +166,112 @@ def _parts_may_meet(pose_a: np.ndarray, part_a, pose_b: np.ndarray, part_b) -> b
     return True
 
 
-def _hull(coal, geometry, cache: Dict[int, object]) -> object:
-    """Return the convex hull of a BVH (qhull, in coal), a primitive as it is, or None."""
-    if not isinstance(geometry, coal.BVHModelBase):
-        return geometry
-    key = id(geometry)
+#: Room around the region where two parts' boxes meet: the triangles reaching into it are
+#: kept (coal's tolerances are far below a micrometre).
+CROP_PAD = 1e-6
+
+#: A mesh cropped to more than this share of its triangles uses its whole BVH (built once
+#: and kept for the other pairs) instead of a BVH of its own.
+CROP_SHARE = 0.5
+
+
+_BELOW = np.array([1, 2, 4], dtype=np.uint8)
+_ABOVE = np.array([8, 16, 32], dtype=np.uint8)
+
+
+def _placed(pose: np.ndarray, part) -> np.ndarray:
+    """Return a part's points (mesh vertices, a primitive's box corners) in the root frame."""
+    return part.points @ pose[:3, :3].T + pose[:3, 3]
+
+
+def _cropped(coal, part, placed: np.ndarray, low: np.ndarray, high: np.ndarray) -> object:
+    """
+    Return the part's coal geometry holding what reaches into a box, or None for nothing.
+
+    A mesh keeps the triangles whose bounds meet the box. Two surfaces can only touch where
+    both are, so between two parts cropped to the box where their bounds meet, coal finds
+    a collision exactly when it finds one between the whole parts; building the BVH of a few
+    triangles costs a fraction of a humanoid torso's tens of thousands.
+    """
+    faces = part.faces
+    if faces is None:
+        return part.geometry  # a primitive: as it is
+    # Cohen-Sutherland codes: a bit per side of the box a vertex lies beyond. A triangle
+    # whose three vertices share a bit lies wholly beyond that side.
+    code = (placed < low).astype(np.uint8) @ _BELOW | (placed > high).astype(np.uint8) @ _ABOVE
+    keep = (code[faces[:, 0]] & code[faces[:, 1]] & code[faces[:, 2]]) == 0
+    count = int(np.count_nonzero(keep))
+    if count == 0:
+        return None
+    if count > CROP_SHARE * len(faces):
+        return part.geometry
+    used, inverse = np.unique(faces[keep], return_inverse=True)
+    model = coal.BVHModelOBBRSS()
+    model.beginModel(count, len(used))
+    model.addVertices(np.ascontiguousarray(part.points[used], dtype=np.float64))
+    model.addTriangles(np.ascontiguousarray(inverse.reshape(-1, 3), dtype=np.int32))
+    model.endModel()
+    return model
+
+
+def colliding_parts(scene: Scene, pose_row: np.ndarray, a: int, b: int,
+                    placed: Optional[Dict[int, list]] = None) -> List[Tuple[int, int]]:
+    """
+    Return the (part of a, part of b) pairs in collision, as :meth:`Scene.colliding_parts`.
+
+    The same answers (coal on the surfaces), with each mesh cropped to the box where the two
+    parts' bounds meet (:func:`_cropped`): one pose needs no BVH of a whole mesh.
+
+    :param placed: body -> its parts placed at ``pose_row``, kept between calls for the
+        same pose row (a torso near ten links is placed once)
+    """
+    coal = scene.coal
+    request, result = coal.CollisionRequest(), coal.CollisionResult()
+    placed = {} if placed is None else placed
+    for body in (a, b):
+        if body in placed:
+            continue
+        link_pose = pose_row[scene.slots[body]]
+        row = []
+        for part in scene.bodies[body].parts:
+            pose = link_pose @ part.transform
+            points = _placed(pose, part)
+            row.append((part, pose, points, points.min(axis=0), points.max(axis=0)))
+        placed[body] = row
+    found = []
+    for i, (part_a, pose_a, points_a, low_a, high_a) in enumerate(placed[a]):
+        for j, (part_b, pose_b, points_b, low_b, high_b) in enumerate(placed[b]):
+            low, high = np.maximum(low_a, low_b), np.minimum(high_a, high_b)
+            pad = CROP_PAD + 1e-9 * float(max(np.abs(low).max(), np.abs(high).max()))
+            low, high = low - pad, high + pad
+            if np.any(low > high):
+                continue
+            geometry_a = _cropped(coal, part_a, points_a, low, high)
+            geometry_b = None if geometry_a is None else \
+                _cropped(coal, part_b, points_b, low, high)
+            if geometry_b is None:
+                continue
+            result.clear()
+            if coal.collide(geometry_a, coal_transform(coal, pose_a), geometry_b,
+                            coal_transform(coal, pose_b), request, result):
+                found.append((i, j))
+    return found
+
+
+def _hull(coal, part, cache: Dict[int, object]) -> object:
+    """Return the convex hull of a mesh part (qhull, in coal), a primitive as it is, or None."""
+    if part.faces is None:
+        return part.geometry
+    key = id(part)
     if key not in cache:
         # None for a flat mesh (a plane, a quad: Qhull would crash the process) and for one
-        # coal refuses: the contact then has no depth (see _measure).
-        copy = geometry.clone()
-        cache[key] = coal_qhull(copy, np.asarray(copy.vertices()), False)
+        # coal refuses: the contact then has no depth (see _measure). The hull needs the
+        # vertices only, not the mesh's BVH.
+        points = np.ascontiguousarray(part.points, dtype=np.float64)
+        model = coal.BVHModelOBBRSS()
+        model.beginModel(0, len(points))
+        model.addVertices(points)
+        cache[key] = coal_qhull(model, points, False)
     return cache[key]
 
 
@@ -185,7 +283,7 @@ def _measure(scene: Scene, pose_row: np.ndarray, a: int, b: int, i: int, j: int,
     result = coal.CollisionResult()
     pose_a = pose_row[scene.slots[a]] @ part_a.transform
     pose_b = pose_row[scene.slots[b]] @ part_b.transform
-    hull_a, hull_b = _hull(coal, part_a.geometry, hulls), _hull(coal, part_b.geometry, hulls)
+    hull_a, hull_b = _hull(coal, part_a, hulls), _hull(coal, part_b, hulls)
     try:
         hit = hull_a is not None and hull_b is not None and coal.collide(
             hull_a, coal_transform(coal, pose_a), hull_b, coal_transform(coal, pose_b),
@@ -219,6 +317,7 @@ def overlaps_at_rest(robot, bodies: Mapping[str, Body], max_pairs: int = MAX_PAI
     candidates, truncated = near_pairs(centres, scene.radii, max_pairs)
     found: List[Overlap] = []
     hulls: Dict[int, object] = {}
+    placed: Dict[int, list] = {}
     for a, b in sorted((int(a), int(b)) if names[a] <= names[b] else (int(b), int(a))
                        for a, b in candidates):
         if pair(names[a], names[b]) in adjacent:
@@ -227,7 +326,7 @@ def overlaps_at_rest(robot, bodies: Mapping[str, Body], max_pairs: int = MAX_PAI
         # built (a humanoid's meshes cost tens of ms) nor coal imported.
         if not _boxes_meet(scene, pose_row, a, b):
             continue
-        parts = scene.colliding_parts(pose_row, a, b)
+        parts = colliding_parts(scene, pose_row, a, b, placed)
         if not parts:
             continue
         measured = [(_measure(scene, pose_row, a, b, i, j, hulls), i, j) for i, j in parts]
