@@ -89,3 +89,15 @@ def matrix_of(text: str, samples: int = 2000, seed: int = 0, meshes: Dict = None
     loaded = load_meshes(model, MeshLibrary()) if meshes is None else meshes
     bodies, skipped = build_bodies(model, loaded)
     return compute_matrix(model, bodies, samples, seed, tuple(skipped))
+
+
+def envelope(fingers: int) -> str:
+    """Return a robot whose box 'shell' holds small finger boxes hung from another link."""
+    links = [box_link('base', '0.05 0.05 0.05', '0 0 -2'), box_link('shell', '0.4 0.4 0.4'),
+             box_link('hub', '0.05 0.05 0.05', '0 0 -1.5'),
+             joint('js', 'revolute', 'base', 'shell'), joint('jh', 'revolute', 'base', 'hub')]
+    for index in range(fingers):
+        x, y = (0.1 if index % 2 else -0.1), (0.1 if index // 2 else -0.1)
+        links += [box_link(f'f{index + 1}', '0.02 0.02 0.02', f'{x} {y} 0.19'),
+                  joint(f'j{index + 1}', 'revolute', 'hub', f'f{index + 1}')]
+    return robot('envelope', *links)

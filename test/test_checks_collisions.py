@@ -17,7 +17,7 @@
 import json
 
 from cli_harness import ROOT, run
-from collision_robots import matrix_of, OVERLAPPING as ROBOT
+from collision_robots import envelope, matrix_of, OVERLAPPING as ROBOT
 import corpus
 import numpy as np
 import pytest
@@ -207,3 +207,32 @@ def test_a_flat_collision_mesh_in_an_overlap_does_not_crash_the_check(tmp_path):
     assert done.returncode == 0, (done.returncode, done.stderr[-2000:])
     assert "collision-overlap-at-rest: collision[0]: 'base' and 'hand' overlap" in done.stdout
     assert 'touching (less than 0.1 mm deep)' in done.stdout
+
+
+def test_a_link_overlapping_many_is_one_finding_listing_them():
+    # A safety box around a hand's fingers is one design choice: one finding on the box,
+    # naming every finger, with each pair's depth and place for the markers and the page.
+    (finding,) = overlaps(envelope(4))
+    values = dict(finding.values)
+    assert finding.link == 'shell' and sorted(finding.links[1:]) == ['f1', 'f2', 'f3', 'f4']
+    assert finding.links[0] == 'shell' and values['count'] == '4'
+    assert 'intersects that of 4 links at rest' in finding.message
+    assert values['other_link'] == finding.links[1]  # the deepest comes first
+    depths = [float(value) for value in values['depths_mm'].split()]
+    assert len(depths) == 4 and depths == sorted(depths, reverse=True)
+    assert float(values['depth_mm']) == depths[0] > 0.0
+    points = [[float(v) for v in text.split()] for text in values['points_in_link'].split(';')]
+    assert len(points) == 4 and all(abs(point[2] - 0.19) < 0.02 for point in points)
+    assert 'disable its 4 pairs in the SRDF' in finding.suggestion
+    assert 'link1="shell"' in finding.suggestion
+
+
+def test_fewer_than_three_overlaps_of_a_link_stay_pairs():
+    found = overlaps(envelope(2))
+    assert sorted((f.link, dict(f.values)['other_link']) for f in found) == [
+        ('f1', 'shell'), ('f2', 'shell')]
+    assert all(not f.links for f in found)
+    # The SRDF's pairs are left out before grouping: two of four left are two pairs.
+    silenced = CheckConfig(check_meshes=False,
+                           disabled_collisions=frozenset({('f1', 'shell'), ('f2', 'shell')}))
+    assert sorted(f.link for f in overlaps(envelope(4), silenced)) == ['f3', 'f4']

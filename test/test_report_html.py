@@ -160,6 +160,20 @@ def test_the_page_lists_the_pairs_overlapping_at_rest():
     assert scene['pairs'] == [] and not scene['pairs_checked']
 
 
+def test_the_page_draws_each_pair_of_a_link_overlapping_many():
+    # One finding for a box holding four fingers; the page still draws four pairs, each
+    # with its own depth.
+    pytest.importorskip('coal', reason='the overlaps at rest need coal')
+    from collision_robots import envelope
+    analysis = analyze(parse_urdf_string(envelope(4)), CheckConfig(check_meshes=False))
+    (finding,) = [f for f in analysis.findings if f.rule == 'collision-overlap-at-rest']
+    pairs = build_scene(analysis, 'envelope')['pairs']
+    assert sorted(pair['links'][1] for pair in pairs) == ['f1', 'f2', 'f3', 'f4']
+    assert all(pair['links'][0] == 'shell' for pair in pairs)
+    depths = [float(value) / 1000.0 for value in dict(finding.values)['depths_mm'].split()]
+    assert [pair['depth'] for pair in pairs] == pytest.approx(depths)
+
+
 def test_tiago_dual_page_within_budget(tmp_path):
     path, package = corpus_robot('tiago_dual.urdf')
     started = time.monotonic()

@@ -15,7 +15,7 @@
 """Collision markers: mirrored meshes are drawn, zero scales are not; overlaps show the pair."""
 
 from cli_harness import ROOT
-from collision_robots import OVERLAPPING
+from collision_robots import envelope, OVERLAPPING
 import numpy as np
 import pytest
 from urdf_link_tools.analysis import analyze
@@ -78,6 +78,17 @@ def test_overlapping_pair_is_drawn_with_the_contact_point():
     assert 0.0 <= point.x <= 0.05 and point.z == pytest.approx(0.3, abs=0.05)
     off = markers.link_markers(analysis, markers.MarkerOptions(publish_collision=False))
     assert not [m for m in off.markers if m.ns == markers.NS_OVERLAP]
+
+
+def test_a_link_overlapping_many_draws_each_of_them_and_every_contact():
+    analysis = analyze(parse_urdf_string(envelope(4)), CheckConfig(check_meshes=False))
+    drawn = [m for m in markers.link_markers(analysis).markers if m.ns == markers.NS_OVERLAP]
+    cubes = sorted(m.header.frame_id for m in drawn if m.type == Marker.CUBE)
+    assert cubes == ['f1', 'f2', 'f3', 'f4', 'shell']
+    spheres = [m for m in drawn if m.type == Marker.SPHERE]
+    assert len(spheres) == 4 and {m.header.frame_id for m in spheres} == {'shell'}
+    assert all(abs(m.pose.position.z - 0.19) < 0.02 for m in spheres)
+    assert len({m.id for m in drawn}) == len(drawn)
 
 
 @pytest.mark.parametrize('scale, inward', [('1 1 1', False), ('-1 1 1', True),

@@ -17,21 +17,32 @@ Self-collision at rest: non-adjacent links whose collision geometry intersects.
 
 The work is :func:`urdf_link_tools.collision.overlap.overlaps_at_rest` (coal); this module
 turns each overlap into a finding on the first link of the pair, naming the other, the
-elements, the depth and the place (``other_link``, ``depth``, ``point_in_link`` values, which
-the node's markers draw). Adjacent links touch by construction and are not reported. Without
-the coal library the rule finds nothing (the CLI's ``collisions`` says why).
+elements, the depth and the place (``other_link``, ``depth_mm``, ``point_in_link`` values,
+which the node's markers draw). A link that overlaps :data:`ENVELOPE_MIN` or more links (an
+envelope: a safety box around a hand) gets one finding instead, listing them in ``links``,
+with the deepest pair's values and every pair's depth and place (``depths_mm``,
+``points_in_link``, in the order of ``links``). Adjacent links touch by construction and are
+not reported. Without the coal library the rule finds nothing (the CLI's ``collisions``
+says why).
 """
 
 import logging
-from typing import Iterator
+from typing import Dict, Iterator, List, Sequence, Tuple, TYPE_CHECKING
 
 from urdf_link_tools.checks.base import CheckContext, fmt, fmt_vector, Rule
+from urdf_link_tools.checks.model_wide import listed
 from urdf_link_tools.findings import Finding, Severity
+
+if TYPE_CHECKING:  # coal and NumPy only when the rule runs
+    from urdf_link_tools.collision.overlap import Overlap
 
 LOG = logging.getLogger(__name__)
 
 OVERLAP = 'collision-overlap-at-rest'
 OVERLAP_LIMITED = 'collision-overlap-not-all-tested'
+
+#: A link overlapping this many links at rest is one design choice (an envelope): one finding.
+ENVELOPE_MIN = 3
 
 RULES = (
     Rule(OVERLAP, Severity.WARNING,
@@ -66,38 +77,121 @@ def check_overlaps(ctx: CheckContext) -> Iterator[Finding]:
         LOG.info('%s: overlaps at rest are not checked', exc)
         return
     disabled = ctx.config.disabled_collisions
-    for overlap in report.overlaps:
-        if (overlap.link1, overlap.link2) in disabled:  # both sorted by name
-            continue  # the SRDF disables the pair: the overlap is meant (MoveIt ignores it)
-        link = ctx.robot.link(overlap.link1)
-        # micrometres: the contact point's last digits are the solver's, not the robot's
-        local = [round(value, 6) + 0.0 for value in overlap.point_in_link1]
-        root = [round(value, 6) + 0.0 for value in overlap.point]
-        depth_mm = overlap.depth * 1000.0
-        depth = f'about {fmt(depth_mm, 3)} mm deep' if depth_mm >= 0.1 else \
-            'touching (less than 0.1 mm deep)'
-        yield ctx.finding(
-            OVERLAP, Severity.WARNING,
-            f"'{overlap.link1}' and '{overlap.link2}' overlap at rest: their collision "
-            f'geometry ({overlap.element1} and {overlap.element2}) intersects, {depth}, at '
-            f'({fmt_vector(local)}) in '
-            f"'{overlap.link1}''s frame",
-            link=overlap.link1, element=overlap.element1,
-            line=_element_line(link, overlap.element1),
-            suggestion=f"move or shrink the collision geometry of '{overlap.link1}' or "
-                       f"'{overlap.link2}'; if they are meant to overlap, add "
-                       f'<disable_collisions link1="{overlap.link1}" link2="{overlap.link2}" '
-                       'reason="Default"/> to the SRDF and check with --srdf SRDF',
-            values=(('other_link', overlap.link2), ('other_element', overlap.element2),
-                    ('depth_mm', depth_mm),
-                    ('point_in_link', fmt_vector(local, 6)),
-                    ('point_in_root', fmt_vector(root, 6))))
+    # the SRDF disables a pair when the overlap is meant (MoveIt ignores it); both sorted
+    kept = [overlap for overlap in report.overlaps
+            if (overlap.link1, overlap.link2) not in disabled]
+    envelopes, single = envelope_groups(kept)
+    for link_name, group in envelopes:
+        yield _envelope_finding(ctx, link_name, group)
+    for overlap in single:
+        yield _pair_finding(ctx, overlap)
     if report.truncated:
         yield ctx.finding(
             OVERLAP_LIMITED, Severity.INFO,
             f'{report.tested} pairs of links close together at rest were tested for overlaps; '
             f'more were left out (the limit is {MAX_PAIRS} candidate pairs)',
             suggestion='check the robot with urdf-link-tools collisions')
+
+
+def envelope_groups(overlaps: Sequence['Overlap']) \
+        -> Tuple[List[Tuple[str, List['Overlap']]], List['Overlap']]:
+    """
+    Return the links whose collision geometry overlaps many others, and the other pairs.
+
+    A link overlapping :data:`ENVELOPE_MIN` or more links at rest is one design choice (a
+    safety box around a hand, a trunk box holding the hip motors), reported once; links
+    with the most overlaps are taken first, and each pair is reported once.
+
+    :param overlaps: the overlaps, deepest first
+    :return: ([(envelope link, its overlaps, deepest first)], the pairs left, deepest first)
+    """
+    partners: Dict[str, int] = {}
+    for overlap in overlaps:
+        for name in (overlap.link1, overlap.link2):
+            partners[name] = partners.get(name, 0) + 1
+    left = list(overlaps)
+    groups: List[Tuple[str, List['Overlap']]] = []
+    for name in sorted(partners, key=lambda item: (-partners[item], item)):
+        if partners[name] < ENVELOPE_MIN:
+            break
+        group = [overlap for overlap in left if name in (overlap.link1, overlap.link2)]
+        if len(group) < ENVELOPE_MIN:
+            continue  # most of its pairs went to a larger envelope
+        groups.append((name, group))
+        left = [overlap for overlap in left if name not in (overlap.link1, overlap.link2)]
+    return groups, left
+
+
+def _depth_text(depth_m: float) -> str:
+    depth_mm = depth_m * 1000.0
+    return f'about {fmt(depth_mm, 3)} mm deep' if depth_mm >= 0.1 else \
+        'touching (less than 0.1 mm deep)'
+
+
+def _micrometres(point: Sequence[float]) -> List[float]:
+    # the contact point's last digits are the solver's, not the robot's
+    return [round(value, 6) + 0.0 for value in point]
+
+
+def _pair_finding(ctx: CheckContext, overlap: 'Overlap') -> Finding:
+    link = ctx.robot.link(overlap.link1)
+    local = _micrometres(overlap.point_in_link1)
+    root = _micrometres(overlap.point)
+    return ctx.finding(
+        OVERLAP, Severity.WARNING,
+        f"'{overlap.link1}' and '{overlap.link2}' overlap at rest: their collision "
+        f'geometry ({overlap.element1} and {overlap.element2}) intersects, '
+        f'{_depth_text(overlap.depth)}, at ({fmt_vector(local)}) in '
+        f"'{overlap.link1}''s frame",
+        link=overlap.link1, element=overlap.element1,
+        line=_element_line(link, overlap.element1),
+        suggestion=f"move or shrink the collision geometry of '{overlap.link1}' or "
+                   f"'{overlap.link2}'; if they are meant to overlap, add "
+                   f'<disable_collisions link1="{overlap.link1}" link2="{overlap.link2}" '
+                   'reason="Default"/> to the SRDF and check with --srdf SRDF',
+        values=(('other_link', overlap.link2), ('other_element', overlap.element2),
+                ('depth_mm', overlap.depth * 1000.0),
+                ('point_in_link', fmt_vector(local, 6)),
+                ('point_in_root', fmt_vector(root, 6))))
+
+
+def _seen_from(name: str, overlap: 'Overlap') -> Tuple[str, str, str, Tuple[float, ...]]:
+    """Return (own element, other link, other element, point in own frame) for one side."""
+    if name == overlap.link1:
+        return overlap.element1, overlap.link2, overlap.element2, overlap.point_in_link1
+    return overlap.element2, overlap.link1, overlap.element1, overlap.point_in_link2
+
+
+def _envelope_finding(ctx: CheckContext, name: str, group: List['Overlap']) -> Finding:
+    """One finding for a link overlapping many: the deepest pair's place, every partner."""
+    sides = [_seen_from(name, overlap) for overlap in group]
+    element, other, other_element, point = sides[0]  # the deepest
+    local = _micrometres(point)
+    root = _micrometres(group[0].point)
+    others = tuple(side[1] for side in sides)
+    own = sorted({side[0] for side in sides})
+    return ctx.finding(
+        OVERLAP, Severity.WARNING,
+        f"the collision geometry of '{name}' ({', '.join(own)}) intersects that of "
+        f"{len(group)} links at rest ({listed(others)}); the deepest is '{other}' "
+        f'({other_element}), {_depth_text(group[0].depth)}, at ({fmt_vector(local)}) in '
+        f"'{name}''s frame",
+        link=name, element=element, line=_element_line(ctx.robot.link(name), element),
+        suggestion=f"move or shrink the collision geometry of '{name}' so that it clears "
+                   'them; if it is meant to hold or touch them (a safety box, a housing, a '
+                   f'closed hand), disable its {len(group)} pairs in the SRDF '
+                   f'(<disable_collisions link1="{name}" link2=... reason="Default"/>, one '
+                   'per link; urdf-link-tools collisions writes them) and check with --srdf '
+                   'SRDF',
+        values=(('other_link', other), ('other_element', other_element),
+                ('depth_mm', group[0].depth * 1000.0),
+                ('point_in_link', fmt_vector(local, 6)),
+                ('point_in_root', fmt_vector(root, 6)),
+                ('links', listed(others)), ('count', len(group)),
+                ('depths_mm', ' '.join(fmt(overlap.depth * 1000.0, 6) for overlap in group)),
+                ('points_in_link', '; '.join(fmt_vector(_micrometres(side[3]), 6)
+                                             for side in sides))),
+        links=(name,) + others)
 
 
 def _element_line(link, label: str):

@@ -54,6 +54,7 @@ class Overlap:
     :param depth: penetration depth in metres (between the two parts' convex hulls)
     :param point: the contact point in the root frame
     :param point_in_link1: the same point in link1's frame
+    :param point_in_link2: the same point in link2's frame
     """
 
     link1: str
@@ -63,6 +64,7 @@ class Overlap:
     depth: float
     point: Tuple[float, float, float]
     point_in_link1: Tuple[float, float, float]
+    point_in_link2: Tuple[float, float, float] = (0.0, 0.0, 0.0)
 
 
 @dataclass(frozen=True)
@@ -331,11 +333,14 @@ def overlaps_at_rest(robot, bodies: Mapping[str, Body], max_pairs: int = MAX_PAI
             continue
         measured = [(_measure(scene, pose_row, a, b, i, j, hulls), i, j) for i, j in parts]
         (depth, point), i, j = max(measured, key=lambda item: item[0][0])
-        link_pose = pose_row[scene.slots[a]]
-        local = link_pose[:3, :3].T @ (point - link_pose[:3, 3])
+        local = []
+        for body in (a, b):
+            link_pose = pose_row[scene.slots[body]]
+            local.append(tuple(float(v) for v in
+                               link_pose[:3, :3].T @ (point - link_pose[:3, 3])))
         found.append(Overlap(
             names[a], names[b], scene.bodies[a].parts[i].label,
             scene.bodies[b].parts[j].label, depth, tuple(float(v) for v in point),
-            tuple(float(v) for v in local)))
+            local[0], local[1]))
     found.sort(key=lambda item: (-item.depth, item.link1, item.link2))
     return OverlapReport(tuple(found), len(candidates), truncated)

@@ -199,12 +199,23 @@ def collision_pairs(analysis) -> List[Dict[str, Any]]:
         other = values.get('other_link')
         if not other:
             continue
-        try:
-            depth: Optional[float] = float(values.get('depth_mm', '')) / 1000.0
-        except ValueError:
-            depth = None
-        pairs.append({'links': [finding.link, other], 'depth': depth})
+        if len(finding.links) > 1:  # one link overlapping many: each pair, with its depth
+            depths = str(values.get('depths_mm', '')).split()
+            for index, partner in enumerate(finding.links[1:]):
+                pairs.append({'links': [finding.link, partner],
+                              'depth': _metres(depths[index] if index < len(depths) else '')})
+            continue
+        pairs.append({'links': [finding.link, other],
+                      'depth': _metres(values.get('depth_mm', ''))})
     return pairs
+
+
+def _metres(millimetres: object) -> Optional[float]:
+    """Return a depth_mm value in metres, None when it is not a number."""
+    try:
+        return float(millimetres) / 1000.0  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        return None
 
 
 def pairs_checked(analysis) -> bool:

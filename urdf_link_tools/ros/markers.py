@@ -311,7 +311,9 @@ def overlap_markers(analysis, options: MarkerOptions = MarkerOptions(),
     Return the pairs of links that overlap at rest: both elements and the contact point.
 
     Built from the ``collision-overlap-at-rest`` findings (their ``other_link``,
-    ``other_element`` and ``point_in_link`` values), in the warning colour.
+    ``other_element`` and ``point_in_link`` values), in the warning colour. A finding about
+    one link overlapping many (its ``links``) draws the collision geometry of each of them
+    and every contact point (``points_in_link``).
 
     :param analysis: an :class:`urdf_link_tools.analysis.Analysis`
     :param options: the colours and scale
@@ -324,30 +326,37 @@ def overlap_markers(analysis, options: MarkerOptions = MarkerOptions(),
     findings = [f for f in analysis.findings if f.rule == 'collision-overlap-at-rest']
     for finding in findings[:MAX_OVERLAP_MARKERS]:
         values = dict(finding.values)
-        for link_name, label in ((finding.link, finding.element),
-                                 (values.get('other_link'), values.get('other_element'))):
+        drawn = [(finding.link, finding.element)]
+        if len(finding.links) > 1:
+            # One link overlapping many: the collision geometry of each of them.
+            drawn += [(name, None) for name in finding.links[1:]]
+            points = str(values.get('points_in_link', '')).split(';')
+        else:
+            drawn.append((values.get('other_link'), values.get('other_element')))
+            points = [str(values.get('point_in_link', ''))]
+        for link_name, label in drawn:
             link = robot.link(link_name or '')
-            element = next((e for e in link.collisions if e.label == label), None) \
-                if link is not None else None
-            if element is None:
-                continue
-            path = getattr(analysis.mesh_for(element), 'path', None)
-            marker = collision_marker(link, element, len(markers), color, path, stamp)
-            if marker is not None:
-                marker.ns = NS_OVERLAP
-                markers.append(marker)
-        try:
-            point = [float(v) for v in values.get('point_in_link', '').split()]
-        except ValueError:
-            point = []
-        if len(point) == 3 and _finite(*point):
-            sphere = _marker(finding.link, NS_OVERLAP, len(markers), Marker.SPHERE, stamp)
-            sphere.pose.position = point_msg(point)
-            sphere.pose.orientation.w = 1.0
-            sphere.scale.x = sphere.scale.y = sphere.scale.z = \
-                OVERLAP_POINT_DIAMETER * options.scale
-            sphere.color = color_msg(options.color_error)
-            markers.append(sphere)
+            for element in link.collisions if link is not None else ():
+                if label is not None and element.label != label:
+                    continue
+                path = getattr(analysis.mesh_for(element), 'path', None)
+                marker = collision_marker(link, element, len(markers), color, path, stamp)
+                if marker is not None:
+                    marker.ns = NS_OVERLAP
+                    markers.append(marker)
+        for text in points:
+            try:
+                point = [float(v) for v in text.split()]
+            except ValueError:
+                point = []
+            if len(point) == 3 and _finite(*point):
+                sphere = _marker(finding.link, NS_OVERLAP, len(markers), Marker.SPHERE, stamp)
+                sphere.pose.position = point_msg(point)
+                sphere.pose.orientation.w = 1.0
+                sphere.scale.x = sphere.scale.y = sphere.scale.z = \
+                    OVERLAP_POINT_DIAMETER * options.scale
+                sphere.color = color_msg(options.color_error)
+                markers.append(sphere)
     return markers
 
 
