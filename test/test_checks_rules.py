@@ -416,3 +416,29 @@ def test_every_rule_and_its_severity_policy_is_documented():
                                               'joint-duplicate-name', 'joint-unknown-link',
                                               'link-multiple-parents', 'kinematic-loop',
                                               'robot-multiple-roots', 'link-disconnected'), rule
+
+
+def _mirrored(count: int) -> str:
+    links = ''.join(
+        f'<link name="m{index}"><visual><geometry><mesh filename="m.stl" scale="-1 1 1"/>'
+        f'</geometry></visual></link><joint name="j{index}" type="fixed"><parent link="base"/>'
+        f'<child link="m{index}"/></joint>' for index in range(count))
+    return f'<robot name="r"><link name="base"/>{links}</robot>'
+
+
+def test_meshes_mirrored_on_many_links_are_one_note():
+    # Left parts drawn from the right parts' meshes with scale="-1 1 1" are one choice: one
+    # info listing the links from 3 elements on; fewer stay per element.
+    def notes(count):
+        analysis = analyze(parse_urdf_string(_mirrored(count)), NO_MESHES)
+        return [f for f in analysis.findings if f.rule == 'geometry-degenerate']
+
+    (note,) = notes(4)
+    assert note.severity == Severity.INFO and note.link is None
+    assert note.links == ('m0', 'm1', 'm2', 'm3')
+    assert note.message.startswith('4 mesh elements are mirrored by a negative scale')
+    assert note.line is not None
+    two = notes(2)
+    assert [(f.link, f.element, f.severity) for f in two] == [
+        ('m0', 'visual[0]', Severity.INFO), ('m1', 'visual[0]', Severity.INFO)]
+    assert 'the mesh scale "-1 1 1" is negative: it mirrors the mesh' in two[0].message

@@ -93,7 +93,9 @@ def test_open_16mb_stl_at_100_scales(tmp_path):
     meshes = [(f'file://{stl}', (1 + index / 100,) * 3) for index in range(100)]
     findings = _check(tmp_path, meshes)
     broken = _messages(findings, 'collision-mesh-broken')
-    assert len(broken) == 100 and all('not closed' in m and 'convex hull' in m for m in broken)
+    # One exporter's choice on 100 elements: one finding listing the links.
+    assert len(broken) == 1 and '100 collision meshes are not valid solids' in broken[0]
+    assert 'not closed' in broken[0] and 'convex hull' in broken[0]
     assert not _messages(findings, 'mesh-unreadable')
 
 

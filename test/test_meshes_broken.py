@@ -65,6 +65,27 @@ def test_broken_collision_mesh_is_one_finding(tmp_path, defect):
                        for f in analysis.findings)
 
 
+def test_open_meshes_on_many_links_are_one_finding_warnings_stay_per_link(tmp_path):
+    # An exporter that leaves holes leaves them in every mesh: three open collision meshes
+    # are one finding listing the links and files; two stay per link, and a warning (inside
+    # out) is never folded in.
+    files = mesh_attacks.broken_meshes(tmp_path)
+    opened = [(f'file://{files["open"]}', (1.0 + index / 10,) * 3) for index in range(3)]
+    inside_out = [(f'file://{files["inside_out"]}', (1, 1, 1))]
+    found = [f for f in _analyse(tmp_path, opened + inside_out).findings
+             if f.rule == 'collision-mesh-broken']
+    (grouped,) = [f for f in found if f.severity.label == 'info']
+    assert grouped.link is None and grouped.links == ('l0', 'l1', 'l2')
+    assert '3 collision meshes are not valid solids, the same way: not closed' in \
+        grouped.message and 'convex hull is used' in grouped.message
+    assert dict(grouped.values)['count'] == '3' and grouped.line is not None
+    assert [(f.link, f.severity.label) for f in found if f is not grouped] == [
+        ('l3', 'warning')]
+    two = [f for f in _analyse(tmp_path, opened[:2]).findings
+           if f.rule == 'collision-mesh-broken']
+    assert sorted(f.link for f in two) == ['l0', 'l1']
+
+
 @pytest.mark.parametrize('defect', list(CASES))
 def test_visual_meshes_are_not_checked(tmp_path, defect):
     path = mesh_attacks.broken_meshes(tmp_path)[defect]

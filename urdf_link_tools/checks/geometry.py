@@ -20,12 +20,12 @@ and warnings for visuals and custom elements (only the picture suffers).
 """
 
 import math
-from typing import Dict, Iterator, List, Optional
+from typing import Dict, Iterator, List, Optional, Tuple
 
 from urdf_link_tools.checks.base import CheckContext, fmt, fmt_vector, Rule
 from urdf_link_tools.checks.complexity import grouped_reuses, reused_visuals, too_complex
-from urdf_link_tools.checks.model_wide import is_unexpanded, model_choices, \
-    visible_without_collision, visual_size
+from urdf_link_tools.checks.model_wide import is_unexpanded, listed, model_choices, \
+    MODEL_WIDE_MIN, visible_without_collision, visual_size
 from urdf_link_tools.checks.names import NameSuggester
 from urdf_link_tools.findings import Finding, Severity
 from urdf_link_tools.geometry import is_finite
@@ -141,6 +141,46 @@ def check_reuses(ctx: CheckContext) -> Iterator[Finding]:
     yield from grouped_reuses(ctx, reuses)
 
 
+def _mirrored(ctx: CheckContext, link: Link, element: GeometryElement) -> Optional[Finding]:
+    """Return the note on a mesh mirrored by a finite, non-zero, negative scale, or None."""
+    geometry = element.geometry
+    if not isinstance(geometry, Mesh):
+        return None
+    scale = geometry.scale
+    if not all(math.isfinite(value) and value != 0.0 for value in scale) or \
+            not any(value < 0.0 for value in scale):
+        return None
+    return ctx.finding(
+        'geometry-degenerate', Severity.INFO,
+        f'the mesh scale "{fmt_vector(scale)}" is negative: it mirrors the mesh, which '
+        'reverses the winding of its triangles (their normals point inwards for renderers '
+        'and collision libraries that do not re-orient them)',
+        link=link.name, element=element.label, line=geometry.line or element.line,
+        suggestion='fine for a deliberate mirror image; if a viewer shows the part inside '
+                   'out, export a mirrored mesh and use a positive scale',
+        values=(('scale', fmt_vector(scale)),))
+
+
+def check_mirrored(ctx: CheckContext) -> Iterator[Finding]:
+    """Note meshes mirrored by a negative scale: on many elements one choice, said once."""
+    found = [finding for link in ctx.robot.links for element in _elements(link)
+             for finding in (_mirrored(ctx, link, element),) if finding is not None]
+    if len(found) < MODEL_WIDE_MIN:
+        yield from found
+        return
+    links = tuple(dict.fromkeys(finding.link for finding in found))
+    yield ctx.finding(
+        'geometry-degenerate', Severity.INFO,
+        f'{len(found)} mesh elements are mirrored by a negative scale, which reverses the '
+        'winding of their triangles (normals point inwards for renderers and collision '
+        f'libraries that do not re-orient them): {len(links)} links, {listed(links)}',
+        line=found[0].line,
+        suggestion='fine for deliberate mirror images (left and right parts from one '
+                   'mesh); if a viewer shows them inside out, export mirrored meshes and '
+                   'use positive scales',
+        values=(('count', len(found)), ('links', listed(links))), links=links)
+
+
 def check_joint_origins(ctx: CheckContext) -> Iterator[Finding]:
     """Flag joint origins that are not finite (on the link each joint places)."""
     for joint in ctx.robot.joints:
@@ -221,16 +261,7 @@ def _shape(ctx: CheckContext, link: Link, element: GeometryElement,
                 suggestion='use scale="1 1 1" for a mesh in metres, "0.001 0.001 0.001" for '
                            'one in millimetres',
                 values=(('scale', fmt_vector(geometry.scale)),))
-        elif negative:
-            yield ctx.finding(
-                'geometry-degenerate', Severity.INFO,
-                f'the mesh scale "{fmt_vector(geometry.scale)}" is negative: it mirrors the '
-                'mesh, which reverses the winding of its triangles (their normals point '
-                'inwards for renderers and collision libraries that do not re-orient them)',
-                link=link.name, element=element.label, line=line,
-                suggestion='fine for a deliberate mirror image; if a viewer shows the part '
-                           'inside out, export a mirrored mesh and use a positive scale',
-                values=(('scale', fmt_vector(geometry.scale)),))
+        # A negative scale (a mirror image) is judged over the robot (check_mirrored).
         yield from _mesh(ctx, link, element, visual)
         return
     bad = [(name, value) for name, value in named if value <= 0.0]
@@ -305,6 +336,8 @@ def check_collision_missing(ctx: CheckContext, link: Link) -> Iterator[Finding]:
         return
     if ctx.group_has_collision(link.name):
         return
+    if not visuals and len(_bare_moving(ctx)) >= MODEL_WIDE_MIN:
+        return  # one note for them all (check_bare_moving)
     if visuals:
         if not visible_without_collision(ctx, link):
             return
@@ -324,6 +357,45 @@ def check_collision_missing(ctx: CheckContext, link: Link) -> Iterator[Finding]:
                    + (' (the visual geometry is a starting point)' if visuals else
                       '; an intermediate link of a multi-axis joint needs none'),
         values=(('visuals', len(visuals)), ('mass', link.mass)))
+
+
+def _bare_moving(ctx: CheckContext) -> Tuple[Link, ...]:
+    """
+    Return the links with mass on a moving joint and no geometry at all, nor welded any.
+
+    The intermediate links of multi-axis joints (a hip's yaw and roll links): once computed.
+    """
+    key = ('bare moving links', None)
+    if key not in ctx.memo:
+        collisionless = model_choices(ctx).collisionless_set
+        ctx.memo[key] = tuple(
+            link for link in ctx.robot.links
+            if not any(element.geometry is not None
+                       for element in link.collisions + link.visuals)
+            and link.name not in collisionless and ctx.is_moving(link.name)
+            and link.mass > 0.0 and not ctx.group_has_collision(link.name))
+    return ctx.memo[key]  # type: ignore[return-value]
+
+
+def check_bare_moving(ctx: CheckContext) -> Iterator[Finding]:
+    """Note the links with mass on moving joints and nothing to draw, when 3 or more: once."""
+    links = _bare_moving(ctx)
+    if len(links) < MODEL_WIDE_MIN:
+        return  # per link (check_collision_missing)
+    names = tuple(link.name for link in links)
+    masses = [link.mass for link in links]
+    yield ctx.finding(
+        'collision-missing', Severity.INFO,
+        f'{len(links)} links have mass on a moving joint ({fmt(min(masses))} to '
+        f'{fmt(max(masses))} kg) but nothing to draw and no <collision>, nor has any link '
+        f'welded to them: planners and simulators let them pass through everything '
+        f'({listed(names)})',
+        line=links[0].line,
+        suggestion='intermediate links of multi-axis joints (a hip or wrist built of several '
+                   'revolute joints) need none; give any that is a real part a <collision> '
+                   'with a primitive that encloses it',
+        values=(('count', len(links)), ('links', listed(names)), ('mass_min', min(masses)),
+                ('mass_max', max(masses))), links=names)
 
 
 #: A part smaller than this (m, bounds diagonal) between two colliding bodies is a hinge.
@@ -403,5 +475,6 @@ def _colour(ctx: CheckContext, link: Optional[str], element: str, material) -> I
         values=(('rgba', fmt_vector(rgba)),))
 
 
-CHECKS = (check_joint_origins, check_materials, check_reuses)
+CHECKS = (check_joint_origins, check_materials, check_reuses, check_mirrored,
+          check_bare_moving)
 LINK_CHECKS = (check_elements, check_collision_missing, check_link_materials)

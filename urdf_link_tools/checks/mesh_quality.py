@@ -23,7 +23,8 @@ own density, centre-of-mass and inertia comparisons, which then use the convex h
 say so), and, for an inside-out or inconsistently wound surface, the contact normals of
 engines that collide triangle meshes directly.
 
-One finding per element lists everything wrong with its surface. Its severity follows the
+One finding per element lists everything wrong with its surface (meshes only open, the same
+way, on three or more elements are one finding listing the links). Its severity follows the
 worst defect: a surface that is inside out, inconsistently wound, crosses itself or is flat
 is a warning (any volume computed from it is meaningless, and a maintainer fixes it in
 minutes: flip or recalculate the normals, remove the overlapping shell). A surface that is
@@ -32,10 +33,11 @@ three faces (126 of the 345 distinct collision meshes of example-robot-data), en
 collide with convex hulls do not care, and the volume of the hull stands in.
 """
 
-from typing import Iterator, List, Tuple
+from typing import Dict, Iterator, List, Optional, Tuple
 
 from urdf_link_tools.checks.base import CheckContext, Rule
 from urdf_link_tools.checks.engines import mujoco_refuses_flat
+from urdf_link_tools.checks.model_wide import listed, MODEL_WIDE_MIN
 from urdf_link_tools.findings import Finding, Severity
 from urdf_link_tools.meshes import MeshInfo
 from urdf_link_tools.model import Link
@@ -98,8 +100,45 @@ def _used(mesh: MeshInfo) -> str:
     return 'no volume is derived from it: the density and inertia comparisons skip it'
 
 
-def check_collision_meshes(ctx: CheckContext, link: Link) -> Iterator[Finding]:
-    """Report the collision meshes of one link that are not valid solids, one finding each."""
+def check_collision_meshes(ctx: CheckContext) -> Iterator[Finding]:
+    """
+    Report the collision meshes that are not valid solids: one finding each, or one for many.
+
+    Collision meshes that are only open, the same way, on :data:`MODEL_WIDE_MIN` or more
+    elements are one finding listing the links: an exporter that leaves holes leaves them
+    in every part it writes (romeo's 42 open meshes are one choice, fixed once).
+    """
+    same: Dict[Tuple[str, str], List[Finding]] = {}
+    for link in ctx.robot.links:
+        for finding, key in _link_meshes(ctx, link):
+            if key is None:
+                yield finding
+            else:
+                same.setdefault(key, []).append(finding)
+    for (text, used), findings in same.items():
+        if len(findings) < MODEL_WIDE_MIN:
+            yield from findings
+            continue
+        links = tuple(dict.fromkeys(finding.link for finding in findings))
+        files = tuple(dict.fromkeys(str(dict(finding.values)['filename'])
+                                    for finding in findings))
+        yield ctx.finding(
+            'collision-mesh-broken', Severity.INFO,
+            f'{len(findings)} collision meshes are not valid solids, the same way: {text}; '
+            f'for each, {used} ({len(links)} links: {listed(links)})',
+            line=findings[0].line,
+            suggestion='the exporter leaves the same defect in every mesh: repair them in one '
+                       'pass (close holes, e.g. Blender 3D-Print toolbox, MeshLab), or use '
+                       'their convex hulls or primitives; engines that collide convex hulls '
+                       'do not mind',
+            values=(('count', len(findings)), ('links', listed(links)),
+                    ('filenames', listed(files))),
+            links=links)
+
+
+def _link_meshes(ctx: CheckContext, link: Link) \
+        -> Iterator[Tuple[Finding, Optional[Tuple[str, str]]]]:
+    """Yield a link's collision mesh findings, each with its group key (None: alone)."""
     for element in link.collisions:
         if element.geometry is None or element.geometry.kind != 'mesh':
             continue
@@ -115,7 +154,7 @@ def check_collision_meshes(ctx: CheckContext, link: Link) -> Iterator[Finding]:
                 'centre-of-mass and inertia comparisons skip it',
                 link=link.name, element=element.label, line=element.line,
                 suggestion='simplify the mesh, or run the checker with more memory',
-                values=(('filename', filename),))
+                values=(('filename', filename),)), None
             continue
         if mujoco_refuses_flat(ctx, element):
             continue  # mujoco-mesh-coplanar: MuJoCo refuses it, one finding
@@ -124,15 +163,17 @@ def check_collision_meshes(ctx: CheckContext, link: Link) -> Iterator[Finding]:
             continue
         severity = max(severity for severity, _ in found)
         text = '; '.join(defect for _, defect in found)
+        used = _used(mesh)
         yield ctx.finding(
             'collision-mesh-broken', severity,
-            f'the collision mesh {filename} is not a valid solid: {text}; {_used(mesh)}',
+            f'the collision mesh {filename} is not a valid solid: {text}; {used}',
             link=link.name, element=element.label, line=element.line,
             suggestion='repair the mesh (close holes, recalculate normals, remove '
                        'overlapping shells), or use its convex hull or primitives',
             values=(('filename', filename), ('faces', mesh.face_count),
-                    ('volume_source', mesh.volume_source)))
+                    ('volume_source', mesh.volume_source))), \
+            (text, used) if severity == Severity.INFO else None
 
 
-CHECKS = ()
-LINK_CHECKS = (check_collision_meshes,)
+CHECKS = (check_collision_meshes,)
+LINK_CHECKS = ()
