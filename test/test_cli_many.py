@@ -215,3 +215,24 @@ def test_the_cache_is_hit_by_the_next_process(tmp_path):
     assert outputs[0] == outputs[1]
     assert list(cache.rglob('*.pickle')) == entries
     assert entries[0].stat().st_mtime_ns == written
+
+
+def test_the_cache_key_follows_the_tools_own_sources(tmp_path):
+    # A checkout between releases keeps the version while its rules change: the key holds
+    # a digest of the package's Python sources, which any edit (or new module) changes.
+    from urdf_link_tools import result_cache
+    package = tmp_path / 'urdf_link_tools'
+    shutil.copytree(os.path.dirname(result_cache.__file__), package,
+                    ignore=shutil.ignore_patterns('__pycache__'))
+    first = result_cache.source_digest(str(package))
+    assert result_cache.source_digest(str(package)) == first
+    (package / '__pycache__').mkdir(exist_ok=True)
+    (package / '__pycache__' / 'x.pyc').write_bytes(b'compiled')
+    assert result_cache.source_digest(str(package)) == first  # bytecode is not the source
+    rules = package / 'checks' / 'collisions.py'
+    rules.write_text(rules.read_text() + '\n# edited\n')
+    edited = result_cache.source_digest(str(package))
+    (package / 'checks' / 'extra.py').write_text('')
+    assert len({first, edited, result_cache.source_digest(str(package))}) == 3
+    own = result_cache.source_digest(os.path.dirname(result_cache.__file__))
+    assert f'+{own}\0' in result_cache.ResultCache(str(tmp_path / 'c'), '').options
