@@ -244,12 +244,20 @@ def test_unexpanded_xacro_mesh_paths_are_one_finding_not_one_per_mesh(tmp_path):
     assert len(found) == 1 and found[0].severity == Severity.ERROR
     assert found[0].links == ('l0', 'l1', 'l2') and '6 mesh filenames' in found[0].message
     assert not [f for f in analysis.findings if f.rule == 'mesh-not-found']
-    # a plain missing mesh is still reported per element
+    # a package that is not found: one finding naming it (not xacro-unexpanded)
     plain = text.replace('$(arg description)', 'missing_pkg')
     analysis = analyze(parse_urdf_string(plain, str(path)), CheckConfig(),
                        MeshLibrary(use_ament_index=False))
-    assert len([f for f in analysis.findings if f.rule == 'mesh-not-found']) == 6
+    (missing,) = [f for f in analysis.findings if f.rule == 'mesh-not-found']
+    assert missing.links == ('l0', 'l1', 'l2') and missing.severity == Severity.ERROR
+    assert "package 'missing_pkg' was not found: 6 meshes (3 collision)" in missing.message
+    assert '--package-dir missing_pkg=' in missing.suggestion
     assert not [f for f in analysis.findings if f.rule == 'xacro-unexpanded']
+    # a plain missing file is still reported per element
+    files = text.replace('package://$(arg description)/meshes', str(tmp_path))
+    analysis = analyze(parse_urdf_string(files, str(path)), CheckConfig(),
+                       MeshLibrary(use_ament_index=False))
+    assert len([f for f in analysis.findings if f.rule == 'mesh-not-found']) == 6
 
 
 def test_xacro_syntax_only_in_names_is_an_info():

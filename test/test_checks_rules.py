@@ -442,3 +442,25 @@ def test_meshes_mirrored_on_many_links_are_one_note():
     assert [(f.link, f.element, f.severity) for f in two] == [
         ('m0', 'visual[0]', Severity.INFO), ('m1', 'visual[0]', Severity.INFO)]
     assert 'the mesh scale "-1 1 1" is negative: it mirrors the mesh' in two[0].message
+
+
+def test_meshes_of_a_missing_package_are_one_finding_from_three_on():
+    from urdf_link_tools.meshes import MeshLibrary
+
+    def missing(count, group='visual'):
+        links = ''.join(
+            f'<link name="m{index}"><{group}><geometry><mesh filename="package://gone_pkg/'
+            f'{index}.stl"/></geometry></{group}></link><joint name="j{index}" type="fixed">'
+            f'<parent link="base"/><child link="m{index}"/></joint>' for index in range(count))
+        text = f'<robot name="r"><link name="base"/>{links}</robot>'
+        analysis = analyze(parse_urdf_string(text), CheckConfig(),
+                           MeshLibrary(use_ament_index=False))
+        return [f for f in analysis.findings if f.rule == 'mesh-not-found']
+
+    (one,) = missing(3)
+    assert one.severity == Severity.WARNING and one.links == ('m0', 'm1', 'm2')
+    assert dict(one.values)['package'] == 'gone_pkg' and one.link is None
+    assert missing(3, 'collision')[0].severity == Severity.ERROR
+    two = missing(2)
+    assert [(f.link, f.element) for f in two] == [('m0', 'visual[0]'), ('m1', 'visual[0]')]
+    assert "package 'gone_pkg' was not found" in two[0].message

@@ -302,6 +302,9 @@ def _mesh(ctx: CheckContext, link: Link, element: GeometryElement,
     if isinstance(result, MeshProblem) and result.rule == 'mesh-not-found' and \
             is_unexpanded(geometry.filename):
         return  # xacro-unexpanded says it once for the robot
+    if isinstance(result, MeshProblem) and \
+            len(_missing_packages(ctx).get(result.missing_package or '', ())) >= MODEL_WIDE_MIN:
+        return  # one finding for the package (check_missing_packages)
     if isinstance(result, MeshProblem):
         tried = '; '.join(result.tried) if result.tried else 'nothing could be tried'
         suggestion = ('fix the filename, or make the package findable (source its workspace, '
@@ -317,6 +320,45 @@ def _mesh(ctx: CheckContext, link: Link, element: GeometryElement,
     if not isinstance(result, MeshInfo) or element.group != 'collision':
         return
     yield from too_complex(ctx, link, element, result, visual)
+
+
+def _missing_packages(ctx: CheckContext) \
+        -> Dict[str, List[Tuple[Link, GeometryElement, MeshProblem]]]:
+    """Return, per package that was not found, the mesh elements naming it (once)."""
+    key = ('missing packages', None)
+    if key not in ctx.memo:
+        found: Dict[str, List[Tuple[Link, GeometryElement, MeshProblem]]] = {}
+        for link in ctx.robot.links:
+            for element in _elements(link):
+                result = ctx.mesh_for(element) if isinstance(element.geometry, Mesh) else None
+                if isinstance(result, MeshProblem) and result.missing_package and \
+                        not is_unexpanded(element.geometry.filename):  # type: ignore[union-attr]
+                    found.setdefault(result.missing_package, []).append(
+                        (link, element, result))
+        ctx.memo[key] = found
+    return ctx.memo[key]  # type: ignore[return-value]
+
+
+def check_missing_packages(ctx: CheckContext) -> Iterator[Finding]:
+    """Report the meshes of a package that was not found once, from 3 elements on."""
+    for package, elements in _missing_packages(ctx).items():
+        if len(elements) < MODEL_WIDE_MIN:
+            continue  # per element (check_elements)
+        links = tuple(dict.fromkeys(link.name for link, _, _ in elements))
+        collisions = sum(1 for _, element, _ in elements if element.group == 'collision')
+        first_link, first, problem = elements[0]
+        yield ctx.finding(
+            'mesh-not-found', max(_severity(element) for _, element, _ in elements),
+            f'package {package!r} was not found: {len(elements)} meshes ({collisions} '
+            f'collision) on {len(links)} links are not checked ({listed(links)})',
+            element=None, line=first.geometry.line or first.line,  # type: ignore[union-attr]
+            suggestion=f'source the workspace that holds {package}, or pass --package-dir '
+                       f'{package}=/path/to/{package} (node: the package_dirs parameter or '
+                       f'launch argument); tried: {"; ".join(problem.tried)}',
+            values=(('package', package), ('count', len(elements)),
+                    ('collision_meshes', collisions), ('links', listed(links)),
+                    ('filename', first.geometry.filename)),  # type: ignore[union-attr]
+            links=links)
 
 
 def check_collision_missing(ctx: CheckContext, link: Link) -> Iterator[Finding]:
@@ -476,5 +518,5 @@ def _colour(ctx: CheckContext, link: Optional[str], element: str, material) -> I
 
 
 CHECKS = (check_joint_origins, check_materials, check_reuses, check_mirrored,
-          check_bare_moving)
+          check_bare_moving, check_missing_packages)
 LINK_CHECKS = (check_elements, check_collision_missing, check_link_materials)

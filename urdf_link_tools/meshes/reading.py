@@ -63,6 +63,8 @@ class MeshProblem:
     message: str
     tried: Tuple[str, ...] = ()
     path: Optional[str] = None
+    #: the package of a package:// URI that was not found at all (None otherwise)
+    missing_package: Optional[str] = None
 
 
 @dataclass(frozen=True)

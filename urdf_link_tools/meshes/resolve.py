@@ -45,6 +45,8 @@ class MeshResolution:
     path: Optional[str]
     tried: Tuple[str, ...] = ()
     error: Optional[str] = None
+    #: the package of a package:// URI that was not found at all (None otherwise)
+    missing_package: Optional[str] = None
 
 
 class PackageResolver:
@@ -162,7 +164,7 @@ class PackageResolver:
                 uri, None, (f'package {name!r}: not given with --package-dir (package_dirs) '
                             f'and not in the ament index ({where})',),
                 f'package {name!r} was not found: source its workspace or pass '
-                f'--package-dir {name}=/path/to/{name} (node: package_dirs)')
+                f'--package-dir {name}=/path/to/{name} (node: package_dirs)', name)
         return self._check_paths(uri, [os.path.join(base, inside) for base in candidates])
 
     def _check_paths(self, uri: str, paths: Sequence[str]) -> MeshResolution:
