@@ -232,6 +232,27 @@ def test_ros_link_findings(sample):
     assert robot.success and all(finding.link == '' for finding in robot.findings)
 
 
+def test_ros_a_finding_about_several_links_reaches_each_of_them():
+    # One package's missing meshes are one robot-level finding listing the links: a planner
+    # asking about one of those links gets it, and the link table shows its severity.
+    from urdf_link_tools.meshes import MeshLibrary
+    links = ''.join(
+        f'<link name="m{index}"><collision><geometry><mesh filename="package://gone_pkg/'
+        f'{index}.stl"/></geometry></collision></link><joint name="j{index}" type="fixed">'
+        f'<parent link="base"/><child link="m{index}"/></joint>' for index in range(3))
+    analysis = analyze(parse_urdf_string(f'<robot name="r"><link name="base"/>{links}</robot>'),
+                       CheckConfig(), MeshLibrary(use_ament_index=False))
+    answer = conversions.fill_link_findings(GetLinkFindings.Response(), analysis, 'm1')
+    missing = [f for f in answer.findings if f.rule == 'mesh-not-found']
+    assert len(missing) == 1 and missing[0].link == '' and 'gone_pkg' in missing[0].message
+    assert conversions.link_summary(analysis, analysis.robot.link('m1')).worst_severity == \
+        FindingMsg.ERROR
+    robot = conversions.fill_link_findings(GetLinkFindings.Response(), analysis, '')
+    assert [f.rule for f in robot.findings].count('mesh-not-found') == 1
+    base = conversions.fill_link_findings(GetLinkFindings.Response(), analysis, 'base')
+    assert 'mesh-not-found' not in [f.rule for f in base.findings]
+
+
 # ---------------------------------------------------------------------- markers
 
 def _by_namespace(array):

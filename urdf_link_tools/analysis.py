@@ -69,6 +69,26 @@ class Analysis:
         """Return the findings about one link."""
         return self._by_link.get(name, ())
 
+    @functools.cached_property
+    def _listing(self) -> Dict[str, Tuple[Finding, ...]]:
+        # Each link's grouped findings (one finding listing it in ``links``), built once.
+        listing: Dict[str, list] = {}
+        for finding in self.findings:
+            for name in dict.fromkeys(finding.links):
+                if name != finding.link:
+                    listing.setdefault(name, []).append(finding)
+        return {name: tuple(items) for name, items in listing.items()}
+
+    def findings_about(self, name: str) -> Tuple[Finding, ...]:
+        """
+        Return the findings about one link and the grouped ones that list it.
+
+        A finding for many links (one package's missing meshes, an envelope overlapping
+        several links) belongs to the robot or to one link, and lists the others in
+        ``links``: a planner asking about one of them gets it too.
+        """
+        return self.link_findings(name) + self._listing.get(name, ())
+
     def robot_findings(self) -> Tuple[Finding, ...]:
         """Return the findings about the robot as a whole (no link)."""
         return tuple(finding for finding in self.findings if finding.link is None)

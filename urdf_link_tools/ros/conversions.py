@@ -103,7 +103,7 @@ def link_summary(analysis, link: Link) -> LinkSummary:
     """
     robot = analysis.robot
     joint = robot.parent_joint(link.name)
-    worst = worst_severity(analysis.link_findings(link.name))
+    worst = worst_severity(analysis.findings_about(link.name))
     mass = link.mass if math.isfinite(link.mass) else 0.0  # the findings say why
     return LinkSummary(
         name=link.name, parent_joint=joint.name if joint is not None else '',
@@ -309,7 +309,7 @@ def fill_link_geometry(response, analysis, link_name: str, group: str = '',
         return response
     group = group.strip() or 'collision'
     response.frame_id = link.name
-    response.findings = finding_msgs(analysis.link_findings(link.name))
+    response.findings = finding_msgs(analysis.findings_about(link.name))
     notes = []
     inertial = link.inertial
     if inertial is not None:
@@ -402,7 +402,7 @@ def fill_link_findings(response, analysis, link_name: str,
                                                 names or robot.link_names)
         return response
     else:
-        findings = tuple(analysis.link_findings(link_name))
+        findings = analysis.findings_about(link_name)
         where = f'link {link_name!r}'
     response.success = True
     response.findings = finding_msgs(findings)
