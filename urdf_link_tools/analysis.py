@@ -109,10 +109,15 @@ class Analysis:
         return dict(sorted(counts.items(), key=lambda item: (-item[1], item[0])))
 
     def worst(self, link_name: Optional[str] = None) -> Optional[Severity]:
-        """Return the worst severity for one link (or the whole robot when None)."""
+        """
+        Return the worst severity for one link (or the whole robot when None).
+
+        A link's worst counts the findings about several links that list it
+        (:meth:`findings_about`): its meshes' missing package, an envelope overlapping it.
+        """
         if link_name is None:
             return worst_severity(self.findings)
-        return worst_severity(self.link_findings(link_name))
+        return worst_severity(self.findings_about(link_name))
 
     def mesh_for(self, element: GeometryElement) -> Optional[MeshResult]:
         """Return the loaded mesh or the problem for a mesh element, None otherwise."""

@@ -208,7 +208,9 @@
       ['visual / collision', link.visuals.length + ' / ' + link.collisions.length + ' drawn'],
       ['worst finding', link.worst || 'none'],
     ]);
-    const own = robot().findings.filter((finding) => finding.link === name);
+    // Its own findings, and those about several links that list it.
+    const own = robot().findings.filter(
+      (finding) => finding.link === name || (finding.links || []).includes(name));
     list.replaceChildren(fragment(own.length ? own.map(findingItem) : [el('li', '', 'no findings')]));
     for (const item of list.children) {
       item.classList.toggle('current', Number(item.dataset.id) === state.currentFinding);
