@@ -56,8 +56,9 @@ def _same_file(findings: Sequence[Finding], path: Optional[str]) -> bool:
     if path is None:
         return all(finding.file is None for finding in findings)
     real = os.path.realpath(path)
-    return all(finding.file is None or os.path.realpath(finding.file) == real
-               for finding in findings)
+    # Each distinct file once: a robot's findings name a handful of files many times.
+    files = {finding.file for finding in findings if finding.file is not None}
+    return all(os.path.realpath(file) == real for file in files)
 
 
 def plural(count: int, word: str) -> str:
