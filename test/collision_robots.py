@@ -96,8 +96,8 @@ def envelope(fingers: int) -> str:
     links = [box_link('base', '0.05 0.05 0.05', '0 0 -2'), box_link('shell', '0.4 0.4 0.4'),
              box_link('hub', '0.05 0.05 0.05', '0 0 -1.5'),
              joint('js', 'revolute', 'base', 'shell'), joint('jh', 'revolute', 'base', 'hub')]
-    for index in range(fingers):
-        x, y = (0.1 if index % 2 else -0.1), (0.1 if index // 2 else -0.1)
+    for index in range(fingers):  # a grid of up to 144, 1 cm apart
+        x, y = -0.165 + 0.03 * (index % 12), -0.165 + 0.03 * (index // 12)
         links += [box_link(f'f{index + 1}', '0.02 0.02 0.02', f'{x} {y} 0.19'),
                   joint(f'j{index + 1}', 'revolute', 'hub', f'f{index + 1}')]
     return robot('envelope', *links)

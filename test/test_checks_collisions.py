@@ -236,3 +236,16 @@ def test_fewer_than_three_overlaps_of_a_link_stay_pairs():
     silenced = CheckConfig(check_meshes=False,
                            disabled_collisions=frozenset({('f1', 'shell'), ('f2', 'shell')}))
     assert sorted(f.link for f in overlaps(envelope(4), silenced)) == ['f3', 'f4']
+
+
+def test_an_envelope_over_many_links_is_one_bounded_finding():
+    # A generated robot whose box holds 120 links: one finding listing all of them, the
+    # depth and place of the deepest 100 pairs (the finding and /diagnostics stay small).
+    from urdf_link_tools.checks.collisions import ENVELOPE_DETAIL
+    (finding,) = overlaps(envelope(120))
+    values = dict(finding.values)
+    assert len(finding.links) == 121 and values['count'] == '120'
+    assert len(values['depths_mm'].split()) == ENVELOPE_DETAIL == 100
+    assert len(values['points_in_link'].split(';')) == ENVELOPE_DETAIL
+    assert 'and 110 more' in finding.message
+

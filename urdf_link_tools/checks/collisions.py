@@ -20,10 +20,10 @@ turns each overlap into a finding on the first link of the pair, naming the othe
 elements, the depth and the place (``other_link``, ``depth_mm``, ``point_in_link`` values,
 which the node's markers draw). A link that overlaps :data:`ENVELOPE_MIN` or more links (an
 envelope: a safety box around a hand) gets one finding instead, listing them in ``links``,
-with the deepest pair's values and every pair's depth and place (``depths_mm``,
-``points_in_link``, in the order of ``links``). Adjacent links touch by construction and are
-not reported. Without the coal library the rule finds nothing (the CLI's ``collisions``
-says why).
+with the deepest pair's values and the depth and place of each pair (``depths_mm``,
+``points_in_link``, in the order of ``links``; the deepest :data:`ENVELOPE_DETAIL`).
+Adjacent links touch by construction and are not reported. Without the coal library the
+rule finds nothing (the CLI's ``collisions`` says why).
 """
 
 import logging
@@ -43,6 +43,9 @@ OVERLAP_LIMITED = 'collision-overlap-not-all-tested'
 
 #: A link overlapping this many links at rest is one design choice (an envelope): one finding.
 ENVELOPE_MIN = 3
+#: The pairs of such a finding whose depth and place it carries (the deepest first): a
+#: generated robot's envelope over 10,000 links stays one finding of bounded size.
+ENVELOPE_DETAIL = 100
 
 RULES = (
     Rule(OVERLAP, Severity.WARNING,
@@ -188,9 +191,10 @@ def _envelope_finding(ctx: CheckContext, name: str, group: List['Overlap']) -> F
                 ('point_in_link', fmt_vector(local, 6)),
                 ('point_in_root', fmt_vector(root, 6)),
                 ('links', listed(others)), ('count', len(group)),
-                ('depths_mm', ' '.join(fmt(overlap.depth * 1000.0, 6) for overlap in group)),
+                ('depths_mm', ' '.join(fmt(overlap.depth * 1000.0, 6)
+                                       for overlap in group[:ENVELOPE_DETAIL])),
                 ('points_in_link', '; '.join(fmt_vector(_micrometres(side[3]), 6)
-                                             for side in sides))),
+                                             for side in sides[:ENVELOPE_DETAIL]))),
         links=(name,) + others)
 
 

@@ -325,11 +325,13 @@ def overlap_markers(analysis, options: MarkerOptions = MarkerOptions(),
     color = options.color_warning[:3] + (0.6,)
     findings = [f for f in analysis.findings if f.rule == 'collision-overlap-at-rest']
     for finding in findings[:MAX_OVERLAP_MARKERS]:
+        if len(markers) >= 3 * MAX_OVERLAP_MARKERS:
+            break  # an envelope over thousands of links: RViz gets a bounded array
         values = dict(finding.values)
         drawn = [(finding.link, finding.element)]
         if len(finding.links) > 1:
             # One link overlapping many: the collision geometry of each of them.
-            drawn += [(name, None) for name in finding.links[1:]]
+            drawn += [(name, None) for name in finding.links[1:MAX_OVERLAP_MARKERS + 1]]
             points = str(values.get('points_in_link', '')).split(';')
         else:
             drawn.append((values.get('other_link'), values.get('other_element')))
