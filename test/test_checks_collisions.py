@@ -248,4 +248,3 @@ def test_an_envelope_over_many_links_is_one_bounded_finding():
     assert len(values['depths_mm'].split()) == ENVELOPE_DETAIL == 100
     assert len(values['points_in_link'].split(';')) == ENVELOPE_DETAIL
     assert 'and 110 more' in finding.message
-
