@@ -464,3 +464,27 @@ def test_meshes_of_a_missing_package_are_one_finding_from_three_on():
     two = missing(2)
     assert [(f.link, f.element) for f in two] == [('m0', 'visual[0]'), ('m1', 'visual[0]')]
     assert "package 'gone_pkg' was not found" in two[0].message
+
+
+def test_meshes_under_a_folder_missing_here_are_one_finding(tmp_path):
+    # A description generated in another machine's workspace names absolute paths into it:
+    # one finding for the missing folder, whose fix is package:// URIs (--package-dir cannot
+    # remap an absolute path); a missing file in a folder that exists stays its own finding.
+    from urdf_link_tools.meshes import MeshLibrary
+    gone = tmp_path / 'other_ws' / 'install' / 'arm' / 'meshes'
+    (tmp_path / 'here').mkdir()
+    names = [f'file://{gone}/{index}.dae' for index in range(3)] + [f'{tmp_path}/here/x.stl']
+    links = ''.join(
+        f'<link name="m{index}"><visual><geometry><mesh filename="{name}"/></geometry></visual>'
+        f'</link><joint name="j{index}" type="fixed"><parent link="base"/>'
+        f'<child link="m{index}"/></joint>' for index, name in enumerate(names))
+    analysis = analyze(parse_urdf_string(f'<robot name="r"><link name="base"/>{links}</robot>'),
+                       CheckConfig(), MeshLibrary(use_ament_index=False))
+    found = [f for f in analysis.findings if f.rule == 'mesh-not-found']
+    (folder,) = [f for f in found if f.link is None]
+    assert folder.links == ('m0', 'm1', 'm2')
+    assert folder.message.startswith(f'{tmp_path / "other_ws"} does not exist on this machine')
+    assert 'package://' in folder.suggestion and '--package-dir' not in folder.suggestion
+    (alone,) = [f for f in found if f.link is not None]
+    assert alone.link == 'm3' and '--package-dir' not in alone.suggestion
+    assert 'package://PACKAGE' in alone.suggestion

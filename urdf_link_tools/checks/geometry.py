@@ -303,15 +303,20 @@ def _mesh(ctx: CheckContext, link: Link, element: GeometryElement,
             is_unexpanded(geometry.filename):
         return  # xacro-unexpanded says it once for the robot
     if isinstance(result, MeshProblem) and \
-            len(_missing_packages(ctx).get(result.missing_package or '', ())) >= MODEL_WIDE_MIN:
-        return  # one finding for the package (check_missing_packages)
+            len(_missing_places(ctx).get(_missing_place(result), ())) >= MODEL_WIDE_MIN:
+        return  # one finding for the package or folder (check_missing_places)
     if isinstance(result, MeshProblem):
         tried = '; '.join(result.tried) if result.tried else 'nothing could be tried'
-        suggestion = ('fix the filename, or make the package findable (source its workspace, '
-                      'or pass --package-dir NAME=PATH; in the node, the package_dirs '
-                      f'parameter or launch argument); tried: {tried}'
-                      if result.rule == 'mesh-not-found' else
-                      'replace the file by a valid STL, OBJ, DAE, glTF or GLB mesh')
+        if result.rule != 'mesh-not-found':
+            suggestion = 'replace the file by a valid STL, OBJ, DAE, glTF or GLB mesh'
+        elif geometry.filename.strip().startswith('package://'):
+            suggestion = ('fix the filename, or make the package findable (source its '
+                          'workspace, or pass --package-dir NAME=PATH; in the node, the '
+                          f'package_dirs parameter or launch argument); tried: {tried}')
+        else:
+            suggestion = ('fix the path; an absolute path works only on the machine that has '
+                          'the file: name the mesh package://PACKAGE/... (xacro: '
+                          f'$(find PACKAGE) becomes package://PACKAGE); tried: {tried}')
         yield ctx.finding(
             result.rule, _severity(element), result.message, link=link.name,
             element=element.label, line=line, suggestion=suggestion,
@@ -322,41 +327,60 @@ def _mesh(ctx: CheckContext, link: Link, element: GeometryElement,
     yield from too_complex(ctx, link, element, result, visual)
 
 
-def _missing_packages(ctx: CheckContext) \
-        -> Dict[str, List[Tuple[Link, GeometryElement, MeshProblem]]]:
-    """Return, per package that was not found, the mesh elements naming it (once)."""
-    key = ('missing packages', None)
+def _missing_place(problem: MeshProblem) -> Optional[Tuple[str, str]]:
+    """Return ('package', name) or ('folder', path) of a mesh that was not found, or None."""
+    if problem.missing_package:
+        return ('package', problem.missing_package)
+    if problem.missing_folder:
+        return ('folder', problem.missing_folder)
+    return None
+
+
+def _missing_places(ctx: CheckContext) \
+        -> Dict[Tuple[str, str], List[Tuple[Link, GeometryElement, MeshProblem]]]:
+    """Return, per package or folder that was not found, the mesh elements in it (once)."""
+    key = ('missing places', None)
     if key not in ctx.memo:
-        found: Dict[str, List[Tuple[Link, GeometryElement, MeshProblem]]] = {}
+        found: Dict[Tuple[str, str], List[Tuple[Link, GeometryElement, MeshProblem]]] = {}
         for link in ctx.robot.links:
             for element in _elements(link):
                 result = ctx.mesh_for(element) if isinstance(element.geometry, Mesh) else None
-                if isinstance(result, MeshProblem) and result.missing_package and \
+                place = _missing_place(result) if isinstance(result, MeshProblem) else None
+                if place is not None and \
                         not is_unexpanded(element.geometry.filename):  # type: ignore[union-attr]
-                    found.setdefault(result.missing_package, []).append(
-                        (link, element, result))
+                    found.setdefault(place, []).append((link, element, result))
         ctx.memo[key] = found
     return ctx.memo[key]  # type: ignore[return-value]
 
 
-def check_missing_packages(ctx: CheckContext) -> Iterator[Finding]:
-    """Report the meshes of a package that was not found once, from 3 elements on."""
-    for package, elements in _missing_packages(ctx).items():
+def check_missing_places(ctx: CheckContext) -> Iterator[Finding]:
+    """Report the meshes of a package or folder that was not found once, from 3 on."""
+    for (kind, name), elements in _missing_places(ctx).items():
         if len(elements) < MODEL_WIDE_MIN:
             continue  # per element (check_elements)
         links = tuple(dict.fromkeys(link.name for link, _, _ in elements))
         collisions = sum(1 for _, element, _ in elements if element.group == 'collision')
-        first_link, first, problem = elements[0]
+        first = elements[0][1]
+        counted = (f'{len(elements)} meshes ({collisions} collision) on {len(links)} links '
+                   f'are not checked ({listed(links)})')
+        if kind == 'package':
+            message = f'package {name!r} was not found: {counted}'
+            suggestion = (f'source the workspace that holds {name}, or pass --package-dir '
+                          f'{name}=/path/to/{name} (node: the package_dirs parameter or '
+                          f'launch argument); tried: {"; ".join(elements[0][2].tried)}')
+        else:
+            message = (f'{name} does not exist on this machine: {counted}; their absolute '
+                       'paths are those of the machine the description was generated on')
+            suggestion = ('name the meshes package://PACKAGE/... (xacro: $(find PACKAGE) '
+                          'becomes package://PACKAGE), so that the description works on '
+                          'every machine, or generate it again here')
         yield ctx.finding(
             'mesh-not-found', max(_severity(element) for _, element, _ in elements),
-            f'package {package!r} was not found: {len(elements)} meshes ({collisions} '
-            f'collision) on {len(links)} links are not checked ({listed(links)})',
-            element=None, line=first.geometry.line or first.line,  # type: ignore[union-attr]
-            suggestion=f'source the workspace that holds {package}, or pass --package-dir '
-                       f'{package}=/path/to/{package} (node: the package_dirs parameter or '
-                       f'launch argument); tried: {"; ".join(problem.tried)}',
-            values=(('package', package), ('count', len(elements)),
-                    ('collision_meshes', collisions), ('links', listed(links)),
+            message, element=None,
+            line=first.geometry.line or first.line,  # type: ignore[union-attr]
+            suggestion=suggestion,
+            values=((kind, name), ('count', len(elements)), ('collision_meshes', collisions),
+                    ('links', listed(links)),
                     ('filename', first.geometry.filename)),  # type: ignore[union-attr]
             links=links)
 
@@ -518,5 +542,5 @@ def _colour(ctx: CheckContext, link: Optional[str], element: str, material) -> I
 
 
 CHECKS = (check_joint_origins, check_materials, check_reuses, check_mirrored,
-          check_bare_moving, check_missing_packages)
+          check_bare_moving, check_missing_places)
 LINK_CHECKS = (check_elements, check_collision_missing, check_link_materials)

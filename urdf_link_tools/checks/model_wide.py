@@ -229,8 +229,10 @@ def grouped(ctx: CheckContext, findings: List[Finding], what: str) -> Iterator[F
 
 
 def listed(names: Tuple[str, ...]) -> str:
-    shown = ', '.join(names[:LISTED])
-    return shown + (f' and {len(names) - LISTED} more' if len(names) > LISTED else '')
+    # 'and 1 more' takes the room of the name it hides: eleven names are all shown.
+    if len(names) <= LISTED + 1:
+        return ', '.join(names)
+    return ', '.join(names[:LISTED]) + f' and {len(names) - LISTED} more'
 
 
 def _consumers(ctx: CheckContext, breaks: Tuple[str, ...], effect: str,

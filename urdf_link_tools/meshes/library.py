@@ -266,7 +266,8 @@ class MeshLibrary(PackageResolver):
         resolution = self.resolve(uri, base_dir)
         if resolution.path is None:
             return MeshProblem('mesh-not-found', f'{uri}: {resolution.error}',
-                               resolution.tried, missing_package=resolution.missing_package)
+                               resolution.tried, missing_package=resolution.missing_package,
+                               missing_folder=resolution.missing_folder)
         return self.load_path(resolution.path, scale, resolution.tried)
 
     def load_path(self, path: str, scale: Sequence[float] = (1.0, 1.0, 1.0),

@@ -65,6 +65,8 @@ class MeshProblem:
     path: Optional[str] = None
     #: the package of a package:// URI that was not found at all (None otherwise)
     missing_package: Optional[str] = None
+    #: the highest folder of an absolute path that does not exist (None otherwise)
+    missing_folder: Optional[str] = None
 
 
 @dataclass(frozen=True)

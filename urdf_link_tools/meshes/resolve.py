@@ -24,7 +24,7 @@ no ROS tool needs it and it would let a description read any file through a pack
 (the URDF's author chose them). Every failure says what was tried.
 """
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 import errno
 import os
 import re
@@ -47,6 +47,25 @@ class MeshResolution:
     error: Optional[str] = None
     #: the package of a package:// URI that was not found at all (None otherwise)
     missing_package: Optional[str] = None
+    #: for an absolute path whose folder does not exist, the highest folder of it that does
+    #: not (a workspace of the machine the description was generated on); None otherwise
+    missing_folder: Optional[str] = None
+
+
+def _with_missing_folder(resolution: MeshResolution, path: str) -> MeshResolution:
+    """Name the highest missing folder of an absolute path that was not found."""
+    if resolution.path is not None or resolution.error != 'no such file':
+        return resolution
+    folder = os.path.dirname(os.path.normpath(path))
+    if os.path.isdir(folder):
+        return resolution  # a missing file in a folder that is here: the file's own problem
+    top = None
+    while folder and not os.path.exists(folder):
+        top, parent = folder, os.path.dirname(folder)
+        if parent == folder:
+            break
+        folder = parent
+    return replace(resolution, missing_folder=top)
 
 
 class PackageResolver:
@@ -117,14 +136,14 @@ class PackageResolver:
             if rest.startswith('localhost/'):
                 rest = rest[len('localhost'):]
             if rest.startswith('/'):
-                return self._check_paths(uri, [rest])
+                return _with_missing_folder(self._check_paths(uri, [rest]), rest)
             return self._resolve_relative(uri, rest, base_dir)
         if _SCHEME_RE.match(text):
             scheme = text.split('://', 1)[0]
             return MeshResolution(uri, None, (), f'the {scheme}:// scheme is not supported '
                                   'offline: use package://, file:// or a path')
         if os.path.isabs(text):
-            return self._check_paths(uri, [text])
+            return _with_missing_folder(self._check_paths(uri, [text]), text)
         return self._resolve_relative(uri, text, base_dir)
 
     def _resolve_relative(self, uri: str, relative: str,
