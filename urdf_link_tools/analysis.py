@@ -26,7 +26,7 @@ import gc
 import logging
 import math
 import os
-from typing import Dict, List, Mapping, Optional, Sequence, Tuple
+from typing import Dict, List, Mapping, Optional, Sequence, Set, Tuple
 
 from urdf_link_tools.budget import AnalysisInterrupted, Budget, TIME_BUDGET
 from urdf_link_tools.checks import INCOMPLETE_RULE, INTERNAL_RULE, run_checks
@@ -78,6 +78,12 @@ class Analysis:
                 if name != finding.link:
                     listing.setdefault(name, []).append(finding)
         return {name: tuple(items) for name, items in listing.items()}
+
+    def concerned_links(self) -> Set[str]:
+        """Return the links some finding is about: its own, or listed in a grouped one."""
+        names = {finding.link for finding in self.findings if finding.link is not None}
+        names.update(name for name in self._listing if self.robot.link(name) is not None)
+        return names
 
     def findings_about(self, name: str) -> Tuple[Finding, ...]:
         """

@@ -235,7 +235,7 @@ def volume_range(ctx: CheckContext, link: Link) -> Optional[Tuple[float, float, 
                 return None
             volume = mesh.volume if mesh.volume_source == 'mesh' else hull
             if not volume > 0.0 or volume > hull:
-                notes.append(f'{element.label} (convex hull)')
+                notes.append(f'the convex hull of {element.label}')
                 volume = hull
             lows.append(volume)
             highs.append(hull)

@@ -153,8 +153,9 @@ def check_density(ctx: CheckContext, link: Link) -> Iterator[Finding]:
     verdict = density_verdict(ctx, link)
     if verdict is None:
         return
-    between = (f'{fmt(verdict.density)} kg/m^3' if verdict.least == verdict.most else
-               f'between {fmt(verdict.least)} and {fmt(verdict.most)} kg/m^3')
+    # Equal as printed is one density: 'between 30.58 and 30.58' says nothing.
+    between = (f'{fmt(verdict.density)} kg/m^3' if fmt(verdict.least) == fmt(verdict.most)
+               else f'between {fmt(verdict.least)} and {fmt(verdict.most)} kg/m^3')
     yield ctx.finding(
         'density-implausible', verdict.severity,
         f'{fmt(link.mass)} kg in {_volume_text(*verdict.volumes)} '

@@ -92,7 +92,7 @@ def report_markdown(report: CheckReport) -> List[str]:
     source = analysis.robot.source or report.label
     counts = summary_dict([report])
     name = analysis.robot.name or '(unnamed robot)'
-    links = {finding.link for finding in analysis.findings if finding.link is not None}
+    links = analysis.concerned_links()  # grouped findings count their links
     lines = [f'### {escape(name)} ({escape(display_path(report.label))})', '',
              f"**{plural(counts['error'], 'error')}**, **{plural(counts['warning'], 'warning')}"
              f"**, {counts['info']} info in {len(links)} of {len(analysis.robot.links)} links"

@@ -82,7 +82,7 @@ def summary_line(analysis: Analysis, suppressed: int = 0, baselined: int = 0) ->
     :return: the line
     """
     counts = analysis.counts()
-    links = {finding.link for finding in analysis.findings if finding.link is not None}
+    links = analysis.concerned_links()  # grouped findings count their links
     name = analysis.robot.name or '(unnamed robot)'
     extra = []
     if suppressed:
