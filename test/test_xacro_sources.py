@@ -261,3 +261,11 @@ def test_a_missing_include_names_the_chain_and_a_missing_argument_how_to_give_it
     said = _refused(tmp_path / 'arg.urdf.xacro')
     assert 'Undefined substitution argument name: give it after the file as name:=VALUE' in \
         said, said
+    # An argument whose default is empty builds an include path that does not exist (Kinova's
+    # gen3.xacro: arms/gen3/$(arg dof)dof/...): the error names the empty argument.
+    (tmp_path / 'empty.urdf.xacro').write_text(
+        f'<robot {XACRO_NS} name="r"><xacro:arg name="dof" default=""/><xacro:arg name="x" '
+        'default="1"/><xacro:include filename="arms/$(arg dof)dof/macro.xacro"/>'
+        '<link name="a"/></robot>')
+    said = _refused(tmp_path / 'empty.urdf.xacro')
+    assert 'empty <xacro:arg>: dof;' in said and 'dof:=VALUE' in said and 'x:=' not in said, said

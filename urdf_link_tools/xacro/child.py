@@ -318,6 +318,26 @@ def expand(request: Dict[str, Any], out_dir: str) -> Dict[str, Any]:
             'includes': sorted(set(xacro.all_includes)), 'tool_failures': failures}
 
 
+def _empty_arguments() -> str:
+    """
+    Return a hint naming the <xacro:arg>s that are empty, for a file that was not found.
+
+    An argument whose default is empty (``<xacro:arg name="dof" default=""/>``) builds an
+    include path that does not exist (``arms/gen3/${dof}dof/...``): the error names the path,
+    this names the cause.
+    """
+    import xacro
+    context = getattr(xacro, 'substitution_args_context', None)
+    values = context.get('arg') if isinstance(context, dict) else None
+    if not isinstance(values, dict):
+        return ''
+    empty = sorted(str(name) for name, value in values.items() if value == '')[:6]
+    if not empty:
+        return ''
+    return (f' (empty <xacro:arg>: {", ".join(empty)}; a path built from an empty argument '
+            f'does not exist: give it after the file as {empty[0]}:=VALUE)')
+
+
 def _xacro_failure(exc: Exception) -> Dict[str, Any]:
     cause = getattr(exc, 'exc', None)  # XacroException wraps what the expression raised
     if isinstance(cause, MemoryError):
@@ -334,6 +354,8 @@ def _xacro_failure(exc: Exception) -> Dict[str, Any]:
     if argument is not None:  # an <xacro:arg> without default, not given
         message = (f'{message.splitlines()[0]}: give it after the file as '
                    f'{argument.group(1)}:=VALUE')
+    elif 'No such file' in message or 'xacro:include' in message:
+        message += _empty_arguments()
     package = getattr(exc, 'ult_package', None) or getattr(cause, 'ult_package', None)
     if isinstance(package, str):  # $(find NAME) of a package State.find cannot find
         failure = _failure('package', message.splitlines()[0] + _where())
