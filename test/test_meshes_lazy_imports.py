@@ -17,7 +17,8 @@ trimesh and SciPy (about 51 MB of RSS) are imported only when a robot has meshes
 
 Checked in a fresh interpreter: importing every core module and the CLI, then parsing and
 checking a robot made of primitives (with meshes switched on), leaves both out of
-``sys.modules``; STL meshes are read without trimesh; an OBJ mesh brings it in.
+``sys.modules``; STL, DAE and plain OBJ meshes are read without trimesh; an OBJ file the NumPy
+reader leaves (relative indices) brings it in.
 """
 
 import os
@@ -25,6 +26,7 @@ import subprocess
 import sys
 
 import mesh_attacks
+import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -83,13 +85,21 @@ def test_an_stl_robot_is_read_without_trimesh(tmp_path):
     assert 'trimesh' not in heavy and 'collada' not in heavy
 
 
-def test_an_obj_mesh_brings_trimesh_in(tmp_path):
+#: a tetrahedron as exporters write it (the NumPy reader's), and with relative (negative)
+#: indices, which it leaves to trimesh
+TETRA_OBJ = 'v 0 0 0\nv 0.1 0 0\nv 0 0.1 0\nv 0 0 0.1\nf 1 3 2\nf 1 2 4\nf 1 4 3\nf 2 3 4\n'
+RELATIVE_OBJ = ('v 0 0 0\nv 0.1 0 0\nv 0 0.1 0\nv 0 0 0.1\n'
+                'f -4 -2 -3\nf -4 -3 -1\nf -4 -1 -2\nf -3 -2 -1\n')
+
+
+@pytest.mark.parametrize('text, trimesh', [(TETRA_OBJ, False), (RELATIVE_OBJ, True)])
+def test_an_obj_mesh_brings_trimesh_in_only_when_the_numpy_reader_leaves_it(
+        tmp_path, text, trimesh):
     mesh = tmp_path / 'tetra.obj'
-    mesh.write_text('v 0 0 0\nv 0.1 0 0\nv 0 0.1 0\nv 0 0 0.1\n'
-                    'f 1 3 2\nf 1 2 4\nf 1 4 3\nf 2 3 4\n')
+    mesh.write_text(text)
     path = tmp_path / 'mesh.urdf'
     path.write_text(mesh_attacks.robot('mesh', [(f'file://{mesh}', (1, 1, 1))]))
-    assert 'trimesh' in _heavy_modules(str(path)).split(',')
+    assert ('trimesh' in _heavy_modules(str(path)).split(',')) == trimesh
 
 
 def test_a_trimesh_that_fails_to_import_is_named_as_the_cause(tmp_path):
@@ -100,7 +110,7 @@ def test_a_trimesh_that_fails_to_import_is_named_as_the_cause(tmp_path):
     (fake / '__init__.py').write_text(
         "raise TypeError(\"'numpy._DTypeMeta' object is not subscriptable\")\n")
     obj = tmp_path / 'part.obj'
-    obj.write_text('v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nf 1 3 2\nf 1 2 4\nf 1 4 3\nf 2 3 4\n')
+    obj.write_text(RELATIVE_OBJ)  # left to trimesh by the NumPy reader
     code = ('import sys\n'
             'from urdf_link_tools.meshes import MeshLibrary\n'
             'library = MeshLibrary(use_ament_index=False)\n'

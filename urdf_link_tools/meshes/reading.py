@@ -22,10 +22,10 @@ bound, so no file can make the checker hang or exhaust memory; a read error (``/
 ``/proc/self/mem``) is a problem like any other. Messages never quote a file's bytes or
 exact size (a description may name any file the checker can read).
 
-STL (ASCII and binary) is read with NumPy (:mod:`.stl`) and DAE by :mod:`.collada`
-(positions and triangles only); OBJ, glTF, GLB and the DAE files that reader does not
-support (through pycollada) are parsed by trimesh, imported only here, when a robot has
-such a mesh to read. Scenes are flattened with their node transforms under a budget on
+STL (ASCII and binary) is read with NumPy (:mod:`.stl`), DAE by :mod:`.collada` and OBJ
+by :mod:`.obj` (positions and triangles only); glTF, GLB and the DAE and OBJ files those
+readers leave (through pycollada for DAE) are parsed by trimesh, imported only here, when a
+robot has such a mesh to read. Scenes are flattened with their node transforms under a budget on
 geometry instances and triangles, checked before anything is copied (see :mod:`.dae` for
 COLLADA's node instancing).
 """
@@ -237,6 +237,14 @@ def _parse(path: str, file_type: str, data: bytes, budget: Budget, problem) \
             return problem(f'{path} could not be read as STL: {read}')
         return _checked(path, read[0], read[1], 1.0, len(data), True, problem)
     if file_type == 'obj':
+        from urdf_link_tools.meshes import obj
+        read_obj = obj.read_obj(data, budget.max_triangles)
+        if isinstance(read_obj, str):
+            return problem(f'{path} was not loaded: {read_obj}')
+        if not isinstance(read_obj, obj.Fallback):
+            return _checked(path, read_obj[0], read_obj[1], 1.0, len(data), False, problem)
+        LOG.debug('%s: read through trimesh: the NumPy OBJ reader leaves it (%s)', path,
+                  read_obj.reason)
         extra = {'skip_materials': True}
     elif file_type == 'dae':
         from urdf_link_tools.meshes import collada, dae
