@@ -27,8 +27,9 @@ triangles (by trimesh) and MuJoCo reads those; the checker reads the DAE files.
 
 Set: a generated 2-link robot (no meshes), STL arms (ur5, panda, and the Fanuc M-10iA when
 ``--fanuc DIR`` names a checkout of ros-industrial/fanuc's ``fanuc_m10ia_support`` next to
-``fanuc_resources``), DAE robots (tiago, icub, romeo) and STL humanoids (talos). Target
-(issue 19): at most 1.0x on every robot.
+``fanuc_resources``), DAE robots (tiago, icub, romeo), STL humanoids (talos) and an OBJ
+quadruped (laikago, which MuJoCo reads as it is). Target (issue 19): at most 1.0x on every
+robot.
 """
 
 import argparse
@@ -52,6 +53,7 @@ CORPUS_ROBOTS = (
     ('icub (DAE humanoid)', 'icub_description/robots/icub.urdf'),
     ('romeo (DAE humanoid)', 'romeo_description/urdf/romeo.urdf'),
     ('talos (STL humanoid)', 'talos_data/robots/talos_reduced.urdf'),
+    ('laikago (OBJ quadruped)', 'laikago_description/urdf/laikago.urdf'),
 )
 MUJOCO_SCRIPT = ('import sys, mujoco\n'
                  'mujoco.set_mju_user_warning(lambda message: None)\n'
