@@ -130,7 +130,6 @@ def _collision_points(robot_file: str, link_name: str) -> np.ndarray:
 def test_the_overlap_depth_goes_without_a_hull_coal_refuses():
     # The depth of an overlap at rest is measured between coal hulls: one coal refuses
     # gives no depth (as a flat mesh does) instead of an internal error of the rule.
-    import coal
     from urdf_link_tools.analysis import load_meshes
     from urdf_link_tools.collision.bodies import build_bodies
     from urdf_link_tools.collision.overlap import _hull
@@ -140,9 +139,9 @@ def test_the_overlap_depth_goes_without_a_hull_coal_refuses():
     bodies, _ = build_bodies(robot, load_meshes(
         robot, MeshLibrary(ament_prefix_path=corpus.ament_prefixes())))
     (pelvis,) = bodies['pelvis'].parts
-    assert pelvis.faces is not None and _hull(coal, pelvis, {}) is None
+    assert pelvis.faces is not None and _hull(pelvis, {}) is None
     primitives = [part for body in bodies.values() for part in body.parts if part.faces is None]
-    assert primitives and all(_hull(coal, part, {}) is part.geometry  # as they are
+    assert primitives and all(_hull(part, {}) is part.geometry  # as they are
                               for part in primitives)
 
 

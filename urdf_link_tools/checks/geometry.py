@@ -251,7 +251,6 @@ def _shape(ctx: CheckContext, link: Link, element: GeometryElement,
         return
     if isinstance(geometry, Mesh):
         zero = [(name, value) for name, value in named if value == 0.0]
-        negative = [(name, value) for name, value in named if value < 0.0]
         if zero:
             yield ctx.finding(
                 'geometry-degenerate', _degenerate_severity(element, False),

@@ -260,7 +260,7 @@ def colliding_parts(scene: Scene, pose_row: np.ndarray, a: int, b: int,
     return found
 
 
-def _hull(coal, part, cache: Dict[int, object]) -> object:
+def _hull(part, cache: Dict[int, object]) -> object:
     """Return the convex hull of a mesh part (qhull, in coal), a primitive as it is, or None."""
     if part.faces is None:
         return part.geometry
@@ -269,11 +269,7 @@ def _hull(coal, part, cache: Dict[int, object]) -> object:
         # None for a flat mesh (a plane, a quad: Qhull would crash the process) and for one
         # coal refuses: the contact then has no depth (see _measure). The hull needs the
         # vertices only, not the mesh's BVH.
-        points = np.ascontiguousarray(part.points, dtype=np.float64)
-        model = coal.BVHModelOBBRSS()
-        model.beginModel(0, len(points))
-        model.addVertices(points)
-        cache[key] = coal_qhull(model, points, False)
+        cache[key] = coal_qhull(part.points, False)
     return cache[key]
 
 
@@ -285,7 +281,7 @@ def _measure(scene: Scene, pose_row: np.ndarray, a: int, b: int, i: int, j: int,
     result = coal.CollisionResult()
     pose_a = pose_row[scene.slots[a]] @ part_a.transform
     pose_b = pose_row[scene.slots[b]] @ part_b.transform
-    hull_a, hull_b = _hull(coal, part_a, hulls), _hull(coal, part_b, hulls)
+    hull_a, hull_b = _hull(part_a, hulls), _hull(part_b, hulls)
     try:
         hit = hull_a is not None and hull_b is not None and coal.collide(
             hull_a, coal_transform(coal, pose_a), hull_b, coal_transform(coal, pose_b),

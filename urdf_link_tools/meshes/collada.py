@@ -59,7 +59,11 @@ _BLANK_TO_SPACE = bytes.maketrans(b'\t\n\r', b'   ')
 
 
 class Fallback(NamedTuple):
-    """What this reader does not reproduce (or a malformed file): trimesh reads the file."""
+    """
+    What a NumPy reader does not reproduce (or a malformed file): trimesh reads the file.
+
+    Also :mod:`.obj`'s answer for an OBJ file it leaves.
+    """
 
     reason: str
 

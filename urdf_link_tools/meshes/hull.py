@@ -192,21 +192,26 @@ def qhull_safe(points: np.ndarray) -> bool:
     return True
 
 
-def coal_qhull(model, points: np.ndarray, keep_triangles: bool) -> Optional[object]:
+def coal_qhull(points: np.ndarray, keep_triangles: bool) -> Optional[object]:
     """
-    Return the convex hull of a coal BVH model by coal's Qhull, or None.
+    Return the convex hull of points by coal's Qhull, or None.
 
     The one way into coal's Qhull: None for points :func:`qhull_safe` keeps from it (Qhull
     would end the process) and for a hull coal refuses ("Too many neighbors": a cap fanned
-    around one corner).
+    around one corner). The hull is built on a BVH model of the points alone (no
+    triangles: Qhull needs the vertices only).
 
-    :param model: the BVH model (its hull is built on it)
-    :param points: its vertices
+    :param points: (n, 3) positions
     :param keep_triangles: coal's keepTriangle (triangles in the result)
     :return: coal's Convex, or None
     """
     if not qhull_safe(points):
         return None
+    import coal
+    points = np.ascontiguousarray(points, dtype=np.float64)
+    model = coal.BVHModelOBBRSS()
+    model.beginModel(0, len(points))
+    model.addVertices(points)
     try:
         model.buildConvexHull(keep_triangles, 'Qt')
     except MemoryError:
@@ -234,11 +239,7 @@ def _coal_hull(original: np.ndarray) -> Optional[Hull]:
     points = original - centre  # Qhull's precision is relative to the biggest coordinate
     extent = float(np.max(points.max(axis=0) - points.min(axis=0)))
     _start(points, _EPS * extent)  # raises _Flat as the NumPy hull would
-    import coal
-    model = coal.BVHModelOBBRSS()
-    model.beginModel(0, len(points))
-    model.addVertices(np.ascontiguousarray(points))
-    convex = coal_qhull(model, points, True)
+    convex = coal_qhull(points, True)
     if convex is None:  # thin, or refused: the other hulls decide
         return None
     corners = np.asarray(convex.points(), dtype=np.float64).reshape(-1, 3)

@@ -29,16 +29,12 @@ so the solids agree to the 1e-8 m of that merge).
 """
 
 import re
-from typing import List, NamedTuple, Tuple, Union
+from typing import List, Tuple, Union
 import warnings
 
 import numpy as np
 
-
-class Fallback(NamedTuple):
-    """What this reader leaves to trimesh, and why."""
-
-    reason: str
+from urdf_link_tools.meshes.collada import Fallback  # what a NumPy reader leaves to trimesh
 
 
 # On the text with a newline put in front: twice as fast as MULTILINE's '^'.

@@ -35,6 +35,7 @@ from typing import List, Optional, Sequence, Tuple
 from builtin_interfaces.msg import Duration, Time
 import numpy as np
 from std_msgs.msg import ColorRGBA
+from urdf_link_tools.checks.collisions import OVERLAP
 from urdf_link_tools.findings import Severity
 from urdf_link_tools.geometry import matrix_to_quaternion, rpy_to_matrix, rpy_to_quaternion
 from urdf_link_tools.inertia import com_sphere_diameter, equivalent_box
@@ -323,7 +324,7 @@ def overlap_markers(analysis, options: MarkerOptions = MarkerOptions(),
     robot = analysis.robot
     markers: List[Marker] = []
     color = options.color_warning[:3] + (0.6,)
-    findings = [f for f in analysis.findings if f.rule == 'collision-overlap-at-rest']
+    findings = [f for f in analysis.findings if f.rule == OVERLAP]
     for finding in findings[:MAX_OVERLAP_MARKERS]:
         if len(markers) >= 3 * MAX_OVERLAP_MARKERS:
             break  # an envelope over thousands of links: RViz gets a bounded array
