@@ -47,12 +47,17 @@ from urdf_link_tools.meshes.solid import measure_solid, Solid, SolidCache
 DEFAULT_CACHE_BYTES = 32_000_000
 #: files holding fewer bytes than this in all are read here (see MeshLibrary.read_aside)
 ASIDE_MIN_BYTES = 1_000_000
-#: reading and measuring a file costs about this many times reading it (merge, hull,
-#: integrals), so it counts this many times its bytes when the work is shared
+#: The shared work is estimated in bytes of COLLADA read (about 8 ms a megabyte, measured
+#: on example-robot-data's meshes): a file costs its bytes plus ASIDE_OPEN (opening and
+#: parsing even a small file takes about half a millisecond), and measuring its solid (merge,
+#: hull, integrals) ASIDE_MEASURE times its bytes more plus ASIDE_MEASURE_EACH (a millisecond
+#: even for a small mesh).
+ASIDE_OPEN = 60_000
 ASIDE_MEASURE = 2.0
+ASIDE_MEASURE_EACH = 125_000
 #: importing coal for the first hull costs about as much as reading this many bytes of
-#: COLLADA (40 ms), in each process that measures a solid
-ASIDE_COAL = 4_000_000
+#: COLLADA (50 ms), in each process that measures a solid
+ASIDE_COAL = 6_000_000
 #: problems are small; this only bounds a description naming millions of broken files
 _MAX_ENTRIES = 10_000
 
@@ -205,6 +210,12 @@ def collada_fallbacks(results: Iterable[object]) -> Dict[str, int]:
     return dict(sorted(counts.items(), key=lambda item: (-item[1], item[0])))
 
 
+def _cost(size: int, measure: bool) -> float:
+    """Estimate the work of reading (and measuring) a file, in bytes of COLLADA read."""
+    cost = size + ASIDE_OPEN
+    return cost + size * ASIDE_MEASURE + ASIDE_MEASURE_EACH if measure else cost
+
+
 def _read_and_measure(path: str, file_type: str, budget: Budget, tried: Tuple[str, ...],
                       measure: bool) -> Tuple[Union[RawMesh, MeshProblem], Optional[Solid]]:
     """Read a file and, when asked, measure its solid (what a reading child does)."""
@@ -338,7 +349,7 @@ class MeshLibrary(PackageResolver):
         loads = [0.0, ASIDE_COAL if measures else 0.0]
         child_measures = False
         for request in requests:  # the costliest first, each where it ends the soonest
-            cost = request[3] * (ASIDE_MEASURE if request[5] else 1.0)
+            cost = _cost(request[3], request[5])
             coal = ASIDE_COAL if request[5] and not child_measures else 0.0
             if loads[0] + cost + coal < loads[1] + cost:
                 aside.append(request)
@@ -400,8 +411,7 @@ class MeshLibrary(PackageResolver):
                 continue
             requests[key] = (key, resolution.path, file_type, info.st_size, resolution.tried,
                              measure)
-        return sorted(requests.values(),
-                      key=lambda request: -request[3] * (ASIDE_MEASURE if request[5] else 1.0))
+        return sorted(requests.values(), key=lambda request: -_cost(request[3], request[5]))
 
     def _load_entry(self, key: tuple, path: str, file_type: str, size: int, scale_key: Scale,
                     tried: Tuple[str, ...]) -> MeshResult:
