@@ -399,6 +399,30 @@ def test_ros_link_statuses(sample):
     assert statuses['urdf_link_tools: tool0'].message == 'OK'
 
 
+def test_ros_link_status_includes_the_findings_that_list_the_link():
+    # One package's missing meshes on four links are one finding on the robot that lists
+    # them: each link's status says it, as get_link_findings does.
+    links = ''.join(
+        f'<link name="l{i}"><inertial><mass value="1"/><inertia ixx="0.01" iyy="0.01" '
+        'izz="0.01" ixy="0" ixz="0" iyz="0"/></inertial><visual><geometry>'
+        f'<mesh filename="package://nowhere_pkg/meshes/l{i}.stl"/></geometry></visual>'
+        '<collision><geometry><box size="0.2 0.2 0.2"/></geometry></collision></link>'
+        for i in range(4))
+    joints = ''.join(f'<joint name="j{i}" type="fixed"><parent link="l{i - 1}"/>'
+                     f'<child link="l{i}"/><origin xyz="0 0 1"/></joint>' for i in range(1, 4))
+    analysis = _analysis(f'<robot name="r">{links}{joints}</robot>')
+    (grouped,) = [finding for finding in analysis.findings if finding.rule == 'mesh-not-found']
+    assert grouped.link is None and grouped.links == ('l0', 'l1', 'l2', 'l3')
+    statuses = {status.name.split(': ', 1)[1]: status
+                for status in diagnostics.analysis_statuses(analysis)}
+    for name in ('l1', 'l2', 'l3'):
+        assert statuses[name].level == diagnostics.level_for(grouped.severity)
+        assert 'nowhere_pkg' in statuses[name].message
+    per_rule = diagnostics.analysis_statuses(analysis, max_link_statuses=2)
+    assert 'links with findings' in {item.key for item in per_rule[0].values}
+    assert {item.key: item.value for item in per_rule[0].values}['links with findings'] == '4'
+
+
 def test_ros_robot_status(sample):
     status = diagnostics.robot_status(sample, com=(263.0, (0.0, 0.0, 0.77)),
                                       root='base_footprint', joint_count=None)

@@ -129,8 +129,9 @@ def link_status(analysis, link: Link, prefix: str = DEFAULT_PREFIX) -> Diagnosti
     :param link: a link of its robot
     :param prefix: the status name prefix
     :return: level = worst finding, message = one-line summary, values = every finding
+        about the link, with those about many links that list it (as the services give them)
     """
-    findings = tuple(analysis.link_findings(link.name))
+    findings = tuple(analysis.findings_about(link.name))
     values = [KeyValue(key='line', value=str(link.line or '')),
               KeyValue(key='mass', value=f'{link.mass:.6g} kg' if link.inertial else
                        'no <inertial>')]
@@ -290,7 +291,7 @@ def rule_statuses(analysis, links: Sequence[Link], prefix: str,
     flagged = 0
     for link in links:
         findings = analysis.link_findings(link.name)
-        flagged += bool(findings)
+        flagged += bool(findings) or bool(analysis.findings_about(link.name))
         for finding in findings:
             by_rule.setdefault(finding.rule, []).append((link.name, finding))
     statuses = [DiagnosticStatus(
