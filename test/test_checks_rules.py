@@ -132,7 +132,10 @@ CASES = [
     ('root-link-inertia', moving(GOOD_PART), None),
     # inertial-origin-rotated: a portability note
     ('inertial-origin-rotated', moving(inertial(ixy='0.01', rpy='0 0 0.3')), Severity.INFO),
-    ('inertial-origin-rotated', moving(inertial(rpy='0 0 0.3')), Severity.INFO),
+    ('inertial-origin-rotated', moving(inertial(iyy='0.2', rpy='0 0 0.3')), Severity.INFO),
+    # ... but not when the rotation changes no number: a sphere's tensor, a half turn
+    ('inertial-origin-rotated', moving(inertial(rpy='0 0 0.3')), None),
+    ('inertial-origin-rotated', moving(inertial(iyy='0.2', rpy='0 0 3.14159')), None),
     ('inertial-origin-rotated', moving(inertial(ixy='0.01')), None),
     # inertia-geometry-mismatch: factor 10 either way; 'larger' past what the part can
     # have at all is inertia-exceeds-extent (an error), and a tensor that is the box of

@@ -103,7 +103,9 @@ RULES = (
          'by a fixed joint; note that Gazebo then lumps this link into the dummy',
          'kdl_parser kdl_parser.cpp (treeFromUrdfModel)'),
     Rule('inertial-origin-rotated', Severity.INFO,
-         'the <inertial><origin> has a non-zero rpy',
+         'the <inertial><origin> has a non-zero rpy that changes the tensor (by more than '
+         "0.1 % of its largest entry: not a sphere's tensor, nor a half turn of a diagonal "
+         'one)',
          'importers have mishandled the inertial frame: MuJoCo 3.3.7 to 3.12 dropped its '
          'rotation (MuJoCo issue 3559, fixed; 4.0 honours it), Genesis discarded the tensor '
          'when the origin was omitted (Genesis issue 3183, fixed), so a tensor written in the '
@@ -368,6 +370,11 @@ def _flip_note(ctx: CheckContext, link: Link, flipped: np.ndarray) -> str:
             f"exports) gives a valid tensor, but {reason.replace('its moment', 'a moment')}; ")
 
 
+#: A rotation that changes no entry of the tensor by more than this share of its largest one
+#: (an isotropic tensor, a diagonal one turned half a turn about an axis) does not matter.
+ROTATION_INVARIANT = 1e-3
+
+
 def _check_rotated(ctx: CheckContext, link: Link) -> Iterator[Finding]:
     """Note a rotated inertial frame: simulators disagree on it (portability)."""
     inertial = link.inertial
@@ -376,7 +383,11 @@ def _check_rotated(ctx: CheckContext, link: Link) -> Iterator[Finding]:
     if not (is_finite(rpy) and any(rpy) and is_finite(values)):
         return
     rotation = rpy_to_matrix(rpy)
-    link_frame = tidy(rotate_inertia(inertial.inertia, rotation))
+    turned = rotate_inertia(inertial.inertia, rotation)
+    written = np.array(inertial.inertia.as_matrix(), dtype=float)
+    if np.max(np.abs(turned - written)) <= ROTATION_INVARIANT * np.max(np.abs(written)):
+        return  # a tool that drops it builds the same body (a sphere's tensor, a half turn)
+    link_frame = tidy(turned)
     products = (values[1], values[2], values[4])
     moments, axes = principal_moments(inertial.inertia)
     principal_rpy = _matrix_to_rpy(rotation @ axes)
