@@ -53,7 +53,8 @@ RULES = (
          '(every joint at 0, or in the middle of its limits where 0 is outside them, as '
          "MoveIt's default state)",
          'MoveIt refuses to plan from a start state in collision, and simulators push the '
-         'links apart at start',
+         'links apart at start. Links welded together (fixed joints to the same link) never '
+         'move apart and simulators fuse them: their overlap is an info, for the SRDF',
          'move or shrink the collision geometry; if the overlap is intended, disable the pair '
          'in the SRDF (urdf-link-tools collisions writes it with reason="Default") and give '
          'the SRDF to the check (--srdf; node: disabled_collisions)',
@@ -83,11 +84,18 @@ def check_overlaps(ctx: CheckContext) -> Iterator[Finding]:
     # the SRDF disables a pair when the overlap is meant (MoveIt ignores it); both sorted
     kept = [overlap for overlap in report.overlaps
             if (overlap.link1, overlap.link2) not in disabled]
+
+    # Links welded together (fixed joints up to the same link) never move apart: simulators
+    # fuse them (MuJoCo skips contacts within a weld, Gazebo lumps them into one body), so
+    # only a planner without the pair in its SRDF sees their overlap (an info).
+    def welded(overlap: 'Overlap') -> bool:
+        return ctx.weld_top(overlap.link1) == ctx.weld_top(overlap.link2)
+
     envelopes, single = envelope_groups(kept)
     for link_name, group in envelopes:
-        yield _envelope_finding(ctx, link_name, group)
+        yield _envelope_finding(ctx, link_name, group, all(map(welded, group)))
     for overlap in single:
-        yield _pair_finding(ctx, overlap)
+        yield _pair_finding(ctx, overlap, welded(overlap))
     if report.truncated:
         yield ctx.finding(
             OVERLAP_LIMITED, Severity.INFO,
@@ -136,22 +144,32 @@ def _micrometres(point: Sequence[float]) -> List[float]:
     return [round(value, 6) + 0.0 for value in point]
 
 
-def _pair_finding(ctx: CheckContext, overlap: 'Overlap') -> Finding:
+#: what an overlap between links welded together means, and what to do about it
+_WELDED = ('; they are welded together (fixed joints), so they never move apart: simulators '
+           'fuse them, and only a planner without the pair in its SRDF sees it (MoveIt Setup '
+           'Assistant disables such pairs as "Always")')
+
+
+def _pair_finding(ctx: CheckContext, overlap: 'Overlap', welded: bool = False) -> Finding:
     link = ctx.robot.link(overlap.link1)
     local = _micrometres(overlap.point_in_link1)
     root = _micrometres(overlap.point)
+    entry = (f'<disable_collisions link1="{overlap.link1}" link2="{overlap.link2}" '
+             f'reason="{"Always" if welded else "Default"}"/>')
     return ctx.finding(
-        OVERLAP, Severity.WARNING,
+        OVERLAP, Severity.INFO if welded else Severity.WARNING,
         f"'{overlap.link1}' and '{overlap.link2}' overlap at rest: their collision "
         f'geometry ({overlap.element1} and {overlap.element2}) intersects, '
         f'{_depth_text(overlap.depth)}, at ({fmt_vector(local)}) in '
-        f"'{overlap.link1}''s frame",
+        f"'{overlap.link1}''s frame" + (_WELDED if welded else ''),
         link=overlap.link1, element=overlap.element1,
         line=_element_line(link, overlap.element1),
-        suggestion=f"move or shrink the collision geometry of '{overlap.link1}' or "
-                   f"'{overlap.link2}'; if they are meant to overlap, add "
-                   f'<disable_collisions link1="{overlap.link1}" link2="{overlap.link2}" '
-                   'reason="Default"/> to the SRDF and check with --srdf SRDF',
+        suggestion=(f'add {entry} to the SRDF and check with --srdf SRDF (or, if the overlap '
+                    f"is not meant, shrink the collision geometry of '{overlap.link1}' or "
+                    f"'{overlap.link2}')") if welded else
+                   (f"move or shrink the collision geometry of '{overlap.link1}' or "
+                    f"'{overlap.link2}'; if they are meant to overlap, add {entry} to the "
+                    'SRDF and check with --srdf SRDF'),
         values=(('other_link', overlap.link2), ('other_element', overlap.element2),
                 ('depth_mm', overlap.depth * 1000.0),
                 ('point_in_link', fmt_vector(local, 6)),
@@ -165,7 +183,8 @@ def _seen_from(name: str, overlap: 'Overlap') -> Tuple[str, str, str, Tuple[floa
     return overlap.element2, overlap.link1, overlap.element1, overlap.point_in_link2
 
 
-def _envelope_finding(ctx: CheckContext, name: str, group: List['Overlap']) -> Finding:
+def _envelope_finding(ctx: CheckContext, name: str, group: List['Overlap'],
+                      welded: bool = False) -> Finding:
     """One finding for a link overlapping many: the deepest pair's place, every partner."""
     sides = [_seen_from(name, overlap) for overlap in group]
     element, other, other_element, point = sides[0]  # the deepest
@@ -173,19 +192,21 @@ def _envelope_finding(ctx: CheckContext, name: str, group: List['Overlap']) -> F
     root = _micrometres(group[0].point)
     others = tuple(side[1] for side in sides)
     own = sorted({side[0] for side in sides})
+    entries = (f'disable its {len(group)} pairs in the SRDF (<disable_collisions '
+               f'link1="{name}" link2=... reason="{"Always" if welded else "Default"}"/>, one '
+               'per link; urdf-link-tools collisions writes them) and check with --srdf SRDF')
     return ctx.finding(
-        OVERLAP, Severity.WARNING,
+        OVERLAP, Severity.INFO if welded else Severity.WARNING,
         f"the collision geometry of '{name}' ({', '.join(own)}) intersects that of "
         f"{len(group)} links at rest ({listed(others)}); the deepest is '{other}' "
         f'({other_element}), {_depth_text(group[0].depth)}, at ({fmt_vector(local)}) in '
-        f"'{name}''s frame",
+        f"'{name}''s frame" + (_WELDED if welded else ''),
         link=name, element=element, line=_element_line(ctx.robot.link(name), element),
-        suggestion=f"move or shrink the collision geometry of '{name}' so that it clears "
-                   'them; if it is meant to hold or touch them (a safety box, a housing, a '
-                   f'closed hand), disable its {len(group)} pairs in the SRDF '
-                   f'(<disable_collisions link1="{name}" link2=... reason="Default"/>, one '
-                   'per link; urdf-link-tools collisions writes them) and check with --srdf '
-                   'SRDF',
+        suggestion=(entries[0].upper() + entries[1:] + ' (or, if the overlaps are not '
+                    f"meant, shrink the collision geometry of '{name}')") if welded else
+                   (f"move or shrink the collision geometry of '{name}' so that it clears "
+                    'them; if it is meant to hold or touch them (a safety box, a housing, a '
+                    f'closed hand), {entries}'),
         values=(('other_link', other), ('other_element', other_element),
                 ('depth_mm', group[0].depth * 1000.0),
                 ('point_in_link', fmt_vector(local, 6)),
