@@ -269,3 +269,31 @@ def test_a_missing_include_names_the_chain_and_a_missing_argument_how_to_give_it
         '<link name="a"/></robot>')
     said = _refused(tmp_path / 'empty.urdf.xacro')
     assert 'empty <xacro:arg>: dof;' in said and 'dof:=VALUE' in said and 'x:=' not in said, said
+    # Through a property too (${dof}, set from the argument), as Kinova writes it.
+    (tmp_path / 'property.urdf.xacro').write_text(
+        f'<robot {XACRO_NS} name="r"><xacro:arg name="dof" default=""/>'
+        '<xacro:property name="dof" value="$(arg dof)"/>'
+        '<xacro:include filename="arms/${dof}dof/macro.xacro"/><link name="a"/></robot>')
+    assert 'empty <xacro:arg>: dof;' in _refused(tmp_path / 'property.urdf.xacro')
+
+
+def test_a_missing_include_under_a_package_names_the_package_not_unrelated_arguments(tmp_path):
+    # An empty argument the include's path does not use is not the cause: a --package-dir
+    # that points at the wrong directory is (a new user's xArm and Doosan runs).
+    package = tmp_path / 'pkg'
+    (package / 'urdf').mkdir(parents=True)
+    (package / 'package.xml').write_text('<package format="3"><name>pkg</name></package>')
+    (package / 'urdf' / 'parts.xacro').write_text(f'<robot {XACRO_NS}/>')
+    (package / 'urdf' / 'top.urdf.xacro').write_text(
+        f'<robot {XACRO_NS} name="r"><xacro:arg name="prefix" default=""/>'
+        '<xacro:include filename="$(find pkg)/urdf/parts.xacro"/>'
+        '<link name="$(arg prefix)a"/></robot>')
+    for given, why in ((tmp_path, 'which holds no package.xml'),
+                       (tmp_path / 'nope', 'which does not exist')):
+        result = subprocess.run(
+            [sys.executable, '-m', 'urdf_link_tools.cli', 'check',
+             str(package / 'urdf' / 'top.urdf.xacro'), '--package-dir', f'pkg={given}'],
+            capture_output=True, text=True, timeout=120)
+        assert result.returncode == 3, result.stderr
+        assert f'$(find pkg) is {given}, {why}: check --package-dir pkg=PATH' in result.stderr
+        assert '<xacro:arg>' not in result.stderr, result.stderr

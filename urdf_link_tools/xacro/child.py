@@ -80,6 +80,8 @@ class State:
         self.package_dirs: Dict[str, str] = dict(request.get('package_dirs', {}))
         self.ament_prefixes = [p for p in request.get('ament_prefix_path', '').split(':') if p]
         self.roots = [os.path.realpath(path) for path in request.get('roots', [])]
+        #: the packages $(find) resolved, by name
+        self.found: Dict[str, str] = {}
         self.tracer = tracer.Tracer()
         self.trace = bool(request.get('trace', True))
 
@@ -119,6 +121,7 @@ class State:
             raise error
         # A package the robot names is one of the robot's package directories.
         self.roots.append(os.path.realpath(path))
+        self.found[package] = path
         return path
 
 
@@ -298,7 +301,7 @@ def expand(request: Dict[str, Any], out_dir: str) -> Dict[str, Any]:
     except xml.parsers.expat.ExpatError as exc:
         return _failure('xml', f'not well-formed XML: {exc}' + _where())
     except Exception as exc:  # xacro raises many types; all mean the input is wrong
-        return _xacro_failure(exc)
+        return _xacro_failure(exc, state)
     table = tracer.EMPTY
     if state.trace and state.tracer.failure is None:
         try:  # the tool's own code: a failure here is no fault of the input
@@ -318,27 +321,60 @@ def expand(request: Dict[str, Any], out_dir: str) -> Dict[str, Any]:
             'includes': sorted(set(xacro.all_includes)), 'tool_failures': failures}
 
 
-def _empty_arguments() -> str:
-    """
-    Return a hint naming the <xacro:arg>s that are empty, for a file that was not found.
+#: ${name} and $(arg name) in an include's filename
+_NAMED_IN_PATH = re.compile(r'\$\{\s*([A-Za-z_][\w]*)|\$\(arg\s+([^)\s]+)\s*\)')
+_INCLUDE_FILENAME = re.compile(r'<xacro:include\b[^>]*?\bfilename\s*=\s*("[^"]*"|\'[^\']*\')')
 
-    An argument whose default is empty (``<xacro:arg name="dof" default=""/>``) builds an
-    include path that does not exist (``arms/gen3/${dof}dof/...``): the error names the path,
-    this names the cause.
+
+def _missing_file_hint(state: State) -> str:
+    """
+    Say what most likely built the path of a file that was not found.
+
+    An argument left empty (``<xacro:arg name="dof" default=""/>``) builds an include path
+    that does not exist (``arms/gen3/${dof}dof/...``): named when an ``<xacro:include>``
+    filename of the files read so far uses it. Otherwise, a path under a package that ``$(find)``
+    resolved names that package and where it was found (a ``--package-dir`` pointing at the
+    wrong directory, or a file the package does not have).
     """
     import xacro
+    files = [name for name in (xacro.filestack or []) if name]
+    missing = files[-1] if files else ''
     context = getattr(xacro, 'substitution_args_context', None)
     values = context.get('arg') if isinstance(context, dict) else None
-    if not isinstance(values, dict):
-        return ''
-    empty = sorted(str(name) for name, value in values.items() if value == '')[:6]
-    if not empty:
-        return ''
-    return (f' (empty <xacro:arg>: {", ".join(empty)}; a path built from an empty argument '
-            f'does not exist: give it after the file as {empty[0]}:=VALUE)')
+    empty = sorted(str(name) for name, value in values.items()
+                   if value == '') if isinstance(values, dict) else []
+    if empty:
+        # The failing include may sit in a macro defined in any file read so far (Kinova's
+        # load_robot, in kortex_robot.xacro, expanded from gen3.xacro).
+        used = set()
+        for name in dict.fromkeys(files[:-1] + list(xacro.all_includes or ())):
+            try:
+                with open(name, 'rb') as stream:
+                    text = stream.read(state.max_bytes).decode('utf-8', 'replace')
+            except OSError:
+                continue
+            for spec in _INCLUDE_FILENAME.findall(text):
+                used.update(word for pair in _NAMED_IN_PATH.findall(spec) for word in pair
+                            if word)
+        named = [name for name in empty if name in used][:6]
+        if named:
+            return (f' (empty <xacro:arg>: {", ".join(named)}; a path built from an empty '
+                    f'argument does not exist: give it after the file as {named[0]}:=VALUE)')
+    for package, root in state.found.items():
+        real = os.path.realpath(root)
+        if missing and os.path.realpath(missing).startswith(real.rstrip(os.sep) + os.sep):
+            if not os.path.isdir(real):
+                where = f'{root}, which does not exist'
+            elif not os.path.isfile(os.path.join(real, 'package.xml')):
+                where = f'{root}, which holds no package.xml'
+            else:
+                where = root
+            return (f' ($(find {package}) is {where}: check --package-dir {package}=PATH, '
+                    'or the file name)')
+    return ''
 
 
-def _xacro_failure(exc: Exception) -> Dict[str, Any]:
+def _xacro_failure(exc: Exception, state: State) -> Dict[str, Any]:
     cause = getattr(exc, 'exc', None)  # XacroException wraps what the expression raised
     if isinstance(cause, MemoryError):
         return _failure('memory', 'xacro needed more memory than allowed' + _where())
@@ -355,7 +391,7 @@ def _xacro_failure(exc: Exception) -> Dict[str, Any]:
         message = (f'{message.splitlines()[0]}: give it after the file as '
                    f'{argument.group(1)}:=VALUE')
     elif 'No such file' in message or 'xacro:include' in message:
-        message += _empty_arguments()
+        message += _missing_file_hint(state)
     package = getattr(exc, 'ult_package', None) or getattr(cause, 'ult_package', None)
     if isinstance(package, str):  # $(find NAME) of a package State.find cannot find
         failure = _failure('package', message.splitlines()[0] + _where())
