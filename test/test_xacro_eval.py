@@ -26,7 +26,8 @@ def symbols():
     names.update(xacro_eval.safe_math())
     names.update(xacro_eval.helpers(1000))
     names['math'] = type('Namespace', (), xacro_eval.safe_math())
-    names.update(params={'mass': 2.5, 'names': ['a', 'b']}, width=0.2, prefix='left_')
+    names.update(params={'mass': 2.5, 'names': ['a', 'b']}, width=0.2, prefix='left_',
+                 _origin_xyz='0 0 0.1')
     return names
 
 
@@ -47,13 +48,16 @@ def symbols():
     ('1 << 8', 256),
     ('math.factorial(5)', 120),
     ("f'{prefix}link'", 'left_link'),
+    # a property may start with one underscore (xArm's _origin_xyz): a name, not an attribute
+    ('_origin_xyz.split()[2]', '0.1'),
 ])
 def test_what_robots_write_still_evaluates(expression, expected):
     assert guarded_eval(expression, symbols()) == expected
 
 
 @pytest.mark.parametrize('expression', [
-    '().__class__', 'x.__dict__', '_secret', '(x for x in [1]).gi_frame',
+    '().__class__', 'x.__dict__', '__secret', '__builtins__', '__import__("os")',
+    '_urdf_link_tools_pow(2, 3)', '(x for x in [1]).gi_frame', 'width._private',
     "'{0.__class__}'.format(1)", "'{0[a]}'.format({'a': 1})", "'{}'.format_map({})",
     "'{}'.format", 'int.mro()', "'{:{}}'.format(1, 2)",
 ])

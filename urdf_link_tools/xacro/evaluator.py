@@ -18,7 +18,7 @@ A restricted evaluator for xacro's ``${...}`` expressions and ``$(eval ...)``.
 xacro evaluates expressions with Python's ``eval`` and only refuses names starting with
 ``__``; its symbol table exposes ``python.vars`` and ``python.type``, which reach
 ``os.popen`` through dunder keys of ``vars(type)``. Here every expression is parsed first and
-refused when it reaches for an underscore attribute or name, an interpreter internal
+refused when it reaches for an underscore attribute or a dunder name, an interpreter internal
 (frames, code objects, generators' frames), or ``str.format`` with attribute or index fields
 (a format string walks attributes too). The symbols are a safe subset: math, numbers, text and
 container helpers, ``xacro.*``; no ``type``, ``vars``, ``getattr``, ``open`` or import.
@@ -95,7 +95,11 @@ def check_expression(tree: ast.AST) -> None:
             if node.attr == 'format' and not isinstance(getattr(node, 'parent_call', None),
                                                         ast.Call):
                 raise UnsafeExpression('str.format may only be called directly')
-        elif isinstance(node, ast.Name) and node.id.startswith('_'):
+        elif isinstance(node, ast.Name) and (node.id.startswith('__')
+                                             or node.id.startswith('_urdf_link_tools')):
+            # A property may be called _size (xArm's _origin_xyz): a name only looks up the
+            # symbols, which hold nothing but the safe subset and the file's own properties.
+            # Dunder names (__builtins__, __import__) are refused, as xacro refuses them.
             raise UnsafeExpression(f'name {node.id!r} is not allowed in xacro expressions')
         elif isinstance(node, ast.Call):
             if isinstance(node.func, ast.Attribute):
