@@ -84,6 +84,27 @@ def test_a_pair_the_srdf_disables_is_not_reported(tmp_path):
     assert status == EXIT_USAGE and f'--srdf {srdf}' in err
 
 
+def test_an_srdf_that_cannot_be_the_moveit_configs_is_said(tmp_path):
+    # A new user gave an unexpanded .srdf.xacro and the robot's own URDF as --srdf: both were
+    # taken silently, disabling nothing.
+    robot = tmp_path / 'robot.urdf'
+    robot.write_text(ROBOT.format(lower=-1, upper=1))
+    status, _, err = run(['check', str(robot), '--srdf', str(robot)])
+    assert status == EXIT_USAGE and 'this is a URDF' in err
+    xacro_srdf = tmp_path / 'robot.srdf.xacro'
+    xacro_srdf.write_text('<robot xmlns:xacro="http://wiki.ros.org/xacro" name="r">'
+                          '<xacro:arg name="prefix" default=""/><disable_collisions '
+                          'link1="$(arg prefix)arm" link2="$(arg prefix)camera" '
+                          'reason="Never"/></robot>')
+    status, _, err = run(['check', str(robot), '--srdf', str(xacro_srdf)])
+    assert status == EXIT_USAGE and 'this SRDF is xacro: expand it first' in err
+    empty = tmp_path / 'empty.srdf'
+    empty.write_text('<robot name="r"><group name="arm"><link name="arm"/></group></robot>')
+    status, out, err = run(['check', str(robot), '--no-meshes', '--srdf', str(empty),
+                            '--fail-on', 'never'])
+    assert status == 0 and 'disables no pair of links' in err and RULE in out
+
+
 def test_rest_is_the_middle_of_limits_that_exclude_zero():
     # j1 in [1.2, 1.8]: at rest the arm lies near horizontal (1.5 rad), clear of the camera
     assert overlaps(ROBOT.format(lower=1.2, upper=1.8)) == []

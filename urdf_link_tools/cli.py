@@ -158,7 +158,7 @@ def _cmd_info(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     return EXIT_OK
 
 
-def _check_config(args: argparse.Namespace):
+def _check_config(args: argparse.Namespace, err: Optional[TextIO] = None):
     from urdf_link_tools.checks import INTERNAL_RULE, is_known_rule
     from urdf_link_tools.config import CheckConfig, config_from_mapping, load_config_yaml
 
@@ -191,7 +191,7 @@ def _check_config(args: argparse.Namespace):
         changes['targets'] = list(args.target)
     if getattr(args, 'srdf', None):
         changes['disabled_collisions'] = sorted(
-            config.disabled_collisions | _srdf_pairs(args.srdf))
+            config.disabled_collisions | _srdf_pairs(args.srdf, err))
     if args.no_meshes:
         changes['check_meshes'] = False
     try:
@@ -200,8 +200,13 @@ def _check_config(args: argparse.Namespace):
         raise UsageError(str(exc)) from None
 
 
-def _srdf_pairs(paths: List[str]):
-    """Return the pairs of links the SRDF files disable (any reason)."""
+def _srdf_pairs(paths: List[str], err: Optional[TextIO] = None):
+    """
+    Return the pairs of links the SRDF files disable (any reason).
+
+    A URDF or an unexpanded ``.srdf.xacro`` given as the SRDF is a usage error (its pairs
+    would be silently missing); an SRDF that disables no pair gets a note.
+    """
     from urdf_link_tools.collision.srdf import disabled_pairs, read_srdf
     from urdf_link_tools.errors import UrdfInputError
     pairs = set()
@@ -213,7 +218,18 @@ def _srdf_pairs(paths: List[str]):
             raise UsageError(f'--srdf {path}: cannot read it: {exc.strerror}') from None
         except UrdfInputError as exc:
             raise UsageError(f'--srdf {path}: {exc}') from None
-        pairs.update(disabled_pairs(root))
+        found = disabled_pairs(root)
+        if root.find('link') is not None or root.find('joint') is not None:
+            raise UsageError(f'--srdf {path}: this is a URDF (it has <link> or <joint> '
+                             "elements), not the MoveIt config's SRDF")
+        if any('xacro' in str(key) for key in root.nsmap.values()) or \
+                any('$(' in value or '${' in value for pair in found for value in pair):
+            raise UsageError(f'--srdf {path}: this SRDF is xacro: expand it first '
+                             f'(xacro {path} > robot.srdf) and give the result')
+        if not found and err is not None:
+            err.write(f'urdf-link-tools: note: --srdf {path} disables no pair of links (no '
+                      '<disable_collisions>): every overlap at rest is reported\n')
+        pairs.update(found)
     return frozenset(pairs)
 
 
@@ -303,7 +319,7 @@ def _cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from urdf_link_tools.reports.baseline import load_baseline
     from urdf_link_tools.reports import render
 
-    config = _check_config(args)
+    config = _check_config(args, err)
     paths = _robot_paths(args)
     if args.fix_inertia is not None and len(paths) != 1:
         raise UsageError('--fix-inertia works on one robot at a time')
