@@ -111,6 +111,21 @@ def test_one_tensor_copied_onto_many_links_is_reported_once():
     assert '5 links declare the same tensor' in found[0].message
 
 
+def test_the_copied_tensor_is_shown_on_the_link_it_fits_worst():
+    # PR2's 0.01 placeholder on 8 links was shown on a camera barely over its bound: the
+    # example is the member furthest over it (here the smallest link), the list stays in order.
+    sizes = ['0.04 0.04 0.04', '0.04 0.04 0.04', '0.02 0.02 0.02', '0.04 0.04 0.04']
+    links = ''.join(f'<link name="f{i}">{inertial(0.01, 0.001)}{box(size)}</link>'
+                    for i, size in enumerate(sizes))
+    joints = ''.join(
+        f'<joint name="j{i}" type="revolute"><parent link="f{i - 1}"/><child link="f{i}"/>'
+        '<axis xyz="0 0 1"/><limit lower="-1" upper="1" effort="1" velocity="1"/></joint>'
+        for i in range(1, 4))
+    (found,) = rules(f'<robot name="hand">{links}{joints}</robot>')
+    assert found.links == ('f0', 'f1', 'f2', 'f3')
+    assert '(f0, f1, f2, f3); f2: ' in found.message
+
+
 def test_the_bound_is_the_corner_distribution():
     """All the mass at the 8 corners of the box has exactly the bound's moments."""
     half = np.array([0.3, 0.2, 0.1])

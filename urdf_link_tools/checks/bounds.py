@@ -282,9 +282,14 @@ def check_bounds(ctx: CheckContext) -> Iterator[Finding]:
         if alone:
             yield from findings
             continue
-        groups[(findings[0].rule,) + key[1:]] = findings
-    for key, findings in groups.items():
-        first = findings[0]
+        # The example is the worst member (the most severe, then the furthest over its
+        # bound): PR2's copied 0.01 tensor was shown on a camera that barely matters.
+        worst = min(range(len(findings)), key=lambda index: (
+            -int(findings[index].severity),
+            -(members[index][1].moment / members[index][1].bound
+              if members[index][1].bound > 0.0 else math.inf)))
+        groups[(findings[0].rule,) + key[1:]] = [findings[worst]] + findings
+    for key, (first, *findings) in groups.items():
         links = tuple(finding.link for finding in findings)
         values = ' '.join(f'{name}="{fmt(value, 9)}"' for name, value in
                           zip(('ixx', 'ixy', 'ixz', 'iyy', 'iyz', 'izz'), key[1:]))
