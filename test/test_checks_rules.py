@@ -369,6 +369,24 @@ def test_com_tolerance_boundary(offset, fires):
     assert ('com-outside-geometry' in rules) == fires
 
 
+@pytest.mark.parametrize('body_mass,fires', [(6.0, False), (0.2, True)])
+def test_com_of_a_light_link_welded_to_a_heavy_one(body_mass, fires):
+    # PR2's 0.1 kg roll links, welded to 2.6 to 6 kg links, declare a centre of mass 25 mm
+    # outside their 2 cm box: fused, the body's centre of mass moves by about 1 mm at most.
+    # Welded to a link of comparable mass, it is reported.
+    text = robot(
+        '<link name="base"/><joint name="j" type="revolute"><parent link="base"/>'
+        '<child link="heavy"/><axis xyz="0 0 1"/>'
+        '<limit lower="-1" upper="1" effort="1" velocity="1"/></joint>'
+        f'<link name="heavy">{cube_inertial(body_mass, 0.2)}{box("0.2 0.2 0.2")}</link>'
+        '<joint name="w" type="fixed"><parent link="heavy"/><child link="roll"/></joint>'
+        f'<link name="roll">{cube_inertial(0.1, 0.02, xyz="0 0 0.035")}'
+        f'{box("0.02 0.02 0.02")}</link>')
+    found = [f for f in analyze(parse_urdf_string(text), NO_MESHES).findings
+             if f.rule == 'com-outside-geometry']
+    assert [f.link for f in found] == (['roll'] if fires else [])
+
+
 def test_triangle_suggestion_is_valid_and_keeps_axes():
     text = moving(inertial(ixx='0.01', iyy='0.01', izz='0.05'))
     finding = [f for f in analyze(parse_urdf_string(text), NO_MESHES).findings
