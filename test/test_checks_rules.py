@@ -485,6 +485,11 @@ def test_meshes_of_a_missing_package_are_one_finding_from_three_on():
     two = missing(2)
     assert [(f.link, f.element) for f in two] == [('m0', 'visual[0]'), ('m1', 'visual[0]')]
     assert "package 'gone_pkg' was not found" in two[0].message
+    # What else it costs is said: the links' sizes are unknown, their inertia is not bounded.
+    assert 'the inertia bound of its body) skip the link and the links welded' in \
+        two[0].message
+    assert 'density' not in two[0].message and 'density' in missing(2, 'collision')[0].message
+    assert "nor the rules that need those links' sizes" in one.message
 
 
 def test_meshes_under_a_folder_missing_here_are_one_finding(tmp_path):
