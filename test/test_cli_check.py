@@ -187,3 +187,19 @@ def test_real_subprocess_exit_codes(tmp_path):
                            write(tmp_path, CLEAN, 'clean.urdf')],
                           capture_output=True, text=True, timeout=120, env=env)
     assert done.returncode == EXIT_OK
+
+
+def test_output_writes_the_report_to_a_file(tmp_path):
+    # check -o FILE, as collisions -o: the same report as on standard output.
+    robot = write(tmp_path, WARNING_ONLY)
+    for form in ('json', 'junit'):
+        status, printed, _ = run(['check', robot, '--format', form])
+        target = tmp_path / f'report.{form}'
+        status_file, nothing, _ = run(['check', robot, '--format', form, '-o', str(target)])
+        assert (status_file, nothing) == (status, '')
+        assert target.read_text(encoding='utf-8') == printed
+    status, _, err = run(['check', robot, '--output', robot])
+    assert status == EXIT_USAGE and 'is a robot being checked' in err
+    assert open(robot).read() == WARNING_ONLY
+    status, _, err = run(['check', robot, '-o', str(tmp_path / 'no' / 'such' / 'dir.txt')])
+    assert status == EXIT_USAGE and 'cannot write it' in err

@@ -22,6 +22,7 @@ import argparse
 import contextlib
 import dataclasses
 import logging
+import os
 import sys
 from typing import Callable, Iterator, List, Optional, Sequence, TextIO
 
@@ -316,6 +317,20 @@ def exit_status(reports: Sequence, input_errors: int, fail_on: str) -> int:
 
 
 def _cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    if not getattr(args, 'output', None):
+        return _check_to(args, out, err)
+    target = os.path.realpath(args.output)
+    if any(path != '-' and os.path.realpath(path) == target for path in _robot_paths(args)):
+        raise UsageError(f'--output {args.output} is a robot being checked: name another file')
+    try:
+        stream = open(args.output, 'w', encoding='utf-8', newline='')
+    except OSError as exc:
+        raise UsageError(f'--output {args.output}: cannot write it: {exc.strerror}') from None
+    with stream:
+        return _check_to(args, stream, err)
+
+
+def _check_to(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from urdf_link_tools.reports.baseline import load_baseline
     from urdf_link_tools.reports import render
 
@@ -483,6 +498,9 @@ def _add_check_parser(commands) -> None:
     check.add_argument('--skip-macro-files', action='store_true',
                        help='skip xacro files that expand to no <link> (macro files that '
                             'robots include), as the pre-commit hook does')
+    check.add_argument('-o', '--output', metavar='FILE',
+                       help='write the report to FILE instead of standard output (an HTML '
+                            'page, a JUnit file for CI); never one of the robots checked')
     check.add_argument('--fail-on', choices=FAIL_ON, default='error',
                        help='which findings make the exit status non-zero (default error)')
     check.add_argument('--baseline', metavar='REPORT.json',
