@@ -182,6 +182,26 @@ def test_tiny_tensor_fix_does_not_stay_tiny():
         check_meshes=False)).findings if f.suggested_inertia][0].suggestion
 
 
+def test_without_collision_the_visual_geometry_gives_the_tensor():
+    # A link drawn but not collided (a hand, a camera): its visual shape at uniform density
+    # is a better start than a sphere (a new user's Doosan link6), when its density is a
+    # part's; a 1 cm marker on a 1 kg link is not, and the sphere stays.
+    tiny = BROKEN['tiny 1e-20']
+    drawn = _part(tiny, False).replace(
+        '</inertial>', '</inertial><visual><geometry><box size="0.1 0.2 0.3"/></geometry>'
+        '</visual>')
+    (text,) = [f.suggestion for f in analyze(parse_urdf_string(drawn), CheckConfig(
+        check_meshes=False)).findings if f.suggested_inertia]
+    assert 'the tensor of the visual geometry at uniform density (166.7 kg/m^3)' in text, text
+    # a 1 kg box of 0.1 x 0.2 x 0.3 m: (0.2^2 + 0.3^2) / 12 about x
+    assert 'ixx="0.0108333333"' in text and 'izz="0.00416666667"' in text, text
+    marker = drawn.replace('0.1 0.2 0.3', '0.01 0.01 0.01')
+    texts = [f.suggestion for f in analyze(parse_urdf_string(marker), CheckConfig(
+        check_meshes=False)).findings if f.link == 'part' and f.rule.startswith('inertia')]
+    assert texts and all('visual geometry' not in text for text in texts), texts
+    assert any('solid sphere' in text for text in texts), texts
+
+
 def test_fix_round_trip_over_example_robot_data():
     library = MeshLibrary(ament_prefix_path=corpus.ament_prefixes())
     previous = mujoco.get_mju_user_warning()

@@ -341,12 +341,29 @@ class CheckContext:
         self._models[key] = result
         return result
 
-    def _build_model(self, link: Link) -> Tuple[Optional[CollisionModel], str]:
+    def visual_model(self, link: Link) -> Tuple[Optional[CollisionModel], str]:
+        """
+        Return the union of the link's visual geometry, as :meth:`collision_model` does.
+
+        Only for a suggestion where there is no collision geometry: a visual mesh's solid is
+        measured when this is first asked.
+        """
+        key = f'visual-{id(link)}'
+        cached = self._models.get(key)
+        if cached is not None:
+            return cached
+        result = self._build_model(link, link.visuals, 'visual')
+        self._models[key] = result
+        return result
+
+    def _build_model(self, link: Link, group: Optional[Sequence[GeometryElement]] = None,
+                     what: str = 'collision') -> Tuple[Optional[CollisionModel], str]:
         parts: List[Tuple[float, np.ndarray, np.ndarray]] = []
         approximate: List[str] = []
-        elements = [element for element in link.collisions if element.geometry is not None]
+        elements = [element for element in (link.collisions if group is None else group)
+                    if element.geometry is not None]
         if not elements:
-            return None, 'no collision geometry'
+            return None, f'no {what} geometry'
         for element in elements:
             geometry = element.geometry
             if not is_finite(element.origin.xyz + element.origin.rpy) or \

@@ -92,6 +92,24 @@ def geometry_tensor(ctx: CheckContext, link: Link) -> Optional[np.ndarray]:
     return tidy(tensor) if np.all(np.isfinite(tensor)) else None
 
 
+def visual_tensor(ctx: CheckContext, link: Link) -> Optional[Tuple[np.ndarray, float]]:
+    """
+    Return the visual geometry's tensor (inertial frame, scaled to the mass) and density.
+
+    None without visual geometry, or when the mass in it would be outside
+    [density_min, density_max] (a mesh in millimetres, a marker): it is not the part.
+    """
+    model, _ = ctx.visual_model(link)
+    if model is None or not link.mass > 0.0 or not model.volume > 0.0:
+        return None
+    density = link.mass / model.volume
+    if not ctx.config.density_min <= density <= ctx.config.density_max:
+        return None
+    rotation = rpy_to_matrix(link.inertial.origin.rpy)
+    tensor = rotation.T @ (model.unit_inertia * density) @ rotation
+    return (tidy(tensor), density) if np.all(np.isfinite(tensor)) else None
+
+
 def problem(ctx: CheckContext, link: Link, matrix: np.ndarray,
             geometry: Optional[np.ndarray]) -> str:
     """
@@ -189,8 +207,18 @@ def suggest(ctx: CheckContext, link: Link, candidate: Optional[np.ndarray],
                             f'{fmt_inertia(inertia_values(chosen))}')
         first = f"the collision geometry's tensor at uniform density fails too ({trouble})"
     else:
-        sphere = sphere_tensor(link.mass)
         unusable = f' and {label} is unusable ({reason})' if candidate is not None else ''
+        visual = visual_tensor(ctx, link)
+        if visual is not None:
+            chosen = visual[0] if not problem(ctx, link, visual[0], None) else \
+                _lifted(visual[0])
+            if not problem(ctx, link, chosen, None):
+                return chosen, (f'no collision geometry to derive it from{unusable}: the '
+                                'tensor of the visual geometry at uniform density '
+                                f'({fmt(visual[1])} kg/m^3) gives '
+                                f'{fmt_inertia(inertia_values(chosen))}'
+                                " (compare it with the part's real tensor)")
+        sphere = sphere_tensor(link.mass)
         trouble = problem(ctx, link, sphere, None)
         if not trouble:
             return sphere, (f'no collision geometry to derive it from{unusable}: a solid '
