@@ -64,20 +64,20 @@ def test_blank_text_is_no_numbers():
     assert len(decimal_values(' \n\t ')) == 0
 
 
+#: every way Python writes a number: repr, fixed, exponent, general, integer, capital E
+WRITERS = (
+    lambda x, rng: repr(x),
+    lambda x, rng: f'{x:.{rng.randint(0, 12)}f}',
+    lambda x, rng: f'{x:.{rng.randint(0, 16)}e}',
+    lambda x, rng: f'{x:.{rng.randint(1, 9)}g}',
+    lambda x, rng: str(rng.randint(-10 ** 6, 10 ** 6)),
+    lambda x, rng: f'{x:.{rng.randint(1, 17)}E}',
+)
+
+
 def _token(rng: random.Random) -> str:
     x = rng.uniform(-10.0, 10.0) * 10.0 ** rng.randint(-30, 30)
-    kind = rng.randrange(6)
-    if kind == 0:
-        return repr(x)
-    if kind == 1:
-        return f'{x:.{rng.randint(0, 12)}f}'
-    if kind == 2:
-        return f'{x:.{rng.randint(0, 16)}e}'
-    if kind == 3:
-        return f'{x:.{rng.randint(1, 9)}g}'
-    if kind == 4:
-        return str(rng.randint(-10 ** 6, 10 ** 6))
-    return f'{x:.{rng.randint(1, 17)}E}'
+    return rng.choice(WRITERS)(x, rng)
 
 
 @pytest.mark.parametrize('seed', range(4))
