@@ -23,6 +23,7 @@ No timing is asserted (bench/bench_corpus.py measures the speed-ups).
 import json
 import os
 import shutil
+import time
 
 from cli_harness import run
 import corpus
@@ -236,3 +237,21 @@ def test_the_cache_key_follows_the_tools_own_sources(tmp_path):
     assert len({first, edited, result_cache.source_digest(str(package))}) == 3
     own = result_cache.source_digest(os.path.dirname(result_cache.__file__))
     assert f'+{own}\0' in result_cache.ResultCache(str(tmp_path / 'c'), '').options
+
+
+def test_a_file_is_read_once_a_run_and_a_rewrite_is_seen(tmp_path):
+    # Robots of a collection share meshes: one digest per file and run. A rewrite of the same
+    # size with its modification time put back still changes the file's ctime: read again.
+    from urdf_link_tools.result_cache import ResultCache
+    mesh = tmp_path / 'part.stl'
+    mesh.write_bytes(b'a' * 1000)
+    run = ResultCache(str(tmp_path / 'cache'), 'options')
+    first = run._entry(str(mesh))
+    assert run._digests and run._entry(str(mesh)) == first
+    stamp = mesh.stat().st_mtime_ns
+    time.sleep(0.02)
+    mesh.write_bytes(b'b' * 1000)
+    os.utime(mesh, ns=(stamp, stamp))
+    assert run._entry(str(mesh)) != first
+    again = ResultCache(str(tmp_path / 'cache'), 'options')
+    assert again.run != run.run and again._entry(str(mesh)) == run._entry(str(mesh))
