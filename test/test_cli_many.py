@@ -255,3 +255,23 @@ def test_a_file_is_read_once_a_run_and_a_rewrite_is_seen(tmp_path):
     assert run._entry(str(mesh)) != first
     again = ResultCache(str(tmp_path / 'cache'), 'options')
     assert again.run != run.run and again._entry(str(mesh)) == run._entry(str(mesh))
+
+
+def test_a_recorded_file_is_not_read_again_until_it_is_written(tmp_path, monkeypatch):
+    # As git's index: a file whose device, inode, size, mtime and ctime are those recorded
+    # with its digest is not hashed again; any write changes its ctime and it is read.
+    from urdf_link_tools import result_cache
+    monkeypatch.setattr(result_cache, 'RACY_NS', 0)  # no 2 s wait for the clock to move on
+    robot, mesh = tmp_path / 'robot.urdf', tmp_path / 'part.stl'
+    robot.write_text('<robot name="r"/>')
+    mesh.write_bytes(b'a' * 1000)
+    time.sleep(0.01)
+    first = result_cache.ResultCache(str(tmp_path / 'cache'), 'options')
+    first.put(str(robot), 'report', [str(mesh)])
+    later = result_cache.ResultCache(str(tmp_path / 'cache'), 'options')
+    assert later.get(str(robot)) == 'report'
+    assert list(later._digests.values()) == [result_cache.file_digest(str(robot))]  # only it
+    stamp = mesh.stat().st_mtime_ns
+    mesh.write_bytes(b'b' * 1000)
+    os.utime(mesh, ns=(stamp, stamp))  # same size and mtime: the ctime still moved
+    assert result_cache.ResultCache(str(tmp_path / 'cache'), 'options').get(str(robot)) is None

@@ -21,7 +21,10 @@ ament prefixes) and the path and content of the description given. It holds the 
 the content digest of every other file the check read: xacro includes and YAML files,
 meshes, and the places a missing mesh was looked for (recorded as absent). The entry is used
 only while every one of them still has that content, so editing a mesh, a YAML file or an
-included macro, or adding the mesh that was missing, checks the robot again.
+included macro, or adding the mesh that was missing, checks the robot again. A file whose
+stat identity (device, inode, size, modification and change times) is the one recorded with
+its digest is not read again, as git's index does: a write changes the ctime, which no tool
+can set back, and a file changed within two seconds of being recorded is always read.
 
 Entries are pickles written by this tool into a directory the user names: as with any
 cache, point it only at a directory nobody else writes. A damaged entry is a miss.
@@ -31,15 +34,20 @@ import dataclasses
 from dataclasses import replace
 import os
 import pickle
+import time
 from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
 
 from urdf_link_tools.reports import CheckReport
 
 #: bump when the entries' layout or what a report holds changes
-FORMAT = 1
+FORMAT = 2
+#: A file whose ctime is this close to when its digest was recorded may have been written
+#: again in the same tick of a coarse clock (git's "racily clean" files): hashed again.
+RACY_NS = 2_000_000_000
 _CHUNK = 1 << 20
 
-Dependency = Tuple[str, Optional[str]]
+#: (path, content digest or None when absent, stat identity when the digest was taken)
+Dependency = Tuple[str, Optional[str], Optional[Tuple[int, ...]]]
 
 
 #: the digests of the current run in this process, by the run's token (ResultCache.run)
@@ -172,7 +180,8 @@ class ResultCache:
                 dependencies, value = pickle.load(stream)
         except Exception:  # a damaged or foreign entry: check again
             return None
-        if any(file_digest(name, self._digests) != digest for name, digest in dependencies):
+        if any(not _unchanged(name, digest, identity, self._digests)
+               for name, digest, identity in dependencies):
             return None
         return value
 
@@ -189,9 +198,10 @@ class ResultCache:
         entry = self._entry(path)
         if entry is None:
             return
-        dependencies: List[Dependency] = [(name, file_digest(name, self._digests))
+        dependencies: List[Dependency] = [_recorded(name, self._digests)
                                           for name in sorted(set(read))]
-        dependencies += [(name, None) for name in sorted(set(absent)) if not os.path.exists(name)]
+        dependencies += [(name, None, None) for name in sorted(set(absent))
+                         if not os.path.exists(name)]
         os.makedirs(os.path.dirname(entry), exist_ok=True)
         import tempfile  # with shutil, bz2 and lzma: about 8 ms a check without --cache skips
         handle, temporary = tempfile.mkstemp(dir=os.path.dirname(entry), suffix='.tmp')
@@ -203,6 +213,47 @@ class ResultCache:
         except BaseException:
             os.unlink(temporary)
             raise
+
+
+def _identity(info: os.stat_result) -> Tuple[int, ...]:
+    return (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns)
+
+
+def _recorded(path: str, known: Dict[tuple, str]) -> Dependency:
+    """
+    Return a file's digest with its stat identity, when that can vouch for it later.
+
+    The identity (device, inode, size, modification and change times) is kept only when the
+    file's last change is RACY_NS older than now: a write after this changes the ctime,
+    which no tool can set back, so a later run that finds the same identity need not read
+    the file (git's index does the same). Otherwise, and when it cannot be read, None.
+    """
+    try:
+        before = os.stat(path)
+    except OSError:
+        return path, None, None
+    digest = file_digest(path, known)
+    try:
+        after = os.stat(path)
+    except OSError:
+        return path, digest, None
+    settled = _identity(before) == _identity(after) and \
+        time.time_ns() - after.st_ctime_ns > RACY_NS
+    return path, digest, _identity(after) if settled else None
+
+
+def _unchanged(path: str, digest: Optional[str], identity: Optional[Tuple[int, ...]],
+               known: Dict[tuple, str]) -> bool:
+    """Return True when a file still has the recorded content (or is still absent)."""
+    if digest is None:  # absent or unreadable when recorded: it must still be
+        return file_digest(path, known) is None
+    if identity is not None:
+        try:
+            if _identity(os.stat(path)) == identity:
+                return True
+        except OSError:
+            return False
+    return file_digest(path, known) == digest
 
 
 def portable(report: CheckReport) -> CheckReport:
