@@ -15,7 +15,7 @@
 """Collision markers: mirrored meshes are drawn, zero scales are not; overlaps show the pair."""
 
 from cli_harness import ROOT
-from collision_robots import envelope, OVERLAPPING
+from collision_robots import box_link, envelope, joint, OVERLAPPING, robot
 import numpy as np
 import pytest
 from urdf_link_tools.analysis import analyze
@@ -89,6 +89,24 @@ def test_a_link_overlapping_many_draws_each_of_them_and_every_contact():
     assert len(spheres) == 4 and {m.header.frame_id for m in spheres} == {'shell'}
     assert all(abs(m.pose.position.z - 0.19) < 0.02 for m in spheres)
     assert len({m.id for m in drawn}) == len(drawn)
+
+
+def test_an_overlap_of_links_welded_together_is_drawn_quietly():
+    # An info (they never move apart): the parts in the collision colour, the contact in the
+    # warning colour; a warning's parts are orange and its contact red.
+    text = robot('welded', box_link('trunk', '0.4 0.4 0.1'),
+                 box_link('face', '0.1 0.2 0.2', '0.3 0 0'),
+                 box_link('cage', '0.1 0.2 0.2', '0.35 0 0'),
+                 joint('jf', 'fixed', 'trunk', 'face'), joint('jc', 'fixed', 'trunk', 'cage'))
+    options = markers.MarkerOptions()
+    drawn = [m for m in markers.link_markers(analyze(parse_urdf_string(text), CheckConfig(
+        check_meshes=False)), options).markers if m.ns == markers.NS_OVERLAP]
+    parts = [m for m in drawn if m.type == Marker.CUBE]
+    (contact,) = [m for m in drawn if m.type == Marker.SPHERE]
+    assert parts and all((m.color.r, m.color.g, m.color.b) == pytest.approx(
+        options.color_collision[:3]) for m in parts)
+    assert (contact.color.r, contact.color.g, contact.color.b) == pytest.approx(
+        options.color_warning[:3])
 
 
 @pytest.mark.parametrize('scale, inward', [('1 1 1', False), ('-1 1 1', True),

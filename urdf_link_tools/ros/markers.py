@@ -312,7 +312,8 @@ def overlap_markers(analysis, options: MarkerOptions = MarkerOptions(),
     Return the pairs of links that overlap at rest: both elements and the contact point.
 
     Built from the ``collision-overlap-at-rest`` findings (their ``other_link``,
-    ``other_element`` and ``point_in_link`` values), in the warning colour. A finding about
+    ``other_element`` and ``point_in_link`` values), in the warning colour (an info, links
+    welded together: the collision colour, the contact in the warning colour). A finding about
     one link overlapping many (its ``links``) draws the collision geometry of each of them
     and every contact point (``points_in_link``).
 
@@ -323,11 +324,13 @@ def overlap_markers(analysis, options: MarkerOptions = MarkerOptions(),
     """
     robot = analysis.robot
     markers: List[Marker] = []
-    color = options.color_warning[:3] + (0.6,)
     findings = [f for f in analysis.findings if f.rule == OVERLAP]
     for finding in findings[:MAX_OVERLAP_MARKERS]:
         if len(markers) >= 3 * MAX_OVERLAP_MARKERS:
             break  # an envelope over thousands of links: RViz gets a bounded array
+        alarming = finding.severity >= Severity.WARNING
+        color = (options.color_warning if alarming else options.color_collision)[:3] + (0.6,)
+        contact = options.color_error if alarming else options.color_warning
         values = dict(finding.values)
         drawn = [(finding.link, finding.element)]
         if len(finding.links) > 1:
@@ -358,7 +361,7 @@ def overlap_markers(analysis, options: MarkerOptions = MarkerOptions(),
                 sphere.pose.orientation.w = 1.0
                 sphere.scale.x = sphere.scale.y = sphere.scale.z = \
                     OVERLAP_POINT_DIAMETER * options.scale
-                sphere.color = color_msg(options.color_error)
+                sphere.color = color_msg(contact)
                 markers.append(sphere)
     return markers
 
