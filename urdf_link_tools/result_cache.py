@@ -70,7 +70,7 @@ def file_digest(path: str, known: Optional[Dict[tuple, str]] = None) -> Optional
             info = os.stat(path)
         except OSError:
             return None
-        key = (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns)
+        key = _identity(info)
         found = known.get(key)
         if found is not None:
             return found

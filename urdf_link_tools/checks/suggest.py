@@ -87,8 +87,13 @@ def geometry_tensor(ctx: CheckContext, link: Link) -> Optional[np.ndarray]:
         return None
     if not geometry_is_the_part(ctx, link):
         return None  # a mesh in millimetres, a placeholder shape: its tensor is not the part's
+    return _in_inertial_frame(link, model.unit_inertia * (link.mass / model.volume))
+
+
+def _in_inertial_frame(link: Link, tensor: np.ndarray) -> Optional[np.ndarray]:
+    """Return a link-frame tensor in the link's inertial frame, None if not finite."""
     rotation = rpy_to_matrix(link.inertial.origin.rpy)
-    tensor = rotation.T @ (model.unit_inertia * (link.mass / model.volume)) @ rotation
+    tensor = rotation.T @ tensor @ rotation
     return tidy(tensor) if np.all(np.isfinite(tensor)) else None
 
 
@@ -105,9 +110,8 @@ def visual_tensor(ctx: CheckContext, link: Link) -> Optional[Tuple[np.ndarray, f
     density = link.mass / model.volume
     if not ctx.config.density_min <= density <= ctx.config.density_max:
         return None
-    rotation = rpy_to_matrix(link.inertial.origin.rpy)
-    tensor = rotation.T @ (model.unit_inertia * density) @ rotation
-    return (tidy(tensor), density) if np.all(np.isfinite(tensor)) else None
+    tensor = _in_inertial_frame(link, model.unit_inertia * density)
+    return (tensor, density) if tensor is not None else None
 
 
 def problem(ctx: CheckContext, link: Link, matrix: np.ndarray,

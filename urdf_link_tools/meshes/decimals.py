@@ -89,8 +89,8 @@ def decimal_values(text: str) -> Optional[np.ndarray]:
     signed = (first == _MINUS) | (first == _PLUS)
     # A sign only first, or right after the exponent's 'e': counting those finds any other.
     after = at_e + 1
-    exponent_signed = (codes[np.minimum(after, len(raw) - 1)] == _MINUS) | \
-        (codes[np.minimum(after, len(raw) - 1)] == _PLUS)
+    following = codes[np.minimum(after, len(raw) - 1)]
+    exponent_signed = (following == _MINUS) | (following == _PLUS)
     if raw.count(b'-') + raw.count(b'+') != \
             int(np.count_nonzero(signed)) + int(np.count_nonzero(exponent_signed)):
         return None

@@ -291,7 +291,7 @@ def rule_statuses(analysis, links: Sequence[Link], prefix: str,
     flagged = 0
     for link in links:
         findings = analysis.link_findings(link.name)
-        flagged += bool(findings) or bool(analysis.findings_about(link.name))
+        flagged += bool(analysis.findings_about(link.name))  # its own, and those listing it
         for finding in findings:
             by_rule.setdefault(finding.rule, []).append((link.name, finding))
     statuses = [DiagnosticStatus(

@@ -362,7 +362,7 @@ def _missing_file_hint(state: State) -> str:
                     f'argument does not exist: give it after the file as {named[0]}:=VALUE)')
     for package, root in state.found.items():
         real = os.path.realpath(root)
-        if missing and os.path.realpath(missing).startswith(real.rstrip(os.sep) + os.sep):
+        if missing and read_policy.inside(os.path.realpath(missing), real):
             if not os.path.isdir(real):
                 where = f'{root}, which does not exist'
             elif not os.path.isfile(os.path.join(real, 'package.xml')):
