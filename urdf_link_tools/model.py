@@ -46,7 +46,7 @@ def _frozen(cls: type) -> type:
     parameters, defaults, default factories and ``__post_init__`` are the dataclass's;
     instances stay frozen, hashable and comparable.
     """
-    cls = dataclass(frozen=True)(cls)
+    cls = dataclass(frozen=True, init=False)(cls)
     namespace: Dict[str, Any] = {'MISSING': MISSING}
     parameters = []
     body = ['    values = self.__dict__']
