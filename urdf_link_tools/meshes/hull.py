@@ -185,11 +185,7 @@ def qhull_safe(points: np.ndarray) -> bool:
         return False
     centred = points - (points.min(axis=0) + points.max(axis=0)) / 2.0
     extent = float(np.max(centred.max(axis=0) - centred.min(axis=0)))
-    try:
-        _start(centred, NATIVE_MIN_WIDTH * extent)
-    except _Flat:
-        return False
-    return True
+    return _thinnest(centred)[0] > NATIVE_MIN_WIDTH * extent
 
 
 def coal_qhull(points: np.ndarray, keep_triangles: bool) -> Optional[object]:
@@ -207,6 +203,11 @@ def coal_qhull(points: np.ndarray, keep_triangles: bool) -> Optional[object]:
     """
     if not qhull_safe(points):
         return None
+    return _qhull(points, keep_triangles)
+
+
+def _qhull(points: np.ndarray, keep_triangles: bool) -> Optional[object]:
+    """Return coal's hull of points :func:`qhull_safe` accepts (see :func:`coal_qhull`)."""
     import coal
     points = np.ascontiguousarray(points, dtype=np.float64)
     model = coal.BVHModelOBBRSS()
@@ -238,8 +239,12 @@ def _coal_hull(original: np.ndarray) -> Optional[Hull]:
     centre = (original.min(axis=0) + original.max(axis=0)) / 2.0
     points = original - centre  # Qhull's precision is relative to the biggest coordinate
     extent = float(np.max(points.max(axis=0) - points.min(axis=0)))
-    _start(points, _EPS * extent)  # raises _Flat as the NumPy hull would
-    convex = coal_qhull(points, True)
+    # One extreme tetrahedron for both tests: flat (as the NumPy hull would say) and too
+    # thin for Qhull (as coal_qhull would refuse it).
+    thinnest = _thinnest(points)[0] if np.all(np.isfinite(points)) else math.nan
+    if not thinnest > _EPS * extent:
+        raise _Flat()
+    convex = _qhull(points, True) if thinnest > NATIVE_MIN_WIDTH * extent else None
     if convex is None:  # thin, or refused: the other hulls decide
         return None
     corners = np.asarray(convex.points(), dtype=np.float64).reshape(-1, 3)
@@ -299,28 +304,43 @@ def _outward(points: np.ndarray, simplices: np.ndarray, normals: np.ndarray) -> 
     return simplices
 
 
-def _start(points: np.ndarray, eps: float) -> np.ndarray:
-    """Return four points spanning a tetrahedron, wound outwards as four faces."""
+def _thinnest(points: np.ndarray) -> Tuple[float, Tuple[int, int, int, int], np.ndarray]:
+    """
+    Return how thin the extreme tetrahedron of points is, its corners and its normal.
+
+    The corners are the extremes along the widest axis, the point furthest from their line
+    and the point furthest from the plane of those three; the thickness is the smallest of
+    the three distances that found them (0 for fewer than four distinct points, NaN when
+    a coordinate is not finite).
+    """
     low, high = points.min(axis=0), points.max(axis=0)
     axis = int(np.argmax(high - low))
     i0, i1 = int(np.argmin(points[:, axis])), int(np.argmax(points[:, axis]))
-    if not high[axis] - low[axis] > eps:
-        raise _Flat()
+    span = float(high[axis] - low[axis])
+    if not span > 0.0:
+        return span, (i0, i1, i1, i1), np.zeros(3)
     direction = points[i1] - points[i0]
     direction /= np.linalg.norm(direction)
     offsets = points - points[i0]
     along = offsets - np.outer(offsets @ direction, direction)
     distances = np.einsum('ij,ij->i', along, along)
     i2 = int(np.argmax(distances))
-    if not np.sqrt(distances[i2]) > eps:
-        raise _Flat()
+    across = float(np.sqrt(distances[i2]))
+    if not across > 0.0:
+        return across, (i0, i1, i2, i2), np.zeros(3)
     normal = np.cross(points[i1] - points[i0], points[i2] - points[i0])
     normal /= np.linalg.norm(normal)
     heights = offsets @ normal
     i3 = int(np.argmax(np.abs(heights)))
-    if not abs(heights[i3]) > eps:
+    return min(span, across, float(abs(heights[i3]))), (i0, i1, i2, i3), heights[i3]
+
+
+def _start(points: np.ndarray, eps: float) -> np.ndarray:
+    """Return four points spanning a tetrahedron, wound outwards as four faces."""
+    thinnest, (i0, i1, i2, i3), height = _thinnest(points)
+    if not thinnest > eps:
         raise _Flat()
-    if heights[i3] > 0.0:  # the fourth point above (i0, i1, i2): wind that face downwards
+    if height > 0.0:  # the fourth point above (i0, i1, i2): wind that face downwards
         i1, i2 = i2, i1
     return np.array([[i0, i1, i2], [i0, i3, i1], [i1, i3, i2], [i2, i3, i0]],
                     dtype=np.int64)
