@@ -174,6 +174,24 @@ def test_the_page_draws_each_pair_of_a_link_overlapping_many():
     assert [pair['depth'] for pair in pairs] == pytest.approx(depths)
 
 
+def test_the_page_gives_each_pair_the_severity_of_its_finding():
+    # Links welded together overlap as an info (simulators fuse them): the page draws and
+    # lists that pair as an info, and a link that moves into the same geometry as a warning.
+    pytest.importorskip('coal', reason='the overlaps at rest need coal')
+    from collision_robots import box_link, joint, robot
+    text = robot('welded', box_link('trunk', '0.4 0.4 0.1'),
+                 box_link('face', '0.1 0.2 0.2', '0.3 0 0'),
+                 box_link('cage', '0.1 0.2 0.2', '0.35 0 0'),
+                 box_link('arm', '0.1 0.1 0.1', '0 0 0'),
+                 joint('jf', 'fixed', 'trunk', 'face'), joint('jc', 'fixed', 'trunk', 'cage'),
+                 joint('ja', 'revolute', 'trunk', 'arm', '0.3 0 0.15'))
+    analysis = analyze(parse_urdf_string(text), CheckConfig(check_meshes=False))
+    pairs = {frozenset(pair['links']): pair for pair in build_scene(analysis, 'welded')['pairs']}
+    assert pairs[frozenset(('face', 'cage'))]['severity'] == 'info'
+    moving = [pair for key, pair in pairs.items() if 'arm' in key]
+    assert moving and all(pair['severity'] == 'warning' for pair in moving)
+
+
 def test_tiago_dual_page_within_budget(tmp_path):
     path, package = corpus_robot('tiago_dual.urdf')
     started = time.monotonic()

@@ -173,6 +173,16 @@ def test_report_in_the_browser(browser, tmp_path, monkeypatch, name):
         assert opened.outside == [] and set(opened.requests) == {opened.url}
         assert opened.errors == []
 
+        # each pair overlapping at rest is listed with its depth and its finding's severity
+        facts = page.locator('#facts').text_content()
+        for finding in findings:
+            if finding['rule'] == 'collision-overlap-at-rest':
+                partners = (finding.get('links') or [None])[1:] or \
+                    [finding['values']['other_link']]
+                for other in partners:
+                    assert f"{finding['link']} / {other} (" in facts, facts
+                assert f" mm, {finding['severity']})" in facts, facts
+
         # the robot is drawn: hiding every part changes a good share of the canvas
         opened.set_checkboxes(visual=False, com=False, robot_com=False)
         empty = opened.canvas_shot()

@@ -186,10 +186,11 @@ def finding_data(finding: Finding, index: int, source: Optional[str]) -> Dict[st
 
 def collision_pairs(analysis) -> List[Dict[str, Any]]:
     """
-    Return the pairs of links whose collision geometry overlaps at rest, with their depth.
+    Return the pairs of links whose collision geometry overlaps at rest: depth and severity.
 
     They are the reported ``collision-overlap-at-rest`` findings (the link and the
-    ``other_link`` it overlaps): drawn as lines between the two links.
+    ``other_link`` it overlaps): drawn as lines between the two links, in the colour of the
+    finding's severity (an overlap of links welded together is an info).
     """
     pairs = []
     for finding in analysis.findings:
@@ -199,14 +200,16 @@ def collision_pairs(analysis) -> List[Dict[str, Any]]:
         other = values.get('other_link')
         if not other:
             continue
+        severity = finding.severity.label
         if len(finding.links) > 1:  # one link overlapping many: each pair, with its depth
             depths = str(values.get('depths_mm', '')).split()
             for index, partner in enumerate(finding.links[1:]):
                 pairs.append({'links': [finding.link, partner],
-                              'depth': _metres(depths[index] if index < len(depths) else '')})
+                              'depth': _metres(depths[index] if index < len(depths) else ''),
+                              'severity': severity})
             continue
         pairs.append({'links': [finding.link, other],
-                      'depth': _metres(values.get('depth_mm', ''))})
+                      'depth': _metres(values.get('depth_mm', '')), 'severity': severity})
     return pairs
 
 

@@ -92,6 +92,14 @@
       item.classList.toggle('current', Number(item.dataset.id) === finding.id);
     }
   }
+  function pairText(pair) {
+    // 'a / b (12.3 mm, warning)': how deep, and whether it is worth fixing (an info is a pair
+    // welded together, which simulators fuse and an SRDF disables as "Always").
+    const details = [];
+    if (typeof pair.depth === 'number') details.push(fmt(pair.depth * 1000) + ' mm');
+    if (pair.severity) details.push(pair.severity);
+    return pair.links.join(' / ') + (details.length ? ' (' + details.join(', ') + ')' : '');
+  }
   function fillFacts(list, pairs) {
     list.replaceChildren();
     for (const [name, value] of pairs) list.append(el('dt', '', name), el('dd', '', value));
@@ -110,7 +118,7 @@
                    ', ' + counts.info + ' info'],
       ['mesh triangles', current.triangles.toLocaleString('en')],
       ['overlapping pairs', (current.pairs || []).length ?
-        current.pairs.map((pair) => pair.links.join(' / ')).join('; ') :
+        current.pairs.map(pairText).join('; ') :
         (current.pairs_checked ? 'none at rest' : 'not checked (no coal, or the rule ignored)')],
     ]);
     $('notes').replaceChildren(...current.notes.map((note) => el('li', '', note)));

@@ -252,12 +252,14 @@ window.UrdfReportView = (function () {
           robotRoot.add(object);
         }
       }
-      // Overlapping collision pairs (the self-collision check): a line between the two links.
+      // Overlapping collision pairs (the self-collision check): a line between the two links,
+      // red for a warning, the info colour for links welded together (an info).
       for (const pair of robot.pairs || []) {
         const ends = pair.links.map((name) => linkCentre(name));
         if (ends.some((end) => !end)) continue;
+        const color = pair.severity === 'info' ? COLORS.info : COLORS.pair;
         const line = new THREE.Line(new THREE.BufferGeometry().setFromPoints(ends),
-                                    overlay(new THREE.LineBasicMaterial({color: COLORS.pair})));
+                                    overlay(new THREE.LineBasicMaterial({color})));
         robotRoot.add(line);
       }
       const grid = new THREE.GridHelper(Math.max(1, Math.ceil(radius * 4)), 20, 0xb0b8c0, 0xd8dde3);
