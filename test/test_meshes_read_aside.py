@@ -127,6 +127,21 @@ print('with a thread', elsewhere.can_fork(), elsewhere.start(logs, [(1,)]))
 waiting.set()
 thread.join()
 print('no calls', elsewhere.start(logs, []))
+big = [(index,) for index in range(4)]
+def block(index):
+    return bytes([index]) * 3_000_000  # megabytes, as a robot's visual meshes
+def whole(answers):
+    return [answer == block(index) for index, answer in enumerate(answers)]
+print('in a file', elsewhere._answer_file() is not None,
+      whole(elsewhere.start(block, big).collect()))
+elsewhere._answer_file = lambda: None  # no memfd_create: through the pipe
+print('through the pipe', whole(elsewhere.start(block, big).collect()))
+elsewhere._reap_ending()
+try:
+    os.waitpid(-1, os.WNOHANG)
+    print('children left')
+except ChildProcessError:
+    print('every child reaped')
 """
 
 
@@ -142,6 +157,9 @@ def test_a_child_that_fails_answers_none_and_its_log_comes_back():
         'cancelled None',
         'with a thread False None',
         'no calls None',
+        'in a file True [True, True, True, True]',
+        'through the pipe [True, True, True, True]',
+        'every child reaped',
     ]
 
 
