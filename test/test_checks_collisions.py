@@ -275,6 +275,30 @@ def test_links_welded_together_overlap_as_an_info_with_the_srdf_entry():
                        for f in arm)
 
 
+def test_an_envelope_names_the_links_welded_to_it():
+    # TIAGo's torso column holds the lift, the first arm link and the torso plate welded
+    # to it: one warning, which says that the welded pair never changes and gives it the
+    # SRDF reason "Always"; the HTML page draws that pair as an info.
+    from urdf_link_tools.reports.scene import collision_pairs
+    text = robot(
+        'column', box_link('trunk', '0.4 0.4 0.1'), box_link('shell', '0.6 0.6 0.6', '0.5 0 0.5'),
+        box_link('plate', '0.05 0.05 0.05', '0.3 0 0.5'),
+        box_link('lift', '0.05 0.05 0.05', '0.7 0 0.5'),
+        box_link('arm', '0.05 0.05 0.05', '0.5 0 0.7'),
+        joint('js', 'fixed', 'trunk', 'shell'), joint('jp', 'fixed', 'trunk', 'plate'),
+        joint('jl', 'prismatic', 'trunk', 'lift'), joint('ja', 'revolute', 'trunk', 'arm'))
+    analysis = analyze(parse_urdf_string(text), CheckConfig(check_meshes=False))
+    (finding,) = [f for f in analysis.findings if f.rule == RULE]
+    assert finding.severity == Severity.WARNING and finding.link == 'shell'
+    assert sorted(finding.links[1:]) == ['arm', 'lift', 'plate']
+    assert 'plate is welded to it (fixed joints), so that overlap never changes' in \
+        finding.message
+    assert finding.suggestion.endswith('(reason="Always" for plate)')
+    assert dict(finding.values)['welded_links'] == 'plate'
+    severities = {pair['links'][1]: pair['severity'] for pair in collision_pairs(analysis)}
+    assert severities == {'plate': 'info', 'lift': 'warning', 'arm': 'warning'}
+
+
 def test_fewer_than_three_overlaps_of_a_link_stay_pairs():
     found = overlaps(envelope(2))
     assert sorted((f.link, dict(f.values)['other_link']) for f in found) == [

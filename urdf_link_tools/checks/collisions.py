@@ -27,7 +27,7 @@ rule finds nothing (the CLI's ``collisions`` says why).
 """
 
 import logging
-from typing import Dict, Iterator, List, Sequence, Tuple, TYPE_CHECKING
+from typing import Dict, Iterator, List, Optional, Sequence, Tuple, TYPE_CHECKING
 
 from urdf_link_tools.checks.base import CheckContext, fmt, fmt_vector, Rule
 from urdf_link_tools.checks.model_wide import listed
@@ -93,7 +93,7 @@ def check_overlaps(ctx: CheckContext) -> Iterator[Finding]:
 
     envelopes, single = envelope_groups(kept)
     for link_name, group in envelopes:
-        yield _envelope_finding(ctx, link_name, group, all(map(welded, group)))
+        yield _envelope_finding(ctx, link_name, group, [welded(item) for item in group])
     for overlap in single:
         yield _pair_finding(ctx, overlap, welded(overlap))
     if report.truncated:
@@ -184,23 +184,36 @@ def _seen_from(name: str, overlap: 'Overlap') -> Tuple[str, str, str, Tuple[floa
 
 
 def _envelope_finding(ctx: CheckContext, name: str, group: List['Overlap'],
-                      welded: bool = False) -> Finding:
-    """One finding for a link overlapping many: the deepest pair's place, every partner."""
+                      welded_pairs: Optional[Sequence[bool]] = None) -> Finding:
+    """
+    One finding for a link overlapping many: the deepest pair's place, every partner.
+
+    :param welded_pairs: for each overlap, whether its links are welded together: all of
+        them makes an info; some of them are named (their SRDF reason is "Always")
+    """
     sides = [_seen_from(name, overlap) for overlap in group]
     element, other, other_element, point = sides[0]  # the deepest
     local = _micrometres(point)
     root = _micrometres(group[0].point)
     others = tuple(side[1] for side in sides)
     own = sorted({side[0] for side in sides})
+    flags = list(welded_pairs) if welded_pairs is not None else [False] * len(group)
+    welded = all(flags)
+    fused = tuple(side[1] for side, flag in zip(sides, flags) if flag) if not welded else ()
     entries = (f'disable its {len(group)} pairs in the SRDF (<disable_collisions '
                f'link1="{name}" link2=... reason="{"Always" if welded else "Default"}"/>, one '
                'per link; urdf-link-tools collisions writes them) and check with --srdf SRDF')
+    if fused:
+        entries += f' (reason="Always" for {listed(fused)})'
+    # A link welded to the envelope never moves apart from it: said, as for a pair.
+    partly = (f'; {listed(fused)} {"is" if len(fused) == 1 else "are"} welded to it (fixed '
+              'joints), so that overlap never changes: simulators fuse them') if fused else ''
     return ctx.finding(
         OVERLAP, Severity.INFO if welded else Severity.WARNING,
         f"the collision geometry of '{name}' ({', '.join(own)}) intersects that of "
         f"{len(group)} links at rest ({listed(others)}); the deepest is '{other}' "
         f'({other_element}), {_depth_text(group[0].depth)}, at ({fmt_vector(local)}) in '
-        f"'{name}''s frame" + (_WELDED if welded else ''),
+        f"'{name}''s frame" + (_WELDED if welded else partly),
         link=name, element=element, line=_element_line(ctx.robot.link(name), element),
         suggestion=(entries[0].upper() + entries[1:] + ' (or, if the overlaps are not '
                     f"meant, shrink the collision geometry of '{name}')") if welded else
@@ -215,7 +228,8 @@ def _envelope_finding(ctx: CheckContext, name: str, group: List['Overlap'],
                 ('depths_mm', ' '.join(fmt(overlap.depth * 1000.0, 6)
                                        for overlap in group[:ENVELOPE_DETAIL])),
                 ('points_in_link', '; '.join(fmt_vector(_micrometres(side[3]), 6)
-                                             for side in sides[:ENVELOPE_DETAIL]))),
+                                             for side in sides[:ENVELOPE_DETAIL])))
+        + ((('welded_links', ', '.join(fused)),) if fused else ()),
         links=(name,) + others)
 
 

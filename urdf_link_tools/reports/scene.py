@@ -203,10 +203,12 @@ def collision_pairs(analysis) -> List[Dict[str, Any]]:
         severity = finding.severity.label
         if len(finding.links) > 1:  # one link overlapping many: each pair, with its depth
             depths = str(values.get('depths_mm', '')).split()
+            # links welded to it (in an envelope that is a warning) overlap as an info
+            welded = set(str(values.get('welded_links', '')).split(', '))
             for index, partner in enumerate(finding.links[1:]):
                 pairs.append({'links': [finding.link, partner],
                               'depth': _metres(depths[index] if index < len(depths) else ''),
-                              'severity': severity})
+                              'severity': 'info' if partner in welded else severity})
             continue
         pairs.append({'links': [finding.link, other],
                       'depth': _metres(values.get('depth_mm', '')), 'severity': severity})
