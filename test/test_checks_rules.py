@@ -373,18 +373,43 @@ def test_com_tolerance_boundary(offset, fires):
 def test_com_of_a_light_link_welded_to_a_heavy_one(body_mass, fires):
     # PR2's 0.1 kg roll links, welded to 2.6 to 6 kg links, declare a centre of mass 25 mm
     # outside their 2 cm box: fused, the body's centre of mass moves by about 1 mm at most.
-    # Welded to a link of comparable mass, it is reported.
+    # Welded to a link of comparable mass, it is reported (the roll link sits on the heavy
+    # link's top face, its centre of mass above both).
     text = robot(
         '<link name="base"/><joint name="j" type="revolute"><parent link="base"/>'
         '<child link="heavy"/><axis xyz="0 0 1"/>'
         '<limit lower="-1" upper="1" effort="1" velocity="1"/></joint>'
         f'<link name="heavy">{cube_inertial(body_mass, 0.2)}{box("0.2 0.2 0.2")}</link>'
-        '<joint name="w" type="fixed"><parent link="heavy"/><child link="roll"/></joint>'
+        '<joint name="w" type="fixed"><parent link="heavy"/><child link="roll"/>'
+        '<origin xyz="0 0 0.1"/></joint>'
         f'<link name="roll">{cube_inertial(0.1, 0.02, xyz="0 0 0.035")}'
         f'{box("0.02 0.02 0.02")}</link>')
     found = [f for f in analyze(parse_urdf_string(text), NO_MESHES).findings
              if f.rule == 'com-outside-geometry']
     assert [f.link for f in found] == (['roll'] if fires else [])
+
+
+@pytest.mark.parametrize('com_z,fires', [(0.159, False), (0.7, True)])
+def test_com_inside_the_geometry_of_a_link_welded_to_it(com_z, fires):
+    # TIAGo's torso plate (a 1 cm slab) carries the torso column's mass, the column (welded
+    # to the same base) its 0.55 m box: one rigid body, which every engine fuses. Above
+    # the column too, the centre of mass is misplaced.
+    text = robot(
+        '<link name="base"/><joint name="j" type="prismatic"><parent link="base"/>'
+        '<child link="carriage"/><axis xyz="0 0 1"/>'
+        '<limit lower="0" upper="0.3" effort="1" velocity="1"/></joint>'
+        f'<link name="carriage">{cube_inertial(10.0, 0.3)}{box("0.3 0.3 0.3")}</link>'
+        '<joint name="p" type="fixed"><parent link="carriage"/><child link="plate"/>'
+        '<origin xyz="0 0 0.2"/></joint>'
+        f'<link name="plate">{cube_inertial(12.0, 0.2, xyz=f"0.02 0 {com_z}")}'
+        f'{box("0.4 0.25 0.01")}</link>'
+        '<joint name="c" type="fixed"><parent link="carriage"/><child link="column"/>'
+        '<origin xyz="0 0 0.2"/></joint>'
+        f'<link name="column">{cube_inertial(0.5, 0.2, xyz="0 0 0.275")}'
+        f'{box("0.23 0.23 0.55", xyz="0 0 0.275")}</link>')
+    found = [f for f in analyze(parse_urdf_string(text), NO_MESHES).findings
+             if f.rule == 'com-outside-geometry']
+    assert [f.link for f in found] == (['plate'] if fires else [])
 
 
 def test_triangle_suggestion_is_valid_and_keeps_axes():

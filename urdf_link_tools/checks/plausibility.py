@@ -27,7 +27,7 @@ from typing import Iterator
 import numpy as np
 
 from urdf_link_tools.checks.base import CheckContext, fmt, fmt_vector, Rule
-from urdf_link_tools.checks.bounds import excess
+from urdf_link_tools.checks.bounds import body_extent, excess
 from urdf_link_tools.checks.density import density_verdict, group_bounds, \
     negligible_in_its_body
 from urdf_link_tools.checks.suggest import geometry_tensor, mismatch, suggest
@@ -65,7 +65,8 @@ RULES = (
     Rule('com-outside-geometry', Severity.WARNING,
          'the inertial origin (centre of mass) lies outside the bounds of the collision '
          'geometry and of the visual geometry (not for a link welded to links so much heavier '
-         "that the fused body's centre of mass moves by under COM_MIN_TOLERANCE, 1 cm)",
+         "that the fused body's centre of mass moves by under COM_MIN_TOLERANCE, 1 cm, nor "
+         'inside the geometry of the links welded to it: one rigid body)',
          'usually a frame mix-up (a CAD origin, or the COM written in the parent frame)',
          'put the centre of mass in the link frame; the geometric centroid is given',
          'URDF link specification (inertial origin)'),
@@ -193,6 +194,12 @@ def check_com(ctx: CheckContext, link: Link) -> Iterator[Finding]:
                     COM_TOLERANCE * float(np.linalg.norm(both[1] - both[0])))
     distance = distance_outside(com, both)
     if distance <= tolerance:
+        return
+    # Inside the geometry of the links welded to it, it is inside its body's material: one
+    # rigid body, which simulators fuse, whose mass the description split its own way
+    # (TIAGo's torso plate carries the torso column's mass, and the column its shape).
+    extent, _ = body_extent(ctx, link)
+    if extent is not None and distance_outside(com, extent) <= tolerance:
         return
     # Welded to heavier links, it is one body with them (MuJoCo fuses, Gazebo lumps): its
     # centre of mass, wherever in its geometry it really is, moves that body's by at most
