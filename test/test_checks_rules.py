@@ -350,6 +350,17 @@ def test_density_boundaries(density, fires):
     assert ('density-implausible' in rules) == fires
 
 
+def test_a_density_on_the_limit_but_for_rounding_is_within():
+    # rrbot's links: 1 kg in 0.1 x 0.1 x 2 m, 49.99999999999999 kg/m^3 in floating point,
+    # were reported as "50 kg/m^3, outside 50 to 2.5e+04 kg/m^3".
+    text = moving(cube_inertial(1.0, 0.1) + box('0.1 0.1 2.0'))
+    rules = {f.rule for f in analyze(parse_urdf_string(text), NO_MESHES).findings}
+    assert 'density-implausible' not in rules
+    heavier = moving(cube_inertial(0.999, 0.1) + box('0.1 0.1 2.0'))
+    rules = {f.rule for f in analyze(parse_urdf_string(heavier), NO_MESHES).findings}
+    assert 'density-implausible' in rules
+
+
 def test_density_hints_name_the_unit_slip():
     grams = moving(cube_inertial(1000.0, 0.1) + box())   # 1e6 kg/m^3
     finding = [f for f in analyze(parse_urdf_string(grams), NO_MESHES).findings

@@ -83,8 +83,14 @@ def density_verdict(ctx: CheckContext, link: Link) -> Optional[DensityVerdict]:
     return verdict
 
 
+#: a density this close to a limit is on it: 1 kg in 0.1 x 0.1 x 2 m is 49.99999999999999
+#: kg/m^3 in floating point, which is 50, the lower limit, not "50, outside 50 to 25,000"
+_ROUNDING = 1e-9
+
+
 def _verdict(ctx: CheckContext, link: Link) -> Optional[DensityVerdict]:
-    low, high = ctx.config.density_min, ctx.config.density_max
+    low = ctx.config.density_min * (1.0 - _ROUNDING)
+    high = ctx.config.density_max * (1.0 + _ROUNDING)
     volumes = volume_range(ctx, link)
     if volumes is None:
         return None
