@@ -350,6 +350,22 @@ def test_density_boundaries(density, fires):
     assert ('density-implausible' in rules) == fires
 
 
+@pytest.mark.parametrize('declared,fires', [(('0.00454', '0.00454', '0.000388'), False),
+                                            (('0.0002', '0.0002', '0.00002'), True)])
+def test_a_tensor_of_the_visual_part_is_not_judged_by_a_partial_collision(declared, fires):
+    # Unitree H1's upper arm: the tensor of its 25 cm visual (a cylinder here), a 1 cm disc
+    # as collision. Suggesting the disc's tensor would make the arm 10 times too light to
+    # turn; a tensor unlike both is still reported.
+    ixx, iyy, izz = declared
+    part = (inertial(mass='0.862', ixx=ixx, iyy=iyy, izz=izz, xyz='0 0 -0.123')
+            + '<visual><origin xyz="0 0 -0.123"/><geometry><cylinder radius="0.03" '
+              'length="0.246"/></geometry></visual>'
+            + '<collision><origin xyz="0 0 -0.11"/><geometry><cylinder radius="0.04" '
+              'length="0.01"/></geometry></collision>')
+    rules = {f.rule for f in analyze(parse_urdf_string(moving(part)), NO_MESHES).findings}
+    assert ('inertia-geometry-mismatch' in rules) == fires
+
+
 def test_a_density_on_the_limit_but_for_rounding_is_within():
     # rrbot's links: 1 kg in 0.1 x 0.1 x 2 m, 49.99999999999999 kg/m^3 in floating point,
     # were reported as "50 kg/m^3, outside 50 to 2.5e+04 kg/m^3".

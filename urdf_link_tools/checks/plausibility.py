@@ -30,7 +30,7 @@ from urdf_link_tools.checks.base import CheckContext, fmt, fmt_vector, Rule
 from urdf_link_tools.checks.bounds import body_extent, excess
 from urdf_link_tools.checks.density import density_verdict, group_bounds, \
     negligible_in_its_body
-from urdf_link_tools.checks.suggest import geometry_tensor, mismatch, suggest
+from urdf_link_tools.checks.suggest import geometry_tensor, mismatch, suggest, visual_tensor
 from urdf_link_tools.findings import Finding, Severity
 from urdf_link_tools.geometry import (
     distance_outside, is_finite, union_bounds)
@@ -47,7 +47,9 @@ COM_MIN_TOLERANCE = 0.01
 RULES = (
     Rule('inertia-geometry-mismatch', Severity.WARNING,
          "a principal moment differs from the collision geometry's by more than "
-         'inertia_mismatch_factor (10x by default), either way',
+         'inertia_mismatch_factor (10x by default), either way (not when the tensor is within '
+         "2x of a solid box over the link's geometry, or of its visual geometry filled at a "
+         'plausible density: the collision is then a partial shape)',
          'a wrong tensor (a copied placeholder such as ixx=iyy=izz=1, a unit slip) makes '
          'joints far too sluggish or far too twitchy in simulation and control',
          'use the suggested tensor (uniform density, in the URDF inertial frame) or the CAD '
@@ -105,7 +107,7 @@ def check_mismatch(ctx: CheckContext, link: Link) -> Iterator[Finding]:
     off, worst = mismatch(have, want)
     if not (math.isfinite(off) and off > factor):
         return
-    if _fits_extent_box(ctx, link, have):
+    if _fits_extent_box(ctx, link, have) or _fits_visual(ctx, link, have):
         return  # the tensor is the whole part's; the collision is a partial shape
     ratios = have / want
     direction = 'larger' if ratios[worst] > 1.0 else 'smaller'
@@ -146,6 +148,23 @@ def _fits_extent_box(ctx: CheckContext, link: Link, have: np.ndarray) -> bool:
     squares = side * side
     box = np.sort(link.mass * (squares.sum() - squares) / 12.0)
     off, _ = mismatch(have, box)
+    return math.isfinite(off) and off <= BOX_FIT
+
+
+def _fits_visual(ctx: CheckContext, link: Link, have: np.ndarray) -> bool:
+    """
+    Return True when the tensor is within BOX_FIT of the visual geometry's, filled uniformly.
+
+    Unitree H1's upper arms declare the tensor of their visual mesh (a 25 cm arm) and
+    collide as a 1 cm disc: the collision tensor suggested instead would be 10 times too
+    small. Only a visual geometry whose volume holds the mass at a plausible density counts.
+    """
+    if not link.visuals:
+        return False
+    found = visual_tensor(ctx, link)
+    if found is None:
+        return False
+    off, _ = mismatch(have, principal_values(found[0]))
     return math.isfinite(off) and off <= BOX_FIT
 
 
