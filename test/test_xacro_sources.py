@@ -212,6 +212,22 @@ def test_info_names_xacro_sources():
     assert rows['base_link'] == f'{os.path.relpath(TOP, ROOT)}:{line_of(TOP, "base_link")}'
 
 
+def test_text_headings_name_where_each_link_was_written():
+    # A link's heading names its xacro file and line, never a line of the expansion (Go1's
+    # trunk was "robot.xacro:411" in a file of 151 lines).
+    result = subprocess.run(
+        [sys.executable, '-m', 'urdf_link_tools.cli', 'check', '--no-meshes', *robot_args()],
+        cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert result.returncode in (1, 2), result.stderr
+    macros = os.path.join(ROBOT_DIR, 'urdf', 'arm_macros.xacro')
+    headings = {line.split()[1]: line.split()[2] for line in result.stdout.splitlines()
+                if line.startswith('link ') and '(' in line}
+    assert headings['upper_link'] == f'({os.path.relpath(macros, ROOT)}:' \
+                                     f'{line_of(macros, "<link name=")}):'
+    assert headings['base_link'] == \
+        f'({os.path.relpath(TOP, ROOT)}:{line_of(TOP, "<link name=" + chr(34) + "base_link")}):'
+
+
 def test_blocks_keep_their_call_site_and_conditionals_their_lines():
     loaded = load_input(TOP, options=XacroOptions(
         package_dirs={'demo_description': ROBOT_DIR}, mappings={'with_gripper': 'true'}))

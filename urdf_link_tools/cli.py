@@ -24,7 +24,7 @@ import dataclasses
 import logging
 import os
 import sys
-from typing import Callable, Iterator, List, Optional, Sequence, TextIO
+from typing import Callable, Dict, Iterator, List, Optional, Sequence, TextIO, Tuple
 
 from urdf_link_tools.errors import UrdfError, UrdfInputError
 from urdf_link_tools.limits import DESCRIPTION_MAX_BYTES, MESH_MAX_BYTES
@@ -122,6 +122,18 @@ def _source_label(loaded: LoadedDescription) -> Optional[Callable[[Optional[int]
         place = loaded.source_map.locate(line)
         return f'{display_path(place.file)}:{place.line}' if place else str(line or '')
     return where
+
+
+def _link_places(robot: Robot, loaded: LoadedDescription) -> Dict[str, Tuple[str, int]]:
+    """Return where each link of an expanded description was written, where traced."""
+    places: Dict[str, Tuple[str, int]] = {}
+    if loaded.source_map is None:
+        return places
+    for link in robot.links:
+        place = loaded.source_map.locate(link.line)
+        if place is not None:
+            places[link.name] = (place.file, place.line)
+    return places
 
 
 def format_info(robot: Robot, where: Optional[Callable[[Optional[int]], str]] = None) -> str:
@@ -254,6 +266,8 @@ def _check_robot(path: str, args: argparse.Namespace, config, baseline, out: Tex
         _log_mesh_readers(path, analysis)
     report = build_report(analysis, path if path != '-' else 'standard input',
                           data if path == '-' else None, baseline)
+    if loaded.expanded:
+        report = dataclasses.replace(report, places=_link_places(robot, loaded))
     note = err if args.format != 'text' else NeutralStream(out)
     if args.fix_inertia is not None and loaded.expanded:
         _fix_xacro(args, report.analysis, loaded, note)

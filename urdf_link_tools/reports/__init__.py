@@ -25,7 +25,7 @@ that every format shares.
 
 from dataclasses import dataclass
 import importlib
-from typing import Dict, Optional, Sequence, Tuple, TYPE_CHECKING
+from typing import Dict, Mapping, Optional, Sequence, Tuple, TYPE_CHECKING
 
 if TYPE_CHECKING:  # pragma: no cover - typing only: keeps this registry free of the core
     from urdf_link_tools.analysis import Analysis
@@ -43,12 +43,15 @@ class CheckReport:
     :param label: how to name the input (the path as given, or 'standard input')
     :param suppressed: findings an inline comment silenced, with that comment
     :param baselined: findings already in the ``--baseline`` report
+    :param places: for a xacro input, where each link was written (file, line): the
+        parsed lines are the expansion's; None for a URDF input
     """
 
     analysis: 'Analysis'
     label: str
     suppressed: Tuple[Tuple['Finding', 'Suppression'], ...] = ()
     baselined: Tuple['Finding', ...] = ()
+    places: Optional[Mapping[str, Tuple[str, int]]] = None
 
 
 @dataclass(frozen=True)

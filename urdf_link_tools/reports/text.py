@@ -29,7 +29,7 @@ The other formats are the other modules of :mod:`urdf_link_tools.reports`.
 """
 
 import os
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Dict, List, Mapping, Optional, Sequence, Tuple
 
 from urdf_link_tools.analysis import Analysis
 from urdf_link_tools.findings import Finding, Severity, worst_severity
@@ -128,7 +128,8 @@ def finding_lines(finding: Finding, source: Optional[str] = None) -> List[str]:
 
 
 def format_text(analysis: Analysis, source: Optional[str] = None, suppressed: int = 0,
-                baselined: int = 0) -> str:
+                baselined: int = 0,
+                places: Optional[Mapping[str, Tuple[str, int]]] = None) -> str:
     """
     Render the findings grouped by link, worst links first, with a summary line.
 
@@ -136,6 +137,8 @@ def format_text(analysis: Analysis, source: Optional[str] = None, suppressed: in
     :param source: how to name the input (defaults to the robot's source path)
     :param suppressed: how many findings inline comments silenced (for the summary)
     :param baselined: how many findings the baseline had (for the summary)
+    :param places: for xacro input, where each link was written (file, line): a link's
+        heading names that, never a line of the expansion
     :return: the text, ending without a newline
     """
     out: List[str] = []
@@ -146,10 +149,12 @@ def format_text(analysis: Analysis, source: Optional[str] = None, suppressed: in
                   if any(f.severity == severity for f in findings)]
         if link_name is None:
             title = f"robot '{analysis.robot.name}'"
+        elif places is not None:  # xacro: where the link was written, when traced
+            place = places.get(link_name)
+            title = f'link {link_name}' + (f' ({location(*place)})' if place else '')
         else:
             link = analysis.robot.link(link_name)
-            # The parsed line is the URDF's own; for xacro it is a line of the expansion, and
-            # the findings below name the xacro file:line instead.
+            # The parsed line is the URDF's own (the findings below may name others).
             line = f' ({location(path, link.line)})' if (
                 link is not None and link.line and _same_file(findings, path)) else ''
             title = f'link {link_name}{line}'
@@ -170,7 +175,7 @@ def format_text(analysis: Analysis, source: Optional[str] = None, suppressed: in
 def report_text(report: CheckReport) -> str:
     """Render a :class:`CheckReport` as text (see :func:`format_text`)."""
     return format_text(report.analysis, report.label, len(report.suppressed),
-                       len(report.baselined))
+                       len(report.baselined), report.places)
 
 
 def render(run: Run) -> str:
