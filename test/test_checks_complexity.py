@@ -86,3 +86,34 @@ def test_visual_meshes_reused_on_many_links_are_one_finding(tmp_path):
     reuse = [f for f in findings if f.rule == 'collision-reuses-visual-mesh']
     assert len(reuse) == 1 and reuse[0].links == ('l0', 'l1', 'l2', 'l3')
     assert reuse[0].severity == Severity.WARNING and '4 collision elements' in reuse[0].message
+
+
+@pytest.mark.parametrize('count', [2, 4])
+def test_detailed_collision_meshes_on_many_links_are_one_finding(tmp_path, count):
+    # KUKA's iiwa ships a detailed collision mesh per link (8 of 6,282 to 13,202 faces): one
+    # export choice, one finding from 3 links on; fewer stay per link.
+    ring = trimesh.creation.torus(major_radius=0.1, minor_radius=0.02, major_sections=40,
+                                  minor_sections=20)
+    path = tmp_path / 'part.stl'
+    ring.export(str(path))
+    body = ('<inertial><mass value="1"/><inertia ixx="0.004" ixy="0" ixz="0" iyy="0.004" '
+            'iyz="0" izz="0.004"/></inertial><visual><geometry><box size="0.2 0.2 0.04"/>'
+            f'</geometry></visual><collision><geometry><mesh filename="{path}"/></geometry>'
+            '</collision>')
+    links = ''.join(f'<link name="l{i}">{body}</link>' for i in range(count))
+    joints = ''.join(
+        f'<joint name="j{i}" type="revolute"><parent link="l{i - 1}"/><child link="l{i}"/>'
+        '<axis xyz="0 0 1"/><limit lower="-1" upper="1" effort="1" velocity="1"/></joint>'
+        for i in range(1, count))
+    text = f'<robot name="r">{links}{joints}</robot>'
+    findings = analyze(parse_urdf_string(text, str(tmp_path / 'r.urdf')),
+                       CheckConfig(collision_face_limit=LIMIT)).findings
+    found = [f for f in findings if f.rule == 'collision-mesh-too-complex']
+    if count < 3:
+        assert [f.link for f in found] == [f'l{i}' for i in range(count)]
+        return
+    (finding,) = found
+    assert finding.link is None and finding.links == tuple(f'l{i}' for i in range(count))
+    assert finding.severity == Severity.WARNING
+    assert f'{count} collision meshes have {len(ring.faces):,} to {len(ring.faces):,} faces' \
+        in finding.message

@@ -91,3 +91,33 @@ def test_the_suggested_tensor_is_the_rotated_one(rpy, ixx, iyy, izz, ixy):
         np.testing.assert_allclose(frame @ diagonal @ frame.T, expected, atol=1e-8)
     else:
         assert len(suggested) == 1
+
+
+@pytest.mark.parametrize('count', [2, 3])
+def test_rotated_inertial_frames_on_many_links_are_one_note(count):
+    # Spot writes every link's principal moments with a rotation (20 links): one choice, one
+    # note from 3 links on, with the first link's portable tensor as the example.
+    part = ('<inertial><origin xyz="0 0 0" rpy="0.3 0 0"/><mass value="1"/>'
+            '<inertia ixx="0.01" ixy="0" ixz="0" iyy="0.02" iyz="0" izz="0.03"/></inertial>')
+    links = '<link name="base"/>' + ''.join(f'<link name="p{i}">{part}</link>'
+                                            for i in range(count))
+    joints = ''.join(
+        f'<joint name="j{i}" type="revolute"><parent link="base"/><child link="p{i}"/>'
+        '<axis xyz="0 0 1"/><limit lower="-1" upper="1" effort="1" velocity="1"/></joint>'
+        for i in range(count))
+    findings = analyze(parse_urdf_string(f'<robot name="r">{links}{joints}</robot>'),
+                       CheckConfig(check_meshes=False)).findings
+    notes = [f for f in findings if f.rule == 'inertial-origin-rotated']
+    if count < 3:
+        assert [f.link for f in notes] == [f'p{i}' for i in range(count)]
+        return
+    (note,) = notes
+    assert note.link is None and note.links == ('p0', 'p1', 'p2')
+    assert note.message.startswith('3 links rotate their inertial frame (p0, p1, p2)')
+    single = analyze(parse_urdf_string(
+        f'<robot name="r"><link name="base"/><link name="p0">{part}</link>'
+        '<joint name="j0" type="revolute"><parent link="base"/><child link="p0"/>'
+        '<axis xyz="0 0 1"/><limit lower="-1" upper="1" effort="1" velocity="1"/></joint>'
+        '</robot>'), CheckConfig(check_meshes=False)).findings
+    (alone,) = [f for f in single if f.rule == 'inertial-origin-rotated']
+    assert note.suggestion.endswith('for p0: ' + alone.suggestion[len('for portability write '):])

@@ -139,3 +139,29 @@ def grouped_reuses(ctx: CheckContext, findings: List[Finding]) -> Iterator[Findi
                    'primitives; keep the detailed meshes for the visuals',
         values=(('count', len(findings)), ('faces_min', min(faces)),
                 ('faces_max', max(faces))), links=links)
+
+
+def grouped_complex(ctx: CheckContext, findings: List[Finding]) -> Iterator[Finding]:
+    """
+    Yield the too-complex collision mesh findings, as one when 3 or more links have them.
+
+    Detailed collision meshes on many links are one export choice (KUKA's iiwa ships one
+    per link), simplified once for the robot, not link by link.
+    """
+    if len(findings) < MODEL_WIDE_MIN:
+        yield from findings
+        return
+    links = tuple(dict.fromkeys(finding.link for finding in findings))
+    faces = [int(dict(finding.values)['faces']) for finding in findings]
+    convex = sum(1 for finding in findings if dict(finding.values)['convex'] == 'yes')
+    limit = ctx.config.collision_face_limit
+    yield ctx.finding(
+        'collision-mesh-too-complex', max(finding.severity for finding in findings),
+        f'{len(findings)} collision meshes have {min(faces):,} to {max(faces):,} faces, '
+        f'more than the limit of {limit:,} ({convex} convex): detailed meshes serve as '
+        f'collision geometry ({listed(links)})',
+        line=findings[0].line,
+        suggestion='approximate them with boxes, cylinders and spheres, or export decimated '
+                   f'(convex) collision meshes of at most {limit:,} faces',
+        values=(('count', len(findings)), ('faces_min', min(faces)),
+                ('faces_max', max(faces)), ('limit', limit)), links=links)

@@ -23,7 +23,8 @@ import math
 from typing import Dict, Iterator, List, Optional, Tuple
 
 from urdf_link_tools.checks.base import CheckContext, fmt, fmt_vector, Rule
-from urdf_link_tools.checks.complexity import grouped_reuses, reused_visuals, too_complex
+from urdf_link_tools.checks.complexity import grouped_complex, grouped_reuses, reused_visuals, \
+    too_complex
 from urdf_link_tools.checks.model_wide import is_unexpanded, listed, model_choices, \
     MODEL_WIDE_MIN, visible_without_collision, visual_size
 from urdf_link_tools.checks.names import NameSuggester
@@ -70,7 +71,8 @@ RULES = (
          'mesh; MuJoCo collides every mesh as its hull (8 us at 320 faces, 37 us at 20k). '
          'A concave mesh is costly past the limit; an already convex one (volume >= 95 % '
          'of its hull) only much later. Only for targets that collide meshes',
-         'use primitives (box, cylinder, sphere) or a decimated convex mesh',
+         'use primitives (box, cylinder, sphere) or a decimated convex mesh (from 3 links '
+         'on, one finding for the robot)',
          'URDF link specification (Recommended Mesh Resolution); timings in docs/rules.md'),
     Rule('collision-reuses-visual-mesh', Severity.WARNING,
          'a collision element uses the same mesh file as a visual, and that mesh has more '
@@ -119,26 +121,36 @@ def check_elements(ctx: CheckContext, link: Link) -> Iterator[Finding]:
             yield _origin(ctx, link.name, f'{element.label}/origin', origin, element.line)
         geometry = element.geometry
         if geometry is not None and not (_plain(geometry) and _quiet_mesh(ctx, element)):
-            # A visual mesh reused as collision is judged over the robot (check_reuses).
+            # Detailed collision meshes (a visual one reused or not) are judged over the
+            # robot (check_reuses): on many links they are one export choice.
             yield from (finding for finding in _shape(ctx, link, element,
                                                       reused.get(id(element)))
-                        if finding.rule != 'collision-reuses-visual-mesh')
+                        if finding.rule not in _OVER_THE_ROBOT)
+
+
+#: the rules check_reuses reports, each grouped when 3 or more links share it
+_OVER_THE_ROBOT = frozenset(('collision-reuses-visual-mesh', 'collision-mesh-too-complex'))
 
 
 def check_reuses(ctx: CheckContext) -> Iterator[Finding]:
-    """Flag detailed visual meshes reused as collision: on many links one choice, said once."""
+    """
+    Flag detailed collision meshes: on many links one choice, said once.
+
+    A visual mesh reused as collision (collision-reuses-visual-mesh) and a collision mesh
+    of its own (collision-mesh-too-complex) are grouped apart: they are fixed differently.
+    """
     real_paths: Dict[str, str] = ctx.memo.setdefault(('real paths', None), {})
-    reuses: List[Finding] = []
+    found: Dict[str, List[Finding]] = {rule: [] for rule in sorted(_OVER_THE_ROBOT)}
     for link in ctx.robot.links:
         reused = reused_visuals(ctx, link, real_paths)
         for element in link.collisions:
-            visual = reused.get(id(element))
-            result = ctx.mesh_for(element) if visual is not None else None
+            result = ctx.mesh_for(element) if isinstance(element.geometry, Mesh) else None
             if isinstance(result, MeshInfo):
-                reuses.extend(finding for finding in
-                              too_complex(ctx, link, element, result, visual)
-                              if finding.rule == 'collision-reuses-visual-mesh')
-    yield from grouped_reuses(ctx, reuses)
+                for finding in too_complex(ctx, link, element, result,
+                                           reused.get(id(element))):
+                    found[finding.rule].append(finding)
+    yield from grouped_reuses(ctx, found['collision-reuses-visual-mesh'])
+    yield from grouped_complex(ctx, found['collision-mesh-too-complex'])
 
 
 def _mirrored(ctx: CheckContext, link: Link, element: GeometryElement) -> Optional[Finding]:

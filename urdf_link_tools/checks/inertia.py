@@ -21,12 +21,12 @@ MuJoCo additionally refuse is reported as separate rules. See
 """
 
 import math
-from typing import Iterator, Tuple
+from typing import Iterator, List, Tuple
 
 import numpy as np
 
 from urdf_link_tools.checks.base import CheckContext, fmt, fmt_inertia, fmt_vector, Rule
-from urdf_link_tools.checks.model_wide import model_choices
+from urdf_link_tools.checks.model_wide import listed, model_choices, MODEL_WIDE_MIN
 from urdf_link_tools.checks.suggest import geometry_tensor, problem, suggest
 from urdf_link_tools.findings import Finding, Severity
 from urdf_link_tools.geometry import is_finite, rpy_to_matrix
@@ -111,7 +111,8 @@ RULES = (
          'when the origin was omitted (Genesis issue 3183, fixed), so a tensor written in the '
          'link frame is the portable form',
          'write the tensor in the link frame with rpy="0 0 0" (the equivalent tensor is '
-         'given)', 'MuJoCo issue 3559; Genesis issue 3183'),
+         'given; from 3 links on, one note for the robot with one link as the example)',
+         'MuJoCo issue 3559; Genesis issue 3183'),
 )
 
 
@@ -122,7 +123,6 @@ def check_link(ctx: CheckContext, link: Link) -> Iterator[Finding]:
         yield from _check_mass(ctx, link)
     if link.inertial is not None:
         yield from _check_tensor(ctx, link)
-        yield from _check_rotated(ctx, link)
         roots = ctx.root_names
         if link.name in roots and len(roots) == 1:
             yield _root_inertia(ctx, link)
@@ -408,6 +408,33 @@ def _check_rotated(ctx: CheckContext, link: Link) -> Iterator[Finding]:
         values=(('rpy', fmt_vector(rpy)), ('products', fmt_vector(products))))
 
 
+def check_rotated(ctx: CheckContext) -> Iterator[Finding]:
+    """
+    Note rotated inertial frames: one note per link, or one for the robot from 3 links on.
+
+    A CAD export that writes every link's principal moments with a rotation (Spot's 20
+    links) made one choice: said once, with one link's portable form as the example.
+    """
+    notes: List[Finding] = []
+    for link in ctx.robot.links:
+        if link.inertial is not None:
+            notes.extend(_check_rotated(ctx, link))
+    if len(notes) < MODEL_WIDE_MIN:
+        yield from notes
+        return
+    first = notes[0]
+    links = tuple(note.link for note in notes)  # type: ignore[misc]
+    yield ctx.finding(
+        'inertial-origin-rotated', Severity.INFO,
+        f'{len(notes)} links rotate their inertial frame ({listed(links)}): importers have '
+        'mishandled it (MuJoCo 3.3.7 to 3.12 dropped the rotation, MuJoCo issue 3559, fixed '
+        'since: MuJoCo 4.0 honours it), so older tools build different bodies from this file',
+        element='inertial/origin', line=first.line,
+        suggestion='for portability write each tensor in the link frame with rpy="0 0 0"; '
+                   f'for {first.link}: {first.suggestion[len("for portability write "):]}',
+        values=(('count', len(notes)),) + first.values, links=links)
+
+
 def _matrix_to_rpy(matrix: np.ndarray) -> np.ndarray:
     """Return URDF roll, pitch, yaw of a rotation matrix (R = Rz Ry Rx)."""
     pitch = math.asin(max(-1.0, min(1.0, -matrix[2, 0])))
@@ -420,5 +447,5 @@ def _matrix_to_rpy(matrix: np.ndarray) -> np.ndarray:
     return np.array([roll, pitch, yaw])
 
 
-CHECKS = ()
+CHECKS = (check_rotated,)
 LINK_CHECKS = (check_link,)
