@@ -215,3 +215,19 @@ def test_one_problem_repeated_on_many_links_is_one_finding():
     found = [f for f in few.findings if f.rule == 'parse-missing-value']
     assert [f.link for f in found] == ['l0', 'l1']
     assert found[0].message.startswith("in link 'l0': a <material> needs a name attribute")
+
+
+def test_a_gazebo_element_inside_a_link_says_to_move_it():
+    # ROSbot writes <gazebo reference="cover_link"> inside the link: Gazebo never reads it.
+    # It was reported as a custom element whose <material> needs a name, a fix that fixes
+    # nothing.
+    text = ('<robot name="r"><link name="cover_link"><visual><geometry><box size="0.1 0.1 '
+            '0.1"/></geometry></visual>\n<gazebo reference="cover_link">'
+            '<material>Gazebo/Red</material></gazebo></link></robot>')
+    findings = analyze(parse_urdf_string(text), CheckConfig(check_meshes=False)).findings
+    (note,) = [f for f in findings if f.rule == 'parse-gazebo-inside-link']
+    assert note.link == 'cover_link' and note.line == 2
+    assert 'ignored by Gazebo' in note.message
+    assert note.suggestion == ('move it out of the <link>, to the <robot> level, as <gazebo '
+                               'reference="cover_link">')
+    assert not [f for f in findings if f.rule == 'custom-element-unreadable']

@@ -58,6 +58,12 @@ PARSE_NOTE_RULES = (
          'the element has no effect (a misplaced <material> leaves the visual without its '
          'colour)', 'move it into the enclosing <visual> or <collision>',
          'urdfdom link.cpp (parseGeometry)'),
+    Rule('parse-gazebo-inside-link', Severity.WARNING,
+         'a <gazebo> element is written inside a <link>',
+         'Gazebo reads <gazebo> extensions only as children of <robot> (with reference= the '
+         'link): inside a link its material, friction, damping or sensor has no effect',
+         'move it to the <robot> level as <gazebo reference="LINK">',
+         'sdformat parser_urdf.cc (URDF extensions); Gazebo "Using a URDF in Gazebo"'),
     Rule('custom-element-unreadable', Severity.WARNING,
          'a custom link element (e.g. <collision_checking>) could not be read',
          'programs that read it will fail on it', 'fix the element', 'URDF link specification'),

@@ -222,6 +222,17 @@ def link_of(ctx: Context, element: etree._Element) -> Link:
                          f"link '{name}' has more than one <inertial>; only the first "
                          f'(line {inertial_line}) is used by URDF readers',
                          'merge them into one <inertial>')
+        elif tag == 'gazebo':
+            # Gazebo reads <gazebo> extensions only as children of <robot> (sdformat's
+            # parser_urdf.cc): inside a link its material, friction or sensor is lost.
+            reference = child.get('reference')
+            ctx.note('parse-gazebo-inside-link', child,
+                     f"a <gazebo> element inside link '{name}' is ignored by Gazebo, which "
+                     'reads <gazebo> only as a child of <robot>'
+                     + (f' (its reference="{reference}" says which link it meant)'
+                        if reference else ''),
+                     f'move it out of the <link>, to the <robot> level, as <gazebo '
+                     f'reference="{reference or name}">')
         elif isinstance(tag, str):
             index = custom_counts.get(tag, 0)
             custom_counts[tag] = index + 1
