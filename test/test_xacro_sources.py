@@ -212,6 +212,29 @@ def test_info_names_xacro_sources():
     assert rows['base_link'] == f'{os.path.relpath(TOP, ROOT)}:{line_of(TOP, "base_link")}'
 
 
+def test_a_misspelt_argument_is_named_with_the_closest_declared_one():
+    # xacro ignores a name:=value nothing reads: UR's ur_typ:=ur5e left ur_type at its
+    # default without a word.
+    _, err = check(*robot_args('with_griper:=true'))
+    assert ('note: the argument with_griper (did you mean with_gripper?) given on the '
+            'command line is declared by no <xacro:arg>') in err
+    _, err = check(*robot_args('with_gripper:=true', 'upper_mass:=3.0'))
+    assert 'given on the command line' not in err
+
+
+def test_a_failed_expansion_names_a_misspelt_argument(tmp_path):
+    top = tmp_path / 'arm.urdf.xacro'
+    top.write_text('<robot name="r" xmlns:xacro="http://www.ros.org/wiki/xacro">'
+                   '<link name="l$(arg dof)"/></robot>')
+    result = subprocess.run(
+        [sys.executable, '-m', 'urdf_link_tools.cli', 'check', str(top), 'dofs:=6'],
+        cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert result.returncode == 3, result.stderr
+    assert 'Undefined substitution argument dof: give it after the file as dof:=VALUE' \
+        in result.stderr
+    assert '; the argument dofs (did you mean dof?) given on the command line' in result.stderr
+
+
 def test_text_headings_name_where_each_link_was_written():
     # A link's heading names its xacro file and line, never a line of the expansion (Go1's
     # trunk was "robot.xacro:411" in a file of 151 lines).

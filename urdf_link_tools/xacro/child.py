@@ -301,7 +301,14 @@ def expand(request: Dict[str, Any], out_dir: str) -> Dict[str, Any]:
     except xml.parsers.expat.ExpatError as exc:
         return _failure('xml', f'not well-formed XML: {exc}' + _where())
     except Exception as exc:  # xacro raises many types; all mean the input is wrong
-        return _xacro_failure(exc, state)
+        failure = _xacro_failure(exc, state)
+        unknown = _unknown_arguments(state, list(request.get('mappings', {})))
+        if unknown and isinstance(failure.get('error'), str):
+            failure['error'] = (failure['error'] + f'; {unknown}')[:4000]
+        return failure
+    unknown = _unknown_arguments(state, list(request.get('mappings', {})))
+    if unknown:
+        notes.append(unknown)
     table = tracer.EMPTY
     if state.trace and state.tracer.failure is None:
         try:  # the tool's own code: a failure here is no fault of the input
@@ -324,6 +331,45 @@ def expand(request: Dict[str, Any], out_dir: str) -> Dict[str, Any]:
 #: ${name} and $(arg name) in an include's filename
 _NAMED_IN_PATH = re.compile(r'\$\{\s*([A-Za-z_][\w]*)|\$\(arg\s+([^)\s]+)\s*\)')
 _INCLUDE_FILENAME = re.compile(r'<xacro:include\b[^>]*?\bfilename\s*=\s*("[^"]*"|\'[^\']*\')')
+
+
+_ARG_DECLARED = re.compile(r'<[\w.-]*:?arg\b[^>]*?\bname\s*=\s*("[^"]*"|\'[^\']*\')')
+_ARG_USED = re.compile(r'\$\(arg\s+([^)\s]+)\s*\)')
+
+
+def _unknown_arguments(state: State, given: List[str]) -> str:
+    """
+    Name the command-line arguments that no file read so far declares or uses, else ''.
+
+    xacro takes any name:=value and ignores one nothing reads: a misspelt ``ur_typ:=ur5e``
+    leaves ``ur_type`` at its default without a word. The closest declared names are given.
+    """
+    import difflib
+    import xacro
+    given = [name for name in given if not name.startswith('_')]
+    if not given:
+        return ''
+    known = set()
+    for name in dict.fromkeys([state.input] + [name for name in (xacro.filestack or [])
+                                               if name] + list(xacro.all_includes or ())):
+        try:
+            with open(name, 'rb') as stream:
+                text = stream.read(state.max_bytes).decode('utf-8', 'replace')
+        except OSError:
+            continue
+        known.update(match[1:-1] for match in _ARG_DECLARED.findall(text))
+        known.update(_ARG_USED.findall(text))
+    unknown = [name for name in given if name not in known]
+    if not unknown or not known:
+        return ''
+    parts = []
+    for name in unknown[:6]:
+        close = difflib.get_close_matches(name, sorted(known), n=1, cutoff=0.75)
+        parts.append(f'{name}' + (f' (did you mean {close[0]}?)' if close else ''))
+    return (f'the argument{"s" if len(unknown) > 1 else ""} {", ".join(parts)} given on the '
+            'command line {} declared by no <xacro:arg> and used by no $(arg) in the files '
+            'read: {} no effect'.format('are' if len(unknown) > 1 else 'is',
+                                        'they have' if len(unknown) > 1 else 'it has'))
 
 
 def _missing_file_hint(state: State) -> str:
