@@ -190,3 +190,32 @@ def test_a_misplaced_material_inside_geometry_is_not_an_extra_shape():
     found = [f.rule for f in analyze(parse_urdf_string(two), NO_MESHES).findings
              if f.rule.startswith('parse-')]
     assert sorted(found) == ['parse-extra-shape', 'parse-ignored-element']
+
+
+def test_a_placeholder_copied_onto_every_link_is_one_finding_with_every_carrier():
+    # ros2_control_demos' r6bot: one macro line gives all 7 links 1 kg and ixx=iyy=izz=1,
+    # and a centre of mass at the link origin. 4 links are judged over their bound; 3 have
+    # the origin outside their geometry: they are listed as carrying the same placeholder,
+    # not compared with their geometry each (3 more warnings), and their shared centre of
+    # mass is one finding.
+    def part(name, z):
+        return (f'<link name="{name}"><inertial><mass value="1"/><inertia ixx="1" ixy="0" '
+                'ixz="0" iyy="1" iyz="0" izz="1"/></inertial><collision><origin xyz="0 0 '
+                f'{z}"/><geometry><box size="0.1 0.1 0.1"/></geometry></collision></link>')
+    names = [f'l{i}' for i in range(7)]
+    links = ''.join(part(name, 0.0 if i < 4 else 0.2) for i, name in enumerate(names))
+    joints = ''.join(
+        f'<joint name="j{i}" type="revolute"><parent link="{names[i - 1]}"/>'
+        f'<child link="{names[i]}"/><origin xyz="0 0 0.3"/><axis xyz="0 0 1"/>'
+        '<limit lower="-1" upper="1" effort="1" velocity="1"/></joint>' for i in range(1, 7))
+    findings = analyze(parse_urdf_string(f'<robot name="r">{links}{joints}</robot>'),
+                       CheckConfig(check_meshes=False)).findings
+    (placeholder,) = [f for f in findings if f.rule == 'inertia-exceeds-extent']
+    assert placeholder.links == tuple(names)
+    assert placeholder.message.startswith('7 links declare the same tensor')
+    assert 'on 4 it exceeds what the link can have (l0, l1, l2, l3); l4, l5, l6 carry it ' \
+        'too' in placeholder.message
+    assert not [f for f in findings if f.rule == 'inertia-geometry-mismatch']
+    (com,) = [f for f in findings if f.rule == 'com-outside-geometry']
+    assert com.link is None and com.links == ('l4', 'l5', 'l6')
+    assert com.message.startswith('3 links put their centre of mass at xyz="0 0 0"')

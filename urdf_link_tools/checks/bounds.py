@@ -64,7 +64,9 @@ RULES = (
          '1 g link) or a unit slip. Simulators accept it, and where the link is welded to a '
          "body (MuJoCo fuses, Gazebo lumps fixed joints) it can multiply that body's inertia. "
          'An info when it is welded to a body whose largest moment it changes by under 10 % '
-         '(impossible, but fused away: nothing simulated changes)',
+         '(impossible, but fused away: nothing simulated changes). One tensor on 3 or more '
+         'links that exceed is one finding, which also lists the links carrying the same '
+         'numbers whose centre of mass lies outside their geometry',
          'use the suggested tensor (from the collision geometry) or the CAD values',
          'second moments of a bounded mass distribution (Bhatia-Davis: variance <= '
          '(c - lo)(hi - c))'),
@@ -261,21 +263,74 @@ def _welded_growth(ctx: CheckContext, link: Link) -> Optional[Tuple[str, float]]
     return top, with_it / without
 
 
+def _exceeding(ctx: CheckContext) -> Dict[Tuple[object, ...], List[Tuple[Link, Excess]]]:
+    """Return the links over their bound, by (of the robot?, the six declared numbers)."""
+    key = ('exceeding', None)
+    if key not in ctx.memo:
+        exceeding: Dict[Tuple[object, ...], List[Tuple[Link, Excess]]] = {}
+        for link in ctx.robot.links:
+            found = excess(ctx, link)
+            if found is not None:
+                group = (found.of_robot,) + link.inertial.inertia.as_tuple()
+                exceeding.setdefault(group, []).append((link, found))
+        ctx.memo[key] = exceeding
+    return ctx.memo[key]  # type: ignore[return-value]
+
+
+def placeholder_carriers(ctx: CheckContext) -> Dict[str, Tuple[float, ...]]:
+    """
+    Return the links that carry a copied placeholder tensor without being judged over it.
+
+    A tensor copied onto 3 or more links that exceed their bounds is one placeholder
+    (reported once by check_bounds); a link with the same six numbers whose bound could
+    not be judged (its centre of mass outside its geometry) carries the same placeholder,
+    and is listed in that finding rather than compared with its geometry on its own
+    (r6bot: ixx=iyy=izz=1 on 7 links from one macro line, 4 over their bounds).
+
+    :return: link name -> the six numbers it shares
+    """
+    key = ('placeholder carriers', None)
+    if key in ctx.memo:
+        return ctx.memo[key]  # type: ignore[return-value]
+    placed: Dict[Tuple[float, ...], List[str]] = {}
+    judged = set()
+    for group, members in _exceeding(ctx).items():
+        judged.update(link.name for link, _ in members)
+        if len(members) >= MODEL_WIDE_MIN:
+            placed.setdefault(tuple(group[1:]), [])  # type: ignore[arg-type]
+    carriers: Dict[str, Tuple[float, ...]] = {}
+    if placed:
+        for link in ctx.robot.links:
+            inertial = link.inertial
+            if inertial is None or link.name in judged:
+                continue
+            values = inertial.inertia.as_tuple()
+            if values in placed and _centre_outside(ctx, link):
+                carriers[link.name] = values
+    ctx.memo[key] = carriers
+    return carriers
+
+
+def _centre_outside(ctx: CheckContext, link: Link) -> bool:
+    """Return True when the link's bound was not judged: its centre of mass is outside."""
+    bounds, known = body_extent(ctx, link)
+    if not known or bounds is None or \
+            float(np.linalg.norm(bounds[1] - bounds[0])) < MARKER_SIZE:
+        return False
+    centre = np.asarray(link.inertial.origin.xyz, dtype=float)
+    return bool(np.any(centre < bounds[0]) or np.any(centre > bounds[1]))
+
+
 def check_bounds(ctx: CheckContext) -> Iterator[Finding]:
     """
     Flag moments no body of the link's mass can have within its extent.
 
     One tensor copied onto several links (the same six numbers on every finger link) is a
-    model-wide placeholder: reported once, listing the links, when 3 or more exceed.
+    model-wide placeholder: reported once, listing the links, when 3 or more exceed (and
+    the links that carry it without being judged, see :func:`placeholder_carriers`).
     """
-    exceeding: Dict[Tuple[object, ...], List[Tuple[Link, Excess]]] = {}
-    for link in ctx.robot.links:
-        found = excess(ctx, link)
-        if found is not None:
-            key = (found.of_robot,) + link.inertial.inertia.as_tuple()
-            exceeding.setdefault(key, []).append((link, found))
     groups: Dict[Tuple[object, ...], List[Finding]] = {}
-    for key, members in exceeding.items():
+    for key, members in _exceeding(ctx).items():
         # A placeholder copied onto many links gets one suggestion, not one per link.
         alone = len(members) < MODEL_WIDE_MIN
         findings = [_finding(ctx, link, found, alone) for link, found in members]
@@ -289,20 +344,30 @@ def check_bounds(ctx: CheckContext) -> Iterator[Finding]:
             -(members[index][1].moment / members[index][1].bound
               if members[index][1].bound > 0.0 else math.inf)))
         groups[(findings[0].rule,) + key[1:]] = [findings[worst]] + findings
+    carriers = placeholder_carriers(ctx)
+    listed_carriers = set()
     for key, (first, *findings) in groups.items():
         links = tuple(finding.link for finding in findings)
+        also = tuple(name for name, values in carriers.items()
+                     if values == key[1:] and name not in listed_carriers)
+        listed_carriers.update(also)
         values = ' '.join(f'{name}="{fmt(value, 9)}"' for name, value in
                           zip(('ixx', 'ixy', 'ixz', 'iyy', 'iyz', 'izz'), key[1:]))
+        count = len(links) + len(also)
+        carried = (f'; {listed(also)} {"carries" if len(also) == 1 else "carry"} it too '
+                   '(not judged by its bound: the centre of mass lies outside the geometry)'
+                   if also else '')
         yield ctx.finding(
             first.rule, max(finding.severity for finding in findings),
-            f'{len(links)} links declare the same tensor ({values}), a placeholder copied '
-            f'onto links of different sizes, and on each it exceeds what the link can have '
-            f'({listed(links)}); {first.link}: {first.message}',
+            f'{count} links declare the same tensor ({values}), a placeholder copied onto '
+            'links of different sizes, and on ' + ('each' if not also else f'{len(links)}')
+            + f' it exceeds what the link can have ({listed(links)}){carried}; '
+            f'{first.link}: {first.message}',
             element='inertial/inertia', line=first.line,
             suggestion="compute each listed link's tensor from its CAD model or geometry (the "
                        "collision geometry's tensor at uniform density is a start)",
-            values=(('links', listed(links)), ('count', len(links))) + first.values,
-            links=links)
+            values=(('links', listed(links + also)), ('count', count)) + first.values,
+            links=links + also)
 
 
 def _limits(mass: float, centre: np.ndarray, bounds: Bounds) -> np.ndarray:

@@ -22,14 +22,15 @@ inertial frame. Overlapping collision parts are counted twice.
 """
 
 import math
-from typing import Iterator
+from typing import Dict, Iterator, List
 
 import numpy as np
 
 from urdf_link_tools.checks.base import CheckContext, fmt, fmt_vector, Rule
-from urdf_link_tools.checks.bounds import body_extent, excess
+from urdf_link_tools.checks.bounds import body_extent, excess, placeholder_carriers
 from urdf_link_tools.checks.density import density_verdict, group_bounds, \
     negligible_in_its_body
+from urdf_link_tools.checks.model_wide import listed, MODEL_WIDE_MIN
 from urdf_link_tools.checks.suggest import geometry_tensor, mismatch, suggest, visual_tensor
 from urdf_link_tools.findings import Finding, Severity
 from urdf_link_tools.geometry import (
@@ -68,7 +69,8 @@ RULES = (
          'the inertial origin (centre of mass) lies outside the bounds of the collision '
          'geometry and of the visual geometry (not for a link welded to links so much heavier '
          "that the fused body's centre of mass moves by under COM_MIN_TOLERANCE, 1 cm, nor "
-         'inside the geometry of the links welded to it: one rigid body)',
+         'inside the geometry of the links welded to it: one rigid body); the same xyz on 3 '
+         'or more links is one finding',
          'usually a frame mix-up (a CAD origin, or the COM written in the parent frame)',
          'put the centre of mass in the link frame; the geometric centroid is given',
          'URDF link specification (inertial origin)'),
@@ -96,8 +98,8 @@ def check_mismatch(ctx: CheckContext, link: Link) -> Iterator[Finding]:
         return  # inertia-moment-tiny reports it, with a suggestion that also fits here
     if negligible_in_its_body(ctx, link):
         return  # a sensor frame of a few grams welded to a heavy body: fused away
-    if excess(ctx, link) is not None:
-        return  # inertia-exceeds-extent/-robot: impossible, not only off
+    if excess(ctx, link) is not None or link.name in placeholder_carriers(ctx):
+        return  # inertia-exceeds-extent/-robot: impossible, or a copy of such a placeholder
     model, _ = ctx.collision_model(link)
     expected = geometry_tensor(ctx, link)
     if model is None or expected is None:
@@ -244,8 +246,37 @@ def check_com(ctx: CheckContext, link: Link) -> Iterator[Finding]:
         values=(('com', fmt_vector(com)), ('distance', distance)))
 
 
-CHECKS = ()
-LINK_CHECKS = (check_mismatch, check_density, check_com)
+def check_coms(ctx: CheckContext) -> Iterator[Finding]:
+    """
+    Flag misplaced centres of mass: per link, or once for 3 or more links sharing one.
+
+    The same xyz written on several links and outside each one's geometry is one choice
+    (r6bot's macro puts every centre of mass at the link origin): one finding.
+    """
+    found: Dict[str, List[Finding]] = {}
+    for link in ctx.robot.links:
+        for finding in check_com(ctx, link):
+            found.setdefault(dict(finding.values)['com'], []).append(finding)
+    for com, findings in found.items():
+        if len(findings) < MODEL_WIDE_MIN:
+            yield from findings
+            continue
+        first = findings[0]
+        links = tuple(finding.link for finding in findings)  # type: ignore[misc]
+        yield ctx.finding(
+            'com-outside-geometry', Severity.WARNING,
+            f'{len(findings)} links put their centre of mass at xyz="{com}", outside the '
+            f'bounds of their geometry ({listed(links)}): one value copied onto links of '
+            f'different shapes; {first.link}: {first.message}',
+            element='inertial/origin', line=first.line,
+            suggestion="put each link's centre of mass where its part is, in the link frame "
+                       "(the collision geometry's centroid is a start); for "
+                       f'{first.link}: {first.suggestion}',
+            values=(('count', len(findings)),) + first.values, links=links)
+
+
+CHECKS = (check_coms,)
+LINK_CHECKS = (check_mismatch, check_density)
 
 
 def _volume_text(smallest: float, largest: float) -> str:

@@ -153,7 +153,8 @@ def problem(ctx: CheckContext, link: Link, matrix: np.ndarray,
         rotation = rpy_to_matrix(link.inertial.origin.rpy)
         about = np.diag(rotation @ printed(matrix) @ rotation.T)
         if np.any(about > limits):
-            axis = int(np.argmax(about / limits))
+            with np.errstate(divide='ignore', invalid='ignore'):  # a zero limit: infinitely over
+                axis = int(np.argmax(about / limits))
             return (f"its moment about the link's {'xyz'[axis]} axis exceeds what the body's "
                     'extent allows')
     return ''
