@@ -150,6 +150,20 @@ def test_fix_inertia_edits_literals_in_the_xacro_and_reports_the_rest(tmp_path):
     assert ('inertia-triangle-inequality', 'tool_link') not in by_rule_and_link(report)
 
 
+def test_a_suggested_tensor_names_the_expressions_that_compute_it():
+    # TIAGo's arm writes ixy="${reflect * -0.001809}": the numbers of a fix, pasted in
+    # place of the expression, would break the other arm. The fix names the expressions.
+    report, _ = check(*robot_args())
+    upper = by_rule_and_link(report)[('inertia-triangle-inequality', 'upper_link')]
+    assert upper['suggestion'].endswith(
+        '; the xacro computes ixx="${mass * (y*y + z*z) / 12}", iyy="${mass * (x*x + z*z) / '
+        '12}": change those expressions or values to give these numbers for this link, not '
+        'the numbers in their place (a macro may serve other links; --fix-inertia edits only '
+        'literal numbers and lists the rest)')
+    tool = by_rule_and_link(report)[('inertia-triangle-inequality', 'tool_link')]
+    assert 'the xacro computes' not in tool['suggestion']  # literal numbers only
+
+
 def test_fix_inertia_never_writes_a_urdf_over_a_xacro(tmp_path):
     target = tmp_path / 'out.urdf.xacro'
     result = subprocess.run(

@@ -262,6 +262,11 @@ def _check_robot(path: str, args: argparse.Namespace, config, baseline, out: Tex
         return None
     analysis = analyze(robot, config, read_processes=read_processes)
     analysis = dataclasses.replace(analysis, findings=loaded.locate(analysis.findings))
+    if loaded.expanded and loaded.source_map is not None and len(loaded.source_map):
+        from urdf_link_tools.fix import xacro_sources_of_suggestions
+        from urdf_link_tools.xacro.source_map import display_path
+        analysis = dataclasses.replace(analysis, findings=xacro_sources_of_suggestions(
+            analysis.findings, robot, loaded.source_map, display_path))
     if args.verbose:
         _log_mesh_readers(path, analysis)
     report = build_report(analysis, path if path != '-' else 'standard input',

@@ -25,7 +25,7 @@ For a xacro input, :func:`plan_xacro_fixes` edits the xacro sources instead, whe
 numbers are written as literals, and never writes the expansion over a xacro file.
 """
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 import os
 import re
 import stat
@@ -339,6 +339,79 @@ def plan_xacro_fixes(analysis: Analysis, source_map, display=lambda path: path
         reports.append(SourceFix(display(file), line, owners[0],
                                  f'inertia of link {owners[0]!r} replaced', True))
     return planned, reports
+
+
+def xacro_sources_of_suggestions(findings: Sequence[Finding], robot, source_map,
+                                 display=lambda path: path) -> Tuple[Finding, ...]:
+    """
+    Say, in each suggested tensor's fix, which of its six values the xacro computes.
+
+    A fix printed as numbers for ``ixy="${reflect * -0.001809}"`` breaks the mirrored arm
+    if pasted (TIAGo): the fix then names the expressions (and YAML values) to change for
+    this link, and that ``--fix-inertia`` edits only literal numbers.
+
+    :param findings: the located findings of an expanded description
+    :param robot: the parsed expansion
+    :param source_map: its source map
+    :param display: how to show a path
+    :return: the findings, those with a suggested tensor written by expressions annotated
+    """
+    cache: Dict[str, Optional[bytes]] = {}
+    notes: Dict[str, str] = {}
+
+    def note_for(link_name: str) -> str:
+        if link_name in notes:
+            return notes[link_name]
+        notes[link_name] = ''
+        link = robot.link(link_name)
+        where = source_map.locate(link.inertial.inertia.line) \
+            if link is not None and link.inertial is not None else None
+        if where is None:
+            return ''
+        if where.file not in cache:
+            try:
+                with open(where.file, 'rb') as stream:
+                    cache[where.file] = stream.read()
+            except OSError:
+                cache[where.file] = None
+        data = cache[where.file]
+        if data is None:
+            return ''
+        spans = [span for span in _start_tags(data)
+                 if _line(data, span[0], lone_cr=True) == where.line]
+        if len(spans) != 1:
+            return ''
+        attributes = _attribute_spans(data, *spans[0])
+        computed = []
+        yaml_values = {name: (file, line) for name, file, line in where.value_sources}
+        for name in NAMES:
+            span = attributes.get(name)
+            if name in yaml_values:
+                file, line = yaml_values[name]
+                computed.append(f'{name} (from {display(file)}:{line})')
+            elif span is not None:
+                text = data[span[0]:span[1]].decode('utf-8', 'replace')
+                if not _NUMBER.fullmatch(text):
+                    computed.append(f'{name}="{text[:80]}"')
+        if computed:
+            notes[link_name] = (
+                f'; the xacro computes {", ".join(computed)}: change '
+                + ('that expression or value' if len(computed) == 1 else
+                   'those expressions or values')
+                + ' to give these numbers for this link, not the numbers in their place (a '
+                'macro may serve other links; --fix-inertia edits only literal numbers and '
+                'lists the rest)')
+        return notes[link_name]
+
+    out = []
+    for finding in findings:
+        if finding.suggested_inertia is not None and finding.link is not None and \
+                finding.suggestion:
+            extra = note_for(finding.link)
+            if extra:
+                finding = replace(finding, suggestion=finding.suggestion + extra)
+        out.append(finding)
+    return tuple(out)
 
 
 def write_refusal(path: str, roots: Sequence[str]) -> Optional[str]:
