@@ -183,6 +183,10 @@ def test_report_in_the_browser(browser, tmp_path, monkeypatch, name):
                     assert f"{finding['link']} / {other} (" in facts, facts
                 assert f" mm, {finding['severity']})" in facts, facts
 
+        # long facts (a file path, the overlapping pairs) wrap inside the panel
+        assert page.evaluate("(() => { const panel = document.querySelector('#panel'); "
+                             "return panel.scrollWidth <= panel.clientWidth + 1; })()")
+
         # the robot is drawn: hiding every part changes a good share of the canvas
         opened.set_checkboxes(visual=False, com=False, robot_com=False)
         empty = opened.canvas_shot()

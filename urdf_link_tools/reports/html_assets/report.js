@@ -100,9 +100,30 @@
     if (pair.severity) details.push(pair.severity);
     return pair.links.join(' / ') + (details.length ? ' (' + details.join(', ') + ')' : '');
   }
+  function pairsFact(pairs) {
+    // A few pairs inline; more as a count by severity that opens into one pair per line.
+    if (pairs.length <= 3) return pairs.map(pairText).join('; ');
+    const counts = {};
+    for (const pair of pairs) {
+      const severity = pair.severity || 'n/a';
+      counts[severity] = (counts[severity] || 0) + 1;
+    }
+    const details = el('details');
+    details.append(el('summary', '', pairs.length + ' pairs: ' + Object.entries(counts)
+      .map(([severity, count]) => plural(count, severity)).join(', ')));
+    const list = el('ul', 'pairs');
+    for (const pair of pairs) list.append(el('li', '', pairText(pair)));
+    details.append(list);
+    return details;
+  }
   function fillFacts(list, pairs) {
     list.replaceChildren();
-    for (const [name, value] of pairs) list.append(el('dt', '', name), el('dd', '', value));
+    for (const [name, value] of pairs) {
+      const fact = el('dd');
+      if (value instanceof Node) fact.append(value);
+      else fact.textContent = String(value);
+      list.append(el('dt', '', name), fact);
+    }
   }
   function showRobot() {
     const current = robot();
@@ -117,8 +138,7 @@
       ['findings', plural(counts.error, 'error') + ', ' + plural(counts.warning, 'warning') +
                    ', ' + counts.info + ' info'],
       ['mesh triangles', current.triangles.toLocaleString('en')],
-      ['overlapping pairs', (current.pairs || []).length ?
-        current.pairs.map(pairText).join('; ') :
+      ['overlapping pairs', (current.pairs || []).length ? pairsFact(current.pairs) :
         (current.pairs_checked ? 'none at rest' : 'not checked (no coal, or the rule ignored)')],
     ]);
     $('notes').replaceChildren(...current.notes.map((note) => el('li', '', note)));
