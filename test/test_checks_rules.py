@@ -416,6 +416,21 @@ def test_com_of_a_light_link_welded_to_a_heavy_one(body_mass, fires):
     assert [f.link for f in found] == (['roll'] if fires else [])
 
 
+@pytest.mark.parametrize('visual,fires', [
+    ('<mesh filename="package://nowhere/hip.dae"/>', False), ('<box size="0.1 0.1 0.1"/>', True)])
+def test_com_is_not_judged_against_a_visual_of_unknown_size(visual, fires):
+    # Go1's hips with --no-meshes: the centre of mass sits near the hip axis, inside the
+    # hip mesh that was not read, outside the small collision cylinder. Unread, the visual
+    # may hold it; a visual box that does not is judged.
+    part = (cube_inertial(1.0, 0.1, xyz='0 0 0.3')
+            + f'<visual><origin xyz="0 0 0.3"/><geometry>{visual}</geometry></visual>'
+            + box('0.1 0.1 0.1'))
+    if 'box' in visual:
+        part = part.replace('<origin xyz="0 0 0.3"/><geometry><box', '<geometry><box', 1)
+    rules = {f.rule for f in analyze(parse_urdf_string(moving(part)), NO_MESHES).findings}
+    assert ('com-outside-geometry' in rules) == fires
+
+
 @pytest.mark.parametrize('com_z,fires', [(0.159, False), (0.7, True)])
 def test_com_inside_the_geometry_of_a_link_welded_to_it(com_z, fires):
     # TIAGo's torso plate (a 1 cm slab) carries the torso column's mass, the column (welded

@@ -207,6 +207,9 @@ def check_com(ctx: CheckContext, link: Link) -> Iterator[Finding]:
         return
     com = np.asarray(link.inertial.origin.xyz, dtype=float)
     visual = group_bounds(ctx, link.visuals)
+    if visual is None and any(ctx.element_bounds(element) is None for element in link.visuals
+                              if element.geometry is not None):
+        return  # a visual of unknown size (a mesh not read, --no-meshes) may hold it
     both = union_bounds([collision, visual])
     low, high = both[0].tolist(), both[1].tolist()
     if all(lo <= c <= hi for lo, c, hi in zip(low, com.tolist(), high)):
