@@ -138,6 +138,13 @@ def changed_pixels(browser, first: bytes, second: bytes):
         page.close()
 
 
+#: True when nothing in the side panel reaches past its right edge
+PANEL_FITS_SCRIPT = """(() => {
+  const panel = document.querySelector('#panel');
+  return panel.scrollWidth <= panel.clientWidth + 1;
+})()"""
+
+
 def write_page(tmp_path, name, *args):
     status, text, err = run(['check', *args, '--format', 'html'])
     assert status in (0, 1, 2, 3), err
@@ -184,8 +191,7 @@ def test_report_in_the_browser(browser, tmp_path, monkeypatch, name):
                 assert f" mm, {finding['severity']})" in facts, facts
 
         # long facts (a file path, the overlapping pairs) wrap inside the panel
-        assert page.evaluate("(() => { const panel = document.querySelector('#panel'); "
-                             "return panel.scrollWidth <= panel.clientWidth + 1; })()")
+        assert page.evaluate(PANEL_FITS_SCRIPT)
 
         # the robot is drawn: hiding every part changes a good share of the canvas
         opened.set_checkboxes(visual=False, com=False, robot_com=False)
