@@ -292,12 +292,10 @@ def placeholder_carriers(ctx: CheckContext) -> Dict[str, Tuple[float, ...]]:
     key = ('placeholder carriers', None)
     if key in ctx.memo:
         return ctx.memo[key]  # type: ignore[return-value]
-    placed: Dict[Tuple[float, ...], List[str]] = {}
-    judged = set()
-    for group, members in _exceeding(ctx).items():
-        judged.update(link.name for link, _ in members)
-        if len(members) >= MODEL_WIDE_MIN:
-            placed.setdefault(tuple(group[1:]), [])  # type: ignore[arg-type]
+    exceeding = _exceeding(ctx)
+    judged = {link.name for members in exceeding.values() for link, _ in members}
+    placed = {group[1:] for group, members in exceeding.items()
+              if len(members) >= MODEL_WIDE_MIN}
     carriers: Dict[str, Tuple[float, ...]] = {}
     if placed:
         for link in ctx.robot.links:

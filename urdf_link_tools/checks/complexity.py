@@ -116,52 +116,41 @@ def too_complex(ctx: CheckContext, link: Link, element: GeometryElement, result:
         link=link.name, element=element.label, line=line, suggestion=fix, values=values)
 
 
-def grouped_reuses(ctx: CheckContext, findings: List[Finding]) -> Iterator[Finding]:
+def grouped(ctx: CheckContext, findings: List[Finding]) -> Iterator[Finding]:
     """
-    Yield the reused-visual-mesh findings, as one when 3 or more links reuse them.
+    Yield one rule's detailed-collision-mesh findings, as one when 3 or more links have them.
 
-    Collision meshes that are the visual meshes on many links are one choice (the CAD
-    export's meshes used for both), fixed once (a collision export), not per link.
-    """
-    if len(findings) < MODEL_WIDE_MIN:
-        yield from findings
-        return
-    links = tuple(dict.fromkeys(finding.link for finding in findings))
-    faces = [int(dict(finding.values)['faces']) for finding in findings]
-    convex = sum(1 for finding in findings if dict(finding.values)['convex'] == 'yes')
-    yield ctx.finding(
-        'collision-reuses-visual-mesh', max(finding.severity for finding in findings),
-        f'{len(findings)} collision elements use their visual mesh, of {min(faces):,} to '
-        f'{max(faces):,} faces (limit {ctx.config.collision_face_limit:,}; {convex} convex): '
-        f'the detailed visual meshes serve as collision geometry ({listed(links)})',
-        line=findings[0].line,
-        suggestion='export simplified collision meshes (decimated convex hulls) or use '
-                   'primitives; keep the detailed meshes for the visuals',
-        values=(('count', len(findings)), ('faces_min', min(faces)),
-                ('faces_max', max(faces))), links=links)
+    Collision meshes that are the visual meshes on many links (the CAD export's meshes used
+    for both), or detailed collision meshes of their own on many links (KUKA's iiwa ships one
+    per link), are one choice, fixed once for the robot (a collision export), not per link.
 
-
-def grouped_complex(ctx: CheckContext, findings: List[Finding]) -> Iterator[Finding]:
-    """
-    Yield the too-complex collision mesh findings, as one when 3 or more links have them.
-
-    Detailed collision meshes on many links are one export choice (KUKA's iiwa ships one
-    per link), simplified once for the robot, not link by link.
+    :param findings: findings of one rule, collision-reuses-visual-mesh or
+        collision-mesh-too-complex
     """
     if len(findings) < MODEL_WIDE_MIN:
         yield from findings
         return
+    rule = findings[0].rule
     links = tuple(dict.fromkeys(finding.link for finding in findings))
     faces = [int(dict(finding.values)['faces']) for finding in findings]
     convex = sum(1 for finding in findings if dict(finding.values)['convex'] == 'yes')
     limit = ctx.config.collision_face_limit
+    if rule == 'collision-reuses-visual-mesh':
+        message = (f'{len(findings)} collision elements use their visual mesh, of '
+                   f'{min(faces):,} to {max(faces):,} faces (limit {limit:,}; {convex} convex): '
+                   f'the detailed visual meshes serve as collision geometry ({listed(links)})')
+        suggestion = ('export simplified collision meshes (decimated convex hulls) or use '
+                      'primitives; keep the detailed meshes for the visuals')
+        values: tuple = ()
+    else:
+        message = (f'{len(findings)} collision meshes have {min(faces):,} to {max(faces):,} '
+                   f'faces, more than the limit of {limit:,} ({convex} convex): detailed '
+                   f'meshes serve as collision geometry ({listed(links)})')
+        suggestion = ('approximate them with boxes, cylinders and spheres, or export '
+                      f'decimated (convex) collision meshes of at most {limit:,} faces')
+        values = (('limit', limit),)
     yield ctx.finding(
-        'collision-mesh-too-complex', max(finding.severity for finding in findings),
-        f'{len(findings)} collision meshes have {min(faces):,} to {max(faces):,} faces, '
-        f'more than the limit of {limit:,} ({convex} convex): detailed meshes serve as '
-        f'collision geometry ({listed(links)})',
-        line=findings[0].line,
-        suggestion='approximate them with boxes, cylinders and spheres, or export decimated '
-                   f'(convex) collision meshes of at most {limit:,} faces',
+        rule, max(finding.severity for finding in findings), message, line=findings[0].line,
+        suggestion=suggestion,
         values=(('count', len(findings)), ('faces_min', min(faces)),
-                ('faces_max', max(faces)), ('limit', limit)), links=links)
+                ('faces_max', max(faces))) + values, links=links)

@@ -23,8 +23,7 @@ import math
 from typing import Dict, Iterator, List, Optional, Tuple
 
 from urdf_link_tools.checks.base import CheckContext, fmt, fmt_vector, Rule
-from urdf_link_tools.checks.complexity import grouped_complex, grouped_reuses, reused_visuals, \
-    too_complex
+from urdf_link_tools.checks.complexity import grouped, reused_visuals, too_complex
 from urdf_link_tools.checks.model_wide import is_unexpanded, listed, model_choices, \
     MODEL_WIDE_MIN, visible_without_collision, visual_size
 from urdf_link_tools.checks.names import NameSuggester
@@ -149,8 +148,8 @@ def check_reuses(ctx: CheckContext) -> Iterator[Finding]:
                 for finding in too_complex(ctx, link, element, result,
                                            reused.get(id(element))):
                     found[finding.rule].append(finding)
-    yield from grouped_reuses(ctx, found['collision-reuses-visual-mesh'])
-    yield from grouped_complex(ctx, found['collision-mesh-too-complex'])
+    for rule in sorted(_OVER_THE_ROBOT):
+        yield from grouped(ctx, found[rule])
 
 
 def _mirrored(ctx: CheckContext, link: Link, element: GeometryElement) -> Optional[Finding]:
