@@ -116,7 +116,7 @@ def too_complex(ctx: CheckContext, link: Link, element: GeometryElement, result:
         link=link.name, element=element.label, line=line, suggestion=fix, values=values)
 
 
-def grouped(ctx: CheckContext, findings: List[Finding]) -> Iterator[Finding]:
+def grouped_meshes(ctx: CheckContext, findings: List[Finding]) -> Iterator[Finding]:
     """
     Yield one rule's detailed-collision-mesh findings, as one when 3 or more links have them.
 

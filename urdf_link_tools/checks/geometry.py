@@ -23,7 +23,7 @@ import math
 from typing import Dict, Iterator, List, Optional, Tuple
 
 from urdf_link_tools.checks.base import CheckContext, fmt, fmt_vector, Rule
-from urdf_link_tools.checks.complexity import grouped, reused_visuals, too_complex
+from urdf_link_tools.checks.complexity import grouped_meshes, reused_visuals, too_complex
 from urdf_link_tools.checks.model_wide import is_unexpanded, listed, model_choices, \
     MODEL_WIDE_MIN, visible_without_collision, visual_size
 from urdf_link_tools.checks.names import NameSuggester
@@ -149,7 +149,7 @@ def check_reuses(ctx: CheckContext) -> Iterator[Finding]:
                                            reused.get(id(element))):
                     found[finding.rule].append(finding)
     for rule in sorted(_OVER_THE_ROBOT):
-        yield from grouped(ctx, found[rule])
+        yield from grouped_meshes(ctx, found[rule])
 
 
 def _mirrored(ctx: CheckContext, link: Link, element: GeometryElement) -> Optional[Finding]:

@@ -26,7 +26,7 @@ from typing import Iterator, List, Tuple
 import numpy as np
 
 from urdf_link_tools.checks.base import CheckContext, fmt, fmt_inertia, fmt_vector, Rule
-from urdf_link_tools.checks.model_wide import listed, model_choices, MODEL_WIDE_MIN
+from urdf_link_tools.checks.model_wide import grouped, model_choices
 from urdf_link_tools.checks.suggest import geometry_tensor, problem, suggest
 from urdf_link_tools.findings import Finding, Severity
 from urdf_link_tools.geometry import is_finite, rpy_to_matrix
@@ -111,7 +111,7 @@ RULES = (
          'when the origin was omitted (Genesis issue 3183, fixed), so a tensor written in the '
          'link frame is the portable form',
          'write the tensor in the link frame with rpy="0 0 0" (the equivalent tensor is '
-         'given; from 3 links on, one note for the robot with one link as the example)',
+         'given; from 3 links on, one note for the robot with the first link as the example)',
          'MuJoCo issue 3559; Genesis issue 3183'),
 )
 
@@ -419,20 +419,7 @@ def check_rotated(ctx: CheckContext) -> Iterator[Finding]:
     for link in ctx.robot.links:
         if link.inertial is not None:
             notes.extend(_check_rotated(ctx, link))
-    if len(notes) < MODEL_WIDE_MIN:
-        yield from notes
-        return
-    first = notes[0]
-    links = tuple(note.link for note in notes)  # type: ignore[misc]
-    yield ctx.finding(
-        'inertial-origin-rotated', Severity.INFO,
-        f'{len(notes)} links rotate their inertial frame ({listed(links)}): importers have '
-        'mishandled it (MuJoCo 3.3.7 to 3.12 dropped the rotation, MuJoCo issue 3559, fixed '
-        'since: MuJoCo 4.0 honours it), so older tools build different bodies from this file',
-        element='inertial/origin', line=first.line,
-        suggestion='for portability write each tensor in the link frame with rpy="0 0 0"; '
-                   f'for {first.link}: {first.suggestion[len("for portability write "):]}',
-        values=(('count', len(notes)),) + first.values, links=links)
+    yield from grouped(ctx, notes, 'links rotate their inertial frame', own_fixes=True)
 
 
 def _matrix_to_rpy(matrix: np.ndarray) -> np.ndarray:

@@ -209,12 +209,15 @@ def _placeholder_joints(ctx: CheckContext) -> Tuple[str, ...]:
     return ()
 
 
-def grouped(ctx: CheckContext, findings: List[Finding], what: str) -> Iterator[Finding]:
+def grouped(ctx: CheckContext, findings: List[Finding], what: str,
+            own_fixes: bool = False) -> Iterator[Finding]:
     """
     Yield findings of one rule as they are, or as one listing the links when 3 or more.
 
     :param findings: findings of one rule and one cause (e.g. lower == upper)
     :param what: what they share, for the message ('revolute joints with lower == upper')
+    :param own_fixes: each link has a fix of its own (its tensor, its centre of mass): the
+        first one's is given as the example, named as that link's
     """
     if len(findings) < MODEL_WIDE_MIN:
         yield from findings
@@ -224,7 +227,9 @@ def grouped(ctx: CheckContext, findings: List[Finding], what: str) -> Iterator[F
     yield ctx.finding(
         first.rule, max(finding.severity for finding in findings),
         f'{len(findings)} {what} ({listed(links)}); the first: {first.message}',
-        element=first.element, line=first.line, suggestion=first.suggestion,
+        element=first.element, line=first.line,
+        suggestion=(f'each link its own; for {first.link}: {first.suggestion}'
+                    if own_fixes and first.link and first.suggestion else first.suggestion),
         values=(('count', len(findings)),) + first.values, links=links)
 
 

@@ -30,7 +30,7 @@ from urdf_link_tools.checks.base import CheckContext, fmt, fmt_vector, Rule
 from urdf_link_tools.checks.bounds import body_extent, excess, placeholder_carriers
 from urdf_link_tools.checks.density import density_verdict, group_bounds, \
     negligible_in_its_body
-from urdf_link_tools.checks.model_wide import listed, MODEL_WIDE_MIN
+from urdf_link_tools.checks.model_wide import grouped
 from urdf_link_tools.checks.suggest import geometry_tensor, mismatch, suggest, visual_tensor
 from urdf_link_tools.findings import Finding, Severity
 from urdf_link_tools.geometry import (
@@ -261,21 +261,9 @@ def check_coms(ctx: CheckContext) -> Iterator[Finding]:
         for finding in check_com(ctx, link):
             found.setdefault(dict(finding.values)['com'], []).append(finding)
     for com, findings in found.items():
-        if len(findings) < MODEL_WIDE_MIN:
-            yield from findings
-            continue
-        first = findings[0]
-        links = tuple(finding.link for finding in findings)  # type: ignore[misc]
-        yield ctx.finding(
-            'com-outside-geometry', Severity.WARNING,
-            f'{len(findings)} links put their centre of mass at xyz="{com}", outside the '
-            f'bounds of their geometry ({listed(links)}): one value copied onto links of '
-            f'different shapes; {first.link}: {first.message}',
-            element='inertial/origin', line=first.line,
-            suggestion="put each link's centre of mass where its part is, in the link frame "
-                       "(the collision geometry's centroid is a start); for "
-                       f'{first.link}: {first.suggestion}',
-            values=(('count', len(findings)),) + first.values, links=links)
+        yield from grouped(ctx, findings, f'links put their centre of mass at xyz="{com}", '
+                                          'outside the bounds of their geometry',
+                           own_fixes=True)
 
 
 CHECKS = (check_coms,)
