@@ -181,3 +181,18 @@ def test_a_missing_package_tells_the_node_user_what_to_set():
     assert "package 'demo_description' not found" in public
     assert 'package_dirs' in public and 'demo_description=PATH' in public
     assert '--package-dir demo_description=PATH' in str(raised.value)  # the CLI's words
+
+
+def test_every_missing_package_tells_the_node_user_what_to_set(tmp_path):
+    from urdf_link_tools.ros.urdf_file import public_error
+    from urdf_link_tools.xacro.sandbox import expand_xacro, XacroError
+    robot = tmp_path / 'two.urdf.xacro'
+    robot.write_text('<robot name="r"><link name="l"><visual><geometry><mesh filename="'
+                     'file://$(find first_pkg)/a.stl"/></geometry></visual></link>'
+                     '<link name="m"><visual><geometry><mesh filename="file://$(find '
+                     'second_pkg)/b.stl"/></geometry></visual></link></robot>')
+    with pytest.raises(XacroError) as raised:
+        expand_xacro(str(robot))
+    public = str(public_error(raised.value, str(robot)))
+    assert "packages 'first_pkg', 'second_pkg' not found: source their workspaces" in public
+    assert 'first_pkg=PATH second_pkg=PATH to the package_dirs parameter' in public

@@ -249,6 +249,28 @@ def test_a_failed_expansion_names_a_misspelt_argument(tmp_path):
     assert '; the argument dofs (did you mean dof?) given on the command line' in result.stderr
 
 
+def test_every_missing_package_is_named_in_one_run(tmp_path):
+    # open_manipulator named open_manipulator_description, then on the next run
+    # open_manipulator_bringup: a CI job would need a run per package.
+    top = tmp_path / 'arm.urdf.xacro'
+    top.write_text(
+        '<robot name="r" xmlns:xacro="http://www.ros.org/wiki/xacro">\n'
+        '<link name="l"><visual><geometry><mesh filename="file://$(find first_pkg)/m.stl"/>'
+        '</geometry></visual></link>\n'
+        '<gazebo><parameters>$(find second_pkg)/config/c.yaml</parameters></gazebo>\n'
+        '<xacro:include filename="$(find third_pkg)/urdf/more.xacro"/>\n'
+        '<link name="$(find fourth_pkg)"/></robot>')
+    result = subprocess.run(
+        [sys.executable, '-m', 'urdf_link_tools.cli', 'check', str(top)],
+        cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert result.returncode == 3, result.stderr
+    for package in ('first_pkg', 'second_pkg', 'third_pkg'):
+        assert f"package '{package}' not found: pass --package-dir {package}=PATH" \
+            in result.stderr
+    assert 'fourth_pkg' not in result.stderr  # after the include that fails: not reached
+    assert 'No such file' not in result.stderr and 'nonexistent' not in result.stderr
+
+
 def test_text_headings_name_where_each_link_was_written():
     # A link's heading names its xacro file and line, never a line of the expansion (Go1's
     # trunk was "robot.xacro:411" in a file of 151 lines).

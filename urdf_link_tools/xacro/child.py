@@ -71,6 +71,22 @@ def set_limits(limits: Dict[str, int]) -> None:
         pass
 
 
+#: where $(find NAME) of a package that is not found points: a directory that does not exist
+#: (nothing under it can be read), only for the expansion to go on and find the others
+MISSING_PACKAGE_ROOT = '/nonexistent/urdf-link-tools/missing-package'
+
+
+def _missing_packages(state: 'State') -> Dict[str, Any]:
+    """Return the failure naming every package $(find) could not resolve."""
+    message = '; '.join(f'package {package!r} not found: pass --package-dir {package}=PATH'
+                        f'{where}' for package, where in list(state.missing.items())[:20])
+    failure = _failure('package', message)
+    packages = [package[:200] for package in list(state.missing)[:20]]
+    failure['package'] = packages[0]
+    failure['packages'] = packages
+    return failure
+
+
 class State:
     """What the instrumented xacro functions share during one expansion."""
 
@@ -82,6 +98,10 @@ class State:
         self.roots = [os.path.realpath(path) for path in request.get('roots', [])]
         #: the packages $(find) resolved, by name
         self.found: Dict[str, str] = {}
+        #: the packages $(find) could not resolve, each with where it was asked for: the
+        #: expansion goes on (the name becomes a directory that does not exist), so that
+        #: one run names every package to add, not one a run
+        self.missing: Dict[str, str] = {}
         self.tracer = tracer.Tracer()
         self.trace = bool(request.get('trace', True))
 
@@ -115,10 +135,8 @@ class State:
         except ValueError as exc:
             raise xacro.XacroException(f'refused: $(find {package}): {exc}') from None
         if path is None:
-            error = xacro.XacroException(
-                f'package {package!r} not found: pass --package-dir {package}=PATH')
-            error.ult_package = package  # the parent decides whether the name is safe to say
-            raise error
+            self.missing.setdefault(package, _where())
+            return os.path.join(MISSING_PACKAGE_ROOT, package)
         # A package the robot names is one of the robot's package directories.
         self.roots.append(os.path.realpath(path))
         self.found[package] = path
@@ -301,11 +319,14 @@ def expand(request: Dict[str, Any], out_dir: str) -> Dict[str, Any]:
     except xml.parsers.expat.ExpatError as exc:
         return _failure('xml', f'not well-formed XML: {exc}' + _where())
     except Exception as exc:  # xacro raises many types; all mean the input is wrong
-        failure = _xacro_failure(exc, state)
+        # A missing package is the cause of what failed after it (an include under it).
+        failure = _missing_packages(state) if state.missing else _xacro_failure(exc, state)
         unknown = _unknown_arguments(state, list(request.get('mappings', {})))
         if unknown and isinstance(failure.get('error'), str):
             failure['error'] = (failure['error'] + f'; {unknown}')[:4000]
         return failure
+    if state.missing:
+        return _missing_packages(state)
     unknown = _unknown_arguments(state, list(request.get('mappings', {})))
     if unknown:
         notes.append(unknown)
@@ -438,11 +459,6 @@ def _xacro_failure(exc: Exception, state: State) -> Dict[str, Any]:
                    f'{argument.group(1)}:=VALUE')
     elif 'No such file' in message or 'xacro:include' in message:
         message += _missing_file_hint(state)
-    package = getattr(exc, 'ult_package', None) or getattr(cause, 'ult_package', None)
-    if isinstance(package, str):  # $(find NAME) of a package State.find cannot find
-        failure = _failure('package', message.splitlines()[0] + _where())
-        failure['package'] = package[:200]
-        return failure
     kind = 'refused' if 'refused:' in message or 'outside the directories' in message \
         or 'may never read' in message else 'xacro'
     return _failure(kind, message.splitlines()[0] + _where())

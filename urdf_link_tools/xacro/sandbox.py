@@ -239,13 +239,17 @@ def expand_xacro(path: str, options: XacroOptions = XacroOptions(),
             if kind == 'memory':
                 detail += f' (limit {options.memory_bytes >> 20} MiB)'
             public = _PUBLIC.get(kind, 'xacro failed')
-            package = result.get('package')
-            if kind == 'package' and is_package_name(package):
+            packages = result.get('packages') or [result.get('package')]
+            named = [package for package in packages if is_package_name(package)]
+            if kind == 'package' and named:
                 # A package name says nothing of any file (the file could name anything in
                 # $(find ...): only a ROS package name is said): the node can say which to add.
-                public = (f'xacro: package {package!r} not found: source its workspace, or add '
-                          f'{package}=PATH to the package_dirs parameter (launch argument '
-                          'package_dirs)')
+                quoted = ', '.join(repr(package) for package in named)
+                public = (f'xacro: package{"s" if len(named) > 1 else ""} {quoted} not found: '
+                          f'source {"their workspaces" if len(named) > 1 else "its workspace"}, '
+                          'or add '
+                          + ' '.join(f'{package}=PATH' for package in named)
+                          + ' to the package_dirs parameter (launch argument package_dirs)')
             raise XacroError(f'xacro: {detail}', public)
         with open(os.path.join(work, 'expanded.urdf'), 'rb') as stream:
             data = stream.read(options.max_bytes + 1)
