@@ -219,3 +219,69 @@ def test_a_placeholder_copied_onto_every_link_is_one_finding_with_every_carrier(
     (com,) = [f for f in findings if f.rule == 'com-outside-geometry']
     assert com.link is None and com.links == ('l4', 'l5', 'l6')
     assert com.message.startswith('3 links put their centre of mass at xyz="0 0 0"')
+
+
+def _chain(parts):
+    """Return a robot of the given <link> bodies joined one after the other by revolute joints."""
+    names = [f'l{i}' for i in range(len(parts))]
+    links = ''.join(f'<link name="{name}">{body}</link>' for name, body in zip(names, parts))
+    joints = ''.join(
+        f'<joint name="j{i}" type="revolute"><parent link="{names[i - 1]}"/>'
+        f'<child link="{names[i]}"/><origin xyz="0 0 0.3"/><axis xyz="0 0 1"/>'
+        '<limit lower="-1" upper="1" effort="1" velocity="1"/></joint>'
+        for i in range(1, len(parts)))
+    return f'<robot name="r">{links}{joints}</robot>'
+
+
+def _body(mass, moment, size):
+    return (f'<inertial><mass value="{mass}"/><inertia ixx="{moment}" ixy="0" ixz="0" '
+            f'iyy="{moment}" iyz="0" izz="{moment}"/></inertial><collision><geometry>'
+            f'<box size="{size} {size} {size}"/></geometry></collision>')
+
+
+@pytest.mark.parametrize('count', [2, 4])
+def test_one_tensor_off_the_geometry_of_many_links_is_one_finding(count):
+    # KUKA's KR120: 2 kg and 0.01 kg m^2 on every link, 16x to 29x off each link's geometry:
+    # one inertia-geometry-mismatch and one density-implausible, not one a link.
+    sizes = (0.6, 0.7, 0.8, 0.9)[:count]
+    text = _chain([_body(2.0, 0.01, size) for size in sizes])
+    findings = analyze(parse_urdf_string(text), CheckConfig(check_meshes=False)).findings
+    for rule, start in (('inertia-geometry-mismatch', f'{count} links declare the same tensor '
+                         '(ixx="0.01" ixy="0" ixz="0" iyy="0.01" iyz="0" izz="0.01"), each off '
+                         'its collision geometry'),
+                        ('density-implausible', f'{count} links declare the same mass (2 kg), '
+                         'implausible for the geometry of each')):
+        found = [f for f in findings if f.rule == rule]
+        if count < 3:
+            assert [f.link for f in found] == [f'l{i}' for i in range(count)], rule
+            continue
+        (finding,) = found
+        assert finding.link is None and finding.links == tuple(f'l{i}' for i in range(count))
+        assert finding.message.startswith(start), finding.message
+
+
+def test_a_placeholder_on_two_links_and_carried_by_a_third_is_one_finding():
+    # Interbotix's wx250s: 0.001 kg m^2 on three 1 g gripper links welded to the gripper; two
+    # are over their bound, the third has its centre of mass off the body. One finding, and
+    # the effect on the gripper is counted without the other copies (1.48x with them).
+    gripper = _body(0.1, 0.00008, 0.08)
+    tiny = ('<inertial><origin xyz="{x} 0 0"/><mass value="0.001"/><inertia ixx="0.001" '
+            'ixy="0" ixz="0" iyy="0.001" iyz="0" izz="0.001"/></inertial><collision><geometry>'
+            '<box size="0.02 0.02 0.02"/></geometry></collision>')
+    text = ('<robot name="r"><link name="base"/><joint name="j" type="revolute">'
+            '<parent link="base"/><child link="gripper"/><axis xyz="0 0 1"/>'
+            '<limit lower="-1" upper="1" effort="1" velocity="1"/></joint>'
+            f'<link name="gripper">{gripper}</link>'
+            + ''.join(f'<link name="{name}">{tiny.format(x=x)}</link><joint name="w{name}" '
+                      f'type="fixed"><parent link="gripper"/><child link="{name}"/></joint>'
+                      for name, x in (('a', 0), ('b', 0), ('c', 0.2)))
+            + '</robot>')
+    findings = analyze(parse_urdf_string(text), CheckConfig(check_meshes=False)).findings
+    (finding,) = [f for f in findings if f.rule.startswith('inertia-exceeds')]
+    assert finding.links == ('a', 'b', 'c')
+    assert 'on 2 it exceeds what the link can have (a, b); c carries it too' in finding.message
+    assert '(with the 2 other welded links carrying the same tensor)' in finding.message
+    growth = float(finding.message.split('multiplies the largest moment of that body by ')[1]
+                   .split()[0])
+    assert growth > 10.0
+    assert not [f for f in findings if f.rule == 'inertia-geometry-mismatch']

@@ -22,11 +22,11 @@ inertial frame. Overlapping collision parts are counted twice.
 """
 
 import math
-from typing import Dict, Iterator, List
+from typing import Dict, Iterator, List, Tuple
 
 import numpy as np
 
-from urdf_link_tools.checks.base import CheckContext, fmt, fmt_vector, Rule
+from urdf_link_tools.checks.base import CheckContext, fmt, fmt_inertia, fmt_vector, Rule
 from urdf_link_tools.checks.bounds import body_extent, excess, placeholder_carriers
 from urdf_link_tools.checks.density import density_verdict, group_bounds, \
     negligible_in_its_body
@@ -50,7 +50,8 @@ RULES = (
          "a principal moment differs from the collision geometry's by more than "
          'inertia_mismatch_factor (10x by default), either way (not when the tensor is within '
          "2x of a solid box over the link's geometry, or of its visual geometry filled at a "
-         'plausible density: the collision is then a partial shape)',
+         'plausible density: the collision is then a partial shape); the same tensor on 3 or '
+         'more links is one finding',
          'a wrong tensor (a copied placeholder such as ixx=iyy=izz=1, a unit slip) makes '
          'joints far too sluggish or far too twitchy in simulation and control',
          'use the suggested tensor (uniform density, in the URDF inertial frame) or the CAD '
@@ -58,7 +59,8 @@ RULES = (
     Rule('density-implausible', Severity.WARNING,
          'mass / volume is outside [density_min, density_max] (50 to 25,000 kg/m^3) for '
          'every volume the geometry can have (overlaps and self-intersections bounded, '
-         'meshes no larger than their convex hull)',
+         'meshes no larger than their convex hull); the same mass on 3 or more links is one '
+         'finding',
          'a unit slip: millimetre meshes without scale="0.001 0.001 0.001" (off by ~1e9), '
          'grams written as kilograms (off by ~1e3). A warning for a unit slip or a density '
          'over 10x beyond the range; closer (a ballast block, a deliberately small collision '
@@ -249,6 +251,40 @@ def check_com(ctx: CheckContext, link: Link) -> Iterator[Finding]:
         values=(('com', fmt_vector(com)), ('distance', distance)))
 
 
+def check_mismatches(ctx: CheckContext) -> Iterator[Finding]:
+    """
+    Compare each valid tensor with its geometry's: per link, or once for a copied tensor.
+
+    The same six numbers on 3 or more links, off the geometry of each, are one choice: a
+    placeholder copied by a macro (KUKA's KR120: 0.01 on every axis of all 7 links), or one
+    part's wrong tensor on its copies (a quadruped's four legs): one finding.
+    """
+    found: Dict[Tuple[float, ...], List[Finding]] = {}
+    for link in ctx.robot.links:
+        for finding in check_mismatch(ctx, link):
+            found.setdefault(link.inertial.inertia.as_tuple(), []).append(finding)
+    for values, findings in found.items():
+        yield from grouped(ctx, findings, f'links declare the same tensor '
+                                          f'({fmt_inertia(values)}), each off its collision '
+                                          'geometry', own_fixes=True)
+
+
+def check_densities(ctx: CheckContext) -> Iterator[Finding]:
+    """
+    Flag implausible masses: per link, or once for one mass copied onto many links.
+
+    The same mass on 3 or more links, implausible in each one's geometry, is one
+    placeholder (KUKA's KR120: 2 kg on every link of a 1,050 kg arm): one finding.
+    """
+    found: Dict[float, List[Finding]] = {}
+    for link in ctx.robot.links:
+        for finding in check_density(ctx, link):
+            found.setdefault(link.mass, []).append(finding)
+    for mass, findings in found.items():
+        yield from grouped(ctx, findings, f'links declare the same mass ({fmt(mass)} kg), '
+                                          'implausible for the geometry of each')
+
+
 def check_coms(ctx: CheckContext) -> Iterator[Finding]:
     """
     Flag misplaced centres of mass: per link, or once for 3 or more links sharing one.
@@ -266,8 +302,7 @@ def check_coms(ctx: CheckContext) -> Iterator[Finding]:
                            own_fixes=True)
 
 
-CHECKS = (check_coms,)
-LINK_CHECKS = (check_mismatch, check_density)
+CHECKS = (check_mismatches, check_densities, check_coms)
 
 
 def _volume_text(smallest: float, largest: float) -> str:
