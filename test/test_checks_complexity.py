@@ -115,5 +115,6 @@ def test_detailed_collision_meshes_on_many_links_are_one_finding(tmp_path, count
     (finding,) = found
     assert finding.link is None and finding.links == tuple(f'l{i}' for i in range(count))
     assert finding.severity == Severity.WARNING
-    assert f'{count} collision meshes have {len(ring.faces):,} to {len(ring.faces):,} faces' \
+    # one count where every mesh has it (Shadow's hand read "of 5,374 to 5,374 faces")
+    assert f'{count} collision meshes have {len(ring.faces):,} faces, more than the limit' \
         in finding.message

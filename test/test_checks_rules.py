@@ -428,6 +428,33 @@ def test_com_is_not_judged_against_a_visual_of_unknown_size(visual, fires):
     assert ('com-outside-geometry' in rules) == fires
 
 
+def test_a_suggested_tensor_far_from_the_centre_of_mass_says_where_it_is_taken():
+    # TM14's forearm declares its centre of mass at the elbow, 0.24 m from its geometry's
+    # centroid: the tensor about that centroid alone is half the fix.
+    part = (inertial(mass='3', ixx='1', iyy='1', izz='1')
+            + box('0.5 0.1 0.4', xyz='0.2 0 0'))
+    findings = analyze(parse_urdf_string(moving(part)), NO_MESHES).findings
+    (finding,) = [f for f in findings if f.rule == 'inertia-exceeds-extent']
+    assert finding.suggestion.startswith('the tensor of the collision geometry at uniform')
+    assert finding.suggestion.endswith(
+        '; it is about the collision geometry\'s centroid, xyz="0.2 0 0", 0.2 m from the '
+        "declared centre of mass: if the part's centre of mass is there, move the inertial "
+        'origin too')
+
+
+@pytest.mark.parametrize('xyz,hint', [
+    ('0.08 0 0', 'x has the wrong sign: with it negated the centre of mass, xyz="-0.08 0 0", '
+                 'lies within the geometry (a value written for the mirrored part?)'),
+    ('0.3 0.3 0', 'check that the centre of mass is in the link frame')])
+def test_a_centre_of_mass_with_a_sign_slip_says_which(xyz, hint):
+    # Kinova's Gen3 lite fingers declare x=+0.02026 for a part centred at x=-0.02024.
+    part = cube_inertial(0.1, 0.05, xyz=xyz) + box('0.1 0.05 0.05', xyz='-0.05 0 0')
+    (finding,) = [f for f in analyze(parse_urdf_string(moving(part)), NO_MESHES).findings
+                  if f.rule == 'com-outside-geometry']
+    assert finding.suggestion.startswith(hint)
+    assert 'the collision geometry\'s centroid is at xyz="-0.05 0 0"' in finding.suggestion
+
+
 @pytest.mark.parametrize('com_z,fires', [(0.159, False), (0.7, True)])
 def test_com_inside_the_geometry_of_a_link_welded_to_it(com_z, fires):
     # TIAGo's torso plate (a 1 cm slab) carries the torso column's mass, the column (welded

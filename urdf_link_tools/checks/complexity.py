@@ -135,17 +135,19 @@ def grouped_meshes(ctx: CheckContext, findings: List[Finding]) -> Iterator[Findi
     faces = [int(dict(finding.values)['faces']) for finding in findings]
     convex = sum(1 for finding in findings if dict(finding.values)['convex'] == 'yes')
     limit = ctx.config.collision_face_limit
+    counts = f'{min(faces):,}' if min(faces) == max(faces) else \
+        f'{min(faces):,} to {max(faces):,}'
     if rule == 'collision-reuses-visual-mesh':
-        message = (f'{len(findings)} collision elements use their visual mesh, of '
-                   f'{min(faces):,} to {max(faces):,} faces (limit {limit:,}; {convex} convex): '
-                   f'the detailed visual meshes serve as collision geometry ({listed(links)})')
+        message = (f'{len(findings)} collision elements use their visual mesh, of {counts} '
+                   f'faces (limit {limit:,}; {convex} convex): the detailed visual meshes serve '
+                   f'as collision geometry ({listed(links)})')
         suggestion = ('export simplified collision meshes (decimated convex hulls) or use '
                       'primitives; keep the detailed meshes for the visuals')
         values: tuple = ()
     else:
-        message = (f'{len(findings)} collision meshes have {min(faces):,} to {max(faces):,} '
-                   f'faces, more than the limit of {limit:,} ({convex} convex): detailed '
-                   f'meshes serve as collision geometry ({listed(links)})')
+        message = (f'{len(findings)} collision meshes have {counts} faces, more than the '
+                   f'limit of {limit:,} ({convex} convex): detailed meshes serve as collision '
+                   f'geometry ({listed(links)})')
         suggestion = ('approximate them with boxes, cylinders and spheres, or export '
                       f'decimated (convex) collision meshes of at most {limit:,} faces')
         values = (('limit', limit),)

@@ -247,8 +247,28 @@ def check_com(ctx: CheckContext, link: Link) -> Iterator[Finding]:
         'a body lies within its material',
         link=link.name, element='inertial/origin',
         line=link.inertial.origin.line or link.inertial.line,
-        suggestion='check that the centre of mass is in the link frame' + centroid,
+        suggestion=(_sign_slip(com, both, tolerance)
+                    or 'check that the centre of mass is in the link frame') + centroid,
         values=(('com', fmt_vector(com)), ('distance', distance)))
+
+
+def _sign_slip(com: np.ndarray, bounds, tolerance: float) -> str:
+    """
+    Return the fix when one coordinate negated puts the centre of mass inside, else ''.
+
+    Kinova's Gen3 lite fingers declare x=+0.02026 for a part centred at x=-0.02024: a sign
+    written for the mirrored finger.
+    """
+    for axis in range(3):
+        if com[axis] == 0.0:
+            continue
+        mirrored = com.copy()
+        mirrored[axis] = -mirrored[axis]
+        if distance_outside(mirrored, bounds) <= tolerance:
+            return (f'{"xyz"[axis]} has the wrong sign: with it negated the centre of mass, '
+                    f'xyz="{fmt_vector(mirrored)}", lies within the geometry (a value written '
+                    'for the mirrored part?)')
+    return ''
 
 
 def check_mismatches(ctx: CheckContext) -> Iterator[Finding]:

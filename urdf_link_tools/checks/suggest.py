@@ -31,7 +31,7 @@ from typing import Optional, Tuple
 import numpy as np
 
 from urdf_link_tools.checks.base import CheckContext, fmt, fmt_inertia, fmt_vector
-from urdf_link_tools.checks.density import geometry_is_the_part
+from urdf_link_tools.checks.density import geometry_is_the_part, group_bounds
 from urdf_link_tools.geometry import is_finite, rpy_to_matrix
 from urdf_link_tools.inertia import (
     inertia_values, MUJOCO_EPS, nearest_triangle_moments, principal_moments, principal_values,
@@ -181,6 +181,33 @@ def sphere_tensor(mass: float) -> np.ndarray:
     return np.eye(3) * (0.4 * mass * radius * radius)
 
 
+#: a collision centroid this far from the declared centre of mass (and at least
+#: CENTROID_SHARE of the geometry's size) is said with the tensor taken about it
+CENTROID_MIN = 0.01
+CENTROID_SHARE = 0.05
+
+
+def _centroid_note(ctx: CheckContext, link: Link) -> str:
+    """
+    Say where the collision geometry's centroid is when it is far from the centre of mass.
+
+    The suggested tensor is about that centroid: TM14's forearm declares its centre of mass
+    at the joint, 0.24 m from its geometry's centroid, so the tensor alone is half the fix.
+    """
+    model, _ = ctx.collision_model(link)
+    if model is None:
+        return ''
+    centre = np.asarray(link.inertial.origin.xyz, dtype=float)
+    distance = float(np.linalg.norm(model.centre - centre))
+    bounds = group_bounds(ctx, link.collisions)
+    size = float(np.linalg.norm(bounds[1] - bounds[0])) if bounds is not None else 0.0
+    if not (distance > CENTROID_MIN and distance > CENTROID_SHARE * size):
+        return ''
+    return (f"; it is about the collision geometry's centroid, xyz=\"{fmt_vector(model.centre, 6)}"
+            f'", {fmt(distance, 3)} m from the declared centre of mass: if the part\'s centre '
+            'of mass is there, move the inertial origin too')
+
+
 def suggest(ctx: CheckContext, link: Link, candidate: Optional[np.ndarray],
             label: str) -> Tuple[Optional[np.ndarray], str]:
     """
@@ -209,7 +236,7 @@ def suggest(ctx: CheckContext, link: Link, candidate: Optional[np.ndarray],
         if not trouble:
             why = f', instead of {label} ({reason})' if candidate is not None else ''
             return chosen, (f'the tensor of the collision geometry at uniform density{why}: '
-                            f'{fmt_inertia(inertia_values(chosen))}')
+                            f'{fmt_inertia(inertia_values(chosen))}' + _centroid_note(ctx, link))
         first = f"the collision geometry's tensor at uniform density fails too ({trouble})"
     else:
         unusable = f' and {label} is unusable ({reason})' if candidate is not None else ''
