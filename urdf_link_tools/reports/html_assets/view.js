@@ -18,6 +18,12 @@ window.UrdfReportView = (function () {
   function severityKey(worst) {
     return COLORS[worst] !== undefined ? worst : 'ok';
   }
+  function partMaterial(link) {
+    // Its own findings' colour; a paler one when only findings about several links list it.
+    const own = severityKey(link.own);
+    const worst = severityKey(link.worst);
+    return own === worst || own !== 'ok' ? MATERIALS.visual[worst] : MATERIALS.pale[worst];
+  }
   function overlay(material) {
     // Centres of mass and the robot's CoM are drawn through the parts, as a reviewer wants them.
     material.depthTest = false;
@@ -35,11 +41,16 @@ window.UrdfReportView = (function () {
     cylinder: new THREE.CylinderGeometry(1, 1, 1, 24).rotateX(Math.PI / 2),
   };
   UNIT.edges = new THREE.EdgesGeometry(UNIT.box);
-  const MATERIALS = {visual: {}, com: {}, inertia: {}, edges: {}};
+  const MATERIALS = {visual: {}, pale: {}, com: {}, inertia: {}, edges: {}};
   for (const worst of ['error', 'warning', 'info', 'ok']) {
     const color = COLORS[worst];
     MATERIALS.visual[worst] = new THREE.MeshStandardMaterial({
       color, flatShading: true, metalness: 0.05, roughness: 0.75, side: THREE.DoubleSide});
+    // A link only a robot-wide finding lists (meshes reused as collision on every link, a
+    // copied placeholder): the same hue, paler, so that its own problems stand out.
+    MATERIALS.pale[worst] = new THREE.MeshStandardMaterial({
+      color: new THREE.Color(color).lerp(new THREE.Color(0xffffff), 0.6), flatShading: true,
+      metalness: 0.05, roughness: 0.75, side: THREE.DoubleSide});
     MATERIALS.com[worst] = overlay(new THREE.MeshBasicMaterial({
       color: worst === 'ok' ? COLORS.comOk : color}));
     MATERIALS.inertia[worst] = new THREE.MeshBasicMaterial({
@@ -184,8 +195,9 @@ window.UrdfReportView = (function () {
         group.matrix.copy(matrix(link.pose));
         group.userData.link = link.name;
         const worst = severityKey(link.worst);
+        const paint = partMaterial(link);
         for (const shape of link.visuals) {
-          const object = shapeObject(shape, MATERIALS.visual[worst], robot);
+          const object = shapeObject(shape, paint, robot);
           object.userData.link = link.name;
           entry.visuals.push(object);
           helpers.visual.push(object);
@@ -199,7 +211,8 @@ window.UrdfReportView = (function () {
         }
         const inertial = link.inertial || {};
         if (inertial.com && inertial.com_diameter) {
-          const sphere = new THREE.Mesh(UNIT.sphere, MATERIALS.com[worst]);
+          // the ball says the link's own findings (a robot-wide one alone leaves it grey)
+          const sphere = new THREE.Mesh(UNIT.sphere, MATERIALS.com[severityKey(link.own)]);
           sphere.position.set(inertial.com[0], inertial.com[1], inertial.com[2]);
           sphere.scale.setScalar(inertial.com_diameter / 2);
           sphere.renderOrder = 3;
@@ -303,7 +316,7 @@ window.UrdfReportView = (function () {
     }
     function highlight(name) {
       if (highlighted) {
-        const material = MATERIALS.visual[severityKey(highlighted.data.worst)];
+        const material = partMaterial(highlighted.data);
         for (const object of highlighted.visuals) object.material = material;
       }
       highlighted = links.get(name) || null;
