@@ -241,12 +241,14 @@ def test_a_failed_expansion_names_a_misspelt_argument(tmp_path):
     top.write_text('<robot name="r" xmlns:xacro="http://www.ros.org/wiki/xacro">'
                    '<link name="l$(arg dof)"/></robot>')
     result = subprocess.run(
-        [sys.executable, '-m', 'urdf_link_tools.cli', 'check', str(top), 'dofs:=6'],
+        [sys.executable, '-m', 'urdf_link_tools.cli', 'check', str(top), 'dofs:=6', 'a{0}:=1'],
         cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert result.returncode == 3, result.stderr
     assert 'Undefined substitution argument dof: give it after the file as dof:=VALUE' \
         in result.stderr
-    assert '; the argument dofs (did you mean dof?) given on the command line' in result.stderr
+    # braces in a name are text, not a format field
+    assert '; the arguments dofs (did you mean dof?), a{0} given on the command line are' \
+        in result.stderr
 
 
 def test_every_missing_package_is_named_in_one_run(tmp_path):

@@ -387,10 +387,10 @@ def _unknown_arguments(state: State, given: List[str]) -> str:
     for name in unknown[:6]:
         close = difflib.get_close_matches(name, sorted(known), n=1, cutoff=0.75)
         parts.append(f'{name}' + (f' (did you mean {close[0]}?)' if close else ''))
-    return (f'the argument{"s" if len(unknown) > 1 else ""} {", ".join(parts)} given on the '
-            'command line {} declared by no <xacro:arg> and used by no $(arg) in the files '
-            'read: {} no effect'.format('are' if len(unknown) > 1 else 'is',
-                                        'they have' if len(unknown) > 1 else 'it has'))
+    many = len(unknown) > 1
+    return (f'the argument{"s" if many else ""} {", ".join(parts)} given on the command line '
+            f'{"are" if many else "is"} declared by no <xacro:arg> and used by no $(arg) in '
+            f'the files read: {"they have" if many else "it has"} no effect')
 
 
 def _missing_file_hint(state: State) -> str:
