@@ -357,6 +357,7 @@ def xacro_sources_of_suggestions(findings: Sequence[Finding], robot, source_map,
     :return: the findings, those with a suggested tensor written by expressions annotated
     """
     cache: Dict[str, Optional[bytes]] = {}
+    tags: Dict[str, Dict[int, List[Tuple[int, int]]]] = {}  # file -> line -> start tags
     notes: Dict[str, str] = {}
 
     def note_for(link_name: str) -> str:
@@ -377,8 +378,16 @@ def xacro_sources_of_suggestions(findings: Sequence[Finding], robot, source_map,
         data = cache[where.file]
         if data is None:
             return ''
-        spans = [span for span in _start_tags(data)
-                 if _line(data, span[0], lone_cr=True) == where.line]
+        if where.file not in tags:
+            by_line: Dict[int, List[Tuple[int, int]]] = {}
+            try:
+                found = _start_tags(data)
+            except UrdfInputError:  # not for this note to judge the source file
+                found = []
+            for span in found:
+                by_line.setdefault(_line(data, span[0], lone_cr=True), []).append(span)
+            tags[where.file] = by_line
+        spans = tags[where.file].get(where.line, [])
         if len(spans) != 1:
             return ''
         attributes = _attribute_spans(data, *spans[0])
