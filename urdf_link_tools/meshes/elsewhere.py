@@ -176,6 +176,7 @@ def _write_all(descriptor: int, data: bytes) -> None:  # pragma: no cover (in th
 
 #: children whose answer was taken before they ended: reaped by the next start() or at exit
 _ENDING: List[int] = []
+_REAPED_AT_EXIT: List[bool] = []
 
 
 def _reap_later(pid: int) -> None:
@@ -185,8 +186,9 @@ def _reap_later(pid: int) -> None:
     except ChildProcessError:
         return
     if done == 0:
-        if not _ENDING:
+        if not _REAPED_AT_EXIT:
             atexit.register(_reap_ending)
+            _REAPED_AT_EXIT.append(True)
         _ENDING.append(pid)
 
 
