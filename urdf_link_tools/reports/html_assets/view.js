@@ -296,7 +296,8 @@ window.UrdfReportView = (function () {
       camera.aspect = container.clientWidth / Math.max(1, container.clientHeight);
       const vertical = camera.fov * Math.PI / 180;
       const horizontal = 2 * Math.atan(Math.tan(vertical / 2) * camera.aspect);
-      const distance = 0.95 * radius / Math.sin(Math.min(vertical, horizontal) / 2);
+      // a tenth of room around it: the toggles and the legend lie over the canvas edges
+      const distance = 1.1 * radius / Math.sin(Math.min(vertical, horizontal) / 2);
       const direction = new THREE.Vector3(1.0, -1.3, 0.75).normalize();
       camera.position.copy(centre).addScaledVector(direction, distance);
       camera.near = distance / 200;
