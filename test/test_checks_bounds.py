@@ -285,3 +285,28 @@ def test_a_placeholder_on_two_links_and_carried_by_a_third_is_one_finding():
                    .split()[0])
     assert growth > 10.0
     assert not [f for f in findings if f.rule == 'inertia-geometry-mismatch']
+
+
+@pytest.mark.parametrize('scale,com', [('1 1 1', '0 0.3 0'), ('1 -1 1', '0 -0.3 0')])
+def test_a_mirrored_mesh_is_judged_as_its_twin(tmp_path, scale, com):
+    # TALOS mirrors its right leg with scale="1 -1 1": the right side's impossible tensor and
+    # misplaced centre of mass went unsaid while the left side's were reported.
+    import trimesh
+    path = tmp_path / 'part.stl'
+    trimesh.creation.box(extents=(0.1, 0.2, 0.1), transform=trimesh.transformations
+                         .translation_matrix((0, 0.1, 0))).export(str(path))
+    body = (f'<inertial><origin xyz="{com}"/><mass value="1"/><inertia ixx="0.5" ixy="0" '
+            f'ixz="0" iyy="0.5" iyz="0" izz="0.5"/></inertial><collision><geometry><mesh '
+            f'filename="{path}" scale="{scale}"/></geometry></collision>')
+    text = ('<robot name="r"><link name="base"/><joint name="j" type="revolute"><parent '
+            'link="base"/><child link="leg"/><axis xyz="0 0 1"/><limit lower="-1" upper="1" '
+            f'effort="1" velocity="1"/></joint><link name="leg">{body}</link></robot>')
+    findings = analyze(parse_urdf_string(text, str(tmp_path / 'r.urdf')),
+                       CheckConfig()).findings
+    com_found = [f for f in findings if f.rule == 'com-outside-geometry']
+    assert [f.link for f in com_found] == ['leg']
+    assert float(dict(com_found[0].values)['distance']) == pytest.approx(0.1, abs=1e-6)
+    centred = text.replace(f'xyz="{com}"', f'xyz="0 {float(com.split()[1]) / 3:g} 0"')
+    findings = analyze(parse_urdf_string(centred, str(tmp_path / 'r.urdf')),
+                       CheckConfig()).findings
+    assert [f.link for f in findings if f.rule == 'inertia-exceeds-extent'] == ['leg']

@@ -139,6 +139,21 @@ def geometry_values(geometry: Geometry) -> Tuple[float, ...]:
     return ()
 
 
+def has_size(geometry: Geometry) -> bool:
+    """
+    Return True for a shape that encloses something: finite sizes, all positive.
+
+    A mesh's scale may be negative: a mirror image (TALOS's right leg, ``scale="1 -1 1"``)
+    has the size of its left twin; only a zero scale flattens it.
+    """
+    values = geometry_values(geometry)
+    if not is_finite(values):
+        return False
+    if isinstance(geometry, Mesh):
+        return all(value != 0.0 for value in values)
+    return all(value > 0.0 for value in values)
+
+
 def primitive_volume(geometry: Optional[Geometry]) -> Optional[float]:
     """
     Return the volume of a box, cylinder or sphere in m^3.

@@ -41,7 +41,7 @@ from urdf_link_tools.checks.model_wide import listed, MODEL_WIDE_MIN
 from urdf_link_tools.checks.suggest import suggest
 from urdf_link_tools.findings import Finding, Severity
 from urdf_link_tools.geometry import (
-    Bounds, geometry_values, is_finite, origin_to_matrix, rpy_to_matrix, transform_bounds,
+    Bounds, has_size, is_finite, origin_to_matrix, rpy_to_matrix, transform_bounds,
     union_bounds)
 from urdf_link_tools.inertia import inertia_values, violates_triangle
 from urdf_link_tools.kinematics import forward_kinematics
@@ -115,11 +115,6 @@ def _weld_frames(ctx: CheckContext, name: str) -> Dict[str, np.ndarray]:
     return frames
 
 
-def _has_size(element) -> bool:
-    values = geometry_values(element.geometry)
-    return is_finite(values) and all(value > 0.0 for value in values)
-
-
 def _group_frames(ctx: CheckContext, top: str) -> Dict[str, np.ndarray]:
     """Return every link of a weld group with its frame in the frame of its top, once."""
     key = ('weld-frames', top)
@@ -138,7 +133,7 @@ def _group_extent(ctx: CheckContext, top: str) -> Tuple[Optional[Bounds], bool]:
     for name, frame in _group_frames(ctx, top).items():
         member = ctx.robot.link(name)
         for element in (member.visuals + member.collisions) if member else ():
-            if element.geometry is None or not _has_size(element):
+            if element.geometry is None or not has_size(element.geometry):
                 continue
             box = ctx.element_bounds(element)
             if box is None:
@@ -182,7 +177,7 @@ def _robot_bounds(ctx: CheckContext) -> Tuple[Dict[str, np.ndarray], Optional[Bo
             boxes.append((pose[:3, 3], pose[:3, 3]))
             member = ctx.robot.link(name)
             for element in (member.visuals + member.collisions) if member else ():
-                if element.geometry is not None and _has_size(element):
+                if element.geometry is not None and has_size(element.geometry):
                     box = ctx.element_bounds(element)
                     if box is not None:
                         boxes.append(transform_bounds(box, pose))

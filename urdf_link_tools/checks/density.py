@@ -30,7 +30,7 @@ import numpy as np
 from urdf_link_tools.checks.base import CheckContext, fmt
 from urdf_link_tools.findings import Severity
 from urdf_link_tools.geometry import (
-    Bounds, geometry_values, is_finite, primitive_volume, union_bounds)
+    Bounds, geometry_values, has_size, is_finite, primitive_volume, union_bounds)
 from urdf_link_tools.meshes import MeshInfo
 from urdf_link_tools.model import GeometryElement, Link, Mesh
 
@@ -198,18 +198,13 @@ def group_bounds(ctx: CheckContext, elements: Sequence[GeometryElement]) -> Opti
     """Return the union bounds of the elements with a real size; None if one is unknown."""
     boxes = []
     for element in elements:
-        if element.geometry is None or not _has_size(element.geometry):
+        if element.geometry is None or not has_size(element.geometry):
             continue  # zero-size shapes (markers, a radius-0 sphere) enclose nothing
         box = ctx.element_bounds(element)
         if box is None:
             return None
         boxes.append(box)
     return union_bounds(boxes)
-
-
-def _has_size(geometry) -> bool:
-    values = geometry_values(geometry)
-    return is_finite(values) and all(value > 0.0 for value in values)
 
 
 def volume_range(ctx: CheckContext, link: Link) -> Optional[Tuple[float, float, Tuple[str, ...]]]:
