@@ -310,3 +310,32 @@ def test_a_mirrored_mesh_is_judged_as_its_twin(tmp_path, scale, com):
     findings = analyze(parse_urdf_string(centred, str(tmp_path / 'r.urdf')),
                        CheckConfig()).findings
     assert [f.link for f in findings if f.rule == 'inertia-exceeds-extent'] == ['leg']
+
+
+def test_a_placeholder_on_the_top_of_a_welded_body_is_fused_away():
+    # ANYmal D: a 1 g hip link with 1e-6 kg m^2 on the HAA joint, the 0.36 kg hip (mesh,
+    # no collision) welded below it. Every engine fuses them: the tensor changes the hip's
+    # under 10 %, an info, and the hip link is not 'nothing to draw' (the hip draws it).
+    hip = ('<visual><geometry><box size="0.1 0.06 0.08"/></geometry></visual><inertial>'
+           '<mass value="0.36"/><inertia ixx="0.00024" ixy="0" ixz="0" iyy="0.00055" iyz="0" '
+           'izz="0.00044"/></inertial>')
+    text = ('<robot name="r"><link name="base"><collision><geometry><box size="0.5 0.3 0.2"/>'
+            '</geometry></collision></link>'
+            + ''.join(
+                f'<joint name="{leg}_HAA" type="revolute"><parent link="base"/><child '
+                f'link="{leg}_HIP"/><origin xyz="0.3 0 0"/><axis xyz="1 0 0"/><limit '
+                'lower="-1" upper="1" effort="1" velocity="1"/></joint>'
+                f'<link name="{leg}_HIP"><inertial><origin xyz="0.05 0.03 0.04"/><mass '
+                'value="0.001"/><inertia ixx="1e-06" ixy="0" ixz="0" iyy="1e-06" iyz="0" '
+                'izz="1e-06"/></inertial></link>'
+                f'<joint name="{leg}_fix" type="fixed"><parent link="{leg}_HIP"/><child '
+                f'link="{leg}_hip"/></joint><link name="{leg}_hip">{hip}</link>'
+                for leg in ('LF', 'RF', 'LH', 'RH'))
+            + '</robot>')
+    findings = analyze(parse_urdf_string(text), CheckConfig(check_meshes=False)).findings
+    (placeholder,) = [f for f in findings if f.rule == 'inertia-exceeds-extent']
+    assert placeholder.severity == Severity.INFO
+    assert 'changes the largest moment of that body by under 10 %' in placeholder.message
+    missing = [f for f in findings if f.rule == 'collision-missing']
+    assert all('nothing to draw' not in f.message for f in missing)
+    assert not any(link.endswith('_HIP') for f in missing for link in (f.link,) + f.links)

@@ -251,8 +251,13 @@ def _welded_growth(ctx: CheckContext, link: Link) -> Optional[Tuple[str, float, 
     """
     top = ctx.weld_top(link.name)
     frames = _group_frames(ctx, top)
-    if top == link.name or link.name not in frames:
+    if len(frames) < 2 or link.name not in frames:
         return None
+    # The body is named by its top, or by its heaviest other part when the link is the top
+    # (ANYmal D's 1 g hip link carries the hip welded below it).
+    named = top if top != link.name else max(
+        (name for name in frames if name != link.name),
+        key=lambda name: getattr(ctx.robot.link(name), 'mass', 0.0))
     values = link.inertial.inertia.as_tuple()
     placeholder = np.zeros((3, 3))
     copies = 0
@@ -269,7 +274,7 @@ def _welded_growth(ctx: CheckContext, link: Link) -> Optional[Tuple[str, float, 
     without = float(np.linalg.eigvalsh(fused - placeholder)[-1])
     if not without > 0.0:
         return None
-    return top, with_it / without, copies
+    return named, with_it / without, copies
 
 
 def _exceeding(ctx: CheckContext) -> Dict[Tuple[object, ...], List[Tuple[Link, Excess]]]:
