@@ -299,6 +299,18 @@ def test_an_envelope_names_the_links_welded_to_it():
     assert severities == {'plate': 'info', 'lift': 'warning', 'arm': 'warning'}
 
 
+def test_an_overlap_of_two_links_is_about_both():
+    # get_link_findings('panda_rightfinger') answered nothing while panda_leftfinger carried
+    # the fingers' overlap: a planner asking about either link gets it.
+    analysis = analyze(parse_urdf_string(ROBOT.format(lower=-1, upper=1)),
+                       CheckConfig(check_meshes=False))
+    (finding,) = [f for f in analysis.findings if f.rule == RULE]
+    other = dict(finding.values)['other_link']
+    assert finding in analysis.findings_about(finding.link)
+    assert finding in analysis.findings_about(other)
+    assert other in analysis.concerned_links()
+
+
 def test_fewer_than_three_overlaps_of_a_link_stay_pairs():
     found = overlaps(envelope(2))
     assert sorted((f.link, dict(f.values)['other_link']) for f in found) == [

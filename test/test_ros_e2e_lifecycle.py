@@ -166,6 +166,11 @@ def test_ros_e2e_urdf_file_parameter_reads_xacro(tmp_path):
         assert not result.successful
         assert 'missing.urdf' in result.reason and 'cannot be read' in result.reason
         assert session.list_links().robot_name == 'from_xacro'
+        # Setting urdf_file to the value it has reads the file again: it may have changed.
+        path.write_text(path.read_text().replace('from_xacro', 'edited'))
+        (result,) = session.set_parameters(urdf_file=str(path))
+        assert result.successful
+        session.wait_for_robot('edited')
 
 
 def test_ros_e2e_remapped_description_topic():

@@ -175,6 +175,31 @@ def test_ros_parameter_file_with_integers_still_loads(tmp_path):
         rclpy.try_shutdown(context=context)
 
 
+def test_ros_list_parameters_given_as_one_string_still_load(tmp_path):
+    # `-p package_dirs:=NAME=PATH` on the command line is a STRING where a list is declared:
+    # the node died at start with InvalidParameterTypeException. A number is refused, and
+    # the node runs on the default.
+    rclpy = pytest.importorskip('rclpy')
+    pytest.importorskip('urdf_link_tools.srv',
+                        reason='the interfaces of urdf_link_tools are not built')
+    from urdf_link_tools.ros.node import UrdfLinkToolsNode
+
+    os.environ['ROS_AUTOMATIC_DISCOVERY_RANGE'] = 'LOCALHOST'
+    context = rclpy.Context()
+    rclpy.init(args=['--ros-args', '-p', f'package_dirs:=demo={tmp_path}',
+                     '-p', 'ignore_rules:=density-implausible', '-p', 'xacro_args:=7'],
+               context=context, domain_id=allocate_domain_id())
+    node = UrdfLinkToolsNode(context=context)
+    try:
+        assert node.get_parameter('package_dirs').value == [f'demo={tmp_path}']
+        assert node._settings.check.package_dirs == (('demo', str(tmp_path)),)
+        assert 'density-implausible' in node._settings.check.ignore_rules
+        assert not node._settings.xacro_args  # the number refused: the default, none
+    finally:
+        node.destroy_node()
+        rclpy.try_shutdown(context=context)
+
+
 def test_ros_parameters_are_documented_in_the_readme():
     text = (REPO / 'README.md').read_text()
     section = text.split('## Running the node', 1)[1].split('\n## ', 1)[0]

@@ -71,10 +71,16 @@ class Analysis:
 
     @functools.cached_property
     def _listing(self) -> Dict[str, Tuple[Finding, ...]]:
-        # Each link's grouped findings (one finding listing it in ``links``), built once.
+        # Each link's grouped findings (one finding listing it in ``links``), built once; and
+        # the pair findings that name it as the other link (an overlap at rest of two links
+        # is about both: a planner asking about the right finger gets the fingers' overlap).
         listing: Dict[str, list] = {}
         for finding in self.findings:
-            for name in dict.fromkeys(finding.links):
+            names = finding.links
+            if not names and finding.values:
+                other = dict(finding.values).get('other_link')
+                names = (other,) if isinstance(other, str) and other else ()
+            for name in dict.fromkeys(names):
                 if name != finding.link:
                     listing.setdefault(name, []).append(finding)
         return {name: tuple(items) for name, items in listing.items()}

@@ -38,10 +38,19 @@ from urdf_link_tools.model import Box, Cylinder, GeometryElement, Inertial, Link
 from urdf_link_tools.model import Robot, Sphere
 from urdf_link_tools.msg import Finding as FindingMsg
 from urdf_link_tools.msg import LinkGeometry, LinkSummary
+from urdf_link_tools.reports.text import plural
 from urdf_link_tools.ros.names import NameIndex, suggest, unknown_name_message
 
+
+def counts_text(counts) -> str:
+    """Return '1 error, 2 warnings, 0 info', as the CLI counts them."""
+    return ', '.join(plural(counts.get(severity, 0), severity)
+                     for severity in ('error', 'warning', 'info'))
+
+
 NO_DESCRIPTION = ('no robot_description received yet: publish one on robot_description '
-                  '(robot_state_publisher does) or set the urdf_file parameter')
+                  '(robot_state_publisher does), or start the node with urdf_file (or with '
+                  'urdf_dirs, and then set urdf_file to a file under them)')
 
 STANDARD_GROUPS = ('collision', 'visual')
 # Rows of one list_links answer. A real robot has hundreds of links; 100,000 rows make an
@@ -123,8 +132,7 @@ def list_links_answer(analysis) -> Tuple[str, str, list]:
     robot = analysis.robot
     links = unique_links(robot)
     counts = analysis.counts()
-    message = (f'{len(links)} links; {counts.get("error", 0)} errors, '
-               f'{counts.get("warning", 0)} warnings, {counts.get("info", 0)} infos')
+    message = f'{plural(len(links), "link")}; {counts_text(counts)}'
     if len(links) > MAX_LIST_LINKS:
         message += (f' (only the first {MAX_LIST_LINKS} listed: ask get_link_findings or '
                     'get_link_geometry about any link by name)')

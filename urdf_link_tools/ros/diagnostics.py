@@ -39,7 +39,7 @@ from builtin_interfaces.msg import Time
 from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus, KeyValue
 from urdf_link_tools.findings import Finding, Severity, worst_severity
 from urdf_link_tools.model import Link
-from urdf_link_tools.ros.conversions import robot_level_findings, unique_links
+from urdf_link_tools.ros.conversions import plural, robot_level_findings, unique_links
 
 DEFAULT_PREFIX = 'urdf_link_tools'
 DESCRIPTION_STATUS = 'robot_description'
@@ -186,7 +186,8 @@ def robot_status(analysis, prefix: str = DEFAULT_PREFIX,
         KeyValue(key='joint_states', value=joints),
     ]
     values.extend(summary.values)
-    message = (f'{clip(robot.name)}: {errors} errors, {warnings} warnings, {infos} infos; '
+    message = (f'{clip(robot.name)}: {plural(errors, "error")}, {plural(warnings, "warning")}, '
+               f'{plural(infos, "info")}; '
                f'mass {total_mass:.4g} kg, COM {_format_com(com)} in {root or "?"}')
     if joint_count is None:
         message += ' (no joint_states: zero positions)'
@@ -257,7 +258,7 @@ def waiting_status(prefix: str = DEFAULT_PREFIX, message: str = '') -> Diagnosti
     """Return the summary status before any description arrived (level STALE: no data)."""
     return DiagnosticStatus(
         level=DiagnosticStatus.STALE, name=prefix,
-        message=message or 'waiting for robot_description (or set the urdf_file parameter)')
+        message=message or 'waiting for robot_description (or start the node with urdf_file)')
 
 
 def analysis_statuses(analysis, prefix: str = DEFAULT_PREFIX,

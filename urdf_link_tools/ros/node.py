@@ -210,16 +210,29 @@ class UrdfLinkToolsNode(Node):
             self.declare_parameter(spec.name, default, spec.descriptor())
             return
         except InvalidParameterTypeException:
-            if spec.type not in (DOUBLE, DOUBLE_ARRAY):
+            if spec.type not in (DOUBLE, DOUBLE_ARRAY, STRING_ARRAY):
                 raise
         # A parameter file that says `density_min: 50` gives an INTEGER, which a DOUBLE
-        # parameter refuses at declaration, killing the node: read the override untyped
-        # (public API only), then declare the parameter typed with the number it is.
+        # parameter refuses at declaration, killing the node; `-p package_dirs:=NAME=PATH`
+        # gives a STRING where a list is declared. Read the override untyped (public API
+        # only), then declare the parameter typed with the value it is.
         given = self.declare_parameter(
-            spec.name, default, ParameterDescriptor(dynamic_typing=True)).value
+            spec.name, spec.default if spec.default is not None else '',
+            ParameterDescriptor(dynamic_typing=True)).value
         self.undeclare_parameter(spec.name)
-        if isinstance(given, (list, tuple)) or type(given).__name__ == 'array':
-            value: Any = [float(item) for item in given]
+        if spec.type == STRING_ARRAY:
+            if isinstance(given, str):
+                self.get_logger().warning(
+                    f'parameter {spec.name} is a list: the one string given is read as its '
+                    f"only item (several: {spec.name}:=\"['A', 'B']\")")
+                value: Any = [given]
+            else:  # a number or a list of numbers: refused, not the node's death
+                self.get_logger().error(
+                    f'parameter {spec.name} must be a list of strings, not {given!r}: the '
+                    'default is used')
+                value = default
+        elif isinstance(given, (list, tuple)) or type(given).__name__ == 'array':
+            value = [float(item) for item in given]
         else:
             value = float(given)
         self.declare_parameter(spec.name, value, spec.descriptor(), ignore_override=True)
@@ -277,7 +290,9 @@ class UrdfLinkToolsNode(Node):
             if refusal is not None:
                 return SetParametersResult(successful=False, reason=refusal)
         self._settings = settings
-        if settings.urdf_file and (settings.urdf_file != previous.urdf_file or
+        # Setting urdf_file reads it, even to the value it has: the file may have changed.
+        asked = {parameter.name for parameter in parameters}
+        if settings.urdf_file and ('urdf_file' in asked or
                                    settings.xacro_args != previous.xacro_args):
             self._worker.submit(Job.file(settings.urdf_file))
         elif settings.check != previous.check or settings.markers != previous.markers or \
@@ -397,9 +412,9 @@ class UrdfLinkToolsNode(Node):
         if job.kind != Job.RECHECK or previous is None or previous.analysis is not \
                 snapshot.analysis:
             self.get_logger().info(
-                f'analysed {robot.name!r} from {snapshot.source}: {len(robot.links)} links, '
-                f'{counts.get("error", 0)} errors, {counts.get("warning", 0)} warnings, '
-                f'{counts.get("info", 0)} infos')
+                f'analysed {robot.name!r} from {snapshot.source}: '
+                f'{conversions.plural(len(conversions.unique_links(robot)), "link")}, '
+                f'{conversions.counts_text(counts)}')
 
     def _load_file(self, path: str, settings: NodeSettings):
         # Runs on the worker: xacro's child process (time-limited) never blocks the executor.
