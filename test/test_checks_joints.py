@@ -213,3 +213,13 @@ def test_joint_rules_on_example_robot_data_fire_only_where_judged_real():
                 if finding.rule == 'joint-limit-zero':
                     assert finding.severity == Severity.INFO, finding.message
     assert dict(counts) == CORPUS_COUNTS
+
+
+def test_an_effort_of_zero_names_passive_joints():
+    # Cassie's knee and ankle springs have effort="0" on purpose: the fix says when it is right.
+    (finding,) = joint_findings(robot('<limit effort="0" velocity="3"/>', 'continuous', ''))
+    assert finding.suggestion.endswith('; a passive joint (a spring, an unactuated wheel) has '
+                                       'no actuator effort: effort 0 is right there')
+    (finding,) = joint_findings(robot('<limit lower="-1" upper="1" effort="10" velocity="0"/>',
+                                      'revolute', ''))
+    assert 'passive' not in finding.suggestion

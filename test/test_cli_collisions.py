@@ -88,6 +88,8 @@ def test_merge_keeps_the_rest_of_the_srdf(tmp_path):
     assert pairs[('arm2', 'base')] == 'User'
     assert pairs[('arm1', 'base')] == 'Adjacent'
     assert '1 hand-written pairs kept' in stderr
+    # the summary names where the merge went, not the input as if it had been changed
+    assert f'{existing} merged, written to standard output ({existing} is unchanged)' in stderr
 
 
 @pytest.mark.parametrize('args, status, message', [

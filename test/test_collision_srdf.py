@@ -63,6 +63,7 @@ def test_srdf_lists_every_pair_sorted_with_its_reason(panda):
 
 
 EXISTING = b"""<?xml version="1.0"?>
+<!-- This does not replace URDF, and is not an extension of URDF. -->
 <robot name="panda">
   <group name="arm"><chain base_link="panda_link0" tip_link="panda_link8"/></group>
   <!-- my note -->
@@ -87,6 +88,8 @@ def test_merge_keeps_the_users_content_and_replaces_computed_pairs():
     assert [e.tag for e in root if isinstance(e.tag, str)][0] == 'group'
     assert root.find('end_effector') is not None
     assert b'my note' in merged
+    # the comment before <robot> too (moveit_resources' SRDFs open with one)
+    assert merged.index(b'This does not replace URDF') < merged.index(b'<robot')
 
 
 def test_merge_does_not_repeat_a_hand_written_pair():

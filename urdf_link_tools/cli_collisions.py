@@ -120,7 +120,9 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         out.write(neutralise(text.decode('utf-8')))
     summary = _summary(matrix, seconds)
     if existing is not None:
-        summary += f'\n  merged into {args.merge}: {kept} hand-written pairs kept'
+        where = args.output or 'standard output'
+        summary += (f'\n  {args.merge} merged, written to {where} ({args.merge} is unchanged): '
+                    f'{kept} hand-written pairs kept')
     err.write(summary + '\n')
     return cli.EXIT_OK
 

@@ -142,7 +142,10 @@ def _limits(ctx: CheckContext, joint: Joint) -> Iterator[Finding]:
             'are enforced (Pinocchio reads the limit as 0, as MoveIt and ros2_control do)',
             limit.line,
             f'write the real {" and ".join(zero)} limit'
-            + ('s' if len(zero) > 1 else ''), tuple((name, 0.0) for name in zero))
+            + ('s' if len(zero) > 1 else '')
+            + ('; a passive joint (a spring, an unactuated wheel) has no actuator effort: '
+               'effort 0 is right there' if zero == ['effort'] else ''),
+            tuple((name, 0.0) for name in zero))
 
 
 def _range(ctx: CheckContext, joint: Joint) -> Iterator[Finding]:
