@@ -428,6 +428,25 @@ def test_com_is_not_judged_against_a_visual_of_unknown_size(visual, fires):
     assert ('com-outside-geometry' in rules) == fires
 
 
+@pytest.mark.parametrize('moments,hint', [
+    (('0.0108333', '0.00833333', '0.00416667'), True), (('0.011', '0.0105', '0.001'), False)])
+def test_a_tensor_with_the_geometrys_proportions_names_the_mass_too(moments, hint):
+    # TurtleBot 4's standoffs: the tensor of a 15 g rod their size, with a mass of 0.26 kg.
+    # Declared here: 20 kg with the moments of a 1 kg box 0.1 x 0.2 x 0.3 m, each 20x small:
+    # the mass may be what is wrong (1 kg, 166.7 kg/m^3). A tensor off by different factors
+    # gets no such hint.
+    ixx, iyy, izz = moments
+    part = inertial(mass='20', ixx=ixx, iyy=iyy, izz=izz) + box('0.1 0.2 0.3')
+    (finding,) = [f for f in analyze(parse_urdf_string(moving(part)), NO_MESHES).findings
+                  if f.rule == 'inertia-geometry-mismatch']
+    said = 'or the mass is what is wrong: the declared moments have the geometry' in \
+        finding.suggestion
+    assert said == hint, finding.suggestion
+    if hint:
+        assert 'with the tensor as it is the mass would be 1 kg (166.7 kg/m^3)' in \
+            finding.suggestion
+
+
 def test_a_suggested_tensor_far_from_the_centre_of_mass_says_where_it_is_taken():
     # TM14's forearm declares its centre of mass at the elbow, 0.24 m from its geometry's
     # centroid: the tensor about that centroid alone is half the fix.

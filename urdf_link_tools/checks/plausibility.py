@@ -116,6 +116,7 @@ def check_mismatch(ctx: CheckContext, link: Link) -> Iterator[Finding]:
     ratios = have / want
     direction = 'larger' if ratios[worst] > 1.0 else 'smaller'
     suggested, text = suggest(ctx, link, None, '')
+    text += _mass_hint(ctx, link, model, ratios)
     approx = (f'; approximate volume for {", ".join(model.approximate)}'
               if model.approximate else '')
     yield ctx.finding(
@@ -129,6 +130,30 @@ def check_mismatch(ctx: CheckContext, link: Link) -> Iterator[Finding]:
                 ('factor', off), ('limit', factor),
                 ('geometry_centroid', fmt_vector(model.centre))),
         suggested_inertia=inertia_values(suggested) if suggested is not None else None)
+
+
+#: moments all off by factors within this ratio of each other have the geometry's proportions
+SAME_PROPORTIONS = 1.5
+
+
+def _mass_hint(ctx: CheckContext, link: Link, model, ratios: np.ndarray) -> str:
+    """
+    Say when the mass, not the tensor, is what is off: the moments have the geometry's shape.
+
+    TurtleBot 4's standoffs declare the tensor of a 15 g rod their size with a mass of 0.26
+    kg: the suggested tensor would fit the wrong mass. When every moment is off by about one
+    factor and the mass that factor gives has a plausible density, both fixes are named.
+    """
+    if not (np.all(ratios > 0.0) and float(ratios.max() / ratios.min()) <= SAME_PROPORTIONS):
+        return ''
+    factor = float(np.exp(np.mean(np.log(ratios))))
+    mass = link.mass * factor
+    density = mass / model.volume if model.volume > 0.0 else math.nan
+    if not ctx.config.density_min <= density <= ctx.config.density_max:
+        return ''
+    return (f"; or the mass is what is wrong: the declared moments have the geometry's "
+            f'proportions, {fmt(factor, 3)}x its moments at {fmt(link.mass)} kg, so with the '
+            f'tensor as it is the mass would be {fmt(mass, 4)} kg ({fmt(density, 4)} kg/m^3)')
 
 
 #: A tensor within this factor of a solid box over the link's geometry bounds is the part's.
