@@ -266,13 +266,21 @@ class CheckContext:
 
     def group_has_collision(self, name: str) -> bool:
         """Return True when a link of the weld group has collision geometry."""
+        return self._group_has(name, 'collisions')
+
+    def group_draws(self, name: str) -> bool:
+        """Return True when a link of the weld group has visual geometry."""
+        return self._group_has(name, 'visuals')
+
+    def _group_has(self, name: str, group: str) -> bool:
+        """Return True when a link of the weld group has geometry in ``group``, once a body."""
         top = self.weld_top(name)
-        if (top, 'collides') not in self._group_flags:
-            self._group_flags[(top, 'collides')] = any(
-                any(element.geometry is not None for element in member.collisions)
+        if (top, group) not in self._group_flags:
+            self._group_flags[(top, group)] = any(
+                any(element.geometry is not None for element in getattr(member, group))
                 for member in (self.robot.link(item) for item in self.weld_group(top))
                 if member is not None)
-        return self._group_flags[(top, 'collides')]
+        return self._group_flags[(top, group)]
 
     def _welded_below(self, name: str) -> Tuple[str, ...]:
         """Return a link and the links welded below it through fixed joints (a loop once)."""

@@ -424,10 +424,11 @@ def check_collision_missing(ctx: CheckContext, link: Link) -> Iterator[Finding]:
         return
     if ctx.group_has_collision(link.name):
         return
-    if not visuals and (_group_draws(ctx, link.name) or
+    if not visuals and (ctx.group_draws(link.name) or
                         len(_bare_moving(ctx)) >= MODEL_WIDE_MIN):
-        # A link welded to it draws the body (its missing collision is said there), or
-        # one note for them all (check_bare_moving).
+        # A link welded to it draws the body (ANYmal D's 1 g hip link and its hip: the
+        # missing collision is said on the drawn link), or one note for them all
+        # (check_bare_moving).
         return
     if visuals:
         if not visible_without_collision(ctx, link):
@@ -465,20 +466,8 @@ def _bare_moving(ctx: CheckContext) -> Tuple[Link, ...]:
                        for element in link.collisions + link.visuals)
             and link.name not in collisionless and ctx.is_moving(link.name)
             and link.mass > 0.0 and not ctx.group_has_collision(link.name)
-            and not _group_draws(ctx, link.name))
+            and not ctx.group_draws(link.name))
     return ctx.memo[key]  # type: ignore[return-value]
-
-
-def _group_draws(ctx: CheckContext, name: str) -> bool:
-    """
-    Return True when a link welded to this one has visual geometry.
-
-    ANYmal D's 1 g hip link is welded to the hip that carries the mesh: the body is drawn,
-    and that link's missing collision is the finding, not "nothing to draw".
-    """
-    return any(element.geometry is not None
-               for member in (ctx.robot.link(item) for item in ctx.weld_group(name))
-               if member is not None for element in member.visuals)
 
 
 def check_bare_moving(ctx: CheckContext) -> Iterator[Finding]:
