@@ -209,7 +209,7 @@ def _excess(ctx: CheckContext, link: Link) -> Optional[Excess]:
         return None
     rotation = rpy_to_matrix(inertial.origin.rpy)
     moments = np.diag(rotation @ tensor.matrix @ rotation.T)
-    of_robot = bounds is None or float(np.linalg.norm(bounds[1] - bounds[0])) < MARKER_SIZE
+    of_robot = _too_small(bounds)
     if of_robot:
         # Only a loose bound: the link may sit at the robot's edge, so its radius of
         # gyration is compared with the robot's whole size (the diagonal of its bounds).
@@ -223,8 +223,7 @@ def _excess(ctx: CheckContext, link: Link) -> Optional[Excess]:
         limits = np.full(3, link.mass * size * size)
     else:
         centre = np.asarray(inertial.origin.xyz, dtype=float)
-        lo, hi = bounds
-        if np.any(centre < lo) or np.any(centre > hi):
+        if _outside(centre, bounds):
             return None  # com-outside-geometry says the centre of mass is misplaced
         limits = _limits(link.mass, centre, bounds)
     ratios = [moments[k] / limits[k] if limits[k] > 0.0 else math.inf for k in range(3)]
@@ -331,13 +330,19 @@ def placeholder_carriers(ctx: CheckContext) -> Dict[str, Tuple[float, ...]]:
 
 
 def _centre_outside(ctx: CheckContext, link: Link) -> bool:
-    """Return True when the link's bound was not judged: its centre of mass is outside."""
+    """Return True when _excess did not judge the link: its centre of mass is outside."""
     bounds, known = body_extent(ctx, link)
-    if not known or bounds is None or \
-            float(np.linalg.norm(bounds[1] - bounds[0])) < MARKER_SIZE:
-        return False
-    centre = np.asarray(link.inertial.origin.xyz, dtype=float)
-    return bool(np.any(centre < bounds[0]) or np.any(centre > bounds[1]))
+    return known and not _too_small(bounds) and \
+        _outside(np.asarray(link.inertial.origin.xyz, dtype=float), bounds)
+
+
+def _too_small(bounds: Optional[Bounds]) -> bool:
+    """Return True when a body's bounds are none or too small to bound its link's moments."""
+    return bounds is None or float(np.linalg.norm(bounds[1] - bounds[0])) < MARKER_SIZE
+
+
+def _outside(point: np.ndarray, bounds: Bounds) -> bool:
+    return bool(np.any(point < bounds[0]) or np.any(point > bounds[1]))
 
 
 def check_bounds(ctx: CheckContext) -> Iterator[Finding]:
