@@ -21,12 +21,12 @@ MuJoCo additionally refuse is reported as separate rules. See
 """
 
 import math
-from typing import Iterator, List, Tuple
+from typing import Iterator, Tuple
 
 import numpy as np
 
 from urdf_link_tools.checks.base import CheckContext, fmt, fmt_inertia, fmt_vector, Rule
-from urdf_link_tools.checks.model_wide import grouped, model_choices
+from urdf_link_tools.checks.model_wide import grouped_by_value, model_choices
 from urdf_link_tools.checks.suggest import geometry_tensor, problem, suggest
 from urdf_link_tools.findings import Finding, Severity
 from urdf_link_tools.geometry import is_finite, rpy_to_matrix
@@ -378,6 +378,8 @@ ROTATION_INVARIANT = 1e-3
 def _check_rotated(ctx: CheckContext, link: Link) -> Iterator[Finding]:
     """Note a rotated inertial frame: simulators disagree on it (portability)."""
     inertial = link.inertial
+    if inertial is None:
+        return
     rpy = inertial.origin.rpy
     values = inertial.inertia.as_tuple()
     if not (is_finite(rpy) and any(rpy) and is_finite(values)):
@@ -415,11 +417,8 @@ def check_rotated(ctx: CheckContext) -> Iterator[Finding]:
     A CAD export that writes every link's principal moments with a rotation (Spot's 20
     links) made one choice: said once, with one link's portable form as the example.
     """
-    notes: List[Finding] = []
-    for link in ctx.robot.links:
-        if link.inertial is not None:
-            notes.extend(_check_rotated(ctx, link))
-    yield from grouped(ctx, notes, 'links rotate their inertial frame', own_fixes=True)
+    yield from grouped_by_value(ctx, _check_rotated, lambda link, _: None,
+                                lambda _: 'links rotate their inertial frame', own_fixes=True)
 
 
 def _matrix_to_rpy(matrix: np.ndarray) -> np.ndarray:

@@ -25,7 +25,7 @@ complete (one link without collision among bodies that all have one is a real ga
 
 from dataclasses import dataclass, field
 import math
-from typing import FrozenSet, Iterator, List, Optional, Tuple
+from typing import Callable, Dict, FrozenSet, Hashable, Iterator, List, Optional, Tuple
 
 import numpy as np
 
@@ -231,6 +231,29 @@ def grouped(ctx: CheckContext, findings: List[Finding], what: str,
         suggestion=(f'each link its own; for {first.link}: {first.suggestion}'
                     if own_fixes and first.link and first.suggestion else first.suggestion),
         values=(('count', len(findings)),) + first.values, links=links)
+
+
+def grouped_by_value(ctx: CheckContext,
+                     check: Callable[[CheckContext, Link], Iterator[Finding]],
+                     value: Callable[[Link, Finding], Hashable], what: Callable[[Hashable], str],
+                     own_fixes: bool = False) -> Iterator[Finding]:
+    """
+    Run a per-link check over the robot; its findings that share a value are :func:`grouped`.
+
+    One value written on 3 or more links (a tensor, a mass or a centre of mass copied by a
+    macro) is one choice, reported once.
+
+    :param check: the per-link check
+    :param value: what a link's finding shares with the others of its group
+    :param what: the group's message for a value ('links declare the same mass (2 kg)')
+    :param own_fixes: as for :func:`grouped`
+    """
+    found: Dict[Hashable, List[Finding]] = {}
+    for link in ctx.robot.links:
+        for finding in check(ctx, link):
+            found.setdefault(value(link, finding), []).append(finding)
+    for key, findings in found.items():
+        yield from grouped(ctx, findings, what(key), own_fixes)
 
 
 def listed(names: Tuple[str, ...]) -> str:

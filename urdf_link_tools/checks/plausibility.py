@@ -22,7 +22,7 @@ inertial frame. Overlapping collision parts are counted twice.
 """
 
 import math
-from typing import Dict, Iterator, List, Tuple
+from typing import Iterator
 
 import numpy as np
 
@@ -30,7 +30,7 @@ from urdf_link_tools.checks.base import CheckContext, fmt, fmt_inertia, fmt_vect
 from urdf_link_tools.checks.bounds import body_extent, excess, placeholder_carriers
 from urdf_link_tools.checks.density import density_verdict, group_bounds, \
     negligible_in_its_body
-from urdf_link_tools.checks.model_wide import grouped
+from urdf_link_tools.checks.model_wide import grouped_by_value
 from urdf_link_tools.checks.suggest import geometry_tensor, mismatch, suggest, visual_tensor
 from urdf_link_tools.findings import Finding, Severity
 from urdf_link_tools.geometry import (
@@ -304,14 +304,10 @@ def check_mismatches(ctx: CheckContext) -> Iterator[Finding]:
     placeholder copied by a macro (KUKA's KR120: 0.01 on every axis of all 7 links), or one
     part's wrong tensor on its copies (a quadruped's four legs): one finding.
     """
-    found: Dict[Tuple[float, ...], List[Finding]] = {}
-    for link in ctx.robot.links:
-        for finding in check_mismatch(ctx, link):
-            found.setdefault(link.inertial.inertia.as_tuple(), []).append(finding)
-    for values, findings in found.items():
-        yield from grouped(ctx, findings, f'links declare the same tensor '
-                                          f'({fmt_inertia(values)}), each off its collision '
-                                          'geometry', own_fixes=True)
+    yield from grouped_by_value(
+        ctx, check_mismatch, lambda link, _: link.inertial.inertia.as_tuple(),
+        lambda values: f'links declare the same tensor ({fmt_inertia(values)}), each off its '
+                       'collision geometry', own_fixes=True)
 
 
 def check_densities(ctx: CheckContext) -> Iterator[Finding]:
@@ -321,13 +317,10 @@ def check_densities(ctx: CheckContext) -> Iterator[Finding]:
     The same mass on 3 or more links, implausible in each one's geometry, is one
     placeholder (KUKA's KR120: 2 kg on every link of a 1,050 kg arm): one finding.
     """
-    found: Dict[float, List[Finding]] = {}
-    for link in ctx.robot.links:
-        for finding in check_density(ctx, link):
-            found.setdefault(link.mass, []).append(finding)
-    for mass, findings in found.items():
-        yield from grouped(ctx, findings, f'links declare the same mass ({fmt(mass)} kg), '
-                                          'implausible for the geometry of each')
+    yield from grouped_by_value(
+        ctx, check_density, lambda link, _: link.mass,
+        lambda mass: f'links declare the same mass ({fmt(mass)} kg), implausible for the '
+                     'geometry of each')
 
 
 def check_coms(ctx: CheckContext) -> Iterator[Finding]:
@@ -337,14 +330,10 @@ def check_coms(ctx: CheckContext) -> Iterator[Finding]:
     The same xyz written on several links and outside each one's geometry is one choice
     (r6bot's macro puts every centre of mass at the link origin): one finding.
     """
-    found: Dict[str, List[Finding]] = {}
-    for link in ctx.robot.links:
-        for finding in check_com(ctx, link):
-            found.setdefault(dict(finding.values)['com'], []).append(finding)
-    for com, findings in found.items():
-        yield from grouped(ctx, findings, f'links put their centre of mass at xyz="{com}", '
-                                          'outside the bounds of their geometry',
-                           own_fixes=True)
+    yield from grouped_by_value(
+        ctx, check_com, lambda _, finding: dict(finding.values)['com'],
+        lambda com: f'links put their centre of mass at xyz="{com}", outside the bounds of '
+                    'their geometry', own_fixes=True)
 
 
 CHECKS = (check_mismatches, check_densities, check_coms)
