@@ -235,6 +235,32 @@ def _attribute_spans(data: bytes, start: int, end: int) -> Dict[str, Tuple[int, 
     return spans
 
 
+class _InertiaTags:
+    """The ``<inertia>`` start tags of xacro sources by line: each file read and scanned once."""
+
+    def __init__(self) -> None:
+        self._data: Dict[str, bytes] = {}
+        self._lines: Dict[str, Dict[int, List[Tuple[int, int]]]] = {}
+
+    def on_line(self, path: str, line: int) -> Tuple[bytes, List[Tuple[int, int]]]:
+        """
+        Return a file's bytes and the spans of the ``<inertia>`` start tags on one line.
+
+        :raises OSError: when the file cannot be read
+        :raises UrdfInputError: when an ``<inertia>`` tag in it is not closed
+        """
+        if path not in self._data:
+            with open(path, 'rb') as stream:
+                self._data[path] = stream.read()
+        data = self._data[path]
+        if path not in self._lines:
+            by_line: Dict[int, List[Tuple[int, int]]] = {}
+            for span in _start_tags(data):
+                by_line.setdefault(_line(data, span[0], lone_cr=True), []).append(span)
+            self._lines[path] = by_line
+        return data, self._lines[path].get(line, [])
+
+
 def plan_xacro_fixes(analysis: Analysis, source_map, display=lambda path: path
                      ) -> Tuple[Dict[str, List[Tuple[int, int, bytes]]], List[SourceFix]]:
     """
@@ -264,6 +290,7 @@ def plan_xacro_fixes(analysis: Analysis, source_map, display=lambda path: path
     agreeing: Dict[Tuple[str, int, int], int] = {}
     tag_lines: Dict[Tuple[str, int, int], int] = {}
     reports: List[SourceFix] = []
+    sources = _InertiaTags()
     cache: Dict[str, bytes] = {}
     done = set()
     for link in analysis.robot.links:
@@ -275,17 +302,13 @@ def plan_xacro_fixes(analysis: Analysis, source_map, display=lambda path: path
         if where is None:
             continue
         shown = display(where.file)
-        if where.file not in cache:
-            try:
-                with open(where.file, 'rb') as stream:
-                    cache[where.file] = stream.read()
-            except OSError as exc:
-                reports.append(SourceFix(shown, where.line, link.name,
-                                         f'cannot read: {exc.strerror}', False))
-                continue
-        data = cache[where.file]
-        spans = [span for span in _start_tags(data)
-                 if _line(data, span[0], lone_cr=True) == where.line]
+        try:
+            data, spans = sources.on_line(where.file, where.line)
+        except OSError as exc:
+            reports.append(SourceFix(shown, where.line, link.name,
+                                     f'cannot read: {exc.strerror}', False))
+            continue
+        cache[where.file] = data
         if len(spans) != 1:
             reports.append(SourceFix(shown, where.line, link.name,
                                      'no single <inertia> tag on this line: not changed', False))
@@ -356,8 +379,7 @@ def xacro_sources_of_suggestions(findings: Sequence[Finding], robot, source_map,
     :param display: how to show a path
     :return: the findings, those with a suggested tensor written by expressions annotated
     """
-    cache: Dict[str, Optional[bytes]] = {}
-    tags: Dict[str, Dict[int, List[Tuple[int, int]]]] = {}  # file -> line -> start tags
+    sources = _InertiaTags()
     notes: Dict[str, str] = {}
 
     def note_for(link_name: str) -> str:
@@ -369,25 +391,10 @@ def xacro_sources_of_suggestions(findings: Sequence[Finding], robot, source_map,
             if link is not None and link.inertial is not None else None
         if where is None:
             return ''
-        if where.file not in cache:
-            try:
-                with open(where.file, 'rb') as stream:
-                    cache[where.file] = stream.read()
-            except OSError:
-                cache[where.file] = None
-        data = cache[where.file]
-        if data is None:
+        try:
+            data, spans = sources.on_line(where.file, where.line)
+        except (OSError, UrdfInputError):  # not for this note to judge the source file
             return ''
-        if where.file not in tags:
-            by_line: Dict[int, List[Tuple[int, int]]] = {}
-            try:
-                found = _start_tags(data)
-            except UrdfInputError:  # not for this note to judge the source file
-                found = []
-            for span in found:
-                by_line.setdefault(_line(data, span[0], lone_cr=True), []).append(span)
-            tags[where.file] = by_line
-        spans = tags[where.file].get(where.line, [])
         if len(spans) != 1:
             return ''
         attributes = _attribute_spans(data, *spans[0])
