@@ -30,7 +30,7 @@ from typing import Any, Dict, List, Optional, Sequence
 import numpy as np
 
 from urdf_link_tools.checks.collisions import OVERLAP
-from urdf_link_tools.findings import Finding, Severity
+from urdf_link_tools.findings import Finding, worst_severity
 from urdf_link_tools.geometry import origin_to_matrix, rpy_to_matrix
 from urdf_link_tools.inertia import com_sphere_diameter, equivalent_box
 from urdf_link_tools.kinematics import forward_kinematics, robot_center_of_mass
@@ -244,17 +244,13 @@ def build_scene(analysis, label: str, budget: int = TRIANGLE_BUDGET) -> Dict[str
     links = []
     seen = set()
     notes = []
-    owned: Dict[str, Severity] = {}
-    for finding in analysis.findings:
-        if finding.link is not None and finding.severity > owned.get(finding.link, -1):
-            owned[finding.link] = finding.severity
     for link in robot.links:
         if link.name in seen:
             continue
         seen.add(link.name)
         joint = robot.parent_joint(link.name)
         worst = analysis.worst(link.name)
-        own = owned.get(link.name)
+        own = worst_severity(analysis.link_findings(link.name))
         entry: Dict[str, Any] = {
             'name': link.name, 'line': link.line,
             'parent': joint.parent if joint is not None else None,
