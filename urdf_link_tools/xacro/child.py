@@ -40,7 +40,7 @@ import os
 import re
 import resource
 import sys
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, Iterator, List, Optional
 from xml.dom import minidom
 import xml.parsers.expat
 
@@ -358,6 +358,16 @@ _ARG_DECLARED = re.compile(r'<[\w.-]*:?arg\b[^>]*?\bname\s*=\s*("[^"]*"|\'[^\']*
 _ARG_USED = re.compile(r'\$\(arg\s+([^)\s]+)\s*\)')
 
 
+def _texts(state: State, names: List[str]) -> Iterator[str]:
+    """Yield the text of each file xacro read (once each, bounded; unreadable ones skipped)."""
+    for name in dict.fromkeys(name for name in names if name):
+        try:
+            with open(name, 'rb') as stream:
+                yield stream.read(state.max_bytes).decode('utf-8', 'replace')
+        except OSError:
+            continue
+
+
 def _unknown_arguments(state: State, given: List[str]) -> str:
     """
     Name the command-line arguments that no file read so far declares or uses, else ''.
@@ -371,13 +381,8 @@ def _unknown_arguments(state: State, given: List[str]) -> str:
     if not given:
         return ''
     known = set()
-    for name in dict.fromkeys([state.input] + [name for name in (xacro.filestack or [])
-                                               if name] + list(xacro.all_includes or ())):
-        try:
-            with open(name, 'rb') as stream:
-                text = stream.read(state.max_bytes).decode('utf-8', 'replace')
-        except OSError:
-            continue
+    for text in _texts(state, [state.input] + list(xacro.filestack or ())
+                       + list(xacro.all_includes or ())):
         known.update(match[1:-1] for match in _ARG_DECLARED.findall(text))
         known.update(_ARG_USED.findall(text))
     unknown = [name for name in given if name not in known]
@@ -414,12 +419,7 @@ def _missing_file_hint(state: State) -> str:
         # The failing include may sit in a macro defined in any file read so far (Kinova's
         # load_robot, in kortex_robot.xacro, expanded from gen3.xacro).
         used = set()
-        for name in dict.fromkeys(files[:-1] + list(xacro.all_includes or ())):
-            try:
-                with open(name, 'rb') as stream:
-                    text = stream.read(state.max_bytes).decode('utf-8', 'replace')
-            except OSError:
-                continue
+        for text in _texts(state, files[:-1] + list(xacro.all_includes or ())):
             for spec in _INCLUDE_FILENAME.findall(text):
                 used.update(word for pair in _NAMED_IN_PATH.findall(spec) for word in pair
                             if word)
