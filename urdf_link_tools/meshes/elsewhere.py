@@ -176,7 +176,6 @@ def _write_all(descriptor: int, data: bytes) -> None:  # pragma: no cover (in th
 
 #: children whose answer was taken before they ended: reaped by the next start() or at exit
 _ENDING: List[int] = []
-_REAPED_AT_EXIT: List[bool] = []
 
 
 def _reap_later(pid: int) -> None:
@@ -186,9 +185,6 @@ def _reap_later(pid: int) -> None:
     except ChildProcessError:
         return
     if done == 0:
-        if not _REAPED_AT_EXIT:
-            atexit.register(_reap_ending)
-            _REAPED_AT_EXIT.append(True)
         _ENDING.append(pid)
 
 
@@ -201,6 +197,9 @@ def _reap_ending(wait: bool = True) -> None:
             done = pid
         if done:
             _ENDING.remove(pid)
+
+
+atexit.register(_reap_ending)  # nothing to do unless _reap_later left a child
 
 
 def _reap(pid: int) -> int:
