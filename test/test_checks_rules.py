@@ -15,11 +15,15 @@
 """Table-driven tests: every rule fires on its positive case and stays quiet on its negative."""
 
 import math
+import random
 
+import numpy as np
 import pytest
 
 from urdf_link_tools.analysis import analyze
-from urdf_link_tools.checks import joints, RULES
+from urdf_link_tools.checks import joints, plausibility, RULES
+from urdf_link_tools.checks.base import CheckContext
+from urdf_link_tools.checks.density import group_bounds
 from urdf_link_tools.config import CheckConfig
 from urdf_link_tools.findings import Severity
 from urdf_link_tools.parser import parse_urdf_string
@@ -364,6 +368,54 @@ def test_a_tensor_of_the_visual_part_is_not_judged_by_a_partial_collision(declar
               'length="0.01"/></geometry></collision>')
     rules = {f.rule for f in analyze(parse_urdf_string(moving(part)), NO_MESHES).findings}
     assert ('inertia-geometry-mismatch' in rules) == fires
+
+
+def _visual(shape: str, xyz: str, rpy: str) -> str:
+    return (f'<visual><origin xyz="{xyz}" rpy="{rpy}"/><geometry>{shape}</geometry>'
+            '</visual>')
+
+
+def test_the_bound_that_spares_measuring_a_visual_holds_for_any_shape():
+    # _fits_visual gives up without measuring a visual mesh when the declared largest moment
+    # is over BOX_FIT times mass * |half diagonal of the visual bounds|^2. Sound only if no
+    # body of that mass within those bounds has a larger moment: checked on rotated, offset
+    # primitives, alone and three together.
+    rng = random.Random(7)
+    shapes = [lambda: f'<box size="{rng.uniform(0.01, 1)} {rng.uniform(0.01, 1)} '
+                      f'{rng.uniform(0.01, 1)}"/>',
+              lambda: f'<cylinder radius="{rng.uniform(0.01, 0.5)}" '
+                      f'length="{rng.uniform(0.01, 1)}"/>',
+              lambda: f'<sphere radius="{rng.uniform(0.01, 0.5)}"/>']
+    closest = 0.0
+    for _ in range(300):
+        visuals = ''.join(_visual(rng.choice(shapes)(),
+                                  ' '.join(str(rng.uniform(-0.3, 0.3)) for _ in range(3)),
+                                  ' '.join(str(rng.uniform(-3, 3)) for _ in range(3)))
+                          for _ in range(rng.choice((1, 1, 3))))
+        parsed = parse_urdf_string(moving(inertial() + visuals))
+        ctx = CheckContext(parsed, NO_MESHES)
+        link = parsed.link('part')
+        model, _ = ctx.visual_model(link)
+        bounds = group_bounds(ctx, link.visuals)
+        half = (bounds[1] - bounds[0]) / 2.0
+        largest = float(np.linalg.eigvalsh(model.unit_inertia / model.volume)[-1])
+        assert largest <= float(half @ half)
+        closest = max(closest, largest / float(half @ half))
+    assert closest > 0.3  # the bound is near enough to be worth taking
+
+
+def test_a_tensor_far_above_any_body_in_the_visual_bounds_is_decided_unmeasured():
+    # A UR5 wrist declares 142x the moments of its collision mesh: no body in its visual
+    # bounds comes within BOX_FIT, so the visual mesh (20 ms of Qhull) is never measured.
+    parsed = parse_urdf_string(moving(
+        inertial(ixx='1', iyy='1', izz='2')
+        + _visual('<box size="0.1 0.1 0.1"/>', '0 0 0', '0 0 0') + box()))
+    ctx = CheckContext(parsed, NO_MESHES)
+    link = parsed.link('part')
+    assert not plausibility._fits_visual(ctx, link, np.array([1.0, 1.0, 2.0]))
+    assert not any(key.startswith('visual-') for key in ctx._models)
+    assert plausibility._fits_visual(ctx, link, np.array([1.0, 1.0, 1.2]) / 600)
+    assert any(key.startswith('visual-') for key in ctx._models)
 
 
 def test_a_density_on_the_limit_but_for_rounding_is_within():

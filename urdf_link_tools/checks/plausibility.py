@@ -158,6 +158,8 @@ def _mass_hint(ctx: CheckContext, link: Link, model, ratios: np.ndarray) -> str:
 
 #: A tensor within this factor of a solid box over the link's geometry bounds is the part's.
 BOX_FIT = 2.0
+#: relative room for rounding in a bound that decides without measuring
+_ROUNDING = 1e-6
 
 
 def _fits_extent_box(ctx: CheckContext, link: Link, have: np.ndarray) -> bool:
@@ -190,6 +192,15 @@ def _fits_visual(ctx: CheckContext, link: Link, have: np.ndarray) -> bool:
     """
     if not link.visuals:
         return False
+    bounds = group_bounds(ctx, link.visuals)
+    if bounds is not None:
+        # Measuring a visual mesh costs a Qhull of its every vertex (20 ms for one UR5
+        # part). Any body of the link's mass within these bounds has no moment above the
+        # mass times the squared half diagonal: a larger declared moment cannot fit.
+        half = (bounds[1] - bounds[0]) / 2.0
+        most = link.mass * float(half @ half)
+        if have[2] > BOX_FIT * most * (1.0 + _ROUNDING):
+            return False
     found = visual_tensor(ctx, link)
     if found is None:
         return False
