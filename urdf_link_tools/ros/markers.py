@@ -59,6 +59,8 @@ GROUND_DISC_DIAMETER = 0.10
 GROUND_DISC_HEIGHT = 0.004
 LINE_WIDTH = 0.004
 INERTIA_ALPHA = 0.35
+#: how far towards white a link's colour goes when only robot-wide findings list it
+PALE = 0.6
 
 URI_SCHEMES = ('package://', 'file://', 'http://', 'https://')
 
@@ -85,6 +87,20 @@ class MarkerOptions:
         if severity == Severity.WARNING:
             return self.color_warning
         return self.color_ok
+
+    def link_color(self, analysis, name: str) -> Rgba:
+        """
+        Return a link's colour: its worst finding's, paler when none of them is its own.
+
+        A link that only robot-wide findings list (visual meshes reused as collision on every
+        link, a copied placeholder) takes the same hue lerped towards white, as in the HTML
+        report, so that the links with problems of their own stand out in RViz.
+        """
+        worst = analysis.worst(name)
+        color = self.severity_color(worst)
+        if worst is None or worst < Severity.WARNING or analysis.link_findings(name):
+            return color
+        return tuple(c + PALE * (1.0 - c) for c in color[:3]) + (color[3],)
 
 
 def color_msg(rgba: Sequence[float], alpha: Optional[float] = None) -> ColorRGBA:
@@ -279,7 +295,7 @@ def link_markers(analysis, options: MarkerOptions = MarkerOptions(),
         links.sort(key=lambda item: -int(analysis.worst(item[1].name) or 0))
         links = sorted(links[:MAX_MARKER_LINKS], key=lambda item: item[0])
     for index, link in links:
-        color = options.severity_color(analysis.worst(link.name))
+        color = options.link_color(analysis, link.name)
         candidates = []
         if options.publish_com:
             candidates.append(com_marker(link, index, color, stamp))
