@@ -14,15 +14,18 @@
 
 """Findings point where the user wrote them: xacro file:line, macro chain, YAML value; fixes."""
 
+import importlib.metadata
 import json
 import os
 import shutil
 import subprocess
 import sys
+import types
 
 import pytest
 from urdf_link_tools.loading import load_input
-from urdf_link_tools.xacro.sandbox import XacroOptions
+from urdf_link_tools.xacro import tracer
+from urdf_link_tools.xacro.sandbox import expand_xacro, XacroError, XacroOptions
 from xacro_child_patch import OTHER_XACRO_VERSION, patch_child
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -211,6 +214,30 @@ def test_another_xacro_version_fails_soft_to_expanded_lines(monkeypatch, tmp_pat
     tool = [f for f in findings if f.link == 'tool_link'][0]
     assert tool.file.endswith('robot.urdf.xacro (expanded)') and tool.macro_stack == ()
     assert '<inertia ' in lines[tool.line - 1]  # a line of the expansion
+
+
+def test_a_child_that_outlives_the_wall_clock_limit_is_stopped(monkeypatch, tmp_path):
+    # Sleeping burns no CPU, so only the wall-clock limit (three times the CPU one) stops
+    # it: the wait on the child's exit must give up then, and the child's group be killed.
+    patch_child(monkeypatch, tmp_path, 'import time\ntime.sleep(60)\n')
+    with pytest.raises(XacroError, match='took longer than 1.5 s'):
+        expand_xacro(TOP, XacroOptions(package_dirs={'demo_description': ROBOT_DIR},
+                                       timeout=0.5))
+
+
+@pytest.mark.parametrize('names,version', [
+    (['xacro', 'xacro-2.1.1.dist-info'], '2.1.1'),
+    (['xacro', 'xacro-2.0.13-py3.12.egg-info', 'yaml'], '2.0.13'),  # a ROS (colcon) install
+    (['xacro', 'xacro-2.1.1.dist-info', 'xacro-2.0.8.dist-info'], 'asked'),  # not alone
+    (['xacro'], 'asked')])
+def test_the_xacro_version_is_read_from_its_metadata_folder(
+        monkeypatch, tmp_path, names, version):
+    for name in names:
+        (tmp_path / name).mkdir()
+    (tmp_path / 'xacro' / '__init__.py').write_text('')
+    module = types.SimpleNamespace(__file__=str(tmp_path / 'xacro' / '__init__.py'))
+    monkeypatch.setattr(importlib.metadata, 'version', lambda name: 'asked')
+    assert tracer.xacro_version(module) == version
 
 
 def test_info_names_xacro_sources():

@@ -15,12 +15,12 @@
 """
 Run code in the xacro child process before it expands, to inject a failure of our own code.
 
-The child is a real process (``python -m urdf_link_tools.xacro.child``); a ``sitecustomize``
-module on its PYTHONPATH runs first and replaces one function of the package. Nothing in the
-package itself knows about tests.
+The child is a real process (``python -S -m urdf_link_tools.xacro.child``, no site module, so
+no ``sitecustomize``): the command line the sandbox builds is replaced by one that runs the
+given code, then the child module as ``__main__``, as ``-m`` would. Nothing in the package
+itself knows about tests.
 """
 
-import os
 import pathlib
 import textwrap
 
@@ -29,17 +29,18 @@ from urdf_link_tools.xacro import sandbox
 
 def patch_child(monkeypatch, directory: pathlib.Path, code: str) -> None:
     """Make every xacro child this test starts run ``code`` at start-up."""
-    site = directory / 'child_site'
-    site.mkdir(exist_ok=True)
-    (site / 'sitecustomize.py').write_text(textwrap.dedent(code))
-    original = sandbox.child_environment
+    patch = directory / 'child_patch.py'
+    patch.write_text(textwrap.dedent(code))
+    original = sandbox.child_command
 
-    def environment(allow_env):
-        env = original(allow_env)
-        env['PYTHONPATH'] = os.pathsep.join([str(site), env['PYTHONPATH']])
-        return env
+    def command(work):
+        python, *flags, module_flag, module, limits, request = original(work)
+        assert module_flag == '-m'
+        run = (f'import runpy; exec(compile(open({str(patch)!r}).read(), {str(patch)!r}, '
+               f'"exec")); runpy.run_module({module!r}, run_name="__main__", alter_sys=True)')
+        return [python, *flags, '-c', run, limits, request]
 
-    monkeypatch.setattr(sandbox, 'child_environment', environment)
+    monkeypatch.setattr(sandbox, 'child_command', command)
 
 
 #: A tracer whose line table fails, as a bug in it would.
@@ -56,14 +57,8 @@ FAILING_TRACER = """
 
 #: The child believes another xacro version is installed (tracing is then not attempted).
 OTHER_XACRO_VERSION = """
-    import importlib.metadata
-
-    _version = importlib.metadata.version
+    from urdf_link_tools.xacro import tracer
 
 
-    def version(name):
-        return '9.9.9' if name == 'xacro' else _version(name)
-
-
-    importlib.metadata.version = version
+    tracer.xacro_version = lambda xacro: '9.9.9'
 """

@@ -34,7 +34,6 @@ input is read. Then it instruments the installed xacro without forking it:
 The result (``result.json`` and ``expanded.urdf``) goes to the request's directory.
 """
 
-import importlib.metadata
 import json
 import os
 import re
@@ -291,7 +290,7 @@ def expand(request: Dict[str, Any], out_dir: str) -> Dict[str, Any]:
     """
     import xacro
     from xacro import substitution_args
-    version = importlib.metadata.version('xacro')
+    version = tracer.xacro_version(xacro)
     state = State(request)
     state.trace = state.trace and version in TRACED_VERSIONS
     try:

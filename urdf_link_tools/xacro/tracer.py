@@ -24,11 +24,37 @@ records the failure in :class:`Tracer` and lets xacro go on, so the expansion is
 checked (with the lines of the expansion) and the failure is reported as the tool's.
 """
 
+import os
 import re
 import traceback
 from typing import Any, Dict, List, Optional, Tuple
 from xml.dom import expatbuilder, minidom
 import xml.parsers.expat
+
+
+#: a distribution's metadata folder: ``xacro-2.1.1.dist-info``, ``xacro-2.0.8-py3.12.egg-info``
+_METADATA = re.compile(r'xacro-([0-9][^-]*?)(?:-py[0-9.]+)?\.(?:dist|egg)-info')
+
+
+def xacro_version(xacro: Any) -> str:
+    """
+    Return the version of the xacro imported, as its installed metadata names it.
+
+    The metadata folder beside the package names it (a pip or a ROS install alike):
+    importing importlib.metadata to ask took a quarter of this child's start. Where that
+    folder is not alone (or missing), importlib.metadata answers.
+    """
+    folder = os.path.dirname(os.path.dirname(os.path.abspath(xacro.__file__)))
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        names = []
+    found = {match.group(1) for match in map(_METADATA.fullmatch, names) if match}
+    if len(found) == 1:
+        return found.pop()
+    import importlib.metadata
+    return importlib.metadata.version('xacro')
+
 
 #: The empty table: no line traced.
 EMPTY: Dict[str, Any] = {'files': [], 'stacks': [], 'lines': []}
