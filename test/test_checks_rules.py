@@ -17,6 +17,7 @@
 import math
 import random
 
+import mesh_attacks
 import numpy as np
 import pytest
 
@@ -26,6 +27,7 @@ from urdf_link_tools.checks.base import CheckContext
 from urdf_link_tools.checks.density import group_bounds
 from urdf_link_tools.config import CheckConfig
 from urdf_link_tools.findings import Severity
+from urdf_link_tools.meshes import MeshInfo
 from urdf_link_tools.parser import parse_urdf_string
 
 NO_MESHES = CheckConfig(check_meshes=False)
@@ -427,6 +429,29 @@ def test_a_density_on_the_limit_but_for_rounding_is_within():
     heavier = moving(cube_inertial(0.999, 0.1) + box('0.1 0.1 2.0'))
     rules = {f.rule for f in analyze(parse_urdf_string(heavier), NO_MESHES).findings}
     assert 'density-implausible' in rules
+
+
+@pytest.mark.parametrize('visual_scale,fires', [('1 1 1', True), ('2 2 2', False)])
+def test_a_visual_that_is_the_collision_mesh_counts_once_in_the_volume(tmp_path, visual_scale,
+                                                                       fires):
+    # DENSO VS060's J6: 1 kg in one 24.5 cm^3 mesh used as visual and collision. Its box added
+    # to the mesh's hull made room for 88 cm^3 (11,000 kg/m^3, unreported); counted once it
+    # is 41,000 kg/m^3. A visual of its own (here twice the size) still counts.
+    corners = np.array([(x, y, z) for x in (0, 0.03) for y in (0, 0.03) for z in (0, 0.03)])
+    faces = np.array([(0, 2, 1), (1, 2, 3), (4, 5, 6), (5, 7, 6), (0, 1, 4), (1, 5, 4),
+                      (2, 6, 3), (3, 6, 7), (0, 4, 2), (2, 4, 6), (1, 3, 5), (3, 7, 5)])
+    stl = mesh_attacks.binary_stl(tmp_path / 'part.stl', corners, faces)
+    mesh = f'<geometry><mesh filename="file://{stl}" scale="{{}}"/></geometry>'
+    part = (cube_inertial(1.0, 0.03, xyz='0.015 0.015 0.015')
+            + f'<visual>{mesh.format(visual_scale)}</visual>'
+            + f'<collision>{mesh.format("1 1 1")}</collision>')
+    analysis = analyze(parse_urdf_string(moving(part), source=str(tmp_path / 'r.urdf')),
+                       CheckConfig())
+    assert analysis.meshes and all(isinstance(m, MeshInfo) for m in analysis.meshes.values())
+    density = [f for f in analysis.findings if f.rule == 'density-implausible']
+    assert bool(density) == fires, density
+    if fires:
+        assert float(dict(density[0].values)['density']) == pytest.approx(1.0 / 0.03 ** 3, 1e-3)
 
 
 def test_density_hints_name_the_unit_slip():

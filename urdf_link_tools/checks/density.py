@@ -23,11 +23,12 @@ millimetres), so that they do not compare a tensor with it or suggest its tensor
 
 from dataclasses import dataclass
 import math
-from typing import List, Optional, Sequence, Tuple
+from typing import List, Optional, Sequence, Set, Tuple
 
 import numpy as np
 
 from urdf_link_tools.checks.base import CheckContext, fmt
+from urdf_link_tools.checks.complexity import reused_visuals
 from urdf_link_tools.findings import Severity
 from urdf_link_tools.geometry import (
     Bounds, geometry_values, has_size, is_finite, primitive_volume, union_bounds)
@@ -155,7 +156,13 @@ def negligible_in_its_body(ctx: CheckContext, link: Link) -> bool:
 
 
 def _upper_volume(ctx: CheckContext, group: Sequence[str], top: str) -> float:
-    """Return a volume no smaller than a rigid body's material: every part and visual box."""
+    """
+    Return a volume no smaller than a rigid body's material: every part and visual box.
+
+    A visual that is one of the link's collision elements (the same mesh, scale and
+    origin) is counted once, as that part: its box added to the part's hull made DENSO's
+    VS060 J6 hold 1 kg in 88 cm^3 instead of the mesh's 24.5 (40,900 kg/m^3, unreported).
+    """
     key = ('upper-volume', top)
     if key in ctx.memo:
         return ctx.memo[key]
@@ -164,12 +171,28 @@ def _upper_volume(ctx: CheckContext, group: Sequence[str], top: str) -> float:
         member = ctx.robot.link(name)
         volumes = volume_range(ctx, member)
         total += volumes[1] if volumes is not None else 0.0
+        counted = _counted_visuals(ctx, member)
         for visual in member.visuals:
+            if id(visual) in counted:
+                continue
             box = ctx.element_bounds(visual) if visual.geometry is not None else None
             if box is not None:
                 total += float(np.prod(box[1] - box[0]))
     ctx.memo[key] = total
     return total
+
+
+def _counted_visuals(ctx: CheckContext, link: Link) -> Set[int]:
+    """Return the visuals that are one of the link's collision meshes: file, scale and pose."""
+    reused = reused_visuals(ctx, link, ctx.memo.setdefault(('real paths', None), {}))
+    counted = set()
+    for collision in link.collisions:
+        visual = reused.get(id(collision))
+        if visual is not None and visual.geometry.scale == collision.geometry.scale and \
+                visual.origin.xyz == collision.origin.xyz and \
+                visual.origin.rpy == collision.origin.rpy:
+            counted.add(id(visual))
+    return counted
 
 
 def _density_hint(link: Link, density: float, low: float) -> Tuple[str, str]:
