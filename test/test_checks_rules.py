@@ -454,6 +454,21 @@ def test_a_visual_that_is_the_collision_mesh_counts_once_in_the_volume(tmp_path,
         assert float(dict(density[0].values)['density']) == pytest.approx(1.0 / 0.03 ** 3, 1e-3)
 
 
+def test_a_collision_stub_is_not_judged_while_the_visual_mesh_is_unknown(tmp_path):
+    # Unitree H1's hip motors: 2.965 kg, a 1 cm collision cylinder, and a 0.8 L visual mesh
+    # in a package that was not found. "Grams written as kilograms" would have made the
+    # motor 3 g; without the visual's size the collision stub bounds nothing.
+    stub = ('<collision><geometry><cylinder radius="0.01" length="0.02"/></geometry>'
+            '</collision>')
+    visual = ('<visual><geometry><mesh filename="package://absent_pkg/hip.stl"/></geometry>'
+              '</visual>')
+    for body, fires in ((visual + stub, False), (stub, True)):
+        text = moving(inertial(mass='2.965', ixx='0.005', iyy='0.005', izz='0.004') + body)
+        rules = {f.rule for f in analyze(parse_urdf_string(text, source=str(tmp_path / 'r.urdf')),
+                                         CheckConfig()).findings}
+        assert ('density-implausible' in rules) == fires, rules
+
+
 def test_density_hints_name_the_unit_slip():
     grams = moving(cube_inertial(1000.0, 0.1) + box())   # 1e6 kg/m^3
     finding = [f for f in analyze(parse_urdf_string(grams), NO_MESHES).findings

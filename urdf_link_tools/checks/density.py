@@ -162,6 +162,9 @@ def _upper_volume(ctx: CheckContext, group: Sequence[str], top: str) -> float:
     A visual that is one of the link's collision elements (the same mesh, scale and
     origin) is counted once, as that part: its box added to the part's hull made DENSO's
     VS060 J6 hold 1 kg in 88 cm^3 instead of the mesh's 24.5 (40,900 kg/m^3, unreported).
+    A mesh that did not load leaves the volume unbounded (infinite): Unitree H1's hip
+    motors, their 0.8 L visual meshes in a package not found, were 1 cm collision stubs
+    "in grams written as kilograms".
     """
     key = ('upper-volume', top)
     if key in ctx.memo:
@@ -169,6 +172,11 @@ def _upper_volume(ctx: CheckContext, group: Sequence[str], top: str) -> float:
     total = 0.0
     for name in group:
         member = ctx.robot.link(name)
+        if any(isinstance(element.geometry, Mesh) and has_size(element.geometry)
+               and not isinstance(ctx.mesh_for(element), MeshInfo)
+               for element in member.visuals + member.collisions):
+            total = math.inf
+            break
         volumes = volume_range(ctx, member)
         total += volumes[1] if volumes is not None else 0.0
         counted = _counted_visuals(ctx, member)
