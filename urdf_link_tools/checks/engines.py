@@ -32,6 +32,7 @@ from urdf_link_tools.checks.base import CheckContext, Rule
 from urdf_link_tools.checks.model_wide import listed
 from urdf_link_tools.findings import Finding, Severity
 from urdf_link_tools.meshes import MeshInfo
+from urdf_link_tools.meshes.reading import SUPPORTED
 from urdf_link_tools.model import GeometryElement, Link
 
 #: File types MuJoCo 4.0 decodes (case-insensitive).
@@ -100,7 +101,11 @@ def check_mujoco(ctx: CheckContext) -> Iterator[Finding]:
     for link, element in _collision_meshes(ctx):
         filename = element.geometry.filename
         suffix = os.path.splitext(filename)[1].lower()
-        if suffix not in MUJOCO_FORMATS:
+        # A file not found with no mesh format's extension is a typo, mesh-not-found's (HSR's
+        # torso.std for torso.stl); a DAE not found is still a DAE.
+        typo = suffix not in SUPPORTED and \
+            getattr(ctx.mesh_for(element), 'rule', None) == 'mesh-not-found'
+        if suffix not in MUJOCO_FORMATS and not typo:
             undecodable.append((link, element))
         elif mujoco_refuses_flat(ctx, element):
             yield ctx.finding(

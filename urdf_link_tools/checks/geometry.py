@@ -30,6 +30,7 @@ from urdf_link_tools.checks.names import NameSuggester
 from urdf_link_tools.findings import Finding, Severity
 from urdf_link_tools.geometry import is_finite
 from urdf_link_tools.meshes import MeshInfo, MeshProblem
+from urdf_link_tools.meshes.resolve import near_miss
 from urdf_link_tools.model import Box, Cylinder, GeometryElement, Link, Mesh, Sphere
 
 RULES = (
@@ -317,8 +318,12 @@ def _mesh(ctx: CheckContext, link: Link, element: GeometryElement,
         return  # one finding for the package or folder (check_missing_places)
     if isinstance(result, MeshProblem):
         tried = '; '.join(result.tried) if result.tried else 'nothing could be tried'
+        meant = near_miss(geometry.filename, result.tried) \
+            if result.rule == 'mesh-not-found' else None
         if result.rule != 'mesh-not-found':
             suggestion = 'replace the file by a valid STL, OBJ, DAE, glTF or GLB mesh'
+        elif meant is not None:
+            suggestion = f'did you mean {meant}? That file exists; tried: {tried}'
         elif geometry.filename.strip().startswith('package://'):
             suggestion = ('fix the filename, or make the package findable (source its '
                           'workspace, or pass --package-dir NAME=PATH; in the node, the '

@@ -68,6 +68,66 @@ def _with_missing_folder(resolution: MeshResolution, path: str) -> MeshResolutio
     return replace(resolution, missing_folder=top)
 
 
+#: the mesh extensions a near miss may have (the formats this tool reads)
+_MESH_EXTENSIONS = ('.stl', '.obj', '.dae', '.glb', '.gltf')
+#: a folder with more entries than this is not searched for a near miss
+_MAX_ENTRIES = 10_000
+
+
+def near_miss(uri: str, tried: Sequence[str]) -> Optional[str]:
+    """
+    Return the URI of an existing mesh a URI that was not found probably meant, or None.
+
+    Only names the description could have probed for itself: the same file name in
+    another case or with another mesh extension (HSR's ``torso.std`` for ``torso.stl``,
+    ``Link1.STL`` for ``link1.stl``), in the folder tried or the one above it (Scout's
+    ``meshes/scout_v2/`` that was never there). Never another file of the folder: a
+    description may name any path, and CI output must not list what a folder holds.
+
+    :param uri: the filename attribute as written
+    :param tried: the paths looked at, as the resolver tried them
+    :return: ``uri`` with its last part (and folder, for the one above) replaced
+    """
+    stem = os.path.splitext(os.path.basename(uri))[0].lower()
+    head = os.path.dirname(uri)
+    # The folder above, if the URI names one: not above a package, nor above a bare name.
+    above = os.path.dirname(head) if head and not head.endswith(':') else ''
+    if '://' in head and '://' not in above:
+        above = ''
+    if not stem:
+        return None
+    for path in tried:
+        if '.git' in path.split(os.sep):
+            continue
+        folder = os.path.dirname(path)
+        name = os.path.basename(path)
+        found = _same_name(folder, stem, name, exact=False)
+        if found is not None:
+            return f'{head}/{found}' if head else found
+        found = _same_name(os.path.dirname(folder), stem, name, exact=True) if above else None
+        if found is not None:
+            return f'{above}/{found}'
+    return None
+
+
+def _same_name(folder: str, stem: str, name: str, exact: bool) -> Optional[str]:
+    """Return a file of folder named ``name`` (in another case unless exact) or ``stem.*``."""
+    try:
+        with os.scandir(folder) as entries:
+            for count, entry in enumerate(entries):
+                if count >= _MAX_ENTRIES:
+                    return None
+                base, extension = os.path.splitext(entry.name)
+                if (entry.name == name and exact or entry.name != name and (
+                        entry.name.lower() == name.lower() or (
+                            base.lower() == stem and extension.lower() in _MESH_EXTENSIONS))) \
+                        and entry.is_file():
+                    return entry.name
+    except OSError:
+        return None
+    return None
+
+
 class PackageResolver:
     """
     Resolve mesh URIs; one instance may be shared by threads.
