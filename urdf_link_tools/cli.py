@@ -415,7 +415,10 @@ def _check_paths(args: argparse.Namespace, config, baseline, out: TextIO, err: T
     jobs = 1 if single else (args.jobs or batch.default_jobs())
     cache = None
     if args.cache and not single:
-        from urdf_link_tools.result_cache import ResultCache
+        from urdf_link_tools.result_cache import cache_refusal, ResultCache
+        refusal = cache_refusal(args.cache, paths)
+        if refusal is not None:
+            raise UsageError(refusal)
         cache = ResultCache(args.cache, _cache_options(args, config))
     # The output stream stays here: only --fix-inertia (one robot, in this process) writes to it.
     # One robot checked in this process with more than one job allowed (the default: the
@@ -573,7 +576,8 @@ def _add_check_parser(commands) -> None:
     check.add_argument('--cache', metavar='DIR',
                        help="keep each robot's report in DIR and reuse it while the "
                             'description and every file it reads (meshes, includes, YAML) '
-                            'are unchanged')
+                            'are unchanged; DIR must be outside the robots\' repository and '
+                            'writable by you alone')
     check.add_argument('--fix-inertia', metavar='OUT.urdf', nargs='?', const='',
                        help='URDF: write a copy with each flagged inertia replaced by the '
                             'suggested one (all other bytes unchanged); xacro (no OUT): edit '

@@ -26,12 +26,17 @@ stat identity (device, inode, size, modification and change times) is the one re
 its digest is not read again, as git's index does: a write changes the ctime, which no tool
 can set back, and a file changed within two seconds of being recorded is always read.
 
-Entries are pickles written by this tool into a directory the user names: as with any
-cache, point it only at a directory nobody else writes. A damaged entry is a miss.
+Entries are pickles written by this tool, read back by an unpickler that builds only this
+tool's data classes (:class:`_EntryReader`): an entry planted by someone else can at worst be
+a forged report, never run code. So the folder must be one nobody else writes:
+:func:`cache_refusal` refuses a folder inside the git work tree (or ROS package) of a robot
+checked, where a pull request could commit entries, and one others may write to. A damaged
+or foreign entry is a miss.
 """
 
 import dataclasses
 from dataclasses import replace
+import enum
 import os
 import pickle
 import time
@@ -108,6 +113,74 @@ def canonical(value: Any) -> str:
     return repr(value)
 
 
+#: the modules whose data classes an entry may hold (a CheckReport and what it refers to)
+_ENTRY_MODULES = frozenset((
+    'urdf_link_tools.analysis', 'urdf_link_tools.config', 'urdf_link_tools.findings',
+    'urdf_link_tools.model', 'urdf_link_tools.reports', 'urdf_link_tools.reports.suppression'))
+
+
+class _EntryReader(pickle.Unpickler):
+    """Unpickle only this tool's data classes and enums: never a function, never code."""
+
+    def find_class(self, module: str, name: str) -> Any:
+        if module in _ENTRY_MODULES:
+            found = super().find_class(module, name)
+            if isinstance(found, type) and (dataclasses.is_dataclass(found)
+                                            or issubclass(found, enum.Enum)):
+                return found
+        raise pickle.UnpicklingError(f'{module}.{name} is not part of a cache entry')
+
+
+def source_tree(path: str) -> Optional[str]:
+    """Return the git work tree holding a file, else its ROS package's folder, else None."""
+    folder = os.path.dirname(os.path.abspath(path))
+    package = None
+    while True:
+        if os.path.exists(os.path.join(folder, '.git')):
+            return folder
+        if package is None and os.path.isfile(os.path.join(folder, 'package.xml')):
+            package = folder
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            return package
+        folder = parent
+
+
+def cache_refusal(folder: str, robots: Sequence[str]) -> Optional[str]:
+    """
+    Return why a folder may not hold the result cache of these robots, or None.
+
+    A cache entry is trusted to be this tool's report: a folder inside the repository (git
+    work tree, else ROS package) of a robot checked could hold entries a pull request
+    committed, and a folder others may write could hold theirs.
+
+    :param folder: the ``--cache`` folder (it need not exist yet)
+    :param robots: the descriptions checked
+    """
+    from urdf_link_tools.read_policy import inside
+    real = os.path.realpath(folder)
+    trees: Dict[str, Optional[str]] = {}
+    for robot in robots:
+        if robot == '-':
+            continue
+        where = os.path.dirname(os.path.abspath(robot))
+        if where not in trees:
+            trees[where] = source_tree(robot)
+        tree = trees[where]
+        if tree is not None and inside(real, os.path.realpath(tree)):
+            return (f'--cache {folder} is inside {tree}, the repository of {robot}: a pull '
+                    'request could put entries there. Keep the cache outside the checkout '
+                    '(~/.cache/urdf-link-tools, or $RUNNER_TEMP in GitHub Actions)')
+    probe = real
+    while not os.path.exists(probe) and os.path.dirname(probe) != probe:
+        probe = os.path.dirname(probe)  # the folder that will hold it, while it is not made
+    info = os.stat(probe)
+    if probe == real and (info.st_uid != os.geteuid() or info.st_mode & 0o022):
+        return (f'--cache {folder} may be written by other users than you: give a folder '
+                'only you can write (chmod go-w, or another folder)')
+    return None
+
+
 def _version() -> str:
     """
     Return this tool's version and a digest of its own Python sources.
@@ -177,7 +250,7 @@ class ResultCache:
             return None
         try:
             with open(entry, 'rb') as stream:
-                dependencies, value = pickle.load(stream)
+                dependencies, value = _EntryReader(stream).load()
         except Exception:  # a damaged or foreign entry: check again
             return None
         if any(not _unchanged(name, digest, identity, self._digests)

@@ -1,0 +1,87 @@
+# Copyright 2026 urdf_link_tools contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+The result cache on a pull request's files: an entry never runs code, and never comes from it.
+
+A red-team review planted a pickle that ran ``os.system`` in a ``--cache`` folder the
+README's GitHub recipe put inside the checkout, where a pull request can commit it.
+"""
+
+import os
+import pickle
+import shutil
+
+from cli_harness import run
+from urdf_link_tools.cli import EXIT_USAGE
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SAMPLE = os.path.join(ROOT, 'samples', 'sample_robot.urdf')
+
+
+class _Payload:
+    """What an attacker's entry holds: unpickling it would run a command."""
+
+    def __init__(self, marker):
+        self.marker = marker
+
+    def __reduce__(self):
+        return (os.system, (f'touch {self.marker}',))
+
+
+def _robot(folder):
+    folder.mkdir(parents=True, exist_ok=True)
+    shutil.copy(SAMPLE, folder / 'robot.urdf')
+    return folder / 'robot.urdf'
+
+
+def test_a_planted_entry_runs_no_code_and_is_a_miss(tmp_path):
+    robot = _robot(tmp_path / 'robots')
+    cache = tmp_path / 'cache'
+    args = ['check', str(robot), '--format', 'jsonl', '--fail-on', 'never', '--no-meshes',
+            '--cache', str(cache)]
+    status, honest, _ = run(args)
+    (entry,) = cache.rglob('*.pickle')
+    marker = tmp_path / 'code-ran'
+    entry.write_bytes(pickle.dumps(([], _Payload(marker))))
+    assert run(args)[:2] == (status, honest)
+    assert not marker.exists()
+    # A pickle of a function call, whatever function, is refused the same way.
+    entry.write_bytes(pickle.dumps(([], (print, ('x',)))))
+    assert run(args)[:2] == (status, honest)
+
+
+def test_a_cache_inside_the_robots_repository_is_refused(tmp_path):
+    checkout = tmp_path / 'checkout'
+    (checkout / '.git').mkdir(parents=True)
+    robot = _robot(checkout / 'my_pkg' / 'urdf')
+    status, out, err = run(['check', str(robot), '--no-meshes', '--cache',
+                            str(checkout / '.urdf-link-tools-cache')])
+    assert status == EXIT_USAGE and out == ''
+    assert 'is inside' in err and 'a pull request could put entries there' in err
+    assert not (checkout / '.urdf-link-tools-cache').exists()
+    # The same cache outside the checkout is used.
+    status, _, err = run(['check', str(robot), '--no-meshes', '--fail-on', 'never', '--cache',
+                          str(tmp_path / 'cache')])
+    assert status == 0, err
+    assert list((tmp_path / 'cache').rglob('*.pickle'))
+
+
+def test_a_cache_others_may_write_is_refused(tmp_path):
+    robot = _robot(tmp_path / 'robots')
+    shared = tmp_path / 'shared'
+    shared.mkdir()
+    shared.chmod(0o777)
+    status, _, err = run(['check', str(robot), '--no-meshes', '--cache', str(shared)])
+    assert status == EXIT_USAGE and 'may be written by other users' in err
