@@ -576,7 +576,7 @@ def _add_check_parser(commands) -> None:
     check.add_argument('--cache', metavar='DIR',
                        help="keep each robot's report in DIR and reuse it while the "
                             'description and every file it reads (meshes, includes, YAML) '
-                            'are unchanged; DIR must be outside the robots\' repository and '
+                            "are unchanged; DIR must be outside the robots' repository and "
                             'writable by you alone')
     check.add_argument('--fix-inertia', metavar='OUT.urdf', nargs='?', const='',
                        help='URDF: write a copy with each flagged inertia replaced by the '
