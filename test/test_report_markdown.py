@@ -21,6 +21,7 @@ description stay text (no element, no broken cell).
 """
 
 import json
+import re
 
 from cli_harness import ROOT, run, SAMPLE
 import lxml.html
@@ -115,6 +116,16 @@ def test_escape_shows_the_text_itself(text):
     cell = rendered(f'| h |\n| --- |\n| {markdown.escape(text)} |').xpath('//td')[0]
     assert cell.text_content() == text.replace('\n', ' ')
     assert not len(cell)  # no child element: it stayed text
+
+
+@pytest.mark.parametrize('text', ['b@everyone', '@org/team', 'x @user y'])
+def test_escape_mentions_nobody(text):
+    # A report posted as a pull request comment: GitHub notifies the @name it finds in the
+    # rendered text. A zero-width space after the @ shows the same name and mentions nobody.
+    cell = rendered(f'| h |\n| --- |\n| {markdown.escape(text)} |').xpath('//td')[0]
+    shown = cell.text_content()
+    assert shown.replace('\u200b', '') == text
+    assert not re.search(r'@[A-Za-z0-9]', shown)
 
 
 def test_tables_are_capped(monkeypatch, tmp_path):

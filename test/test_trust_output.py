@@ -32,7 +32,9 @@ from urdf_link_tools.reports.sanitize import guard_line_starts, neutralise, Neut
 HOSTILE_FILE = '::warning title=x::a\x1b[2J\u202e.urdf'
 HOSTILE_NAMES = ['a&#10;::add-mask::s3cret', 'b&#10;  ::error file=x::forged',
                  'c ##[warning]legacy', 'd\u202eevil', 'e\u0085f\u009b31m',
-                 'g&#10;::stop-commands::tok']
+                 'g&#10;::stop-commands::tok', 'h ##vso[task.setvariable variable=X]1',
+                 'i ##teamcity[buildStatus text=forged]',
+                 'j&#10;ssh-ed25519 AAAAC3Nza attacker@evil&#10;']
 CONTROLS = re.compile('[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029'
                       '\u202a-\u202e\u2066-\u2069\ufeff]')
 OWN_COMMAND = re.compile(r'::(error|warning|notice)( [^:]*)?::')
@@ -41,7 +43,8 @@ OWN_COMMAND = re.compile(r'::(error|warning|notice)( [^:]*)?::')
 def assert_clean(text, commands_allowed=False):
     for line in text.split('\n'):
         assert not CONTROLS.search(line), repr(line)
-        assert '##[' not in line, repr(line)
+        assert not re.search(r'##(vso|teamcity)?\[', line, re.IGNORECASE), repr(line)
+        assert not line.startswith('ssh-ed25519'), repr(line)   # a name's own line
         if line.lstrip().startswith('::'):
             # only the github format's own annotations: properties escaped (no ':'), and
             # the message, after the second '::', is data to the runner
@@ -110,6 +113,9 @@ def test_relayed_xacro_messages_are_neutralised(tmp_path, output, relay, status,
     ('x\u202ey', 'text', 'x\\u202ey'),
     ('x ##[error]y', 'text', 'x ##\\x5berror]y'),
     ('x ##[error]y', 'json', 'x ##\\u005berror]y'),
+    ('x ##vso[task.complete]y', 'text', 'x ##vso\\x5btask.complete]y'),   # Azure Pipelines
+    ('x ##VSO[a]', 'json', 'x ##VSO\\u005ba]'),
+    ('##teamcity[message]', 'text', '##teamcity\\x5bmessage]'),          # TeamCity
     ('ok\n \u00a0::error::x', 'text', 'ok\n \u00a0\\x3a:error::x'),
     ('::error::x', 'commands', '::error::x'),
     ('tab\tand\nnewline', 'text', 'tab\tand\nnewline'),
@@ -128,3 +134,29 @@ def test_guard_and_stream(tmp_path):
     assert (tmp_path / 'out').read_text() == '\\x3a:add-mask::x\\x1b\n'
     with pytest.raises(ValueError):
         neutralise('x', 'html')
+
+
+@pytest.mark.parametrize('option', [
+    ['check', '-o', 'OUT'], ['check', '--format', 'html', '-o', 'OUT'],
+    ['check', '--emit-urdf', 'OUT'], ['check', '--fix-inertia', 'OUT'],
+    ['collisions', '--samples', '10', '-o', 'OUT']])
+def test_no_output_is_written_through_a_planted_symbolic_link(tmp_path, option):
+    # A pull request commits report.txt as a link to a file the runner may write: the
+    # report would replace it (and a name with a line feed chose whole lines of it).
+    victim = tmp_path / 'authorized_keys'
+    victim.write_text('ssh-ed25519 AAAA owner@host\n')
+    folder = tmp_path / 'checkout'
+    package(folder)
+    (folder / 'robot.urdf').write_text(
+        '<robot name="r"><link name="a"/><joint name="j" type="revolute"><parent link="a"/>'
+        '<child link="b"/><axis xyz="0 0 1"/><limit lower="-1" upper="1" effort="1" '
+        'velocity="1"/></joint><link name="b"><inertial><mass value="1"/><inertia ixx="1" '
+        'ixy="0" ixz="0" iyy="1" iyz="0" izz="3"/></inertial></link></robot>')
+    (folder / 'out').symlink_to(victim)
+    command, *rest = option
+    args = [command, 'robot.urdf'] + [item if item != 'OUT' else 'out' for item in rest]
+    result = run_measured(args, cwd=str(folder))
+    assert result.returncode == 4, result.stderr
+    assert 'symbolic link' in result.stderr and 'Traceback' not in result.stderr
+    assert victim.read_text() == 'ssh-ed25519 AAAA owner@host\n'
+    assert (folder / 'out').is_symlink()

@@ -136,3 +136,26 @@ def test_a_mesh_under_git_is_not_read(tmp_path):
     assert read_refusal(str(git / 'm.stl'), None) is not None
     assert read_refusal(str(robot), None) is None
     assert read_refusal(str(robot), [str(tmp_path / 'elsewhere')]) is not None
+
+
+def test_a_robot_file_linked_out_of_its_package_is_not_read(tmp_path):
+    # robot.urdf committed as a link to a file elsewhere on the runner: read, its names
+    # were printed. A link within the package, and colcon's --symlink-install, still work.
+    (tmp_path / 'elsewhere').mkdir()
+    secret = tmp_path / 'elsewhere' / 'robot.urdf'
+    shutil.copy(os.path.join(ROOT, 'samples', 'sample_robot.urdf'), secret)
+    package = tmp_path / 'checkout' / 'my_pkg'
+    (package / 'urdf').mkdir(parents=True)
+    (package / 'package.xml').write_text('<package><name>my_pkg</name></package>')
+    (package / 'urdf' / 'robot.urdf').symlink_to(secret)
+    result = run_measured(['info', str(package / 'urdf' / 'robot.urdf')])
+    status, out, err = result.returncode, result.stdout, result.stderr
+    assert status == 3 and 'leads out of' in err and 'sample_robot' not in out + err
+    shutil.copy(secret, package / 'real.urdf')
+    (package / 'urdf' / 'inside.urdf').symlink_to(package / 'real.urdf')
+    assert run_measured(['info', str(package / 'urdf' / 'inside.urdf')]).returncode == 0
+    installed = tmp_path / 'install' / 'share' / 'my_pkg'
+    (installed / 'urdf').mkdir(parents=True)
+    (installed / 'package.xml').symlink_to(package / 'package.xml')
+    (installed / 'urdf' / 'robot.urdf').symlink_to(package / 'real.urdf')
+    assert run_measured(['info', str(installed / 'urdf' / 'robot.urdf')]).returncode == 0

@@ -32,7 +32,7 @@ from urdf_link_tools.loading import is_xacro, load_input, LoadedDescription
 from urdf_link_tools.model import Robot
 from urdf_link_tools.parser import parse_urdf_string
 from urdf_link_tools.reports import FORMATS
-from urdf_link_tools.reports.sanitize import neutralise, NeutralStream
+from urdf_link_tools.reports.sanitize import neutralise, NeutralStream, one_line, open_output
 
 # Exit statuses (stable; README "Exit status"). 4 was added so that a wrong command line is
 # no longer mistaken for "errors found" (argparse exits 2 by default); 5 so that a bug in this
@@ -104,7 +104,7 @@ def _load(args: argparse.Namespace, path: str, err: TextIO) -> LoadedDescription
         if args.emit_urdf.endswith('.xacro'):
             raise UsageError('--emit-urdf: refusing to write a URDF over a .xacro file')
         try:
-            with open(args.emit_urdf, 'wb') as stream:
+            with open_output(args.emit_urdf, binary=True) as stream:
                 stream.write(loaded.data)
         except OSError as exc:
             raise UsageError(f'--emit-urdf {args.emit_urdf}: cannot write: '
@@ -161,7 +161,7 @@ def format_info(robot: Robot, where: Optional[Callable[[Optional[int]], str]] = 
         lines.append('  '.join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip())
     for note in robot.notes:
         lines.append(f'note: line {where(note.line)}: {note.message}')
-    return '\n'.join(lines)
+    return '\n'.join(one_line(line) for line in lines)
 
 
 def _cmd_info(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
@@ -283,7 +283,7 @@ def _check_robot(path: str, args: argparse.Namespace, config, baseline, out: Tex
         from urdf_link_tools.fix import fix_inertia
         fixed, fixes = fix_inertia(data, report.analysis)
         try:
-            with open(args.fix_inertia, 'wb') as stream:
+            with open_output(args.fix_inertia, binary=True) as stream:
                 stream.write(fixed)
         except OSError as exc:
             raise UsageError(f'--fix-inertia {args.fix_inertia}: cannot write: '
@@ -342,7 +342,7 @@ def _cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if any(path != '-' and os.path.realpath(path) == target for path in _robot_paths(args)):
         raise UsageError(f'--output {args.output} is a robot being checked: name another file')
     try:
-        stream = open(args.output, 'w', encoding='utf-8', newline='')
+        stream = open_output(args.output)
     except OSError as exc:
         raise UsageError(f'--output {args.output}: cannot write it: {exc.strerror}') from None
     with stream:
@@ -678,4 +678,8 @@ def _verbose(err: TextIO, enabled: bool) -> Iterator[None]:
 
 
 if __name__ == '__main__':
-    sys.exit(main())
+    # Run as `python -m urdf_link_tools.cli`, this file is __main__, a second copy of the
+    # module: cli_collisions raises urdf_link_tools.cli.UsageError, which the copy's main()
+    # would not catch (a traceback for a usage error). The one module others import runs.
+    from urdf_link_tools.cli import main as _imported_main
+    sys.exit(_imported_main())

@@ -110,7 +110,8 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         text = matrix_srdf(matrix)
     if args.output:
         try:
-            with open(args.output, 'wb') as stream:
+            from urdf_link_tools.reports.sanitize import open_output
+            with open_output(args.output, binary=True) as stream:
                 stream.write(text)
         except OSError as exc:
             raise cli.UsageError(f'-o {args.output}: cannot write: {exc.strerror}') from None

@@ -29,6 +29,7 @@ from typing import BinaryIO, Iterable, Optional, Tuple, TYPE_CHECKING
 from urdf_link_tools.errors import UrdfInputError
 from urdf_link_tools.findings import Finding, internal_error, sort_key
 from urdf_link_tools.limits import DESCRIPTION_MAX_BYTES
+from urdf_link_tools.read_policy import link_out_of_package
 from urdf_link_tools.xacro.source_map import display_path, locate_findings, SourceMap
 
 if TYPE_CHECKING:  # pragma: no cover - the sandbox is imported for xacro input only
@@ -146,6 +147,9 @@ def load_input(path: str, max_bytes: int = DESCRIPTION_MAX_BYTES,
         raise UrdfInputError(f'{path} is a directory, expected a .urdf or .xacro file')
     if not os.path.isfile(path):
         raise UrdfInputError(f'{path} is not a regular file (a device or a pipe?)')
+    refusal = link_out_of_package(path)
+    if refusal is not None:
+        raise UrdfInputError(refusal)
     source = os.path.abspath(path)
     if is_xacro(path, xacro):
         from urdf_link_tools.xacro.sandbox import expand_xacro, XacroOptions

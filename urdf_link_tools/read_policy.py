@@ -100,6 +100,39 @@ def inside(real: str, root: str) -> bool:
     return real == root or real.startswith(root.rstrip(os.sep) + os.sep)
 
 
+def link_out_of_package(path: str) -> Optional[str]:
+    """
+    Return why a description file named to be checked may not be read, or None.
+
+    The path is CI's, but the file is the pull request's: a ``robot.urdf`` committed as a
+    symbolic link to a file elsewhere on the runner would be read and its names printed. A
+    file whose real path leaves the package (or git work tree) holding the path as given is
+    refused; a link inside it stays allowed, and so does colcon's ``--symlink-install``
+    (an installed package whose package.xml links to the source package's).
+    """
+    given = os.path.abspath(path)
+    real = os.path.realpath(path)
+    if real == given:
+        return None
+    folder = os.path.dirname(given)
+    while True:
+        marker = next((name for name in ('package.xml', '.git')
+                       if os.path.exists(os.path.join(folder, name))), None)
+        if marker is not None:
+            break
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            return None  # in no package or repository: nothing to stay inside
+        folder = parent
+    roots = (os.path.realpath(folder),
+             os.path.dirname(os.path.realpath(os.path.join(folder, marker))))
+    if any(inside(real, root) for root in roots):
+        return None
+    return (f'{path} is a symbolic link (or lies in a linked folder) that leads out of '
+            f'{folder}, the package holding it: a description may not read files outside '
+            'its package; check the file itself')
+
+
 def read_refusal(path: str, roots: Optional[Sequence[str]]) -> Optional[str]:
     """
     Decide whether a description may read a file.

@@ -45,10 +45,14 @@ def escape(text: str) -> str:
     """
     Return text that Markdown shows as it is, on one line (safe in a table cell).
 
+    An ``@`` is followed by a zero-width space, as Dependabot writes mentions it quotes: a
+    link named ``b@everyone`` or ``@org/team`` in a report posted as a pull request comment
+    would notify them (GitHub finds mentions in the rendered text, escaped or not).
+
     :param text: any text, e.g. a link name from the description
     :return: the text with Markdown's special characters escaped and line breaks as blanks
     """
-    return _SPECIAL.sub(r'\\\1', _BREAKS.sub(' ', text))
+    return _SPECIAL.sub(r'\\\1', _BREAKS.sub(' ', text)).replace('@', '@\u200b')
 
 
 def _where(finding: Finding, source: str) -> str:

@@ -25,7 +25,8 @@ every output passes :func:`neutralise` once, at the boundary:
   (U+061C, U+200E/F, U+2028/9, U+202A-U+202E, U+2066-U+2069) and U+FEFF are shown escaped:
   ``\x1b``, ``\x85``, ``\u202e`` in the ``'text'`` style, ``\u001b`` in the ``'json'``
   style (the same character to a JSON reader: JSON output keeps its meaning and validity);
-- ``##[`` becomes ``##\x5b`` (``##\u005b`` in JSON);
+- ``##[`` (GitHub's legacy commands), ``##vso[`` (Azure Pipelines) and ``##teamcity[``
+  (TeamCity), in any case, end in ``\x5b`` instead of ``[`` (``\u005b`` in JSON);
 - in the ``'text'`` style, a line whose first non-blank characters are ``::`` starts with
   ``\x3a:`` instead.
 
@@ -40,28 +41,42 @@ every other line it prints through :func:`guard_line_starts`. The CLI writes eve
 (``info``, notes, relayed xacro messages, errors, log records) through :class:`NeutralStream`.
 """
 
+import errno
+import os
 import re
-from typing import TextIO
+from typing import IO, TextIO
 
 #: Output styles: how escapes are spelled and whether line starts are guarded.
 STYLES = ('text', 'json', 'commands')
 
 _UNSAFE = re.compile('[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029'
-                     '\u202a-\u202e\u2066-\u2069\ufeff]|##\\[')
+                     '\u202a-\u202e\u2066-\u2069\ufeff]|##(?:vso|teamcity)?\\[',
+                     re.IGNORECASE)
 _COMMAND_START = re.compile(r'^(\s*):(?=:)', re.MULTILINE)
 
 
 def _text_escape(match: 're.Match[str]') -> str:
     found = match.group(0)
-    if found == '##[':
-        return '##\\x5b'
+    if found.startswith('##'):
+        return found[:-1] + '\\x5b'
     code = ord(found)
     return f'\\x{code:02x}' if code < 0x100 else f'\\u{code:04x}'
 
 
 def _json_escape(match: 're.Match[str]') -> str:
     found = match.group(0)
-    return '##\\u005b' if found == '##[' else f'\\u{ord(found):04x}'
+    return found[:-1] + '\\u005b' if found.startswith('##') else f'\\u{ord(found):04x}'
+
+
+def one_line(text: str) -> str:
+    r"""
+    Return text that a description wrote as one line: its line feeds shown as ``\n``.
+
+    A link named ``x&#10;ssh-ed25519 AAAA...`` made a line of its own in the text report,
+    which a symbolic link planted as the output file put into ``authorized_keys``. (The
+    other line breaks are escaped by :func:`neutralise` everywhere.)
+    """
+    return text.replace('\n', '\\n')
 
 
 def guard_line_starts(text: str) -> str:
@@ -109,3 +124,34 @@ class NeutralStream:
     def flush(self) -> None:
         """Flush the underlying stream."""
         self.stream.flush()
+
+
+def open_output(path: str, binary: bool = False) -> IO:
+    """
+    Open a file to write a report, an expansion or a fixed URDF to, never through a link.
+
+    Output paths are CI's, but they land in a checkout a pull request wrote: a symbolic link
+    committed as ``report.txt`` made the report overwrite whatever file it pointed to (a
+    runner's ``authorized_keys``). A symbolic link (the last part of the path) is refused,
+    as is a FIFO nobody reads (the write would wait forever).
+
+    :param path: the file to write (created, or emptied)
+    :param binary: bytes, else UTF-8 text with newlines written as given
+    :raises OSError: with a ``strerror`` that says why it was refused
+    """
+    flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, 'O_NOFOLLOW', 0) | \
+        getattr(os, 'O_NONBLOCK', 0)
+    try:
+        descriptor = os.open(path, flags, 0o666)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise OSError(exc.errno, 'it is a symbolic link, which is never written through '
+                          '(name the file itself)', path) from None
+        if exc.errno == errno.ENXIO:
+            raise OSError(exc.errno, 'it is a FIFO that nothing reads', path) from None
+        raise
+    if hasattr(os, 'set_blocking'):
+        os.set_blocking(descriptor, True)
+    if binary:
+        return os.fdopen(descriptor, 'wb')
+    return os.fdopen(descriptor, 'w', encoding='utf-8', newline='')

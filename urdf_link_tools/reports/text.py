@@ -34,6 +34,7 @@ from typing import Dict, List, Mapping, Optional, Sequence, Tuple
 from urdf_link_tools.analysis import Analysis
 from urdf_link_tools.findings import Finding, Severity, worst_severity
 from urdf_link_tools.reports import CheckReport, Run
+from urdf_link_tools.reports.sanitize import one_line
 
 
 def display_path(path: Optional[str]) -> str:
@@ -169,7 +170,7 @@ def format_text(analysis: Analysis, source: Optional[str] = None, suppressed: in
     elif out:
         out.append('')
     out.append(summary_line(analysis, suppressed, baselined))
-    return '\n'.join(out)
+    return '\n'.join(one_line(line) for line in out)  # a name's line feed is not a new line
 
 
 def report_text(report: CheckReport) -> str:
