@@ -19,6 +19,8 @@ The xacro trust boundary: everything that runs a xacro program, in one place.
   its answer;
 - :mod:`~urdf_link_tools.xacro.child` is that child: xacro with a restricted evaluator and
   only the reads the parent allows;
+- :mod:`~urdf_link_tools.xacro.failures` says, in the child, why an expansion failed, where
+  and what to do;
 - :mod:`~urdf_link_tools.xacro.evaluator` is the restricted ``${...}`` evaluator;
 - :mod:`~urdf_link_tools.xacro.source_map` maps expanded lines back to the files and lines the
   user wrote.

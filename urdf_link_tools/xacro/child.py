@@ -36,15 +36,15 @@ The result (``result.json`` and ``expanded.urdf``) goes to the request's directo
 
 import json
 import os
-import re
 import resource
 import sys
-from typing import Any, Dict, Iterator, List, Optional
+from typing import Any, Dict, List, Optional
 from xml.dom import minidom
 import xml.parsers.expat
 
 from urdf_link_tools import read_policy
 from urdf_link_tools.xacro import evaluator as xacro_eval
+from urdf_link_tools.xacro import failures
 from urdf_link_tools.xacro import tracer
 from urdf_link_tools.xacro.tracer import YamlFloat, YamlInt
 
@@ -73,17 +73,6 @@ def set_limits(limits: Dict[str, int]) -> None:
 #: where $(find NAME) of a package that is not found points: a directory that does not exist
 #: (nothing under it can be read), only for the expansion to go on and find the others
 MISSING_PACKAGE_ROOT = '/nonexistent/urdf-link-tools/missing-package'
-
-
-def _missing_packages(state: 'State') -> Dict[str, Any]:
-    """Return the failure naming every package $(find) could not resolve."""
-    message = '; '.join(f'package {package!r} not found: pass --package-dir {package}=PATH'
-                        f'{where}' for package, where in list(state.missing.items())[:20])
-    failure = _failure('package', message)
-    packages = [package[:200] for package in list(state.missing)[:20]]
-    failure['package'] = packages[0]
-    failure['packages'] = packages
-    return failure
 
 
 class State:
@@ -134,7 +123,7 @@ class State:
         except ValueError as exc:
             raise xacro.XacroException(f'refused: $(find {package}): {exc}') from None
         if path is None:
-            self.missing.setdefault(package, _where())
+            self.missing.setdefault(package, failures.location())
             return os.path.join(MISSING_PACKAGE_ROOT, package)
         # A package the robot names is one of the robot's package directories.
         self.roots.append(os.path.realpath(path))
@@ -258,28 +247,6 @@ def _install_safety(xacro: Any, substitution_args: Any, state: State) -> None:
     xacro.glob = Glob
 
 
-def _failure(kind: str, message: str) -> Dict[str, Any]:
-    return {'ok': False, 'kind': kind, 'error': message[:4000]}
-
-
-def _where() -> str:
-    import xacro
-    files = [name for name in (xacro.filestack or []) if name]
-    macros = [macro.body.getAttribute('name') for macro in (xacro.macrostack or [])
-              if getattr(macro, 'body', None) is not None]
-    parts = []
-    if files:
-        # The whole chain, as xacro's own "included from:" lines: an include that fails
-        # names the missing file last, so the file that included it is the one to fix.
-        chain = ''.join(f', included from {name}' for name in reversed(files[-6:-1]))
-        parts.append(f'in {files[-1]}{chain}')
-        if len(files) > 6:
-            parts[-1] += f', and {len(files) - 6} more'
-    if macros:
-        parts.append('in macro ' + ' <- '.join(reversed(macros)))
-    return ' (' + ', '.join(parts) + ')' if parts else ''
-
-
 def expand(request: Dict[str, Any], out_dir: str) -> Dict[str, Any]:
     """
     Expand the requested file; write ``expanded.urdf`` and return the result description.
@@ -297,8 +264,8 @@ def expand(request: Dict[str, Any], out_dir: str) -> Dict[str, Any]:
         _install_safety(xacro, substitution_args, state)
     except (AttributeError, TypeError, KeyError) as exc:
         # Fail closed: a xacro whose evaluator cannot be restricted is not run at all.
-        return _failure('unsupported', f'xacro {version} cannot be run restricted here '
-                        f'({type(exc).__name__}: {exc}); install xacro 2.1.1')
+        return failures.failed('unsupported', f'xacro {version} cannot be run restricted '
+                               f'here ({type(exc).__name__}: {exc}); install xacro 2.1.1')
     if state.trace:
         tracer.install(xacro, state.tracer)
     notes = []
@@ -311,22 +278,24 @@ def expand(request: Dict[str, Any], out_dir: str) -> Dict[str, Any]:
         document = xacro.process_file(state.input, mappings=dict(request.get('mappings', {})))
         elements, text = tracer.write(document)
     except MemoryError:
-        return _failure('memory', 'xacro needed more memory than allowed' + _where())
+        return failures.failed('memory', 'xacro needed more memory than allowed'
+                               + failures.location())
     except RecursionError:
-        return _failure('recursion', 'xacro recursed too deeply (a macro that calls itself?)'
-                        + _where())
+        return failures.failed('recursion', 'xacro recursed too deeply (a macro that calls '
+                               'itself?)' + failures.location())
     except xml.parsers.expat.ExpatError as exc:
-        return _failure('xml', f'not well-formed XML: {exc}' + _where())
+        return failures.failed('xml', f'not well-formed XML: {exc}' + failures.location())
     except Exception as exc:  # xacro raises many types; all mean the input is wrong
         # A missing package is the cause of what failed after it (an include under it).
-        failure = _missing_packages(state) if state.missing else _xacro_failure(exc, state)
-        unknown = _unknown_arguments(state, list(request.get('mappings', {})))
+        failure = failures.missing_packages(state) if state.missing \
+            else failures.xacro_failure(exc, state)
+        unknown = failures.unknown_arguments(state, list(request.get('mappings', {})))
         if unknown and isinstance(failure.get('error'), str):
             failure['error'] = (failure['error'] + f'; {unknown}')[:4000]
         return failure
     if state.missing:
-        return _missing_packages(state)
-    unknown = _unknown_arguments(state, list(request.get('mappings', {})))
+        return failures.missing_packages(state)
+    unknown = failures.unknown_arguments(state, list(request.get('mappings', {})))
     if unknown:
         notes.append(unknown)
     table = tracer.EMPTY
@@ -335,132 +304,17 @@ def expand(request: Dict[str, Any], out_dir: str) -> Dict[str, Any]:
             table = tracer.table(elements, text)
         except Exception as exc:
             state.tracer.failed('writing the line table', exc)
-    failures = []
+    tool_failures = []
     if state.tracer.failure is not None:
         table = tracer.EMPTY  # a partly traced expansion would name wrong lines
-        failures.append(state.tracer.failure)
+        tool_failures.append(state.tracer.failure)
     if len(text) > state.max_bytes:
-        return _failure('size', 'the expanded description is larger than the description '
-                        'limit')
+        return failures.failed('size', 'the expanded description is larger than the '
+                               'description limit')
     with open(os.path.join(out_dir, 'expanded.urdf'), 'wb') as stream:
         stream.write(text)
     return {'ok': True, 'version': version, 'notes': notes, 'map': table,
-            'includes': sorted(set(xacro.all_includes)), 'tool_failures': failures}
-
-
-#: ${name} and $(arg name) in an include's filename
-_NAMED_IN_PATH = re.compile(r'\$\{\s*([A-Za-z_][\w]*)|\$\(arg\s+([^)\s]+)\s*\)')
-_INCLUDE_FILENAME = re.compile(r'<xacro:include\b[^>]*?\bfilename\s*=\s*("[^"]*"|\'[^\']*\')')
-
-
-_ARG_DECLARED = re.compile(r'<[\w.-]*:?arg\b[^>]*?\bname\s*=\s*("[^"]*"|\'[^\']*\')')
-_ARG_USED = re.compile(r'\$\(arg\s+([^)\s]+)\s*\)')
-
-
-def _texts(state: State, names: List[str]) -> Iterator[str]:
-    """Yield the text of each file xacro read (once each, bounded; unreadable ones skipped)."""
-    for name in dict.fromkeys(name for name in names if name):
-        try:
-            with open(name, 'rb') as stream:
-                yield stream.read(state.max_bytes).decode('utf-8', 'replace')
-        except OSError:
-            continue
-
-
-def _unknown_arguments(state: State, given: List[str]) -> str:
-    """
-    Name the command-line arguments that no file read so far declares or uses, else ''.
-
-    xacro takes any name:=value and ignores one nothing reads: a misspelt ``ur_typ:=ur5e``
-    leaves ``ur_type`` at its default without a word. The closest declared names are given.
-    """
-    import difflib
-    import xacro
-    given = [name for name in given if not name.startswith('_')]
-    if not given:
-        return ''
-    known = set()
-    for text in _texts(state, [state.input] + list(xacro.filestack or ())
-                       + list(xacro.all_includes or ())):
-        known.update(match[1:-1] for match in _ARG_DECLARED.findall(text))
-        known.update(_ARG_USED.findall(text))
-    unknown = [name for name in given if name not in known]
-    if not unknown or not known:
-        return ''
-    parts = []
-    for name in unknown[:6]:
-        close = difflib.get_close_matches(name, sorted(known), n=1, cutoff=0.75)
-        parts.append(f'{name}' + (f' (did you mean {close[0]}?)' if close else ''))
-    many = len(unknown) > 1
-    return (f'the argument{"s" if many else ""} {", ".join(parts)} given on the command line '
-            f'{"are" if many else "is"} declared by no <xacro:arg> and used by no $(arg) in '
-            f'the files read: {"they have" if many else "it has"} no effect')
-
-
-def _missing_file_hint(state: State) -> str:
-    """
-    Say what most likely built the path of a file that was not found.
-
-    An argument left empty (``<xacro:arg name="dof" default=""/>``) builds an include path
-    that does not exist (``arms/gen3/${dof}dof/...``): named when an ``<xacro:include>``
-    filename of the files read so far uses it. Otherwise, a path under a package that ``$(find)``
-    resolved names that package and where it was found (a ``--package-dir`` pointing at the
-    wrong directory, or a file the package does not have).
-    """
-    import xacro
-    files = [name for name in (xacro.filestack or []) if name]
-    missing = files[-1] if files else ''
-    context = getattr(xacro, 'substitution_args_context', None)
-    values = context.get('arg') if isinstance(context, dict) else None
-    empty = sorted(str(name) for name, value in values.items()
-                   if value == '') if isinstance(values, dict) else []
-    if empty:
-        # The failing include may sit in a macro defined in any file read so far (Kinova's
-        # load_robot, in kortex_robot.xacro, expanded from gen3.xacro).
-        used = set()
-        for text in _texts(state, files[:-1] + list(xacro.all_includes or ())):
-            for spec in _INCLUDE_FILENAME.findall(text):
-                used.update(word for pair in _NAMED_IN_PATH.findall(spec) for word in pair
-                            if word)
-        named = [name for name in empty if name in used][:6]
-        if named:
-            return (f' (empty <xacro:arg>: {", ".join(named)}; a path built from an empty '
-                    f'argument does not exist: give it after the file as {named[0]}:=VALUE)')
-    for package, root in state.found.items():
-        real = os.path.realpath(root)
-        if missing and read_policy.inside(os.path.realpath(missing), real):
-            if not os.path.isdir(real):
-                where = f'{root}, which does not exist'
-            elif not os.path.isfile(os.path.join(real, 'package.xml')):
-                where = f'{root}, which holds no package.xml'
-            else:
-                where = root
-            return (f' ($(find {package}) is {where}: check --package-dir {package}=PATH, '
-                    'or the file name)')
-    return ''
-
-
-def _xacro_failure(exc: Exception, state: State) -> Dict[str, Any]:
-    cause = getattr(exc, 'exc', None)  # XacroException wraps what the expression raised
-    if isinstance(cause, MemoryError):
-        return _failure('memory', 'xacro needed more memory than allowed' + _where())
-    if isinstance(cause, RecursionError):
-        return _failure('recursion', 'xacro recursed too deeply' + _where())
-    # xacro words some errors "<class 'x.y.SomeException'>: what": keep the what.
-    message = re.sub(r"<class '[\w.]+'>: ", '', str(exc)).strip() or type(exc).__name__
-    if cause is not None and str(cause) and message.count(str(cause)) > 1:
-        message = message[:message.rfind(str(cause))].strip()
-    if 'environment variable' in message and 'is not set' in message:
-        message += ' (xacro sees only the variables named with --xacro-env)'
-    argument = re.match(r'Undefined substitution argument (\S+)', message)
-    if argument is not None:  # an <xacro:arg> without default, not given
-        message = (f'{message.splitlines()[0]}: give it after the file as '
-                   f'{argument.group(1)}:=VALUE')
-    elif 'No such file' in message or 'xacro:include' in message:
-        message += _missing_file_hint(state)
-    kind = 'refused' if 'refused:' in message or 'outside the directories' in message \
-        or 'may never read' in message else 'xacro'
-    return _failure(kind, message.splitlines()[0] + _where())
+            'includes': sorted(set(xacro.all_includes)), 'tool_failures': tool_failures}
 
 
 def main(argv: Optional[List[str]] = None) -> int:
@@ -474,7 +328,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     try:
         result = expand(request, out_dir)
     except MemoryError:
-        result = _failure('memory', 'xacro needed more memory than allowed')
+        result = failures.failed('memory', 'xacro needed more memory than allowed')
     with open(os.path.join(out_dir, 'result.json'), 'w') as stream:
         json.dump(result, stream)
     return 0

@@ -1,0 +1,181 @@
+# Copyright 2026 urdf_link_tools contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+Say why a xacro expansion failed: one line naming the file, the line and what to do.
+
+Used by :mod:`urdf_link_tools.xacro.child` inside the bounded child process only. Each
+function turns what the instrumented xacro left behind (its file stack, the packages
+``$(find)`` could not resolve, the arguments given) into the failure the parent reports.
+"""
+
+import os
+import re
+from typing import Any, Dict, Iterator, List, TYPE_CHECKING
+
+from urdf_link_tools import read_policy
+
+if TYPE_CHECKING:  # only for the annotations: the child imports this module
+    from urdf_link_tools.xacro.child import State
+
+
+def missing_packages(state: 'State') -> Dict[str, Any]:
+    """Return the failure naming every package $(find) could not resolve."""
+    message = '; '.join(f'package {package!r} not found: pass --package-dir {package}=PATH'
+                        f'{where}' for package, where in list(state.missing.items())[:20])
+    result = failed('package', message)
+    packages = [package[:200] for package in list(state.missing)[:20]]
+    result['package'] = packages[0]
+    result['packages'] = packages
+    return result
+
+
+def failed(kind: str, message: str) -> Dict[str, Any]:
+    """Return the child's result for a failure of this kind (the message bounded)."""
+    return {'ok': False, 'kind': kind, 'error': message[:4000]}
+
+
+def location() -> str:
+    """Return where xacro is, as `` (in FILE, included from ..., in macro ...)``, else ''."""
+    import xacro
+    files = [name for name in (xacro.filestack or []) if name]
+    macros = [macro.body.getAttribute('name') for macro in (xacro.macrostack or [])
+              if getattr(macro, 'body', None) is not None]
+    parts = []
+    if files:
+        # The whole chain, as xacro's own "included from:" lines: an include that fails
+        # names the missing file last, so the file that included it is the one to fix.
+        chain = ''.join(f', included from {name}' for name in reversed(files[-6:-1]))
+        parts.append(f'in {files[-1]}{chain}')
+        if len(files) > 6:
+            parts[-1] += f', and {len(files) - 6} more'
+    if macros:
+        parts.append('in macro ' + ' <- '.join(reversed(macros)))
+    return ' (' + ', '.join(parts) + ')' if parts else ''
+
+
+#: ${name} and $(arg name) in an include's filename
+_NAMED_IN_PATH = re.compile(r'\$\{\s*([A-Za-z_][\w]*)|\$\(arg\s+([^)\s]+)\s*\)')
+_INCLUDE_FILENAME = re.compile(r'<xacro:include\b[^>]*?\bfilename\s*=\s*("[^"]*"|\'[^\']*\')')
+
+
+_ARG_DECLARED = re.compile(r'<[\w.-]*:?arg\b[^>]*?\bname\s*=\s*("[^"]*"|\'[^\']*\')')
+_ARG_USED = re.compile(r'\$\(arg\s+([^)\s]+)\s*\)')
+
+
+def texts(state: 'State', names: List[str]) -> Iterator[str]:
+    """Yield the text of each file xacro read (once each, bounded; unreadable ones skipped)."""
+    for name in dict.fromkeys(name for name in names if name):
+        try:
+            with open(name, 'rb') as stream:
+                yield stream.read(state.max_bytes).decode('utf-8', 'replace')
+        except OSError:
+            continue
+
+
+def unknown_arguments(state: 'State', given: List[str]) -> str:
+    """
+    Name the command-line arguments that no file read so far declares or uses, else ''.
+
+    xacro takes any name:=value and ignores one nothing reads: a misspelt ``ur_typ:=ur5e``
+    leaves ``ur_type`` at its default without a word. The closest declared names are given.
+    """
+    import difflib
+    import xacro
+    given = [name for name in given if not name.startswith('_')]
+    if not given:
+        return ''
+    known = set()
+    for text in texts(state, [state.input] + list(xacro.filestack or ())
+                      + list(xacro.all_includes or ())):
+        known.update(match[1:-1] for match in _ARG_DECLARED.findall(text))
+        known.update(_ARG_USED.findall(text))
+    unknown = [name for name in given if name not in known]
+    if not unknown or not known:
+        return ''
+    parts = []
+    for name in unknown[:6]:
+        close = difflib.get_close_matches(name, sorted(known), n=1, cutoff=0.75)
+        parts.append(f'{name}' + (f' (did you mean {close[0]}?)' if close else ''))
+    many = len(unknown) > 1
+    return (f'the argument{"s" if many else ""} {", ".join(parts)} given on the command line '
+            f'{"are" if many else "is"} declared by no <xacro:arg> and used by no $(arg) in '
+            f'the files read: {"they have" if many else "it has"} no effect')
+
+
+def missing_file_hint(state: 'State') -> str:
+    """
+    Say what most likely built the path of a file that was not found.
+
+    An argument left empty (``<xacro:arg name="dof" default=""/>``) builds an include path
+    that does not exist (``arms/gen3/${dof}dof/...``): named when an ``<xacro:include>``
+    filename of the files read so far uses it. Otherwise, a path under a package that ``$(find)``
+    resolved names that package and where it was found (a ``--package-dir`` pointing at the
+    wrong directory, or a file the package does not have).
+    """
+    import xacro
+    files = [name for name in (xacro.filestack or []) if name]
+    missing = files[-1] if files else ''
+    context = getattr(xacro, 'substitution_args_context', None)
+    values = context.get('arg') if isinstance(context, dict) else None
+    empty = sorted(str(name) for name, value in values.items()
+                   if value == '') if isinstance(values, dict) else []
+    if empty:
+        # The failing include may sit in a macro defined in any file read so far (Kinova's
+        # load_robot, in kortex_robot.xacro, expanded from gen3.xacro).
+        used = set()
+        for text in texts(state, files[:-1] + list(xacro.all_includes or ())):
+            for spec in _INCLUDE_FILENAME.findall(text):
+                used.update(word for pair in _NAMED_IN_PATH.findall(spec) for word in pair
+                            if word)
+        named = [name for name in empty if name in used][:6]
+        if named:
+            return (f' (empty <xacro:arg>: {", ".join(named)}; a path built from an empty '
+                    f'argument does not exist: give it after the file as {named[0]}:=VALUE)')
+    for package, root in state.found.items():
+        real = os.path.realpath(root)
+        if missing and read_policy.inside(os.path.realpath(missing), real):
+            if not os.path.isdir(real):
+                where = f'{root}, which does not exist'
+            elif not os.path.isfile(os.path.join(real, 'package.xml')):
+                where = f'{root}, which holds no package.xml'
+            else:
+                where = root
+            return (f' ($(find {package}) is {where}: check --package-dir {package}=PATH, '
+                    'or the file name)')
+    return ''
+
+
+def xacro_failure(exc: Exception, state: 'State') -> Dict[str, Any]:
+    """Return the failure for what xacro raised, with what most likely caused it."""
+    cause = getattr(exc, 'exc', None)  # XacroException wraps what the expression raised
+    if isinstance(cause, MemoryError):
+        return failed('memory', 'xacro needed more memory than allowed' + location())
+    if isinstance(cause, RecursionError):
+        return failed('recursion', 'xacro recursed too deeply' + location())
+    # xacro words some errors "<class 'x.y.SomeException'>: what": keep the what.
+    message = re.sub(r"<class '[\w.]+'>: ", '', str(exc)).strip() or type(exc).__name__
+    if cause is not None and str(cause) and message.count(str(cause)) > 1:
+        message = message[:message.rfind(str(cause))].strip()
+    if 'environment variable' in message and 'is not set' in message:
+        message += ' (xacro sees only the variables named with --xacro-env)'
+    argument = re.match(r'Undefined substitution argument (\S+)', message)
+    if argument is not None:  # an <xacro:arg> without default, not given
+        message = (f'{message.splitlines()[0]}: give it after the file as '
+                   f'{argument.group(1)}:=VALUE')
+    elif 'No such file' in message or 'xacro:include' in message:
+        message += missing_file_hint(state)
+    kind = 'refused' if 'refused:' in message or 'outside the directories' in message \
+        or 'may never read' in message else 'xacro'
+    return failed(kind, message.splitlines()[0] + location())
