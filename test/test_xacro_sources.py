@@ -358,7 +358,7 @@ def test_a_missing_include_names_the_chain_and_a_missing_argument_how_to_give_it
     (tmp_path / 'mid.xacro').write_text(
         f'<robot {XACRO_NS}><xacro:include filename="gone.xacro"/></robot>')
     said = _refused(tmp_path / 'top.urdf.xacro')
-    assert (f'in {tmp_path / "gone.xacro"}, included from {tmp_path / "mid.xacro"}, included '
+    assert (f'in {tmp_path / "gone.xacro"}, included from {tmp_path / "mid.xacro"}:1, included '
             f'from {tmp_path / "top.urdf.xacro"}') in said, said
     (tmp_path / 'arg.urdf.xacro').write_text(
         f'<robot {XACRO_NS} name="$(arg name)"><xacro:arg name="name"/><link name="a"/></robot>')

@@ -123,7 +123,7 @@ class State:
         except ValueError as exc:
             raise xacro.XacroException(f'refused: $(find {package}): {exc}') from None
         if path is None:
-            self.missing.setdefault(package, failures.location())
+            self.missing.setdefault(package, failures.location(self))
             return os.path.join(MISSING_PACKAGE_ROOT, package)
         # A package the robot names is one of the robot's package directories.
         self.roots.append(os.path.realpath(path))
@@ -279,12 +279,12 @@ def expand(request: Dict[str, Any], out_dir: str) -> Dict[str, Any]:
         elements, text = tracer.write(document)
     except MemoryError:
         return failures.failed('memory', 'xacro needed more memory than allowed'
-                               + failures.location())
+                               + failures.location(state))
     except RecursionError:
         return failures.failed('recursion', 'xacro recursed too deeply (a macro that calls '
-                               'itself?)' + failures.location())
+                               'itself?)' + failures.location(state))
     except xml.parsers.expat.ExpatError as exc:
-        return failures.failed('xml', f'not well-formed XML: {exc}' + failures.location())
+        return failures.failed('xml', f'not well-formed XML: {exc}' + failures.location(state))
     except Exception as exc:  # xacro raises many types; all mean the input is wrong
         # A missing package is the cause of what failed after it (an include under it).
         failure = failures.missing_packages(state) if state.missing \

@@ -46,22 +46,46 @@ def failed(kind: str, message: str) -> Dict[str, Any]:
     return {'ok': False, 'kind': kind, 'error': message[:4000]}
 
 
-def location() -> str:
-    """Return where xacro is, as `` (in FILE, included from ..., in macro ...)``, else ''."""
+def here(state: 'State') -> str:
+    """Return ``FILE:LINE`` of the element xacro was processing, else ''."""
+    source = state.tracer.source()
+    return f'{source[0]}:{source[1]}' if source is not None else ''
+
+
+def location(state: 'State') -> str:
+    """
+    Return where xacro is, as `` (in FILE:LINE, included from ..., in macro ...)``, else ''.
+
+    The line is the element xacro was processing (traced xacro only): for an element a macro
+    made, the macro body's line, with the line of each call.
+    """
     import xacro
     files = [name for name in (xacro.filestack or []) if name]
-    macros = [macro.body.getAttribute('name') for macro in (xacro.macrostack or [])
-              if getattr(macro, 'body', None) is not None]
+    source = state.tracer.source()
+    calls = getattr(state.tracer.here, '_ult_stack', None) if source is not None else None
     parts = []
+    if source is not None and source[0] not in files:
+        parts.append(f'at {source[0]}:{source[1]}')
     if files:
+        shown = list(files)
+        if source is not None and source[0] in files:
+            # the innermost occurrence: an include that fails has pushed the file it misses
+            index = len(files) - 1 - files[::-1].index(source[0])
+            shown[index] += f':{source[1]}'
         # The whole chain, as xacro's own "included from:" lines: an include that fails
         # names the missing file last, so the file that included it is the one to fix.
-        chain = ''.join(f', included from {name}' for name in reversed(files[-6:-1]))
-        parts.append(f'in {files[-1]}{chain}')
+        chain = ''.join(f', included from {name}' for name in reversed(shown[-6:-1]))
+        parts.append(f'in {shown[-1]}{chain}')
         if len(files) > 6:
             parts[-1] += f', and {len(files) - 6} more'
-    if macros:
-        parts.append('in macro ' + ' <- '.join(reversed(macros)))
+    if calls:
+        parts.append('in macro ' + ' <- '.join(f'{name} called at {file}:{line}'
+                                               for name, file, line in calls[:6]))
+    else:
+        macros = [macro.body.getAttribute('name') for macro in (xacro.macrostack or [])
+                  if getattr(macro, 'body', None) is not None]
+        if macros:
+            parts.append('in macro ' + ' <- '.join(reversed(macros)))
     return ' (' + ', '.join(parts) + ')' if parts else ''
 
 
@@ -161,9 +185,9 @@ def xacro_failure(exc: Exception, state: 'State') -> Dict[str, Any]:
     """Return the failure for what xacro raised, with what most likely caused it."""
     cause = getattr(exc, 'exc', None)  # XacroException wraps what the expression raised
     if isinstance(cause, MemoryError):
-        return failed('memory', 'xacro needed more memory than allowed' + location())
+        return failed('memory', 'xacro needed more memory than allowed' + location(state))
     if isinstance(cause, RecursionError):
-        return failed('recursion', 'xacro recursed too deeply' + location())
+        return failed('recursion', 'xacro recursed too deeply' + location(state))
     # xacro words some errors "<class 'x.y.SomeException'>: what": keep the what.
     message = re.sub(r"<class '[\w.]+'>: ", '', str(exc)).strip() or type(exc).__name__
     if cause is not None and str(cause) and message.count(str(cause)) > 1:
@@ -178,4 +202,4 @@ def xacro_failure(exc: Exception, state: 'State') -> Dict[str, Any]:
         message += missing_file_hint(state)
     kind = 'refused' if 'refused:' in message or 'outside the directories' in message \
         or 'may never read' in message else 'xacro'
-    return failed(kind, message.splitlines()[0] + location())
+    return failed(kind, message.splitlines()[0].rstrip() + location(state))

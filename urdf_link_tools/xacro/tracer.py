@@ -79,11 +79,22 @@ YamlInt = _with_origin(int)
 
 
 class Tracer:
-    """The macro call chain being expanded, and the first failure of the tracer itself."""
+    """The macro call chain and element being expanded, and the tracer's own first failure."""
 
     def __init__(self) -> None:
         self.stack: Tuple[Tuple[str, str, int], ...] = ()
         self.failure: Optional[Dict[str, str]] = None
+        #: the element xacro is processing; when xacro raises, the innermost one (the hooks
+        #: restore the outer element only when a call returns)
+        self.here: Any = None
+        #: each property's last <xacro:property> element, by name: a lazy property is
+        #: evaluated where it is first used, and its errors are its definition's
+        self.properties: Dict[str, Any] = {}
+
+    def source(self) -> Optional[Tuple[str, int]]:
+        """Return the file and line of the element xacro is processing, if known."""
+        source = getattr(self.here, '_ult_src', None)
+        return source if isinstance(source, tuple) and len(source) == 2 else None
 
     def failed(self, where: str, exc: BaseException) -> None:
         """Record a failure of the tracer (the first one; the expansion goes on untraced)."""
@@ -109,8 +120,55 @@ class LineBuilder(expatbuilder.ExpatBuilderNS):
         node._ult_stack = self._tracer.stack
 
 
+def _track(xacro: Any, tracer: Tracer) -> None:
+    """Make ``tracer.here`` follow the element xacro processes (and stay put when it raises)."""
+    original_eval_all = xacro.eval_all
+
+    def eval_all(node: Any, macros: Any, symbols: Any) -> Any:
+        outer = tracer.here
+        tracer.here = node
+        result = original_eval_all(node, macros, symbols)
+        tracer.here = outer  # not in a finally: a failure keeps the element it failed in
+        return result
+
+    xacro.eval_all = eval_all
+    original_reqd_attrs = xacro.reqd_attrs
+
+    def reqd_attrs(tag: Any, attributes: Any) -> Any:
+        # Every xacro: tag (include, property, if, arg, insert_block) reads its attributes
+        # first: the tag, not its parent, is then being processed.
+        tracer.here = tag
+        return original_reqd_attrs(tag, attributes)
+
+    xacro.reqd_attrs = reqd_attrs
+    original_grab_property = xacro.grab_property
+
+    def grab_property(elt: Any, table: Any) -> Any:
+        try:
+            tracer.properties[elt.getAttribute('name')] = elt
+        except Exception as exc:
+            tracer.failed('recording a property', exc)
+        return original_grab_property(elt, table)
+
+    xacro.grab_property = grab_property
+    original_resolve = xacro.Table._resolve_
+
+    def resolve(table: Any, key: str) -> Any:
+        defined = tracer.properties.get(key) if key in table.unevaluated else None
+        if defined is None:
+            return original_resolve(table, key)
+        outer = tracer.here
+        tracer.here = defined
+        value = original_resolve(table, key)
+        tracer.here = outer
+        return value
+
+    xacro.Table._resolve_ = resolve
+
+
 def install(xacro: Any, tracer: Tracer) -> None:
     """Install hooks in xacro's macro calls and minidom's clones so elements keep sources."""
+    _track(xacro, tracer)
     original_clone = minidom._clone_node
 
     def clone_node(node: Any, deep: bool, owner: Any) -> Any:
@@ -147,16 +205,19 @@ def install(xacro: Any, tracer: Tracer) -> None:
     def handle_macro_call(node: Any, macros: Any, symbols: Any) -> Any:
         if not node.tagName.startswith('xacro:') or node.tagName == 'xacro:call':
             return original_call(node, macros, symbols)
-        outer = tracer.stack
+        outer, outer_here = tracer.stack, tracer.here
+        tracer.here = node
         try:
             file, line = getattr(node, '_ult_src', ('', 0))
             tracer.stack = ((node.tagName[6:], file, line),) + getattr(node, '_ult_stack', ())
         except Exception as exc:
             tracer.failed('entering a macro call', exc)
         try:
-            return original_call(node, macros, symbols)
+            called = original_call(node, macros, symbols)
         finally:
             tracer.stack = outer
+        tracer.here = outer_here
+        return called
 
     xacro.handle_macro_call = handle_macro_call
 

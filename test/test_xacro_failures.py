@@ -1,0 +1,68 @@
+# Copyright 2026 urdf_link_tools contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""A failed xacro expansion says, in one line, the file, the line and what to do."""
+
+import subprocess
+import sys
+
+XACRO_NS = 'xmlns:xacro="http://www.ros.org/wiki/xacro"'
+
+
+def refused(path, *args):
+    """Check a xacro file that cannot be expanded (real child); return its one-line error."""
+    result = subprocess.run(
+        [sys.executable, '-m', 'urdf_link_tools.cli', 'check', str(path), *args],
+        cwd=path.parent, capture_output=True, text=True, timeout=120)
+    assert result.returncode == 3, result.stderr
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr
+    return lines[0]
+
+
+def write(path, *lines):
+    path.write_text('\n'.join(lines) + '\n')
+    return path
+
+
+def test_a_failure_names_the_line_xacro_was_at_and_the_macro_calls(tmp_path):
+    top = write(tmp_path / 'top.urdf.xacro',
+                f'<robot {XACRO_NS} name="r">',
+                '  <xacro:include filename="parts.xacro"/>',
+                '  <link name="a"/>',
+                '  <xacro:part name="b"/>',
+                '</robot>')
+    parts = write(tmp_path / 'parts.xacro',
+                  f'<robot {XACRO_NS}>',
+                  '  <xacro:macro name="part" params="name">',
+                  '    <link name="${name}">',
+                  '      <visual><geometry><box size="${sizes}"/></geometry></visual>',
+                  '    </link>',
+                  '  </xacro:macro>',
+                  '</robot>')
+    said = refused(top)
+    assert "name 'sizes' is not defined" in said, said
+    assert f'(at {parts}:4, in {top}, in macro part called at {top}:4)' in said, said
+
+
+def test_a_lazy_property_fails_at_its_definition_not_where_it_is_used(tmp_path):
+    top = write(tmp_path / 'top.urdf.xacro',
+                f'<robot {XACRO_NS} name="r">',
+                '  <xacro:property name="mass" value="${weight * 2}"/>',
+                '  <link name="a">',
+                '    <inertial><mass value="${mass}"/></inertial>',
+                '  </link>',
+                '</robot>')
+    said = refused(top)
+    assert "name 'weight' is not defined" in said and f'(in {top}:2)' in said, said
