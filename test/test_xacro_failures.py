@@ -66,3 +66,47 @@ def test_a_lazy_property_fails_at_its_definition_not_where_it_is_used(tmp_path):
                 '</robot>')
     said = refused(top)
     assert "name 'weight' is not defined" in said and f'(in {top}:2)' in said, said
+
+
+def test_includes_under_missing_packages_are_skipped_and_their_macros_too(tmp_path):
+    # Jackal (noetic) needs five packages; the first include stopped the expansion, so a
+    # user learnt them one run at a time.
+    top = write(tmp_path / 'robot.urdf.xacro',
+                f'<robot {XACRO_NS} name="r">',
+                '  <xacro:include filename="$(find sick_tim)/urdf/sick_tim.urdf.xacro"/>',
+                '  <xacro:include filename="$(find lms1xx)/urdf/sick_lms1xx.urdf.xacro"/>',
+                '  <xacro:sick_tim571 name="front_laser"/>',
+                '  <link name="base"><visual><geometry>',
+                '    <mesh filename="$(find velodyne_description)/meshes/vlp16.dae"/>',
+                '  </geometry></visual></link>',
+                '</robot>')
+    said = refused(top)
+    assert (f"packages not found: 'sick_tim' (in {top}:2), 'lms1xx' (in {top}:3), "
+            f"'velodyne_description' (in {top}:6): pass --package-dir sick_tim=PATH "
+            '--package-dir lms1xx=PATH --package-dir velodyne_description=PATH') in said, said
+    assert 'unknown macro' not in said and 'stopped' not in said, said
+
+
+def test_a_follow_on_error_of_a_missing_package_says_the_expansion_stopped(tmp_path):
+    top = write(tmp_path / 'robot.urdf.xacro',
+                f'<robot {XACRO_NS} name="r">',
+                '  <xacro:include filename="$(find sick_tim)/urdf/sick_tim.urdf.xacro"/>',
+                '  <link name="l${laser_height}"/>',
+                '  <link name="$(find lms1xx)"/>',
+                '</robot>')
+    said = refused(top)
+    assert said.endswith(
+        f"xacro: package 'sick_tim' not found: pass --package-dir sick_tim=PATH (in {top}:2); "
+        f"the expansion stopped at {top}:3 (name 'laser_height' is not defined), most likely "
+        'for want of it: more may be named once it is given'), said
+
+
+def test_a_path_leaving_a_missing_package_is_refused_not_skipped(tmp_path):
+    top = write(tmp_path / 'robot.urdf.xacro',
+                f'<robot {XACRO_NS} name="r">',
+                '  <xacro:include filename="$(find gone)/../../../../../../etc/passwd"/>',
+                '  <link name="a"/>',
+                '</robot>')
+    said = refused(top)
+    assert "package 'gone' not found" in said and 'the expansion stopped' in said, said
+    assert 'outside the directories' in said and 'root:' not in said, said

@@ -293,11 +293,13 @@ def test_every_missing_package_is_named_in_one_run(tmp_path):
         [sys.executable, '-m', 'urdf_link_tools.cli', 'check', str(top)],
         cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert result.returncode == 3, result.stderr
-    for package in ('first_pkg', 'second_pkg', 'third_pkg'):
-        assert f"package '{package}' not found: pass --package-dir {package}=PATH" \
-            in result.stderr
-    assert 'fourth_pkg' not in result.stderr  # after the include that fails: not reached
+    # The include under third_pkg is skipped (empty), so fourth_pkg, after it, is named too.
+    assert (f"packages not found: 'first_pkg' (in {top}:2), 'second_pkg' (in {top}:3), "
+            f"'third_pkg' (in {top}:4), 'fourth_pkg' (in {top}:5): pass "
+            '--package-dir first_pkg=PATH --package-dir second_pkg=PATH '
+            '--package-dir third_pkg=PATH --package-dir fourth_pkg=PATH') in result.stderr
     assert 'No such file' not in result.stderr and 'nonexistent' not in result.stderr
+    assert 'stopped' not in result.stderr
 
 
 def test_text_headings_name_where_each_link_was_written():

@@ -90,6 +90,9 @@ class State:
         #: expansion goes on (the name becomes a directory that does not exist), so that
         #: one run names every package to add, not one a run
         self.missing: Dict[str, str] = {}
+        #: macros called but never defined while packages were missing (likely defined in an
+        #: include under one of them, skipped): each call is dropped so the expansion goes on
+        self.skipped_calls: List[str] = []
         self.tracer = tracer.Tracer()
         self.trace = bool(request.get('trace', True))
 
@@ -114,6 +117,11 @@ class State:
         if status.st_size > self.max_bytes:
             raise xacro.XacroException(f'{what}: {path} is larger than the description limit')
         return real
+
+    def under_missing_package(self, path: str) -> bool:
+        """Return whether a path is under a package $(find) could not resolve."""
+        return bool(self.missing) and os.path.normpath(path).startswith(
+            MISSING_PACKAGE_ROOT + os.sep)
 
     def find(self, package: str) -> str:
         """Resolve ``$(find NAME)``: only a package name, only given directories and the index."""
@@ -222,6 +230,10 @@ def _install_safety(xacro: Any, substitution_args: Any, state: State) -> None:
     def parse(inp: Any, filename: Optional[str] = None) -> Any:
         if inp is not None:
             raise xacro.XacroException('only files are expanded here')
+        if filename != state.input and state.under_missing_package(filename):
+            # Nothing is read: the include of a package that is not found is empty, so that
+            # the expansion goes on and one run names every package to add.
+            return minidom.parseString(b'<robot/>')
         if filename != state.input:
             real = state.check_file(filename, 'xacro:include')
         else:
@@ -235,6 +247,21 @@ def _install_safety(xacro: Any, substitution_args: Any, state: State) -> None:
         return minidom.parseString(data)
 
     xacro.parse = parse
+    original_macro_call = xacro.handle_macro_call
+
+    def handle_macro_call(node: Any, macros: Any, symbols: Any) -> Any:
+        try:
+            return original_macro_call(node, macros, symbols)
+        except xacro.XacroException as exc:
+            if not state.missing or not str(exc).startswith('unknown macro name'):
+                raise
+        # Most likely a macro of an include that was skipped: the missing packages are the
+        # error reported; the call is dropped to find the others.
+        state.skipped_calls.append(node.tagName)
+        xacro.replace_node(node, by=None)
+        return True
+
+    xacro.handle_macro_call = handle_macro_call
 
     class Glob:
         """xacro:include patterns match only files xacro may read (names elsewhere stay unseen)."""
@@ -287,7 +314,7 @@ def expand(request: Dict[str, Any], out_dir: str) -> Dict[str, Any]:
         return failures.failed('xml', f'not well-formed XML: {exc}' + failures.location(state))
     except Exception as exc:  # xacro raises many types; all mean the input is wrong
         # A missing package is the cause of what failed after it (an include under it).
-        failure = failures.missing_packages(state) if state.missing \
+        failure = failures.missing_packages(state, exc) if state.missing \
             else failures.xacro_failure(exc, state)
         unknown = failures.unknown_arguments(state, list(request.get('mappings', {})))
         if unknown and isinstance(failure.get('error'), str):

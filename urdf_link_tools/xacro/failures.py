@@ -22,7 +22,7 @@ function turns what the instrumented xacro left behind (its file stack, the pack
 
 import os
 import re
-from typing import Any, Dict, Iterator, List, TYPE_CHECKING
+from typing import Any, Dict, Iterator, List, Optional, TYPE_CHECKING
 
 from urdf_link_tools import read_policy
 
@@ -30,12 +30,31 @@ if TYPE_CHECKING:  # only for the annotations: the child imports this module
     from urdf_link_tools.xacro.child import State
 
 
-def missing_packages(state: 'State') -> Dict[str, Any]:
-    """Return the failure naming every package $(find) could not resolve."""
-    message = '; '.join(f'package {package!r} not found: pass --package-dir {package}=PATH'
-                        f'{where}' for package, where in list(state.missing.items())[:20])
+def missing_packages(state: 'State', stopped: Optional[BaseException] = None) -> Dict[str, Any]:
+    """
+    Return the failure naming every package $(find) could not resolve, and where.
+
+    :param state: the expansion's state
+    :param stopped: what stopped the expansion early, if it did (then more may be missing)
+    """
+    missing = list(state.missing.items())[:20]
+    if len(missing) == 1:
+        package, where = missing[0]
+        message = f'package {package!r} not found: pass --package-dir {package}=PATH{where}'
+    else:
+        message = ('packages not found: '
+                   + ', '.join(f'{package!r}{where}' for package, where in missing)
+                   + ': pass ' + ' '.join(f'--package-dir {package}=PATH'
+                                          for package, _ in missing))
+    if stopped is not None:
+        error = re.sub(r"<class '[\w.]+'>: ", '', str(stopped)).strip().splitlines()
+        at = here(state)
+        them, are = ('it', 'it is') if len(missing) == 1 else ('them', 'they are')
+        message += (f'; the expansion stopped{" at " + at if at else ""}'
+                    f'{" (" + error[0][:200].rstrip() + ")" if error else ""}, most likely for '
+                    f'want of {them}: more may be named once {are} given')
     result = failed('package', message)
-    packages = [package[:200] for package in list(state.missing)[:20]]
+    packages = [package[:200] for package, _ in missing]
     result['package'] = packages[0]
     result['packages'] = packages
     return result
