@@ -110,3 +110,58 @@ def test_a_path_leaving_a_missing_package_is_refused_not_skipped(tmp_path):
     said = refused(top)
     assert "package 'gone' not found" in said and 'the expansion stopped' in said, said
     assert 'outside the directories' in said and 'root:' not in said, said
+
+
+def test_every_undefined_argument_is_named_in_one_run_with_where_it_is_used(tmp_path):
+    # TALOS took six runs, one an argument. An argument reads as a placeholder until the
+    # end; a path built from it (an include) is skipped; the error names them all.
+    write(tmp_path / 'legs.xacro',
+          f'<robot {XACRO_NS}>',
+          '  <xacro:macro name="leg" params="side">',
+          '    <link name="${side}_leg"/>',
+          '    <xacro:if value="$(arg flexibility)"><link name="${side}_flex"/></xacro:if>',
+          '  </xacro:macro>',
+          '</robot>')
+    top = write(tmp_path / 'robot.urdf.xacro',
+                f'<robot {XACRO_NS} name="r">',
+                '  <xacro:arg name="head_type" default="default"/>',
+                '  <link name="$(arg head_type)"/>',
+                '  <xacro:include filename="legs.xacro"/>',
+                '  <xacro:if value="$(arg enable_crane)"><link name="crane"/></xacro:if>',
+                '  <xacro:include filename="heads/$(arg head_kind)/head.xacro"/>',
+                '  <xacro:head_macro/>',
+                '  <xacro:leg side="left"/>',
+                '  <link name="base_$(arg prefix)"/>',
+                '</robot>')
+    said = refused(top, 'head_type:=default', 'flexibilty:=false')
+    legs = tmp_path / 'legs.xacro'
+    assert said.endswith(
+        f'xacro: undefined xacro arguments: enable_crane (in {top}:5), head_kind (in {top}:6), '
+        f'flexibility (at {legs}:4, in {top}, in macro leg called at {top}:8), '
+        f'prefix (in {top}:9): they have no default; give them after the file as '
+        'enable_crane:=VALUE head_kind:=VALUE flexibility:=VALUE prefix:=VALUE; the argument '
+        'flexibilty (did you mean flexibility?) given on the command line is declared by no '
+        '<xacro:arg> and used by no $(arg) in the files read: it has no effect'), said
+
+
+def test_missing_packages_and_arguments_are_named_together(tmp_path):
+    top = write(tmp_path / 'robot.urdf.xacro',
+                f'<robot {XACRO_NS} name="r">',
+                '  <xacro:include filename="$(find sick_tim)/urdf/$(arg laser).urdf.xacro"/>',
+                '</robot>')
+    said = refused(top)
+    assert said.endswith(
+        f"xacro: package 'sick_tim' not found: pass --package-dir sick_tim=PATH (in {top}:2); "
+        f'undefined xacro argument laser (in {top}:2): it has no default; give it after the '
+        'file as laser:=VALUE'), said
+
+
+def test_an_include_outside_the_package_is_still_refused_while_arguments_are_missing(tmp_path):
+    top = write(tmp_path / 'robot.urdf.xacro',
+                f'<robot {XACRO_NS} name="r">',
+                '  <link name="$(arg name)"/>',
+                '  <xacro:include filename="/etc/passwd"/>',
+                '</robot>')
+    said = refused(top)
+    assert 'undefined xacro argument name' in said and 'the expansion stopped' in said, said
+    assert 'outside the directories' in said and 'root:' not in said, said

@@ -271,8 +271,8 @@ def test_a_failed_expansion_names_a_misspelt_argument(tmp_path):
         [sys.executable, '-m', 'urdf_link_tools.cli', 'check', str(top), 'dofs:=6', 'a{0}:=1'],
         cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert result.returncode == 3, result.stderr
-    assert 'Undefined substitution argument dof: give it after the file as dof:=VALUE' \
-        in result.stderr
+    assert (f'undefined xacro argument dof (in {top}:1): it has no default; give it after '
+            'the file as dof:=VALUE') in result.stderr
     # braces in a name are text, not a format field
     assert '; the arguments dofs (did you mean dof?), a{0} given on the command line are' \
         in result.stderr
@@ -365,8 +365,8 @@ def test_a_missing_include_names_the_chain_and_a_missing_argument_how_to_give_it
     (tmp_path / 'arg.urdf.xacro').write_text(
         f'<robot {XACRO_NS} name="$(arg name)"><xacro:arg name="name"/><link name="a"/></robot>')
     said = _refused(tmp_path / 'arg.urdf.xacro')
-    assert 'Undefined substitution argument name: give it after the file as name:=VALUE' in \
-        said, said
+    assert ('undefined xacro argument name (in ' in said
+            and 'give it after the file as name:=VALUE' in said), said
     # An argument whose default is empty builds an include path that does not exist (Kinova's
     # gen3.xacro: arms/gen3/$(arg dof)dof/...): the error names the empty argument.
     (tmp_path / 'empty.urdf.xacro').write_text(

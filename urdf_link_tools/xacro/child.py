@@ -70,6 +70,10 @@ def set_limits(limits: Dict[str, int]) -> None:
         pass
 
 
+#: what $(arg NAME) of an argument without a value reads as, only for the expansion to go on
+#: and find the others: '0' is false in <xacro:if>, a number in ${...}, and text in names
+ARGUMENT_PLACEHOLDER = '0'
+
 #: where $(find NAME) of a package that is not found points: a directory that does not exist
 #: (nothing under it can be read), only for the expansion to go on and find the others
 MISSING_PACKAGE_ROOT = '/nonexistent/urdf-link-tools/missing-package'
@@ -93,6 +97,9 @@ class State:
         #: macros called but never defined while packages were missing (likely defined in an
         #: include under one of them, skipped): each call is dropped so the expansion goes on
         self.skipped_calls: List[str] = []
+        #: the $(arg NAME) without a default and not given, each with where it was first
+        #: used: it reads as ARGUMENT_PLACEHOLDER, so that one run names all of them
+        self.undefined: Dict[str, str] = {}
         self.tracer = tracer.Tracer()
         self.trace = bool(request.get('trace', True))
 
@@ -118,10 +125,20 @@ class State:
             raise xacro.XacroException(f'{what}: {path} is larger than the description limit')
         return real
 
-    def under_missing_package(self, path: str) -> bool:
-        """Return whether a path is under a package $(find) could not resolve."""
-        return bool(self.missing) and os.path.normpath(path).startswith(
-            MISSING_PACKAGE_ROOT + os.sep)
+    def pending(self) -> bool:
+        """Return whether packages or arguments are missing (then they are the error)."""
+        return bool(self.missing or self.undefined)
+
+    def skipped_include(self, path: str) -> bool:
+        """
+        Return whether an include is read as empty, for the expansion to go on.
+
+        A file under a package $(find) could not resolve, and, once an argument has no value,
+        an allowed file that does not exist (its path was likely built from the argument).
+        """
+        if self.missing and os.path.normpath(path).startswith(MISSING_PACKAGE_ROOT + os.sep):
+            return True
+        return bool(self.undefined) and self.allowed(path) and not os.path.exists(path)
 
     def find(self, package: str) -> str:
         """Resolve ``$(find NAME)``: only a package name, only given directories and the index."""
@@ -206,6 +223,16 @@ def _install_safety(xacro: Any, substitution_args: Any, state: State) -> None:
         return str(safe_eval(text, names,
                              substitution_args._DictWrapper(context.get('arg', {}), functions)))
 
+    original_eval_arg = substitution_args._eval_arg
+
+    def eval_arg(name: str, args: Any) -> Any:
+        try:
+            return original_eval_arg(name=name, args=args)
+        except substitution_args.ArgException:
+            state.undefined.setdefault(str(name), failures.location(state))
+            return ARGUMENT_PLACEHOLDER
+
+    substitution_args._eval_arg = eval_arg
     substitution_args._eval = dollar_eval
     substitution_args._eval_find = state.find
     original_extension = xacro.eval_extension
@@ -230,9 +257,9 @@ def _install_safety(xacro: Any, substitution_args: Any, state: State) -> None:
     def parse(inp: Any, filename: Optional[str] = None) -> Any:
         if inp is not None:
             raise xacro.XacroException('only files are expanded here')
-        if filename != state.input and state.under_missing_package(filename):
+        if filename != state.input and state.skipped_include(filename):
             # Nothing is read: the include of a package that is not found is empty, so that
-            # the expansion goes on and one run names every package to add.
+            # the expansion goes on and one run names every package and argument to add.
             return minidom.parseString(b'<robot/>')
         if filename != state.input:
             real = state.check_file(filename, 'xacro:include')
@@ -253,10 +280,10 @@ def _install_safety(xacro: Any, substitution_args: Any, state: State) -> None:
         try:
             return original_macro_call(node, macros, symbols)
         except xacro.XacroException as exc:
-            if not state.missing or not str(exc).startswith('unknown macro name'):
+            if not state.pending() or not str(exc).startswith('unknown macro name'):
                 raise
-        # Most likely a macro of an include that was skipped: the missing packages are the
-        # error reported; the call is dropped to find the others.
+        # Most likely a macro of an include that was skipped: the missing packages and
+        # arguments are the error reported; the call is dropped to find the others.
         state.skipped_calls.append(node.tagName)
         xacro.replace_node(node, by=None)
         return True
@@ -313,16 +340,20 @@ def expand(request: Dict[str, Any], out_dir: str) -> Dict[str, Any]:
     except xml.parsers.expat.ExpatError as exc:
         return failures.failed('xml', f'not well-formed XML: {exc}' + failures.location(state))
     except Exception as exc:  # xacro raises many types; all mean the input is wrong
-        # A missing package is the cause of what failed after it (an include under it).
-        failure = failures.missing_packages(state, exc) if state.missing \
+        # A missing package or argument is the cause of what failed after it (an include
+        # under it, a path built from it).
+        failure = failures.missing_inputs(state, exc) if state.pending() \
             else failures.xacro_failure(exc, state)
         unknown = failures.unknown_arguments(state, list(request.get('mappings', {})))
         if unknown and isinstance(failure.get('error'), str):
             failure['error'] = (failure['error'] + f'; {unknown}')[:4000]
         return failure
-    if state.missing:
-        return failures.missing_packages(state)
     unknown = failures.unknown_arguments(state, list(request.get('mappings', {})))
+    if state.pending():
+        failure = failures.missing_inputs(state)
+        if unknown:
+            failure['error'] = (failure['error'] + f'; {unknown}')[:4000]
+        return failure
     if unknown:
         notes.append(unknown)
     table = tracer.EMPTY

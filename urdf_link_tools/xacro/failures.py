@@ -30,33 +30,50 @@ if TYPE_CHECKING:  # only for the annotations: the child imports this module
     from urdf_link_tools.xacro.child import State
 
 
-def missing_packages(state: 'State', stopped: Optional[BaseException] = None) -> Dict[str, Any]:
+def missing_inputs(state: 'State', stopped: Optional[BaseException] = None) -> Dict[str, Any]:
     """
-    Return the failure naming every package $(find) could not resolve, and where.
+    Return the failure naming every missing package and argument, and where each is used.
+
+    The packages are those $(find) could not resolve, the arguments those with neither a
+    default nor a value given.
 
     :param state: the expansion's state
     :param stopped: what stopped the expansion early, if it did (then more may be missing)
     """
     missing = list(state.missing.items())[:20]
+    undefined = list(state.undefined.items())[:20]
+    parts = []
     if len(missing) == 1:
         package, where = missing[0]
-        message = f'package {package!r} not found: pass --package-dir {package}=PATH{where}'
-    else:
-        message = ('packages not found: '
-                   + ', '.join(f'{package!r}{where}' for package, where in missing)
-                   + ': pass ' + ' '.join(f'--package-dir {package}=PATH'
-                                          for package, _ in missing))
+        parts.append(f'package {package!r} not found: pass --package-dir {package}=PATH{where}')
+    elif missing:
+        parts.append('packages not found: '
+                     + ', '.join(f'{package!r}{where}' for package, where in missing)
+                     + ': pass ' + ' '.join(f'--package-dir {package}=PATH'
+                                            for package, _ in missing))
+    if len(undefined) == 1:
+        name, where = undefined[0]
+        parts.append(f'undefined xacro argument {name}{where}: it has no default; give it '
+                     f'after the file as {name}:=VALUE')
+    elif undefined:
+        parts.append('undefined xacro arguments: '
+                     + ', '.join(f'{name}{where}' for name, where in undefined)
+                     + ': they have no default; give them after the file as '
+                     + ' '.join(f'{name}:=VALUE' for name, _ in undefined))
+    message = '; '.join(parts)
     if stopped is not None:
         error = re.sub(r"<class '[\w.]+'>: ", '', str(stopped)).strip().splitlines()
         at = here(state)
-        them, are = ('it', 'it is') if len(missing) == 1 else ('them', 'they are')
+        them, are = ('it', 'it is') if len(missing) + len(undefined) == 1 \
+            else ('them', 'they are')
         message += (f'; the expansion stopped{" at " + at if at else ""}'
                     f'{" (" + error[0][:200].rstrip() + ")" if error else ""}, most likely for '
                     f'want of {them}: more may be named once {are} given')
-    result = failed('package', message)
-    packages = [package[:200] for package, _ in missing]
-    result['package'] = packages[0]
-    result['packages'] = packages
+    result = failed('package' if missing else 'argument', message)
+    if missing:
+        packages = [package[:200] for package, _ in missing]
+        result['package'] = packages[0]
+        result['packages'] = packages
     return result
 
 
@@ -213,11 +230,8 @@ def xacro_failure(exc: Exception, state: 'State') -> Dict[str, Any]:
         message = message[:message.rfind(str(cause))].strip()
     if 'environment variable' in message and 'is not set' in message:
         message += ' (xacro sees only the variables named with --xacro-env)'
-    argument = re.match(r'Undefined substitution argument (\S+)', message)
-    if argument is not None:  # an <xacro:arg> without default, not given
-        message = (f'{message.splitlines()[0]}: give it after the file as '
-                   f'{argument.group(1)}:=VALUE')
-    elif 'No such file' in message or 'xacro:include' in message:
+    # (an argument without a value is not raised: the child collects them, missing_inputs)
+    if 'No such file' in message or 'xacro:include' in message:
         message += missing_file_hint(state)
     kind = 'refused' if 'refused:' in message or 'outside the directories' in message \
         or 'may never read' in message else 'xacro'

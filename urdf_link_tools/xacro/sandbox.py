@@ -292,6 +292,7 @@ _PUBLIC = {
     'recursion': 'xacro recursed too deeply',
     'xml': 'a xacro file is not well-formed XML',
     'refused': 'xacro was refused an expression or a file',
+    'argument': 'xacro arguments without a default were not given',
     'size': 'the expansion is larger than the description limit',
 }
 
