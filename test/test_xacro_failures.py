@@ -165,3 +165,82 @@ def test_an_include_outside_the_package_is_still_refused_while_arguments_are_mis
     said = refused(top)
     assert 'undefined xacro argument name' in said and 'the expansion stopped' in said, said
     assert 'outside the directories' in said and 'root:' not in said, said
+
+
+def test_pre_ros2_tags_without_the_prefix_are_named_at_their_line(tmp_path):
+    # HSR: "name 'joint' is not defined", no line, no hint: its <macro> is not expanded.
+    top = write(tmp_path / 'old.urdf.xacro',
+                f'<robot {XACRO_NS} name="old">',
+                '  <property name="side" value="0.1"/>',
+                '  <macro name="box_link" params="name">',
+                '    <link name="${name}"/>',
+                '  </macro>',
+                '  <xacro:box_link name="a"/>',
+                '</robot>')
+    said = refused(top)
+    assert said.endswith(
+        f'xacro: {top}:3: <macro> without the xacro: prefix: xacro 2 (ROS 2) expands only '
+        'xacro:-prefixed tags: write <xacro:macro ...> (and 1 more: <property>); xacro then '
+        f"said: name 'name' is not defined (in {top}:4)"), said
+    # Outside any un-prefixed tag, the first one is named.
+    top = write(tmp_path / 'property.urdf.xacro',
+                f'<robot {XACRO_NS} name="old">',
+                '  <property name="side" value="0.1"/>',
+                '  <link name="a"><visual><geometry><box size="${side} 1 1"/></geometry>',
+                '  </visual></link>',
+                '</robot>')
+    said = refused(top)
+    assert f'xacro: {top}:2: <property> without the xacro: prefix' in said, said
+    assert f"name 'side' is not defined (in {top}:3)" in said, said
+
+
+def test_a_macro_called_before_its_definition_names_both_lines(tmp_path):
+    # Allegro (v4, ROS 1): xacro:finger called on line 87, defined on line 312.
+    top = write(tmp_path / 'hand.urdf.xacro',
+                f'<robot {XACRO_NS} name="hand">',
+                '  <xacro:finger index="0"/>',
+                '  <xacro:macro name="finger" params="index">',
+                '    <link name="link_${index}"/>',
+                '  </xacro:macro>',
+                '</robot>')
+    said = refused(top)
+    assert said.endswith(
+        'xacro: unknown macro name: xacro:finger: it is defined later, at line 3: xacro 2 '
+        'expands in order, so move the definition (or its <xacro:include>) above the first '
+        f'call (in {top}:2)'), said
+    write(tmp_path / 'parts.xacro', f'<robot {XACRO_NS}>',
+          '  <xacro:macro name="finger" params="index"/>', '</robot>')
+    top = write(tmp_path / 'typo.urdf.xacro',
+                f'<robot {XACRO_NS} name="hand">',
+                '  <xacro:include filename="parts.xacro"/>',
+                '  <xacro:fingr index="0"/>',
+                '</robot>')
+    said = refused(top)
+    assert said.endswith(
+        'xacro: unknown macro name: xacro:fingr: no <xacro:macro name="fingr"> in the files '
+        f'read (did you mean finger?) (in {top}:3)'), said
+
+
+def test_load_yaml_of_an_empty_argument_names_the_argument(tmp_path):
+    # motoman es165: "xacro.load_yaml: .../urdf/ is not a regular file".
+    write(tmp_path / 'macro.xacro',
+          f'<robot {XACRO_NS}>',
+          '  <xacro:macro name="arm" params="joint_velocities_file">',
+          '    <xacro:property name="velocities" value="${load_yaml(joint_velocities_file)}"/>',
+          '    <link name="a"/>',
+          '    <joint name="j" type="revolute"><parent link="a"/><child link="b"/>',
+          '      <limit effort="1" lower="0" upper="1" velocity="${velocities[\'j\']}"/>',
+          '    </joint><link name="b"/>',
+          '  </xacro:macro>',
+          '</robot>')
+    top = write(tmp_path / 'arm.urdf.xacro',
+                f'<robot {XACRO_NS} name="arm">',
+                '  <xacro:include filename="macro.xacro"/>',
+                '  <xacro:arg name="joint_velocities_file" default=""/>',
+                '  <xacro:arm joint_velocities_file="$(arg joint_velocities_file)"/>',
+                '</robot>')
+    said = refused(top)
+    assert said.endswith(
+        'xacro: xacro.load_yaml was given an empty file name (the argument '
+        'joint_velocities_file is empty: give it after the file as joint_velocities_file:=PATH)'
+        f' (at {tmp_path / "macro.xacro"}:3, in {top}, in macro arm called at {top}:4)'), said

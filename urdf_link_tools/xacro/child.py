@@ -38,7 +38,7 @@ import json
 import os
 import resource
 import sys
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List, Optional, Tuple
 from xml.dom import minidom
 import xml.parsers.expat
 
@@ -100,6 +100,9 @@ class State:
         #: the $(arg NAME) without a default and not given, each with where it was first
         #: used: it reads as ARGUMENT_PLACEHOLDER, so that one run names all of them
         self.undefined: Dict[str, str] = {}
+        #: pre-ROS 2 tags (<macro>, <property>, <include> without xacro:) in the files read,
+        #: as (element, file, line): xacro 2 leaves them as they are
+        self.legacy: List[Tuple[Any, str, int]] = []
         self.tracer = tracer.Tracer()
         self.trace = bool(request.get('trace', True))
 
@@ -161,6 +164,9 @@ def _install_safety(xacro: Any, substitution_args: Any, state: State) -> None:
 
     def load_yaml(filename: str) -> Any:
         import yaml
+        if not str(filename).strip():  # xacro would read the including file's directory
+            raise xacro.XacroException('xacro.load_yaml was given an empty file name'
+                                       + failures.empty_arguments_hint(state, 'PATH'))
         path = xacro.abs_filename_spec(filename)
         real = state.check_file(path, 'xacro.load_yaml')
 
@@ -270,8 +276,11 @@ def _install_safety(xacro: Any, substitution_args: Any, state: State) -> None:
         if len(data) > state.max_bytes:
             raise xacro.XacroException(f'{filename} is larger than the description limit')
         if state.trace:
-            return tracer.LineBuilder(filename, state.tracer).parseString(data)
-        return minidom.parseString(data)
+            document = tracer.LineBuilder(filename, state.tracer).parseString(data)
+        else:
+            document = minidom.parseString(data)
+        state.legacy.extend(failures.legacy_tags(document, filename))
+        return document
 
     xacro.parse = parse
     original_macro_call = xacro.handle_macro_call

@@ -22,7 +22,7 @@ function turns what the instrumented xacro left behind (its file stack, the pack
 
 import os
 import re
-from typing import Any, Dict, Iterator, List, Optional, TYPE_CHECKING
+from typing import Any, Dict, Iterator, List, Optional, Tuple, TYPE_CHECKING
 
 from urdf_link_tools import read_policy
 
@@ -123,6 +123,108 @@ def location(state: 'State') -> str:
         if macros:
             parts.append('in macro ' + ' <- '.join(reversed(macros)))
     return ' (' + ', '.join(parts) + ')' if parts else ''
+
+
+#: xacro tags ROS 1 also took without the prefix, each with the attribute it cannot lack
+LEGACY_TAGS = {'macro': 'name', 'property': 'name', 'include': 'filename', 'arg': 'name',
+               'insert_block': 'name', 'if': 'value', 'unless': 'value'}
+
+
+def legacy_tags(document: Any, filename: str) -> List[Tuple[Any, str, int]]:
+    """
+    Return the pre-ROS 2 xacro tags of a parsed file: ``(element, file, line)``, at most 20.
+
+    ``<macro name=...>`` and its kin without the ``xacro:`` prefix were expanded by ROS 1's
+    xacro; xacro 2 leaves them as they are, and the failure comes later (a ``${name}`` of the
+    macro body evaluated as text: HSR's "name 'joint' is not defined").
+    """
+    found: List[Tuple[Any, str, int]] = []
+    pending = [document.documentElement]
+    while pending and len(found) < 20:
+        node = pending.pop()
+        if LEGACY_TAGS.get(node.tagName) and node.hasAttribute(LEGACY_TAGS[node.tagName]):
+            source = getattr(node, '_ult_src', (filename, 0))
+            found.append((node, source[0], source[1]))
+        pending.extend(reversed([child for child in node.childNodes
+                                 if child.nodeType == child.ELEMENT_NODE]))
+    return found
+
+
+def _legacy_hint(state: 'State') -> str:
+    """Say which un-prefixed tag to fix: the one around the failing element, else the first."""
+    if not state.legacy:
+        return ''
+    chosen = state.legacy[0]
+    node = state.tracer.here
+    while node is not None and getattr(node, 'tagName', None) is not None:
+        around = [item for item in state.legacy if item[0] is node
+                  or getattr(item[0], '_ult_src', None) == getattr(node, '_ult_src', 0)]
+        if around:
+            chosen = around[0]
+            break
+        node = node.parentNode
+    element, file, line = chosen
+    others = [item for item in state.legacy if item is not chosen]
+    kinds = ', '.join(sorted({f'<{item[0].tagName}>' for item in others}))
+    also = f' (and {len(others)}{"+" if len(others) >= 19 else ""} more: {kinds})' \
+        if others else ''
+    return (f'{file}{":" + str(line) if line else ""}: <{element.tagName}> without the xacro: '
+            f'prefix: xacro 2 (ROS 2) expands only xacro:-prefixed tags: write '
+            f'<xacro:{element.tagName} ...>{also}; xacro then said: ')
+
+
+_MACRO_DEFINED = re.compile(r'<xacro:macro\b[^>]*?\bname\s*=\s*["\']([^"\']+)["\']')
+
+
+def _unknown_macro_hint(state: 'State', name: str) -> str:
+    """Say where a macro called before its definition is defined, or the closest names."""
+    import difflib
+    import xacro
+    defined: Dict[str, Tuple[str, int]] = {}
+    for file in dict.fromkeys([state.input] + list(xacro.filestack or ())
+                              + list(xacro.all_includes or ())):
+        for text in texts(state, [file]):
+            for match in _MACRO_DEFINED.finditer(text):
+                line = text.count('\n', 0, match.start()) + 1
+                defined.setdefault(match.group(1), (file, line))
+    if name in defined:
+        file, line = defined[name]
+        source = state.tracer.source()
+        where = f'at line {line}' if source is not None and source[0] == file \
+            else f'at {file}:{line}'
+        return (f': it is defined later, {where}: xacro 2 expands in order, so move the '
+                'definition (or its <xacro:include>) above the first call')
+    close = difflib.get_close_matches(name, sorted(defined), n=1, cutoff=0.75)
+    return (f': no <xacro:macro name="{name}"> in the files read'
+            + (f' (did you mean {close[0]}?)' if close else ''))
+
+
+def empty_arguments_hint(state: 'State', value: str) -> str:
+    """
+    Name the empty arguments the element being processed uses, as how to give them.
+
+    An ``<xacro:arg>`` whose default is empty and that is not given (motoman's
+    ``joint_velocities_file``) reaches ``xacro.load_yaml`` as an empty name.
+    """
+    import xacro
+    context = getattr(xacro, 'substitution_args_context', None)
+    values = context.get('arg') if isinstance(context, dict) else None
+    if not isinstance(values, dict):
+        return ''
+    empty = [str(name) for name, given in values.items() if given == '']
+    node = state.tracer.here
+    attributes = getattr(node, 'attributes', None)
+    words = set()
+    if attributes is not None:
+        for _, text in attributes.items():
+            words.update(re.findall(r'[A-Za-z_][\w]*', text))
+    named = [name for name in empty if name in words][:6] or (empty if len(empty) == 1 else [])
+    if not named:
+        return ''
+    return (f' (the argument{"s" if len(named) > 1 else ""} {", ".join(named)} '
+            f'{"are" if len(named) > 1 else "is"} empty: give '
+            f'{"them" if len(named) > 1 else "it"} after the file as '
+            + ' '.join(f'{name}:={value}' for name in named) + ')')
 
 
 #: ${name} and $(arg name) in an include's filename
@@ -231,8 +333,12 @@ def xacro_failure(exc: Exception, state: 'State') -> Dict[str, Any]:
     if 'environment variable' in message and 'is not set' in message:
         message += ' (xacro sees only the variables named with --xacro-env)'
     # (an argument without a value is not raised: the child collects them, missing_inputs)
-    if 'No such file' in message or 'xacro:include' in message:
+    macro = re.match(r'unknown macro name: xacro:(\S+)', message)
+    if macro is not None:
+        message = message.splitlines()[0].rstrip() + _unknown_macro_hint(state, macro.group(1))
+    elif 'No such file' in message or 'xacro:include' in message:
         message += missing_file_hint(state)
+    message = _legacy_hint(state) + message
     kind = 'refused' if 'refused:' in message or 'outside the directories' in message \
         or 'may never read' in message else 'xacro'
     return failed(kind, message.splitlines()[0].rstrip() + location(state))
