@@ -607,6 +607,19 @@ def test_ignore_rules_drop_findings():
     assert 'mass-not-positive' not in rules
 
 
+@pytest.mark.parametrize('targets,severity', [
+    (None, Severity.INFO), (('kdl',), Severity.INFO), (('mujoco', 'kdl'), Severity.INFO),
+    (('gazebo',), None), (('mujoco',), None), (('moveit', 'rviz', 'pinocchio'), None)])
+def test_root_link_inertia_is_a_claim_about_kdl_only(targets, severity):
+    # a floating base carries its mass on the root by design: only KDL drops it
+    text = robot('<link name="base">' + GOOD_PART + '</link>')
+    config = NO_MESHES if targets is None else CheckConfig(check_meshes=False,
+                                                           targets=frozenset(targets))
+    found = [f for f in analyze(parse_urdf_string(text), config).findings
+             if f.rule == 'root-link-inertia']
+    assert [f.severity for f in found] == ([] if severity is None else [severity])
+
+
 def test_parse_notes_are_findings():
     text = robot('<link name="a"><inertial><mass value="1"/><inertia ixx="1" ixy="0" '
                  'ixz="0" iyy="1" iyz="0" izz="1"/></inertial><inertial><mass value="2"/>'

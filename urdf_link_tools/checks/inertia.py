@@ -35,6 +35,7 @@ from urdf_link_tools.inertia import (
     MUJOCO_MINVAL, nearest_triangle_moments, principal_moments, rotate_inertia,
     tensor_from_principal, TensorProperties, tidy, triangle_margin, violates_triangle)
 from urdf_link_tools.model import Link
+from urdf_link_tools.targets import severity_for
 
 GZ = 'gz-math MassMatrix3.hh (IsValid, IsPositive, ValidMoments, Epsilon)'
 RVIZ = 'rviz_default_plugins robot_link.cpp (RobotLink::createInertia)'
@@ -98,7 +99,8 @@ RULES = (
     Rule('root-link-inertia', Severity.INFO,
          'the root link has an <inertial>',
          'KDL (robot_state_publisher, MoveIt\'s KDL plugins) ignores it and warns "KDL does '
-         'not support a root link with an inertia"',
+         'not support a root link with an inertia". A claim about KDL only: made with the kdl '
+         'target, silent for the others (a floating base carries its mass there on purpose)',
          'add a dummy root link without inertial (e.g. base_footprint) joined to this link '
          'by a fixed joint; note that Gazebo then lumps this link into the dummy',
          'kdl_parser kdl_parser.cpp (treeFromUrdfModel)'),
@@ -125,12 +127,14 @@ def check_link(ctx: CheckContext, link: Link) -> Iterator[Finding]:
         yield from _check_tensor(ctx, link)
         roots = ctx.root_names
         if link.name in roots and len(roots) == 1:
-            yield _root_inertia(ctx, link)
+            severity = severity_for(ctx.config.targets, {'kdl': Severity.INFO})
+            if severity is not None:
+                yield _root_inertia(ctx, link, severity)
 
 
-def _root_inertia(ctx: CheckContext, link: Link) -> Finding:
+def _root_inertia(ctx: CheckContext, link: Link, severity: Severity) -> Finding:
     return ctx.finding(
-        'root-link-inertia', Severity.INFO,
+        'root-link-inertia', severity,
         f"the root link '{link.name}' has an <inertial> (mass {fmt(link.mass)} kg): KDL "
         'ignores the inertia of the root link and warns about it',
         link=link.name, element='inertial', line=link.inertial.line,
