@@ -56,7 +56,8 @@ def test_non_adjacent_overlap_names_both_links_depth_and_place():
 def test_a_pair_the_srdf_disables_is_not_reported(tmp_path):
     # The arm and the camera overlap on purpose here: the MoveIt config's SRDF disables the
     # pair, and MoveIt never checks it. In the configuration, as a node parameter gives it
-    # ('LINK1 LINK2', either order), and from the SRDF file with --srdf.
+    # ('LINK1 LINK2', either order), and from the SRDF file with --srdf. The SRDF declares
+    # the overlap meant: left out for every target (MuJoCo's exclusions are written apart).
     text = ROBOT.format(lower=-1, upper=1)
     config = CheckConfig(check_meshes=False)
     assert len(overlaps(text, config)) == 1
@@ -293,7 +294,13 @@ def test_an_envelope_names_the_links_welded_to_it():
     assert sorted(finding.links[1:]) == ['arm', 'lift', 'plate']
     assert 'plate is welded to it (fixed joints), so that overlap never changes' in \
         finding.message
-    assert finding.suggestion.endswith('(reason="Always" for plate)')
+    assert '(reason="Always" for plate)' in finding.suggestion
+    # MuJoCo fuses the plate into the world body with the trunk and the shell, and collides
+    # that body with its children (the world's are not filtered): the lift and the arm
+    assert finding.suggestion.endswith(
+        'for MuJoCo add <exclude body1="arm" body2="world"/><exclude body1="lift" '
+        'body2="world"/> to the MJCF\'s <contact> (MuJoCo names the bodies after the link '
+        'each is welded to, "world" for the base)')
     assert dict(finding.values)['welded_links'] == 'plate'
     severities = {pair['links'][1]: pair['severity'] for pair in collision_pairs(analysis)}
     assert severities == {'plate': 'info', 'lift': 'warning', 'arm': 'warning'}

@@ -368,6 +368,10 @@ class Robot:
     line: Optional[int] = None
     source: Optional[str] = None
     notes: Tuple[Finding, ...] = ()
+    #: ``<self_collide>`` of the robot-level ``<gazebo>`` (no ``reference``): sdformat copies
+    #: it into the SDF ``<model>``, and gz-sim collides the model's links with each other only
+    #: when it is true (its default is false)
+    gazebo_self_collide: bool = False
     _links_by_name: Dict[str, Link] = field(
         init=False, repr=False, compare=False, default_factory=dict)
     _parent_joint: Dict[str, Joint] = field(

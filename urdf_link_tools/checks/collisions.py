@@ -24,6 +24,14 @@ with the deepest pair's values and the depth and place of each pair (``depths_mm
 ``points_in_link``, in the order of ``links``; the deepest :data:`ENVELOPE_DETAIL`).
 Adjacent links touch by construction and are not reported. Without the coal library the
 rule finds nothing (the CLI's ``collisions`` says why).
+
+Which engine sees an overlap (:func:`engines_seeing`): MoveIt and Pinocchio collide every
+pair the SRDF does not disable (Pinocchio's ``addAllCollisionPairs`` then
+``removeCollisionPairs``); MuJoCo fuses links welded together into one body and skips the
+contacts of a body with its parent body, unless that parent is the world (a URDF's root and
+what is welded to it: MuJoCo fixes them to the world); gz-sim lumps links welded together too
+and collides the links of one model only when the robot's ``<gazebo>`` sets
+``<self_collide>``, never those joined by a joint.
 """
 
 import logging
@@ -32,6 +40,7 @@ from typing import Dict, Iterator, List, Optional, Sequence, Tuple, TYPE_CHECKIN
 from urdf_link_tools.checks.base import CheckContext, fmt, fmt_vector, Rule
 from urdf_link_tools.checks.model_wide import listed
 from urdf_link_tools.findings import Finding, Severity
+from urdf_link_tools.targets import named, severity_for, TARGETS
 
 if TYPE_CHECKING:  # coal and NumPy only when the rule runs
     from urdf_link_tools.collision.overlap import Overlap
@@ -47,19 +56,31 @@ ENVELOPE_MIN = 3
 #: generated robot's envelope over 10,000 links stays one finding of bounded size.
 ENVELOPE_DETAIL = 100
 
+#: Targets that collide every pair of links the SRDF does not disable.
+PLANNERS = ('moveit', 'pinocchio')
+#: Targets that simulate contacts between the robot's own links.
+SIMULATORS = ('mujoco', 'gazebo')
+
 RULES = (
     Rule(OVERLAP, Severity.WARNING,
          'two links that are not adjacent have collision geometry that intersects at rest '
          '(every joint at 0, or in the middle of its limits where 0 is outside them, as '
          "MoveIt's default state)",
-         'MoveIt refuses to plan from a start state in collision, and simulators push the '
-         'links apart at start. Links welded together (fixed joints to the same link) never '
-         'move apart and simulators fuse them: their overlap is an info, for the SRDF',
+         'MoveIt refuses to plan from a start state in collision and Pinocchio reports the '
+         'pair, unless the SRDF disables it; MuJoCo pushes the links apart from the first '
+         'step, unless their bodies are fused or parent and child below the world; Gazebo '
+         "only when the robot's <gazebo> sets <self_collide>. Links welded together (fixed "
+         'joints to the same link) never move apart and simulators fuse them: their overlap '
+         'is an info, for the SRDF. A pair the SRDF disables is left out for every target. '
+         'The severity follows the targets',
          'move or shrink the collision geometry; if the overlap is intended, disable the pair '
          'in the SRDF (urdf-link-tools collisions writes it with reason="Default") and give '
-         'the SRDF to the check (--srdf; node: disabled_collisions)',
+         'the SRDF to the check (--srdf; node: disabled_collisions); for MuJoCo, exclude the '
+         "pair in the MJCF's <contact>; for Gazebo, drop <self_collide>",
          "MoveIt Setup Assistant (compute_default_collisions.cpp), MoveIt's "
-         'RevoluteJointModel::getVariableDefaultPositions'),
+         'RevoluteJointModel::getVariableDefaultPositions; Pinocchio, MuJoCo 4.0 '
+         '(test_checks_collisions.py); sdformat parser_urdf.cc, model.sdf (self_collide), '
+         'gz-physics (Model::SelfCollide)'),
     Rule(OVERLAP_LIMITED, Severity.INFO,
          'so many links lie close together at rest that only the first pairs were tested for '
          'overlaps', 'overlaps among the other pairs are not reported',
@@ -80,28 +101,122 @@ def check_overlaps(ctx: CheckContext) -> Iterator[Finding]:
     except CollisionLibraryMissing as exc:
         LOG.info('%s: overlaps at rest are not checked', exc)
         return
-    disabled = ctx.config.disabled_collisions
-    # the SRDF disables a pair when the overlap is meant (MoveIt ignores it); both sorted
-    kept = [overlap for overlap in report.overlaps
-            if (overlap.link1, overlap.link2) not in disabled]
-
-    # Links welded together (fixed joints up to the same link) never move apart: simulators
-    # fuse them (MuJoCo skips contacts within a weld, Gazebo lumps them into one body), so
-    # only a planner without the pair in its SRDF sees their overlap (an info).
-    def welded(overlap: 'Overlap') -> bool:
-        return ctx.weld_top(overlap.link1) == ctx.weld_top(overlap.link2)
+    seen: Dict[Tuple[str, str], Dict[str, Severity]] = {}
+    kept = []
+    for overlap in report.overlaps:
+        by_target = engines_seeing(ctx, overlap.link1, overlap.link2)
+        if severity_for(ctx.config.targets, by_target) is not None:
+            seen[(overlap.link1, overlap.link2)] = by_target
+            kept.append(overlap)
 
     envelopes, single = envelope_groups(kept)
     for link_name, group in envelopes:
-        yield _envelope_finding(ctx, link_name, group, [welded(item) for item in group])
+        yield _envelope_finding(ctx, link_name, group,
+                                [seen[(item.link1, item.link2)] for item in group])
     for overlap in single:
-        yield _pair_finding(ctx, overlap, welded(overlap))
+        yield _pair_finding(ctx, overlap, seen[(overlap.link1, overlap.link2)])
     if report.truncated:
         yield ctx.finding(
             OVERLAP_LIMITED, Severity.INFO,
             f'{report.tested} pairs of links close together at rest were tested for overlaps; '
             f'more were left out (the limit is {MAX_PAIRS} candidate pairs)',
             suggestion='check the robot with urdf-link-tools collisions')
+
+
+def engines_seeing(ctx: CheckContext, first: str, second: str) -> Dict[str, Severity]:
+    """
+    Return, for each engine that sees two links overlapping at rest, the claim's severity.
+
+    Links welded together (fixed joints up to the same link) never move apart: simulators
+    fuse them, so only MoveIt sees their overlap (an info: Setup Assistant disables such
+    pairs as "Always"; Pinocchio's ``addAllCollisionPairs`` skips geometry on the same
+    joint). A pair the SRDF disables is declared meant to touch: left out for every target
+    (MuJoCo and Gazebo do not read the SRDF; their exclusions are written apart, and a
+    MoveIt user checking with the default targets is not told about them again).
+
+    :param first: a link
+    :param second: the other
+    :return: target -> severity (targets left out do not see it)
+    """
+    if pair_key(first, second) in ctx.config.disabled_collisions:
+        return {}
+    top1, top2 = ctx.weld_top(first), ctx.weld_top(second)
+    if top1 == top2:
+        return {'moveit': Severity.INFO}
+    by_target = {'moveit': Severity.WARNING, 'pinocchio': Severity.WARNING}
+    if not _parent_body(ctx, top1, top2, world_counts=False):
+        by_target['mujoco'] = Severity.WARNING
+    if ctx.robot.gazebo_self_collide and not _parent_body(ctx, top1, top2, world_counts=True):
+        by_target['gazebo'] = Severity.WARNING
+    return by_target
+
+
+def pair_key(first: str, second: str) -> Tuple[str, str]:
+    """Return two link names sorted, as ``disabled_collisions`` holds them."""
+    return (first, second) if first <= second else (second, first)
+
+
+def _root_body(ctx: CheckContext) -> Optional[str]:
+    roots = ctx.root_names
+    return ctx.weld_top(next(iter(roots))) if len(roots) == 1 else None
+
+
+def _parent_body(ctx: CheckContext, top1: str, top2: str, world_counts: bool) -> bool:
+    """
+    Return True when one fused body is the parent of the other (no contacts between them).
+
+    MuJoCo applies that filter except when the parent is the world body, which the URDF's
+    root (and all welded to it) becomes; gz-sim's engines never collide links joined by a
+    joint (``world_counts`` True).
+    """
+    for parent, child in ((top1, top2), (top2, top1)):
+        joint = ctx.robot.parent_joint(child)
+        if joint is not None and ctx.weld_top(joint.parent) == parent:
+            return world_counts or parent != _root_body(ctx)
+    return False
+
+
+def mujoco_body(ctx: CheckContext, link: str) -> str:
+    """Return the name of the body MuJoCo makes a link part of ('world' for the root's)."""
+    top = ctx.weld_top(link)
+    return 'world' if top == _root_body(ctx) else top
+
+
+def _effects(ctx: CheckContext, by_target: Dict[str, Severity]) -> str:
+    """Return what the selected engines that see an overlap do with it."""
+    selected = ctx.config.targets
+    parts = []
+    planners = [t for t in PLANNERS if t in selected and by_target.get(t) == Severity.WARNING]
+    if planners == ['pinocchio']:
+        parts.append('Pinocchio reports the pair in collision unless the SRDF disables it')
+    elif planners:
+        parts.append(f'{named(selected, planners)} {"see" if len(planners) > 1 else "sees"} '
+                     'a start state in collision (MoveIt refuses to plan from it) unless the '
+                     'SRDF disables the pair')
+    simulators = [t for t in SIMULATORS if t in selected and t in by_target]
+    if simulators:
+        parts.append(f'{named(selected, simulators)} '
+                     f'{"push" if len(simulators) > 1 else "pushes"} them apart from the first '
+                     'step (contacts at start)')
+    return '; '.join(parts)
+
+
+def _fixes(ctx: CheckContext, by_target: Dict[str, Severity], entry: str,
+           pairs: Sequence[Tuple[str, str]]) -> List[str]:
+    """Return, for the selected engines that see the overlaps, how to declare them meant."""
+    selected = ctx.config.targets
+    fixes = []
+    if any(t in selected and by_target.get(t) == Severity.WARNING for t in PLANNERS):
+        fixes.append(entry)
+    if 'mujoco' in selected and 'mujoco' in by_target:
+        excludes = ''.join(f'<exclude body1="{mujoco_body(ctx, a)}" '
+                           f'body2="{mujoco_body(ctx, b)}"/>' for a, b in pairs[:3])
+        fixes.append(f'for MuJoCo add {excludes}' + (' (one per pair)' if len(pairs) > 3 else '')
+                     + " to the MJCF's <contact> (MuJoCo names the bodies after the link "
+                     'each is welded to, "world" for the base)')
+    if 'gazebo' in selected and 'gazebo' in by_target:
+        fixes.append("for Gazebo drop <self_collide> from the robot's <gazebo>")
+    return fixes
 
 
 def envelope_groups(overlaps: Sequence['Overlap']) \
@@ -150,30 +265,41 @@ _WELDED = ('; they are welded together (fixed joints), so they never move apart:
            'Assistant disables such pairs as "Always")')
 
 
-def _pair_finding(ctx: CheckContext, overlap: 'Overlap', welded: bool = False) -> Finding:
+def _pair_finding(ctx: CheckContext, overlap: 'Overlap',
+                  by_target: Dict[str, Severity]) -> Finding:
     link = ctx.robot.link(overlap.link1)
     local = _micrometres(overlap.point_in_link1)
     root = _micrometres(overlap.point)
+    welded = ctx.weld_top(overlap.link1) == ctx.weld_top(overlap.link2)
     entry = (f'<disable_collisions link1="{overlap.link1}" link2="{overlap.link2}" '
              f'reason="{"Always" if welded else "Default"}"/>')
+    effects = '' if welded else _effects(ctx, by_target)
+    fixes = _fixes(ctx, by_target, f'add {entry} to the SRDF and check with --srdf SRDF',
+                   [(overlap.link1, overlap.link2)])
     return ctx.finding(
-        OVERLAP, Severity.INFO if welded else Severity.WARNING,
+        OVERLAP, severity_for(ctx.config.targets, by_target) or Severity.INFO,
         f"'{overlap.link1}' and '{overlap.link2}' overlap at rest: their collision "
         f'geometry ({overlap.element1} and {overlap.element2}) intersects, '
         f'{_depth_text(overlap.depth)}, at ({fmt_vector(local)}) in '
-        f"'{overlap.link1}''s frame" + (_WELDED if welded else ''),
+        f"'{overlap.link1}''s frame" + (_WELDED if welded else '')
+        + (f'; {effects}' if effects else ''),
         link=overlap.link1, element=overlap.element1,
         line=_element_line(link, overlap.element1),
         suggestion=(f'add {entry} to the SRDF and check with --srdf SRDF (or, if the overlap '
                     f"is not meant, shrink the collision geometry of '{overlap.link1}' or "
                     f"'{overlap.link2}')") if welded else
                    (f"move or shrink the collision geometry of '{overlap.link1}' or "
-                    f"'{overlap.link2}'; if they are meant to overlap, add {entry} to the "
-                    'SRDF and check with --srdf SRDF'),
+                    f"'{overlap.link2}'; if they are meant to overlap, " + '; '.join(fixes)),
         values=(('other_link', overlap.link2), ('other_element', overlap.element2),
                 ('depth_mm', overlap.depth * 1000.0),
                 ('point_in_link', fmt_vector(local, 6)),
-                ('point_in_root', fmt_vector(root, 6))))
+                ('point_in_root', fmt_vector(root, 6)),
+                ('targets', _seeing(ctx, by_target))))
+
+
+def _seeing(ctx: CheckContext, by_target: Dict[str, Severity]) -> str:
+    """Return the selected targets that see an overlap, as the targets option names them."""
+    return ','.join(t for t in TARGETS if t in ctx.config.targets and t in by_target)
 
 
 def _seen_from(name: str, overlap: 'Overlap') -> Tuple[str, str, str, Tuple[float, ...]]:
@@ -184,12 +310,13 @@ def _seen_from(name: str, overlap: 'Overlap') -> Tuple[str, str, str, Tuple[floa
 
 
 def _envelope_finding(ctx: CheckContext, name: str, group: List['Overlap'],
-                      welded_pairs: Optional[Sequence[bool]] = None) -> Finding:
+                      seen_by: Sequence[Dict[str, Severity]]) -> Finding:
     """
     One finding for a link overlapping many: the deepest pair's place, every partner.
 
-    :param welded_pairs: for each overlap, whether its links are welded together: all of
-        them makes an info; some of them are named (their SRDF reason is "Always")
+    :param seen_by: for each overlap, the engines that see it (:func:`engines_seeing`): the
+        worst of them gives the severity; pairs of links welded together are named (their
+        SRDF reason is "Always")
     """
     sides = [_seen_from(name, overlap) for overlap in group]
     element, other, other_element, point = sides[0]  # the deepest
@@ -197,29 +324,37 @@ def _envelope_finding(ctx: CheckContext, name: str, group: List['Overlap'],
     root = _micrometres(group[0].point)
     others = tuple(side[1] for side in sides)
     own = sorted({side[0] for side in sides})
-    flags = list(welded_pairs) if welded_pairs is not None else [False] * len(group)
+    flags = [ctx.weld_top(item.link1) == ctx.weld_top(item.link2) for item in group]
     welded = all(flags)
     fused = tuple(side[1] for side, flag in zip(sides, flags) if flag) if not welded else ()
+    by_target: Dict[str, Severity] = {}
+    for claims in seen_by:
+        for target, severity in claims.items():
+            by_target[target] = max(severity, by_target.get(target, severity))
     entries = (f'disable its {len(group)} pairs in the SRDF (<disable_collisions '
                f'link1="{name}" link2=... reason="{"Always" if welded else "Default"}"/>, one '
                'per link; urdf-link-tools collisions writes them) and check with --srdf SRDF')
     if fused:
         entries += f' (reason="Always" for {listed(fused)})'
+    fixes = _fixes(ctx, by_target, entries, [
+        (item.link1, item.link2) for item, claims in zip(group, seen_by) if 'mujoco' in claims])
+    effects = '' if welded else _effects(ctx, by_target)
     # A link welded to the envelope never moves apart from it: said, as for a pair.
     partly = (f'; {listed(fused)} {"is" if len(fused) == 1 else "are"} welded to it (fixed '
               'joints), so that overlap never changes: simulators fuse them') if fused else ''
     return ctx.finding(
-        OVERLAP, Severity.INFO if welded else Severity.WARNING,
+        OVERLAP, severity_for(ctx.config.targets, by_target) or Severity.INFO,
         f"the collision geometry of '{name}' ({', '.join(own)}) intersects that of "
         f"{len(group)} links at rest ({listed(others)}); the deepest is '{other}' "
         f'({other_element}), {_depth_text(group[0].depth)}, at ({fmt_vector(local)}) in '
-        f"'{name}''s frame" + (_WELDED if welded else partly),
+        f"'{name}''s frame" + (_WELDED if welded else partly)
+        + (f'; {effects}' if effects else ''),
         link=name, element=element, line=_element_line(ctx.robot.link(name), element),
         suggestion=(entries[0].upper() + entries[1:] + ' (or, if the overlaps are not '
                     f"meant, shrink the collision geometry of '{name}')") if welded else
                    (f"move or shrink the collision geometry of '{name}' so that it clears "
                     'them; if it is meant to hold or touch them (a safety box, a housing, a '
-                    f'closed hand), {entries}'),
+                    'closed hand), ' + '; '.join(fixes)),
         values=(('other_link', other), ('other_element', other_element),
                 ('depth_mm', group[0].depth * 1000.0),
                 ('point_in_link', fmt_vector(local, 6)),
@@ -228,7 +363,8 @@ def _envelope_finding(ctx: CheckContext, name: str, group: List['Overlap'],
                 ('depths_mm', ' '.join(fmt(overlap.depth * 1000.0, 6)
                                        for overlap in group[:ENVELOPE_DETAIL])),
                 ('points_in_link', '; '.join(fmt_vector(_micrometres(side[3]), 6)
-                                             for side in sides[:ENVELOPE_DETAIL])))
+                                             for side in sides[:ENVELOPE_DETAIL])),
+                ('targets', _seeing(ctx, by_target)))
         + ((('welded_links', ', '.join(fused)),) if fused else ()),
         links=(name,) + others)
 

@@ -75,6 +75,7 @@ def robot_from_element(root: etree._Element, source: Optional[str] = None,
     # Materials first (a visual may name one defined further down), links and joints
     # afterwards, in document order; one pass over the children finds them all.
     parts: List[Tuple[str, etree._Element]] = []
+    self_collide = False
     for child in root:
         tag = child.tag
         if tag == 'material':
@@ -93,6 +94,8 @@ def robot_from_element(root: etree._Element, source: Optional[str] = None,
                 ctx.materials[material.name] = material  # type: ignore[index]
         elif tag == 'link' or tag == 'joint':
             parts.append((tag, child))
+        elif tag == 'gazebo' and child.get('reference') is None:
+            self_collide = _self_collide(child, self_collide)
     top_level = tuple(ctx.materials.values())
     for tag, child in parts:
         if tag == 'link':
@@ -108,7 +111,22 @@ def robot_from_element(root: etree._Element, source: Optional[str] = None,
         links = resolve_late_references(ctx, links)
     return Robot(name=name, links=tuple(links), joints=tuple(joints),
                  materials=top_level, line=root.sourceline, source=source,
-                 notes=tuple(ctx.notes))
+                 notes=tuple(ctx.notes), gazebo_self_collide=self_collide)
+
+
+def _self_collide(extension: etree._Element, current: bool) -> bool:
+    """
+    Return the model-wide self_collide a robot-level ``<gazebo>`` sets (``current`` if none).
+
+    sdformat's URDF conversion copies the unknown children of a ``<gazebo>`` without
+    ``reference`` into the SDF ``<model>`` as they are; only ``<self_collide>`` is a model
+    element there (the link extension's ``<selfCollide>`` becomes a link's ``<self_collide>``,
+    which gz-sim does not read: its physics engines take the model's, ``Model::SelfCollide``).
+    """
+    for item in extension:
+        if item.tag == 'self_collide':
+            current = (item.text or '').strip().lower() in ('true', '1')
+    return current
 
 
 def parse_urdf_string(text: Union[str, bytes], source: Optional[str] = None) -> Robot:

@@ -1,0 +1,161 @@
+# Copyright 2026 urdf_link_tools contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+collision-overlap-at-rest per target, each engine's claim checked against the engine.
+
+MuJoCo 4.0 and Pinocchio are run on the same URDF text; Gazebo (not installed here) is
+claimed from sdformat's sources: gz-sim collides a model's links only with the model's
+``<self_collide>``, which a robot-level ``<gazebo>`` sets.
+"""
+
+from collision_robots import box_link, joint, robot
+import mujoco
+import pinocchio
+import pytest
+from urdf_link_tools.analysis import analyze
+from urdf_link_tools.config import CheckConfig
+from urdf_link_tools.findings import Severity
+from urdf_link_tools.parser import parse_urdf_string
+
+RULE = 'collision-overlap-at-rest'
+MASS = ('<inertial><mass value="1"/><inertia ixx="0.01" ixy="0" ixz="0" iyy="0.01" iyz="0" '
+        'izz="0.01"/></inertial>')
+
+
+def massive(name: str, size: str, xyz: str = '0 0 0') -> str:
+    """Return a box link with mass (MuJoCo refuses a moving body without)."""
+    return box_link(name, size, xyz, MASS)
+
+
+# The trial's sibling_overlap.urdf: a cover welded to the base reaches into the torso, which
+# slides on the base. Not adjacent for MoveIt; for MuJoCo the base and the cover are the
+# world body, whose contacts with its children are not filtered.
+SIBLINGS = robot('siblings', massive('base', '0.4 0.4 0.2'), massive('torso', '0.2 0.2 0.4'),
+                 massive('cover', '0.3 0.3 0.2'),
+                 joint('lift', 'prismatic', 'base', 'torso', '0 0 0.3', lower=0, upper=0.3),
+                 joint('fix', 'fixed', 'base', 'cover', '0 0 0.25'))
+
+# An arm turning on a torso that turns on the base: the torso's cover (welded to it) reaches
+# into the arm. MoveIt sees them (not adjacent); MuJoCo fuses the cover into the torso body,
+# the arm's parent, and skips the pair.
+BELOW_A_MOVING_BODY = robot(
+    'below', massive('base', '0.2 0.2 0.1'), massive('torso', '0.1 0.1 0.1', '0 0 0.3'),
+    massive('cover', '0.2 0.2 0.1', '0 0 0.45'), massive('arm', '0.05 0.05 0.3', '0 0 0.15'),
+    joint('jt', 'revolute', 'base', 'torso'), joint('jc', 'fixed', 'torso', 'cover'),
+    joint('ja', 'revolute', 'torso', 'arm', '0 0 0.35', axis='1 0 0'))
+
+
+def findings(text: str, targets=None):
+    config = CheckConfig(check_meshes=False) if targets is None else \
+        CheckConfig(check_meshes=False, targets=frozenset(targets))
+    return [f for f in analyze(parse_urdf_string(text), config).findings if f.rule == RULE]
+
+
+def mujoco_contacts(text: str, excludes=()):
+    spec = mujoco.MjSpec.from_string(text)
+    for first, second in excludes:
+        spec.add_exclude(bodyname1=first, bodyname2=second)
+    model = spec.compile()
+    data = mujoco.MjData(model)
+    mujoco.mj_forward(model, data)
+    return {tuple(sorted((model.body(model.geom_bodyid[c.geom1]).name,
+                          model.body(model.geom_bodyid[c.geom2]).name)))
+            for c in data.contact[:data.ncon]}
+
+
+def test_mujoco_collides_a_link_welded_to_the_base_with_a_child_of_the_base():
+    assert ('torso', 'world') in mujoco_contacts(SIBLINGS)
+    (finding,) = findings(SIBLINGS, {'mujoco'})
+    assert finding.severity == Severity.WARNING
+    assert 'MuJoCo pushes them apart from the first step' in finding.message
+    assert 'SRDF' not in finding.message + finding.suggestion
+    assert '<exclude body1="world" body2="torso"/>' in finding.suggestion
+    # the fix, as written, leaves MuJoCo no contact at start
+    assert mujoco_contacts(SIBLINGS, [('world', 'torso')]) == set()
+
+
+def test_mujoco_skips_a_body_and_its_parent_body_below_the_world():
+    assert ('arm', 'torso') not in mujoco_contacts(BELOW_A_MOVING_BODY)
+    assert findings(BELOW_A_MOVING_BODY, {'mujoco'}) == []
+    (planner,) = findings(BELOW_A_MOVING_BODY, {'moveit'})
+    assert {planner.link, dict(planner.values)['other_link']} == {'arm', 'cover'}
+    assert planner.severity == Severity.WARNING and 'MuJoCo' not in planner.message
+
+
+def test_pinocchio_collides_every_pair_the_srdf_leaves_and_skips_welded_ones():
+    model = pinocchio.buildModelFromXML(SIBLINGS)
+    geometry = pinocchio.buildGeomFromUrdfString(model, SIBLINGS, pinocchio.GeometryType.COLLISION)
+    geometry.addAllCollisionPairs()
+    data, geometry_data = model.createData(), pinocchio.GeometryData(geometry)
+    pinocchio.computeCollisions(model, data, geometry, geometry_data, pinocchio.neutral(model),
+                                False)
+
+    def link_of(index):
+        return geometry.geometryObjects[index].name.rsplit('_', 1)[0]
+
+    hits = {tuple(sorted((link_of(p.first), link_of(p.second))))
+            for p, result in zip(geometry.collisionPairs, geometry_data.collisionResults)
+            if result.isCollision()}
+    assert ('cover', 'torso') in hits
+    pairs = {tuple(sorted((link_of(p.first), link_of(p.second))))
+             for p in geometry.collisionPairs}
+    assert ('base', 'cover') not in pairs  # welded: on the same joint
+    pinocchio.removeCollisionPairsFromXML(
+        model, geometry, '<robot name="siblings"><disable_collisions link1="cover" '
+        'link2="torso" reason="Default"/></robot>')
+    assert ('cover', 'torso') not in {tuple(sorted((link_of(p.first), link_of(p.second))))
+                                      for p in geometry.collisionPairs}
+    (finding,) = findings(SIBLINGS, {'pinocchio'})
+    assert 'Pinocchio reports the pair' in finding.message
+    assert '<disable_collisions link1="cover" link2="torso"' in finding.suggestion
+
+
+# Two arms hung side by side from the base, overlapping: siblings in every engine.
+TWO_ARMS = robot('two_arms', massive('base', '0.05 0.05 0.05', '0 0 -1'),
+                 massive('left', '0.1 0.1 0.3'), massive('right', '0.1 0.1 0.3', '0.05 0 0'),
+                 joint('jl', 'revolute', 'base', 'left'), joint('jr', 'revolute', 'base', 'right'))
+
+
+@pytest.mark.parametrize('extension,collides', [
+    ('', False),
+    ('<gazebo><self_collide>true</self_collide></gazebo>', True),
+    ('<gazebo><self_collide> 1 </self_collide></gazebo>', True),
+    ('<gazebo><self_collide>false</self_collide></gazebo>', False),
+    # a link's selfCollide becomes a link <self_collide>, which gz-sim does not read
+    ('<gazebo reference="left"><selfCollide>true</selfCollide></gazebo>', False),
+    # without reference sdformat reads only <static> itself and copies the rest as is: a
+    # <selfCollide> there is no SDF model element
+    ('<gazebo><selfCollide>true</selfCollide></gazebo>', False)])
+def test_gazebo_sees_overlaps_only_with_the_models_self_collide(extension, collides):
+    text = TWO_ARMS.replace('</robot>', extension + '</robot>')
+    assert parse_urdf_string(text).gazebo_self_collide == collides
+    found = findings(text, {'gazebo'})
+    assert [f.severity for f in found] == ([Severity.WARNING] if collides else [])
+    if collides:
+        assert "drop <self_collide> from the robot's <gazebo>" in found[0].suggestion
+        assert dict(found[0].values)['targets'] == 'gazebo'
+    # Gazebo never collides links joined by a joint, the base's children included
+    assert findings(SIBLINGS.replace('</robot>', extension + '</robot>'), {'gazebo'}) == []
+
+
+def test_the_default_keeps_one_finding_naming_each_engine_and_its_fix():
+    (finding,) = findings(SIBLINGS)
+    assert finding.severity == Severity.WARNING
+    assert dict(finding.values)['targets'] == 'mujoco,moveit,pinocchio'
+    assert 'MoveIt (FCL) and Pinocchio see a start state in collision' in finding.message
+    assert 'MuJoCo pushes them apart' in finding.message and 'Gazebo' not in finding.message
+    assert 'reason="Default"/> to the SRDF' in finding.suggestion
+    assert '<exclude body1="world" body2="torso"/>' in finding.suggestion
+    assert findings(SIBLINGS, {'rviz', 'kdl'}) == []
