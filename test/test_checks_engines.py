@@ -146,6 +146,62 @@ def test_mujoco_refuses_several_materials_in_one_visual(tmp_path):
     assert found[0].links == ('l0', 'l1', 'l2')
     others, _ = check(tmp_path, text, {'gazebo', 'rviz'})
     assert not [f for f in others if f.rule == 'mujoco-repeated-material']
-    # one material, or two <origin> (MuJoCo compiles both): no claim
+    # one material: no claim (repeated children: test_mujoco_refuses_a_repeated_child_it_reads)
     one, path = check(tmp_path, robot(['part.stl']))
     assert mujoco_error(path)[1] == '' and not [f for f in one if f.rule.startswith('mujoco')]
+
+
+# One robot that writes every child MuJoCo's URDF reader may read; a case repeats one of them.
+_INERTIAL = {'origin': '<origin xyz="0 0 0.1"/>', 'mass': '<mass value="1"/>',
+             'inertia': '<inertia ixx="0.01" ixy="0" ixz="0" iyy="0.01" iyz="0" izz="0.01"/>'}
+_ELEMENT = {'origin': '<origin xyz="0 0 0.1"/>',
+            'geometry': '<geometry><box size="0.1 0.1 0.1"/></geometry>',
+            'material': '<material name="m"/>'}
+_JOINT = {'parent': '<parent link="base"/>', 'child': '<child link="arm"/>',
+          'origin': '<origin xyz="0 0 0.1"/>', 'axis': '<axis xyz="0 0 1"/>',
+          'limit': '<limit lower="-1" upper="1" effort="10" velocity="1"/>',
+          'dynamics': '<dynamics damping="1"/>', 'calibration': '<calibration rising="0"/>',
+          'safety_controller': '<safety_controller k_velocity="1"/>',
+          'mimic': '<mimic joint="j0"/>'}
+
+
+def _repeating(parent, tag):
+    def children(table, where):
+        return ''.join(text + (text if (where, name) == (parent, tag) else '')
+                       for name, text in table.items() if name != 'mimic' or tag == 'mimic')
+    inertial = f'<inertial>{children(_INERTIAL, "inertial")}</inertial>'
+    inertials = inertial * (2 if (parent, tag) == ('link', 'inertial') else 1)
+    plain = '<inertial>' + ''.join(_INERTIAL.values()) + '</inertial>'
+    return ('<robot name="r"><link name="base"/><link name="b2">' + plain + '</link>'
+            '<joint name="j0" type="revolute"><parent link="base"/><child link="b2"/>'
+            '<axis xyz="0 0 1"/><limit lower="-1" upper="1" effort="1" velocity="1"/></joint>'
+            f'<joint name="j1" type="revolute">{children(_JOINT, "joint")}</joint>'
+            f'<link name="arm">{inertials}<collision>{children(_ELEMENT, "collision")}'
+            f'</collision><visual>{children(_ELEMENT, "visual")}</visual></link></robot>')
+
+
+@pytest.mark.parametrize('parent,tag,refused', [
+    ('joint', 'dynamics', True), ('joint', 'limit', True), ('joint', 'axis', True),
+    ('joint', 'origin', True), ('joint', 'mimic', True), ('joint', 'parent', True),
+    ('joint', 'child', True), ('inertial', 'origin', True), ('inertial', 'mass', True),
+    ('inertial', 'inertia', True), ('link', 'inertial', True), ('collision', 'origin', True),
+    ('collision', 'geometry', True), ('visual', 'material', True),
+    ('visual', 'origin', False), ('visual', 'geometry', False),
+    ('collision', 'material', False), ('joint', 'calibration', False),
+    ('joint', 'safety_controller', False)])
+def test_mujoco_refuses_a_repeated_child_it_reads(tmp_path, parent, tag, refused):
+    # The trial's REEM-C has two <dynamics> in two knee joints: urdfdom uses the first,
+    # MuJoCo refuses the whole robot. An error with the mujoco target, as MuJoCo says it.
+    text = _repeating(parent, tag)
+    findings, path = check(tmp_path, text)
+    _, error = mujoco_error(path)
+    assert (f"repeated element: '{tag}'" in error) == refused, error
+    rule = 'mujoco-repeated-material' if tag == 'material' else 'mujoco-repeated-element'
+    found = [f for f in findings if f.rule.startswith('mujoco-repeated')]
+    assert [f.rule for f in found] == ([rule] if refused else [])
+    if refused:
+        assert found[0].severity == Severity.ERROR and found[0].links == ('arm',)
+        assert f"repeated element: '{tag}'" in found[0].message
+        assert f'parse-duplicate-{tag}' in {f.rule for f in findings}  # urdfdom's view stays
+    others, _ = check(tmp_path, text, {'gazebo', 'moveit', 'rviz', 'kdl', 'pinocchio'})
+    assert not [f for f in others if f.rule.startswith('mujoco-')]

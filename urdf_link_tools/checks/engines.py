@@ -20,7 +20,9 @@ discards visuals and reads collision meshes in STL, OBJ and MSH only ("no decode
 for mesh file" for COLLADA and glTF), refuses a collision mesh whose vertices are coplanar
 ("cannot compute convex hull"), cannot open ``package://`` URIs unless the model sets
 ``<compiler strippath="true" meshdir=...>``, and then loads one file for all meshes of the
-same file name; its XML reader refuses an element with several ``<material>``.
+same file name. Its URDF reader takes each child it reads with ``FindSubElem``, which
+refuses the whole robot when that child is repeated ("repeated element"): see
+:data:`MUJOCO_READS_ONCE` (it discards visuals first, so only their ``<material>`` counts).
 """
 
 import os
@@ -39,6 +41,15 @@ from urdf_link_tools.model import GeometryElement, Link
 MUJOCO_FORMATS = ('.stl', '.obj', '.msh')
 #: Thinner than this fraction of its extent, a mesh's vertices are coplanar for Qhull.
 COPLANAR = 1e-9
+#: (parent, child) tags whose repetition MuJoCo 4.0 refuses (xml_urdf.cc reads them with
+#: FindSubElem; each case run in test_checks_engines.py). A repeated <calibration>,
+#: <safety_controller>, a collision's <material> or a visual's <origin> or <geometry>
+#: compile: MuJoCo does not read them (it discards visuals).
+MUJOCO_READS_ONCE = frozenset({
+    ('link', 'inertial'), ('inertial', 'origin'), ('inertial', 'mass'), ('inertial', 'inertia'),
+    ('collision', 'origin'), ('collision', 'geometry'), ('visual', 'material'),
+    ('joint', 'parent'), ('joint', 'child'), ('joint', 'origin'), ('joint', 'axis'),
+    ('joint', 'limit'), ('joint', 'dynamics'), ('joint', 'mimic')})
 
 RULES = (
     Rule('mujoco-mesh-format', Severity.ERROR,
@@ -55,12 +66,23 @@ RULES = (
          'use a thin box primitive (or a plane) instead of the flat mesh',
          'MuJoCo 4.0 (test_checks_engines.py)'),
     Rule('mujoco-repeated-material', Severity.ERROR,
-         'visual or collision elements hold several <material> (CAD exporters write them): '
-         'reported once, with the links',
+         'visual elements hold several <material> (CAD exporters write them): reported once, '
+         'with the links',
          'MuJoCo refuses the robot ("XML Error: repeated element: \'material\'"), although '
-         'urdfdom uses the first and MuJoCo discards visuals; parse-duplicate-material stays '
-         'an info for the others',
+         'urdfdom uses the first and MuJoCo discards visuals (it reads their material '
+         "first; a collision's is never read and compiles); parse-duplicate-material stays an "
+         'info for the others',
          'keep one <material> per element', 'MuJoCo 4.0 (test_checks_engines.py)'),
+    Rule('mujoco-repeated-element', Severity.ERROR,
+         'a child MuJoCo reads once is repeated: <origin>, <axis>, <limit>, <dynamics>, '
+         '<mimic>, <parent> or <child> in a joint, <origin>, <mass> or <inertia> in an '
+         'inertial, <origin> or <geometry> in a collision, a second <inertial> in a link: '
+         'reported once, with the links',
+         'MuJoCo refuses the whole robot ("XML Error: repeated element"), where urdfdom uses '
+         'the first and the parse-duplicate-* warning says so; a repeated <calibration>, '
+         '<safety_controller>, or visual <origin> compiles (MuJoCo does not read them)',
+         'keep one of each (merge the attributes into the first)',
+         'MuJoCo 4.0 xml_util.cc (FindSubElem), xml_urdf.cc (test_checks_engines.py)'),
     Rule('mujoco-mesh-name-clash', Severity.WARNING,
          'different collision mesh files share a file name (e.g. two link_1.stl in '
          'different folders): reported once',
@@ -133,16 +155,7 @@ def check_mujoco(ctx: CheckContext) -> Iterator[Finding]:
             suggestion='export the collision meshes as STL or OBJ, or use primitives (or, if '
                        'the robot is not meant for MuJoCo, check it without that target)',
             values=(('count', len(undecodable)), ('formats', ', '.join(kinds))), links=links)
-    repeated = [note for note in ctx.robot.notes if note.rule == 'parse-duplicate-material']
-    if repeated:
-        links = tuple(dict.fromkeys(note.link for note in repeated if note.link))
-        yield ctx.finding(
-            'mujoco-repeated-material', Severity.ERROR,
-            f'{len(repeated)} element{"s" if len(repeated) > 1 else ""} hold several '
-            '<material>: MuJoCo refuses the robot ("XML Error: repeated element: \'material\'"'
-            f') (links: {listed(links)})',
-            line=repeated[0].line, suggestion='keep one <material> per <visual>',
-            values=(('count', len(repeated)),), links=links)
+    yield from _repeated(ctx)
     clashes = {name: files for name, files in names.items() if len(files) > 1}
     if clashes:
         links = tuple(dict.fromkeys(link for files in clashes.values()
@@ -157,6 +170,45 @@ def check_mujoco(ctx: CheckContext) -> Iterator[Finding]:
             f'of a name (links: {listed(links)})',
             suggestion='give every collision mesh file a unique name',
             values=(('names', ', '.join(clashes)),), links=links)
+
+
+def _repeated(ctx: CheckContext) -> Iterator[Finding]:
+    """Report the repeated children MuJoCo refuses: materials apart (their own rule)."""
+    materials, others = [], []
+    for note in ctx.robot.notes:
+        if not note.rule.startswith('parse-duplicate-'):
+            continue
+        tag = note.rule[len('parse-duplicate-'):]
+        parent = dict(note.values).get('parent')
+        if (parent, tag) in MUJOCO_READS_ONCE:
+            (materials if tag == 'material' else others).append((parent, tag, note))
+    if materials:
+        links = tuple(dict.fromkeys(note.link for _, _, note in materials if note.link))
+        yield ctx.finding(
+            'mujoco-repeated-material', Severity.ERROR,
+            f'{len(materials)} visual{"s" if len(materials) > 1 else ""} hold several '
+            '<material>: MuJoCo refuses the robot ("XML Error: repeated element: \'material\'"'
+            f') (links: {listed(links)})',
+            line=materials[0][2].line, suggestion='keep one <material> per <visual>',
+            values=(('count', len(materials)),), links=links)
+    if others:
+        links = tuple(dict.fromkeys(note.link for _, _, note in others if note.link))
+        kinds = ', '.join(dict.fromkeys(f'<{tag}> in a {parent} (line {note.line})'
+                                        for parent, tag, note in others[:5]))
+        first = others[0]
+        yield ctx.finding(
+            'mujoco-repeated-element', Severity.ERROR,
+            f'{len(others)} element{"s repeat" if len(others) > 1 else " repeats"} a child MuJoCo '
+            f'reads once ({kinds}{", ..." if len(others) > 5 else ""}): MuJoCo refuses the '
+            f'whole robot ("XML Error: repeated element: \'{first[1]}\'"), where urdfdom uses '
+            f'the first (links: {listed(links)})',
+            line=first[2].line,
+            suggestion='keep one of each, with the values meant (the first is what urdfdom '
+                       'and the other readers use)',
+            values=(('count', len(others)),
+                    ('elements', ', '.join(dict.fromkeys(f'{parent}/{tag}'
+                                                         for parent, tag, _ in others)))),
+            links=links)
 
 
 CHECKS = (check_mujoco,)

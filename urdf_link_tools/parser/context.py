@@ -131,10 +131,12 @@ class Context:
             return fallback
 
     def note(self, rule: str, element: etree._Element, message: str, suggestion: str,
-             severity: Severity = Severity.WARNING) -> None:
+             severity: Severity = Severity.WARNING,
+             values: Tuple[Tuple[str, str], ...] = ()) -> None:
         self.notes.append(Finding(
             rule=rule, severity=severity, message=message, link=self.link,
-            element=f'<{element.tag}>', line=element.sourceline, suggestion=suggestion))
+            element=f'<{element.tag}>', line=element.sourceline, suggestion=suggestion,
+            values=values))
 
 
 def _float(token: str) -> float:
@@ -260,7 +262,8 @@ def pick(element: etree._Element, tags: Tuple[str, ...],
                  f'<{element.tag}> has {more + 1} <{tag}> elements; only the first '
                  f'(line {found[tag].sourceline}) is used by URDF readers',
                  f'remove or merge the extra <{tag}>',
-                 Severity.INFO if tag == 'material' else Severity.WARNING)
+                 Severity.INFO if tag == 'material' else Severity.WARNING,
+                 (('parent', str(element.tag)),))
     return found
 
 

@@ -106,6 +106,7 @@ def joint_of(ctx: Context, element: etree._Element) -> Joint:
     :raises ElementError: for a joint without a name, a parent or a child link
     """
     name = _required(ctx, element, 'name', 'the joint name')
+    first_note = len(ctx.notes)
     parts = pick(element, _PARTS, ctx)
     links = []
     for role in ('parent', 'child'):
@@ -113,7 +114,6 @@ def joint_of(ctx: Context, element: etree._Element) -> Joint:
         if sub is None:
             raise ctx.error(element, None, f"joint '{name}' needs a <{role} link=\"...\"/>")
         links.append(_required(ctx, sub, 'link', f"the {role} link of joint '{name}'"))
-    first_note = len(ctx.notes)
     joint = _joint(ctx, element, name, parts, links[0], links[1])
     # A joint's findings belong to the link it places, as the structure rules have it.
     for index in range(first_note, len(ctx.notes)):

@@ -221,7 +221,7 @@ def link_of(ctx: Context, element: etree._Element) -> Link:
                 ctx.note('parse-duplicate-inertial', child,
                          f"link '{name}' has more than one <inertial>; only the first "
                          f'(line {inertial_line}) is used by URDF readers',
-                         'merge them into one <inertial>')
+                         'merge them into one <inertial>', values=(('parent', 'link'),))
         elif tag == 'gazebo':
             # Gazebo reads <gazebo> extensions only as children of <robot> (sdformat's
             # parser_urdf.cc): inside a link its material, friction or sensor is lost.
