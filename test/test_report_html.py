@@ -23,6 +23,7 @@ import hashlib
 import json
 import os
 import re
+import shutil
 import time
 
 from cli_harness import run, SAMPLE
@@ -233,3 +234,16 @@ def test_a_link_only_a_robot_wide_finding_lists_is_drawn_paler():
     assert [(links[n]['worst'], links[n]['own']) for n in names[:3]] == [
         ('warning', 'info'), ('warning', None), ('warning', None)]
     assert (links['l3']['worst'], links['l3']['own']) == ('warning', 'warning')
+
+
+def test_the_page_names_no_absolute_path_under_the_working_directory(tmp_path, monkeypatch):
+    # The page is a CI artifact: the robot's source was the runner's absolute path
+    # (/home/runner/work/...), unlike every file:line of the page.
+    shutil.copytree(os.path.dirname(SAMPLE), tmp_path / 'samples')
+    monkeypatch.chdir(tmp_path)
+    status, text, err = run(['check', os.path.join('samples', os.path.basename(SAMPLE)),
+                             '--format', 'html', '--fail-on', 'never'])
+    assert status == 0, err
+    assert str(tmp_path) not in text
+    assert page_data(text)[1]['robots'][0]['source'] == os.path.join(
+        'samples', os.path.basename(SAMPLE))

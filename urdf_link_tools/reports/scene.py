@@ -38,7 +38,7 @@ from urdf_link_tools.meshes import MeshInfo
 from urdf_link_tools.meshes.hull import coal_installed
 from urdf_link_tools.meshes.simplify import simplify
 from urdf_link_tools.model import Box, Cylinder, GeometryElement, Link, Mesh, Sphere
-from urdf_link_tools.reports.text import location
+from urdf_link_tools.reports.text import display_path, location
 
 #: triangles embedded over all meshes; above it they are simplified (tiago_dual: ~10 MB)
 TRIANGLE_BUDGET = 600_000
@@ -278,7 +278,10 @@ def build_scene(analysis, label: str, budget: int = TRIANGLE_BUDGET) -> Dict[str
     centre = robot_center_of_mass(robot, poses)
     source = robot.source
     return {
-        'robot': robot.name, 'label': label, 'source': source,
+        # As every path of the page, relative to the working directory when under it: the
+        # page is a CI artifact, and the runner's absolute paths are nobody's business.
+        'robot': robot.name, 'label': label,
+        'source': display_path(source) if source is not None else None,
         'counts': analysis.counts(),
         'mass': centre[0] if centre is not None else None,
         'com': [float(v) for v in centre[1]] if centre is not None else None,
