@@ -469,6 +469,18 @@ def test_a_collision_stub_is_not_judged_while_the_visual_mesh_is_unknown(tmp_pat
         assert ('density-implausible' in rules) == fires, rules
 
 
+def test_a_singular_tensor_shows_its_zero_moments_as_zero():
+    # Sawyer's right_hand: every product equal to the moments, a tensor of rank 1. The
+    # message printed "-3.262e-18 + 1.868e-18 = -1.394e-18 < 0.03", rounding noise.
+    text = moving(inertial(mass='0.01', ixx='0.01', iyy='0.01', izz='0.01', ixy='0.01',
+                           ixz='0.01', iyz='0.01') + box())
+    (finding,) = [f for f in analyze(parse_urdf_string(text), NO_MESHES).findings
+                  if f.rule == 'inertia-triangle-inequality']
+    assert 'moments 0 + 0 = 0 < 0.03' in finding.message, finding.message
+    assert 'all the mass on a line: each product was written as the moment' in finding.message
+    assert 'e-1' not in finding.message
+
+
 def test_density_hints_name_the_unit_slip():
     grams = moving(cube_inertial(1000.0, 0.1) + box())   # 1e6 kg/m^3
     finding = [f for f in analyze(parse_urdf_string(grams), NO_MESHES).findings

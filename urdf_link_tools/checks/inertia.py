@@ -305,7 +305,8 @@ def _check_tensor(ctx: CheckContext, link: Link) -> Iterator[Finding]:
         return
     if violates_triangle(moments):
         flipped, flip_ok = _flipped(ctx, link, matrix)
-        a, b, c = moments
+        # Moments within the tensor's rounding are 0, not -3.262e-18 (Sawyer's right_hand).
+        a, b, c = (0.0 if abs(value) <= eps else float(value) for value in moments)
         margin = triangle_margin(moments)
         nearest = tensor_from_principal(nearest_triangle_moments(moments), tensor.principal[1])
         suggestion, text = (flipped, _FLIPPED + fmt_inertia(inertia_values(flipped))) \
@@ -316,7 +317,8 @@ def _check_tensor(ctx: CheckContext, link: Link) -> Iterator[Finding]:
             'inertia-triangle-inequality', Severity.ERROR,
             f'the principal moments {fmt(a)} + {fmt(b)} = {fmt(a + b)} < {fmt(c)}: they '
             f'break A + B >= C by {fmt(-margin)} kg m^2 ({fmt(-margin / c * 100, 3)} % of '
-            'C); no rigid body has them, Gazebo and MuJoCo refuse them',
+            'C)' + (_on_a_line(values) if a == b == 0.0 else '')
+            + '; no rigid body has them, Gazebo and MuJoCo refuse them',
             link=link.name, element=element, line=line, suggestion=text,
             values=_moment_values(moments, eps) + (('margin', margin),),
             suggested_inertia=inertia_values(suggestion) if suggestion is not None else None)
@@ -344,6 +346,15 @@ def _check_tensor(ctx: CheckContext, link: Link) -> Iterator[Finding]:
             link=link.name, element=element, line=line, suggestion=text,
             values=_moment_values(moments, eps),
             suggested_inertia=inertia_values(suggestion) if suggestion is not None else None)
+
+
+def _on_a_line(values: Tuple[float, ...]) -> str:
+    """Say what a tensor with two zero principal moments is, and the slip it often is."""
+    ixx, ixy, ixz, iyy, iyz, izz = values
+    copied = ixx == iyy == izz != 0.0 and abs(ixy) == abs(ixz) == abs(iyz) == ixx
+    return ('; two are 0, all the mass on a line' +
+            (': each product was written as the moment (the products of a placeholder '
+             'are 0)' if copied else ''))
 
 
 def _moment_values(moments: np.ndarray, eps: float) -> Tuple[Tuple[str, object], ...]:
