@@ -308,16 +308,28 @@ def _check_tensor(ctx: CheckContext, link: Link) -> Iterator[Finding]:
         # Moments within the tensor's rounding are 0, not -3.262e-18 (Sawyer's right_hand).
         a, b, c = (0.0 if abs(value) <= eps else float(value) for value in moments)
         margin = triangle_margin(moments)
-        nearest = tensor_from_principal(nearest_triangle_moments(moments), tensor.principal[1])
+        if _copied_products(values):
+            # ixx=iyy=izz=p with every product p: a diagonal placeholder, products copied.
+            nearest, label = np.diag([values[0]] * 3), 'the moments as written, products 0'
+        elif a == b == 0.0:
+            # Only the largest moment was given (KUKA KR210 ultra: izz=31.24, ixx=iyy=0): the
+            # nearest tensor cut it by a third; it is kept, the zeros raised to half of it.
+            nearest, label = tensor_from_principal(np.array([c / 2.0, c / 2.0, c]),
+                                                   tensor.principal[1]), (
+                'the declared largest moment kept and the two zero ones raised to half of it '
+                '(same principal axes)')
+        else:
+            nearest, label = tensor_from_principal(nearest_triangle_moments(moments),
+                                                   tensor.principal[1]), \
+                'the nearest valid tensor (same principal axes)'
         suggestion, text = (flipped, _FLIPPED + fmt_inertia(inertia_values(flipped))) \
-            if flip_ok else suggest(ctx, link, nearest,
-                                    'the nearest valid tensor (same principal axes)')
+            if flip_ok else suggest(ctx, link, nearest, label)
         text = text if flip_ok else _flip_note(ctx, link, flipped) + text
         yield ctx.finding(
             'inertia-triangle-inequality', Severity.ERROR,
             f'the principal moments {fmt(a)} + {fmt(b)} = {fmt(a + b)} < {fmt(c)}: they '
             f'break A + B >= C by {fmt(-margin)} kg m^2 ({fmt(-margin / c * 100, 3)} % of '
-            'C)' + (_on_a_line(values) if a == b == 0.0 else '')
+            'C)' + _copied_products(values)
             + '; no rigid body has them, Gazebo and MuJoCo refuse them',
             link=link.name, element=element, line=line, suggestion=text,
             values=_moment_values(moments, eps) + (('margin', margin),),
@@ -348,13 +360,12 @@ def _check_tensor(ctx: CheckContext, link: Link) -> Iterator[Finding]:
             suggested_inertia=inertia_values(suggestion) if suggestion is not None else None)
 
 
-def _on_a_line(values: Tuple[float, ...]) -> str:
-    """Say what a tensor with two zero principal moments is, and the slip it often is."""
+def _copied_products(values: Tuple[float, ...]) -> str:
+    """Name the slip behind a tensor whose products repeat its moments (eigenvalues 0, 0, 3p)."""
     ixx, ixy, ixz, iyy, iyz, izz = values
-    copied = ixx == iyy == izz != 0.0 and abs(ixy) == abs(ixz) == abs(iyz) == ixx
-    return ('; two are 0, all the mass on a line' +
-            (': each product was written as the moment (the products of a placeholder '
-             'are 0)' if copied else ''))
+    if ixx == iyy == izz != 0.0 and abs(ixy) == abs(ixz) == abs(iyz) == ixx:
+        return "; each product was written as the moment (a placeholder's products are 0)"
+    return ''
 
 
 def _moment_values(moments: np.ndarray, eps: float) -> Tuple[Tuple[str, object], ...]:
