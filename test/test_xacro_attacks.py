@@ -155,6 +155,20 @@ def test_bombs_end_quickly_with_a_clear_error(name, cpu_s, words, most_s):
     assert_clear_error(result, *words)
 
 
+@pytest.mark.parametrize('name, words', [
+    ('shadow_guard_property.urdf.xacro', ('too large a number',)),
+    ('shadow_guard_lambda.urdf.xacro', ('too large a number',)),
+    ('shadow_guard_macro.urdf.xacro', ('exceeds the description size limit',)),
+    ('shadow_guard_root.urdf.xacro', ('too large a number',)),
+])
+def test_guards_cannot_be_replaced_by_the_description(name, words):
+    # A property, a lambda parameter or a macro parameter named as a guard, or a guard
+    # written into xacro's global table: the guard still refuses at once (before, each
+    # expanded with rc 0, or spent the CPU limit when the replacement computed the power).
+    result = run_cli(['check', attack(name)])
+    assert_clear_error(result, *words)
+
+
 def test_small_file_cannot_make_a_huge_description(tmp_path):
     assert os.path.getsize(attack('size_bomb.urdf.xacro')) < 140
 

@@ -24,7 +24,6 @@ from urdf_link_tools.xacro.evaluator import guarded_eval, UnsafeExpression
 def symbols():
     names = dict(xacro_eval.safe_builtins())
     names.update(xacro_eval.safe_math())
-    names.update(xacro_eval.helpers(1000))
     names['math'] = type('Namespace', (), xacro_eval.safe_math())
     names.update(params={'mass': 2.5, 'names': ['a', 'b']}, width=0.2, prefix='left_',
                  _origin_xyz='0 0 0.1')
@@ -57,7 +56,7 @@ def test_what_robots_write_still_evaluates(expression, expected):
 
 @pytest.mark.parametrize('expression', [
     '().__class__', 'x.__dict__', '__secret', '__builtins__', '__import__("os")',
-    '_urdf_link_tools_pow(2, 3)', '(x for x in [1]).gi_frame', 'width._private',
+    '(x for x in [1]).gi_frame', 'width._private',
     "'{0.__class__}'.format(1)", "'{0[a]}'.format({'a': 1})", "'{}'.format_map({})",
     "'{}'.format", 'int.mro()', "'{:{}}'.format(1, 2)",
 ])
@@ -73,7 +72,34 @@ def test_introspection_is_refused_before_it_runs(expression):
 ])
 def test_huge_values_are_refused_at_once(expression):
     with pytest.raises(UnsafeExpression):
-        guarded_eval(expression, symbols())
+        guarded_eval(expression, symbols(), max_length=1000)
+
+
+# The names the guards had before they became constants of the code, and others.
+SHADOWS = ['_urdf_link_tools_pow', '_urdf_link_tools_mul', '_urdf_link_tools_lshift', 'pow']
+
+
+@pytest.mark.parametrize('expression', [
+    '7 ** 100000000', "'x' * 10 ** 6", '1 << 10 ** 9',
+    # the same inside a lambda and a comprehension (their own scopes)
+    '(lambda: 7 ** 100000000)()', "[s * 10 ** 6 for s in ['x']]",
+    # a lambda parameter named like a guard is a local of the lambda's own scope
+    '(lambda _urdf_link_tools_pow: 7 ** 100000000)(lambda a, b: 1)',
+    "(lambda _urdf_link_tools_mul: 'x' * 10 ** 6)(lambda a, b: 1)",
+])
+def test_guards_cannot_be_shadowed(expression):
+    names = symbols()
+    names.update({name: (lambda *args: 1) for name in SHADOWS})
+    locals_ = {name: (lambda *args: 1) for name in SHADOWS}
+    for local_symbols in (None, locals_):
+        with pytest.raises(UnsafeExpression):
+            guarded_eval(expression, dict(names), local_symbols, max_length=1000)
+
+
+def test_a_literal_is_never_taken_for_a_guard():
+    # The placeholders the guards are compiled from are random: a literal stays a literal.
+    assert guarded_eval("'urdf_link_tools pow ' + 'x'", symbols()) == 'urdf_link_tools pow x'
+    assert guarded_eval('2 ** 3 * 2', symbols()) == 16
 
 
 @pytest.mark.parametrize('name', ['type', 'vars', 'getattr', 'open', 'eval', 'exec',

@@ -198,7 +198,6 @@ def _install_safety(xacro: Any, substitution_args: Any, state: State) -> None:
     symbols = dict(xacro_eval.safe_builtins())
     math_names = xacro_eval.safe_math()
     symbols.update(math_names)
-    symbols.update(xacro_eval.helpers(state.max_bytes))
     python = xacro.NameSpace()
     python.update(xacro_eval.safe_builtins())
     math_ns = xacro.NameSpace()
@@ -213,7 +212,7 @@ def _install_safety(xacro: Any, substitution_args: Any, state: State) -> None:
 
     def safe_eval(expr: str, globals: Any, locals: Any = None) -> Any:  # noqa: A002
         try:
-            return xacro_eval.guarded_eval(expr, globals, locals)
+            return xacro_eval.guarded_eval(expr, globals, locals, state.max_bytes)
         except xacro_eval.UnsafeExpression as exc:
             raise xacro.XacroException(f'refused: {exc}') from None
 

@@ -26,15 +26,24 @@ container helpers, ``xacro.*``; no ``type``, ``vars``, ``getattr``, ``open`` or 
 Arithmetic that makes huge values from a small text (``7**(10**9)``, ``'x' * 10**9``,
 ``1 << 10**9``, ``range(10**12)``, ``math.factorial(10**8)``) is refused before it runs, so
 those end at once with a clear message instead of at the child process's CPU or memory limit.
+``**``, ``*`` and ``<<`` are compiled into calls of the size-checking functions themselves,
+held as constants of the code object: no name is looked up for them, so no property, macro
+parameter, lambda parameter or write into xacro's symbol table can stand in for a guard.
 The child's limits and empty environment still contain whatever this misses.
 
 Pure Python with no xacro import: the child module wires it into xacro.
 """
 
 import ast
+import functools
 import math
+import secrets
 import string
+import types
 from typing import Any, Callable, Dict, Mapping, Optional
+import warnings
+
+from urdf_link_tools.limits import DESCRIPTION_MAX_BYTES
 
 #: Builtins xacro exposes that are harmless: no introspection, no I/O.
 SAFE_BUILTIN_NAMES = (
@@ -55,9 +64,12 @@ MAX_RANGE = 1_000_000
 #: Largest argument of factorial, comb and perm.
 MAX_FACTORIAL = 10_000
 
-_POW = '_urdf_link_tools_pow'
-_MUL = '_urdf_link_tools_mul'
-_LSHIFT = '_urdf_link_tools_lshift'
+#: What the guard writes where a helper is called, replaced in the compiled code by the
+#: helper itself; random, so that no literal in an expression can be mistaken for one.
+_TOKEN = secrets.token_hex(16)
+_POW = f'urdf_link_tools pow {_TOKEN}'
+_MUL = f'urdf_link_tools mul {_TOKEN}'
+_LSHIFT = f'urdf_link_tools lshift {_TOKEN}'
 
 
 class UnsafeExpression(Exception):
@@ -95,10 +107,10 @@ def check_expression(tree: ast.AST) -> None:
             if node.attr == 'format' and not isinstance(getattr(node, 'parent_call', None),
                                                         ast.Call):
                 raise UnsafeExpression('str.format may only be called directly')
-        elif isinstance(node, ast.Name) and (node.id.startswith('__')
-                                             or node.id.startswith('_urdf_link_tools')):
+        elif isinstance(node, ast.Name) and node.id.startswith('__'):
             # A property may be called _size (xArm's _origin_xyz): a name only looks up the
-            # symbols, which hold nothing but the safe subset and the file's own properties.
+            # symbols, which hold nothing but the safe subset and the file's own properties
+            # (the size guards are not among them: see _Guard).
             # Dunder names (__builtins__, __import__) are refused, as xacro refuses them.
             raise UnsafeExpression(f'name {node.id!r} is not allowed in xacro expressions')
         elif isinstance(node, ast.Call):
@@ -108,7 +120,13 @@ def check_expression(tree: ast.AST) -> None:
 
 
 class _Guard(ast.NodeTransformer):
-    """Route **, * and << through the size-checking helpers."""
+    """
+    Route **, * and << through the size-checking helpers.
+
+    Each becomes a call of a placeholder constant, which :func:`_bind` replaces in the code
+    object by the helper: the call never looks a name up, in any scope (a lambda parameter,
+    a property or a macro parameter of the same name would otherwise win).
+    """
 
     HELPERS = {ast.Pow: _POW, ast.Mult: _MUL, ast.LShift: _LSHIFT}
 
@@ -117,7 +135,7 @@ class _Guard(ast.NodeTransformer):
         helper = self.HELPERS.get(type(node.op))
         if helper is None:
             return node
-        call = ast.Call(func=ast.Name(id=helper, ctx=ast.Load()),
+        call = ast.Call(func=ast.Constant(value=helper),
                         args=[node.left, node.right], keywords=[])
         return ast.copy_location(call, node)
 
@@ -193,16 +211,28 @@ def safe_builtins() -> Dict[str, Any]:
     return names
 
 
-def helpers(max_length: int) -> Dict[str, Any]:
-    """Return the helper functions the guarded expressions call."""
+@functools.lru_cache(maxsize=4)
+def _helpers(max_length: int) -> Dict[str, Any]:
+    """Return the helper function for each placeholder."""
     return {_POW: guarded_pow, _MUL: make_guarded_mul(max_length), _LSHIFT: guarded_lshift}
 
 
-def compile_guarded(expression: str) -> Any:
+def _bind(code: types.CodeType, helpers: Mapping[str, Any]) -> types.CodeType:
+    """Replace the placeholders among a code object's constants (and its lambdas')."""
+    constants = tuple(
+        helpers.get(value, value) if isinstance(value, str)
+        else _bind(value, helpers) if isinstance(value, types.CodeType) else value
+        for value in code.co_consts)
+    return code.replace(co_consts=constants)
+
+
+def compile_guarded(expression: str,
+                    max_length: int = DESCRIPTION_MAX_BYTES) -> types.CodeType:
     """
     Parse, check and compile an expression with the size guards in place.
 
     :param expression: the text inside ``${...}``
+    :param max_length: the longest text or list a ``*`` may make
     :return: a code object for ``eval``
     :raises UnsafeExpression: when the expression is refused
     :raises SyntaxError: when it is not Python
@@ -210,20 +240,26 @@ def compile_guarded(expression: str) -> Any:
     tree = ast.parse(expression.strip(), '<expression>', 'eval')
     check_expression(tree)
     tree = ast.fix_missing_locations(_Guard().visit(tree))
-    return compile(tree, '<expression>', 'eval')
+    with warnings.catch_warnings():
+        # "'str' object is not callable": the placeholders, replaced below
+        warnings.simplefilter('ignore', SyntaxWarning)
+        code = compile(tree, '<expression>', 'eval')
+    return _bind(code, _helpers(max_length))
 
 
 def guarded_eval(expression: str, symbols: Mapping[str, Any],
-                 local_symbols: Optional[Mapping[str, Any]] = None) -> Any:
+                 local_symbols: Optional[Mapping[str, Any]] = None,
+                 max_length: int = DESCRIPTION_MAX_BYTES) -> Any:
     """
     Evaluate an expression with no builtins but the symbols given.
 
     :param expression: the expression text
     :param symbols: the globals (xacro's symbol table); ``__builtins__`` is emptied in it
     :param local_symbols: optional locals mapping
+    :param max_length: the longest text or list a ``*`` may make
     :return: the value
     :raises UnsafeExpression: when refused
     """
-    code = compile_guarded(expression)
+    code = compile_guarded(expression, max_length)
     symbols.update(__builtins__={})  # type: ignore[attr-defined]
     return eval(code, symbols, local_symbols)  # noqa: S307 (checked and guarded above)
