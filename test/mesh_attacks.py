@@ -88,8 +88,14 @@ def broken_meshes(folder: Path) -> dict:
     }
 
 
-def instancing_bomb(folder: Path, depth: int = 30) -> Path:
-    """Write a COLLADA file whose nodes instance each other twice: 2^depth triangles."""
+def instancing_bomb(folder: Path, depth: int = 30, encoding: str = 'utf-8',
+                    foreign: bool = False) -> Path:
+    """
+    Write a COLLADA file whose nodes instance each other twice: 2^depth triangles.
+
+    ``foreign`` adds an element in another namespace, which the package's reader leaves to
+    trimesh (the scene is then counted before trimesh reads it).
+    """
     nodes = ['<node id="n0"><instance_geometry url="#g"/></node>']
     for level in range(1, depth + 1):
         nodes.append(f'<node id="n{level}"><instance_node url="#n{level - 1}"/>'
@@ -107,9 +113,48 @@ def instancing_bomb(folder: Path, depth: int = 30) -> Path:
 <library_nodes>{''.join(nodes[:-1])}</library_nodes>
 <library_visual_scenes><visual_scene id="s">{nodes[-1]}</visual_scene>
 </library_visual_scenes><scene><instance_visual_scene url="#s"/></scene>
-</COLLADA>"""
+{'<extra><x:note xmlns:x="urn:x"/></extra>' if foreign else ''}</COLLADA>"""
     path = folder / 'bomb.dae'
-    path.write_text(text)
+    path.write_bytes(in_encoding(text, encoding))
+    return path
+
+
+def in_encoding(text: str, encoding: str) -> bytes:
+    """Encode an XML text whose declaration says version 1.0, declaring ``encoding``."""
+    text = text.replace('<?xml version="1.0"?>',
+                        f'<?xml version="1.0" encoding="{encoding.upper()}"?>', 1)
+    return text.encode(encoding)
+
+
+#: a triangle's nine coordinates, where the DAE below writes them
+TRIANGLE = '0 0 0 1 0 0 0 1 0'
+
+
+def triangle_dae(path: Path, doctype: str = '', values: str = TRIANGLE,
+                 encoding: str = 'utf-8', primitive: str = 'triangles') -> Path:
+    """
+    Write a one-triangle COLLADA file.
+
+    ``doctype`` follows its XML declaration, ``values`` is its float_array's text (an entity
+    reference, say), ``encoding`` is the one it is written and declared in (Python's UTF-16
+    and UTF-32 write a BOM), and ``primitive='tristrips'`` makes the package's reader leave
+    the file to pycollada.
+    """
+    text = f"""<?xml version="1.0"?>
+{doctype}
+<COLLADA xmlns="http://www.collada.org/2005/11/COLLADASchema" version="1.4.1">
+<asset><unit name="meter" meter="1"/><up_axis>Z_UP</up_axis></asset>
+<library_geometries><geometry id="g"><mesh>
+<source id="p"><float_array id="pa" count="9">{values}</float_array>
+<technique_common><accessor source="#pa" count="3" stride="3"><param name="X" type="float"/>
+<param name="Y" type="float"/><param name="Z" type="float"/></accessor></technique_common>
+</source><vertices id="v"><input semantic="POSITION" source="#p"/></vertices>
+<{primitive} count="1"><input semantic="VERTEX" source="#v" offset="0"/><p>0 1 2</p>
+</{primitive}></mesh></geometry></library_geometries>
+<library_visual_scenes><visual_scene id="s"><node id="n"><instance_geometry url="#g"/>
+</node></visual_scene></library_visual_scenes><scene><instance_visual_scene url="#s"/></scene>
+</COLLADA>"""
+    path.write_bytes(in_encoding(text, encoding))
     return path
 
 

@@ -102,7 +102,7 @@ CASES = {
     'corrupt_stl': ('mesh-unreadable', 'is not a valid STL'),
     'stl_count_lie': ('mesh-unreadable', 'is not a valid STL'),
     'empty_stl': ('mesh-unreadable', 'is empty'),
-    'dae_entity_bomb': ('mesh-unreadable', 'declares XML entities'),
+    'dae_entity_bomb': ('mesh-unreadable', 'declares a document type'),
     'proc_self_mem': ('mesh-unreadable', 'cannot be read'),
     'dae_instancing_bomb': ('mesh-unreadable', 'expands to more than'),
     'package_escape': ('mesh-not-found', 'leaves package'),

@@ -175,6 +175,60 @@ def test_package_path_cannot_leave_the_package(tmp_path):
     assert len(refused) == 2 and all('leaves package' in m for m in refused)
 
 
+SECRET = 'SECRET_TOKEN_XYZ'
+#: a billion laughs: nine levels of ten references each
+LAUGHS = ('<!DOCTYPE COLLADA [<!ENTITY a "0 0 0 0 0 0 0 0 0 0">'
+          + ''.join(f'<!ENTITY {name} "' + f'&{inner};' * 10 + '">'
+                    for inner, name in zip('abcdefgh', 'bcdefghi')) + ']>')
+
+
+@pytest.mark.parametrize('encoding', ['utf-8', 'utf-16', 'utf-16-be', 'utf-32'])
+def test_dae_document_types_are_refused_in_any_encoding(tmp_path, encoding):
+    # Before, a byte search for '<!ENTITY' missed every encoding but UTF-8: in UTF-16 an
+    # internal entity became three of the mesh's coordinates, and with lxml 4 pycollada read
+    # an external one (a file outside the package). Each file is refused before any reader
+    # but the screening parse sees it, whether the package's reader (triangles) or pycollada
+    # (tristrips) would read it.
+    secret = tmp_path / 'secret.txt'
+    secret.write_text(f'{SECRET}\n')
+    cases = {
+        'internal': ('<!DOCTYPE COLLADA [<!ENTITY x "0 1 0">]>', '0 0 0 1 0 0 &x;'),
+        'external': (f'<!DOCTYPE COLLADA [<!ENTITY x SYSTEM "file://{secret}">]>',
+                     f'{mesh_attacks.TRIANGLE} &x;'),
+        'laughs': (LAUGHS, '&i;'),
+        'doctype_only': ('<!DOCTYPE COLLADA>', mesh_attacks.TRIANGLE),
+    }
+    meshes = []
+    for name, (doctype, values) in cases.items():
+        for primitive in ('triangles', 'tristrips'):
+            path = mesh_attacks.triangle_dae(tmp_path / f'{name}_{primitive}.dae', doctype,
+                                             values, encoding, primitive)
+            meshes.append((f'file://{path}', (1, 1, 1)))
+    findings = _check(tmp_path, meshes)
+    refused = _messages(findings, 'mesh-unreadable')
+    assert len(refused) == len(meshes), findings
+    assert all('declares a document type' in message for message in refused), refused
+    assert SECRET not in json.dumps(findings)
+
+
+def test_dae_in_utf16_is_read_and_budgeted_as_in_utf8(tmp_path):
+    # The unit, the instancing count and the materials are byte scans: a UTF-16 file is
+    # re-encoded from its parsed tree first. Before, a UTF-16 instancing bomb that the
+    # package's reader leaves to trimesh (an element in another namespace) was not counted.
+    bomb = mesh_attacks.instancing_bomb(tmp_path, depth=40, encoding='utf-16', foreign=True)
+    findings = _check(tmp_path, [(f'file://{bomb}', (1, 1, 1))])
+    (message,) = _messages(findings, 'mesh-unreadable')
+    assert 'expands to more than' in message and 'instances' in message
+    from urdf_link_tools.meshes import MeshLibrary
+    for primitive in ('triangles', 'tristrips'):
+        path = mesh_attacks.triangle_dae(tmp_path / f'mm_{primitive}.dae', encoding='utf-16',
+                                         primitive=primitive)
+        path.write_bytes(path.read_bytes().replace('meter="1"'.encode('utf-16-le'),
+                                                   'meter="0.001"'.encode('utf-16-le')))
+        info = MeshLibrary().load(str(path))
+        assert info.face_count == 1 and info.bounds[1].tolist() == [0.001, 0.001, 0.0], info
+
+
 def test_dae_unit_scan_is_linear():
     from urdf_link_tools.meshes import dae
     # 60,000 unclosed tags: linear, a fraction of a second; the backtracking regex took

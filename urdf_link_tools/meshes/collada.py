@@ -428,22 +428,25 @@ def _count(tops: List[etree._Element], library: Dict[str, etree._Element],
     return nodes
 
 
-def read_triangles(data: bytes, max_instances: int,
-                   max_triangles: int) -> Union[Fallback, str, Arrays]:
+def read_triangles(data: bytes, max_instances: int, max_triangles: int,
+                   screened: Optional[dae.Screened] = None) -> Union[Fallback, str, Arrays]:
     """
     Read a COLLADA file's triangles with its node transforms applied.
 
     Never raises, except MemoryError.
 
-    :param data: the file (entities already refused)
+    :param data: the file (:func:`.dae.screen` passed it)
     :param max_instances: most geometry instances (primitives placed) the scene may hold
     :param max_triangles: most triangles the scene may hold
+    :param screened: what :func:`.dae.screen` made of ``data`` (parsed again when absent)
     :return: (vertices float64 (n, 3), faces int64 (m, 3)); or why the scene is over the
         budget; or a :class:`Fallback` saying what this reader does not reproduce (or that
         the file is malformed): then read it through trimesh
     """
     try:
-        read = _read(data, max_instances, max_triangles)
+        parsed = dae.parse_xml(data) if screened is None else \
+            (screened.root, screened.elements)
+        read = _read(data, max_instances, max_triangles, *parsed)
     except MemoryError:
         raise
     except Unsupported as exc:
@@ -453,8 +456,9 @@ def read_triangles(data: bytes, max_instances: int,
     return read
 
 
-def _read(data: bytes, max_instances: int, max_triangles: int) -> Union[str, Arrays]:
-    root, elements = dae.parse_xml(data)  # the list keeps ids unique while this runs
+def _read(data: bytes, max_instances: int, max_triangles: int, root: etree._Element,
+          elements: List[etree._Element]) -> Union[str, Arrays]:
+    # The caller holds the list of elements, which keeps their ids unique while this runs.
     # pycollada finds only the elements in the root's namespace.
     namespace = root.tag[:root.tag.find('}') + 1]
     if not namespace.startswith('{') or any(

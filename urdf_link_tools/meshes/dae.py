@@ -18,6 +18,11 @@ COLLADA (DAE) specifics: the ``<unit>``, materials to drop, and the instancing b
 Every scan here is linear in the file: ``bytes.find`` and bounded regular expressions on
 short slices, never a pattern that can backtrack over the whole file.
 
+What the byte scans see is decided by the parser first (:func:`screen`): a file declaring
+a document type (``<!DOCTYPE``, where entities are declared) is refused in any encoding, and
+one not in UTF-8 (UTF-16, say, where ``<!ENTITY`` is not those bytes) is re-encoded from its
+parsed tree, so every scan and every later parser (pycollada's) reads UTF-8 without a DTD.
+
 A COLLADA node may instance another node (``<instance_node url="#n"/>``); a chain of nodes
 each instancing the previous one twice expands to 2^N copies of the geometry (3.5 KB of
 XML reached 3.4 GB in trimesh's loader, which copies the vertices of every instance).
@@ -27,7 +32,7 @@ any loader runs.
 
 import math
 import re
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Dict, List, NamedTuple, Optional, Sequence, Tuple, Union
 
 from lxml import etree
 
@@ -41,11 +46,12 @@ def parse_xml(data: bytes) -> Tuple[etree._Element, List[etree._Element]]:
     them all, so while the caller keeps it, each element has one object and one id.
 
     libxml2 (lxml, already a dependency) parses a COLLADA file about five times faster than
-    ElementTree. No entities, DTDs, network, comments or processing instructions (entities
-    are refused before parsing anyway). ``huge_tree`` lifts libxml2's 10 MB limit on one text
-    node (Unitree's trunk.dae holds a 28 MB array); the file's size is bounded by the caller
-    (mesh_max_bytes) and libxml2 still stops at 2048 levels of nesting. A parser per call:
-    an lxml parser must not be shared between threads.
+    ElementTree. No entities, DTDs, network, comments or processing instructions (a file
+    declaring a document type is refused by :func:`screen` before it reaches this parse).
+    ``huge_tree`` lifts libxml2's 10 MB limit on one text node (Unitree's trunk.dae holds a
+    28 MB array); the file's size is bounded by the caller (mesh_max_bytes) and libxml2 still
+    stops at 2048 levels of nesting. A parser per call: an lxml parser must not be shared
+    between threads.
 
     :raises etree.XMLSyntaxError: for a malformed file (or one over libxml2's limits)
     """
@@ -53,6 +59,119 @@ def parse_xml(data: bytes) -> Tuple[etree._Element, List[etree._Element]]:
                              remove_comments=True, remove_pis=True, huge_tree=True)
     root = etree.fromstring(data, parser)
     return root, list(root.iter())
+
+
+class Screened(NamedTuple):
+    """A COLLADA file that may be read: its bytes in UTF-8, and its parsed elements."""
+
+    data: bytes
+    root: etree._Element
+    elements: List[etree._Element]
+
+
+class _Prolog(Exception):
+    """Raised by :class:`_PrologTarget` to stop the parse at the DTD or the first element."""
+
+    def __init__(self, doctype: bool) -> None:
+        super().__init__()
+        self.doctype = doctype
+
+
+class _PrologTarget:
+    """A parser target that stops at whichever comes first: a DOCTYPE or an element."""
+
+    def doctype(self, *args: object) -> None:  # noqa: D102 (lxml's target interface)
+        raise _Prolog(True)
+
+    def start(self, *args: object) -> None:  # noqa: D102
+        raise _Prolog(False)
+
+    def close(self) -> None:  # noqa: D102
+        return None
+
+
+_UTF8_NAMES = frozenset(('UTF-8', 'UTF8', 'US-ASCII', 'ASCII'))
+
+
+def screen(data: bytes) -> Union[Screened, str]:
+    """
+    Parse a COLLADA file as the safety of every later reader needs, or say why not.
+
+    The decision is the parser's, not a byte search's (``<!ENTITY`` in UTF-16 is other
+    bytes). The prolog is parsed first, with libxml2's limits on and no tree built, and the
+    parse stops at the first element or at a document type declaration, which is refused
+    before any of its declarations (entities, internal or external) is read. Only then is the
+    whole file parsed, with ``huge_tree`` (which, in older libxml2, also lifts the bound on
+    entity expansion in attribute values). Without a DTD no entity but the five predefined
+    ones can be referenced, so no later parser (pycollada's default one, which expands
+    entities and, with lxml 4, reads external ones) has any to expand. A file not in UTF-8 is
+    re-encoded from its tree (without comments and processing instructions), so that the
+    byte scans here (unit, instancing, materials) and pycollada read the text the parser read.
+
+    Messages never quote the file: libxml2's messages name tags and entities.
+
+    :param data: the file (within the size limit)
+    :return: the screened file, or why it is refused (a phrase following the file's name)
+    """
+    try:
+        etree.fromstring(data, etree.XMLParser(
+            target=_PrologTarget(), resolve_entities=False, no_network=True, load_dtd=False,
+            huge_tree=False))
+        return 'holds no XML element'  # not reached: libxml2 reports an empty document
+    except _Prolog as stop:
+        if stop.doctype:
+            return ('declares a document type (<!DOCTYPE>, where XML entities are declared), '
+                    'which is refused for safety')
+    except etree.XMLSyntaxError as exc:
+        return 'could not be loaded as DAE: it ' + syntax_problem(exc)
+    try:
+        root, elements = parse_xml(data)
+    except etree.XMLSyntaxError as exc:
+        return 'could not be loaded as DAE: it ' + syntax_problem(exc)
+    docinfo = root.getroottree().docinfo
+    if docinfo.internalDTD is not None or docinfo.doctype or docinfo.system_url:
+        # The prolog's parse refuses these first; what the whole parse saw is checked anyway.
+        return 'declares a document type (<!DOCTYPE>), which is refused for safety'
+    if (docinfo.encoding or '').upper() not in _UTF8_NAMES or b'\0' in data:
+        # A UTF-16 or UTF-32 file (NUL bytes in its markup), or one declaring another
+        # encoding: what the scans and pycollada read is the parsed text, in UTF-8.
+        data = etree.tostring(root, encoding='UTF-8', xml_declaration=True)
+        root, elements = parse_xml(data)
+    return Screened(data, root, elements)
+
+
+#: libxml2's error types (its own names, never the file's text) -> what they mean
+_SYNTAX_KINDS = {
+    'ERR_DOCUMENT_EMPTY': 'it is empty or not XML',
+    'ERR_DOCUMENT_END': 'content after the end of its root element',
+    'ERR_TAG_NAME_MISMATCH': 'an end tag that does not match its start tag',
+    'ERR_TAG_NOT_FINISHED': 'an element not closed before the end of the file',
+    'ERR_UNDECLARED_ENTITY': 'an entity reference that nothing declares',
+    'ERR_INVALID_CHAR': 'a character XML does not allow',
+    'ERR_INVALID_ENCODING': 'bytes that are not text in its encoding',
+    'ERR_UNSUPPORTED_ENCODING': 'an encoding the parser does not support',
+    'ERR_INTERNAL_ERROR': "more than the parser's limits (nesting depth, text size)",
+    'ERR_RESOURCE_LIMIT': "more than the parser's limits (nesting depth, text size)",
+}
+_ERROR_NAMES = {value: name for name, value in vars(etree.ErrorTypes).items()
+                if name.startswith('ERR_') and isinstance(value, int)}
+
+
+def syntax_problem(exc: etree.XMLSyntaxError) -> str:
+    """
+    Say what libxml2 found wrong in our words: the kind of error and its line.
+
+    libxml2's messages quote the file (``Opening and ending tag mismatch: root line 2 and
+    wrong``); its error type (``ERR_TAG_NAME_MISMATCH``) is libxml2's own name.
+
+    :param exc: the parser's error
+    :return: a phrase following the file's name
+    """
+    name = _ERROR_NAMES.get(exc.code, '')
+    kind = _SYNTAX_KINDS.get(name) or name[4:].replace('_', ' ').lower()
+    line = exc.lineno if isinstance(exc.lineno, int) and exc.lineno > 0 else None
+    where = f' at line {line}' if line else ''
+    return f'is not well-formed XML{where}' + (f' ({kind})' if kind else '')
 
 
 _METER_RE = re.compile(rb'\smeter\s*=\s*["\']([^"\'<>]{0,64})["\']')
@@ -173,7 +292,7 @@ def instancing_problem(data: bytes, max_instances: int, max_triangles: int,
     A file without ``<instance_node>`` that instances each geometry at most once cannot
     expand (the file's size bounds it) and is not parsed here at all.
 
-    :param data: the file (entities already refused)
+    :param data: the file, as :func:`screen` left it (no DTD, UTF-8)
     :param max_instances: most geometry instances the expanded scene may hold
     :param max_triangles: most triangles the expanded scene may hold
     :param elements: every element of the file when it was parsed already

@@ -27,7 +27,8 @@ by :mod:`.obj` (positions and triangles only); glTF, GLB and the DAE and OBJ fil
 readers leave (through pycollada for DAE) are parsed by trimesh, imported only here, when a
 robot has such a mesh to read. Scenes are flattened with their node transforms under a budget on
 geometry instances and triangles, checked before anything is copied (see :mod:`.dae` for
-COLLADA's node instancing).
+COLLADA's node instancing). A DAE file is screened by a parse first (:func:`.dae.screen`: no
+DTD, UTF-8) before either reader sees it.
 """
 
 from dataclasses import dataclass, replace
@@ -248,21 +249,25 @@ def _parse(path: str, file_type: str, data: bytes, budget: Budget, problem) \
         extra = {'skip_materials': True}
     elif file_type == 'dae':
         from urdf_link_tools.meshes import collada, dae
-        if b'<!ENTITY' in data:
-            return problem(f'{path} declares XML entities, which are refused for safety')
+        size = len(data)
+        # Decided on the parsed document, in any encoding, before any other reader sees it.
+        screened = dae.screen(data)
+        if isinstance(screened, str):
+            return problem(f'{path} {screened}')
+        data = screened.data
         unit = dae.dae_unit(data)
-        read = collada.read_triangles(data, budget.max_instances, budget.max_triangles)
+        read = collada.read_triangles(data, budget.max_instances, budget.max_triangles,
+                                      screened)
         if isinstance(read, str):
             return problem(f'{path} was not loaded: {read}')
         if not isinstance(read, collada.Fallback):
-            return _checked(path, read[0], read[1], unit, len(data), False, problem)
+            return _checked(path, read[0], read[1], unit, size, False, problem)
         fallback = read.reason
         LOG.debug('%s: read through trimesh: the NumPy COLLADA reader does not reproduce %s',
                   path, fallback)
-        try:
-            reason = dae.instancing_problem(data, budget.max_instances, budget.max_triangles)
-        except Exception as exc:  # malformed XML: let the reader below say it
-            reason = None if not isinstance(exc, MemoryError) else 'out of memory'
+        reason = dae.instancing_problem(data, budget.max_instances, budget.max_triangles,
+                                        screened.elements)
+        del screened  # the tree: pycollada parses the file again
         if reason is not None:
             return problem(f'{path} was not loaded: {reason}')
         data = dae.strip_dae_materials(data)
