@@ -229,6 +229,36 @@ def test_dae_in_utf16_is_read_and_budgeted_as_in_utf8(tmp_path):
         assert info.face_count == 1 and info.bounds[1].tolist() == [0.001, 0.001, 0.0], info
 
 
+def test_unreadable_mesh_messages_quote_nothing_of_the_file(tmp_path):
+    # libxml2's, pycollada's and the JSON decoder's messages quote the file (tag names, an
+    # entity's name, a byte's value), which may be outside the package: the finding says
+    # what is wrong and where, in its own words.
+    secret = tmp_path / 'secret'
+    secret.mkdir()
+    texts = {
+        'tags.dae': f'<?xml version="1.0"?>\n<root><{SECRET}>x</{SECRET}_END></root>\n',
+        'entity.dae': f'<?xml version="1.0"?>\n<COLLADA>\n<asset>&{SECRET};</asset></COLLADA>\n',
+    }
+    for name, text in texts.items():
+        (secret / name).write_text(text)
+    (secret / 'bytes.gltf').write_bytes(b'{"asset": \xfe\xfe}')
+    # trimesh's glTF loader: KeyError('SECRET...'), an accessor type it does not know
+    header = json.loads(mesh_attacks.exported(tmp_path, 'part.gltf').read_text())
+    header['accessors'][0]['type'] = SECRET
+    (secret / 'key.gltf').write_text(json.dumps(header))
+    names = ('tags.dae', 'entity.dae', 'bytes.gltf', 'key.gltf')
+    meshes = [(f'file://{mesh_attacks.symlink(tmp_path, name, str(secret / name))}', (1, 1, 1))
+              for name in names]
+    findings = _check(tmp_path, meshes)
+    tags, entity, decoded, key = _messages(findings, 'mesh-unreadable')
+    assert 'not well-formed XML at line 2 (an end tag that does not match' in tags
+    assert 'not well-formed XML at line 3 (an entity reference that nothing declares)' in entity
+    assert 'bytes that are not text in its encoding (UnicodeDecodeError)' in decoded
+    assert 'it lacks an entry the reader needs (KeyError)' in key
+    for message in (tags, entity, decoded, key):
+        assert SECRET not in message and '0xfe' not in message, message
+
+
 def test_dae_unit_scan_is_linear():
     from urdf_link_tools.meshes import dae
     # 60,000 unclosed tags: linear, a fraction of a second; the backtracking regex took

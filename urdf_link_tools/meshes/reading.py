@@ -28,7 +28,8 @@ readers leave (through pycollada for DAE) are parsed by trimesh, imported only h
 robot has such a mesh to read. Scenes are flattened with their node transforms under a budget on
 geometry instances and triangles, checked before anything is copied (see :mod:`.dae` for
 COLLADA's node instancing). A DAE file is screened by a parse first (:func:`.dae.screen`: no
-DTD, UTF-8) before either reader sees it.
+DTD, UTF-8) before either reader sees it, and a loader's failure is told in our words
+(:func:`failure_reason`), never in its message, which quotes the file.
 """
 
 from dataclasses import dataclass, replace
@@ -278,9 +279,11 @@ def _parse(path: str, file_type: str, data: bytes, budget: Budget, problem) \
             if reason is not None:
                 return problem(f'{path} was not loaded: {reason}')
             uris = gltf.buffer_uris(data, file_type)
-        except (gltf.BufferRefused, ValueError, UnicodeDecodeError, struct.error) as exc:
+        except gltf.BufferRefused as exc:  # our own words
+            return problem(f'{path} could not be loaded as {file_type.upper()}: {exc}')
+        except (ValueError, UnicodeDecodeError, struct.error) as exc:
             return problem(f'{path} could not be loaded as {file_type.upper()}: '
-                           f'{str(exc)[:200] or type(exc).__name__}')
+                           f'{failure_reason(exc)}')
         resolver = gltf.FolderResolver(os.path.dirname(os.path.abspath(path)), set(uris),
                                        _buffer_reader, budget.max_bytes - len(data))
         reason = gltf.check_buffers(resolver)
@@ -298,9 +301,8 @@ def _parse(path: str, file_type: str, data: bytes, budget: Budget, problem) \
     except gltf.BufferRefused as exc:
         return problem(f'{path} was not loaded: {exc}')
     except Exception as exc:  # any parser failure means the same: unreadable
-        text = str(exc).strip()
-        reason = text.splitlines()[0] if text else type(exc).__name__
-        return problem(f'{path} could not be loaded as {file_type.upper()}: {reason[:200]}')
+        return problem(f'{path} could not be loaded as {file_type.upper()}: '
+                       f'{failure_reason(exc)}')
     if isinstance(arrays, str):
         return problem(f'{path} was not loaded: {arrays}')
     # Not merged here: trimesh's loaders (but STL's) also key on normals and texture
@@ -309,6 +311,46 @@ def _parse(path: str, file_type: str, data: bytes, budget: Budget, problem) \
     if fallback is not None and isinstance(checked, RawMesh):
         checked = replace(checked, fallback=fallback)
     return checked
+
+
+#: what a loader's exception means, by its class (a library's name, never the file's text)
+_FAILURES = {
+    'DaeMalformedError': 'pycollada found it malformed',
+    'DaeBrokenRefError': 'it refers to an element it does not hold',
+    'DaeIncompleteError': 'an element lacks a part it needs',
+    'DaeUnsupportedError': 'it uses a feature pycollada does not support',
+    'KeyError': 'it lacks an entry the reader needs',
+    'IndexError': 'an index beyond the data it holds',
+    'ValueError': 'a value the reader cannot use (a number that is not one, a wrong count)',
+    'TypeError': 'an entry of the wrong kind',
+    'UnicodeDecodeError': 'bytes that are not text in its encoding',
+    'error': 'its binary data is shorter than its header says',  # struct.error
+}
+
+
+def failure_reason(exc: BaseException) -> str:
+    """
+    Say why a loader failed in our words, without its message.
+
+    A loader's message quotes the file (``could not convert string to float: 'x'``, a
+    pycollada id, libxml2's tag names, a byte's value) or its exact size, and the file may be
+    anywhere (a description may name any mesh file): only where the error is (a line) and the
+    exception's class are kept.
+
+    :param exc: what the loader raised
+    :return: a phrase for the message
+    """
+    import json
+    name = type(exc).__name__
+    if isinstance(exc, json.JSONDecodeError):
+        return f'not valid JSON (line {exc.lineno}, column {exc.colno})'
+    if name == 'XMLSyntaxError':
+        from urdf_link_tools.meshes.dae import syntax_problem
+        return 'it ' + syntax_problem(exc)  # type: ignore[arg-type]
+    for kind in type(exc).__mro__:
+        if kind.__name__ in _FAILURES:
+            return f'{_FAILURES[kind.__name__]} ({name})'
+    return f'the reader failed ({name})'
 
 
 _TRIMESH: Optional[Tuple[Any, str]] = None
