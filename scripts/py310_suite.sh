@@ -73,7 +73,7 @@ for file in test/test_ros_*.py test/test_launch_*.py test/test_hostile_*.py \
     test/test_ci_packaging.py test/test_kinematics_pinocchio.py test/test_checks_mujoco_*.py \
     test/test_fix_inertia.py test/test_checks_model_wide.py test/test_report_html_browser.py \
     test/test_checks_engines.py test/test_checks_bounds.py test/test_collision_*.py \
-    test/test_checks_collisions.py test/test_cli_collisions.py \
+    test/test_checks_collision*.py test/test_cli_collisions.py \
     test/test_meshes_hull_native.py; do
   ignored+=("--ignore=$file")
 done
