@@ -66,3 +66,27 @@ def write_hostile_robot(folder: pathlib.Path) -> pathlib.Path:
     path = folder / 'hostile.urdf'
     path.write_text(_ROBOT.format(root=_xml(HOSTILE_ROOT), arm=_xml(HOSTILE_LINK)))
     return path
+
+
+def robot_wide_listing() -> str:
+    """
+    Return a chain of 4 links: l0-l2 listed only by one robot-wide warning, l3 with its own.
+
+    l0-l2 share one mass and one tensor, wrong for their different sizes (two findings on the
+    robot: the density and the tensor, each listing them); l3's centre of mass lies outside
+    its geometry. l0, the root, also has an info of its own (KDL ignores the root's inertia).
+    """
+    def part(mass, moment, size, xyz='0 0 0'):
+        return (f'<inertial><origin xyz="{xyz}"/><mass value="{mass}"/><inertia '
+                f'ixx="{moment}" ixy="0" ixz="0" iyy="{moment}" iyz="0" izz="{moment}"/>'
+                f'</inertial><collision><geometry><box size="{size} {size} {size}"/>'
+                '</geometry></collision>')
+    bodies = [part(2.0, 0.01, size) for size in (0.6, 0.7, 0.8)]
+    bodies.append(part(1.0, 0.0017, 0.1, xyz='0 0 0.3'))  # its own centre of mass outside
+    names = [f'l{i}' for i in range(len(bodies))]
+    return ('<robot name="r">' + ''.join(f'<link name="{n}">{b}</link>'
+                                         for n, b in zip(names, bodies))
+            + ''.join(f'<joint name="j{i}" type="revolute"><parent link="{names[i - 1]}"/>'
+                      f'<child link="{names[i]}"/><origin xyz="0 0 0.5"/><axis xyz="0 0 1"/>'
+                      '<limit lower="-1" upper="1" effort="1" velocity="1"/></joint>'
+                      for i in range(1, len(names))) + '</robot>')

@@ -30,7 +30,7 @@ from cli_harness import run, SAMPLE
 import corpus
 import lxml.html
 import pytest
-from report_harness import HOSTILE_LINK, HOSTILE_ROOT, write_hostile_robot
+from report_harness import HOSTILE_LINK, HOSTILE_ROOT, robot_wide_listing, write_hostile_robot
 from urdf_link_tools.analysis import analyze
 from urdf_link_tools.config import CheckConfig
 from urdf_link_tools.parser import parse_urdf_string
@@ -214,20 +214,8 @@ def test_a_link_only_a_robot_wide_finding_lists_is_drawn_paler():
     # Kinova's Gen3 lite: one robot-wide warning (visual meshes reused as collision) listed
     # every link, so the 5 links with a misplaced centre of mass could not be told apart.
     # A link's own worst finding ('own') decides the full colour; only listed: paler.
-    def part(mass, moment, size, xyz='0 0 0'):
-        return (f'<inertial><origin xyz="{xyz}"/><mass value="{mass}"/><inertia '
-                f'ixx="{moment}" ixy="0" ixz="0" iyy="{moment}" iyz="0" izz="{moment}"/>'
-                f'</inertial><collision><geometry><box size="{size} {size} {size}"/>'
-                '</geometry></collision>')
-    bodies = [part(2.0, 0.01, size) for size in (0.6, 0.7, 0.8)]
-    bodies.append(part(1.0, 0.0017, 0.1, xyz='0 0 0.3'))  # its own centre of mass outside
-    names = [f'l{i}' for i in range(len(bodies))]
-    text = ('<robot name="r">' + ''.join(f'<link name="{n}">{b}</link>'
-                                         for n, b in zip(names, bodies))
-            + ''.join(f'<joint name="j{i}" type="revolute"><parent link="{names[i - 1]}"/>'
-                      f'<child link="{names[i]}"/><origin xyz="0 0 0.5"/><axis xyz="0 0 1"/>'
-                      '<limit lower="-1" upper="1" effort="1" velocity="1"/></joint>'
-                      for i in range(1, len(names))) + '</robot>')
+    text = robot_wide_listing()
+    names = ['l0', 'l1', 'l2', 'l3']
     analysis = analyze(parse_urdf_string(text), CheckConfig(check_meshes=False))
     links = {link['name']: link for link in build_scene(analysis, 'r')['links']}
     # l0 has one finding of its own, an info (the root link's inertia KDL ignores)

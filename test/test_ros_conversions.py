@@ -27,6 +27,7 @@ import sys
 from diagnostic_msgs.msg import DiagnosticStatus
 import numpy as np
 import pytest
+from report_harness import robot_wide_listing
 from ros_harness import REPO, SAMPLE_URDF
 from urdf_link_tools.analysis import analyze
 from urdf_link_tools.config import CheckConfig
@@ -295,23 +296,11 @@ def test_ros_markers_frames_namespaces_and_positions(sample):
 
 
 def test_ros_markers_draw_a_link_only_robot_wide_findings_list_paler():
-    # As the HTML report: three links share one robot-wide warning (a copied tensor that no
-    # body in their bounds can have); l3 also has its own misplaced centre of mass. Every
+    # As the HTML report: three links are listed by robot-wide warnings (one mass and one
+    # tensor on links of different sizes); l3 has its own misplaced centre of mass. Every
     # link was orange in RViz; now the listed-only ones take the same hue, paler.
-    def part(mass, moment, size, xyz='0 0 0'):
-        return (f'<inertial><origin xyz="{xyz}"/><mass value="{mass}"/><inertia '
-                f'ixx="{moment}" ixy="0" ixz="0" iyy="{moment}" iyz="0" izz="{moment}"/>'
-                f'</inertial><collision><geometry><box size="{size} {size} {size}"/>'
-                '</geometry></collision>')
-    bodies = [part(2.0, 0.01, size) for size in (0.6, 0.7, 0.8)]
-    bodies.append(part(1.0, 0.0017, 0.1, xyz='0 0 0.3'))
-    names = [f'l{i}' for i in range(len(bodies))]
-    text = ('<robot name="r">' + ''.join(f'<link name="{n}">{b}</link>'
-                                         for n, b in zip(names, bodies))
-            + ''.join(f'<joint name="j{i}" type="revolute"><parent link="{names[i - 1]}"/>'
-                      f'<child link="{names[i]}"/><origin xyz="0 0 0.5"/><axis xyz="0 0 1"/>'
-                      '<limit lower="-1" upper="1" effort="1" velocity="1"/></joint>'
-                      for i in range(1, len(names))) + '</robot>')
+    text = robot_wide_listing()
+    names = ['l0', 'l1', 'l2', 'l3']
     analysis = analyze(parse_urdf_string(text), CheckConfig(check_meshes=False))
     com = {item.header.frame_id: item for item in
            _by_namespace(markers.link_markers(analysis))['com']}
