@@ -207,7 +207,11 @@ def test_dae_document_types_are_refused_in_any_encoding(tmp_path, encoding):
     findings = _check(tmp_path, meshes)
     refused = _messages(findings, 'mesh-unreadable')
     assert len(refused) == len(meshes), findings
-    assert all('declares a document type' in message for message in refused), refused
+    # libxml2 2.9 (Ubuntu 22.04) cannot even decode UTF-16-BE without a byte order mark: the
+    # file is refused as not well-formed, still before any reader sees it.
+    assert all('declares a document type' in message or
+               'an encoding the parser does not support' in message for message in refused), \
+        refused
     assert SECRET not in json.dumps(findings)
 
 

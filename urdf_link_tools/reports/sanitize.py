@@ -126,6 +126,10 @@ class NeutralStream:
         self.stream.flush()
 
 
+#: why an output path that is a symbolic link is refused
+LINKED_OUTPUT = 'it is a symbolic link, which is never written through (name the file itself)'
+
+
 def open_output(path: str, binary: bool = False) -> IO:
     """
     Open a file to write a report, an expansion or a fixed URDF to, never through a link.
@@ -139,14 +143,15 @@ def open_output(path: str, binary: bool = False) -> IO:
     :param binary: bytes, else UTF-8 text with newlines written as given
     :raises OSError: with a ``strerror`` that says why it was refused
     """
+    if os.path.islink(path):  # said before anything is opened (O_NOFOLLOW refuses it too)
+        raise OSError(errno.ELOOP, LINKED_OUTPUT, path)
     flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, 'O_NOFOLLOW', 0) | \
         getattr(os, 'O_NONBLOCK', 0)
     try:
         descriptor = os.open(path, flags, 0o666)
     except OSError as exc:
         if exc.errno == errno.ELOOP:
-            raise OSError(exc.errno, 'it is a symbolic link, which is never written through '
-                          '(name the file itself)', path) from None
+            raise OSError(exc.errno, LINKED_OUTPUT, path) from None
         if exc.errno == errno.ENXIO:
             raise OSError(exc.errno, 'it is a FIFO that nothing reads', path) from None
         raise
