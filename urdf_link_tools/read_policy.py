@@ -36,7 +36,7 @@ module imports nothing but the standard library: the xacro child uses it.
 
 import os
 import re
-from typing import Iterator, Mapping, Optional, Sequence
+from typing import Iterator, Mapping, Optional, Sequence, Tuple
 
 #: REP 144: lowercase letters, digits and single underscores, starting with a letter, at
 #: least two characters. (Names with capitals or dashes, which catkin tolerated, are refused
@@ -100,6 +100,28 @@ def inside(real: str, root: str) -> bool:
     return real == root or real.startswith(root.rstrip(os.sep) + os.sep)
 
 
+def enclosing(path: str, markers: Sequence[str]) -> Optional[Tuple[str, str]]:
+    """
+    Return the nearest folder above a file that holds one of ``markers``, and which one.
+
+    A ``.git`` may be a folder or a file (a worktree); a ``package.xml`` must be a file.
+
+    :param path: the file, as named (symbolic links are not followed)
+    :param markers: names to look for, in each folder in this order
+    :return: (folder, marker), or None up to the root
+    """
+    folder = os.path.dirname(os.path.abspath(path))
+    while True:
+        for marker in markers:
+            probe = os.path.join(folder, marker)
+            if os.path.isfile(probe) if marker == 'package.xml' else os.path.exists(probe):
+                return folder, marker
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            return None
+        folder = parent
+
+
 def link_out_of_package(path: str) -> Optional[str]:
     """
     Return why a description file named to be checked may not be read, or None.
@@ -110,20 +132,13 @@ def link_out_of_package(path: str) -> Optional[str]:
     refused; a link inside it stays allowed, and so does colcon's ``--symlink-install``
     (an installed package whose package.xml links to the source package's).
     """
-    given = os.path.abspath(path)
     real = os.path.realpath(path)
-    if real == given:
+    if real == os.path.abspath(path):
         return None
-    folder = os.path.dirname(given)
-    while True:
-        marker = next((name for name in ('package.xml', '.git')
-                       if os.path.exists(os.path.join(folder, name))), None)
-        if marker is not None:
-            break
-        parent = os.path.dirname(folder)
-        if parent == folder:
-            return None  # in no package or repository: nothing to stay inside
-        folder = parent
+    found = enclosing(path, ('package.xml', '.git'))
+    if found is None:
+        return None  # in no package or repository: nothing to stay inside
+    folder, marker = found
     roots = (os.path.realpath(folder),
              os.path.dirname(os.path.realpath(os.path.join(folder, marker))))
     if any(inside(real, root) for root in roots):

@@ -133,17 +133,9 @@ class _EntryReader(pickle.Unpickler):
 
 def source_tree(path: str) -> Optional[str]:
     """Return the git work tree holding a file, else its ROS package's folder, else None."""
-    folder = os.path.dirname(os.path.abspath(path))
-    package = None
-    while True:
-        if os.path.exists(os.path.join(folder, '.git')):
-            return folder
-        if package is None and os.path.isfile(os.path.join(folder, 'package.xml')):
-            package = folder
-        parent = os.path.dirname(folder)
-        if parent == folder:
-            return package
-        folder = parent
+    from urdf_link_tools.read_policy import enclosing
+    found = enclosing(path, ('.git',)) or enclosing(path, ('package.xml',))
+    return found[0] if found is not None else None
 
 
 def cache_refusal(folder: str, robots: Sequence[str]) -> Optional[str]:

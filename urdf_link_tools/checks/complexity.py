@@ -48,9 +48,21 @@ def _is_convex(mesh: MeshInfo) -> bool:
     return hull is not None and hull > 0.0 and mesh.volume >= CONVEX_SHARE * hull
 
 
-def reused_visuals(ctx: CheckContext, link: Link,
-                   real_paths: Dict[str, str]) -> Dict[int, GeometryElement]:
-    """Return the visual each collision mesh reuses (by the file's real path), by id."""
+def reused_visuals(ctx: CheckContext, link: Link) -> Dict[int, GeometryElement]:
+    """
+    Return the visual each collision mesh reuses (by the file's real path), by id.
+
+    Once per link and analysis (the element rules, the grouping of detailed meshes and the
+    density bound all ask), each file's real path once per analysis.
+    """
+    key = ('reused visuals', id(link))
+    if key not in ctx.memo:
+        ctx.memo[key] = _reused(ctx, link, ctx.memo.setdefault(('real paths', None), {}))
+    return ctx.memo[key]  # type: ignore[return-value]
+
+
+def _reused(ctx: CheckContext, link: Link,
+            real_paths: Dict[str, str]) -> Dict[int, GeometryElement]:
     if not any(isinstance(collision.geometry, Mesh) for collision in link.collisions):
         return {}
     visual_files: Dict[str, GeometryElement] = {}

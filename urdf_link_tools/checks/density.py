@@ -192,7 +192,7 @@ def _upper_volume(ctx: CheckContext, group: Sequence[str], top: str) -> float:
 
 def _counted_visuals(ctx: CheckContext, link: Link) -> Set[int]:
     """Return the visuals that are one of the link's collision meshes: file, scale and pose."""
-    reused = reused_visuals(ctx, link, ctx.memo.setdefault(('real paths', None), {}))
+    reused = reused_visuals(ctx, link)
     counted = set()
     for collision in link.collisions:
         visual = reused.get(id(collision))

@@ -109,9 +109,7 @@ def _elements(link: Link):
 
 def check_elements(ctx: CheckContext, link: Link) -> Iterator[Finding]:
     """Check the numbers, shapes and mesh files of one link's elements."""
-    # each file's real path, once per analysis
-    real_paths: Dict[str, str] = ctx.memo.setdefault(('real paths', None), {})
-    reused = reused_visuals(ctx, link, real_paths)
+    reused = reused_visuals(ctx, link)
     inertial = link.inertial
     if inertial is not None and not is_finite(inertial.origin.xyz + inertial.origin.rpy):
         yield _origin(ctx, link.name, 'inertial/origin', inertial.origin)
@@ -139,10 +137,9 @@ def check_reuses(ctx: CheckContext) -> Iterator[Finding]:
     A visual mesh reused as collision (collision-reuses-visual-mesh) and a collision mesh
     of its own (collision-mesh-too-complex) are grouped apart: they are fixed differently.
     """
-    real_paths: Dict[str, str] = ctx.memo.setdefault(('real paths', None), {})
     found: Dict[str, List[Finding]] = {rule: [] for rule in sorted(_OVER_THE_ROBOT)}
     for link in ctx.robot.links:
-        reused = reused_visuals(ctx, link, real_paths)
+        reused = reused_visuals(ctx, link)
         for element in link.collisions:
             result = ctx.mesh_for(element) if isinstance(element.geometry, Mesh) else None
             if isinstance(result, MeshInfo):

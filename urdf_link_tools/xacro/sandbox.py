@@ -49,7 +49,7 @@ from typing import Dict, List, Mapping, Optional, Sequence, Tuple
 
 from urdf_link_tools.errors import UrdfInputError
 from urdf_link_tools.limits import DESCRIPTION_MAX_BYTES
-from urdf_link_tools.read_policy import is_package_name
+from urdf_link_tools.read_policy import enclosing, is_package_name
 from urdf_link_tools.xacro.source_map import SourceMap
 
 #: Prefix of the notes that relay what xacro printed.
@@ -123,15 +123,8 @@ class XacroError(UrdfInputError):
 
 def package_root(path: str) -> str:
     """Return the directory of the package holding a file, else the file's own directory."""
-    directory = os.path.dirname(os.path.abspath(path))
-    probe = directory
-    while True:
-        if os.path.isfile(os.path.join(probe, 'package.xml')):
-            return probe
-        parent = os.path.dirname(probe)
-        if parent == probe:
-            return directory
-        probe = parent
+    found = enclosing(path, ('package.xml',))
+    return found[0] if found is not None else os.path.dirname(os.path.abspath(path))
 
 
 def parse_mappings(items: Sequence[str]) -> Dict[str, str]:
