@@ -66,9 +66,15 @@ started = []
 original = elsewhere.start
 def start(function, calls):
     child = original(function, calls)
-    started.append((len(calls), child is not None))
+    started.append((len(calls[0][0]), child is not None))
     return child
 elsewhere.start = start
+adopted = []
+adopt = MeshLibrary.adopt_aside
+def adopt_aside(self, *arguments):
+    adopted.append(adopt(self, *arguments))
+    return adopted[-1]
+MeshLibrary.adopt_aside = adopt_aside
 library = MeshLibrary(ament_prefix_path=prefixes)
 with open(path, 'rb') as stream:
     robot = parse_urdf_string(stream.read(), path)
@@ -80,6 +86,7 @@ meshes = sorted((info.path, info.face_count, info.bounds[0].tolist(), info.bound
 print(json.dumps({'report': json_safe(report_to_dict(report)),
                   'findings': [repr(finding) for finding in analysis.findings],
                   'meshes': meshes, 'loads': library.loads, 'started': started,
+                  'adopted': adopted,
                   'can_fork': elsewhere.can_fork()}))
 """
 
@@ -92,8 +99,9 @@ def test_a_check_reading_visuals_aside_finds_what_one_process_finds():
     alone = json.loads(run(ANALYSIS, path, '1', prefixes))
     assert aside['can_fork'], 'this test needs Linux and two cores'
     assert alone['started'] == []
-    assert len(aside['started']) == 1 and aside['started'][0][1], aside['started']
-    assert aside['started'][0][0] >= 3  # the biggest visual files, the rest read here
+    # One child, the robot's 19 files queued: 10 visual COLLADA, 9 collision STL.
+    assert aside['started'] == [[19, True]]
+    assert 3 <= aside['adopted'][0] < 19  # the child read some, this process the others
     assert aside['findings'] == alone['findings']
     assert aside['meshes'] == alone['meshes']
     assert aside['report'] == alone['report']
@@ -216,3 +224,66 @@ def test_read_aside_gives_what_reading_here_gives_for_good_and_bad_files(tmp_pat
     assert_close(aside['results'], here['results'])
     assert aside['results']['empty.stl'][0] == 'mesh-unreadable'
     assert aside['results']['link0.dae'][5] is False  # read-only, as measured here
+
+
+CHECK_COMMAND = """
+import json, sys
+from urdf_link_tools import cli
+from urdf_link_tools.meshes import aside, elsewhere
+started = []
+original = aside.start
+def start(*arguments, **keywords):
+    child = original(*arguments, **keywords)
+    started.append({'numpy': 'numpy' in sys.modules, 'coal': 'coal' in sys.modules,
+                    'child': child is not None, 'files': len(child.requests) if child else 0})
+    from urdf_link_tools.meshes.library import MeshLibrary  # NumPy: only now
+    adopt = MeshLibrary.adopt_aside
+    def adopt_aside(self, *arguments):
+        adopted.append(adopt(self, *arguments))
+        return adopted[-1]
+    MeshLibrary.adopt_aside = adopt_aside
+    from urdf_link_tools.checks import collisions
+    from urdf_link_tools import analysis
+    report = collisions.overlaps_report
+    def overlaps_report(*arguments):
+        overlaps.append(child is not None and not child.child._done)  # the child still reads
+        return report(*arguments)
+    collisions.overlaps_report = analysis.overlaps_report = overlaps_report
+    return child
+aside.start = start
+adopted = []
+overlaps = []
+if sys.argv[2] == 'alone':
+    elsewhere.can_fork = lambda: False
+status = cli.main(['check', sys.argv[1], '--format', 'json', '--fail-on', 'never',
+                   '--package-dir', 'example-robot-data=' + sys.argv[3]])
+print(json.dumps({'status': status, 'started': started, 'adopted': adopted,
+                  'overlaps': overlaps}), file=sys.stderr)
+"""
+
+
+def test_the_check_command_forks_its_reader_before_numpy_and_finds_the_same():
+    # `check` on one robot starts the reading child right after parsing, so that NumPy, coal
+    # and the checks are imported in this process while the child reads (meshes.aside).
+    path = str(corpus.urdf_path('panda.urdf'))
+    share = str(corpus.prefix() / 'share' / 'example-robot-data')
+    results = {}
+    for mode in ('aside', 'alone'):
+        done = subprocess.run([sys.executable, '-c', CHECK_COMMAND, path, mode, share],
+                              capture_output=True, text=True, timeout=300, cwd=ROOT)
+        assert done.returncode == 0, done.stderr[-3000:]
+        results[mode] = (json.loads(done.stdout), json.loads(done.stderr.splitlines()[-1]))
+    (aside_report, aside_run), (alone_report, alone_run) = results['aside'], results['alone']
+    # 19 files: 10 visual COLLADA (finger.dae used twice), 9 collision STL
+    assert aside_run['started'] == [{'numpy': False, 'coal': False, 'child': True,
+                                     'files': 19}]
+    assert 3 <= aside_run['adopted'][0] < 19  # the child read some, this process the rest
+    # The overlaps at rest need only the collision meshes, which this process measures:
+    # computed once, while the child still reads the visual meshes.
+    assert aside_run['overlaps'] == [True]
+    assert alone_run['overlaps'] == [False]
+    assert alone_run['started'] == [{'numpy': False, 'coal': False, 'child': False,
+                                     'files': 0}]
+    assert alone_run['adopted'] in ([], [0])
+    assert aside_run['status'] == alone_run['status'] == 0
+    assert aside_report == alone_report

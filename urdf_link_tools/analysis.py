@@ -26,16 +26,18 @@ import gc
 import logging
 import math
 import os
-from typing import Dict, List, Mapping, Optional, Sequence, Set, Tuple
+from typing import Callable, Dict, List, Mapping, Optional, Sequence, Set, Tuple
 
 from urdf_link_tools.budget import AnalysisInterrupted, Budget, TIME_BUDGET
 from urdf_link_tools.checks import INCOMPLETE_RULE, INTERNAL_RULE, run_checks
 from urdf_link_tools.checks.base import CheckContext
+from urdf_link_tools.checks.collisions import OVERLAPS_MEMO, overlaps_report, overlaps_wanted
 from urdf_link_tools.checks.model_wide import listed
 from urdf_link_tools.config import CheckConfig
 from urdf_link_tools.findings import Finding, Severity, sort_key, worst_severity
 from urdf_link_tools.geometry import Bounds, element_bounds, union_bounds
 from urdf_link_tools.meshes import MeshInfo, MeshLibrary, MeshProblem, MeshResult
+from urdf_link_tools.meshes.aside import Aside, robot_files
 from urdf_link_tools.model import GeometryElement, Mesh, Robot
 
 LOG = logging.getLogger(__name__)
@@ -159,7 +161,8 @@ def _base_dir(robot: Robot) -> Optional[str]:
 
 
 def load_meshes(robot: Robot, library: MeshLibrary, budget: Optional[Budget] = None,
-                processes: int = 1) -> Dict[int, MeshResult]:
+                processes: int = 1, ahead: Optional[Aside] = None,
+                between: Optional[Callable[[], None]] = None) -> Dict[int, MeshResult]:
     """
     Load the mesh of every visual, collision and custom element.
 
@@ -169,21 +172,38 @@ def load_meshes(robot: Robot, library: MeshLibrary, budget: Optional[Budget] = N
     :param processes: 2 shares reading the files (and measuring the collision meshes)
         with a forked child (:meth:`.MeshLibrary.read_aside`): for a one-robot check in a
         single-threaded process, never with a budget
+    :param ahead: a reading child started on this robot before the analysis (by
+        :func:`.aside.start_robot`, when ``processes`` is 2), whose answers are adopted
+    :param between: with ``ahead``, called once the collision meshes are read here, while
+        the child reads on (see :meth:`.aside.Aside.claims`)
     :return: results keyed by ``id(element)``
     :raises AnalysisInterrupted: when the budget says stop
     """
     base_dir = _base_dir(robot)
     if processes > 1 and budget is None:
         try:
-            _read_aside(robot, library, base_dir)
+            if ahead is not None:
+                library.adopt_aside(ahead, between)
+            else:
+                library.read_aside([(name, base_dir, measure)
+                                    for name, measure in robot_files(robot)])
         except Exception:  # only a head start: the loop below loads (and reports) every file
             LOG.exception('reading meshes in a child process failed')
+    elif ahead is not None:
+        ahead.child.cancel()
+    return load_elements(robot, library, budget, ('visuals', 'collisions', 'custom'))
+
+
+def load_elements(robot: Robot, library: MeshLibrary, budget: Optional[Budget],
+                  groups: Sequence[str]) -> Dict[int, MeshResult]:
+    """Load the meshes of some groups of elements of every link (see :func:`load_meshes`)."""
+    base_dir = _base_dir(robot)
     results: Dict[int, MeshResult] = {}
     # A robot names the same file many times (visual and collision, left and right): one
     # resolution, stat and cache lookup per file and scale within this analysis.
     seen: Dict[Tuple[str, Tuple[float, float, float]], MeshResult] = {}
     for link in robot.links:
-        for element in link.visuals + link.collisions + link.custom:
+        for element in [element for group in groups for element in getattr(link, group)]:
             geometry = element.geometry
             if not isinstance(geometry, Mesh):
                 continue
@@ -205,17 +225,25 @@ def load_meshes(robot: Robot, library: MeshLibrary, budget: Optional[Budget] = N
     return results
 
 
-def _read_aside(robot: Robot, library: MeshLibrary, base_dir: Optional[str]) -> None:
-    """Read every mesh file, and measure the collision ones, in this process and a child."""
-    files: Dict[str, bool] = {}
-    for link in robot.links:  # in the order load_meshes loads them
-        for group, measure in ((link.visuals, False), (link.collisions, True),
-                               (link.custom, False)):
-            for element in group:
-                if isinstance(element.geometry, Mesh):
-                    name = element.geometry.filename
-                    files[name] = files.get(name, False) or measure
-    library.read_aside([(name, base_dir, measure) for name, measure in files.items()])
+def _early_overlaps(robot: Robot, config: CheckConfig, library: MeshLibrary,
+                    memo: Dict[Tuple[str, object], object]) -> Optional[Callable[[], None]]:
+    """
+    Return what computes the overlaps at rest into ``memo`` once the collision meshes are read.
+
+    The overlaps need only the collision meshes: computed while the reading child still
+    reads the visual ones, they are not left for after it. Whatever fails here is left to
+    the check, which computes them again (and reports its failure).
+    """
+    if not overlaps_wanted(config):
+        return None
+
+    def between() -> None:
+        try:
+            memo[OVERLAPS_MEMO] = overlaps_report(
+                robot, load_elements(robot, library, None, ('collisions',)))
+        except Exception:
+            LOG.debug('overlaps at rest left to the check', exc_info=True)
+    return between
 
 
 def grouped_notes(notes: Sequence[Finding], least: int = 3) -> List[Finding]:
@@ -297,7 +325,8 @@ def cap_findings(findings: List[Finding], limit: int) -> Tuple[Finding, ...]:
 
 def analyze(robot: Robot, config: CheckConfig = CheckConfig(),
             meshes: Optional[MeshLibrary] = None,
-            budget: Optional[Budget] = None, read_processes: int = 1) -> Analysis:
+            budget: Optional[Budget] = None, read_processes: int = 1,
+            ahead: Optional[Aside] = None) -> Analysis:
     """
     Analyse every link of a robot.
 
@@ -309,22 +338,27 @@ def analyze(robot: Robot, config: CheckConfig = CheckConfig(),
         and an ``analysis-incomplete`` finding
     :param read_processes: 2 lets a forked child read (and measure) some of the meshes
         (see :func:`load_meshes`); the default reads everything in this process
+    :param ahead: with ``read_processes`` 2, a child reading this robot's meshes since
+        before the analysis was imported (:func:`.aside.start_robot`)
     :return: the analysis
     :raises AnalysisInterrupted: when the budget was cancelled (a newer robot replaces this)
     """
     results: Dict[int, MeshResult] = {}
     found: list = []
+    early: Dict[Tuple[str, object], object] = {}
     try:
         if config.check_meshes:
             library = meshes if meshes is not None else MeshLibrary(
                 package_dirs=dict(config.package_dirs), max_bytes=config.mesh_max_bytes)
-            results = load_meshes(robot, library, budget, read_processes)
+            between = _early_overlaps(robot, config, library, early) if ahead else None
+            results = load_meshes(robot, library, budget, read_processes, ahead, between)
     except AnalysisInterrupted as exc:
         if exc.reason != TIME_BUDGET:
             raise
         return _finish(robot, config, grouped_notes(robot.notes)
                        + [_incomplete(budget, 'loading meshes')], results)
     ctx = CheckContext(robot, config, results)
+    ctx.memo.update(early)
     # The checks allocate many small objects and no reference cycles, while the robot just
     # parsed (with the collector paused) is still in the youngest generation: a collection
     # now would walk the whole model. Pausing the collector, as parse_urdf_string does,

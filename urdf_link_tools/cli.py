@@ -172,7 +172,6 @@ def _cmd_info(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 
 def _check_config(args: argparse.Namespace, err: Optional[TextIO] = None):
-    from urdf_link_tools.checks import INTERNAL_RULE, is_known_rule
     from urdf_link_tools.config import CheckConfig, config_from_mapping, load_config_yaml
 
     config = CheckConfig()
@@ -189,6 +188,7 @@ def _check_config(args: argparse.Namespace, err: Optional[TextIO] = None):
         if value is not None:
             changes[name] = value
     if args.ignore:
+        from urdf_link_tools.checks import INTERNAL_RULE, is_known_rule
         unknown = [rule for rule in args.ignore if not is_known_rule(rule)]
         if unknown:
             raise UsageError(f'--ignore: unknown rule {unknown[0]!r} (see docs/rules.md)')
@@ -248,9 +248,6 @@ def _srdf_pairs(paths: List[str], err: Optional[TextIO] = None):
 
 def _check_robot(path: str, args: argparse.Namespace, config, baseline, out: TextIO,
                  err: Optional[TextIO] = None, read_processes: int = 1):
-    from urdf_link_tools.analysis import analyze
-    from urdf_link_tools.reports.build import build_report
-
     # A worker's standard error is captured per robot (check_runner), so the stream is taken
     # when the robot is checked, not when the run starts.
     err = err if err is not None else NeutralStream(sys.stderr)
@@ -260,7 +257,17 @@ def _check_robot(path: str, args: argparse.Namespace, config, baseline, out: Tex
     robot = parse_urdf_string(data, source)
     if args.skip_macro_files and loaded.expanded and not robot.links:
         return None
-    analysis = analyze(robot, config, read_processes=read_processes)
+    ahead = _read_ahead(robot, config) if read_processes > 1 else None
+    try:
+        # Imported after the reading child has started: NumPy, coal and the checks load
+        # here while it reads (meshes.aside).
+        from urdf_link_tools.analysis import analyze
+        from urdf_link_tools.reports.build import build_report
+        # The child started here is the only one (none when it was not worth a fork).
+        analysis = analyze(robot, config, read_processes=2 if ahead else 1, ahead=ahead)
+    finally:
+        if ahead is not None:
+            ahead.child.cancel()  # nothing left to stop once its answer was taken
     analysis = dataclasses.replace(analysis, findings=loaded.locate(analysis.findings))
     if loaded.expanded and loaded.source_map is not None and len(loaded.source_map):
         from urdf_link_tools.fix import xacro_sources_of_suggestions
@@ -293,6 +300,18 @@ def _check_robot(path: str, args: argparse.Namespace, config, baseline, out: Tex
                    + ''.join(f'\n  {fix.link} (line {fix.line}, {fix.rule})' for fix in fixes)
                    + '\n')
     return report, loaded.files
+
+
+def _read_ahead(robot, config):
+    """Start a child reading the robot's meshes, or None (see meshes.aside)."""
+    if not config.check_meshes:
+        return None
+    from urdf_link_tools.meshes import aside
+    try:
+        return aside.start_robot(robot, config.package_dirs, config.mesh_max_bytes)
+    except Exception:  # only a head start: the analysis reads (and reports) every file
+        LOG.exception('reading meshes in a child process failed')
+        return None
 
 
 def _log_mesh_readers(path: str, analysis) -> None:
@@ -636,6 +655,10 @@ def main(argv: Optional[Sequence[str]] = None, out: Optional[TextIO] = None,
     :return: the exit status
     """
     out = out if out is not None else sys.stdout
+    if 'numpy' not in sys.modules:
+        # One BLAS thread: the checks multiply 3x3 and 4x4 matrices, and the threads OpenBLAS
+        # starts with NumPy would spin on the core the reading child uses (meshes.aside).
+        os.environ.setdefault('OPENBLAS_NUM_THREADS', '1')
     # stderr carries only text: notes, relayed xacro messages, errors naming files.
     err = NeutralStream(err if err is not None else sys.stderr)
     handler = logging.StreamHandler()  # what basicConfig would make, neutralising

@@ -23,17 +23,21 @@ error how many pairs of each reason it found and how long it took.
 import argparse
 import os
 import time
-from typing import TextIO
+from typing import TextIO, TYPE_CHECKING
 
-from urdf_link_tools.collision.bodies import CollisionLibraryMissing
-from urdf_link_tools.collision.matrix import CollisionMatrix, DEFAULT_SAMPLES, DEFAULT_SEED
+# NumPy and the collision library load when a command runs, not with the parser: `check`
+# forks its reading child before it imports NumPy (meshes.aside).
+from urdf_link_tools.collision import DEFAULT_SAMPLES, DEFAULT_SEED
 from urdf_link_tools.errors import UrdfInputError
+
+if TYPE_CHECKING:  # pragma: no cover
+    from urdf_link_tools.collision.matrix import CollisionMatrix
 
 MAX_SAMPLES = 10_000_000
 MAX_SRDF_BYTES = 10_000_000
 
 
-def compute_for_robot(robot, package_dirs, samples: int, seed: int) -> CollisionMatrix:
+def compute_for_robot(robot, package_dirs, samples: int, seed: int) -> 'CollisionMatrix':
     """
     Load a robot's meshes and compute its collision matrix.
 
@@ -54,7 +58,7 @@ def compute_for_robot(robot, package_dirs, samples: int, seed: int) -> Collision
     return compute_matrix(robot, bodies, samples, seed, tuple(skipped))
 
 
-def _summary(matrix: CollisionMatrix, seconds: float) -> str:
+def _summary(matrix: 'CollisionMatrix', seconds: float) -> str:
     counts = matrix.counts()
     pairs = len(matrix.links) * (len(matrix.links) - 1) // 2
     text = (f'{matrix.robot}: {len(matrix.links)} links with collision geometry, {pairs} pairs; '
@@ -99,6 +103,7 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         name, separator, path = item.partition('=')
         if separator and name.strip():
             packages[name.strip()] = path
+    from urdf_link_tools.collision.bodies import CollisionLibraryMissing
     start = time.perf_counter()
     try:
         matrix = compute_for_robot(robot, packages, args.samples, args.seed)

@@ -35,7 +35,7 @@ and collides the links of one model only when the robot's ``<gazebo>`` sets
 """
 
 import logging
-from typing import Dict, Iterator, List, Optional, Sequence, Tuple, TYPE_CHECKING
+from typing import Dict, Iterator, List, Mapping, Optional, Sequence, Tuple, TYPE_CHECKING
 
 from urdf_link_tools.checks.base import CheckContext, fmt, fmt_vector, Rule
 from urdf_link_tools.checks.model_wide import listed
@@ -88,18 +88,44 @@ RULES = (
 )
 
 
-def check_overlaps(ctx: CheckContext) -> Iterator[Finding]:
-    """Report non-adjacent links in collision at MoveIt's default state."""
-    if OVERLAP in ctx.config.ignore_rules:
-        return  # nor import coal (about 30 MB of libraries) for findings that are dropped
+#: CheckContext.memo key of overlaps computed before the checks run (see overlaps_report)
+OVERLAPS_MEMO = ('overlaps at rest', None)
+
+
+def overlaps_wanted(config) -> bool:
+    """Return False when the overlaps at rest are ignored (coal is then never imported)."""
+    return OVERLAP not in config.ignore_rules
+
+
+def overlaps_report(robot, meshes: Mapping[int, object]):
+    """
+    Return the overlaps at rest of a robot, or the CollisionLibraryMissing saying why not.
+
+    Only the collision elements' meshes are used: a one-robot check computes this as soon
+    as those are read, while its reading child still reads the visual meshes
+    (:meth:`.aside.Aside.claims`), and keeps it in ``CheckContext.memo``.
+    """
     from urdf_link_tools.collision.bodies import build_bodies, CollisionLibraryMissing
-    from urdf_link_tools.collision.overlap import MAX_PAIRS, overlaps_at_rest
+    from urdf_link_tools.collision.overlap import overlaps_at_rest
 
     try:
-        bodies, _ = build_bodies(ctx.robot, ctx.meshes)
-        report = overlaps_at_rest(ctx.robot, bodies)
+        bodies, _ = build_bodies(robot, meshes)
+        return overlaps_at_rest(robot, bodies)
     except CollisionLibraryMissing as exc:
-        LOG.info('%s: overlaps at rest are not checked', exc)
+        return exc
+
+
+def check_overlaps(ctx: CheckContext) -> Iterator[Finding]:
+    """Report non-adjacent links in collision at MoveIt's default state."""
+    if not overlaps_wanted(ctx.config):
+        return  # nor import coal (about 30 MB of libraries) for findings that are dropped
+    from urdf_link_tools.collision.overlap import MAX_PAIRS
+
+    report = ctx.memo.get(OVERLAPS_MEMO)
+    if report is None:
+        report = overlaps_report(ctx.robot, ctx.meshes)
+    if isinstance(report, Exception):  # CollisionLibraryMissing
+        LOG.info('%s: overlaps at rest are not checked', report)
         return
     seen: Dict[Tuple[str, str], Dict[str, Severity]] = {}
     kept = []

@@ -27,3 +27,7 @@ Self-collision between a robot's links, with the coal collision library.
 coal is imported on first use only; without it these raise
 :class:`~.bodies.CollisionLibraryMissing`.
 """
+
+#: random states of the Never test, and their seed (imported without NumPy by the command line)
+DEFAULT_SAMPLES = 10_000
+DEFAULT_SEED = 0

@@ -35,6 +35,7 @@ from typing import Dict, List, Mapping, Optional, Tuple
 
 import numpy as np
 
+from urdf_link_tools.collision import DEFAULT_SAMPLES, DEFAULT_SEED  # noqa: F401 (theirs)
 from urdf_link_tools.collision.adjacency import adjacent_pairs, Pair, pair
 from urdf_link_tools.collision.bodies import Body, coal_transform, import_coal, Skipped
 from urdf_link_tools.collision.configurations import Chain
@@ -48,8 +49,6 @@ REASONS = (ADJACENT, DEFAULT, ALWAYS, NEVER)
 #: Setup Assistant's ``disableAlwaysInCollision``: 200 states, more than 95 % in collision
 ALWAYS_TRIALS = 200
 ALWAYS_FRACTION = 0.95
-DEFAULT_SAMPLES = 10_000
-DEFAULT_SEED = 0
 #: link poses held at once (4x4 doubles each): about 64 MB
 POSE_BUDGET = 500_000
 

@@ -31,12 +31,14 @@ from dataclasses import dataclass, field, replace
 import errno
 import os
 import threading
-from typing import Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import Callable, Dict, Iterable, Mapping, Optional, Sequence, Tuple, Union
 import weakref
 
 import numpy as np
 
 from urdf_link_tools.limits import MESH_MAX_BYTES
+from urdf_link_tools.meshes import aside
+from urdf_link_tools.meshes.aside import Aside, ASIDE_MIN_BYTES
 from urdf_link_tools.meshes.reading import (Budget, DEFAULT_MAX_INSTANCES,
                                             DEFAULT_MAX_TRIANGLES, frozen, MeshProblem,
                                             RawMesh, read_mesh, refusal, SUPPORTED, TRIM_BYTES,
@@ -45,19 +47,6 @@ from urdf_link_tools.meshes.resolve import PackageResolver
 from urdf_link_tools.meshes.solid import measure_solid, Solid, SolidCache
 
 DEFAULT_CACHE_BYTES = 32_000_000
-#: files holding fewer bytes than this in all are read here (see MeshLibrary.read_aside)
-ASIDE_MIN_BYTES = 1_000_000
-#: The shared work is estimated in bytes of COLLADA read (about 8 ms a megabyte, measured
-#: on example-robot-data's meshes): a file costs its bytes plus ASIDE_OPEN (opening and
-#: parsing even a small file takes about half a millisecond), and measuring its solid (merge,
-#: hull, integrals) ASIDE_MEASURE times its bytes more plus ASIDE_MEASURE_EACH (a millisecond
-#: even for a small mesh).
-ASIDE_OPEN = 60_000
-ASIDE_MEASURE = 2.0
-ASIDE_MEASURE_EACH = 125_000
-#: importing coal for the first hull costs about as much as reading this many bytes of
-#: COLLADA (50 ms), in each process that measures a solid
-ASIDE_COAL = 6_000_000
 #: problems are small; this only bounds a description naming millions of broken files
 _MAX_ENTRIES = 10_000
 
@@ -210,15 +199,9 @@ def collada_fallbacks(results: Iterable[object]) -> Dict[str, int]:
     return dict(sorted(counts.items(), key=lambda item: (-item[1], item[0])))
 
 
-def _cost(size: int, measure: bool) -> float:
-    """Estimate the work of reading (and measuring) a file, in bytes of COLLADA read."""
-    cost = size + ASIDE_OPEN
-    return cost + size * ASIDE_MEASURE + ASIDE_MEASURE_EACH if measure else cost
-
-
-def _read_and_measure(path: str, file_type: str, budget: Budget, tried: Tuple[str, ...],
-                      measure: bool) -> Tuple[Union[RawMesh, MeshProblem], Optional[Solid]]:
-    """Read a file and, when asked, measure its solid (what a reading child does)."""
+def read_and_measure(path: str, file_type: str, budget: Budget, tried: Tuple[str, ...],
+                     measure: bool) -> Tuple[Union[RawMesh, MeshProblem], Optional[Solid]]:
+    """Read a file and, when asked, measure its solid (what a reading child does, .aside)."""
     raw = read_mesh(path, file_type, budget, tried)
     return raw, measure_solid(raw) if measure and isinstance(raw, RawMesh) else None
 
@@ -327,12 +310,11 @@ class MeshLibrary(PackageResolver):
         Read files, and measure the solids of some, in this process and a forked child.
 
         The files not cached yet are shared between the two processes by their estimated
-        cost, the costliest first, each to the one that would finish it first (see
-        :data:`ASIDE_MEASURE` and :data:`ASIDE_COAL`). What the child read and measured is
-        then cached as if this process had done it (:mod:`.elsewhere`: the same code on the
-        same files). Nothing is done when this process may not fork or the child's share
-        is under ``min_bytes``; files the child could not answer for are read when they are
-        loaded, as always.
+        cost (:mod:`.aside`). What the child read and measured is then cached as if this
+        process had done it (:mod:`.elsewhere`: the same code on the same files). Nothing
+        is done when this process may not fork or the child's share is under
+        ``min_bytes``; files the child could not answer for are read when they are loaded,
+        as always.
 
         :param files: (URDF filename attribute, the URDF's folder, whether its solid is
             needed) of each file
@@ -340,78 +322,47 @@ class MeshLibrary(PackageResolver):
             milliseconds; reading a megabyte of COLLADA about ten)
         :return: how many files the child read
         """
-        requests = self._uncached(files)
-        # This process imports coal anyway when it measures a solid (and for the overlaps at
-        # rest); the child only if it measures one, which then costs it that import too.
-        aside: List[tuple] = []
-        here: List[tuple] = []
-        measures = any(request[5] for request in requests)
-        loads = [0.0, ASIDE_COAL if measures else 0.0]
-        child_measures = False
-        for request in requests:  # the costliest first, each where it ends the soonest
-            cost = _cost(request[3], request[5])
-            coal = ASIDE_COAL if request[5] and not child_measures else 0.0
-            if loads[0] + cost + coal < loads[1] + cost:
-                aside.append(request)
-                loads[0] += cost + coal
-                child_measures = child_measures or request[5]
-            else:
-                here.append(request)
-                loads[1] += cost
-        if sum(request[3] for request in aside) < min_bytes:
-            return 0
-        from urdf_link_tools.meshes import elsewhere
-        child = elsewhere.start(_read_and_measure, [
-            (path, file_type, self.budget, tried, measure)
-            for _, path, file_type, _, tried, measure in aside])
-        if child is None:
+        return self.adopt_aside(aside.start(self, files, self.budget,
+                                            lambda key: self._lookup(key) is not None,
+                                            min_bytes))
+
+    def adopt_aside(self, started: Optional[Aside],
+                    between: Optional[Callable[[], None]] = None) -> int:
+        """
+        Read this process's share of files a child was started on, and cache the child's.
+
+        :param started: from :func:`.aside.start` (with this library's budget), or None
+        :param between: called when every measured file is read here (see
+            :meth:`.aside.Aside.claims`)
+        :return: how many files the child read
+        """
+        if started is None:
             return 0
         try:
-            for key, path, file_type, size, tried, measure in here:
-                entry = self._read_here(key, path, file_type, size, tried)
-                if measure and isinstance(entry.raw, RawMesh):
-                    entry.solids.get(entry.raw)
+            if started.budget == self.budget:  # else read under other limits: not ours
+                for key, path, file_type, size, tried, measure in started.claims(between):
+                    entry = self._read_here(key, path, file_type, size, tried)
+                    if measure and isinstance(entry.raw, RawMesh):
+                        entry.solids.get(entry.raw)
+            else:
+                started.child.cancel()
         except BaseException:
-            child.cancel()
+            started.child.cancel()
             raise
-        answers = child.collect()
+        finally:
+            started.close()
+        answers = started.child.collect()
         adopted = 0
-        for request, answer in zip(aside, answers or ()):
-            if answer is None:  # out of memory there: read here, where it says so
-                continue
-            raw, solid = answer
+        for index, raw, solid in answers[0] if answers and answers[0] else ():
             if isinstance(raw, RawMesh):  # arrays come back writable from the pipe
                 raw = replace(raw, vertices=frozen(raw.vertices), faces=frozen(raw.faces))
             entry = _Entry(raw)
             if solid is not None:
                 entry.solids.adopt(solid)
             self.loads += 1
-            self._store(request[0], entry)
+            self._store(started.requests[index][0], entry)
             adopted += 1
         return adopted
-
-    def _uncached(self, files: Sequence[Tuple[str, Optional[str], bool]]) -> List[tuple]:
-        """Return (key, path, file type, size, tried, measure) of each file not cached."""
-        requests: Dict[tuple, tuple] = {}
-        for uri, base_dir, measure in files:
-            resolution = self.resolve(uri, base_dir)
-            if resolution.path is None:
-                continue
-            try:
-                info = os.stat(resolution.path)
-            except OSError:
-                continue
-            file_type = SUPPORTED.get(os.path.splitext(resolution.path)[1].lower())
-            if file_type is None or refusal(resolution.path, info, self.max_bytes) is not None:
-                continue
-            key = (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, file_type)
-            if key in requests:
-                measure = measure or requests[key][5]
-            elif self._lookup(key) is not None:
-                continue
-            requests[key] = (key, resolution.path, file_type, info.st_size, resolution.tried,
-                             measure)
-        return sorted(requests.values(), key=lambda request: -_cost(request[3], request[5]))
 
     def _load_entry(self, key: tuple, path: str, file_type: str, size: int, scale_key: Scale,
                     tried: Tuple[str, ...]) -> MeshResult:

@@ -36,22 +36,19 @@ from dataclasses import dataclass, replace
 import io
 import logging
 import os
-import stat
 import struct
 from typing import Any, Optional, Tuple, Union
 
 import numpy as np
 
-from urdf_link_tools.limits import MESH_MAX_BYTES
 from urdf_link_tools.meshes import gltf
+# re-exported: the readers' callers import them from here
+from urdf_link_tools.meshes.files import (  # noqa: F401
+    Budget, DEFAULT_MAX_INSTANCES, DEFAULT_MAX_TRIANGLES, format_limit, refusal, SUPPORTED)
 from urdf_link_tools.read_policy import read_refusal
 
 LOG = logging.getLogger(__name__)
 
-#: twice the triangles of the largest binary STL under the default size limit
-DEFAULT_MAX_TRIANGLES = 4_000_000
-DEFAULT_MAX_INSTANCES = 100_000
-SUPPORTED = {'.stl': 'stl', '.obj': 'obj', '.dae': 'dae', '.glb': 'glb', '.gltf': 'gltf'}
 _IDENTITY = np.eye(4)
 #: a file whose reading or release is worth giving freed heap back to the system for
 TRIM_BYTES = 1_000_000
@@ -69,15 +66,6 @@ class MeshProblem:
     missing_package: Optional[str] = None
     #: the highest folder of an absolute path that does not exist (None otherwise)
     missing_folder: Optional[str] = None
-
-
-@dataclass(frozen=True)
-class Budget:
-    """How much a mesh file may hold: bytes on disk, instances and triangles in its scene."""
-
-    max_bytes: int = MESH_MAX_BYTES
-    max_triangles: int = DEFAULT_MAX_TRIANGLES
-    max_instances: int = DEFAULT_MAX_INSTANCES
 
 
 @dataclass(frozen=True)
@@ -125,27 +113,6 @@ def frozen(array: np.ndarray) -> np.ndarray:
     """Make an array read-only (it is shared through the cache) and return it."""
     array.setflags(write=False)
     return array
-
-
-def format_limit(size: int) -> str:
-    """Format a configured limit (never a file's size) for messages."""
-    return f'{size / 1e6:.1f} MB' if size >= 1e6 else f'{size} bytes'
-
-
-def refusal(path: str, info: os.stat_result, max_bytes: int) -> Optional[str]:
-    """Return why a file is not read, judged from its stat, or None."""
-    mode = info.st_mode
-    if not stat.S_ISREG(mode):
-        kind = ('a directory' if stat.S_ISDIR(mode) else
-                'a FIFO (named pipe)' if stat.S_ISFIFO(mode) else
-                'a character device' if stat.S_ISCHR(mode) else
-                'a block device' if stat.S_ISBLK(mode) else
-                'a socket' if stat.S_ISSOCK(mode) else 'not a regular file')
-        return f'{path} is {kind}, not a mesh file; it was not opened'
-    if info.st_size > max_bytes:
-        return (f'{path} is larger than the limit of {format_limit(max_bytes)} '
-                '(mesh_max_bytes); it was not read')
-    return None
 
 
 def read_bounded(path: str, max_bytes: int) -> Union[bytes, str]:

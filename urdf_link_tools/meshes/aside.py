@@ -1,0 +1,300 @@
+# Copyright 2026 urdf_link_tools contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+Share a robot's mesh files between this process and a forked child, from the earliest moment.
+
+The files not read yet wait in two queues, the costliest first: those only read, and those
+whose solid is measured too (the collision meshes). Each process takes the next file of a
+queue when it is free (a four-byte index read from a pipe, which only one reader gets), so
+neither waits for the other while work is left: the child takes the files only read first,
+this process the measured ones (it imports coal for the overlaps at rest anyway). The child
+measures too only where the estimate says its coal import pays (:func:`share`). The child
+reads with :mod:`.elsewhere`; :meth:`.MeshLibrary.adopt_aside` reads this process's files
+and caches the child's answers as if read here (the same code on the same files).
+
+A one-robot ``check`` starts the child as soon as the URDF is parsed (:func:`start_robot`):
+before this process has imported NumPy, coal and the checks (about 100 ms), which it then
+imports while the child reads. Nothing here imports NumPy: the child imports the readers.
+"""
+
+import os
+import struct
+import sys
+from typing import (Callable, Dict, Iterator, List, Mapping, NamedTuple, Optional, Sequence,
+                    Tuple)
+
+from urdf_link_tools.meshes import elsewhere
+from urdf_link_tools.meshes.files import Budget, refusal, SUPPORTED
+from urdf_link_tools.meshes.resolve import PackageResolver
+from urdf_link_tools.model import Mesh, Robot
+
+#: a smaller share is not worth a child (a fork costs a few milliseconds; reading a megabyte
+#: of COLLADA about ten)
+ASIDE_MIN_BYTES = 1_000_000
+#: The shared work is estimated in bytes of COLLADA read (about 8 ms a megabyte, measured
+#: on example-robot-data's meshes): a file costs its bytes plus ASIDE_OPEN (opening and
+#: parsing even a small file takes about half a millisecond), and measuring its solid (merge,
+#: hull, integrals) ASIDE_MEASURE times its bytes more plus ASIDE_MEASURE_EACH (a millisecond
+#: even for a small mesh).
+ASIDE_OPEN = 60_000
+ASIDE_MEASURE = 2.0
+ASIDE_MEASURE_EACH = 125_000
+#: importing coal for the first hull costs about as much as reading this many bytes of
+#: COLLADA (50 ms), in each process that measures a solid
+ASIDE_COAL = 6_000_000
+#: importing NumPy and the readers (about 50 ms), in each process that has not yet
+ASIDE_READERS = 6_000_000
+#: importing the analysis, the checks and the reports (about 30 ms), in this process when
+#: the child starts before them
+ASIDE_CHECKS = 4_000_000
+
+#: a queued index, and how many are written at once (PIPE_BUF is at least 512 bytes)
+_INDEX = struct.Struct('<I')
+_BLOCK = 128
+
+#: (cache key, path, file type, size, locations tried, whether its solid is measured)
+Request = Tuple[tuple, str, str, int, Tuple[str, ...], bool]
+
+
+class Aside(NamedTuple):
+    """Files shared with a reading child: the requests, their queues, the child."""
+
+    requests: List[Request]
+    #: read ends of the queues of measured files and of files only read
+    queues: Tuple[int, int]
+    #: requests that did not fit in the queues: this process reads them
+    rest: List[int]
+    child: elsewhere.Child
+    budget: Budget
+    #: whether the child measures solids too (else every measured file is read here)
+    child_measures: bool
+
+    def claims(self, between: Optional[Callable[[], None]] = None) -> Iterator[Request]:
+        """
+        Yield the requests this process takes: measured ones first, until none is left.
+
+        :param between: called once the measured files are all read in this process (not
+            when the child measures too), before the files only read: work that needs only
+            the collision meshes is done then, while the child reads on
+        """
+        for queue in self.queues:
+            index = claim(queue)
+            while index is not None:
+                yield self.requests[index]
+                index = claim(queue)
+            if queue == self.queues[0] and between is not None and not self.child_measures:
+                between()
+        for index in self.rest:
+            yield self.requests[index]
+
+    def close(self) -> None:
+        """Close this process's ends of the queues (after :meth:`claims`, or to give up)."""
+        for queue in self.queues:
+            try:
+                os.close(queue)
+            except OSError:
+                pass
+
+
+def cost(size: int, measure: bool) -> float:
+    """Estimate the work of reading (and measuring) a file, in bytes of COLLADA read."""
+    work = size + ASIDE_OPEN
+    return work + size * ASIDE_MEASURE + ASIDE_MEASURE_EACH if measure else work
+
+
+def robot_files(robot: Robot) -> List[Tuple[str, bool]]:
+    """Return each mesh filename of a robot once, and whether a collision uses it."""
+    files: Dict[str, bool] = {}
+    for link in robot.links:  # in the order the analysis loads them
+        for group, measure in ((link.visuals, False), (link.collisions, True),
+                               (link.custom, False)):
+            for element in group:
+                if isinstance(element.geometry, Mesh):
+                    name = element.geometry.filename
+                    files[name] = files.get(name, False) or measure
+    return list(files.items())
+
+
+def requests(resolver: PackageResolver, files: Sequence[Tuple[str, Optional[str], bool]],
+             max_bytes: int, known: Callable[[tuple], bool]) -> List[Request]:
+    """
+    Return the files to read (each once, the costliest first), without those ``known``.
+
+    :param resolver: resolves the URDF filenames
+    :param files: (URDF filename attribute, the URDF's folder, whether its solid is needed)
+    :param max_bytes: larger files are not read (the reading reports them)
+    :param known: True for a cache key already read
+    """
+    found: Dict[tuple, Request] = {}
+    for uri, base_dir, measure in files:
+        resolution = resolver.resolve(uri, base_dir)
+        if resolution.path is None:
+            continue
+        try:
+            info = os.stat(resolution.path)
+        except OSError:
+            continue
+        file_type = SUPPORTED.get(os.path.splitext(resolution.path)[1].lower())
+        if file_type is None or refusal(resolution.path, info, max_bytes) is not None:
+            continue
+        key = (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, file_type)
+        if key in found:
+            measure = measure or found[key][5]
+        elif known(key):
+            continue
+        found[key] = (key, resolution.path, file_type, info.st_size, resolution.tried, measure)
+    return sorted(found.values(), key=lambda request: -cost(request[3], request[5]))
+
+
+def share(requests: Sequence[Request], here_first: float = 0.0,
+          child_first: float = 0.0) -> Tuple[List[Request], List[Request]]:
+    """
+    Share the requests: each, the costliest first, to the process that would end it first.
+
+    :param requests: the costliest first
+    :param here_first: work this process has before it can read (imports), in bytes
+    :param child_first: work the child has before it can read
+    :return: (this process's share, the child's)
+    """
+    # This process imports coal anyway when it measures a solid (and for the overlaps at
+    # rest); the child only if it measures one, which then costs it that import too.
+    measures = any(request[5] for request in requests)
+    child, here = child_first, here_first + (ASIDE_COAL if measures else 0.0)
+    mine: List[Request] = []
+    theirs: List[Request] = []
+    child_measures = False
+    for request in requests:
+        work = cost(request[3], request[5])
+        coal = ASIDE_COAL if request[5] and not child_measures else 0.0
+        if child + work + coal < here + work:
+            theirs.append(request)
+            child += work + coal
+            child_measures = child_measures or request[5]
+        else:
+            mine.append(request)
+            here += work
+    return mine, theirs
+
+
+def start(resolver: PackageResolver, files: Sequence[Tuple[str, Optional[str], bool]],
+          budget: Budget, known: Callable[[tuple], bool] = lambda key: False,
+          min_bytes: int = ASIDE_MIN_BYTES) -> Optional[Aside]:
+    """
+    Fork a child reading from the queues; None when no child is worth it or allowed.
+
+    Where NumPy is not imported yet, both processes still have to import it (and this one
+    the checks), which :func:`share` counts: a child starts when the files the estimate
+    gives it hold ``min_bytes`` or more, and it measures solids when it gives it any.
+
+    :param resolver: resolves the URDF filenames
+    :param files: (URDF filename attribute, the URDF's folder, whether its solid is needed)
+    :param budget: what a file may hold (the library's, which adopts the answers)
+    :param known: True for a cache key already read
+    :param min_bytes: a smaller share of the child is not worth a fork
+    """
+    if not elsewhere.can_fork():
+        return None
+    late = 'numpy' not in sys.modules
+    found = requests(resolver, files, budget.max_bytes, known)
+    _, theirs = share(found, ASIDE_READERS + ASIDE_CHECKS if late else 0.0,
+                      ASIDE_READERS if late else 0.0)
+    if sum(request[3] for request in theirs) < min_bytes:
+        return None
+    measures = any(request[5] for request in theirs)
+    queues, rest = _queues([[i for i, request in enumerate(found) if request[5] == measured]
+                            for measured in (True, False)])
+    if queues is None:
+        return None
+    child = elsewhere.start(_claim_and_read, [(found, queues, budget, measures)])
+    aside = Aside(found, queues, rest, child, budget, measures)  # type: ignore[arg-type]
+    if child is None:
+        aside.close()
+        return None
+    return aside
+
+
+def claim(queue: int) -> Optional[int]:
+    """Take the next index of a queue, or None when it is empty."""
+    try:
+        data = os.read(queue, _INDEX.size)
+    except OSError:
+        return None
+    return _INDEX.unpack(data)[0] if len(data) == _INDEX.size else None
+
+
+def _queues(orders: Sequence[List[int]]) -> Tuple[Optional[Tuple[int, int]], List[int]]:
+    """
+    Write each order of indices into a pipe of its own; return the read ends.
+
+    A pipe holds 64 kB (16,384 indices): what does not fit is returned, for this process.
+    The write ends are closed, so a read of an empty queue returns at once.
+    """
+    ends: List[int] = []
+    rest: List[int] = []
+    try:
+        for order in orders:
+            read, write = os.pipe()
+            ends.append(read)
+            try:
+                os.set_blocking(write, False)
+                # A block of at most PIPE_BUF bytes is written whole or not at all.
+                for first in range(0, len(order), _BLOCK):
+                    block = order[first:first + _BLOCK]
+                    try:
+                        os.write(write, b''.join(_INDEX.pack(index) for index in block))
+                    except BlockingIOError:
+                        rest.extend(order[first:])
+                        break
+            finally:
+                os.close(write)
+    except OSError:
+        for read in ends:
+            os.close(read)
+        return None, []
+    return (ends[0], ends[1]), rest
+
+
+def _claim_and_read(found: List[Request], queues: Tuple[int, int], budget: Budget,
+                    measures: bool) -> List[tuple]:  # pragma: no cover (runs in the child)
+    """Read files from the queues, files only read first; return (index, raw, solid)."""
+    from urdf_link_tools.meshes.library import read_and_measure
+    answers: List[tuple] = []
+    for queue in (queues[1], queues[0]) if measures else (queues[1],):
+        index = claim(queue)
+        while index is not None:
+            _, path, file_type, _, tried, measure = found[index]
+            try:
+                answers.append((index, *read_and_measure(path, file_type, budget, tried,
+                                                         measure)))
+            except MemoryError:  # this process reads it, where it says so
+                pass
+            index = claim(queue)
+    return answers
+
+
+def start_robot(robot: Robot, package_dirs: Mapping[str, str], max_bytes: int,
+                min_bytes: int = ASIDE_MIN_BYTES) -> Optional[Aside]:
+    """
+    Start a reading child for a robot's meshes (see :func:`start`), before the analysis.
+
+    :param robot: the parsed robot
+    :param package_dirs: the packages the analysis's mesh library is given
+    :param max_bytes: that library's size limit (its other limits are the defaults)
+    :param min_bytes: a smaller share of the child is not worth a fork
+    """
+    base_dir = os.path.dirname(os.path.abspath(robot.source)) if robot.source else None
+    return start(PackageResolver(dict(package_dirs)),
+                 [(name, base_dir, measure) for name, measure in robot_files(robot)],
+                 Budget(int(max_bytes)), min_bytes=min_bytes)

@@ -1,0 +1,62 @@
+# Copyright 2026 urdf_link_tools contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+Which mesh files are read, and how much they may hold: decided before any reader is imported.
+
+Nothing here imports NumPy, so a one-robot check can decide which files a reading child
+takes (:mod:`.aside`) before this process has loaded the readers.
+"""
+
+from dataclasses import dataclass
+import os
+import stat
+from typing import Optional
+
+from urdf_link_tools.limits import MESH_MAX_BYTES
+
+#: twice the triangles of the largest binary STL under the default size limit
+DEFAULT_MAX_TRIANGLES = 4_000_000
+DEFAULT_MAX_INSTANCES = 100_000
+SUPPORTED = {'.stl': 'stl', '.obj': 'obj', '.dae': 'dae', '.glb': 'glb', '.gltf': 'gltf'}
+
+
+@dataclass(frozen=True)
+class Budget:
+    """How much a mesh file may hold: bytes on disk, instances and triangles in its scene."""
+
+    max_bytes: int = MESH_MAX_BYTES
+    max_triangles: int = DEFAULT_MAX_TRIANGLES
+    max_instances: int = DEFAULT_MAX_INSTANCES
+
+
+def format_limit(size: int) -> str:
+    """Format a configured limit (never a file's size) for messages."""
+    return f'{size / 1e6:.1f} MB' if size >= 1e6 else f'{size} bytes'
+
+
+def refusal(path: str, info: os.stat_result, max_bytes: int) -> Optional[str]:
+    """Return why a file is not read, judged from its stat, or None."""
+    mode = info.st_mode
+    if not stat.S_ISREG(mode):
+        kind = ('a directory' if stat.S_ISDIR(mode) else
+                'a FIFO (named pipe)' if stat.S_ISFIFO(mode) else
+                'a character device' if stat.S_ISCHR(mode) else
+                'a block device' if stat.S_ISBLK(mode) else
+                'a socket' if stat.S_ISSOCK(mode) else 'not a regular file')
+        return f'{path} is {kind}, not a mesh file; it was not opened'
+    if info.st_size > max_bytes:
+        return (f'{path} is larger than the limit of {format_limit(max_bytes)} '
+                '(mesh_max_bytes); it was not read')
+    return None
