@@ -66,7 +66,7 @@ started = []
 original = elsewhere.start
 def start(function, calls):
     child = original(function, calls)
-    started.append((len(calls[0][0]), child is not None))
+    started.append((function.__name__, child is not None))
     return child
 elsewhere.start = start
 adopted = []
@@ -99,8 +99,9 @@ def test_a_check_reading_visuals_aside_finds_what_one_process_finds():
     alone = json.loads(run(ANALYSIS, path, '1', prefixes))
     assert aside['can_fork'], 'this test needs Linux and two cores'
     assert alone['started'] == []
-    # One child, the robot's 19 files queued: 10 visual COLLADA, 9 collision STL.
-    assert aside['started'] == [[19, True]]
+    # A child reading (the robot's 19 files queued: 10 visual COLLADA, 9 collision STL),
+    # then one computing the overlaps at rest while this process runs the other checks.
+    assert aside['started'] == [['_claim_and_read', True], ['overlaps_report', True]]
     assert 3 <= aside['adopted'][0] < 19  # the child read some, this process the others
     assert aside['findings'] == alone['findings']
     assert aside['meshes'] == alone['meshes']
@@ -227,7 +228,7 @@ def test_read_aside_gives_what_reading_here_gives_for_good_and_bad_files(tmp_pat
 
 
 CHECK_COMMAND = """
-import json, sys
+import json, os, signal, sys
 from urdf_link_tools import cli
 from urdf_link_tools.meshes import aside, elsewhere
 started = []
@@ -249,23 +250,30 @@ def start(*arguments, **keywords):
         overlaps.append(child is not None and not child.child._done)  # the child still reads
         return report(*arguments)
     collisions.overlaps_report = analysis.overlaps_report = overlaps_report
+    if sys.argv[2] == 'dying':  # the child computing the overlaps dies: computed here then
+        analysis.overlaps_report = lambda *arguments: os.kill(os.getpid(), signal.SIGKILL)
     return child
 aside.start = start
 adopted = []
 overlaps = []
+forked = []
+fork = elsewhere.start
+def start_child(function, calls):
+    forked.append(function.__name__)
+    return fork(function, calls)
+elsewhere.start = start_child
 if sys.argv[2] == 'alone':
     elsewhere.can_fork = lambda: False
 status = cli.main(['check', sys.argv[1], '--format', 'json', '--fail-on', 'never',
                    '--package-dir', 'example-robot-data=' + sys.argv[3]])
 print(json.dumps({'status': status, 'started': started, 'adopted': adopted,
-                  'overlaps': overlaps}), file=sys.stderr)
+                  'overlaps': overlaps, 'forked': forked}), file=sys.stderr)
 """
 
 
-def test_the_check_command_forks_its_reader_before_numpy_and_finds_the_same():
-    # `check` on one robot starts the reading child right after parsing, so that NumPy, coal
-    # and the checks are imported in this process while the child reads (meshes.aside).
-    path = str(corpus.urdf_path('panda.urdf'))
+def _check_both_ways(name: str):
+    """Check a corpus robot with the reading child and in one process; return both runs."""
+    path = str(corpus.urdf_path(name))
     share = str(corpus.prefix() / 'share' / 'example-robot-data')
     results = {}
     for mode in ('aside', 'alone'):
@@ -274,6 +282,19 @@ def test_the_check_command_forks_its_reader_before_numpy_and_finds_the_same():
         assert done.returncode == 0, done.stderr[-3000:]
         results[mode] = (json.loads(done.stdout), json.loads(done.stderr.splitlines()[-1]))
     (aside_report, aside_run), (alone_report, alone_run) = results['aside'], results['alone']
+    assert alone_run['started'] == [{'numpy': False, 'coal': False, 'child': False,
+                                     'files': 0}]
+    assert alone_run['adopted'] in ([], [0]) and alone_run['forked'] == []
+    assert alone_run['overlaps'] == [False]  # computed by the check, here
+    assert aside_run['status'] == alone_run['status'] == 0
+    assert aside_report == alone_report
+    return aside_report, aside_run
+
+
+def test_the_check_command_forks_its_reader_before_numpy_and_finds_the_same():
+    # `check` on one robot starts the reading child right after parsing, so that NumPy, coal
+    # and the checks are imported in this process while the child reads (meshes.aside).
+    _, aside_run = _check_both_ways('panda.urdf')
     # 19 files: 10 visual COLLADA (finger.dae used twice), 9 collision STL
     assert aside_run['started'] == [{'numpy': False, 'coal': False, 'child': True,
                                      'files': 19}]
@@ -281,9 +302,27 @@ def test_the_check_command_forks_its_reader_before_numpy_and_finds_the_same():
     # The overlaps at rest need only the collision meshes, which this process measures:
     # computed once, while the child still reads the visual meshes.
     assert aside_run['overlaps'] == [True]
-    assert alone_run['overlaps'] == [False]
-    assert alone_run['started'] == [{'numpy': False, 'coal': False, 'child': False,
-                                     'files': 0}]
-    assert alone_run['adopted'] in ([], [0])
-    assert aside_run['status'] == alone_run['status'] == 0
-    assert aside_report == alone_report
+    assert aside_run['forked'] == ['_claim_and_read']
+
+
+def test_overlaps_at_rest_are_computed_in_a_child_while_the_other_checks_run():
+    # TALOS: the reading child measures collision meshes too, so the overlaps wait for all of
+    # them; a second child computes them while this process runs the other checks.
+    report, aside_run = _check_both_ways('talos_reduced.urdf')
+    assert aside_run['forked'] == ['_claim_and_read', 'overlaps_report']
+    assert aside_run['overlaps'] == []  # not in this process
+    assert report['rule_counts']['collision-overlap-at-rest'] == 15
+
+
+def test_a_dead_overlap_child_leaves_the_overlaps_to_this_process():
+    path = str(corpus.urdf_path('talos_reduced.urdf'))
+    share = str(corpus.prefix() / 'share' / 'example-robot-data')
+    runs = {}
+    for mode in ('dying', 'aside'):
+        done = subprocess.run([sys.executable, '-c', CHECK_COMMAND, path, mode, share],
+                              capture_output=True, text=True, timeout=300, cwd=ROOT)
+        assert done.returncode == 0, done.stderr[-3000:]
+        runs[mode] = (json.loads(done.stdout), json.loads(done.stderr.splitlines()[-1]))
+    assert runs['dying'][1]['forked'] == ['_claim_and_read', '<lambda>']
+    assert runs['dying'][1]['overlaps'] == [False]  # computed here, after the child died
+    assert runs['dying'][0] == runs['aside'][0]

@@ -225,6 +225,24 @@ def load_elements(robot: Robot, library: MeshLibrary, budget: Optional[Budget],
     return results
 
 
+def _overlaps_aside(ctx: CheckContext) -> None:
+    """
+    Compute the overlaps at rest in a forked child while this process runs the other checks.
+
+    They are the costliest check of a robot with collision meshes (30-60 ms for a humanoid)
+    and need nothing the other checks compute; :func:`.run_checks` runs their check last
+    and it takes the child's answer (or computes them itself when the child failed). Not
+    when they were computed while the meshes were read, or are ignored.
+    """
+    if OVERLAPS_MEMO in ctx.memo or not overlaps_wanted(ctx.config) or \
+            not any(link.collisions for link in ctx.robot.links):
+        return
+    from urdf_link_tools.meshes import elsewhere
+    child = elsewhere.start(overlaps_report, [(ctx.robot, ctx.meshes)])
+    if child is not None:
+        ctx.memo[OVERLAPS_MEMO] = child
+
+
 def _early_overlaps(robot: Robot, config: CheckConfig, library: MeshLibrary,
                     memo: Dict[Tuple[str, object], object]) -> Optional[Callable[[], None]]:
     """
@@ -359,6 +377,8 @@ def analyze(robot: Robot, config: CheckConfig = CheckConfig(),
                        + [_incomplete(budget, 'loading meshes')], results)
     ctx = CheckContext(robot, config, results)
     ctx.memo.update(early)
+    if read_processes > 1 and budget is None and config.check_meshes:
+        _overlaps_aside(ctx)
     # The checks allocate many small objects and no reference cycles, while the robot just
     # parsed (with the collector paused) is still in the youngest generation: a collection
     # now would walk the whole model. Pausing the collector, as parse_urdf_string does,
@@ -378,6 +398,9 @@ def analyze(robot: Robot, config: CheckConfig = CheckConfig(),
     finally:
         if enabled:
             gc.enable()
+        pending = ctx.memo.get(OVERLAPS_MEMO)
+        if hasattr(pending, 'cancel'):  # a child whose answer was not taken (no-op if it was)
+            pending.cancel()  # type: ignore[union-attr]
     return _finish(robot, config, grouped_notes(robot.notes) + found, results)
 
 

@@ -143,6 +143,10 @@ for _rule in PARSE_RULES + SUPPRESSION_RULES + (INTERNAL_RULE, INCOMPLETE_RULE):
 CHECKS = tuple(check for module in MODULES for check in module.CHECKS)
 #: Checks of one link (``(ctx, link) -> findings``) and of one joint: run for each in turn,
 #: so that a check failing on one link loses that link's findings only.
+#: Robot-wide checks run after all the others, their findings listed in their place: the
+#: overlaps at rest, which a one-robot check computes meanwhile in a forked child
+#: (analysis.analyze).
+LAST_CHECKS = (collisions.check_overlaps,)
 LINK_CHECKS = tuple(check for module in MODULES for check in getattr(module, 'LINK_CHECKS', ()))
 JOINT_CHECKS = tuple(check for module in MODULES
                      for check in getattr(module, 'JOINT_CHECKS', ()))
@@ -176,7 +180,11 @@ def run_checks(ctx: CheckContext, into: Optional[List[Finding]] = None) -> List[
     findings: List[Finding] = [] if into is None else into
     append = findings.append
     extend = findings.extend
+    deferred = []
     for check in CHECKS:
+        if check in LAST_CHECKS:
+            deferred.append((len(findings), check))
+            continue
         try:
             extend(check(ctx))
         except Exception as exc:  # one broken rule must not hide the others
@@ -197,4 +205,10 @@ def run_checks(ctx: CheckContext, into: Optional[List[Finding]] = None) -> List[
             except Exception as exc:
                 append(_failed(f'the check {check_name(check)} (joint {joint.name!r})', exc,
                                joint.child))
+    for position, check in reversed(deferred):  # run last, listed where they would have been
+        try:
+            found = list(check(ctx))
+        except Exception as exc:
+            found = [_failed(f'the check {check_name(check)}', exc)]
+        findings[position:position] = found
     return findings

@@ -88,7 +88,8 @@ RULES = (
 )
 
 
-#: CheckContext.memo key of overlaps computed before the checks run (see overlaps_report)
+#: CheckContext.memo key of overlaps computed before the checks run (see overlaps_report),
+#: or of the forked child computing them (elsewhere.Child)
 OVERLAPS_MEMO = ('overlaps at rest', None)
 
 
@@ -122,6 +123,9 @@ def check_overlaps(ctx: CheckContext) -> Iterator[Finding]:
     from urdf_link_tools.collision.overlap import MAX_PAIRS
 
     report = ctx.memo.get(OVERLAPS_MEMO)
+    if hasattr(report, 'collect'):  # computed by a forked child meanwhile (analysis.analyze)
+        answers = report.collect()  # type: ignore[union-attr]
+        report = answers[0] if answers else None
     if report is None:
         report = overlaps_report(ctx.robot, ctx.meshes)
     if isinstance(report, Exception):  # CollisionLibraryMissing
