@@ -700,9 +700,27 @@ def _verbose(err: TextIO, enabled: bool) -> Iterator[None]:
         logger.propagate = propagate
 
 
+def run() -> None:
+    """
+    Run the command line as a program: :func:`main`, then end without the interpreter's teardown.
+
+    Freeing every module's objects at exit (NumPy, coal, lxml) cost 15-20 ms of every
+    check, after its output was written. Everything is flushed and closed first; the forked
+    children were reaped, or end on their own.
+    """
+    status = main()
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):  # a closed pipe or stream: nothing more to say there
+            pass
+    logging.shutdown()
+    os._exit(status)
+
+
 if __name__ == '__main__':
     # Run as `python -m urdf_link_tools.cli`, this file is __main__, a second copy of the
     # module: cli_collisions raises urdf_link_tools.cli.UsageError, which the copy's main()
     # would not catch (a traceback for a usage error). The one module others import runs.
-    from urdf_link_tools.cli import main as _imported_main
-    sys.exit(_imported_main())
+    from urdf_link_tools.cli import run as _imported_run
+    _imported_run()
