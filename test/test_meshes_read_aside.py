@@ -271,17 +271,20 @@ print(json.dumps({'status': status, 'started': started, 'adopted': adopted,
 """
 
 
-def _check_both_ways(name: str):
-    """Check a corpus robot with the reading child and in one process; return both runs."""
+def _run_check(name: str, mode: str):
+    """Check a corpus robot (CHECK_COMMAND in a fresh interpreter); return report and run."""
     path = str(corpus.urdf_path(name))
     share = str(corpus.prefix() / 'share' / 'example-robot-data')
-    results = {}
-    for mode in ('aside', 'alone'):
-        done = subprocess.run([sys.executable, '-c', CHECK_COMMAND, path, mode, share],
-                              capture_output=True, text=True, timeout=300, cwd=ROOT)
-        assert done.returncode == 0, done.stderr[-3000:]
-        results[mode] = (json.loads(done.stdout), json.loads(done.stderr.splitlines()[-1]))
-    (aside_report, aside_run), (alone_report, alone_run) = results['aside'], results['alone']
+    done = subprocess.run([sys.executable, '-c', CHECK_COMMAND, path, mode, share],
+                          capture_output=True, text=True, timeout=300, cwd=ROOT)
+    assert done.returncode == 0, done.stderr[-3000:]
+    return json.loads(done.stdout), json.loads(done.stderr.splitlines()[-1])
+
+
+def _check_both_ways(name: str):
+    """Check a corpus robot with the reading child and in one process; return both runs."""
+    (aside_report, aside_run), (alone_report, alone_run) = \
+        _run_check(name, 'aside'), _run_check(name, 'alone')
     assert alone_run['started'] == [{'numpy': False, 'coal': False, 'child': False,
                                      'files': 0}]
     assert alone_run['adopted'] in ([], [0]) and alone_run['forked'] == []
@@ -303,26 +306,3 @@ def test_the_check_command_forks_its_reader_before_numpy_and_finds_the_same():
     # computed once, while the child still reads the visual meshes.
     assert aside_run['overlaps'] == [True]
     assert aside_run['forked'] == ['_claim_and_read']
-
-
-def test_overlaps_at_rest_are_computed_in_a_child_while_the_other_checks_run():
-    # TALOS: the reading child measures collision meshes too, so the overlaps wait for all of
-    # them; a second child computes them while this process runs the other checks.
-    report, aside_run = _check_both_ways('talos_reduced.urdf')
-    assert aside_run['forked'] == ['_claim_and_read', 'overlaps_report']
-    assert aside_run['overlaps'] == []  # not in this process
-    assert report['rule_counts']['collision-overlap-at-rest'] == 15
-
-
-def test_a_dead_overlap_child_leaves_the_overlaps_to_this_process():
-    path = str(corpus.urdf_path('talos_reduced.urdf'))
-    share = str(corpus.prefix() / 'share' / 'example-robot-data')
-    runs = {}
-    for mode in ('dying', 'aside'):
-        done = subprocess.run([sys.executable, '-c', CHECK_COMMAND, path, mode, share],
-                              capture_output=True, text=True, timeout=300, cwd=ROOT)
-        assert done.returncode == 0, done.stderr[-3000:]
-        runs[mode] = (json.loads(done.stdout), json.loads(done.stderr.splitlines()[-1]))
-    assert runs['dying'][1]['forked'] == ['_claim_and_read', '<lambda>']
-    assert runs['dying'][1]['overlaps'] == [False]  # computed here, after the child died
-    assert runs['dying'][0] == runs['aside'][0]

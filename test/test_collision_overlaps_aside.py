@@ -1,0 +1,41 @@
+# Copyright 2026 urdf_link_tools contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+The overlaps at rest of a one-robot check, computed in a second forked child (needs coal).
+
+When the reading child measured collision meshes too, this process has them only at the end:
+a child computes the overlaps while this process runs the other checks (analysis
+._overlaps_aside), and a child that dies leaves them to this process. Each run is a fresh
+interpreter, as in test_meshes_read_aside.
+"""
+
+from test_meshes_read_aside import _check_both_ways, _run_check
+
+
+def test_overlaps_at_rest_are_computed_in_a_child_while_the_other_checks_run():
+    # TALOS: the reading child measures collision meshes too, so the overlaps wait for all of
+    # them; a second child computes them while this process runs the other checks.
+    report, aside_run = _check_both_ways('talos_reduced.urdf')
+    assert aside_run['forked'] == ['_claim_and_read', 'overlaps_report']
+    assert aside_run['overlaps'] == []  # not in this process
+    assert report['rule_counts']['collision-overlap-at-rest'] == 15
+
+
+def test_a_dead_overlap_child_leaves_the_overlaps_to_this_process():
+    (dying_report, dying_run), (aside_report, _) = \
+        _run_check('talos_reduced.urdf', 'dying'), _run_check('talos_reduced.urdf', 'aside')
+    assert dying_run['forked'] == ['_claim_and_read', '<lambda>']
+    assert dying_run['overlaps'] == [False]  # computed here, after the child died
+    assert dying_report == aside_report
