@@ -306,3 +306,27 @@ def test_the_check_command_forks_its_reader_before_numpy_and_finds_the_same():
     # computed once, while the child still reads the visual meshes.
     assert aside_run['overlaps'] == [True]
     assert aside_run['forked'] == ['_claim_and_read']
+
+
+CLOSED_ONCE = """
+import os, sys
+from urdf_link_tools.meshes import MeshLibrary, aside
+folder = sys.argv[1]
+library = MeshLibrary()
+names = sorted(os.listdir(folder))
+started = aside.start(library, [(name, folder, False) for name in names], library.budget,
+                      min_bytes=0)
+queues = list(started.queues)
+library.adopt_aside(started)  # reads, collects, closes the queues
+reopened = [os.open(os.devnull, os.O_RDONLY) for _ in queues]  # the lowest numbers again
+started.cancel()  # after the answer was taken: must close nothing
+print(sorted(reopened) == sorted(queues), all(os.fstat(fd) for fd in reopened))
+"""
+
+
+def test_the_queues_are_closed_once_even_when_the_descriptor_numbers_come_back(tmp_path):
+    # A descriptor number closed twice may by then name another file of this process.
+    for name in ('link0.dae', 'link1.dae', 'hand.dae'):
+        source = corpus.robots_dir() / 'panda_description' / 'meshes' / 'visual' / name
+        (tmp_path / name).write_bytes(source.read_bytes())
+    assert run(CLOSED_ONCE, str(tmp_path)).split() == ['True', 'True']

@@ -190,7 +190,7 @@ def load_meshes(robot: Robot, library: MeshLibrary, budget: Optional[Budget] = N
         except Exception:  # only a head start: the loop below loads (and reports) every file
             LOG.exception('reading meshes in a child process failed')
     elif ahead is not None:
-        ahead.child.cancel()
+        ahead.cancel()
     return load_elements(robot, library, budget, ('visuals', 'collisions', 'custom'))
 
 

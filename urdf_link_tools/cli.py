@@ -267,7 +267,7 @@ def _check_robot(path: str, args: argparse.Namespace, config, baseline, out: Tex
         analysis = analyze(robot, config, read_processes=2 if ahead else 1, ahead=ahead)
     finally:
         if ahead is not None:
-            ahead.child.cancel()  # nothing left to stop once its answer was taken
+            ahead.cancel()  # nothing left to stop once its answer was taken
     analysis = dataclasses.replace(analysis, findings=loaded.locate(analysis.findings))
     if loaded.expanded and loaded.source_map is not None and len(loaded.source_map):
         from urdf_link_tools.fix import xacro_sources_of_suggestions

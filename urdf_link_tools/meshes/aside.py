@@ -72,8 +72,9 @@ class Aside(NamedTuple):
     """Files shared with a reading child: the requests, their queues, the child."""
 
     requests: List[Request]
-    #: read ends of the queues of measured files and of files only read
-    queues: Tuple[int, int]
+    #: read ends of the queues of measured files and of files only read (emptied when
+    #: closed: a descriptor number is never closed twice, it may name another file by then)
+    queues: List[int]
     #: requests that did not fit in the queues: this process reads them
     rest: List[int]
     child: elsewhere.Child
@@ -89,21 +90,26 @@ class Aside(NamedTuple):
             when the child measures too), before the files only read: work that needs only
             the collision meshes is done then, while the child reads on
         """
-        for queue in self.queues:
+        for number, queue in enumerate(list(self.queues)):
             index = claim(queue)
             while index is not None:
                 yield self.requests[index]
                 index = claim(queue)
-            if queue == self.queues[0] and between is not None and not self.child_measures:
+            if number == 0 and between is not None and not self.child_measures:
                 between()
         for index in self.rest:
             yield self.requests[index]
 
+    def cancel(self) -> None:
+        """Give up: stop the child (unless its answer was taken) and close the queues."""
+        self.child.cancel()
+        self.close()
+
     def close(self) -> None:
         """Close this process's ends of the queues (after :meth:`claims`, or to give up)."""
-        for queue in self.queues:
+        while self.queues:
             try:
-                os.close(queue)
+                os.close(self.queues.pop())
             except OSError:
                 pass
 
@@ -218,7 +224,7 @@ def start(resolver: PackageResolver, files: Sequence[Tuple[str, Optional[str], b
     if queues is None:
         return None
     child = elsewhere.start(_claim_and_read, [(found, queues, budget, measures)])
-    aside = Aside(found, queues, rest, child, budget, measures)  # type: ignore[arg-type]
+    aside = Aside(found, list(queues), rest, child, budget, measures)  # type: ignore[arg-type]
     if child is None:
         aside.close()
         return None
