@@ -14,6 +14,8 @@
 
 """Collision mesh complexity: convexity and face count decide the severity, per target."""
 
+import os
+
 import pytest
 import trimesh
 from urdf_link_tools.analysis import analyze
@@ -118,3 +120,27 @@ def test_detailed_collision_meshes_on_many_links_are_one_finding(tmp_path, count
     # one count where every mesh has it (Shadow's hand read "of 5,374 to 5,374 faces")
     assert f'{count} collision meshes have {len(ring.faces):,} faces, more than the limit' \
         in finding.message
+
+
+def test_real_path_is_os_path_realpath_with_each_folder_resolved_once(tmp_path, monkeypatch):
+    # ctx.real_path decides "the same file" (a collision reusing its visual, MuJoCo's mesh
+    # name clashes): it must equal os.path.realpath for links to folders and to files,
+    # missing files and folders, relative paths and dot components.
+    from urdf_link_tools.checks.base import CheckContext
+    (tmp_path / 'real' / 'meshes').mkdir(parents=True)
+    (tmp_path / 'real' / 'meshes' / 'part.stl').write_bytes(b'solid x\nendsolid x\n')
+    (tmp_path / 'linked').symlink_to(tmp_path / 'real')
+    (tmp_path / 'real' / 'meshes' / 'alias.stl').symlink_to('part.stl')
+    (tmp_path / 'real' / 'meshes' / 'loop.stl').symlink_to('loop.stl')
+    monkeypatch.chdir(tmp_path)
+    ctx = CheckContext(parse_urdf_string(robot_with('part.stl'), 'r.urdf'), CheckConfig(), {})
+    paths = [str(tmp_path / 'linked' / 'meshes' / 'part.stl'),
+             str(tmp_path / 'linked' / 'meshes' / 'alias.stl'),
+             str(tmp_path / 'linked' / 'meshes' / 'loop.stl'),
+             str(tmp_path / 'linked' / 'meshes' / 'missing.stl'),
+             str(tmp_path / 'linked' / 'nowhere' / 'part.stl'),
+             str(tmp_path / 'real' / 'meshes' / 'part.stl'),
+             'linked/meshes/part.stl', 'linked/meshes/../meshes/alias.stl', 'part.stl',
+             'linked/meshes/.', 'linked/meshes/..', 'linked/meshes/']
+    for path in paths + paths:  # the second time from the memo
+        assert ctx.real_path(path) == os.path.realpath(path), path

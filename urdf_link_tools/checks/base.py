@@ -23,6 +23,7 @@ the mass lumped through fixed joints, and the union of a link's collision geomet
 from dataclasses import dataclass
 import functools
 import math
+import os
 from typing import Dict, FrozenSet, Iterable, List, Mapping, Optional, Sequence, Tuple
 
 import numpy as np
@@ -166,6 +167,30 @@ class CheckContext:
     def mesh_for(self, element: GeometryElement) -> Optional[MeshResult]:
         """Return the loaded mesh (or its problem) of a mesh element, None otherwise."""
         return self.meshes.get(id(element))
+
+    def real_path(self, path: str) -> str:
+        """
+        Return ``os.path.realpath(path)``, each folder resolved once per analysis.
+
+        A robot's meshes share a few folders: ``realpath`` checks every component of every
+        path (an lstat each: 5-7 ms on a humanoid's 60 paths); here a file's own name is
+        checked, and its folder only the first time.
+        """
+        memo: Dict[str, str] = self.memo.setdefault(('real paths', None), {})  # type: ignore
+        found = memo.get(path)
+        if found is None:
+            folder, name = os.path.split(path)
+            if not folder or name in ('', '.', '..'):
+                found = os.path.realpath(path)
+            else:
+                real_folder = memo.get(folder)
+                if real_folder is None:
+                    real_folder = memo[folder] = os.path.realpath(folder)
+                found = os.path.join(real_folder, name)
+                if os.path.islink(found):
+                    found = os.path.realpath(found)
+            memo[path] = found
+        return found
 
     @functools.cached_property
     def root_names(self) -> FrozenSet[str]:

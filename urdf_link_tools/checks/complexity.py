@@ -22,7 +22,6 @@ mesh as its convex hull (8 us at 320 faces, 37 us at 20k). So a convex mesh is a
 only past CONVEX_FACTOR times the face limit, a concave one past the limit.
 """
 
-import os
 from typing import Dict, Iterator, List, Optional
 
 from urdf_link_tools.checks.base import CheckContext
@@ -57,39 +56,31 @@ def reused_visuals(ctx: CheckContext, link: Link) -> Dict[int, GeometryElement]:
     """
     key = ('reused visuals', id(link))
     if key not in ctx.memo:
-        ctx.memo[key] = _reused(ctx, link, ctx.memo.setdefault(('real paths', None), {}))
+        ctx.memo[key] = _reused(ctx, link)
     return ctx.memo[key]  # type: ignore[return-value]
 
 
-def _reused(ctx: CheckContext, link: Link,
-            real_paths: Dict[str, str]) -> Dict[int, GeometryElement]:
+def _reused(ctx: CheckContext, link: Link) -> Dict[int, GeometryElement]:
     if not any(isinstance(collision.geometry, Mesh) for collision in link.collisions):
         return {}
     visual_files: Dict[str, GeometryElement] = {}
     for visual in link.visuals:
-        key = _mesh_key(ctx, visual, real_paths)
+        key = _mesh_key(ctx, visual)
         if key is not None:
             visual_files.setdefault(key, visual)
     reused: Dict[int, GeometryElement] = {}
     for collision in link.collisions:
-        key = _mesh_key(ctx, collision, real_paths)
+        key = _mesh_key(ctx, collision)
         if key is not None and key in visual_files:
             reused[id(collision)] = visual_files[key]
     return reused
 
 
-def _mesh_key(ctx: CheckContext, element: GeometryElement,
-              real_paths: Dict[str, str]) -> Optional[str]:
+def _mesh_key(ctx: CheckContext, element: GeometryElement) -> Optional[str]:
     if not isinstance(element.geometry, Mesh):
         return None
-    result = ctx.mesh_for(element)
-    path = getattr(result, 'path', None)
-    if path:
-        real = real_paths.get(path)
-        if real is None:
-            real = real_paths[path] = os.path.realpath(path)
-        return real
-    return element.geometry.filename
+    path = getattr(ctx.mesh_for(element), 'path', None)
+    return ctx.real_path(path) if path else element.geometry.filename
 
 
 def too_complex(ctx: CheckContext, link: Link, element: GeometryElement, result: MeshInfo,

@@ -140,7 +140,7 @@ def check_mujoco(ctx: CheckContext) -> Iterator[Finding]:
         mesh = ctx.mesh_for(element)
         where = getattr(mesh, 'path', None) or filename
         names.setdefault(os.path.basename(filename).lower(), {}).setdefault(
-            os.path.realpath(where), []).append(link.name)
+            ctx.real_path(where), []).append(link.name)
     if undecodable:
         links = tuple(dict.fromkeys(link.name for link, _ in undecodable))
         kinds = sorted({os.path.splitext(e.geometry.filename)[1] or '(none)'
