@@ -626,6 +626,11 @@ def _spin_in_thread(executor: Executor, node: Node) -> None:
     except ExternalShutdownException:
         pass
     except Exception as exc:  # the node must not live on half spun
+        if not node.context.ok():
+            # Shut down meanwhile (SIGTERM, SIGINT): a wait that began just before fails with
+            # "the given context is not valid" instead of ExternalShutdownException. A stop,
+            # not a failure of the executor.
+            return
         node.get_logger().fatal(f'executor failed, shutting down: {exc!r}')
         rclpy.try_shutdown()
 
