@@ -143,13 +143,13 @@ for _rule in PARSE_RULES + SUPPRESSION_RULES + (INTERNAL_RULE, INCOMPLETE_RULE):
 CHECKS = tuple(check for module in MODULES for check in module.CHECKS)
 #: Checks of one link (``(ctx, link) -> findings``) and of one joint: run for each in turn,
 #: so that a check failing on one link loses that link's findings only.
+LINK_CHECKS = tuple(check for module in MODULES for check in getattr(module, 'LINK_CHECKS', ()))
+JOINT_CHECKS = tuple(check for module in MODULES
+                     for check in getattr(module, 'JOINT_CHECKS', ()))
 #: Robot-wide checks run after all the others, their findings listed in their place: the
 #: overlaps at rest, which a one-robot check computes meanwhile in a forked child
 #: (analysis.analyze).
 LAST_CHECKS = (collisions.check_overlaps,)
-LINK_CHECKS = tuple(check for module in MODULES for check in getattr(module, 'LINK_CHECKS', ()))
-JOINT_CHECKS = tuple(check for module in MODULES
-                     for check in getattr(module, 'JOINT_CHECKS', ()))
 
 
 def is_known_rule(rule_id: str) -> bool:
