@@ -25,7 +25,6 @@ import functools
 import gc
 import logging
 import math
-import os
 from typing import Callable, Dict, List, Mapping, Optional, Sequence, Set, Tuple
 
 from urdf_link_tools.budget import AnalysisInterrupted, Budget, TIME_BUDGET
@@ -37,7 +36,7 @@ from urdf_link_tools.config import CheckConfig
 from urdf_link_tools.findings import Finding, Severity, sort_key, worst_severity
 from urdf_link_tools.geometry import Bounds, element_bounds, union_bounds
 from urdf_link_tools.meshes import MeshInfo, MeshLibrary, MeshProblem, MeshResult
-from urdf_link_tools.meshes.aside import Aside, robot_files
+from urdf_link_tools.meshes.aside import Aside, base_dir, robot_files
 from urdf_link_tools.model import GeometryElement, Mesh, Robot
 
 LOG = logging.getLogger(__name__)
@@ -156,10 +155,6 @@ class Analysis:
         return union_bounds([self.element_bounds(element) for element in link.group(group)])
 
 
-def _base_dir(robot: Robot) -> Optional[str]:
-    return os.path.dirname(os.path.abspath(robot.source)) if robot.source else None
-
-
 def load_meshes(robot: Robot, library: MeshLibrary, budget: Optional[Budget] = None,
                 processes: int = 1, ahead: Optional[Aside] = None,
                 between: Optional[Callable[[], None]] = None) -> Dict[int, MeshResult]:
@@ -179,13 +174,13 @@ def load_meshes(robot: Robot, library: MeshLibrary, budget: Optional[Budget] = N
     :return: results keyed by ``id(element)``
     :raises AnalysisInterrupted: when the budget says stop
     """
-    base_dir = _base_dir(robot)
     if processes > 1 and budget is None:
         try:
             if ahead is not None:
                 library.adopt_aside(ahead, between)
             else:
-                library.read_aside([(name, base_dir, measure)
+                folder = base_dir(robot)
+                library.read_aside([(name, folder, measure)
                                     for name, measure in robot_files(robot)])
         except Exception:  # only a head start: the loop below loads (and reports) every file
             LOG.exception('reading meshes in a child process failed')
@@ -197,7 +192,7 @@ def load_meshes(robot: Robot, library: MeshLibrary, budget: Optional[Budget] = N
 def load_elements(robot: Robot, library: MeshLibrary, budget: Optional[Budget],
                   groups: Sequence[str]) -> Dict[int, MeshResult]:
     """Load the meshes of some groups of elements of every link (see :func:`load_meshes`)."""
-    base_dir = _base_dir(robot)
+    folder = base_dir(robot)
     results: Dict[int, MeshResult] = {}
     # A robot names the same file many times (visual and collision, left and right): one
     # resolution, stat and cache lookup per file and scale within this analysis.
@@ -215,7 +210,7 @@ def load_elements(robot: Robot, library: MeshLibrary, budget: Optional[Budget],
                 if budget is not None:
                     budget.check()
                 try:
-                    result = library.load(geometry.filename, geometry.scale, base_dir)
+                    result = library.load(geometry.filename, geometry.scale, folder)
                 except Exception as exc:  # the library should not raise; never let it escape
                     LOG.exception('loading %s failed', geometry.filename)
                     result = MeshProblem(

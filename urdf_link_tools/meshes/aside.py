@@ -120,6 +120,11 @@ def cost(size: int, measure: bool) -> float:
     return work + size * ASIDE_MEASURE + ASIDE_MEASURE_EACH if measure else work
 
 
+def base_dir(robot: Robot) -> Optional[str]:
+    """Return the folder relative mesh filenames are resolved from: the URDF's, if any."""
+    return os.path.dirname(os.path.abspath(robot.source)) if robot.source else None
+
+
 def robot_files(robot: Robot) -> List[Tuple[str, bool]]:
     """Return each mesh filename of a robot once, and whether a collision uses it."""
     files: Dict[str, bool] = {}
@@ -300,7 +305,7 @@ def start_robot(robot: Robot, package_dirs: Mapping[str, str], max_bytes: int,
     :param max_bytes: that library's size limit (its other limits are the defaults)
     :param min_bytes: a smaller share of the child is not worth a fork
     """
-    base_dir = os.path.dirname(os.path.abspath(robot.source)) if robot.source else None
+    folder = base_dir(robot)
     return start(PackageResolver(dict(package_dirs)),
-                 [(name, base_dir, measure) for name, measure in robot_files(robot)],
+                 [(name, folder, measure) for name, measure in robot_files(robot)],
                  Budget(int(max_bytes)), min_bytes=min_bytes)
