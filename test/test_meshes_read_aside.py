@@ -28,6 +28,7 @@ import sys
 
 import corpus
 import pytest
+from urdf_link_tools.meshes import aside
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -330,3 +331,64 @@ def test_the_queues_are_closed_once_even_when_the_descriptor_numbers_come_back(t
         source = corpus.robots_dir() / 'panda_description' / 'meshes' / 'visual' / name
         (tmp_path / name).write_bytes(source.read_bytes())
     assert run(CLOSED_ONCE, str(tmp_path)).split() == ['True', 'True']
+
+
+WORTH_COAL = """
+import os, sys
+from urdf_link_tools.meshes import aside
+# (key, path, type, size, tried, measured): three measured files, the costliest first
+sizes = [int(size) for size in sys.argv[1:]]
+found = [((i,), 'f', 'stl', size, (), True) for i, size in enumerate(sizes)]
+read, write = os.pipe()
+os.write(write, b''.join(aside._INDEX.pack(i) for i in range(len(found))))
+os.close(write)
+answers = []
+while True:
+    answers.append(str(aside._worth_coal(found, read)))
+    answers.append(str(aside.pending(read)))
+    if aside.claim(read) is None:
+        break
+print(' '.join(answers), 'coal' in sys.modules)
+"""
+
+
+def test_the_child_imports_coal_only_for_measured_files_worth_it():
+    # What is left in the measured queue is the tail of its order (the costliest first),
+    # counted without reading the pipe: worth coal's import only while it costs more.
+    big, small = str(3 * aside.ASIDE_COAL), '1000'
+    assert run(WORTH_COAL, big, small, small).split() == [
+        'True', '3', 'False', '2', 'False', '1', 'False', '0', 'False']
+    assert run(WORTH_COAL, big, big, small).split() == [
+        'True', '3', 'True', '2', 'False', '1', 'False', '0', 'False']
+
+
+CHILD_READS = """
+import sys
+from urdf_link_tools.meshes import aside
+from urdf_link_tools.meshes.files import Budget
+from urdf_link_tools.meshes.resolve import PackageResolver
+folder = sys.argv[1]
+budget = Budget(10 ** 8)
+found = aside.requests(PackageResolver({}), [(name, folder, True) for name in sys.argv[2:]],
+                       budget.max_bytes, lambda key: False)
+queues, rest = aside._queues([list(range(len(found))), []])
+answers = aside._claim_and_read(found, queues, budget, True)
+print(len(answers), [type(raw).__name__ for _, raw, _ in answers],
+      [solid is None for _, _, solid in answers], 'coal' in sys.modules)
+"""
+
+
+def test_a_child_reads_the_few_measured_files_left_without_importing_coal():
+    # Two small collision meshes: not worth the child's coal import, so it reads them and
+    # the parent measures them (MeshLibrary.adopt_aside).
+    folder = str(corpus.robots_dir() / 'panda_description' / 'meshes' / 'collision')
+    out = run(CHILD_READS, folder, 'finger.stl', 'hand.stl')
+    assert out.split('\n')[0] == "2 ['RawMesh', 'RawMesh'] [True, True] False"
+
+
+def test_an_icub_check_with_its_reading_child_finds_what_one_process_finds():
+    # iCub: 56 COLLADA files, 28 of them measured. The child reaches the measured queue
+    # when few are left there, which it then reads for this process to measure.
+    _, aside_run = _check_both_ways('icub.urdf')
+    assert aside_run['started'][0]['child'] is True
+    assert aside_run['adopted'][0] > 0

@@ -20,9 +20,11 @@ whose solid is measured too (the collision meshes). Each process takes the next 
 queue when it is free (a four-byte index read from a pipe, which only one reader gets), so
 neither waits for the other while work is left: the child takes the files only read first,
 this process the measured ones (it imports coal for the overlaps at rest anyway). The child
-measures too only where the estimate says its coal import pays (:func:`share`). The child
-reads with :mod:`.elsewhere`; :meth:`.MeshLibrary.adopt_aside` reads this process's files
-and caches the child's answers as if read here (the same code on the same files).
+measures too only where the estimate says its coal import pays (:func:`share`), and only
+while the measured files left still pay it (:func:`_worth_coal`; else it reads them and this
+process measures them). The child reads with :mod:`.elsewhere`;
+:meth:`.MeshLibrary.adopt_aside` reads this process's files and caches the child's answers
+as if read here (the same code on the same files).
 
 A one-robot ``check`` starts the child as soon as the URDF is parsed (:func:`start_robot`):
 before this process has imported NumPy, coal and the checks (about 100 ms), which it then
@@ -277,18 +279,57 @@ def _queues(orders: Sequence[List[int]]) -> Tuple[Optional[Tuple[int, int]], Lis
     return (ends[0], ends[1]), rest
 
 
+def pending(queue: int) -> Optional[int]:
+    """Return how many indices a queue still holds, None when the system does not say."""
+    try:
+        import fcntl
+        import termios
+        held = fcntl.ioctl(queue, termios.FIONREAD, _INDEX.pack(0))
+    except (ImportError, OSError, AttributeError):
+        return None
+    return _INDEX.unpack(held)[0] // _INDEX.size
+
+
+def _worth_coal(found: Sequence[Request], queue: int) -> bool:
+    """
+    Return True when the measured files left are worth the child's import of coal.
+
+    The queue holds the costliest first, so what is left is the tail of its order. Sharing
+    their measuring ends sooner than leaving it to this process only when it is more work
+    than the import (iCub: the child came to the measured queue with one small file left
+    and spent 25 ms importing coal to measure it in 1 ms). Otherwise the child still reads
+    them, and this process measures them.
+    """
+    if 'coal' in sys.modules:
+        return True
+    left = pending(queue)
+    if left is None:
+        return True
+    measured = [request for request in found if request[5]]
+    tail = measured[len(measured) - left:] if left else []
+    return sum(cost(request[3], True) for request in tail) > ASIDE_COAL
+
+
 def _claim_and_read(found: List[Request], queues: Tuple[int, int], budget: Budget,
                     measures: bool) -> List[tuple]:  # pragma: no cover (runs in the child)
-    """Read files from the queues, files only read first; return (index, raw, solid)."""
+    """
+    Read files from the queues, files only read first; return (index, raw, solid).
+
+    The solid is None where the file was not measured here (only read, or the measured
+    files left were not worth importing coal for: :func:`_worth_coal`).
+    """
     from urdf_link_tools.meshes.library import read_and_measure
     answers: List[tuple] = []
     for queue in (queues[1], queues[0]) if measures else (queues[1],):
+        # The measured files left may be too few to pay the import of coal here: then this
+        # child only reads them, and this process measures them when it adopts them.
+        measuring = queue == queues[0] and _worth_coal(found, queue)
         index = claim(queue)
         while index is not None:
-            _, path, file_type, _, tried, measure = found[index]
+            _, path, file_type, _, tried, _ = found[index]
             try:
                 answers.append((index, *read_and_measure(path, file_type, budget, tried,
-                                                         measure)))
+                                                         measuring)))
             except MemoryError:  # this process reads it, where it says so
                 pass
             index = claim(queue)

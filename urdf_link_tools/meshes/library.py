@@ -359,6 +359,8 @@ class MeshLibrary(PackageResolver):
             entry = _Entry(raw)
             if solid is not None:
                 entry.solids.adopt(solid)
+            elif started.requests[index][5] and isinstance(raw, RawMesh):
+                entry.solids.get(raw)  # read there, measured here (see aside._worth_coal)
             self.loads += 1
             self._store(started.requests[index][0], entry)
             adopted += 1
