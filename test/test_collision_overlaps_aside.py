@@ -13,12 +13,13 @@
 # limitations under the License.
 
 """
-The overlaps at rest of a one-robot check, computed in a second forked child (needs coal).
+The overlaps at rest of a one-robot check, tested in a second forked child (needs coal).
 
 When the reading child measured collision meshes too, this process has them only at the end:
-a child computes the overlaps while this process runs the other checks (analysis
-._overlaps_aside), and a child that dies leaves them to this process. Each run is a fresh
-interpreter, as in test_meshes_read_aside.
+a child tests the pairs of links while this process runs the other checks
+(analysis._overlaps_aside, collision.shared), this process takes the pairs the child has not
+reached when its checks end first, and a child that dies leaves its pairs to this process.
+Each run is a fresh interpreter, as in test_meshes_read_aside.
 """
 
 from test_meshes_read_aside import _check_both_ways, _run_check
@@ -26,16 +27,28 @@ from test_meshes_read_aside import _check_both_ways, _run_check
 
 def test_overlaps_at_rest_are_computed_in_a_child_while_the_other_checks_run():
     # TALOS: the reading child measures collision meshes too, so the overlaps wait for all of
-    # them; a second child computes them while this process runs the other checks.
+    # them; a second child tests the pairs while this process runs the other checks.
     report, aside_run = _check_both_ways('talos_reduced.urdf')
-    assert aside_run['forked'] == ['_claim_and_read', 'overlaps_report']
-    assert aside_run['overlaps'] == []  # not in this process
+    assert aside_run['forked'] == ['_claim_and_read', '_claim_and_test']
+    assert aside_run['overlaps'] == []  # overlaps_report was not called in this process
     assert report['rule_counts']['collision-overlap-at-rest'] == 15
 
 
+def test_this_process_tests_the_pairs_a_late_child_has_not_reached():
+    (slow_report, slow_run), (alone_report, _) = \
+        _run_check('talos_reduced.urdf', 'slow'), _run_check('talos_reduced.urdf', 'alone')
+    assert slow_run['forked'] == ['_claim_and_read', 'slow']
+    # The child sleeps until this process's checks are done: every pair is tested here,
+    # each once, and the report is the one process's.
+    assert len(slow_run['pairs_here']) > 50
+    assert sorted(slow_run['pairs_here']) == list(range(len(slow_run['pairs_here'])))
+    assert slow_report == alone_report
+
+
 def test_a_dead_overlap_child_leaves_the_overlaps_to_this_process():
+    # The child takes a pair and dies: that pair and all the others are tested here.
     (dying_report, dying_run), (aside_report, _) = \
         _run_check('talos_reduced.urdf', 'dying'), _run_check('talos_reduced.urdf', 'aside')
-    assert dying_run['forked'] == ['_claim_and_read', '<lambda>']
-    assert dying_run['overlaps'] == [False]  # computed here, after the child died
+    assert dying_run['forked'] == ['_claim_and_read', 'dying']
+    assert len(set(dying_run['pairs_here'])) == len(dying_run['pairs_here']) > 50
     assert dying_report == aside_report

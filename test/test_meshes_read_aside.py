@@ -101,8 +101,8 @@ def test_a_check_reading_visuals_aside_finds_what_one_process_finds():
     assert aside['can_fork'], 'this test needs Linux and two cores'
     assert alone['started'] == []
     # A child reading (the robot's 19 files queued: 10 visual COLLADA, 9 collision STL),
-    # then one computing the overlaps at rest while this process runs the other checks.
-    assert aside['started'] == [['_claim_and_read', True], ['overlaps_report', True]]
+    # then one testing the pairs of links at rest while this process runs the other checks.
+    assert aside['started'] == [['_claim_and_read', True], ['_claim_and_test', True]]
     assert 3 <= aside['adopted'][0] < 19  # the child read some, this process the others
     assert aside['findings'] == alone['findings']
     assert aside['meshes'] == alone['meshes']
@@ -229,7 +229,7 @@ def test_read_aside_gives_what_reading_here_gives_for_good_and_bad_files(tmp_pat
 
 
 CHECK_COMMAND = """
-import json, os, signal, sys
+import json, os, signal, sys, time
 from urdf_link_tools import cli
 from urdf_link_tools.meshes import aside, elsewhere
 started = []
@@ -251,12 +251,31 @@ def start(*arguments, **keywords):
         overlaps.append(child is not None and not child.child._done)  # the child still reads
         return report(*arguments)
     collisions.overlaps_report = analysis.overlaps_report = overlaps_report
-    if sys.argv[2] == 'dying':  # the child computing the overlaps dies: computed here then
-        analysis.overlaps_report = lambda *arguments: os.kill(os.getpid(), signal.SIGKILL)
+    from urdf_link_tools.collision import overlap, shared
+    test_pairs = overlap.OverlapPlan.test
+    def counted(self, numbers):  # the pairs of the shared overlaps tested in this process
+        def each():
+            for number in numbers:
+                pairs_here.append(number)
+                yield number
+        return test_pairs(self, each())
+    overlap.OverlapPlan.test = counted
+    test_in_child = shared._claim_and_test
+    if sys.argv[2] == 'dying':  # the child testing the pairs takes one and dies
+        def dying(robot, meshes, queue, queued):
+            aside.claim(queue)
+            os.kill(os.getpid(), signal.SIGKILL)
+        shared._claim_and_test = dying
+    if sys.argv[2] == 'slow':  # the child starts after this process's checks have ended
+        def slow(*arguments):
+            time.sleep(1.5)
+            return test_in_child(*arguments)
+        shared._claim_and_test = slow
     return child
 aside.start = start
 adopted = []
 overlaps = []
+pairs_here = []
 forked = []
 fork = elsewhere.start
 def start_child(function, calls):
@@ -268,7 +287,8 @@ if sys.argv[2] == 'alone':
 status = cli.main(['check', sys.argv[1], '--format', 'json', '--fail-on', 'never',
                    '--package-dir', 'example-robot-data=' + sys.argv[3]])
 print(json.dumps({'status': status, 'started': started, 'adopted': adopted,
-                  'overlaps': overlaps, 'forked': forked}), file=sys.stderr)
+                  'overlaps': overlaps, 'forked': forked, 'pairs_here': pairs_here}),
+      file=sys.stderr)
 """
 
 
@@ -371,10 +391,12 @@ folder = sys.argv[1]
 budget = Budget(10 ** 8)
 found = aside.requests(PackageResolver({}), [(name, folder, True) for name in sys.argv[2:]],
                        budget.max_bytes, lambda key: False)
-queues, rest = aside._queues([list(range(len(found))), []])
+queues, rest = aside.index_queues([list(range(len(found))), []])
 answers = aside._claim_and_read(found, queues, budget, True)
-print(len(answers), [type(raw).__name__ for _, raw, _ in answers],
-      [solid is None for _, _, solid in answers], 'coal' in sys.modules)
+print(len(answers), [type(raw).__name__ for _, raw, _, _ in answers],
+      [solid is None for _, _, solid, _ in answers], 'coal' in sys.modules,
+      all((bounds[0] == raw.vertices.min(axis=0)).all() and
+          (bounds[1] == raw.vertices.max(axis=0)).all() for _, raw, _, bounds in answers))
 """
 
 
@@ -383,7 +405,8 @@ def test_a_child_reads_the_few_measured_files_left_without_importing_coal():
     # the parent measures them (MeshLibrary.adopt_aside).
     folder = str(corpus.robots_dir() / 'panda_description' / 'meshes' / 'collision')
     out = run(CHILD_READS, folder, 'finger.stl', 'hand.stl')
-    assert out.split('\n')[0] == "2 ['RawMesh', 'RawMesh'] [True, True] False"
+    # The child also sends each mesh's bounds, taken there.
+    assert out.split('\n')[0] == "2 ['RawMesh', 'RawMesh'] [True, True] False True"
 
 
 def test_an_icub_check_with_its_reading_child_finds_what_one_process_finds():

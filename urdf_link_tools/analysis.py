@@ -225,17 +225,18 @@ def _overlaps_aside(ctx: CheckContext) -> None:
     Compute the overlaps at rest in a forked child while this process runs the other checks.
 
     They are the costliest check of a robot with collision meshes (30-60 ms for a humanoid)
-    and need nothing the other checks compute; :func:`.run_checks` runs their check last
-    and it takes the child's answer (or computes them itself when the child failed). Not
-    when they were computed while the meshes were read, or are ignored.
+    and need nothing the other checks compute; :func:`.run_checks` runs their check last,
+    which takes the pairs the child has not reached yet and then the child's answer (or
+    tests every pair itself when the child failed: :mod:`.collision.shared`). Not when they
+    were computed while the meshes were read, or are ignored.
     """
     if OVERLAPS_MEMO in ctx.memo or not overlaps_wanted(ctx.config) or \
             not any(link.collisions for link in ctx.robot.links):
         return
-    from urdf_link_tools.meshes import elsewhere
-    child = elsewhere.start(overlaps_report, [(ctx.robot, ctx.meshes)])
-    if child is not None:
-        ctx.memo[OVERLAPS_MEMO] = child
+    from urdf_link_tools.collision import shared
+    started = shared.start(ctx.robot, ctx.meshes)
+    if started is not None:
+        ctx.memo[OVERLAPS_MEMO] = started
 
 
 def _early_overlaps(robot: Robot, config: CheckConfig, library: MeshLibrary,

@@ -226,8 +226,8 @@ def start(resolver: PackageResolver, files: Sequence[Tuple[str, Optional[str], b
     if sum(request[3] for request in theirs) < min_bytes:
         return None
     measures = any(request[5] for request in theirs)
-    queues, rest = _queues([[i for i, request in enumerate(found) if request[5] == measured]
-                            for measured in (True, False)])
+    queues, rest = index_queues([[i for i, request in enumerate(found)
+                                  if request[5] == measured] for measured in (True, False)])
     if queues is None:
         return None
     child = elsewhere.start(_claim_and_read, [(found, queues, budget, measures)])
@@ -247,9 +247,9 @@ def claim(queue: int) -> Optional[int]:
     return _INDEX.unpack(data)[0] if len(data) == _INDEX.size else None
 
 
-def _queues(orders: Sequence[List[int]]) -> Tuple[Optional[Tuple[int, int]], List[int]]:
+def index_queues(orders: Sequence[List[int]]) -> Tuple[Optional[Tuple[int, ...]], List[int]]:
     """
-    Write each order of indices into a pipe of its own; return the read ends.
+    Write each order of indices into a pipe of its own; return the read ends (one per order).
 
     A pipe holds 64 kB (16,384 indices): what does not fit is returned, for this process.
     The write ends are closed, so a read of an empty queue returns at once.
@@ -276,7 +276,7 @@ def _queues(orders: Sequence[List[int]]) -> Tuple[Optional[Tuple[int, int]], Lis
         for read in ends:
             os.close(read)
         return None, []
-    return (ends[0], ends[1]), rest
+    return tuple(ends), rest
 
 
 def pending(queue: int) -> Optional[int]:
@@ -313,7 +313,7 @@ def _worth_coal(found: Sequence[Request], queue: int) -> bool:
 def _claim_and_read(found: List[Request], queues: Tuple[int, int], budget: Budget,
                     measures: bool) -> List[tuple]:  # pragma: no cover (runs in the child)
     """
-    Read files from the queues, files only read first; return (index, raw, solid).
+    Read files from the queues, files only read first; return (index, raw, solid, bounds).
 
     The solid is None where the file was not measured here (only read, or the measured
     files left were not worth importing coal for: :func:`_worth_coal`).

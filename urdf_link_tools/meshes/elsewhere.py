@@ -39,6 +39,7 @@ import atexit
 import logging
 import os
 import pickle
+import select
 import signal
 import struct
 import sys
@@ -118,6 +119,15 @@ class Child:
         for name, level, message in lines:
             logging.getLogger(name).log(level, '%s', message)
         return results
+
+    def ready(self) -> bool:
+        """Return True when the child has ended: its answer (or its end) waits to be read."""
+        if self._done:
+            return True
+        try:
+            return bool(select.select([self._stream], [], [], 0)[0])
+        except (OSError, ValueError):
+            return True
 
     def cancel(self) -> None:
         """Stop the child and forget its results."""

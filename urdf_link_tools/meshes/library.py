@@ -167,7 +167,8 @@ class _Entry:
 
     __slots__ = ('raw', 'solids', 'bounds', 'infos', 'nbytes', '__weakref__')
 
-    def __init__(self, raw: Union[RawMesh, MeshProblem]) -> None:
+    def __init__(self, raw: Union[RawMesh, MeshProblem],
+                 bounds: Optional[Tuple[np.ndarray, np.ndarray]] = None) -> None:
         self.raw = raw
         self.solids = SolidCache()
         # Weak: each MeshInfo holds its entry, so a strong map back would make a cycle.
@@ -176,7 +177,7 @@ class _Entry:
         self.bounds = None
         self.nbytes = 0
         if isinstance(raw, RawMesh):
-            self.bounds = (raw.vertices.min(axis=0), raw.vertices.max(axis=0))
+            self.bounds = bounds if bounds is not None else vertex_bounds(raw)
             self.nbytes = raw.nbytes
             if raw.size_bytes > TRIM_BYTES:
                 weakref.finalize(self, trim_heap)
@@ -199,11 +200,24 @@ def collada_fallbacks(results: Iterable[object]) -> Dict[str, int]:
     return dict(sorted(counts.items(), key=lambda item: (-item[1], item[0])))
 
 
+def vertex_bounds(raw: RawMesh) -> Tuple[np.ndarray, np.ndarray]:
+    """Return the (min, max) corners of a mesh's vertices, before any URDF scale."""
+    return raw.vertices.min(axis=0), raw.vertices.max(axis=0)
+
+
 def read_and_measure(path: str, file_type: str, budget: Budget, tried: Tuple[str, ...],
-                     measure: bool) -> Tuple[Union[RawMesh, MeshProblem], Optional[Solid]]:
-    """Read a file and, when asked, measure its solid (what a reading child does, .aside)."""
+                     measure: bool) -> Tuple[Union[RawMesh, MeshProblem], Optional[Solid],
+                                             Optional[Tuple[np.ndarray, np.ndarray]]]:
+    """
+    Read a file, take its bounds and, when asked, measure its solid (a reading child's work).
+
+    The bounds are taken there too: a visual mesh of a million vertices costs a few
+    milliseconds of min and max, which this process then need not spend (.aside).
+    """
     raw = read_mesh(path, file_type, budget, tried)
-    return raw, measure_solid(raw) if measure and isinstance(raw, RawMesh) else None
+    if not isinstance(raw, RawMesh):
+        return raw, None, None
+    return raw, measure_solid(raw) if measure else None, vertex_bounds(raw)
 
 
 class MeshLibrary(PackageResolver):
@@ -353,10 +367,10 @@ class MeshLibrary(PackageResolver):
             started.close()
         answers = started.child.collect()
         adopted = 0
-        for index, raw, solid in answers[0] if answers and answers[0] else ():
+        for index, raw, solid, bounds in answers[0] if answers and answers[0] else ():
             if isinstance(raw, RawMesh):  # arrays come back writable from the pipe
                 raw = replace(raw, vertices=frozen(raw.vertices), faces=frozen(raw.faces))
-            entry = _Entry(raw)
+            entry = _Entry(raw, bounds)
             if solid is not None:
                 entry.solids.adopt(solid)
             elif started.requests[index][5] and isinstance(raw, RawMesh):
