@@ -262,13 +262,17 @@ def start(*arguments, **keywords):
     overlap.OverlapPlan.test = counted
     test_in_child = shared._claim_and_test
     if sys.argv[2] == 'dying':  # the child testing the pairs takes one and dies
-        def dying(robot, meshes, queue, queued):
+        def dying(robot, meshes, queue, queued, told):
             aside.claim(queue)
             os.kill(os.getpid(), signal.SIGKILL)
         shared._claim_and_test = dying
-    if sys.argv[2] == 'slow':  # the child starts after this process's checks have ended
+    if sys.argv[2] == 'slow':  # the child takes pairs after this process's checks ended
         def slow(*arguments):
-            time.sleep(1.5)
+            claims = shared._claims
+            def late(*claiming):
+                time.sleep(1.5)
+                yield from claims(*claiming)
+            shared._claims = late  # in the child only
             return test_in_child(*arguments)
         shared._claim_and_test = slow
     return child

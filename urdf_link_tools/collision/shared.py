@@ -21,30 +21,36 @@ child, this process takes the pairs the child has not reached (Romeo: 30 ms of c
 55 ms of overlaps). The pair numbers wait in a queue, a pipe of 4-byte indices as for the
 reading child's files (:mod:`.meshes.aside`), that each process takes from when it is free.
 Each process makes the same plan of pairs (:class:`.overlap.OverlapPlan`, deterministic,
-from the same model and meshes); this one only when the child is not done, so a child that
-ends first costs this process nothing. The report is the same whoever tested a pair; a
-child that fails leaves the pairs it took to this process.
+from the same model and meshes): this one only when a pair is left for it (the child tells
+how many pairs there are as soon as its plan is made), and it imports the collision modules
+only then. The report is the same whoever tested a pair; a child that fails leaves the pairs
+it took to this process.
 """
 
+import itertools
 import os
-from typing import Iterator, List, Mapping, Optional, Tuple, Union
+import struct
+from typing import Any, Iterator, List, Mapping, Optional, Tuple, TYPE_CHECKING
 
-from urdf_link_tools.collision.bodies import build_bodies, CollisionLibraryMissing
-from urdf_link_tools.collision.overlap import (MAX_PAIRS, Overlap, OverlapPlan, OverlapReport,
-                                               report_of)
 from urdf_link_tools.meshes import elsewhere
 from urdf_link_tools.meshes.aside import claim, index_queues
 from urdf_link_tools.model import Robot
 
-#: a pipe holds 64 kB: pairs numbered beyond this are the child's (MAX_PAIRS is 20,000)
+if TYPE_CHECKING:  # the collision modules are imported where pairs are tested
+    from urdf_link_tools.collision.overlap import Overlap, OverlapPlan
+
+#: a pipe holds 64 kB: pairs numbered beyond this are the child's (at most 20,000 are tested)
 QUEUED_MAX = 16_384
 
-#: what the child answers: (pairs tested, truncated, (number, overlap) of those it tested)
-ChildAnswer = Tuple[int, bool, List[Tuple[int, Overlap]]]
+#: the number of pairs, which the child tells as soon as its plan is made
+_COUNT = struct.Struct('<I')
 
 
-def _plan(robot: Robot, meshes: Mapping[int, object]) -> OverlapPlan:
+def _plan(robot: Robot, meshes: Mapping[int, object]) -> 'OverlapPlan':
     """Return the plan of pairs (the same in the child and here, made from the same data)."""
+    from urdf_link_tools.collision.bodies import build_bodies
+    from urdf_link_tools.collision.overlap import OverlapPlan
+
     bodies, _ = build_bodies(robot, meshes)
     return OverlapPlan(robot, bodies)
 
@@ -57,16 +63,27 @@ def _claims(queue: int, count: int) -> Iterator[int]:
         number = claim(queue)
 
 
-def _claim_and_test(robot: Robot, meshes: Mapping[int, object], queue: int,
-                    queued: int) -> Union[ChildAnswer, CollisionLibraryMissing]:
-    """Test the pairs taken from the queue and those past it (in the child)."""
-    try:  # pragma: no cover (runs in the child)
-        plan = _plan(robot, meshes)
-    except CollisionLibraryMissing as exc:  # pragma: no cover
-        return exc
-    found = list(plan.test(_claims(queue, len(plan.pairs))))  # pragma: no cover
-    found += plan.test(range(queued, len(plan.pairs)))  # pragma: no cover
-    return plan.tested, plan.truncated, found  # pragma: no cover
+def _claim_and_test(robot: Robot, meshes: Mapping[int, object], queue: int, queued: int,
+                    told: int) -> Any:  # pragma: no cover (runs in the child)
+    """
+    Test the pairs taken from the queue and those past it (in the child).
+
+    :param told: where to write the number of pairs once the plan is made (then closed)
+    :return: (pairs tested, truncated, [(number, overlap) of the pairs tested here]), or
+        the CollisionLibraryMissing
+    """
+    from urdf_link_tools.collision.bodies import CollisionLibraryMissing
+    try:
+        try:
+            plan = _plan(robot, meshes)
+        except CollisionLibraryMissing as exc:
+            return exc
+        os.write(told, _COUNT.pack(len(plan.pairs)))
+    finally:
+        os.close(told)
+    found = list(plan.test(_claims(queue, len(plan.pairs))))
+    found += plan.test(range(queued, len(plan.pairs)))
+    return plan.tested, plan.truncated, found
 
 
 class SharedOverlaps:
@@ -78,28 +95,24 @@ class SharedOverlaps:
     the child.
     """
 
-    def __init__(self, robot: Robot, meshes: Mapping[int, object], queue: int,
+    def __init__(self, robot: Robot, meshes: Mapping[int, object], queue: int, told: int,
                  child: elsewhere.Child) -> None:
         self.robot = robot
         self.meshes = meshes
         self.child = child
-        self._queue: Optional[int] = queue
+        self._ends: List[int] = [queue, told]
         self._collected = False
 
-    def collect(self) -> Optional[List[Union[OverlapReport, CollisionLibraryMissing]]]:
+    def collect(self) -> Optional[List[object]]:
         """Take the pairs left when the child is not done, then the child's answer."""
         if self._collected:
             return None
         self._collected = True
-        plan: Optional[OverlapPlan] = None
-        mine: List[Tuple[int, Overlap]] = []
+        plan: Optional['OverlapPlan'] = None
+        mine: List[Tuple[int, 'Overlap']] = []
         try:
             if not self.child.ready():
-                plan = _plan(self.robot, self.meshes)
-                mine = list(plan.test(_claims(self._queue, len(plan.pairs))))
-        except CollisionLibraryMissing as exc:
-            self.cancel()
-            return [exc]
+                plan, mine = self._take_left()
         except BaseException:
             self.cancel()
             raise
@@ -107,7 +120,7 @@ class SharedOverlaps:
             self._close()
         answers = self.child.collect()
         theirs = answers[0] if answers else None
-        if isinstance(theirs, CollisionLibraryMissing):
+        if isinstance(theirs, Exception):  # CollisionLibraryMissing
             return [theirs]
         if theirs is None:  # it failed: the pairs it took are lost, so all are tested here
             plan = plan if plan is not None else _plan(self.robot, self.meshes)
@@ -115,21 +128,39 @@ class SharedOverlaps:
             mine += plan.test(number for number in range(len(plan.pairs))
                               if number not in done)
             return [plan.report(overlap for _, overlap in mine)]
+        from urdf_link_tools.collision.overlap import report_of
+
         tested, truncated, found = theirs
         return [report_of((overlap for _, overlap in mine + found), tested, truncated)]
 
+    def _take_left(self) -> Tuple[Optional['OverlapPlan'], List[Tuple[int, 'Overlap']]]:
+        """Test the pairs the child has not taken; the plan only if there is one left."""
+        queue, told = self._ends
+        data = os.read(told, _COUNT.size)  # the child's plan is made (or it failed)
+        if len(data) != _COUNT.size:
+            return None, []
+        count = _COUNT.unpack(data)[0]
+        first = claim(queue)
+        if first is None or first >= count:
+            return None, []  # the child has taken every pair
+        plan = _plan(self.robot, self.meshes)
+        return plan, list(plan.test(itertools.chain([first], _claims(queue, count))))
+
     def cancel(self) -> None:
-        """Stop the child (if its answer was not taken) and close the queue."""
+        """Stop the child (if its answer was not taken) and close the pipes."""
         self.child.cancel()
         self._close()
 
     def _close(self) -> None:
-        queue, self._queue = self._queue, None
-        if queue is not None:
-            try:
-                os.close(queue)
-            except OSError:
-                pass
+        while self._ends:
+            _close(self._ends.pop())
+
+
+def _close(descriptor: int) -> None:
+    try:
+        os.close(descriptor)
+    except OSError:
+        pass
 
 
 def start(robot: Robot, meshes: Mapping[int, object]) -> Optional[SharedOverlaps]:
@@ -141,18 +172,24 @@ def start(robot: Robot, meshes: Mapping[int, object]) -> Optional[SharedOverlaps
     """
     if not elsewhere.can_fork():
         return None
-    # At most every pair of links with collision geometry; numbers past a plan's pairs are
-    # passed over by both processes.
+    # At most every pair of links with collision geometry; the numbers past a plan's pairs
+    # are passed over by both processes.
     count = sum(1 for link in robot.links if link.collisions)
-    queued = min(count * (count - 1) // 2, MAX_PAIRS, QUEUED_MAX)
+    queued = min(count * (count - 1) // 2, QUEUED_MAX)
     if queued == 0:
         return None  # no pair: nothing worth a child
     queues, rest = index_queues([list(range(queued))])
     if queues is None:
         return None
     queued -= len(rest)  # those that did not fit: the child's, as the numbers past the queue
-    child = elsewhere.start(_claim_and_test, [(robot, meshes, queues[0], queued)])
-    shared = SharedOverlaps(robot, meshes, queues[0], child)  # type: ignore[arg-type]
+    try:
+        told_here, told = os.pipe()
+    except OSError:
+        _close(queues[0])
+        return None
+    child = elsewhere.start(_claim_and_test, [(robot, meshes, queues[0], queued, told)])
+    _close(told)  # the child's end: its exit closes the last copy (no count: it failed)
+    shared = SharedOverlaps(robot, meshes, queues[0], told_here, child)  # type: ignore
     if child is None:
         shared._close()
         return None
