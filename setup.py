@@ -85,7 +85,7 @@ setup(
     },
     entry_points={
         'console_scripts': [
-            'urdf-link-tools = urdf_link_tools.cli:run',
+            'urdf-link-tools = urdf_link_tools.console:run',
             'urdf_link_tools_node = urdf_link_tools.ros.node:main',
         ],
     },

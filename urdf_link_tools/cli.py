@@ -418,6 +418,7 @@ def _check_paths(args: argparse.Namespace, config, baseline, out: TextIO, err: T
     import functools
     from urdf_link_tools import batch
     from urdf_link_tools.check_runner import check_path
+    from urdf_link_tools.meshes.aside import release_early
 
     paths = _robot_paths(args)
     if args.shard:
@@ -444,6 +445,8 @@ def _check_paths(args: argparse.Namespace, config, baseline, out: TextIO, err: T
     # cores) shares reading its meshes with a forked child; --jobs 1 keeps to one process,
     # and the workers of a pool keep the cores busy already.
     alone = jobs > 1 and len(paths) <= 1
+    if not alone:  # before a pool of workers is forked: they must not hold its pipes
+        release_early()
     work = functools.partial(check_path, functools.partial(
         _check_robot, args=args, config=config, baseline=baseline,
         out=out if jobs == 1 else None, read_processes=2 if alone else 1), cache,
@@ -455,6 +458,7 @@ def _check_paths(args: argparse.Namespace, config, baseline, out: TextIO, err: T
             'check it alone with --jobs 1', ''))
     finally:
         progress.close()
+        release_early()  # a reading child the check did not use (a cached result, no meshes)
 
 
 def _cache_options(args: argparse.Namespace, config) -> str:

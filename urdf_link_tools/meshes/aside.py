@@ -217,25 +217,100 @@ def start(resolver: PackageResolver, files: Sequence[Tuple[str, Optional[str], b
     :param known: True for a cache key already read
     :param min_bytes: a smaller share of the child is not worth a fork
     """
+    early = _take_early()
     if not elsewhere.can_fork():
+        _release(early)
         return None
     late = 'numpy' not in sys.modules
     found = requests(resolver, files, budget.max_bytes, known)
+    # A child forked early has imported the readers while this process parsed the robot.
     _, theirs = share(found, ASIDE_READERS + ASIDE_CHECKS if late else 0.0,
-                      ASIDE_READERS if late else 0.0)
+                      ASIDE_READERS if late and early is None else 0.0)
     if sum(request[3] for request in theirs) < min_bytes:
+        _release(early)
         return None
     measures = any(request[5] for request in theirs)
-    queues, rest = index_queues([[i for i, request in enumerate(found)
-                                  if request[5] == measured] for measured in (True, False)])
-    if queues is None:
-        return None
-    child = elsewhere.start(_claim_and_read, [(found, queues, budget, measures)])
+    orders = [[i for i, request in enumerate(found) if request[5] == measured]
+              for measured in (True, False)]
+    if early is not None:
+        waiting, queues, ends = early
+        rest = [index for end, order in zip(ends, orders) for index in _fill(end, order)]
+        child = waiting.give([(found, queues, budget, measures)])
+    else:
+        queues, rest = index_queues(orders)  # type: ignore[assignment]
+        if queues is None:
+            return None
+        child = elsewhere.start(_claim_and_read, [(found, queues, budget, measures)])
     aside = Aside(found, list(queues), rest, child, budget, measures)  # type: ignore[arg-type]
     if child is None:
         aside.close()
         return None
     return aside
+
+
+#: a reading child forked early (:func:`start_early`): the child, the read and the write
+#: ends of the two queues
+Early = Tuple[elsewhere.Waiting, Tuple[int, int], Tuple[int, int]]
+_EARLY: List[Early] = []
+
+
+def start_early() -> bool:
+    """
+    Fork the reading child at the start of a one-robot check, before the command's imports.
+
+    It imports NumPy and the readers while this process imports the command line and
+    parses the robot (about 50 ms each), then waits for :func:`start` to give it the
+    files; the queues are made now, for it to have them. Where no file is worth it,
+    :func:`start` (or :func:`release_early`) lets it end.
+
+    :return: True when a child was forked
+    """
+    release_early()
+    if not elsewhere.can_fork():
+        return False
+    ends: List[Tuple[int, int]] = []
+    try:
+        for _ in range(2):
+            ends.append(os.pipe())
+    except OSError:
+        for pair in ends:
+            for descriptor in pair:
+                os.close(descriptor)
+        return False
+    queues = (ends[0][0], ends[1][0])
+    writes = (ends[0][1], ends[1][1])
+    waiting = elsewhere.start_waiting(_claim_and_read, _import_readers, close=writes)
+    if waiting is None:
+        for descriptor in queues + writes:
+            os.close(descriptor)
+        return False
+    _EARLY.append((waiting, queues, writes))
+    return True
+
+
+def release_early() -> None:
+    """Let a child forked by :func:`start_early` end unused (no-op without one)."""
+    _release(_take_early())
+
+
+def _take_early() -> Optional[Early]:
+    return _EARLY.pop() if _EARLY else None
+
+
+def _release(early: Optional[Early]) -> None:
+    if early is None:
+        return
+    waiting, queues, writes = early
+    waiting.release()
+    for descriptor in queues + writes:
+        try:
+            os.close(descriptor)
+        except OSError:
+            pass
+
+
+def _import_readers() -> None:  # pragma: no cover (runs in the early child)
+    import urdf_link_tools.meshes.library  # noqa: F401 (NumPy and the readers)
 
 
 def claim(queue: int) -> Optional[int]:
@@ -260,23 +335,28 @@ def index_queues(orders: Sequence[List[int]]) -> Tuple[Optional[Tuple[int, ...]]
         for order in orders:
             read, write = os.pipe()
             ends.append(read)
-            try:
-                os.set_blocking(write, False)
-                # A block of at most PIPE_BUF bytes is written whole or not at all.
-                for first in range(0, len(order), _BLOCK):
-                    block = order[first:first + _BLOCK]
-                    try:
-                        os.write(write, b''.join(_INDEX.pack(index) for index in block))
-                    except BlockingIOError:
-                        rest.extend(order[first:])
-                        break
-            finally:
-                os.close(write)
+            rest.extend(_fill(write, order))
     except OSError:
         for read in ends:
             os.close(read)
         return None, []
     return tuple(ends), rest
+
+
+def _fill(write: int, order: Sequence[int]) -> List[int]:
+    """Write indices into a queue and close it; return those that did not fit."""
+    try:
+        os.set_blocking(write, False)
+        # A block of at most PIPE_BUF bytes is written whole or not at all.
+        for first in range(0, len(order), _BLOCK):
+            block = order[first:first + _BLOCK]
+            try:
+                os.write(write, b''.join(_INDEX.pack(index) for index in block))
+            except BlockingIOError:
+                return list(order[first:])
+    finally:
+        os.close(write)
+    return []
 
 
 def pending(queue: int) -> Optional[int]:

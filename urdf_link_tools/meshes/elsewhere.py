@@ -233,6 +233,105 @@ def start(function: Callable[..., Any], calls: Sequence[tuple]) -> Optional[Chil
     """
     if not calls or not can_fork():
         return None
+    forked = _fork()
+    if forked is None:
+        return None
+    pid, read, write, answer = forked
+    if pid == 0:  # pragma: no cover (the child; coverage is not collected there)
+        os.close(read)
+        _run_child(write, function, calls, answer)
+    os.close(write)
+    return Child(pid, read, answer)
+
+
+class Waiting:
+    """
+    A child forked before its work is known (:func:`start_waiting`), preparing meanwhile.
+
+    :meth:`give` sends it its calls and returns the :class:`Child` computing them;
+    :meth:`release` lets it end without computing anything.
+    """
+
+    def __init__(self, pid: int, stream: int, answer: Optional[int], orders: int) -> None:
+        self.pid = pid
+        self._stream = stream
+        self._answer = answer
+        self._orders: Optional[int] = orders
+
+    def give(self, calls: Sequence[tuple]) -> Optional[Child]:
+        """
+        Send the child its calls (the arguments, pickled); return it, None if it is gone.
+
+        The arguments may name this process's file descriptors that were open when the
+        child was forked: the child has them under the same numbers.
+        """
+        orders, self._orders = self._orders, None
+        if orders is None:
+            return None
+        data = pickle.dumps(list(calls), protocol=pickle.HIGHEST_PROTOCOL)
+        try:
+            _write_all(orders, _LENGTH.pack(len(data)) + data)
+        except OSError:  # it ended (killed, out of memory): nothing to give it
+            os.close(orders)
+            self._end()
+            return None
+        os.close(orders)
+        return Child(self.pid, self._stream, self._answer)
+
+    def release(self) -> None:
+        """Let the child end without work (no-op once given or released)."""
+        orders, self._orders = self._orders, None
+        if orders is not None:
+            os.close(orders)
+            self._end()
+
+    def _end(self) -> None:
+        os.close(self._stream)
+        if self._answer is not None:
+            os.close(self._answer)
+        _reap_later(self.pid)
+
+
+def start_waiting(function: Callable[..., Any], prepare: Callable[[], None],
+                  close: Sequence[int] = ()) -> Optional[Waiting]:
+    """
+    Fork a child now that runs ``prepare()`` (imports), then waits for its calls.
+
+    The child computes ``function(*arguments)`` for each set of arguments given by
+    :meth:`Waiting.give`, as a child of :func:`start` does; released, or when this process
+    ends first, it ends without computing anything. It reads nothing from standard input and
+    writes nothing to standard output or error (it may outlive this process by the time its
+    ``prepare`` takes, and a pipe reading this process's output must not wait for it).
+
+    :param function: what to compute; its results must pickle
+    :param prepare: what to do while the calls are not known
+    :param close: descriptors of this process the child closes (write ends of pipes it
+        reads, so that it sees their end)
+    :return: the waiting child, or None when :func:`can_fork` says no or the fork fails
+    """
+    if not can_fork():
+        return None
+    try:
+        orders_read, orders = os.pipe()
+    except OSError:
+        return None
+    forked = _fork()
+    if forked is None:
+        os.close(orders_read)
+        os.close(orders)
+        return None
+    pid, read, write, answer = forked
+    if pid == 0:  # pragma: no cover (the child; coverage is not collected there)
+        os.close(read)
+        os.close(orders)
+        _run_waiting(orders_read, write, function, prepare, close, answer)
+    os.close(write)
+    os.close(orders_read)
+    return Waiting(pid, read, answer, orders)
+
+
+def _fork() -> Optional[Tuple[int, int, int, Optional[int]]]:
+    """Fork with the answer's pipe and file made; return (pid, read, write, answer) or None."""
     _reap_ending(wait=False)
     read, write = os.pipe()
     answer = _answer_file()
@@ -243,10 +342,30 @@ def start(function: Callable[..., Any], calls: Sequence[tuple]) -> Optional[Chil
             if descriptor is not None:
                 os.close(descriptor)
         return None
-    if pid == 0:  # pragma: no cover (the child; coverage is not collected there)
-        _run_child(read, write, function, calls, answer)
-    os.close(write)
-    return Child(pid, read, answer)
+    return pid, read, write, answer
+
+
+def _run_waiting(orders: int, write: int, function: Callable[..., Any],
+                 prepare: Callable[[], None], close: Sequence[int],
+                 answer: Optional[int]) -> None:  # pragma: no cover (in the child)
+    """Prepare, wait for the calls, then compute them as :func:`_run_child` does."""
+    try:
+        for descriptor in close:
+            os.close(descriptor)
+        quiet = os.open(os.devnull, os.O_RDWR)
+        for descriptor in (0, 1, 2):
+            os.dup2(quiet, descriptor)
+        os.close(quiet)
+        prepare()
+        with os.fdopen(orders, 'rb') as stream:
+            header = stream.read(_LENGTH.size)
+            if len(header) != _LENGTH.size:  # released, or this process ended
+                os._exit(0)
+            data = stream.read(_LENGTH.unpack(header)[0])
+        calls = pickle.loads(data)
+    except BaseException:  # noqa: B902 - the parent computes it instead
+        os._exit(1)
+    _run_child(write, function, calls, answer)
 
 
 def _capture_logging() -> _Capture:  # pragma: no cover (runs in the child)
@@ -262,12 +381,11 @@ def _capture_logging() -> _Capture:  # pragma: no cover (runs in the child)
     return capture
 
 
-def _run_child(read: int, write: int, function: Callable[..., Any], calls: Sequence[tuple],
+def _run_child(write: int, function: Callable[..., Any], calls: Sequence[tuple],
                answer: Optional[int] = None) -> None:  # pragma: no cover (in the child)
     """Compute, write the pickled answer, and end without running the parent's exit code."""
     code = 1
     try:
-        os.close(read)
         capture = _capture_logging()
         results: List[Any] = []
         for arguments in calls:
