@@ -207,8 +207,7 @@ def _excess(ctx: CheckContext, link: Link) -> Optional[Excess]:
     bounds, known = body_extent(ctx, link)
     if not known:
         return None
-    rotation = rpy_to_matrix(inertial.origin.rpy)
-    moments = np.diag(rotation @ tensor.matrix @ rotation.T)
+    moments = _moments_in_link_frame(tensor.matrix, inertial.origin.rpy)
     of_robot = _too_small(bounds)
     if of_robot:
         # Only a loose bound: the link may sit at the robot's edge, so its radius of
@@ -227,10 +226,25 @@ def _excess(ctx: CheckContext, link: Link) -> Optional[Excess]:
             return None  # com-outside-geometry says the centre of mass is misplaced
         limits = _limits(link.mass, centre, bounds)
     ratios = [moments[k] / limits[k] if limits[k] > 0.0 else math.inf for k in range(3)]
-    axis = int(np.argmax(ratios))
+    axis = ratios.index(max(ratios))  # the first of equal ones, as np.argmax (no NaN here)
     if not ratios[axis] > MARGIN:
         return None
     return Excess(axis, float(moments[axis]), float(limits[axis]), bounds, of_robot)
+
+
+def _moments_in_link_frame(matrix: np.ndarray, rpy: Tuple[float, float, float]) -> List[float]:
+    """
+    Return the diagonal of ``R I R^T``: the moments about the link's axes (finite numbers).
+
+    Without rpy (most inertials), R is the identity up to the signs of its zeros: each entry
+    of the product is the tensor's own plus products with zeros, so the diagonal is the
+    tensor's, bit for bit, except that a zero moment may change sign, which no ratio of
+    :func:`_excess` tells apart. NumPy's two 3x3 products cost more than the rest of it.
+    """
+    if rpy[0] == 0.0 and rpy[1] == 0.0 and rpy[2] == 0.0:
+        return [float(matrix[0, 0]), float(matrix[1, 1]), float(matrix[2, 2])]
+    rotation = rpy_to_matrix(rpy)
+    return np.diag(rotation @ matrix @ rotation.T).tolist()
 
 
 #: Welded to a body whose largest moment it changes by less than this share: a warning.
@@ -342,7 +356,9 @@ def _too_small(bounds: Optional[Bounds]) -> bool:
 
 
 def _outside(point: np.ndarray, bounds: Bounds) -> bool:
-    return bool(np.any(point < bounds[0]) or np.any(point > bounds[1]))
+    # The same comparisons as NumPy's, with Python numbers (three of them).
+    low, high = bounds[0].tolist(), bounds[1].tolist()
+    return any(p < lo or p > hi for p, lo, hi in zip(point.tolist(), low, high))
 
 
 def check_bounds(ctx: CheckContext) -> Iterator[Finding]:
