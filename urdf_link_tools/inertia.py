@@ -248,12 +248,20 @@ def tidy(matrix: np.ndarray) -> np.ndarray:
     leaves products like 4.4e-20 next to moments of 0.03: written into a URDF they say
     nothing but noise. Those below :data:`ROUNDING_PRODUCTS` of the largest moment become 0.
     """
-    tensor = np.array(matrix, dtype=float)
-    scale = float(np.max(np.abs(np.diag(tensor)))) if np.all(np.isfinite(tensor)) else 0.0
+    rows = np.array(matrix, dtype=float).tolist()
+    # The same comparisons with Python numbers (NumPy's per-call cost dominates on 3x3).
+    if not all(math.isfinite(value) for row in rows for value in row):
+        return np.array(rows)
+    scale = max(abs(rows[0][0]), abs(rows[1][1]), abs(rows[2][2]))
     if scale > 0.0:
-        off = ~np.eye(3, dtype=bool)
-        tensor[off & (np.abs(tensor) < ROUNDING_PRODUCTS * scale)] = 0.0
-    return tensor
+        least = ROUNDING_PRODUCTS * scale
+        for i, j in _OFF_DIAGONAL:
+            if abs(rows[i][j]) < least:
+                rows[i][j] = 0.0
+    return np.array(rows)
+
+
+_OFF_DIAGONAL = ((0, 1), (0, 2), (1, 0), (1, 2), (2, 0), (2, 1))
 
 
 def parallel_axis(mass: float, offset: Sequence[float]) -> np.ndarray:
