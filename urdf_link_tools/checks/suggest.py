@@ -142,7 +142,7 @@ def problem(ctx: CheckContext, link: Link, matrix: np.ndarray,
     tensor = TensorProperties(printed(matrix))
     moments = tensor.moments
     if not (tensor.gz_is_valid(link.mass) and tensor.is_positive_definite()) or \
-            violates_triangle(moments) or tensor.equivalent_box(link.mass) is None:
+            violates_triangle(moments) or not tensor.has_equivalent_box(link.mass):
         return 'it is not a valid tensor'
     if moments[0] < SAFE_FLOOR:
         return f"its smallest moment {fmt(moments[0])} is below MuJoCo's floor"
