@@ -130,7 +130,8 @@ def _group_extent(ctx: CheckContext, top: str) -> Tuple[Optional[Bounds], bool]:
         return ctx.memo[key]  # type: ignore[return-value]
     boxes: List[Bounds] = []
     known = True
-    for name, frame in _group_frames(ctx, top).items():
+    frames = _group_frames(ctx, top)
+    for name, frame in frames.items():
         member = ctx.robot.link(name)
         for element in (member.visuals + member.collisions) if member else ():
             if element.geometry is None or not has_size(element.geometry):
@@ -139,12 +140,42 @@ def _group_extent(ctx: CheckContext, top: str) -> Tuple[Optional[Bounds], bool]:
             if box is None:
                 known = False  # a mesh that did not load: the extent is unknown
                 break
-            boxes.append(transform_bounds(box, frame))
+            boxes.append(box if len(frames) == 1 else transform_bounds(box, frame))
         if not known:
             break
-    result = (union_bounds(boxes), True) if known else (None, False)
+    if not known:
+        result: Tuple[Optional[Bounds], bool] = (None, False)
+    elif len(frames) == 1:  # a link welded to none: its boxes in its own frame
+        result = (_union_unmoved(boxes), True)
+    else:
+        result = (union_bounds(boxes), True)
     ctx.memo[key] = result
     return result
+
+
+def _union_unmoved(boxes: List[Bounds]) -> Optional[Bounds]:
+    """
+    Return ``union_bounds([transform_bounds(box, np.eye(4)) for box in boxes])``.
+
+    With Python numbers when every box is finite: the identity moves a coordinate to
+    itself plus +0 (:func:`.transform_bounds`), which leaves no -0 for the union's
+    minimum and maximum to tell apart (:func:`.union_bounds`). Once a link, and most links
+    are welded to none: NumPy's calls on three numbers cost more than the rest here.
+    """
+    lows: List[List[float]] = []
+    highs: List[List[float]] = []
+    for lo, hi in boxes:
+        low = lo.tolist() if isinstance(lo, np.ndarray) else None
+        high = hi.tolist() if isinstance(hi, np.ndarray) else None
+        if low is None or high is None or not (is_finite(low) and is_finite(high)):
+            identity = np.eye(4)
+            return union_bounds([transform_bounds(box, identity) for box in boxes])
+        lows.append([min(a + 0.0, b + 0.0) for a, b in zip(low, high)])
+        highs.append([max(a + 0.0, b + 0.0) for a, b in zip(low, high)])
+    if not lows:
+        return None
+    return np.array([min(values) for values in zip(*lows)]), \
+        np.array([max(values) for values in zip(*highs)])
 
 
 def body_extent(ctx: CheckContext, link: Link) -> Tuple[Optional[Bounds], bool]:
