@@ -177,3 +177,52 @@ def test_robot_lookup_tables_are_filled():
     assert robot.link('l3') is robot.links[3]
     assert robot.parent_joint('l3').name == 'j3'
     assert robot.root_links == ('l0',)
+
+
+def _number(rng: random.Random) -> float:
+    """Return a number from the edges: signed zeros, non-finite, tiny, ordinary."""
+    kind = rng.random()
+    if kind < 0.1:
+        return rng.choice([0.0, -0.0])
+    if kind < 0.13:
+        return rng.choice([float('nan'), float('inf'), -float('inf')])
+    if kind < 0.2:
+        return rng.uniform(-1.0, 1.0) * 1e-14
+    return rng.uniform(-1.0, 1.0) * 10.0 ** rng.randint(-8, 3)
+
+
+def _bits(values) -> list:
+    return [v.hex() if v == v else 'nan' for v in np.asarray(values, dtype=float).ravel().tolist()]
+
+
+def test_tidy_and_unrotated_shortcuts_are_the_numpy_results():
+    """The Python-number tidy and the identity shortcuts equal NumPy's results bit for bit."""
+    from urdf_link_tools.checks.bounds import _union_unmoved
+    from urdf_link_tools.geometry import rpy_to_matrix, transform_bounds, union_bounds
+    rng = random.Random(19)
+    off = ~np.eye(3, dtype=bool)
+    with np.errstate(invalid='ignore', over='ignore'):
+        for _ in range(20000):
+            matrix = np.array([[_number(rng) for _ in range(3)] for _ in range(3)])
+            expected = matrix.copy()
+            if np.all(np.isfinite(expected)):
+                scale = float(np.max(np.abs(np.diag(expected))))
+                if scale > 0.0:
+                    expected[off & (np.abs(expected) < inertia.ROUNDING_PRODUCTS * scale)] = 0.0
+            assert _bits(inertia.tidy(matrix)) == _bits(expected)
+            # R^T T R with rpy of signed zeros, tidied, is T tidied when the diagonal has no
+            # zero and tidy's threshold is above 0 (suggest._in_inertial_frame).
+            tensor = (matrix + matrix.T) / 2.0
+            diagonal = np.abs(np.diag(tensor))
+            if np.all(np.isfinite(tensor)) and np.all(diagonal > 0.0) and \
+                    inertia.ROUNDING_PRODUCTS * diagonal.max() > 0.0:
+                rotation = rpy_to_matrix([rng.choice([0.0, -0.0]) for _ in range(3)])
+                assert _bits(inertia.tidy(tensor)) == \
+                    _bits(inertia.tidy(rotation.T @ tensor @ rotation))
+            boxes = []
+            for _ in range(rng.randint(1, 4)):
+                low = np.array([_number(rng) for _ in range(3)])
+                boxes.append((low, low + np.abs([_number(rng) for _ in range(3)])))
+            got = _union_unmoved(boxes)
+            want = union_bounds([transform_bounds(box, np.eye(4)) for box in boxes])
+            assert _bits(got[0]) == _bits(want[0]) and _bits(got[1]) == _bits(want[1])

@@ -351,9 +351,13 @@ def union_bounds(boxes: Sequence[Optional[Bounds]]) -> Optional[Bounds]:
         return np.array(lo, dtype=float), np.array(hi, dtype=float)
     lows = [box[0].tolist() for box in present if isinstance(box[0], np.ndarray)]
     highs = [box[1].tolist() for box in present if isinstance(box[1], np.ndarray)]
-    if len(lows) == len(present) and len(highs) == len(present):
-        low = [_extreme(min, values) for values in zip(*lows)]
-        high = [_extreme(max, values) for values in zip(*highs)]
+    if len(lows) == len(present) and len(highs) == len(present) and \
+            all(map(is_finite, lows)) and all(map(is_finite, highs)):
+        low = [min(values) for values in zip(*lows)]
+        high = [max(values) for values in zip(*highs)]
+        if 0.0 in low or 0.0 in high:  # a zero: which one NumPy picks (see _extreme)
+            low = [_extreme(min, values) for values in zip(*lows)]
+            high = [_extreme(max, values) for values in zip(*highs)]
         if None not in low and None not in high:
             return np.array(low), np.array(high)
     return (np.min([box[0] for box in present], axis=0),

@@ -43,7 +43,7 @@ Sources checked (comments cite them where a rule depends on them):
 
 import math
 import sys
-from typing import Optional, Sequence, Tuple, Union
+from typing import List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -248,12 +248,20 @@ def tidy(matrix: np.ndarray) -> np.ndarray:
     leaves products like 4.4e-20 next to moments of 0.03: written into a URDF they say
     nothing but noise. Those below :data:`ROUNDING_PRODUCTS` of the largest moment become 0.
     """
-    tensor = np.array(matrix, dtype=float)
-    scale = float(np.max(np.abs(np.diag(tensor)))) if np.all(np.isfinite(tensor)) else 0.0
+    rows = np.array(matrix, dtype=float).tolist()
+    # The same comparisons with Python numbers (NumPy's per-call cost dominates on 3x3).
+    if not all(math.isfinite(value) for row in rows for value in row):
+        return np.array(rows)
+    scale = max(abs(rows[0][0]), abs(rows[1][1]), abs(rows[2][2]))
     if scale > 0.0:
-        off = ~np.eye(3, dtype=bool)
-        tensor[off & (np.abs(tensor) < ROUNDING_PRODUCTS * scale)] = 0.0
-    return tensor
+        least = ROUNDING_PRODUCTS * scale
+        for i, j in _OFF_DIAGONAL:
+            if abs(rows[i][j]) < least:
+                rows[i][j] = 0.0
+    return np.array(rows)
+
+
+_OFF_DIAGONAL = ((0, 1), (0, 2), (1, 0), (1, 2), (2, 0), (2, 1))
 
 
 def parallel_axis(mass: float, offset: Sequence[float]) -> np.ndarray:
@@ -292,7 +300,9 @@ def com_sphere_diameter(mass: float) -> float:
 
 def is_zero_tensor(inertia: InertiaLike) -> bool:
     """Return True when all six entries are exactly zero (a point mass)."""
-    return not np.any(inertia_matrix(inertia))
+    values = inertia.as_tuple() if isinstance(inertia, Inertia) else \
+        inertia_matrix(inertia).ravel().tolist()
+    return not any(values)  # NaN is not zero, as for np.any
 
 
 def _plain_diagonal(inertia: InertiaLike) -> Optional[Tuple[float, float, float]]:
@@ -412,16 +422,29 @@ class TensorProperties:
 
     def equivalent_box(self, mass: float) -> Optional[Tuple[np.ndarray, np.ndarray]]:
         """Return :func:`equivalent_box` for this tensor and a mass."""
-        if not (math.isfinite(mass) and np.all(np.isfinite(self.matrix))):
+        squared = self._box_squares(mass)
+        if squared is None:
+            return None
+        return np.sqrt(np.array(squared)), np.array(self.principal[1])
+
+    def has_equivalent_box(self, mass: float) -> bool:
+        """Return ``equivalent_box(mass) is not None``, without the box's axes (no LAPACK)."""
+        return self._box_squares(mass) is not None
+
+    def _box_squares(self, mass: float) -> Optional[List[float]]:
+        """Return the squared sides of RViz's box, None when RViz draws none (Python numbers)."""
+        if not (math.isfinite(mass) and
+                all(math.isfinite(value) for value in self.matrix.ravel().tolist())):
             return None
         d1, d2, d3 = self.minors
         if mass <= 0.0 or d1 <= 0.0 or d2 <= 0.0 or d3 <= 0.0:
             return None
-        x, y, z = self.moments
-        squared = 6.0 / mass * np.array([y + z - x, x + z - y, x + y - z])
-        if np.any(squared < 0.0):
+        x, y, z = self.moments.tolist()
+        scale = 6.0 / mass
+        squared = [scale * (y + z - x), scale * (x + z - y), scale * (x + y - z)]
+        if any(value < 0.0 for value in squared):
             return None
-        return np.sqrt(squared), np.array(self.principal[1])
+        return squared
 
 
 def _diagonal_det(diagonal: Tuple[float, float, float]) -> float:

@@ -402,8 +402,12 @@ class CheckContext:
             if not is_finite(element.origin.xyz + element.origin.rpy) or \
                     not is_finite(geometry_values(geometry)):
                 return None, f'{element.label} has numbers that are not finite'
-            transform = origin_to_matrix(element.origin)
-            rotation, offset = transform[:3, :3], transform[:3, 3]
+            rpy = element.origin.rpy
+            unrotated = not isinstance(geometry, Mesh) and \
+                rpy[0] == 0.0 and rpy[1] == 0.0 and rpy[2] == 0.0
+            if not unrotated:
+                transform = origin_to_matrix(element.origin)
+                rotation, offset = transform[:3, :3], transform[:3, 3]
             if isinstance(geometry, Mesh):
                 mesh = self.mesh_for(element)
                 if mesh is None:
@@ -420,8 +424,17 @@ class CheckContext:
                 local = primitive_unit_inertia(geometry)
                 if volume is None or local is None:
                     return None, f'{element.label} has a zero or negative size'
-                centre = offset
-                unit = rotation @ local @ rotation.T
+                if unrotated:
+                    # R is the identity up to the signs of its zeros: the diagonal of
+                    # R I R^T is the primitive's own (1 times it plus products with zeros),
+                    # bit for bit, and its zero products (+0 or -0) become the +0 of the
+                    # Steiner term below (or its number): the same tensor without the two
+                    # 3x3 products, which cost more than the rest of this loop.
+                    centre = np.array([float(v) for v in element.origin.xyz])
+                    unit = local
+                else:
+                    centre = offset
+                    unit = rotation @ local @ rotation.T
             if not volume > 0.0:
                 return None, f'{element.label} has no volume'
             parts.append((volume, centre, unit))

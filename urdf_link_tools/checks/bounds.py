@@ -130,7 +130,8 @@ def _group_extent(ctx: CheckContext, top: str) -> Tuple[Optional[Bounds], bool]:
         return ctx.memo[key]  # type: ignore[return-value]
     boxes: List[Bounds] = []
     known = True
-    for name, frame in _group_frames(ctx, top).items():
+    frames = _group_frames(ctx, top)
+    for name, frame in frames.items():
         member = ctx.robot.link(name)
         for element in (member.visuals + member.collisions) if member else ():
             if element.geometry is None or not has_size(element.geometry):
@@ -139,12 +140,42 @@ def _group_extent(ctx: CheckContext, top: str) -> Tuple[Optional[Bounds], bool]:
             if box is None:
                 known = False  # a mesh that did not load: the extent is unknown
                 break
-            boxes.append(transform_bounds(box, frame))
+            boxes.append(box if len(frames) == 1 else transform_bounds(box, frame))
         if not known:
             break
-    result = (union_bounds(boxes), True) if known else (None, False)
+    if not known:
+        result: Tuple[Optional[Bounds], bool] = (None, False)
+    elif len(frames) == 1:  # a link welded to none: its boxes in its own frame
+        result = (_union_unmoved(boxes), True)
+    else:
+        result = (union_bounds(boxes), True)
     ctx.memo[key] = result
     return result
+
+
+def _union_unmoved(boxes: List[Bounds]) -> Optional[Bounds]:
+    """
+    Return ``union_bounds([transform_bounds(box, np.eye(4)) for box in boxes])``.
+
+    With Python numbers when every box is finite: the identity moves a coordinate to
+    itself plus +0 (:func:`.transform_bounds`), which leaves no -0 for the union's
+    minimum and maximum to tell apart (:func:`.union_bounds`). Once a link, and most links
+    are welded to none: NumPy's calls on three numbers cost more than the rest here.
+    """
+    lows: List[List[float]] = []
+    highs: List[List[float]] = []
+    for lo, hi in boxes:
+        low = lo.tolist() if isinstance(lo, np.ndarray) else None
+        high = hi.tolist() if isinstance(hi, np.ndarray) else None
+        if low is None or high is None or not (is_finite(low) and is_finite(high)):
+            identity = np.eye(4)
+            return union_bounds([transform_bounds(box, identity) for box in boxes])
+        lows.append([min(a + 0.0, b + 0.0) for a, b in zip(low, high)])
+        highs.append([max(a + 0.0, b + 0.0) for a, b in zip(low, high)])
+    if not lows:
+        return None
+    return np.array([min(values) for values in zip(*lows)]), \
+        np.array([max(values) for values in zip(*highs)])
 
 
 def body_extent(ctx: CheckContext, link: Link) -> Tuple[Optional[Bounds], bool]:
@@ -207,8 +238,7 @@ def _excess(ctx: CheckContext, link: Link) -> Optional[Excess]:
     bounds, known = body_extent(ctx, link)
     if not known:
         return None
-    rotation = rpy_to_matrix(inertial.origin.rpy)
-    moments = np.diag(rotation @ tensor.matrix @ rotation.T)
+    moments = _moments_in_link_frame(tensor.matrix, inertial.origin.rpy)
     of_robot = _too_small(bounds)
     if of_robot:
         # Only a loose bound: the link may sit at the robot's edge, so its radius of
@@ -227,10 +257,25 @@ def _excess(ctx: CheckContext, link: Link) -> Optional[Excess]:
             return None  # com-outside-geometry says the centre of mass is misplaced
         limits = _limits(link.mass, centre, bounds)
     ratios = [moments[k] / limits[k] if limits[k] > 0.0 else math.inf for k in range(3)]
-    axis = int(np.argmax(ratios))
+    axis = ratios.index(max(ratios))  # the first of equal ones, as np.argmax (no NaN here)
     if not ratios[axis] > MARGIN:
         return None
     return Excess(axis, float(moments[axis]), float(limits[axis]), bounds, of_robot)
+
+
+def _moments_in_link_frame(matrix: np.ndarray, rpy: Tuple[float, float, float]) -> List[float]:
+    """
+    Return the diagonal of ``R I R^T``: the moments about the link's axes (finite numbers).
+
+    Without rpy (most inertials), R is the identity up to the signs of its zeros: each entry
+    of the product is the tensor's own plus products with zeros, so the diagonal is the
+    tensor's, bit for bit, except that a zero moment may change sign, which no ratio of
+    :func:`_excess` tells apart. NumPy's two 3x3 products cost more than the rest of it.
+    """
+    if rpy[0] == 0.0 and rpy[1] == 0.0 and rpy[2] == 0.0:
+        return [float(matrix[0, 0]), float(matrix[1, 1]), float(matrix[2, 2])]
+    rotation = rpy_to_matrix(rpy)
+    return np.diag(rotation @ matrix @ rotation.T).tolist()
 
 
 #: Welded to a body whose largest moment it changes by less than this share: a warning.
@@ -342,7 +387,9 @@ def _too_small(bounds: Optional[Bounds]) -> bool:
 
 
 def _outside(point: np.ndarray, bounds: Bounds) -> bool:
-    return bool(np.any(point < bounds[0]) or np.any(point > bounds[1]))
+    # The same comparisons as NumPy's, with Python numbers (three of them).
+    low, high = bounds[0].tolist(), bounds[1].tolist()
+    return any(p < lo or p > hi for p, lo, hi in zip(point.tolist(), low, high))
 
 
 def check_bounds(ctx: CheckContext) -> Iterator[Finding]:

@@ -250,6 +250,15 @@ def volume_range(ctx: CheckContext, link: Link) -> Optional[Tuple[float, float, 
     :param link: the link
     :return: (lowest, highest, notes) in m^3, or None when a part is unknown or empty
     """
+    # Once per link: the density rules, the geometry's tensor and the weld groups ask.
+    key = ('volume range', id(link))
+    if key not in ctx.memo:
+        ctx.memo[key] = _volume_range(ctx, link)
+    return ctx.memo[key]  # type: ignore[return-value]
+
+
+def _volume_range(ctx: CheckContext,
+                  link: Link) -> Optional[Tuple[float, float, Tuple[str, ...]]]:
     elements = [element for element in link.collisions if element.geometry is not None]
     if not elements:
         return None

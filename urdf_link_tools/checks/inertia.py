@@ -347,7 +347,7 @@ def _check_tensor(ctx: CheckContext, link: Link) -> Iterator[Finding]:
             link=link.name, element=element, line=line, suggestion=text,
             values=_moment_values(moments, eps),
             suggested_inertia=inertia_values(suggestion) if suggestion is not None else None)
-    elif tensor.equivalent_box(mass) is None and gz_valid_moments(moments):
+    elif not tensor.has_equivalent_box(mass) and gz_valid_moments(moments):
         fixed = tensor_from_principal(nearest_triangle_moments(moments), tensor.principal[1])
         suggestion, text = suggest(ctx, link, fixed, 'just inside the valid region')
         yield ctx.finding(

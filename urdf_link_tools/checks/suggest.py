@@ -35,7 +35,7 @@ from urdf_link_tools.checks.density import geometry_is_the_part, group_bounds
 from urdf_link_tools.geometry import is_finite, rpy_to_matrix
 from urdf_link_tools.inertia import (
     inertia_values, MUJOCO_EPS, nearest_triangle_moments, principal_moments, principal_values,
-    tensor_from_principal, TensorProperties, tidy, violates_triangle)
+    ROUNDING_PRODUCTS, tensor_from_principal, TensorProperties, tidy, violates_triangle)
 from urdf_link_tools.model import Link
 
 #: Smallest principal moment of a suggested tensor, kg m^2 (MuJoCo refuses below 1e-14).
@@ -92,7 +92,19 @@ def geometry_tensor(ctx: CheckContext, link: Link) -> Optional[np.ndarray]:
 
 def _in_inertial_frame(link: Link, tensor: np.ndarray) -> Optional[np.ndarray]:
     """Return a link-frame tensor in the link's inertial frame, None if not finite."""
-    rotation = rpy_to_matrix(link.inertial.origin.rpy)
+    rpy = link.inertial.origin.rpy
+    if rpy[0] == 0.0 and rpy[1] == 0.0 and rpy[2] == 0.0:
+        # R is the identity up to the signs of its zeros: R^T T R is T, bit for bit, but for
+        # the signs of its zero entries, and tidy makes the products +0 when its threshold
+        # is above 0 (on a diagonal without a zero, which keeps its sign).
+        tidied = tidy(tensor)
+        rows = tidied.tolist()
+        if all(math.isfinite(value) for row in rows for value in row) and \
+                rows[0][0] != 0.0 and rows[1][1] != 0.0 and rows[2][2] != 0.0 and \
+                ROUNDING_PRODUCTS * max(abs(rows[0][0]), abs(rows[1][1]),
+                                        abs(rows[2][2])) > 0.0:
+            return tidied
+    rotation = rpy_to_matrix(rpy)
     tensor = rotation.T @ tensor @ rotation
     return tidy(tensor) if np.all(np.isfinite(tensor)) else None
 
@@ -130,7 +142,7 @@ def problem(ctx: CheckContext, link: Link, matrix: np.ndarray,
     tensor = TensorProperties(printed(matrix))
     moments = tensor.moments
     if not (tensor.gz_is_valid(link.mass) and tensor.is_positive_definite()) or \
-            violates_triangle(moments) or tensor.equivalent_box(link.mass) is None:
+            violates_triangle(moments) or not tensor.has_equivalent_box(link.mass):
         return 'it is not a valid tensor'
     if moments[0] < SAFE_FLOOR:
         return f"its smallest moment {fmt(moments[0])} is below MuJoCo's floor"

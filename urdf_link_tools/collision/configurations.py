@@ -108,11 +108,12 @@ class Chain:
         self._steps: List[_Step] = []
         for joint in self.joints:
             leader, multiplier, offset = self._leader(joint, by_name)
-            moving = joint.type in ACTUATED and unit_axis(joint) is not None
+            axis = unit_axis(joint) if joint.type in ACTUATED else None  # once a joint
+            moving = axis is not None
             self._steps.append(_Step(
                 child=index[joint.child], parent=index[joint.parent],
                 origin=origin_to_matrix(joint.origin), kind=joint.type if moving else 'fixed',
-                axis=unit_axis(joint) if moving else None,
+                axis=axis,
                 variable=variable_index.get(leader.name, -1) if moving else -1,
                 multiplier=multiplier, offset=offset))
         bounds = [joint_bounds(joint) for joint in self.variables]
