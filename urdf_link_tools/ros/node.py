@@ -639,9 +639,10 @@ def query_executor(context: Optional[rclpy.Context] = None) -> Executor:
     told by the middleware which service has a request and runs its callback from C++; a
     SingleThreadedExecutor rebuilds a wait set and walks Python generators for every request.
     Measured on tiago_dual's get_link_geometry: 0.48-0.59 ms of the node's CPU per call
-    instead of 0.88-0.95 ms. A query node has only services, which it supports (it refuses
-    guard conditions). ``URDF_LINK_TOOLS_QUERY_EXECUTOR=single`` in the environment, or an
-    rclpy without it, gives a SingleThreadedExecutor. Spin either with :func:`spin`.
+    instead of 0.64-0.95 ms (Jazzy, four pairs). A query node has only services, which it
+    supports (it refuses guard conditions). ``URDF_LINK_TOOLS_QUERY_EXECUTOR=single`` in the
+    environment, or an rclpy without it, gives a SingleThreadedExecutor. Spin either with
+    :func:`spin`.
 
     :param context: the executor's context (the default context when None)
     :return: the executor
