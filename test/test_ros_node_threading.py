@@ -20,6 +20,8 @@ the worker is busy when it calls the service; no timing guesses. The node and a 
 share one rclpy context of the test's own and one executor spun by the test.
 """
 
+import signal
+import subprocess
 import threading
 import time
 
@@ -27,14 +29,14 @@ import pytest
 import rclpy
 from rclpy.executors import SingleThreadedExecutor
 from rclpy.qos import DurabilityPolicy, HistoryPolicy, QoSProfile, ReliabilityPolicy
-from ros_harness import allocate_domain_id, REPO, SAMPLE_URDF
+from ros_harness import allocate_domain_id, NodeSession, REPO, SAMPLE_URDF
 from std_msgs.msg import String
 
 pytest.importorskip('urdf_link_tools.srv',
                     reason='the interfaces of urdf_link_tools are not built: run scripts/setup.sh')
 
 from urdf_link_tools.ros import node as node_module  # noqa: E402
-from urdf_link_tools.srv import ListLinks  # noqa: E402
+from urdf_link_tools.srv import GetLinkGeometry, ListLinks  # noqa: E402
 
 TIMEOUT = 30.0
 LATCHED = QoSProfile(history=HistoryPolicy.KEEP_LAST, depth=1,
@@ -231,7 +233,6 @@ print('context ok after:', rclpy.ok())
 
 @pytest.mark.parametrize('case,fatal', [('shut down', False), ('failed', True)])
 def test_an_executor_error_after_shutdown_is_a_stop_not_a_fatal_failure(case, fatal):
-    import subprocess
     import sys
     done = subprocess.run([sys.executable, '-c', SPIN_IN_THREAD, case,
                            str(allocate_domain_id())], capture_output=True, text=True,
@@ -241,3 +242,99 @@ def test_an_executor_error_after_shutdown_is_a_stop_not_a_fatal_failure(case, fa
     assert done.returncode == 0, done.stderr[-2000:]
     assert ('executor failed, shutting down' in done.stderr) == fatal, done.stderr
     assert 'context ok after: False' in done.stdout  # shut down either way
+
+
+def _has_events_executor():
+    try:
+        from rclpy.experimental import EventsExecutor  # noqa: F401
+    except ImportError:  # Humble's rclpy
+        return False
+    return True
+
+
+def test_query_executor_is_the_events_executor_where_rclpy_has_one(monkeypatch):
+    monkeypatch.setenv('ROS_AUTOMATIC_DISCOVERY_RANGE', 'LOCALHOST')
+    context = rclpy.Context()
+    rclpy.init(context=context, domain_id=allocate_domain_id())
+    try:
+        monkeypatch.delenv(node_module.QUERY_EXECUTOR_VARIABLE, raising=False)
+        executor = node_module.query_executor(context)
+        if _has_events_executor():
+            assert type(executor).__name__ == 'EventsExecutor', type(executor)
+        else:
+            assert isinstance(executor, SingleThreadedExecutor)
+        executor.shutdown()
+        monkeypatch.setenv(node_module.QUERY_EXECUTOR_VARIABLE, 'single')
+        executor = node_module.query_executor(context)
+        assert isinstance(executor, SingleThreadedExecutor)
+        executor.shutdown()
+    finally:
+        rclpy.try_shutdown(context=context)
+
+
+def test_spin_of_a_query_executor_sleeps_when_idle_and_ends_at_shutdown(monkeypatch):
+    """
+    The query nodes' spin: no busy wait, and it ends when the context is shut down.
+
+    EventsExecutor.spin() itself keeps a core busy while idle (0.6 s of CPU a second here)
+    and does not end when its context is shut down, in the Jazzy and Kilted wheels. (On
+    Humble this spins the SingleThreadedExecutor, which must behave the same.)
+    """
+    monkeypatch.setenv('ROS_AUTOMATIC_DISCOVERY_RANGE', 'LOCALHOST')
+    context = rclpy.Context()
+    rclpy.init(context=context, domain_id=allocate_domain_id())
+    ended = {}
+    try:
+        node = rclpy.create_node('idle_queries', context=context)
+        executor = node_module.query_executor(context)
+        executor.add_node(node)
+
+        def spin():
+            start = time.thread_time()
+            try:
+                node_module.spin(executor)
+            except Exception as exc:  # ExternalShutdownException
+                ended['raised'] = type(exc).__name__
+            ended['cpu'] = time.thread_time() - start
+        thread = threading.Thread(target=spin, daemon=True)
+        thread.start()
+        time.sleep(2.0)
+        rclpy.try_shutdown(context=context)
+        thread.join(2.0 * node_module.EVENTS_SPIN_TIMEOUT + 3.0)
+        assert not thread.is_alive(), 'spin did not end when the context was shut down'
+        assert ended['cpu'] < 0.4, ended  # idle: about 0.01 s; busy waiting: 1.2 s or more
+        assert ended.get('raised') in (None, 'ExternalShutdownException'), ended
+        executor.shutdown()
+        node.destroy_node()
+    finally:
+        rclpy.try_shutdown(context=context)
+
+
+@pytest.mark.parametrize('signal_name', ['SIGINT', 'SIGTERM'])
+def test_ros_node_process_serves_queries_and_stops_on_a_signal(signal_name):
+    """
+    main() as run: queries answered (by EventsExecutors where rclpy has them), then a signal.
+
+    Requests are still in flight when the signal comes; the node must end at once, with exit
+    status 0 and nothing on its log but its own lines.
+    """
+    with NodeSession(f'stop_{signal_name.lower()}', {
+            'urdf_file': str(SAMPLE_URDF),
+            'package_dirs': [f'urdf_link_tools={REPO}']}) as session:
+        session.wait_for_robot('sample_robot')
+        answer = session.link_geometry('arm_link', 'collision_checking')
+        assert answer.success, answer.message
+        client = session.client._clients[session.private('get_link_geometry')]
+        for _ in range(50):
+            client.call_async(GetLinkGeometry.Request(link_name='arm_link'))
+        session.client.executor.spin_once(timeout_sec=0.01)
+        process = session.process.process
+        process.send_signal(getattr(signal, signal_name))
+        try:
+            returncode = process.wait(10.0)
+        except subprocess.TimeoutExpired:
+            returncode = None
+        output = session.process.output()
+        assert returncode == 0, f'exit {returncode} after {signal_name}:\n{output[-3000:]}'
+        for sign in ('Traceback', 'executor failed', 'FATAL'):
+            assert sign not in output, output[-3000:]
