@@ -23,6 +23,7 @@ The command line gives it the robot's files, or lets it end when there is nothin
 sharing (no meshes, several robots, ``--jobs 1``); then :func:`.cli.run` runs as always.
 """
 
+import os
 import sys
 from typing import Sequence
 
@@ -33,6 +34,9 @@ _ONE_PROCESS = frozenset(('--no-meshes', '--jobs=1', '-j1', '-h', '--help'))
 def run() -> None:
     """Run ``urdf-link-tools`` (the console script), forking a check's reading child first."""
     if _shares_reading(sys.argv[1:]):
+        # As cli.main does, before NumPy's import: the threads OpenBLAS starts with it would
+        # spin on the cores both processes use (the child's imports took twice as long).
+        os.environ.setdefault('OPENBLAS_NUM_THREADS', '1')
         from urdf_link_tools.meshes.aside import start_early
         start_early()
     from urdf_link_tools.cli import run as run_command
