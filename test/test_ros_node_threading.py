@@ -338,3 +338,23 @@ def test_ros_node_process_serves_queries_and_stops_on_a_signal(signal_name):
         assert returncode == 0, f'exit {returncode} after {signal_name}:\n{output[-3000:]}'
         for sign in ('Traceback', 'executor failed', 'FATAL'):
             assert sign not in output, output[-3000:]
+
+
+def test_a_worker_error_after_shutdown_is_a_stop_not_a_rejected_description(monkeypatch):
+    # SIGTERM shuts the context down while the worker publishes an analysis: the publish
+    # fails ("publisher's context is invalid"), and the node must not then report that
+    # description as rejected (its error handler would fail in turn, with a traceback).
+    from urdf_link_tools.ros.worker import Job
+    harness = Harness(monkeypatch, '/ult_worker_after_shutdown')
+    try:
+        rejected = []
+        monkeypatch.setattr(harness.node, '_reject', rejected.append)
+        job = Job.file(str(SAMPLE_URDF))
+        invalid = RuntimeError("Failed to publish: publisher's context is invalid")
+        harness.node._on_worker_error(job, invalid)
+        assert len(rejected) == 1  # while the context is up: a rejection, as before
+        rclpy.try_shutdown(context=harness.context)
+        harness.node._on_worker_error(job, invalid)
+        assert len(rejected) == 1  # after the shutdown: nothing
+    finally:
+        harness.close()

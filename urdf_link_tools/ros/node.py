@@ -460,6 +460,11 @@ class UrdfLinkToolsNode(Node):
         return True
 
     def _on_worker_error(self, job: Job, error: Exception) -> None:
+        if not self.context.ok():
+            # Shut down meanwhile (SIGTERM, SIGINT): publishing the analysis failed because
+            # the context is gone (RCLError "publisher's context is invalid"). A stop, not a
+            # rejected description, and nothing can be published or logged through it now.
+            return
         self._reject(rejection_from_error(error, job.path))
 
     # ------------------------------------------------------------------ outputs (executor)
@@ -613,22 +618,32 @@ def main(args: Optional[list] = None) -> None:
             executor = query_executor()
             executor.add_node(query_node)
             executors.append(executor)
-        for index, executor in enumerate(executors[:-1]):
+        stopped = threading.Event()
+        node.context.on_shutdown(stopped.set)
+        for index, executor in enumerate(executors):
             threads.append(threading.Thread(target=_spin_in_thread, args=(executor, node),
                                             name=f'urdf_link_tools-executor-{index}',
                                             daemon=True))
             threads[-1].start()
-        spin(executors[-1])
+        # This thread only waits for the shutdown (SIGTERM: rclpy shuts the context down),
+        # so SIGINT's KeyboardInterrupt is raised here, never inside a service callback (one
+        # spun on this thread took it mid-answer, and the EventsExecutor logged it FATAL).
+        while node.context.ok() and not stopped.wait(1.0):
+            pass
     except (KeyboardInterrupt, ExternalShutdownException):
         pass
     finally:
+        # The context first: its shutdown wakes every executor's wait, so each thread leaves
+        # its spin before its executor and the nodes are destroyed. An executor shut down
+        # while another thread still waited on it (on SIGINT with requests in flight) freed
+        # what that wait used: a segmentation fault, about one stop in five.
+        rclpy.try_shutdown()
+        for thread in threads:
+            thread.join(5.0)
         for executor in reversed(executors):
             executor.shutdown()
         if node is not None:
             node.destroy_node()
-        rclpy.try_shutdown()
-        for thread in threads:
-            thread.join(5.0)
 
 
 def query_executor(context: Optional[rclpy.Context] = None) -> Executor:
