@@ -610,7 +610,7 @@ def main(args: Optional[list] = None) -> None:
     try:
         node = UrdfLinkToolsNode(separate_queries=True)
         # The node on a pool of threads; each query node alone on an executor and thread of
-        # its own, spun as rclpy.spin spins one node (the last one on this thread).
+        # its own, spun as rclpy.spin spins one node.
         others = MultiThreadedExecutor(num_threads=EXECUTOR_THREADS)
         others.add_node(node)
         executors.append(others)
