@@ -234,7 +234,11 @@ def start(resolver: PackageResolver, files: Sequence[Tuple[str, Optional[str], b
               for measured in (True, False)]
     if early is not None:
         waiting, queues, ends = early
-        rest = [index for end, order in zip(ends, orders) for index in _fill(end, order)]
+        try:
+            rest = [index for end, order in zip(ends, orders) for index in _fill(end, order)]
+        except OSError:  # as index_queues: no queues, no child (let go, not left waiting)
+            _release((waiting, queues, ()))  # the write ends: closed by _fill, come what may
+            return None
         child = waiting.give([(found, queues, budget, measures)])
     else:
         queues, rest = index_queues(orders)  # type: ignore[assignment]
@@ -250,7 +254,7 @@ def start(resolver: PackageResolver, files: Sequence[Tuple[str, Optional[str], b
 
 #: a reading child forked early (:func:`start_early`): the child, the read and the write
 #: ends of the two queues
-Early = Tuple[elsewhere.Waiting, Tuple[int, int], Tuple[int, int]]
+Early = Tuple[elsewhere.Waiting, Tuple[int, ...], Tuple[int, ...]]
 _EARLY: List[Early] = []
 
 

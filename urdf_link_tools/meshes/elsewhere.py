@@ -272,10 +272,10 @@ class Waiting:
         try:
             _write_all(orders, _LENGTH.pack(len(data)) + data)
         except OSError:  # it ended (killed, out of memory): nothing to give it
-            os.close(orders)
             self._end()
             return None
-        os.close(orders)
+        finally:
+            os.close(orders)
         return Child(self.pid, self._stream, self._answer)
 
     def release(self) -> None:

@@ -680,7 +680,7 @@ def spin(executor: Executor) -> None:
     do.
 
     :param executor: an rclpy Executor or an EventsExecutor
-    :raises KeyboardInterrupt: on SIGINT
+    :raises KeyboardInterrupt: on SIGINT, when spun on the main thread (main() spins none there)
     :raises ExternalShutdownException: when the context is shut down (SIGTERM)
     """
     if isinstance(executor, Executor):  # the EventsExecutor is not one
