@@ -20,7 +20,7 @@ its numbers (NaN and infinity included): problems become findings. The returned
 :class:`Analysis` is immutable, so a service can read it while a new one is being built.
 """
 
-from dataclasses import dataclass, field
+from dataclasses import field
 import functools
 import gc
 import logging
@@ -38,11 +38,12 @@ from urdf_link_tools.geometry import Bounds, element_bounds, union_bounds
 from urdf_link_tools.meshes import MeshInfo, MeshLibrary, MeshProblem, MeshResult
 from urdf_link_tools.meshes.aside import Aside, base_dir, robot_files
 from urdf_link_tools.model import GeometryElement, Mesh, Robot
+from urdf_link_tools.records import record
 
 LOG = logging.getLogger(__name__)
 
 
-@dataclass(frozen=True)
+@record
 class Analysis:
     """
     The findings about one robot, with the meshes they were computed from.

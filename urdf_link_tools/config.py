@@ -22,17 +22,18 @@ that return an error string (or None), so the node can call them from its on-set
 callback and the CLI can print them.
 """
 
-from dataclasses import dataclass, fields, replace
+from dataclasses import fields, replace
 import math
 from typing import Any, Callable, Dict, FrozenSet, Iterable, Mapping, Optional, Tuple
 
 from urdf_link_tools.limits import MESH_MAX_BYTES
+from urdf_link_tools.records import record
 from urdf_link_tools.targets import ALL as ALL_TARGETS, parse_targets, validate_targets
 
 YAML_SECTION = 'urdf_link_tools'
 
 
-@dataclass(frozen=True)
+@record
 class CheckConfig:
     """
     Everything that tunes the analysis.

@@ -14,9 +14,11 @@
 
 """Findings: what the analysis says about a robot, as plain data."""
 
-from dataclasses import dataclass, field
+from dataclasses import field
 import enum
 from typing import Any, Dict, Optional, Tuple
+
+from urdf_link_tools.records import record
 
 
 class Severity(enum.IntEnum):
@@ -47,7 +49,7 @@ class Severity(enum.IntEnum):
                 f'unknown severity {text!r}: use error, warning or info') from None
 
 
-@dataclass(frozen=True)
+@record
 class MacroCall:
     """
     One xacro macro call on the way to an element: the macro's name and the call site.
@@ -65,7 +67,7 @@ class MacroCall:
         return {'macro': self.name, 'file': self.file, 'line': self.line}
 
 
-@dataclass(frozen=True)
+@record
 class Finding:
     """
     One thing the checker found, with enough context for a person to act on it.

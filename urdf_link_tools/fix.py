@@ -25,7 +25,7 @@ For a xacro input, :func:`plan_xacro_fixes` edits the xacro sources instead, whe
 numbers are written as literals, and never writes the expansion over a xacro file.
 """
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 import os
 import re
 import stat
@@ -36,6 +36,7 @@ from urdf_link_tools.errors import UrdfInputError
 from urdf_link_tools.findings import Finding
 from urdf_link_tools.parser import parse_xml
 from urdf_link_tools.read_policy import inside
+from urdf_link_tools.records import record
 
 #: When several findings of one link carry a tensor, the first rule listed here wins.
 PRIORITY = (
@@ -56,7 +57,7 @@ _TAG = re.compile(rb'<inertia(?=[\s/>])')
 _END = re.compile(rb'"[^"]*"|\'[^\']*\'|/?>')
 
 
-@dataclass(frozen=True)
+@record
 class Fix:
     """One replaced tensor."""
 
@@ -213,7 +214,7 @@ def fix_inertia(data: bytes, analysis: Analysis) -> Tuple[bytes, Tuple[Fix, ...]
 _NUMBER = re.compile(r'\s*[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?\s*')
 
 
-@dataclass(frozen=True)
+@record
 class SourceFix:
     """What ``--fix-inertia`` did, or could not do, at one place of a xacro source."""
 

@@ -20,7 +20,7 @@ refused with a clear error instead of exhausting memory. xacro runs only when as
 ``.xacro`` name, in :mod:`urdf_link_tools.xacro.sandbox`'s child process.
 """
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 import logging
 import os
 import sys
@@ -30,6 +30,7 @@ from urdf_link_tools.errors import UrdfInputError
 from urdf_link_tools.findings import Finding, internal_error, sort_key
 from urdf_link_tools.limits import DESCRIPTION_MAX_BYTES
 from urdf_link_tools.read_policy import link_out_of_package
+from urdf_link_tools.records import record
 from urdf_link_tools.xacro.source_map import display_path, locate_findings, SourceMap
 
 if TYPE_CHECKING:  # pragma: no cover - the sandbox is imported for xacro input only
@@ -73,7 +74,7 @@ def is_xacro(path: str, xacro: Optional[bool] = None) -> bool:
     return path.endswith('.xacro')
 
 
-@dataclass(frozen=True)
+@record
 class LoadedDescription:
     """
     A description read from a file or stdin, ready to parse.

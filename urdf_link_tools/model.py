@@ -20,10 +20,11 @@ spec default rather than something written in the file). The model holds what th
 says; judging it is the job of :mod:`urdf_link_tools.checks`.
 """
 
-from dataclasses import dataclass, field, fields, MISSING
-from typing import Any, Dict, List, Optional, Tuple, Union
+from dataclasses import field
+from typing import Dict, List, Optional, Tuple, Union
 
 from urdf_link_tools.findings import Finding
+from urdf_link_tools.records import record
 
 Vector3 = Tuple[float, float, float]
 Rgba = Tuple[float, float, float, float]
@@ -35,53 +36,7 @@ MOVING_JOINT_TYPES = frozenset(('revolute', 'continuous', 'prismatic', 'floating
 JOINT_TYPES = MOVING_JOINT_TYPES | {'fixed'}
 
 
-def _frozen(cls: type) -> type:
-    """
-    Make a frozen dataclass whose ``__init__`` fills the instance ``__dict__`` directly.
-
-    The ``__init__`` that dataclasses generates for a frozen class calls
-    ``object.__setattr__`` once per field to get past the frozen ``__setattr__``. Storing
-    the fields into ``__dict__`` does the same for these plain (non-slots) classes in a
-    fraction of the time, which is a fifth of the parser's work on a large robot. The
-    parameters, defaults, default factories and ``__post_init__`` are the dataclass's;
-    instances stay frozen, hashable and comparable.
-    """
-    cls = dataclass(frozen=True, init=False)(cls)
-    namespace: Dict[str, Any] = {'MISSING': MISSING}
-    parameters = []
-    body = ['    values = self.__dict__']
-    for item in fields(cls):
-        name = item.name
-        if item.default_factory is not MISSING:
-            namespace[f'factory_{name}'] = item.default_factory
-        if getattr(item, 'kw_only', False) is True:
-            raise TypeError(f'{cls.__name__}.{name}: keyword-only fields are not supported')
-        if not item.init:
-            if item.default_factory is not MISSING:
-                body.append(f'    values[{name!r}] = factory_{name}()')
-            elif item.default is not MISSING:
-                namespace[f'default_{name}'] = item.default
-                body.append(f'    values[{name!r}] = default_{name}')
-            continue
-        if item.default is not MISSING:
-            namespace[f'default_{name}'] = item.default
-            parameters.append(f'{name}=default_{name}')
-        elif item.default_factory is not MISSING:
-            parameters.append(f'{name}=MISSING')
-            body.append(f'    if {name} is MISSING:\n        {name} = factory_{name}()')
-        else:
-            parameters.append(name)
-        body.append(f'    values[{name!r}] = {name}')
-    if hasattr(cls, '__post_init__'):
-        body.append('    self.__post_init__()')
-    exec(f'def __init__(self, {", ".join(parameters)}):\n' + '\n'.join(body), namespace)
-    init = namespace['__init__']
-    init.__qualname__ = f'{cls.__qualname__}.__init__'
-    cls.__init__ = init  # type: ignore[misc]
-    return cls
-
-
-@_frozen
+@record
 class Origin:
     """A pose: translation xyz (m) and fixed-axis roll, pitch, yaw (rad)."""
 
@@ -98,7 +53,7 @@ class Origin:
 IDENTITY = Origin()
 
 
-@_frozen
+@record
 class Box:
     """A box centred on its origin; ``size`` holds the three side lengths."""
 
@@ -107,7 +62,7 @@ class Box:
     kind = 'box'
 
 
-@_frozen
+@record
 class Cylinder:
     """A cylinder centred on its origin, its axis along z."""
 
@@ -117,7 +72,7 @@ class Cylinder:
     kind = 'cylinder'
 
 
-@_frozen
+@record
 class Sphere:
     """A sphere centred on its origin."""
 
@@ -126,7 +81,7 @@ class Sphere:
     kind = 'sphere'
 
 
-@_frozen
+@record
 class Mesh:
     """A mesh file (``package://``, ``file://``, absolute or relative) and its scale."""
 
@@ -139,7 +94,7 @@ class Mesh:
 Geometry = Union[Box, Cylinder, Sphere, Mesh]
 
 
-@_frozen
+@record
 class Material:
     """
     A material: a name and optionally a colour and a texture.
@@ -161,7 +116,7 @@ class Material:
         return self.rgba is not None or self.texture is not None
 
 
-@_frozen
+@record
 class Inertia:
     """The six independent entries of an inertia tensor (kg m^2), about the centre of mass."""
 
@@ -184,7 +139,7 @@ class Inertia:
                 (self.ixz, self.iyz, self.izz))
 
 
-@_frozen
+@record
 class Inertial:
     """Mass, centre-of-mass frame (``origin``) and inertia about that frame."""
 
@@ -195,7 +150,7 @@ class Inertial:
     mass_line: Optional[int] = None
 
 
-@_frozen
+@record
 class GeometryElement:
     """
     A ``<visual>``, a ``<collision>``, or a custom link child such as ``<collision_checking>``.
@@ -221,7 +176,7 @@ class GeometryElement:
         return f'{self.group}[{self.index}]'
 
 
-@_frozen
+@record
 class Link:
     """A rigid body: optional inertial, any number of visuals, collisions and custom parts."""
 
@@ -259,7 +214,7 @@ class Link:
         return tuple(element for element in self.custom if element.group == name)
 
 
-@_frozen
+@record
 class JointLimit:
     """
     A ``<limit>`` as written: None where the attribute is absent.
@@ -283,7 +238,7 @@ class JointLimit:
                 0.0 if self.upper is None else self.upper)
 
 
-@_frozen
+@record
 class Mimic:
     """A mimic relation: position = multiplier * other + offset."""
 
@@ -293,7 +248,7 @@ class Mimic:
     line: Optional[int] = None
 
 
-@_frozen
+@record
 class JointDynamics:
     """A ``<dynamics>``: damping and friction, None where absent (urdfdom reads 0)."""
 
@@ -302,7 +257,7 @@ class JointDynamics:
     line: Optional[int] = None
 
 
-@_frozen
+@record
 class JointCalibration:
     """A ``<calibration>``: the rising and falling reference positions, None where absent."""
 
@@ -311,7 +266,7 @@ class JointCalibration:
     line: Optional[int] = None
 
 
-@_frozen
+@record
 class SafetyController:
     """A ``<safety_controller>``, None where an attribute is absent."""
 
@@ -322,7 +277,7 @@ class SafetyController:
     line: Optional[int] = None
 
 
-@_frozen
+@record
 class Joint:
     """
     A joint between a parent and a child link.
@@ -352,7 +307,7 @@ class Joint:
         return self.type != 'fixed'
 
 
-@_frozen
+@record
 class Robot:
     """
     A whole robot description.

@@ -20,7 +20,6 @@ and the loaded meshes, and derives (and caches) what several rules need: which l
 the mass lumped through fixed joints, and the union of a link's collision geometry.
 """
 
-from dataclasses import dataclass
 import functools
 import math
 import os
@@ -36,11 +35,12 @@ from urdf_link_tools.geometry import (
 from urdf_link_tools.inertia import parallel_axis, TensorProperties
 from urdf_link_tools.meshes import MeshInfo, MeshProblem, MeshResult
 from urdf_link_tools.model import GeometryElement, Link, Mesh, Robot
+from urdf_link_tools.records import record
 
 Values = Tuple[Tuple[str, str], ...]
 
 
-@dataclass(frozen=True)
+@record
 class Rule:
     """
     One rule of the checker, as documented in docs/rules.md.
@@ -88,7 +88,7 @@ def fmt_inertia(values: Sequence[float]) -> str:
     return ' '.join(f'{name}="{fmt(v, 9)}"' for name, v in zip(names, values))
 
 
-@dataclass(frozen=True)
+@record
 class CollisionModel:
     """
     The union of a link's collision geometry, at a density of 1 kg/m^3, in the link frame.
@@ -103,7 +103,7 @@ class CollisionModel:
     approximate: Tuple[str, ...] = ()
 
 
-@dataclass(frozen=True)
+@record
 class FusedBody:
     """
     A link with every link welded below it (fixed joints), as MuJoCo fuses static bodies.

@@ -30,7 +30,6 @@ of gyration sqrt(I / m) must not exceed the robot's size (the diagonal of its bo
 the zero configuration), which finds placeholders (1e-3 kg m^2 on a 1 g link: 1 m).
 """
 
-from dataclasses import dataclass
 import math
 from typing import Dict, Iterator, List, Optional, Tuple
 
@@ -46,6 +45,7 @@ from urdf_link_tools.geometry import (
 from urdf_link_tools.inertia import inertia_values, violates_triangle
 from urdf_link_tools.kinematics import forward_kinematics
 from urdf_link_tools.model import Link
+from urdf_link_tools.records import record
 
 #: A moment up to this factor over the bound passes: the bound assumes the drawn geometry
 #: holds all the material, while meshes leave out screws, bearings and cables drawn on the
@@ -84,7 +84,7 @@ RULES = (
 )
 
 
-@dataclass(frozen=True)
+@record
 class Excess:
     """A moment over its bound: where, by how much, and the box it was measured in."""
 

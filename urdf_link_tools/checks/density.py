@@ -21,7 +21,6 @@ verdict tells the inertia rules when the collision geometry is not the part (a m
 millimetres), so that they do not compare a tensor with it or suggest its tensor.
 """
 
-from dataclasses import dataclass
 import math
 from typing import List, Optional, Sequence, Set, Tuple
 
@@ -34,6 +33,7 @@ from urdf_link_tools.geometry import (
     Bounds, geometry_values, has_size, is_finite, primitive_volume, union_bounds)
 from urdf_link_tools.meshes import MeshInfo
 from urdf_link_tools.model import GeometryElement, Link, Mesh
+from urdf_link_tools.records import record
 
 #: A density this many times beyond the plausible range is a warning; closer, an info (a
 #: ballast block, a part whose collision shape is deliberately smaller or larger).
@@ -47,7 +47,7 @@ TYPICAL_DENSITY = (300.0, 12000.0)
 MARKER_SIZE = 0.01
 
 
-@dataclass(frozen=True)
+@record
 class DensityVerdict:
     """An implausible density: the bounds, the one reported, the hint and the severity."""
 

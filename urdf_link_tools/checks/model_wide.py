@@ -23,7 +23,7 @@ The per-link rules stay quiet on those links, and speak where the rest of the ro
 complete (one link without collision among bodies that all have one is a real gap).
 """
 
-from dataclasses import dataclass, field
+from dataclasses import field
 import math
 from typing import Callable, Dict, FrozenSet, Hashable, Iterator, List, Optional, Tuple
 
@@ -33,6 +33,7 @@ from urdf_link_tools.checks.base import CheckContext, Rule
 from urdf_link_tools.findings import Finding, Severity
 from urdf_link_tools.geometry import union_bounds
 from urdf_link_tools.model import GeometryElement, Link
+from urdf_link_tools.records import record
 from urdf_link_tools.targets import named, severity_for
 
 #: A choice is model-wide when it holds on at least this many links (fewer: per link).
@@ -91,7 +92,7 @@ RULES = (
 )
 
 
-@dataclass(frozen=True)
+@record
 class ModelChoices:
     """
     The model-wide choices of one robot, as the per-link rules need them.

@@ -32,6 +32,7 @@ from urdf_link_tools.geometry import geometry_values, is_finite, origin_to_matri
 from urdf_link_tools.meshes import MeshInfo, MeshResult
 from urdf_link_tools.meshes.hull import coal_installed
 from urdf_link_tools.model import Box, GeometryElement, Mesh, Robot, Sphere
+from urdf_link_tools.records import record
 
 #: why coal is needed, said when it is missing
 NEEDS_COAL = ('self-collision needs the coal collision library (pip install coal, or '
@@ -128,7 +129,7 @@ class Body:
     radius: float
 
 
-@dataclass(frozen=True)
+@record
 class Skipped:
     """A collision element left out, and why."""
 

@@ -24,7 +24,6 @@ within the limits, continuous joints within [-pi, pi]; mimic joints follow their
 """
 
 from collections import deque
-from dataclasses import dataclass
 import math
 from typing import Dict, List, Optional, Tuple
 
@@ -33,6 +32,7 @@ import numpy as np
 from urdf_link_tools.geometry import origin_to_matrix
 from urdf_link_tools.kinematics import choose_root, unit_axis
 from urdf_link_tools.model import Joint, Robot
+from urdf_link_tools.records import record
 
 ACTUATED = ('revolute', 'continuous', 'prismatic')
 _MAX_MIMIC_DEPTH = 32
@@ -60,7 +60,7 @@ def default_position(joint: Joint) -> float:
     return 0.0 if lower <= 0.0 <= upper else (lower + upper) / 2.0
 
 
-@dataclass(frozen=True)
+@record
 class _Step:
     """One joint of the chain: which pose it starts from and how it moves."""
 

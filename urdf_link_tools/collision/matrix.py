@@ -39,6 +39,7 @@ from urdf_link_tools.collision import DEFAULT_SAMPLES, DEFAULT_SEED  # noqa: F40
 from urdf_link_tools.collision.adjacency import adjacent_pairs, Pair, pair
 from urdf_link_tools.collision.bodies import Body, coal_transform, import_coal, Skipped
 from urdf_link_tools.collision.configurations import Chain
+from urdf_link_tools.records import record
 
 ADJACENT = 'Adjacent'
 DEFAULT = 'Default'
@@ -53,7 +54,7 @@ ALWAYS_FRACTION = 0.95
 POSE_BUDGET = 500_000
 
 
-@dataclass(frozen=True)
+@record
 class CollisionMatrix:
     """
     The disabled pairs of one robot and how they were found.

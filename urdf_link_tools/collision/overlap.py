@@ -27,7 +27,6 @@ the triangles that reach where the two parts' bounds meet (the same answer as th
 meshes, without building the BVH of a whole humanoid torso).
 """
 
-from dataclasses import dataclass
 from typing import Dict, Iterable, Iterator, List, Mapping, Optional, Tuple
 
 import numpy as np
@@ -37,12 +36,13 @@ from urdf_link_tools.collision.bodies import Body, coal_transform
 from urdf_link_tools.collision.configurations import Chain
 from urdf_link_tools.collision.matrix import Scene
 from urdf_link_tools.meshes.hull import coal_qhull
+from urdf_link_tools.records import record
 
 #: the most pairs of near links tested (a robot of many links piled in one place)
 MAX_PAIRS = 20_000
 
 
-@dataclass(frozen=True)
+@record
 class Overlap:
     """
     Two links in collision at rest.
@@ -67,7 +67,7 @@ class Overlap:
     point_in_link2: Tuple[float, float, float] = (0.0, 0.0, 0.0)
 
 
-@dataclass(frozen=True)
+@record
 class OverlapReport:
     """The overlaps found, and whether the candidate pairs were cut at ``MAX_PAIRS``."""
 

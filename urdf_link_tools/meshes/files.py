@@ -19,12 +19,12 @@ Nothing here imports NumPy, so a one-robot check can decide which files a readin
 takes (:mod:`.aside`) before this process has loaded the readers.
 """
 
-from dataclasses import dataclass
 import os
 import stat
 from typing import Optional
 
 from urdf_link_tools.limits import MESH_MAX_BYTES
+from urdf_link_tools.records import record
 
 #: twice the triangles of the largest binary STL under the default size limit
 DEFAULT_MAX_TRIANGLES = 4_000_000
@@ -32,7 +32,7 @@ DEFAULT_MAX_INSTANCES = 100_000
 SUPPORTED = {'.stl': 'stl', '.obj': 'obj', '.dae': 'dae', '.glb': 'glb', '.gltf': 'gltf'}
 
 
-@dataclass(frozen=True)
+@record
 class Budget:
     """How much a mesh file may hold: bytes on disk, instances and triangles in its scene."""
 

@@ -27,7 +27,7 @@ as read (before the URDF scale) and its solid, measured on first use; a
 """
 
 from collections import OrderedDict
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 import errno
 import os
 import threading
@@ -45,6 +45,7 @@ from urdf_link_tools.meshes.reading import (Budget, DEFAULT_MAX_INSTANCES,
                                             trim_heap)
 from urdf_link_tools.meshes.resolve import PackageResolver
 from urdf_link_tools.meshes.solid import measure_solid, Solid, SolidCache
+from urdf_link_tools.records import record
 
 DEFAULT_CACHE_BYTES = 32_000_000
 #: problems are small; this only bounds a description naming millions of broken files
@@ -53,7 +54,7 @@ _MAX_ENTRIES = 10_000
 Scale = Tuple[float, float, float]
 
 
-@dataclass(frozen=True, eq=False)
+@record(eq=False)
 class MeshInfo:
     """
     A loaded mesh as a URDF element uses it: the file's triangles at the element's scale.

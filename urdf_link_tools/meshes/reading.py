@@ -32,7 +32,7 @@ DTD, UTF-8) before either reader sees it, and a loader's failure is told in our 
 (:func:`failure_reason`), never in its message, which quotes the file.
 """
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 import io
 import logging
 import os
@@ -46,6 +46,7 @@ from urdf_link_tools.meshes import gltf
 from urdf_link_tools.meshes.files import (  # noqa: F401
     Budget, DEFAULT_MAX_INSTANCES, DEFAULT_MAX_TRIANGLES, format_limit, refusal, SUPPORTED)
 from urdf_link_tools.read_policy import read_refusal
+from urdf_link_tools.records import record
 
 LOG = logging.getLogger(__name__)
 
@@ -54,7 +55,7 @@ _IDENTITY = np.eye(4)
 TRIM_BYTES = 1_000_000
 
 
-@dataclass(frozen=True)
+@record
 class MeshProblem:
     """Why a mesh could not be used: ``rule`` is 'mesh-not-found' or 'mesh-unreadable'."""
 
@@ -68,7 +69,7 @@ class MeshProblem:
     missing_folder: Optional[str] = None
 
 
-@dataclass(frozen=True)
+@record
 class RawMesh:
     """A file's triangles in metres (any DAE unit applied), before the URDF scale."""
 

@@ -24,7 +24,7 @@ no ROS tool needs it and it would let a description read any file through a pack
 (the URDF's author chose them). Every failure says what was tried.
 """
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 import errno
 import os
 import re
@@ -33,11 +33,12 @@ from typing import Dict, Mapping, Optional, Sequence, Tuple
 from urllib.parse import unquote
 
 from urdf_link_tools.read_policy import ament_index_shares
+from urdf_link_tools.records import record
 
 _SCHEME_RE = re.compile(r'^[A-Za-z][A-Za-z0-9+.-]*://')
 
 
-@dataclass(frozen=True)
+@record
 class MeshResolution:
     """Where a mesh URI points: the file, or the error and every location tried."""
 

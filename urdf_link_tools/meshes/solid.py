@@ -33,7 +33,7 @@ volume scales by ``|sx sy sz|``, the centre by ``D`` and the second moments
 ``trace(C) I - C``. No scaled copy of the vertices is made.
 """
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 import threading
 from typing import Optional, Tuple
 
@@ -44,6 +44,7 @@ from urdf_link_tools.meshes.hull import (convex_hull, enclosed_volume, Hull, nat
 from urdf_link_tools.meshes.integrals import (cross, mass_properties, MassProperties,
                                               merge_positions)
 from urdf_link_tools.meshes.reading import frozen, RawMesh, TRIM_BYTES, trim_heap
+from urdf_link_tools.records import record
 
 #: a surface volume this much above its hull's is a self-intersection, not rounding
 _HULL_TOLERANCE = 1e-6
@@ -54,7 +55,7 @@ _FLAT = 1e-9
 _DIRECT_HULL = 20_000
 
 
-@dataclass(frozen=True)
+@record
 class Solid:
     """
     What a mesh encloses at density 1 kg/m^3, with what is wrong with its surface.

@@ -23,9 +23,10 @@ how :mod:`~urdf_link_tools.reports.sanitize` neutralises it, when not ``'text'``
 that every format shares.
 """
 
-from dataclasses import dataclass
 import importlib
 from typing import Dict, Mapping, Optional, Sequence, Tuple, TYPE_CHECKING
+
+from urdf_link_tools.records import record
 
 if TYPE_CHECKING:  # pragma: no cover - typing only: keeps this registry free of the core
     from urdf_link_tools.analysis import Analysis
@@ -33,7 +34,7 @@ if TYPE_CHECKING:  # pragma: no cover - typing only: keeps this registry free of
     from urdf_link_tools.reports.suppression import Suppression
 
 
-@dataclass(frozen=True)
+@record
 class CheckReport:
     """
     What ``check`` reports about one robot.
@@ -54,7 +55,7 @@ class CheckReport:
     places: Optional[Mapping[str, Tuple[str, int]]] = None
 
 
-@dataclass(frozen=True)
+@record
 class Run:
     """
     Everything one ``check`` run reports: what each format renders.

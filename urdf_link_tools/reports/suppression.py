@@ -32,7 +32,7 @@ to the last line where a descendant of the element starts, which holds every lin
 about the element or its children can name.
 """
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 import os
 import re
 from typing import Dict, Iterable, List, Optional, Sequence, Set, Tuple
@@ -42,6 +42,7 @@ from lxml import etree
 from urdf_link_tools.checks import is_known_rule, SUPPRESSION_RULES
 from urdf_link_tools.findings import Finding
 from urdf_link_tools.limits import DESCRIPTION_MAX_BYTES
+from urdf_link_tools.records import record
 
 #: The marker that makes a comment a suppression (case-insensitive).
 MARKER = 'urdf-link-tools:'
@@ -56,7 +57,7 @@ _MAX_BYTES = DESCRIPTION_MAX_BYTES
 _MISSING_REASON, _UNKNOWN_RULE, _MALFORMED = (rule.rule_id for rule in SUPPRESSION_RULES)
 
 
-@dataclass(frozen=True)
+@record
 class Suppression:
     """
     One suppression comment and the lines it covers.

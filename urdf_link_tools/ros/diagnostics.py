@@ -31,7 +31,6 @@ most :data:`MAX_FINDINGS` findings and counts the rest; every text is clipped to
 :data:`MAX_TEXT` characters.
 """
 
-from dataclasses import dataclass
 import math
 from typing import Dict, Iterable, List, Optional, Sequence, Tuple
 
@@ -39,6 +38,7 @@ from builtin_interfaces.msg import Time
 from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus, KeyValue
 from urdf_link_tools.findings import Finding, Severity, worst_severity
 from urdf_link_tools.model import Link
+from urdf_link_tools.records import record
 from urdf_link_tools.ros.conversions import plural, robot_level_findings, unique_links
 
 DEFAULT_PREFIX = 'urdf_link_tools'
@@ -196,7 +196,7 @@ def robot_status(analysis, prefix: str = DEFAULT_PREFIX,
         hardware_id=clip(robot.name), values=values)
 
 
-@dataclass(frozen=True)
+@record
 class RobotSummary:
     """What the robot's status says that depends only on the analysis: built once."""
 

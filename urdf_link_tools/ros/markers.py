@@ -28,7 +28,6 @@ and ``robot_com`` (the whole robot's centre of mass in the root frame, updated w
 states).
 """
 
-from dataclasses import dataclass
 import math
 from typing import List, Optional, Sequence, Tuple
 
@@ -40,6 +39,7 @@ from urdf_link_tools.findings import Severity
 from urdf_link_tools.geometry import matrix_to_quaternion, rpy_to_matrix, rpy_to_quaternion
 from urdf_link_tools.inertia import com_sphere_diameter, equivalent_box
 from urdf_link_tools.model import Box, Cylinder, GeometryElement, Link, Mesh, Sphere
+from urdf_link_tools.records import record
 from urdf_link_tools.ros.conversions import point_msg, quaternion_msg, unique_links
 from visualization_msgs.msg import Marker, MarkerArray
 
@@ -65,7 +65,7 @@ PALE = 0.6
 URI_SCHEMES = ('package://', 'file://', 'http://', 'https://')
 
 
-@dataclass(frozen=True)
+@record
 class MarkerOptions:
     """What to draw and how; built from the node's parameters."""
 

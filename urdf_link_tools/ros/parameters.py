@@ -22,7 +22,6 @@ own thresholds reuse :mod:`urdf_link_tools.config` (its field names and validato
 node, the CLI and ``config/urdf_link_tools.yaml`` agree on them.
 """
 
-from dataclasses import dataclass
 import math
 from typing import Any, Callable, Dict, Mapping, Optional, Sequence, Tuple
 
@@ -31,6 +30,7 @@ from rcl_interfaces.msg import ParameterType
 from urdf_link_tools import config as check_config
 from urdf_link_tools.config import CheckConfig
 from urdf_link_tools.limits import DESCRIPTION_MAX_BYTES
+from urdf_link_tools.records import record
 from urdf_link_tools.ros.markers import MarkerOptions
 
 Validator = Callable[[Any], Optional[str]]
@@ -46,7 +46,7 @@ _TYPE_NAMES = {DOUBLE: 'a number', INTEGER: 'a whole number', BOOL: 'true or fal
                STRING: 'text', STRING_ARRAY: 'a list of text', DOUBLE_ARRAY: 'a list of numbers'}
 
 
-@dataclass(frozen=True)
+@record
 class ParameterSpec:
     """
     One parameter: what ``ros2 param describe`` shows, and how its value is checked.
@@ -339,7 +339,7 @@ def validate_values(values: Mapping[str, Any]) -> Optional[str]:
     return None
 
 
-@dataclass(frozen=True)
+@record
 class NodeSettings:
     """Everything the node does, as one immutable value swapped whole on a change."""
 

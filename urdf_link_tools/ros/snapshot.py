@@ -23,7 +23,7 @@ findings, the names' index, a mesh's triangles) is built once, on first use, and
 :class:`Answers`: on a robot of 100,000 links a call costs the sending, not the building.
 """
 
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 import threading
 from typing import Any, Callable, Dict, Optional, Tuple, Union
 
@@ -37,6 +37,7 @@ from urdf_link_tools.limits import DESCRIPTION_MAX_BYTES
 from urdf_link_tools.meshes import MeshLibrary
 from urdf_link_tools.model import Robot
 from urdf_link_tools.parser import parse_urdf_string
+from urdf_link_tools.records import record
 from urdf_link_tools.ros import collision_matrix, conversions
 from urdf_link_tools.ros.diagnostics import analysis_statuses, description_error_status
 from urdf_link_tools.ros.diagnostics import robot_summary, RobotSummary
@@ -147,7 +148,7 @@ class Answers:
 Locate = Callable[[Tuple[Finding, ...]], Tuple[Finding, ...]]
 
 
-@dataclass(frozen=True)
+@record
 class Snapshot:
     """
     One analysed description and what the node publishes and serves about it.
@@ -181,7 +182,7 @@ class Snapshot:
         return self.analysis.robot
 
 
-@dataclass(frozen=True)
+@record
 class Rejection:
     """A description that could not be used, and why."""
 

@@ -23,18 +23,18 @@ description, which will be analysed with the new settings anyway, nor stops a ru
 Pure Python (threading only), tested without ROS.
 """
 
-from dataclasses import dataclass
 import logging
 import threading
 from typing import Callable, Optional, Union
 
 from urdf_link_tools.budget import AnalysisInterrupted, Budget, WATCHDOG
 from urdf_link_tools.meshes.reading import trim_heap
+from urdf_link_tools.records import record
 
 logger = logging.getLogger(__name__)
 
 
-@dataclass(frozen=True)
+@record
 class Job:
     """Something for the worker: a description (text or file) or a re-check of the model."""
 

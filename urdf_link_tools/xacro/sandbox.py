@@ -37,7 +37,7 @@ of its lines to the xacro file and line that wrote the element and the macro cal
 it (:class:`~urdf_link_tools.xacro.source_map.SourceMap`).
 """
 
-from dataclasses import dataclass, field
+from dataclasses import field
 import json
 import os
 import signal
@@ -50,6 +50,7 @@ from typing import Dict, List, Mapping, Optional, Sequence, Tuple
 from urdf_link_tools.errors import UrdfInputError
 from urdf_link_tools.limits import DESCRIPTION_MAX_BYTES
 from urdf_link_tools.read_policy import enclosing, is_package_name
+from urdf_link_tools.records import record
 from urdf_link_tools.xacro.source_map import SourceMap
 
 #: Prefix of the notes that relay what xacro printed.
@@ -58,7 +59,7 @@ XACRO_SAYS = 'xacro says: '
 BASE_ENV = ('LANG', 'LC_ALL')
 
 
-@dataclass(frozen=True)
+@record
 class XacroOptions:
     """
     How to expand xacro.
@@ -82,7 +83,7 @@ class XacroOptions:
     max_bytes: int = DESCRIPTION_MAX_BYTES
 
 
-@dataclass(frozen=True)
+@record
 class ToolFailure:
     """
     This tool's own code failed while expanding (the source tracer), not the input.
@@ -97,7 +98,7 @@ class ToolFailure:
     traceback: str = ''
 
 
-@dataclass(frozen=True)
+@record
 class Expansion:
     """A xacro file expanded: URDF bytes, where each line came from, notes and failures."""
 

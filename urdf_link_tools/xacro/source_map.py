@@ -23,14 +23,15 @@ made it (innermost first) and, for attribute values that were YAML numbers loade
 is the URDF and the lines stay as they are.
 """
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 import os
 from typing import Any, Dict, Iterable, Mapping, Optional, Tuple
 
 from urdf_link_tools.findings import Finding, MacroCall
+from urdf_link_tools.records import record
 
 
-@dataclass(frozen=True)
+@record
 class SourceLocation:
     """Where one expanded element was written."""
 
