@@ -203,3 +203,21 @@ def test_output_writes_the_report_to_a_file(tmp_path):
     assert open(robot).read() == WARNING_ONLY
     status, _, err = run(['check', robot, '-o', str(tmp_path / 'no' / 'such' / 'dir.txt')])
     assert status == EXIT_USAGE and 'cannot write it' in err
+
+
+@pytest.mark.parametrize('columns', ['60', '200'])
+def test_help_fits_the_width_columns_says_as_argparse_s_own_formatter(columns):
+    # The CLI's formatter finds the width without shutil (import time): the same text as
+    # argparse's HelpFormatter, which asks shutil.get_terminal_size.
+    script = ('import argparse, sys\n'
+              'from urdf_link_tools.cli import build_parser\n'
+              'parser = build_parser()\n'
+              'check = parser._subparsers._group_actions[0].choices["check"]\n'
+              'ours = check.format_help()\n'
+              'check.formatter_class = argparse.HelpFormatter\n'
+              'print(ours == check.format_help(), len(ours.splitlines()))\n')
+    done = subprocess.run([sys.executable, '-c', script], capture_output=True, text=True,
+                          env=dict(os.environ, COLUMNS=columns), check=True)
+    same, lines = done.stdout.split()
+    assert same == 'True'
+    assert (int(lines) > 150) == (columns == '60')  # the narrower, the more lines

@@ -141,9 +141,11 @@ print('imported:' + ','.join(sorted(name for name in sys.argv[2:]
 
 #: what a plain check on one robot of primitives whose links are apart does not import:
 #: the collision library (nothing is near), the process pool (one robot), the hash library
-#: and package metadata (no --cache, no --shard), and numpy.ma (np.unique brings it)
+#: and package metadata (no --cache, no --shard), numpy.ma (np.unique brings it), json (no
+#: glTF mesh, no --baseline, no JSON output) and shutil with bz2 and lzma (argparse's
+#: formatter asks it the terminal's width)
 NOT_NEEDED = ('coal', 'multiprocessing', 'concurrent.futures', 'hashlib', 'importlib.metadata',
-              'numpy.ma', 'scipy', 'trimesh')
+              'numpy.ma', 'scipy', 'trimesh', 'json', 'shutil', 'bz2', 'lzma')
 
 APART = PRIMITIVES.replace('<robot name="boxes">', '<robot name="apart">').replace(
     '</robot>', """  <link name="hand"><inertial><mass value="1"/>

@@ -26,7 +26,6 @@ and one byte budget for the file and all its buffers. Images and other URIs are 
 read: materials are skipped. Nothing is fetched over a network.
 """
 
-import json
 import os
 import struct
 from typing import Callable, List, Optional, Set
@@ -49,6 +48,7 @@ def _object(header: object) -> dict:
 
 
 def _header(data: bytes, file_type: str) -> dict:
+    import json  # here: a robot without glTF meshes does not need it (4 ms of imports)
     if file_type == 'gltf':
         return _object(json.loads(data.decode('utf-8-sig')))
     if len(data) < 20 or data[:4] != _GLB_MAGIC:

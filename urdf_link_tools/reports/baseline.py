@@ -21,7 +21,6 @@ that had one ``mesh-not-found`` and now has two reports one.
 """
 
 from collections import Counter
-import json
 from typing import Any, Iterable, List, Optional, Sequence, Tuple
 
 from urdf_link_tools.findings import Finding
@@ -62,6 +61,7 @@ def load_baseline(path: str) -> 'Counter[BaselineKey]':
         raise ValueError(f'--baseline {path}: cannot read: {exc.strerror}') from None
     if len(data) > _MAX_BYTES:
         raise ValueError(f'--baseline {path}: larger than {_MAX_BYTES // 2**20} MiB')
+    import json  # here: a check without --baseline does not need it (4 ms)
     try:
         document = json.loads(data)
     except RecursionError:
