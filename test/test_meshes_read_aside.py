@@ -27,6 +27,8 @@ import subprocess
 import sys
 
 import corpus
+import mesh_attacks
+import numpy as np
 import pytest
 from urdf_link_tools.meshes import aside
 
@@ -406,11 +408,13 @@ print(len(answers), [type(raw).__name__ for _, raw, _, _ in answers],
 
 def test_a_child_reads_the_few_measured_files_left_without_importing_coal():
     # Two small collision meshes: not worth the child's coal import, so it reads them and
-    # the parent measures them (MeshLibrary.adopt_aside).
+    # the parent measures them (MeshLibrary.adopt_aside); but the finger, with fewer
+    # vertices than coal's hulls start at, it measures (the hand is read first: the
+    # costliest first).
     folder = str(corpus.robots_dir() / 'panda_description' / 'meshes' / 'collision')
     out = run(CHILD_READS, folder, 'finger.stl', 'hand.stl')
     # The child also sends each mesh's bounds, taken there.
-    assert out.split('\n')[0] == "2 ['RawMesh', 'RawMesh'] [True, True] False True"
+    assert out.split('\n')[0] == "2 ['RawMesh', 'RawMesh'] [True, False] False True"
 
 
 def test_an_icub_check_with_its_reading_child_finds_what_one_process_finds():
@@ -419,3 +423,35 @@ def test_an_icub_check_with_its_reading_child_finds_what_one_process_finds():
     _, aside_run = _check_both_ways('icub.urdf')
     assert aside_run['started'][0]['child'] is True
     assert aside_run['adopted'][0] > 0
+
+
+SMALL_MEASURED = """
+import sys
+import numpy as np
+from urdf_link_tools.meshes.library import read_and_measure
+from urdf_link_tools.meshes.reading import Budget
+from urdf_link_tools.meshes.solid import measure_solid
+out = []
+for path in sys.argv[1:]:
+    raw, solid, _ = read_and_measure(path, 'stl', Budget(10**8), (), False, True)
+    out.append('measured' if solid is not None else 'read')
+    if solid is not None:  # the same solid as measuring it anywhere else
+        again = measure_solid(raw)
+        out.append(str(solid.volume == again.volume and
+                       np.array_equal(solid.unit_inertia, again.unit_inertia)))
+print(' '.join(out), 'coal' in sys.modules)
+"""
+
+
+def test_a_child_not_worth_coal_still_measures_the_meshes_that_need_none(tmp_path):
+    # A mesh with fewer vertices than coal's hulls start at is measured by the NumPy
+    # quickhull wherever it is: the reading child measures it even when the measured files
+    # left are not worth its import of coal (iCub's 16-vertex boxes), a bigger one it only
+    # reads, and coal is never imported for them.
+    import trimesh
+    box = mesh_attacks.broken_meshes(tmp_path)['good']
+    sphere = trimesh.creation.icosphere(subdivisions=2, radius=0.1)
+    big = mesh_attacks.binary_stl(tmp_path / 'sphere.stl', np.asarray(sphere.vertices),
+                                  np.asarray(sphere.faces))
+    assert run(SMALL_MEASURED, str(box), str(big)).split() == \
+        ['measured', 'True', 'read', 'False']

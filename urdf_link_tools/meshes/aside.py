@@ -400,20 +400,23 @@ def _claim_and_read(found: List[Request], queues: Tuple[int, int], budget: Budge
     Read files from the queues, files only read first; return (index, raw, solid, bounds).
 
     The solid is None where the file was not measured here (only read, or the measured
-    files left were not worth importing coal for: :func:`_worth_coal`).
+    files left were not worth importing coal for: :func:`_worth_coal`, except the small
+    ones, which need no coal: iCub's twelve 16-vertex boxes, measured at the end by this
+    process otherwise, while the child had nothing left to do).
     """
     from urdf_link_tools.meshes.library import read_and_measure
     answers: List[tuple] = []
     for queue in (queues[1], queues[0]) if measures else (queues[1],):
         # The measured files left may be too few to pay the import of coal here: then this
         # child only reads them, and this process measures them when it adopts them.
-        measuring = queue == queues[0] and _worth_coal(found, queue)
+        measured = queue == queues[0]
+        measuring = measured and _worth_coal(found, queue)
         index = claim(queue)
         while index is not None:
             _, path, file_type, _, tried, _ = found[index]
             try:
                 answers.append((index, *read_and_measure(path, file_type, budget, tried,
-                                                         measuring)))
+                                                         measuring, measured)))
             except MemoryError:  # this process reads it, where it says so
                 pass
             index = claim(queue)

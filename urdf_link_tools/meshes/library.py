@@ -39,6 +39,7 @@ import numpy as np
 from urdf_link_tools.limits import MESH_MAX_BYTES
 from urdf_link_tools.meshes import aside
 from urdf_link_tools.meshes.aside import Aside, ASIDE_MIN_BYTES
+from urdf_link_tools.meshes.hull import NATIVE_MIN_POINTS
 from urdf_link_tools.meshes.reading import (Budget, DEFAULT_MAX_INSTANCES,
                                             DEFAULT_MAX_TRIANGLES, frozen, MeshProblem,
                                             RawMesh, read_mesh, refusal, SUPPORTED, TRIM_BYTES,
@@ -207,17 +208,24 @@ def vertex_bounds(raw: RawMesh) -> Tuple[np.ndarray, np.ndarray]:
 
 
 def read_and_measure(path: str, file_type: str, budget: Budget, tried: Tuple[str, ...],
-                     measure: bool) -> Tuple[Union[RawMesh, MeshProblem], Optional[Solid],
-                                             Optional[Tuple[np.ndarray, np.ndarray]]]:
+                     measure: bool, measure_small: bool = False
+                     ) -> Tuple[Union[RawMesh, MeshProblem], Optional[Solid],
+                                Optional[Tuple[np.ndarray, np.ndarray]]]:
     """
     Read a file, take its bounds and, when asked, measure its solid (a reading child's work).
 
     The bounds are taken there too: a visual mesh of a million vertices costs a few
     milliseconds of min and max, which this process then need not spend (.aside).
+
+    :param measure_small: measure it too when it has fewer vertices than coal's hulls
+        start at (:data:`.hull.NATIVE_MIN_POINTS`): its hull is the NumPy quickhull's
+        wherever it is measured, and coal is not imported for it
     """
     raw = read_mesh(path, file_type, budget, tried)
     if not isinstance(raw, RawMesh):
         return raw, None, None
+    if not measure and measure_small:
+        measure = len(raw.vertices) < NATIVE_MIN_POINTS
     return raw, measure_solid(raw) if measure else None, vertex_bounds(raw)
 
 
