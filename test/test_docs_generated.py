@@ -90,3 +90,13 @@ def test_readme_sample_output_is_the_clis(tmp_path, monkeypatch):
         position += 1
         adjacent = True
     assert produced[-1] == _readme_sample()[-1]
+
+
+def test_the_fix_inertia_priority_in_docs_is_the_code_s():
+    # docs/rules.md lists the rules whose tensor --fix-inertia writes, in fix.PRIORITY's
+    # order (it had drifted: three rules added to the code were missing from the text).
+    from urdf_link_tools.fix import PRIORITY
+    text = (ROOT / 'docs' / 'rules.md').read_text(encoding='utf-8')
+    paragraph = text[text.index('- `--fix-inertia` writes, per link,'):]
+    paragraph = paragraph[:paragraph.index('(`fix.PRIORITY`)')]
+    assert tuple(re.findall(r'`(inertia-[a-z-]+)`', paragraph)) == PRIORITY

@@ -221,3 +221,45 @@ def test_fix_round_trip_over_example_robot_data():
     finally:
         mujoco.set_mju_user_warning(previous)
     assert total > 50   # the corpus has tensors to fix: the test does something
+
+
+def _copies(moment: str, count: int = 4) -> bytes:
+    """Return a chain of 1 kg links, 0.1 m boxes, all declaring one moment on each axis."""
+    links, joints = [], []
+    for i in range(count):
+        links.append(
+            f'<link name="l{i}"><inertial><mass value="1"/><inertia ixx="{moment}" ixy="0" '
+            f'ixz="0" iyy="{moment}" iyz="0" izz="{moment}"/></inertial><collision>'
+            '<geometry><box size="0.1 0.1 0.1"/></geometry></collision></link>')
+        if i:
+            joints.append(
+                f'<joint name="j{i}" type="revolute"><parent link="l{i - 1}"/>'
+                f'<child link="l{i}"/><origin xyz="0 0 0.5"/><axis xyz="0 1 0"/>'
+                '<limit lower="-1" upper="1" effort="1" velocity="1"/></joint>')
+    return ('<robot name="copies"><link name="base"/><joint name="b" type="fixed">'
+            '<parent link="base"/><child link="l0"/></joint>\n'
+            + '\n'.join(links + joints) + '\n</robot>\n').encode()
+
+
+@pytest.mark.parametrize('moment, rule', [
+    ('0.01', 'inertia-exceeds-extent'),  # no 1 kg body of that size has it (at most 0.005)
+    ('0.0001', 'inertia-geometry-mismatch'),  # possible, but 0.06x the box's 0.00167
+])
+def test_a_tensor_copied_onto_links_is_one_finding_and_fixed_on_each(tmp_path, moment, rule):
+    # One finding lists the links (one choice), and --fix-inertia still writes each link's
+    # tensor: it wrote none before (the grouped finding had no link and no tensor).
+    data = _copies(moment)
+    analysis = analyze(parse_urdf_string(data), CheckConfig())
+    grouped = [f for f in analysis.findings if f.rule == rule]
+    assert len(grouped) == 1 and grouped[0].links == ('l0', 'l1', 'l2', 'l3')
+    assert [name for name, _ in grouped[0].links_suggested_inertia] == ['l0', 'l1', 'l2', 'l3']
+    assert 'links_suggested_inertia' in grouped[0].to_dict()
+    source = tmp_path / 'copies.urdf'
+    source.write_bytes(data)
+    out = tmp_path / 'fixed.urdf'
+    main(['check', str(source), '--fix-inertia', str(out), '--fail-on', 'never'])
+    fixed = out.read_bytes()
+    assert fixed.count(f'ixx="{moment}"'.encode()) == 0
+    assert len(changed_lines(data, fixed)) == 8  # four lines, each removed and added
+    after = analyze(parse_urdf_string(fixed), CheckConfig())
+    assert not [f for f in after.findings if f.rule.startswith('inertia-')]

@@ -49,6 +49,10 @@ class Severity(enum.IntEnum):
                 f'unknown severity {text!r}: use error, warning or info') from None
 
 
+#: the six values of an inertia tensor, in the order URDF writes them
+INERTIA_NAMES = ('ixx', 'ixy', 'ixz', 'iyy', 'iyz', 'izz')
+
+
 @record
 class MacroCall:
     """
@@ -83,6 +87,9 @@ class Finding:
     a replacement (ixx, ixy, ixz, iyy, iyz, izz) where the rule can compute one; it is what
     ``check --fix-inertia`` writes. ``links`` names every link a robot-level finding is
     about (a model-wide choice reported once, e.g. no link has mass), ``link`` being None.
+    Such a finding made of per-link ones that each had a replacement tensor (a tensor copied
+    onto several links, wrong on each) keeps them in ``links_suggested_inertia``: (link, the
+    six values) for each, what ``check --fix-inertia`` writes on each link.
     """
 
     rule: str
@@ -99,6 +106,8 @@ class Finding:
     macro_stack: Tuple[MacroCall, ...] = ()
     value_source: Optional[Tuple[str, int]] = None
     links: Tuple[str, ...] = ()
+    links_suggested_inertia: Tuple[Tuple[str, Tuple[float, float, float, float, float, float]],
+                                   ...] = field(default=(), compare=False)
 
     def to_dict(self) -> Dict[str, Any]:
         """Return a JSON-ready dict with the public fields."""
@@ -119,8 +128,10 @@ class Finding:
         if self.value_source is not None:
             out['value_source'] = {'file': self.value_source[0], 'line': self.value_source[1]}
         if self.suggested_inertia is not None:
-            names = ('ixx', 'ixy', 'ixz', 'iyy', 'iyz', 'izz')
-            out['suggested_inertia'] = dict(zip(names, self.suggested_inertia))
+            out['suggested_inertia'] = dict(zip(INERTIA_NAMES, self.suggested_inertia))
+        if self.links_suggested_inertia:
+            out['links_suggested_inertia'] = {link: dict(zip(INERTIA_NAMES, values))
+                                              for link, values in self.links_suggested_inertia}
         return out
 
 

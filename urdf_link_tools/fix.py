@@ -78,18 +78,27 @@ def choose_fixes(analysis: Analysis) -> Dict[str, Finding]:
     """
     Pick, for each link, the finding whose suggested tensor will be written.
 
+    A finding that lists its links (one tensor copied onto several, wrong on each) counts
+    as one finding of its rule per link that has a tensor of its own in it
+    (``links_suggested_inertia``).
+
     :param analysis: the analysis
-    :return: link name -> finding
+    :return: link name -> finding (of that link, its tensor in ``suggested_inertia``)
     """
     chosen: Dict[str, Finding] = {}
     for finding in analysis.findings:
-        if finding.suggested_inertia is None or finding.link is None:
-            continue
         if finding.rule not in PRIORITY:
             continue
-        current = chosen.get(finding.link)
-        if current is None or PRIORITY.index(finding.rule) < PRIORITY.index(current.rule):
-            chosen[finding.link] = finding
+        candidates = [finding] if finding.suggested_inertia is not None and \
+            finding.link is not None else []
+        candidates += [replace(finding, link=name, suggested_inertia=values, links=(),
+                               links_suggested_inertia=())
+                       for name, values in finding.links_suggested_inertia]
+        for candidate in candidates:
+            current = chosen.get(candidate.link)  # type: ignore[arg-type]
+            if current is None or \
+                    PRIORITY.index(candidate.rule) < PRIORITY.index(current.rule):
+                chosen[candidate.link] = candidate  # type: ignore[index]
     return chosen
 
 

@@ -152,7 +152,9 @@ class CheckContext:
                 line: Optional[int] = None, suggestion: str = '',
                 values: Sequence[Tuple[str, object]] = (),
                 suggested_inertia: Optional[Sequence[float]] = None,
-                links: Sequence[str] = ()) -> Finding:
+                links: Sequence[str] = (),
+                links_suggested_inertia: Sequence[Tuple[str, Sequence[float]]] = ()
+                ) -> Finding:
         """Build a finding; values are formatted to text here."""
         text_values = tuple((key, value if isinstance(value, str) else fmt(value))
                             for key, value in values)
@@ -162,7 +164,10 @@ class CheckContext:
         return Finding(rule=rule, severity=severity, message=message, link=link,
                        element=element, line=line, suggestion=suggestion,
                        values=text_values, suggested_inertia=inertia,  # type: ignore[arg-type]
-                       links=tuple(links))
+                       links=tuple(links),
+                       links_suggested_inertia=tuple(  # type: ignore[arg-type]
+                           (name, tuple(float(v) for v in tensor))
+                           for name, tensor in links_suggested_inertia))
 
     def mesh_for(self, element: GeometryElement) -> Optional[MeshResult]:
         """Return the loaded mesh (or its problem) of a mesh element, None otherwise."""

@@ -417,6 +417,8 @@ def check_bounds(ctx: CheckContext) -> Iterator[Finding]:
             -(members[index][1].moment / members[index][1].bound
               if members[index][1].bound > 0.0 else math.inf)))
         groups[(findings[0].rule,) + key[1:]] = [findings[worst]] + findings
+    # What the group's suggestion asks for, per link (--fix-inertia writes it on each).
+    fixes: Dict[str, Tuple[float, ...]] = {}
     listed_carriers = set()
     for key, (first, *findings) in groups.items():
         links = tuple(finding.link for finding in findings)
@@ -426,20 +428,29 @@ def check_bounds(ctx: CheckContext) -> Iterator[Finding]:
         values = ' '.join(f'{name}="{fmt(value, 9)}"' for name, value in
                           zip(('ixx', 'ixy', 'ixz', 'iyy', 'iyz', 'izz'), key[1:]))
         count = len(links) + len(also)
+        for name in links + also:
+            if name not in fixes:
+                tensor, _ = suggest(ctx, ctx.robot.link(name), None, 'the declared tensor')
+                if tensor is not None:
+                    fixes[name] = inertia_values(tensor)
+        own = [(name, fixes[name]) for name in links + also if name in fixes]
         carried = (f'; {listed(also)} {"carries" if len(also) == 1 else "carry"} it too '
                    '(not judged by its bound: the centre of mass lies outside the geometry)'
                    if also else '')
         yield ctx.finding(
             first.rule, max(finding.severity for finding in findings),
-            f'{count} links declare the same tensor ({values}), a placeholder copied onto '
-            'links of different sizes, and on ' + ('each' if not also else f'{len(links)}')
+            f'{count} links declare the same tensor ({values}), copied (a placeholder, or '
+            "one part's tensor on its copies), and on " + ('each' if not also else f'{len(links)}')
             + f' it exceeds what the link can have ({listed(links)}){carried}; '
             f'{first.link}: {first.message}',
             element='inertial/inertia', line=first.line,
             suggestion="compute each listed link's tensor from its CAD model or geometry (the "
-                       "collision geometry's tensor at uniform density is a start)",
+                       "collision geometry's tensor at uniform density is a start; "
+                       '--fix-inertia writes it on each)' if own else
+                       "compute each listed link's tensor from its CAD model or geometry",
             values=(('links', listed(links + also)), ('count', count)) + first.values,
-            links=links + also)
+            links=links + also,
+            links_suggested_inertia=own)
 
 
 def _limits(mass: float, centre: np.ndarray, bounds: Bounds) -> np.ndarray:

@@ -218,7 +218,8 @@ def grouped(ctx: CheckContext, findings: List[Finding], what: str,
     :param findings: findings of one rule and one cause (e.g. lower == upper)
     :param what: what they share, for the message ('revolute joints with lower == upper')
     :param own_fixes: each link has a fix of its own (its tensor, its centre of mass): the
-        first one's is given as the example, named as that link's
+        first one's is given as the example, named as that link's; the tensors the findings
+        suggested are kept for each link (``Finding.links_suggested_inertia``)
     """
     if len(findings) < MODEL_WIDE_MIN:
         yield from findings
@@ -231,7 +232,10 @@ def grouped(ctx: CheckContext, findings: List[Finding], what: str,
         element=first.element, line=first.line,
         suggestion=(f'each link its own; for {first.link}: {first.suggestion}'
                     if own_fixes and first.link and first.suggestion else first.suggestion),
-        values=(('count', len(findings)),) + first.values, links=links)
+        values=(('count', len(findings)),) + first.values, links=links,
+        links_suggested_inertia=[(finding.link, finding.suggested_inertia)
+                                 for finding in findings if finding.link is not None
+                                 and finding.suggested_inertia is not None])
 
 
 def grouped_by_value(ctx: CheckContext,
