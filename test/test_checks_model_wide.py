@@ -287,3 +287,26 @@ def test_locked_joints_on_many_links_are_one_finding():
     found = findings(etree.tostring(root).decode(), 'joint-range-zero')
     assert len(found) == 1 and found[0].links == ('l1', 'l2', 'l3', 'l4')
     assert found[0].severity == Severity.WARNING and '4 joints' in found[0].message
+
+
+BROKEN = ('<inertial><mass value="1"/><inertia ixx="0.001" ixy="0" ixz="0" iyy="0.001" '
+          'iyz="0" izz="0.004"/></inertial>')  # 0.001 + 0.001 < 0.004: no body has it
+
+
+@pytest.mark.parametrize('copies', [2, 3, 5])
+def test_a_tensor_breaking_a_rule_on_3_links_is_one_finding_with_each_fix(copies):
+    # Allegro's fingers: one tensor breaking A + B >= C on three links is one choice. The
+    # finding lists them and keeps each link's fix for --fix-inertia; two stay per link.
+    bodies = [MASS + f'<collision>{BOX}</collision>'] + \
+        [BROKEN + f'<collision>{BOX}</collision>'] * copies
+    found = findings(chain(bodies), 'inertia-triangle-inequality')
+    names = tuple(f'l{i}' for i in range(1, copies + 1))
+    if copies < 3:
+        assert [f.link for f in found] == list(names)
+        return
+    assert len(found) == 1 and found[0].link is None and found[0].links == names
+    assert found[0].severity == Severity.ERROR
+    assert f'{copies} links declare the same tensor' in found[0].message
+    assert 'A + B >= C' in found[0].message
+    assert [name for name, _ in found[0].links_suggested_inertia] == list(names)
+    assert found[0].suggestion.startswith('each link its own; for l1: ')

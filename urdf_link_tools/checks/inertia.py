@@ -21,12 +21,13 @@ MuJoCo additionally refuse is reported as separate rules. See
 """
 
 import math
-from typing import Iterator, Tuple
+from typing import Dict, FrozenSet, Iterator, List, Tuple
 
 import numpy as np
 
 from urdf_link_tools.checks.base import CheckContext, fmt, fmt_inertia, fmt_vector, Rule
-from urdf_link_tools.checks.model_wide import grouped_by_value, model_choices
+from urdf_link_tools.checks.model_wide import (grouped, grouped_by_value, model_choices,
+                                               MODEL_WIDE_MIN)
 from urdf_link_tools.checks.suggest import geometry_tensor, problem, suggest
 from urdf_link_tools.findings import Finding, Severity
 from urdf_link_tools.geometry import is_finite, rpy_to_matrix
@@ -124,7 +125,8 @@ def check_link(ctx: CheckContext, link: Link) -> Iterator[Finding]:
     if not model_choices(ctx).massless:
         yield from _check_mass(ctx, link)
     if link.inertial is not None:
-        yield from _check_tensor(ctx, link)
+        if link.name not in _copies(ctx):  # else reported with them (check_copied_tensors)
+            yield from _tensor_findings(ctx, link)
         roots = ctx.root_names
         if link.name in roots and len(roots) == 1:
             severity = severity_for(ctx.config.targets, {'kdl': Severity.INFO})
@@ -252,6 +254,64 @@ def _zero_tensor(ctx: CheckContext, link: Link) -> Iterator[Finding]:
         link=link.name, element='inertial/inertia', line=inertia.line,
         suggestion=text, values=(('mass', link.mass),),
         suggested_inertia=inertia_values(tensor) if tensor is not None else None)
+
+
+def _tensor_findings(ctx: CheckContext, link: Link) -> Tuple[Finding, ...]:
+    """Return the tensor rules' findings of a link, computed once per analysis."""
+    key = ('tensor-findings', id(link))
+    found = ctx.memo.get(key)
+    if found is None:
+        found = ctx.memo[key] = tuple(_check_tensor(ctx, link))
+    return found  # type: ignore[return-value]
+
+
+def _copied(ctx: CheckContext) -> Dict[Tuple[object, ...], List[Finding]]:
+    """
+    Return the tensor findings shared by 3 or more links: (rule, the six numbers) -> findings.
+
+    A link whose rules fail here (a bug of this tool) is left to :func:`check_link`, which
+    reports the failure on that link.
+    """
+    key = ('copied-tensor-findings', None)
+    found = ctx.memo.get(key)
+    if found is None:
+        groups: Dict[Tuple[object, ...], List[Finding]] = {}
+        for link in ctx.robot.links:
+            if link.inertial is None or ctx.robot.link(link.name) is not link:
+                continue  # no tensor, or a duplicated name (only the first is checked)
+            try:
+                findings = _tensor_findings(ctx, link)
+            except Exception:  # noqa: B902 (check_link reports it on the link)
+                continue
+            for finding in findings:
+                groups.setdefault((finding.rule,) + link.inertial.inertia.as_tuple(),
+                                  []).append(finding)
+        found = ctx.memo[key] = {group: findings for group, findings in groups.items()
+                                 if len(findings) >= MODEL_WIDE_MIN}
+    return found  # type: ignore[return-value]
+
+
+def _copies(ctx: CheckContext) -> FrozenSet[str]:
+    """Return the links whose tensor findings are reported in a group."""
+    key = ('copied-tensor-links', None)
+    found = ctx.memo.get(key)
+    if found is None:
+        found = ctx.memo[key] = frozenset(finding.link for findings in _copied(ctx).values()
+                                          for finding in findings)
+    return found  # type: ignore[return-value]
+
+
+def check_copied_tensors(ctx: CheckContext) -> Iterator[Finding]:
+    """
+    Report a tensor that breaks a rule on 3 or more links once, listing them.
+
+    The same six numbers on every finger link (Allegro's fingers: one tensor breaking
+    A + B >= C on three) are one choice: one finding, each link's fix kept for
+    --fix-inertia (``links_suggested_inertia``).
+    """
+    for group, findings in _copied(ctx).items():
+        yield from grouped(ctx, findings, f'links declare the same tensor '
+                                          f'({fmt_inertia(group[1:])})', own_fixes=True)
 
 
 def _check_tensor(ctx: CheckContext, link: Link) -> Iterator[Finding]:
@@ -459,5 +519,5 @@ def _matrix_to_rpy(matrix: np.ndarray) -> np.ndarray:
     return np.array([roll, pitch, yaw])
 
 
-CHECKS = (check_rotated,)
+CHECKS = (check_rotated, check_copied_tensors)
 LINK_CHECKS = (check_link,)
