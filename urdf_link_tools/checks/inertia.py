@@ -125,8 +125,9 @@ def check_link(ctx: CheckContext, link: Link) -> Iterator[Finding]:
     if not model_choices(ctx).massless:
         yield from _check_mass(ctx, link)
     if link.inertial is not None:
-        if link.name not in _copies(ctx):  # else reported with them (check_copied_tensors)
-            yield from _tensor_findings(ctx, link)
+        copies = _copies(ctx)  # reported with them (check_copied_tensors)
+        yield from (finding for finding in _tensor_findings(ctx, link)
+                    if (link.name, finding.rule) not in copies)
         roots = ctx.root_names
         if link.name in roots and len(roots) == 1:
             severity = severity_for(ctx.config.targets, {'kdl': Severity.INFO})
@@ -291,12 +292,13 @@ def _copied(ctx: CheckContext) -> Dict[Tuple[object, ...], List[Finding]]:
     return found  # type: ignore[return-value]
 
 
-def _copies(ctx: CheckContext) -> FrozenSet[str]:
-    """Return the links whose tensor findings are reported in a group."""
+def _copies(ctx: CheckContext) -> FrozenSet[Tuple[str, str]]:
+    """Return (link, rule) of the tensor findings reported in a group."""
     key = ('copied-tensor-links', None)
     found = ctx.memo.get(key)
     if found is None:
-        found = ctx.memo[key] = frozenset(finding.link for findings in _copied(ctx).values()
+        found = ctx.memo[key] = frozenset((finding.link, finding.rule)
+                                          for findings in _copied(ctx).values()
                                           for finding in findings)
     return found  # type: ignore[return-value]
 
