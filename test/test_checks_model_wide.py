@@ -310,3 +310,16 @@ def test_a_tensor_breaking_a_rule_on_3_links_is_one_finding_with_each_fix(copies
     assert 'A + B >= C' in found[0].message
     assert [name for name, _ in found[0].links_suggested_inertia] == list(names)
     assert found[0].suggestion.startswith('each link its own; for l1: ')
+
+
+def test_a_second_link_of_a_grouped_name_keeps_its_own_tensor_finding():
+    # Findings name links, so a duplicated name must not hide the second definition's
+    # finding behind the first's group (urdfdom keeps the first; this tool checks both).
+    bodies = ''.join(f'<link name="l{i}">{BROKEN}</link>' for i in range(1, 4))
+    joints = ''.join(
+        f'<joint name="j{i}" type="revolute"><parent link="l0"/><child link="l{i}"/>'
+        '<limit lower="-1" upper="1" effort="1" velocity="1"/></joint>' for i in range(1, 4))
+    text = f'<robot name="r"><link name="l0"/>{bodies}<link name="l1">{BROKEN}</link>{joints}' \
+        '</robot>'
+    found = findings(text, 'inertia-triangle-inequality')
+    assert [(f.link, f.links) for f in found] == [(None, ('l1', 'l2', 'l3')), ('l1', ())]

@@ -33,7 +33,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 from urdf_link_tools.analysis import Analysis
 from urdf_link_tools.errors import UrdfInputError
-from urdf_link_tools.findings import Finding
+from urdf_link_tools.findings import Finding, INERTIA_NAMES
 from urdf_link_tools.parser import parse_xml
 from urdf_link_tools.read_policy import inside
 from urdf_link_tools.records import record
@@ -49,7 +49,6 @@ PRIORITY = (
     'inertia-moment-tiny',
     'inertia-unrepresentable-box',
 )
-NAMES = ('ixx', 'ixy', 'ixz', 'iyy', 'iyz', 'izz')
 
 _SKIP = re.compile(rb'<!--.*?-->|<!\[CDATA\[.*?\]\]>|<\?.*?\?>|<!DOCTYPE(?:[^\[>]|\[.*?\])*>',
                    re.DOTALL)
@@ -178,7 +177,7 @@ def apply_fixes(data: bytes, fixes: Sequence[Tuple[str, int, Sequence[float]]]) 
         used.add(target)
         start, end = spans[target]
         tag = data[start:end]
-        for name, value in zip(NAMES, values):
+        for name, value in zip(INERTIA_NAMES, values):
             found = re.search(rb'(?<![\w:.-])' + name.encode() + rb'\s*=\s*("[^"]*"|\'[^\']*\')',
                               tag)
             if found is None:
@@ -237,7 +236,7 @@ class SourceFix:
 def _attribute_spans(data: bytes, start: int, end: int) -> Dict[str, Tuple[int, int]]:
     spans = {}
     tag = data[start:end]
-    for name in NAMES:
+    for name in INERTIA_NAMES:
         found = re.search(rb'(?<![\w:.-])' + name.encode() + rb'\s*=\s*("[^"]*"|\'[^\']*\')',
                           tag)
         if found is not None:
@@ -325,7 +324,7 @@ def plan_xacro_fixes(analysis: Analysis, source_map, display=lambda path: path
             continue
         attributes = _attribute_spans(data, *spans[0])
         yaml_values = {name: (file, line) for name, file, line in where.value_sources}
-        for name, value in zip(NAMES, finding.suggested_inertia):
+        for name, value in zip(INERTIA_NAMES, finding.suggested_inertia):
             new = format_value(float(value))
             if name in yaml_values:
                 file, line = yaml_values[name]
@@ -410,7 +409,7 @@ def xacro_sources_of_suggestions(findings: Sequence[Finding], robot, source_map,
         attributes = _attribute_spans(data, *spans[0])
         computed = []
         yaml_values = {name: (file, line) for name, file, line in where.value_sources}
-        for name in NAMES:
+        for name in INERTIA_NAMES:
             span = attributes.get(name)
             if name in yaml_values:
                 file, line = yaml_values[name]

@@ -28,7 +28,7 @@ from typing import Dict, FrozenSet, Iterable, List, Mapping, Optional, Sequence,
 import numpy as np
 
 from urdf_link_tools.config import CheckConfig
-from urdf_link_tools.findings import Finding, Severity
+from urdf_link_tools.findings import Finding, INERTIA_NAMES, Severity
 from urdf_link_tools.geometry import (
     Bounds, element_bounds, geometry_values, is_finite, origin_to_matrix, primitive_unit_inertia,
     primitive_volume)
@@ -84,8 +84,7 @@ def fmt_vector(values: Iterable[float], digits: int = 4) -> str:
 
 def fmt_inertia(values: Sequence[float]) -> str:
     """Format six inertia values as URDF attributes (9 significant digits, fix-ready)."""
-    names = ('ixx', 'ixy', 'ixz', 'iyy', 'iyz', 'izz')
-    return ' '.join(f'{name}="{fmt(v, 9)}"' for name, v in zip(names, values))
+    return ' '.join(f'{name}="{fmt(v, 9)}"' for name, v in zip(INERTIA_NAMES, values))
 
 
 @record

@@ -35,7 +35,7 @@ from typing import Dict, Iterator, List, Optional, Tuple
 
 import numpy as np
 
-from urdf_link_tools.checks.base import CheckContext, fmt, fmt_vector, Rule
+from urdf_link_tools.checks.base import CheckContext, fmt, fmt_inertia, fmt_vector, Rule
 from urdf_link_tools.checks.model_wide import listed, MODEL_WIDE_MIN
 from urdf_link_tools.checks.suggest import suggest
 from urdf_link_tools.findings import Finding, Severity
@@ -417,23 +417,21 @@ def check_bounds(ctx: CheckContext) -> Iterator[Finding]:
             -(members[index][1].moment / members[index][1].bound
               if members[index][1].bound > 0.0 else math.inf)))
         groups[(findings[0].rule,) + key[1:]] = [findings[worst]] + findings
-    # What the group's suggestion asks for, per link (--fix-inertia writes it on each).
-    fixes: Dict[str, Tuple[float, ...]] = {}
     listed_carriers = set()
     for key, (first, *findings) in groups.items():
         links = tuple(finding.link for finding in findings)
         also = tuple(name for name, values in carriers.items()
                      if values == key[1:] and name not in listed_carriers)
         listed_carriers.update(also)
-        values = ' '.join(f'{name}="{fmt(value, 9)}"' for name, value in
-                          zip(('ixx', 'ixy', 'ixz', 'iyy', 'iyz', 'izz'), key[1:]))
+        values = fmt_inertia(key[1:])
         count = len(links) + len(also)
+        # What the suggestion asks for, per link (--fix-inertia writes it on each): a link
+        # is in one group only (its six numbers), so each is suggested once.
+        own = []
         for name in links + also:
-            if name not in fixes:
-                tensor, _ = suggest(ctx, ctx.robot.link(name), None, 'the declared tensor')
-                if tensor is not None:
-                    fixes[name] = inertia_values(tensor)
-        own = [(name, fixes[name]) for name in links + also if name in fixes]
+            tensor, _ = suggest(ctx, ctx.robot.link(name), None, 'the declared tensor')
+            if tensor is not None:
+                own.append((name, inertia_values(tensor)))
         carried = (f'; {listed(also)} {"carries" if len(also) == 1 else "carry"} it too '
                    '(not judged by its bound: the centre of mass lies outside the geometry)'
                    if also else '')

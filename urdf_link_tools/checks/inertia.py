@@ -29,7 +29,7 @@ from urdf_link_tools.checks.base import CheckContext, fmt, fmt_inertia, fmt_vect
 from urdf_link_tools.checks.model_wide import (grouped, grouped_by_value, model_choices,
                                                MODEL_WIDE_MIN)
 from urdf_link_tools.checks.suggest import geometry_tensor, problem, suggest
-from urdf_link_tools.findings import Finding, Severity
+from urdf_link_tools.findings import Finding, INERTIA_NAMES, Severity
 from urdf_link_tools.geometry import is_finite, rpy_to_matrix
 from urdf_link_tools.inertia import (
     flip_products, gz_valid_moments, inertia_values, is_zero_tensor, MUJOCO_EPS,
@@ -125,7 +125,9 @@ def check_link(ctx: CheckContext, link: Link) -> Iterator[Finding]:
     if not model_choices(ctx).massless:
         yield from _check_mass(ctx, link)
     if link.inertial is not None:
-        copies = _copies(ctx)  # reported with them (check_copied_tensors)
+        # Those reported with their copies (check_copied_tensors) are left out; a second
+        # link of the same name was not grouped (findings name links), so it keeps its own.
+        copies = _copies(ctx) if ctx.robot.link(link.name) is link else frozenset()
         yield from (finding for finding in _tensor_findings(ctx, link)
                     if (link.name, finding.rule) not in copies)
         roots = ctx.root_names
@@ -324,7 +326,7 @@ def _check_tensor(ctx: CheckContext, link: Link) -> Iterator[Finding]:
     element = 'inertial/inertia'
     if not is_finite(values):
         bad = [(name, str(value)) for name, value in
-               zip(('ixx', 'ixy', 'ixz', 'iyy', 'iyz', 'izz'), values)
+               zip(INERTIA_NAMES, values)
                if not math.isfinite(value)]
         yield ctx.finding(
             'inertia-not-finite', Severity.ERROR,

@@ -24,12 +24,11 @@ from typing import Callable, Dict, List, Tuple
 from lxml import etree
 
 from urdf_link_tools.errors import UrdfStructureError
+from urdf_link_tools.findings import INERTIA_NAMES
 from urdf_link_tools.model import (
     Box, Cylinder, Geometry, GeometryElement, Inertia, Inertial, Link, Material, Mesh, ONE3,
     Sphere)
 from urdf_link_tools.parser.context import Context, origin_of, pick, read_numbers, scalar, vector
-
-INERTIA_NAMES = ('ixx', 'ixy', 'ixz', 'iyy', 'iyz', 'izz')
 
 
 def _box(ctx: Context, element: etree._Element) -> Geometry:
