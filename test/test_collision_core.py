@@ -66,6 +66,18 @@ def test_batched_poses_equal_forward_kinematics(name):
             np.testing.assert_allclose(row[index], expected[link], atol=1e-9)
 
 
+@pytest.mark.parametrize('name', ['panda.urdf', 'romeo.urdf', 'talos_reduced.urdf',
+                                  'icub.urdf', 'tiago_dual.urdf'])
+def test_default_poses_are_the_batched_poses_bit_for_bit(name):
+    # One sample skips the motion of a joint turned by 0 (the identity, exactly): the poses
+    # are those of the same state computed along with another sample, signed zeros included.
+    chain = Chain(parse_urdf_string(corpus.urdf_path(name).read_bytes()))
+    default = chain.default_configuration()
+    assert (default == 0.0).any() and (default != 0.0).any() or name != 'panda.urdf'
+    batched = chain.poses(np.stack([default, default]))[0]
+    assert chain.default_poses().tobytes() == batched.tobytes()
+
+
 def test_mimic_joints_follow_their_leader():
     chain = Chain(parse_urdf_string(two_arms('joint="j1" multiplier="-2" offset="0.5"')))
     assert [j.name for j in chain.variables] == ['j1']
