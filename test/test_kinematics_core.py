@@ -14,13 +14,14 @@
 
 """Forward kinematics and centre of mass on small hand-written robots, one behaviour a case."""
 
+import dataclasses
 import math
 
 import numpy as np
 import pytest
 from urdf_link_tools.kinematics import (
     axis_rotation, choose_root, forward_kinematics, joint_motion, resolve_positions,
-    robot_center_of_mass)
+    robot_center_of_mass, unit_axis)
 from urdf_link_tools.parser import parse_urdf_string
 
 CHAIN = """<robot name="chain">
@@ -151,3 +152,25 @@ def test_kinematics_unknown_root_gives_nothing():
 def test_kinematics_joint_motion_fixed_is_identity():
     robot = _chain('fixed')
     np.testing.assert_array_equal(joint_motion(robot.joints[0], 3.0), np.eye(4))
+
+
+@pytest.mark.parametrize('axis', [
+    (0.0, 0.0, 1.0), (0.0, -1.0, 0.0), (-0.0, 0.0, -3.0), (2.5, 0.0, -0.0), (1e-200, 0.0, 0.0),
+    (0.0, 1e200, 0.0), (0.0, 0.0, 7e-162), (math.nan, 0.0, 0.0), (0.0, math.inf, 0.0),
+    (0.0, 0.0, 0.0), (0.3, 0.4, 0.0), (1.0, 1.0, 1.0), (0.1, math.nan, 0.0)])
+def test_unit_axis_is_numpys_normalisation_bit_for_bit(axis):
+    # The axis along one coordinate is normalised without np.linalg.norm: the same bits.
+    joint = parse_urdf_string(
+        '<robot name="r"><link name="a"/><link name="b"/><joint name="j" type="revolute">'
+        '<parent link="a"/><child link="b"/><limit lower="-1" upper="1" effort="1" '
+        'velocity="1"/></joint></robot>').joints[0]
+    joint = dataclasses.replace(joint, axis=axis)
+    vector = np.asarray(axis, dtype=float)
+    with np.errstate(all='ignore'):
+        norm = float(np.linalg.norm(vector))
+    expected = vector / norm if math.isfinite(norm) and norm > 0.0 else None
+    found = unit_axis(joint)
+    if expected is None:
+        assert found is None
+    else:
+        assert found.tobytes() == expected.tobytes()

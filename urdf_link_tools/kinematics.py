@@ -64,7 +64,16 @@ def unit_axis(joint: Joint) -> Optional[np.ndarray]:
     :param joint: the joint
     :return: the unit axis, or None when it is zero or not finite (the joint cannot move)
     """
-    axis = np.asarray(joint.axis, dtype=float)
+    values = tuple(float(value) for value in joint.axis)
+    nonzero = [value for value in values if value != 0.0]
+    if len(values) == 3 and len(nonzero) == 1:
+        # Along one axis (most joints): NumPy's norm is the square root of the dot product,
+        # here one product plus zeros, so the same number with a tenth of its cost.
+        norm = math.sqrt(nonzero[0] * nonzero[0])
+        if not math.isfinite(norm) or norm <= 0.0:
+            return None
+        return np.array([value / norm for value in values])
+    axis = np.asarray(values, dtype=float)
     norm = float(np.linalg.norm(axis))
     if not math.isfinite(norm) or norm <= 0.0:
         return None
