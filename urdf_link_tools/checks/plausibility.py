@@ -34,7 +34,7 @@ from urdf_link_tools.checks.model_wide import grouped_by_value
 from urdf_link_tools.checks.suggest import geometry_tensor, mismatch, suggest, visual_tensor
 from urdf_link_tools.findings import Finding, Severity
 from urdf_link_tools.geometry import (
-    distance_outside, is_finite, union_bounds)
+    distance_outside, has_size, is_finite, union_bounds)
 from urdf_link_tools.inertia import (
     inertia_values, MUJOCO_EPS, principal_values, violates_triangle)
 from urdf_link_tools.model import Link
@@ -240,6 +240,8 @@ def check_com(ctx: CheckContext, link: Link) -> Iterator[Finding]:
         return
     if negligible_in_its_body(ctx, link):
         return  # its centre of mass moves the fused body's by under 1 % of the offset
+    if _inside_every_box(ctx, link):
+        return  # the usual case, decided without the arrays below
     collision = group_bounds(ctx, link.collisions)
     if collision is None:
         return
@@ -286,6 +288,30 @@ def check_com(ctx: CheckContext, link: Link) -> Iterator[Finding]:
         suggestion=(_sign_slip(com, both, tolerance)
                     or 'check that the centre of mass is in the link frame') + centroid,
         values=(('com', fmt_vector(com)), ('distance', distance)))
+
+
+def _inside_every_box(ctx: CheckContext, link: Link) -> bool:
+    """
+    Return True when the centre of mass lies within the union bounds of all the geometry.
+
+    The bounds check_com takes below when every box is known and finite (a box unknown, or
+    one of no size, makes it return without a finding too), compared as it compares them:
+    only a True answer is taken, so any doubt (a box not finite) leaves it to check_com.
+    """
+    low = [math.inf, math.inf, math.inf]
+    high = [-math.inf, -math.inf, -math.inf]
+    for element in link.collisions + link.visuals:
+        if element.geometry is None or not has_size(element.geometry):
+            continue
+        box = ctx.element_bounds(element)
+        if box is None:
+            return False
+        lo, hi = np.asarray(box[0]).tolist(), np.asarray(box[1]).tolist()
+        if not (is_finite(lo) and is_finite(hi)):
+            return False
+        low = [min(a, b) for a, b in zip(low, lo)]
+        high = [max(a, b) for a, b in zip(high, hi)]
+    return all(lo <= c <= hi for lo, c, hi in zip(low, link.inertial.origin.xyz, high))
 
 
 def _sign_slip(com: np.ndarray, bounds, tolerance: float) -> str:
