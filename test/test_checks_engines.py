@@ -205,3 +205,16 @@ def test_mujoco_refuses_a_repeated_child_it_reads(tmp_path, parent, tag, refused
         assert f'parse-duplicate-{tag}' in {f.rule for f in findings}  # urdfdom's view stays
     others, _ = check(tmp_path, text, {'gazebo', 'moveit', 'rviz', 'kdl', 'pinocchio'})
     assert not [f for f in others if f.rule.startswith('mujoco-')]
+
+
+def test_mesh_without_extension_is_named_so(tmp_path):
+    # MuJoCo picks its decoder by the extension: an STL named 'part' is refused, and the
+    # finding says the file has no extension (it said '((none))').
+    BOX.export(str(tmp_path / 'part'), file_type='stl')
+    findings, path = check(tmp_path, robot(['part']))
+    _, error = mujoco_error(path)
+    assert 'no decoder found' in error, error
+    format_errors = [f for f in findings if f.rule == 'mujoco-mesh-format']
+    assert len(format_errors) == 1
+    assert '1 collision mesh (no extension) MuJoCo has no decoder for' in \
+        format_errors[0].message

@@ -143,7 +143,7 @@ def check_mujoco(ctx: CheckContext) -> Iterator[Finding]:
             ctx.real_path(where), []).append(link.name)
     if undecodable:
         links = tuple(dict.fromkeys(link.name for link, _ in undecodable))
-        kinds = sorted({os.path.splitext(e.geometry.filename)[1] or '(none)'
+        kinds = sorted({os.path.splitext(e.geometry.filename)[1] or 'no extension'
                         for _, e in undecodable})
         first = undecodable[0][1]
         yield ctx.finding(
