@@ -91,6 +91,21 @@ def test_the_welded_effect_matches_mujoco_fused_body():
     assert f'by {fmt(factor, 3)}' in message, (factor, message)
 
 
+def test_a_collision_that_cannot_be_the_part_is_not_called_missing():
+    # Unitree Aliengo's IMU: 1 g in a 1 mm collision box (1e6 kg/m^3) with a 1e-4 tensor.
+    # The suggestion falls back to a sphere, and says why the box is not used: there is one.
+    text = gripper_with_pad(1e-4).replace(box('0.02 0.02 0.004'), box('0.001 0.001 0.001'))
+    found = rules(text)
+    assert [f.link for f in found] == ['pad'], found
+    assert 'no collision geometry' not in found[0].suggestion
+    assert found[0].suggestion.startswith(
+        'the collision geometry cannot be the part (0.001 kg in at most 1e-09 m^3 is '
+        '1e+06 kg/m^3, above 2.5e+04 kg/m^3), so no tensor is derived from it: a solid '
+        'sphere of 0.001 kg'), found[0].suggestion
+    without = text.replace(box('0.001 0.001 0.001'), '')
+    assert 'no collision geometry to derive it from' in rules(without)[0].suggestion
+
+
 def test_a_negligible_welded_placeholder_is_an_info():
     text = gripper_with_pad(1e-3).replace(inertial(0.5, 0.0005), inertial(50, 0.08))
     found = rules(text)

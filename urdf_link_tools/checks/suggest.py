@@ -31,7 +31,8 @@ from typing import Optional, Tuple
 import numpy as np
 
 from urdf_link_tools.checks.base import CheckContext, fmt, fmt_inertia, fmt_vector
-from urdf_link_tools.checks.density import geometry_is_the_part, group_bounds
+from urdf_link_tools.checks.density import density_verdict, geometry_is_the_part, \
+    group_bounds, volume_range
 from urdf_link_tools.geometry import is_finite, rpy_to_matrix
 from urdf_link_tools.inertia import (
     inertia_values, MUJOCO_EPS, nearest_triangle_moments, principal_moments, principal_values,
@@ -220,6 +221,27 @@ def _centroid_note(ctx: CheckContext, link: Link) -> str:
             'of mass is there, move the inertial origin too')
 
 
+def _no_geometry(ctx: CheckContext, link: Link) -> str:
+    """
+    Say why no tensor comes from the collision geometry (see :func:`geometry_tensor`).
+
+    A 1 mm box on a 1 g IMU link is collision geometry, just not the part's: saying there is
+    none sent a reader looking for a missing <collision>.
+    """
+    model, _ = ctx.collision_model(link)
+    if model is None or not model.volume > 0.0:
+        return 'no collision geometry to derive it from'
+    verdict = density_verdict(ctx, link)
+    if verdict is not None and verdict.length_slip:
+        return ("the collision geometry's lengths are in another unit (density-implausible "
+                'says which), so no tensor is derived from it')
+    volumes = volume_range(ctx, link)
+    most = volumes[1] if volumes is not None and volumes[1] > 0.0 else model.volume
+    return (f'the collision geometry cannot be the part ({fmt(link.mass)} kg in at most '
+            f'{fmt(most)} m^3 is {fmt(link.mass / most)} kg/m^3, above '
+            f'{fmt(ctx.config.density_max)} kg/m^3), so no tensor is derived from it')
+
+
 def suggest(ctx: CheckContext, link: Link, candidate: Optional[np.ndarray],
             label: str) -> Tuple[Optional[np.ndarray], str]:
     """
@@ -252,12 +274,13 @@ def suggest(ctx: CheckContext, link: Link, candidate: Optional[np.ndarray],
         first = f"the collision geometry's tensor at uniform density fails too ({trouble})"
     else:
         unusable = f' and {label} is unusable ({reason})' if candidate is not None else ''
+        nothing = _no_geometry(ctx, link)
         visual = visual_tensor(ctx, link)
         if visual is not None:
             chosen = visual[0] if not problem(ctx, link, visual[0], None) else \
                 _lifted(visual[0])
             if not problem(ctx, link, chosen, None):
-                return chosen, (f'no collision geometry to derive it from{unusable}: the '
+                return chosen, (f'{nothing}{unusable}: the '
                                 'tensor of the visual geometry at uniform density '
                                 f'({fmt(visual[1])} kg/m^3) gives '
                                 f'{fmt_inertia(inertia_values(chosen))}'
@@ -265,11 +288,11 @@ def suggest(ctx: CheckContext, link: Link, candidate: Optional[np.ndarray],
         sphere = sphere_tensor(link.mass)
         trouble = problem(ctx, link, sphere, None)
         if not trouble:
-            return sphere, (f'no collision geometry to derive it from{unusable}: a solid '
+            return sphere, (f'{nothing}{unusable}: a solid '
                             f'sphere of {fmt(link.mass)} kg at {fmt(FALLBACK_DENSITY)} kg/m^3 '
                             f'gives {fmt_inertia(inertia_values(sphere))}'
                             " (replace it with the part's real tensor)")
-        first = (f'no collision geometry to derive it from{unusable}, and a solid sphere at '
+        first = (f'{nothing}{unusable}, and a solid sphere at '
                  f'{fmt(FALLBACK_DENSITY)} kg/m^3 fails too ({trouble})')
     from urdf_link_tools.checks.bounds import fitting_box
     fitted = fitting_box(ctx, link)
