@@ -16,12 +16,14 @@
 
 import dataclasses
 import inspect
+import math
 import random
 
 import numpy as np
 import pytest
 
 from urdf_link_tools import inertia, model
+from urdf_link_tools.geometry import is_finite
 from urdf_link_tools.parser import parse_urdf_string
 
 NAMES = ('ixx', 'ixy', 'ixz', 'iyy', 'iyz', 'izz')
@@ -226,3 +228,13 @@ def test_tidy_and_unrotated_shortcuts_are_the_numpy_results():
             got = _union_unmoved(boxes)
             want = union_bounds([transform_bounds(box, np.eye(4)) for box in boxes])
             assert _bits(got[0]) == _bits(want[0]) and _bits(got[1]) == _bits(want[1])
+
+
+@pytest.mark.parametrize('values', [
+    (), (0.0,), (1.0, -2.0, 3.5), (1e308, 1e308), (-1e308, -1e308, 1.0), (float('inf'),),
+    (1.0, float('-inf')), (float('inf'), float('-inf')), (float('nan'), 1.0), [0.5, -0.0],
+    (1e308, -1e308, float('nan')), np.array([1.0, 2.0]), np.array([np.inf, 1.0])])
+def test_is_finite_is_every_term_finite(values):
+    # is_finite sums first (a finite sum has no NaN or infinity among its terms) and judges
+    # term by term otherwise: an overflowing sum of finite numbers is still finite.
+    assert is_finite(values) == all(math.isfinite(value) for value in values)
