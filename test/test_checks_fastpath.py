@@ -238,3 +238,24 @@ def test_is_finite_is_every_term_finite(values):
     # is_finite sums first (a finite sum has no NaN or infinity among its terms) and judges
     # term by term otherwise: an overflowing sum of finite numbers is still finite.
     assert is_finite(values) == all(math.isfinite(value) for value in values)
+
+
+def test_parallel_axis_is_numpys_formula_bit_for_bit():
+    # parallel_axis computes m (|d|^2 E - d d^T) entry by entry, without np.eye and np.outer:
+    # the same bits on offsets with signed zeros, huge, NaN and infinite coordinates.
+    def reference(mass, offset):
+        d = np.asarray(offset, dtype=float)
+        return mass * (float(d @ d) * np.eye(3) - np.outer(d, d))
+
+    rng = random.Random(5)
+    cases = [(1.0, (0.0, 0.0, 0.0)), (2.0, (-0.0, 0.0, -0.0)), (0.5, (1e200, 0.0, 0.0)),
+             (1.0, (float('nan'), 0.0, 0.0)), (1.0, (float('inf'), 1.0, 0.0)),
+             (-1.0, (1.0, 2.0, 3.0)), (np.float64(3.3), np.array([0.1, -0.2, 0.3]))]
+    for _ in range(2000):
+        cases.append((rng.uniform(0.0, 10.0) * 10 ** rng.uniform(-8, 3), tuple(
+            rng.choice([0.0, -0.0, rng.gauss(0.0, 1.0) * 10 ** rng.uniform(-6, 1)])
+            for _ in range(3))))
+    with np.errstate(all='ignore'):
+        for mass, offset in cases:
+            assert inertia.parallel_axis(mass, offset).tobytes() == \
+                reference(mass, offset).tobytes(), (mass, offset)

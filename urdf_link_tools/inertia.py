@@ -267,7 +267,16 @@ _OFF_DIAGONAL = ((0, 1), (0, 2), (1, 0), (1, 2), (2, 0), (2, 1))
 def parallel_axis(mass: float, offset: Sequence[float]) -> np.ndarray:
     """Return the Steiner term ``m (|d|^2 E - d d^T)`` to move a central tensor by ``d``."""
     d = np.asarray(offset, dtype=float)
-    return mass * (float(d @ d) * np.eye(3) - np.outer(d, d))
+    s = float(d @ d)  # NumPy's dot product (its rounding is the BLAS's)
+    x, y, z = (float(v) for v in d.tolist())
+    # The rest entry by entry, each operation rounded as NumPy's element-wise ones are
+    # (s * E, d d^T, their difference, times m): the same numbers without np.eye, np.outer
+    # and three 3x3 temporaries, which cost more than the sum they serve.
+    on, off = s * 1.0, s * 0.0
+    return np.array([
+        [mass * (on - x * x), mass * (off - x * y), mass * (off - x * z)],
+        [mass * (off - y * x), mass * (on - y * y), mass * (off - y * z)],
+        [mass * (off - z * x), mass * (off - z * y), mass * (on - z * z)]])
 
 
 def flip_products(inertia: InertiaLike) -> np.ndarray:
