@@ -24,7 +24,7 @@ Each body also gets a bounding sphere in its link frame, the broad phase of
 
 from dataclasses import dataclass
 import math
-from typing import Callable, Dict, List, Mapping, Optional, Tuple
+from typing import Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -81,20 +81,36 @@ class Part:
                  transform: Optional[np.ndarray] = None,
                  box: Optional[Tuple[np.ndarray, np.ndarray]] = None,
                  points: Optional[np.ndarray] = None,
-                 faces: Optional[np.ndarray] = None) -> None:
+                 faces: Optional[np.ndarray] = None,
+                 half: Optional[Tuple[float, float, float]] = None) -> None:
         self.label = label
         self.centre = centre
         self.radius = radius
-        #: (centre, half sides) of a box holding the geometry, in the element's frame
-        self.box = box
-        #: points whose hull holds the geometry (a mesh's vertices, a primitive's box corners)
-        self.points = points
+        self._box = box
+        self._points = points
+        #: a primitive's half sides, from which its box and corners are made when first
+        #: asked (most parts of a big robot are never near another)
+        self._half = half
         #: a mesh's triangles (indices into ``points``); None for a primitive
         self.faces = faces
         self._origin = origin
         self._build = build
         self._geometry: Optional[object] = None
         self._transform = transform
+
+    @property
+    def box(self) -> Optional[Tuple[np.ndarray, np.ndarray]]:
+        """Return (centre, half sides) of a box holding the geometry, in the element's frame."""
+        if self._box is None and self._half is not None:
+            self._box = (np.zeros(3), np.array(self._half))
+        return self._box
+
+    @property
+    def points(self) -> Optional[np.ndarray]:
+        """Return points whose hull holds the geometry (mesh vertices, a primitive's corners)."""
+        if self._points is None and self._half is not None:
+            self._points = _CORNERS * np.array(self._half)
+        return self._points
 
     @property
     def geometry(self) -> object:
@@ -220,34 +236,35 @@ def _part(element: GeometryElement, mesh: Optional[MeshResult],
     build, radius, reason = _primitive(geometry)
     if build is None:
         return None, reason
-    half = _half_sides(geometry)
     # A primitive is centred on its origin: its sphere does not turn with it.
     return Part(element.label, origin, build, tuple(float(v) for v in origin.xyz), radius,
-                box=(np.zeros(3), half), points=_CORNERS * half), ''
+                half=_half_sides(geometry)), ''
 
 
 _CORNERS = np.array([(x, y, z) for x in (-1.0, 1.0) for y in (-1.0, 1.0) for z in (-1.0, 1.0)])
 
 
-def _half_sides(geometry) -> np.ndarray:
+def _half_sides(geometry) -> Tuple[float, float, float]:
     """Return the half sides of the box around a primitive, centred on its origin."""
     if isinstance(geometry, Box):
-        return np.array([float(v) for v in geometry.size]) / 2.0
+        x, y, z = (float(v) for v in geometry.size)
+        return x / 2.0, y / 2.0, z / 2.0
     if isinstance(geometry, Sphere):
-        return np.full(3, float(geometry.radius))
+        radius = float(geometry.radius)
+        return radius, radius, radius
     radius = float(geometry.radius)
-    return np.array([radius, radius, float(geometry.length) / 2.0])
+    return radius, radius, float(geometry.length) / 2.0
 
 
-def _enclosing(parts: List[Part]) -> Tuple[np.ndarray, float]:
+def _enclosing(parts: List[Part]) -> Tuple[Sequence[float], float]:
     """Return a sphere holding the parts' spheres (the middle of their bounds)."""
     if len(parts) == 1:
-        return np.array(parts[0].centre), parts[0].radius
+        return parts[0].centre, parts[0].radius
     low = [min(p.centre[i] - p.radius for p in parts) for i in range(3)]
     high = [max(p.centre[i] + p.radius for p in parts) for i in range(3)]
     centre = [(a + b) / 2.0 for a, b in zip(low, high)]
     radius = max(math.dist(p.centre, centre) + p.radius for p in parts)
-    return np.array(centre), radius
+    return centre, radius
 
 
 def build_bodies(robot: Robot, meshes: Mapping[int, MeshResult],
@@ -278,10 +295,10 @@ def build_bodies(robot: Robot, meshes: Mapping[int, MeshResult],
         if not parts:
             continue
         centre, radius = _enclosing(parts)
-        if not (math.isfinite(radius) and np.all(np.isfinite(centre))):
+        if not (math.isfinite(radius) and is_finite(centre)):
             skipped.append(Skipped(link.name, 'collision', 'coordinates that are not finite'))
             continue
-        bodies[link.name] = Body(link.name, parts, centre, radius)
+        bodies[link.name] = Body(link.name, parts, np.array(centre, dtype=float), radius)
     return bodies, skipped
 
 
