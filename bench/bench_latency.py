@@ -48,6 +48,7 @@ from typing import Any, Dict, List
 from bench.common import fmt, ratio_stats, stats, write_result
 from bench.ros_processes import (BenchClient, corpus_package_dirs, domain_id, exit_on_sigterm,
                                  largest_corpus_robot, progress, RosProcess)
+from urdf_link_tools.ros.diagnostics import status_prefix
 
 TIMEOUT = 120.0
 DIAGNOSTICS_PERIOD = 1.0  # the node's default diagnostics_period
@@ -64,7 +65,7 @@ def renamed(text: str, robot: str, name: str) -> str:
 class Observer:
     """The benchmark's publishers and subscriptions, with arrival times."""
 
-    def __init__(self, bench: BenchClient) -> None:
+    def __init__(self, bench: BenchClient, summary: str) -> None:
         from diagnostic_msgs.msg import DiagnosticArray
         from rclpy.qos import DurabilityPolicy, HistoryPolicy, QoSProfile, ReliabilityPolicy
         from std_msgs.msg import String
@@ -77,6 +78,9 @@ class Observer:
                             reliability=ReliabilityPolicy.RELIABLE,
                             durability=DurabilityPolicy.VOLATILE)
         self.bench = bench
+        #: the name of the node's summary status: its fully qualified name without the
+        #: leading slash (diagnostics.status_prefix), since the node runs in a namespace
+        self.summary = summary
         self.String = String
         node = bench.node
         self.description = node.create_publisher(String, 'robot_description', latched)
@@ -127,7 +131,7 @@ class Observer:
 
         def diagnostics():
             for at, array in self.diagnostics[diagnostics_since:]:
-                if any(status.name == 'urdf_link_tools' and status.hardware_id == name
+                if any(status.name == self.summary and status.hardware_id == name
                        for status in array.status):
                     return at, array
             return None
@@ -153,7 +157,7 @@ def measure(repeat: int) -> Dict[str, Any]:
     bench = None
     try:
         bench = BenchClient(domain, namespace, 'ult_bench_latency')
-        observer = Observer(bench)
+        observer = Observer(bench, status_prefix(f'{namespace}/urdf_link_tools'))
         observer.wait_subscribers()
         warm = observer.describe(renamed(text, robot, f'{robot}_warm'), f'{robot}_warm', links)
         observer.echo(renamed(text, robot, f'{robot}_warm'))
