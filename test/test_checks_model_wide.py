@@ -271,9 +271,14 @@ def test_a_small_hinge_between_colliding_parts_is_an_info_a_large_part_a_warning
     text = chain([full(), full(), hinge, full()])
     found = findings(text, 'collision-missing')
     assert [(f.link, f.severity) for f in found] == [('l2', Severity.INFO)]
+    # the message says why it is an info (the same words as a warning's said nothing)
+    assert found[0].message.endswith('(an info: a part under 8 cm between links that '
+                                     'collide on both sides, whose shapes cover it in '
+                                     'practice)')
     part = f'{MASS}<visual><geometry><box size="0.2 0.1 0.1"/></geometry></visual>'
     found = findings(chain([full(), full(), part, full()]), 'collision-missing')
     assert [(f.link, f.severity) for f in found] == [('l2', Severity.WARNING)]
+    assert 'an info' not in found[0].message
     # the last link of a chain has nothing below it: not a hinge
     found = findings(chain([full(), full(), full(), hinge]), 'collision-missing')
     assert [(f.link, f.severity) for f in found] == [('l3', Severity.WARNING)]

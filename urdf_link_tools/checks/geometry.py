@@ -436,16 +436,21 @@ def check_collision_missing(ctx: CheckContext, link: Link) -> Iterator[Finding]:
         if not visible_without_collision(ctx, link):
             return
         size = visual_size(ctx, visuals)
-        severity = Severity.INFO if _hinge(ctx, link, size) else Severity.WARNING
+        hinge = _hinge(ctx, link, size)
+        severity = Severity.INFO if hinge else Severity.WARNING
         what = f'{len(visuals)} visual element{"s" if len(visuals) > 1 else ""}' + (
             f' ({fmt(size, 3)} m across)' if size is not None else '')
     else:
+        hinge = False
         severity = Severity.INFO
         what = f'{fmt(link.mass)} kg on a moving joint but nothing to draw'
+    # Say why one such link is an info and another a warning (Unitree H2's hinges).
+    why = (f' (an info: a part under {fmt(HINGE_SIZE * 100)} cm between links that collide '
+           'on both sides, whose shapes cover it in practice)' if hinge else '')
     yield ctx.finding(
         'collision-missing', severity,
         f'the link has {what} and no <collision>, nor has any link welded to it: '
-        'planners and simulators let it pass through everything',
+        f'planners and simulators let it pass through everything{why}',
         link=link.name, line=link.line,
         suggestion='add a <collision> with a primitive that encloses the part'
                    + (' (the visual geometry is a starting point)' if visuals else
