@@ -46,6 +46,9 @@ def inertial(mass=1.0, moments=(0.01, 0.01, 0.01), rpy='0 0 0', products=(0, 0, 
 
 GOOD = inertial()
 ZERO = inertial(moments=(0, 0, 0))
+ROD = inertial(mass=0.0676525455789735,
+               moments=(0.000122002023066796, 0.000122002023127152, 1.46043439809638E-12),
+               products=(7.29593356230121E-13, 9.63170353371061E-09, -9.24154949889042E-09))
 
 
 def arm(part: str, child: str = '', child_joint: str = 'fixed', base: str = GOOD) -> str:
@@ -115,6 +118,12 @@ CASES = [
      'mass-tiny-on-moving-link', Severity.WARNING),
     ('triangle inequality', arm(inertial(moments=(0.01, 0.01, 0.05))), False, 'A + B >= C',
      'inertia-triangle-inequality', Severity.ERROR),
+    # Stretch's arm tube: a rod (0, I, I) whose A + B falls short of C by rounding (6e-19
+    # kg m^2): MuJoCo names the tiny moment, and so does the checker, not the triangle.
+    ("a rod's tensor, short of the triangle by rounding", arm(ROD), False,
+     'positive eigenvalues', 'inertia-moment-tiny', Severity.ERROR),
+    ("a rod's tensor, short of the triangle by rounding (no triangle finding)", arm(ROD),
+     False, 'positive eigenvalues', 'inertia-triangle-inequality', None),
     ('not positive definite', arm(inertial(moments=(-0.01, 0.01, 0.01))), False,
      'positive eigenvalues', 'inertia-not-positive-definite', Severity.ERROR),
     ('zero-radius collision sphere',

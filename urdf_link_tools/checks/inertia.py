@@ -33,8 +33,9 @@ from urdf_link_tools.findings import Finding, INERTIA_NAMES, Severity
 from urdf_link_tools.geometry import is_finite, rpy_to_matrix
 from urdf_link_tools.inertia import (
     flip_products, gz_valid_moments, inertia_values, is_zero_tensor, MUJOCO_EPS,
-    MUJOCO_MINVAL, nearest_triangle_moments, principal_moments, rotate_inertia,
-    tensor_from_principal, TensorProperties, tidy, triangle_margin, violates_triangle)
+    MUJOCO_MINVAL, nearest_triangle_moments, principal_moments, ROUNDING_PRODUCTS,
+    rotate_inertia, tensor_from_principal, TensorProperties, tidy, triangle_margin,
+    violates_triangle)
 from urdf_link_tools.model import Link
 from urdf_link_tools.targets import severity_for
 
@@ -86,7 +87,8 @@ RULES = (
          'give every principal moment a physical value (a thin rod still has m r^2 / 2 about '
          'its axis)', f'{MUJOCO}; {MUJOCO_MODEL}'),
     Rule('inertia-triangle-inequality', Severity.ERROR,
-         'the principal moments break A + B >= C',
+         'the principal moments break A + B >= C (not by rounding alone with the smallest '
+         "below MuJoCo's floor, a rod's tensor: inertia-moment-tiny says that)",
          'no rigid body has such moments; Gazebo (within its tolerance) and MuJoCo (with '
          'none: "inertia must satisfy A + B >= C") refuse it',
          'use the suggested tensor: the nearest one that satisfies A + B >= C, same axes',
@@ -367,7 +369,12 @@ def _check_tensor(ctx: CheckContext, link: Link) -> Iterator[Finding]:
             values=_moment_values(moments, eps) + (('minors', fmt_vector(minors)),),
             suggested_inertia=inertia_values(suggestion) if suggestion is not None else None)
         return
-    if violates_triangle(moments):
+    # A rod's tensor (0, I, I) sits on the triangle's boundary: a smallest moment below
+    # MuJoCo's floor with A + B short of C by rounding alone (Stretch's arm tubes: 6e-19 kg
+    # m^2, 5e-13 % of C) is a tiny moment, which is what MuJoCo says, not a broken triangle.
+    rounding = moments[0] < MUJOCO_EPS and \
+        -triangle_margin(moments) <= ROUNDING_PRODUCTS * float(moments[2])
+    if violates_triangle(moments) and not rounding:
         flipped, flip_ok = _flipped(ctx, link, matrix)
         # Moments within the tensor's rounding are 0, not -3.262e-18 (Sawyer's right_hand).
         a, b, c = (0.0 if abs(value) <= eps else float(value) for value in moments)
@@ -402,12 +409,16 @@ def _check_tensor(ctx: CheckContext, link: Link) -> Iterator[Finding]:
     if moments[0] < MUJOCO_EPS:
         suggestion, text = suggest(ctx, link, _nearest_valid(tensor),
                                    'a tensor with a small positive moment')
+        gazebo = ('Gazebo may refuse it too: A + B falls short of C by '
+                  f'{fmt(-triangle_margin(moments))} kg m^2, a rounding error beyond its '
+                  'tolerance' if violates_triangle(moments) else
+                  'Gazebo accepts it within its tolerance')
         yield ctx.finding(
             'inertia-moment-tiny', Severity.ERROR,
             f'the smallest principal moment is {fmt(moments[0])} kg m^2 (moments '
             f"{fmt_vector(moments)}), below MuJoCo's floor of 1e-14: MuJoCo refuses it "
             '("inertia must have positive eigenvalues"), also on a fixed link, and RViz '
-            'cannot draw the inertia box; Gazebo accepts it within its tolerance',
+            f'cannot draw the inertia box; {gazebo}',
             link=link.name, element=element, line=line, suggestion=text,
             values=_moment_values(moments, eps),
             suggested_inertia=inertia_values(suggestion) if suggestion is not None else None)
