@@ -306,6 +306,32 @@ def test_an_envelope_names_the_links_welded_to_it():
     assert severities == {'plate': 'info', 'lift': 'warning', 'arm': 'warning'}
 
 
+def test_an_envelope_leads_with_a_pair_that_moves_apart():
+    # ROBOTIS's OMY wrist: its deepest overlap was the gripper base welded to it (an info of
+    # its own) and headed a warning; the warning now shows the deepest pair that moves, and
+    # says that MuJoCo, which fuses the welded one, sees only the others.
+    text = robot(
+        'column', box_link('trunk', '0.4 0.4 0.1'), box_link('shell', '0.6 0.6 0.6', '0.5 0 0.5'),
+        box_link('plate', '0.4 0.4 0.4', '0.5 0 0.5'),
+        box_link('lift', '0.05 0.05 0.05', '0.78 0 0.5'),
+        box_link('arm', '0.05 0.05 0.05', '0.5 0 0.78'),
+        joint('js', 'fixed', 'trunk', 'shell'), joint('jp', 'fixed', 'trunk', 'plate'),
+        joint('jl', 'prismatic', 'trunk', 'lift'), joint('ja', 'revolute', 'trunk', 'arm'))
+    analysis = analyze(parse_urdf_string(text), CheckConfig(check_meshes=False))
+    found = [f for f in analysis.findings if f.rule == RULE]
+    (finding,) = [f for f in found if f.links]
+    values = dict(finding.values)
+    depths = [float(value) for value in values['depths_mm'].split()]
+    assert finding.links[1] == 'plate' and depths[0] == max(depths)  # the welded is deepest
+    assert values['other_link'] in ('lift', 'arm')
+    assert float(values['depth_mm']) == max(depths[1:])
+    assert f"the deepest of those not welded to it is '{values['other_link']}'" in \
+        finding.message
+    assert 'MuJoCo pushes them apart from the first step (contacts at start; for MuJoCo 2 ' \
+        'of the 3 pairs: it fuses welded links and skips a body and its parent)' in \
+        finding.message
+
+
 def test_an_overlap_of_two_links_is_about_both():
     # get_link_findings('panda_rightfinger') answered nothing while panda_leftfinger carried
     # the fingers' overlap: a planner asking about either link gets it.

@@ -212,8 +212,12 @@ def mujoco_body(ctx: CheckContext, link: str) -> str:
     return 'world' if top == _root_body(ctx) else top
 
 
-def _effects(ctx: CheckContext, by_target: Dict[str, Severity]) -> str:
-    """Return what the selected engines that see an overlap do with it."""
+def _effects(ctx: CheckContext, by_target: Dict[str, Severity], share: str = '') -> str:
+    """
+    Return what the selected engines that see an overlap do with it.
+
+    :param share: said of the simulators' contacts when they see only some of the pairs
+    """
     selected = ctx.config.targets
     parts = []
     planners = [t for t in PLANNERS if t in selected and by_target.get(t) == Severity.WARNING]
@@ -227,7 +231,7 @@ def _effects(ctx: CheckContext, by_target: Dict[str, Severity]) -> str:
     if simulators:
         parts.append(f'{named(selected, simulators)} '
                      f'{"push" if len(simulators) > 1 else "pushes"} them apart from the first '
-                     'step (contacts at start)')
+                     f'step (contacts at start{share})')
     return '; '.join(parts)
 
 
@@ -349,13 +353,17 @@ def _envelope_finding(ctx: CheckContext, name: str, group: List['Overlap'],
         SRDF reason is "Always")
     """
     sides = [_seen_from(name, overlap) for overlap in group]
-    element, other, other_element, point = sides[0]  # the deepest
-    local = _micrometres(point)
-    root = _micrometres(group[0].point)
-    others = tuple(side[1] for side in sides)
-    own = sorted({side[0] for side in sides})
     flags = [ctx.weld_top(item.link1) == ctx.weld_top(item.link2) for item in group]
     welded = all(flags)
+    # The place shown is the deepest pair's, of those that move apart when there are any: a
+    # welded pair's overlap is an info of its own, not the headline of a warning (ROBOTIS's
+    # OMY gripper base, 101 mm into the wrist it is welded to).
+    lead = next((index for index, flag in enumerate(flags) if not flag), 0)
+    element, other, other_element, point = sides[lead]
+    local = _micrometres(point)
+    root = _micrometres(group[lead].point)
+    others = tuple(side[1] for side in sides)
+    own = sorted({side[0] for side in sides})
     fused = tuple(side[1] for side, flag in zip(sides, flags) if flag) if not welded else ()
     by_target: Dict[str, Severity] = {}
     for claims in seen_by:
@@ -368,16 +376,22 @@ def _envelope_finding(ctx: CheckContext, name: str, group: List['Overlap'],
         entries += f' (reason="Always" for {listed(fused)})'
     fixes = _fixes(ctx, by_target, entries, [
         (item.link1, item.link2) for item, claims in zip(group, seen_by) if 'mujoco' in claims])
-    effects = '' if welded else _effects(ctx, by_target)
+    # MuJoCo fuses welded links and never collides a body with its parent body: said when
+    # it sees only some of the pairs (ROBOTIS's OMY wrist: 2 of 5).
+    mujoco = sum(1 for claims in seen_by if 'mujoco' in claims)
+    share = (f'; for MuJoCo {mujoco} of the {len(group)} pairs: it fuses welded links and '
+             'skips a body and its parent' if 0 < mujoco < len(group) else '')
+    effects = '' if welded else _effects(ctx, by_target, share)
     # A link welded to the envelope never moves apart from it: said, as for a pair.
     partly = (f'; {listed(fused)} {"is" if len(fused) == 1 else "are"} welded to it (fixed '
               'joints), so that overlap never changes: simulators fuse them') if fused else ''
     return ctx.finding(
         OVERLAP, severity_for(ctx.config.targets, by_target) or Severity.INFO,
         f"the collision geometry of '{name}' ({', '.join(own)}) intersects that of "
-        f"{len(group)} links at rest ({listed(others)}); the deepest is '{other}' "
-        f'({other_element}), {_depth_text(group[0].depth)}, at ({fmt_vector(local)}) in '
-        f"'{name}''s frame" + (_WELDED if welded else partly)
+        f"{len(group)} links at rest ({listed(others)}); the deepest "
+        + ('of those not welded to it ' if lead else '')
+        + f"is '{other}' ({other_element}), {_depth_text(group[lead].depth)}, at "
+        f"({fmt_vector(local)}) in '{name}''s frame" + (_WELDED if welded else partly)
         + (f'; {effects}' if effects else ''),
         link=name, element=element, line=_element_line(ctx.robot.link(name), element),
         suggestion=(entries[0].upper() + entries[1:] + ' (or, if the overlaps are not '
@@ -386,7 +400,7 @@ def _envelope_finding(ctx: CheckContext, name: str, group: List['Overlap'],
                     'them; if it is meant to hold or touch them (a safety box, a housing, a '
                     'closed hand), ' + '; '.join(fixes)),
         values=(('other_link', other), ('other_element', other_element),
-                ('depth_mm', group[0].depth * 1000.0),
+                ('depth_mm', group[lead].depth * 1000.0),
                 ('point_in_link', fmt_vector(local, 6)),
                 ('point_in_root', fmt_vector(root, 6)),
                 ('links', listed(others)), ('count', len(group)),
