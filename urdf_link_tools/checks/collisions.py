@@ -388,7 +388,7 @@ def _envelope_finding(ctx: CheckContext, name: str, group: List['Overlap'],
     return ctx.finding(
         OVERLAP, severity_for(ctx.config.targets, by_target) or Severity.INFO,
         f"the collision geometry of '{name}' ({', '.join(own)}) intersects that of "
-        f"{len(group)} links at rest ({listed(others)}); the deepest "
+        f'{len(group)} links at rest ({listed(others)}); the deepest '
         + ('of those not welded to it ' if lead else '')
         + f"is '{other}' ({other_element}), {_depth_text(group[lead].depth)}, at "
         f"({fmt_vector(local)}) in '{name}''s frame" + (_WELDED if welded else partly)

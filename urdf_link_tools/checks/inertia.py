@@ -33,8 +33,8 @@ from urdf_link_tools.findings import Finding, INERTIA_NAMES, Severity
 from urdf_link_tools.geometry import is_finite, rpy_to_matrix
 from urdf_link_tools.inertia import (
     flip_products, gz_valid_moments, inertia_values, is_zero_tensor, MUJOCO_EPS,
-    MUJOCO_MINVAL, nearest_triangle_moments, principal_moments, ROUNDING_PRODUCTS,
-    rotate_inertia, tensor_from_principal, TensorProperties, tidy, triangle_margin,
+    MUJOCO_MINVAL, nearest_triangle_moments, principal_moments, rotate_inertia,
+    ROUNDING_PRODUCTS, tensor_from_principal, TensorProperties, tidy, triangle_margin,
     violates_triangle)
 from urdf_link_tools.model import Link
 from urdf_link_tools.targets import severity_for
