@@ -237,6 +237,8 @@ def _no_geometry(ctx: CheckContext, link: Link) -> str:
                 'says which), so no tensor is derived from it')
     volumes = volume_range(ctx, link)
     most = volumes[1] if volumes is not None and volumes[1] > 0.0 else model.volume
+    if not link.mass / most > ctx.config.density_max:
+        return 'no tensor could be derived from the collision geometry'  # not finite, say
     return (f'the collision geometry cannot be the part ({fmt(link.mass)} kg in at most '
             f'{fmt(most)} m^3 is {fmt(link.mass / most)} kg/m^3, above '
             f'{fmt(ctx.config.density_max)} kg/m^3), so no tensor is derived from it')
