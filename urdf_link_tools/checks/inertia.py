@@ -372,9 +372,10 @@ def _check_tensor(ctx: CheckContext, link: Link) -> Iterator[Finding]:
     # A rod's tensor (0, I, I) sits on the triangle's boundary: a smallest moment below
     # MuJoCo's floor with A + B short of C by rounding alone (Stretch's arm tubes: 6e-19 kg
     # m^2, 5e-13 % of C) is a tiny moment, which is what MuJoCo says, not a broken triangle.
-    rounding = moments[0] < MUJOCO_EPS and \
+    breach = violates_triangle(moments)
+    rounding = breach and moments[0] < MUJOCO_EPS and \
         -triangle_margin(moments) <= ROUNDING_PRODUCTS * float(moments[2])
-    if violates_triangle(moments) and not rounding:
+    if breach and not rounding:
         flipped, flip_ok = _flipped(ctx, link, matrix)
         # Moments within the tensor's rounding are 0, not -3.262e-18 (Sawyer's right_hand).
         a, b, c = (0.0 if abs(value) <= eps else float(value) for value in moments)
@@ -411,7 +412,7 @@ def _check_tensor(ctx: CheckContext, link: Link) -> Iterator[Finding]:
                                    'a tensor with a small positive moment')
         gazebo = ('Gazebo may refuse it too: A + B falls short of C by '
                   f'{fmt(-triangle_margin(moments))} kg m^2, a rounding error beyond its '
-                  'tolerance' if violates_triangle(moments) else
+                  'tolerance' if breach else
                   'Gazebo accepts it within its tolerance')
         yield ctx.finding(
             'inertia-moment-tiny', Severity.ERROR,
