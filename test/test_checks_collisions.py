@@ -276,18 +276,22 @@ def test_links_welded_together_overlap_as_an_info_with_the_srdf_entry():
                        for f in arm)
 
 
+def column(plate, lift_xyz, arm_xyz):
+    """Return a fixed shell holding a plate welded to it (size, xyz), a lift and an arm."""
+    return robot(
+        'column', box_link('trunk', '0.4 0.4 0.1'), box_link('shell', '0.6 0.6 0.6', '0.5 0 0.5'),
+        box_link('plate', *plate), box_link('lift', '0.05 0.05 0.05', lift_xyz),
+        box_link('arm', '0.05 0.05 0.05', arm_xyz),
+        joint('js', 'fixed', 'trunk', 'shell'), joint('jp', 'fixed', 'trunk', 'plate'),
+        joint('jl', 'prismatic', 'trunk', 'lift'), joint('ja', 'revolute', 'trunk', 'arm'))
+
+
 def test_an_envelope_names_the_links_welded_to_it():
     # TIAGo's torso column holds the lift, the first arm link and the torso plate welded
     # to it: one warning, which says that the welded pair never changes and gives it the
     # SRDF reason "Always"; the HTML page draws that pair as an info.
     from urdf_link_tools.reports.scene import collision_pairs
-    text = robot(
-        'column', box_link('trunk', '0.4 0.4 0.1'), box_link('shell', '0.6 0.6 0.6', '0.5 0 0.5'),
-        box_link('plate', '0.05 0.05 0.05', '0.3 0 0.5'),
-        box_link('lift', '0.05 0.05 0.05', '0.7 0 0.5'),
-        box_link('arm', '0.05 0.05 0.05', '0.5 0 0.7'),
-        joint('js', 'fixed', 'trunk', 'shell'), joint('jp', 'fixed', 'trunk', 'plate'),
-        joint('jl', 'prismatic', 'trunk', 'lift'), joint('ja', 'revolute', 'trunk', 'arm'))
+    text = column(('0.05 0.05 0.05', '0.3 0 0.5'), '0.7 0 0.5', '0.5 0 0.7')
     analysis = analyze(parse_urdf_string(text), CheckConfig(check_meshes=False))
     (finding,) = [f for f in analysis.findings if f.rule == RULE]
     assert finding.severity == Severity.WARNING and finding.link == 'shell'
@@ -310,13 +314,7 @@ def test_an_envelope_leads_with_a_pair_that_moves_apart():
     # ROBOTIS's OMY wrist: its deepest overlap was the gripper base welded to it (an info of
     # its own) and headed a warning; the warning now shows the deepest pair that moves, and
     # says that MuJoCo, which fuses the welded one, sees only the others.
-    text = robot(
-        'column', box_link('trunk', '0.4 0.4 0.1'), box_link('shell', '0.6 0.6 0.6', '0.5 0 0.5'),
-        box_link('plate', '0.4 0.4 0.4', '0.5 0 0.5'),
-        box_link('lift', '0.05 0.05 0.05', '0.78 0 0.5'),
-        box_link('arm', '0.05 0.05 0.05', '0.5 0 0.78'),
-        joint('js', 'fixed', 'trunk', 'shell'), joint('jp', 'fixed', 'trunk', 'plate'),
-        joint('jl', 'prismatic', 'trunk', 'lift'), joint('ja', 'revolute', 'trunk', 'arm'))
+    text = column(('0.4 0.4 0.4', '0.5 0 0.5'), '0.78 0 0.5', '0.5 0 0.78')
     analysis = analyze(parse_urdf_string(text), CheckConfig(check_meshes=False))
     found = [f for f in analysis.findings if f.rule == RULE]
     (finding,) = [f for f in found if f.links]
