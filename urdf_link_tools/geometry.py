@@ -289,6 +289,19 @@ def _plain_bounds(geometry: Geometry, xyz: Sequence[float], rpy: Sequence[float]
     return None
 
 
+def _turned_bounds(mesh_info: Optional[object], rotation: np.ndarray, centre: np.ndarray) -> \
+        Optional[Bounds]:
+    """Return the bounds of a mesh's vertices turned and moved, None without vertices."""
+    vertices = getattr(mesh_info, 'vertices', None)
+    if vertices is None or len(vertices) == 0:
+        return None
+    moved = np.asarray(vertices, dtype=float) @ rotation.T + centre
+    low, high = moved.min(axis=0), moved.max(axis=0)
+    low.setflags(write=False)  # shared with the next analysis of the same file
+    high.setflags(write=False)
+    return low, high
+
+
 def element_bounds(element: GeometryElement, mesh_info: Optional[object] = None) -> \
         Optional[Bounds]:
     """
@@ -320,11 +333,11 @@ def element_bounds(element: GeometryElement, mesh_info: Optional[object] = None)
         local = getattr(mesh_info, 'bounds', None)
         if local is not None and _permutes_axes(rotation):
             return transform_bounds(local, transform)
-        vertices = getattr(mesh_info, 'vertices', None)
-        if vertices is None or len(vertices) == 0:
-            return None
-        moved = np.asarray(vertices, dtype=float) @ rotation.T + centre
-        return moved.min(axis=0), moved.max(axis=0)
+        derived = getattr(mesh_info, 'derived', None)
+        if derived is not None:  # kept with the file for the next analysis (MeshInfo.derived)
+            return derived(('bounds', transform.tobytes()),
+                           lambda: _turned_bounds(mesh_info, rotation, centre))
+        return _turned_bounds(mesh_info, rotation, centre)
     if isinstance(geometry, Sphere):
         half = np.full(3, abs(geometry.radius))
         return centre - half, centre + half

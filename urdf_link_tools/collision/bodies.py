@@ -31,6 +31,7 @@ import numpy as np
 from urdf_link_tools.geometry import geometry_values, is_finite, origin_to_matrix
 from urdf_link_tools.meshes import MeshInfo, MeshResult
 from urdf_link_tools.meshes.hull import coal_installed
+from urdf_link_tools.meshes.reading import frozen
 from urdf_link_tools.model import Box, GeometryElement, Mesh, Robot, Sphere
 from urdf_link_tools.records import record
 
@@ -82,8 +83,14 @@ class Part:
                  box: Optional[Tuple[np.ndarray, np.ndarray]] = None,
                  points: Optional[np.ndarray] = None,
                  faces: Optional[np.ndarray] = None,
-                 half: Optional[Tuple[float, float, float]] = None) -> None:
+                 half: Optional[Tuple[float, float, float]] = None,
+                 mesh: Optional[MeshInfo] = None, shape: Optional[tuple] = None) -> None:
         self.label = label
+        #: the mesh a mesh part was made of (results derived from it are kept with the
+        #: file, :meth:`~urdf_link_tools.meshes.MeshInfo.derived`), None for a primitive
+        self.mesh = mesh
+        #: a primitive's kind and sizes (what a test against it depends on), None for a mesh
+        self.shape = shape
         self.centre = centre
         self.radius = radius
         self._box = box
@@ -174,26 +181,18 @@ class BvhCache:
 
     def __init__(self) -> None:
         self._models: Dict[Tuple[int, Tuple[float, float, float]], object] = {}
-        self._extents: Dict[Tuple[int, Tuple[float, float, float]],
-                            Tuple[np.ndarray, float, np.ndarray]] = {}
 
     def extent(self, mesh: MeshInfo) -> Tuple[np.ndarray, float, np.ndarray]:
         """
         Return how far a mesh reaches at its scale, in the mesh frame.
 
+        Kept with the file (:meth:`~urdf_link_tools.meshes.MeshInfo.derived`): the next
+        analysis of the same file does not take it again.
+
         :return: the centre of its box, the radius of a sphere about that centre holding it,
             and the box's half sides
         """
-        key = (id(mesh.raw), tuple(mesh.scale))
-        found = self._extents.get(key)
-        if found is None:
-            points = np.asarray(mesh.vertices, dtype=float)
-            low, high = points.min(axis=0), points.max(axis=0)
-            centre = (low + high) / 2.0
-            found = (centre, float(np.sqrt(((points - centre) ** 2).sum(axis=1).max())),
-                     (high - low) / 2.0)
-            self._extents[key] = found
-        return found
+        return mesh.derived(('extent',), lambda: _extent(mesh))
 
     def model(self, mesh: MeshInfo) -> object:
         """Return the BVH of a mesh's triangles at its scale."""
@@ -210,6 +209,14 @@ class BvhCache:
             found.endModel()
             self._models[key] = found
         return found
+
+
+def _extent(mesh: MeshInfo) -> Tuple[np.ndarray, float, np.ndarray]:
+    points = np.asarray(mesh.vertices, dtype=float)
+    low, high = points.min(axis=0), points.max(axis=0)
+    centre = frozen((low + high) / 2.0)
+    return (centre, float(np.sqrt(((points - centre) ** 2).sum(axis=1).max())),
+            frozen((high - low) / 2.0))
 
 
 def _part(element: GeometryElement, mesh: Optional[MeshResult],
@@ -232,13 +239,15 @@ def _part(element: GeometryElement, mesh: Optional[MeshResult],
         centre = transform[:3, :3] @ local + transform[:3, 3]
         return Part(element.label, origin, lambda: cache.model(mesh),
                     tuple(float(v) for v in centre), radius, transform, (local, half),
-                    np.asarray(mesh.vertices, dtype=float), np.asarray(mesh.faces)), ''
+                    np.asarray(mesh.vertices, dtype=float), np.asarray(mesh.faces),
+                    mesh=mesh), ''
     build, radius, reason = _primitive(geometry)
     if build is None:
         return None, reason
     # A primitive is centred on its origin: its sphere does not turn with it.
     return Part(element.label, origin, build, tuple(float(v) for v in origin.xyz), radius,
-                half=_half_sides(geometry)), ''
+                half=_half_sides(geometry),
+                shape=(type(geometry).__name__,) + tuple(geometry_values(geometry))), ''
 
 
 _CORNERS = np.array([(x, y, z) for x in (-1.0, 1.0) for y in (-1.0, 1.0) for z in (-1.0, 1.0)])

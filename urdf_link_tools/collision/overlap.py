@@ -27,7 +27,8 @@ the triangles that reach where the two parts' bounds meet (the same answer as th
 meshes, without building the BVH of a whole humanoid torso).
 """
 
-from typing import Dict, Iterable, Iterator, List, Mapping, Optional, Tuple
+from typing import Callable, Dict, Iterable, Iterator, List, Mapping, Optional, Tuple, TypeVar
+import weakref
 
 import numpy as np
 
@@ -36,10 +37,13 @@ from urdf_link_tools.collision.bodies import Body, coal_transform
 from urdf_link_tools.collision.configurations import Chain
 from urdf_link_tools.collision.matrix import Scene
 from urdf_link_tools.meshes.hull import coal_qhull
+from urdf_link_tools.meshes.reading import frozen
 from urdf_link_tools.records import record
 
 #: the most pairs of near links tested (a robot of many links piled in one place)
 MAX_PAIRS = 20_000
+
+T = TypeVar('T')
 
 
 @record
@@ -145,7 +149,37 @@ def _boxes_meet(scene: Scene, pose_row: np.ndarray, a: int, b: int) -> bool:
     for body in (a, b):
         link_pose = pose_row[scene.slots[body]]
         placed.append([(link_pose @ part.transform, part) for part in scene.bodies[body].parts])
-    return any(_parts_may_meet(*first, *second) for first in placed[0] for second in placed[1])
+    return any(_remembered('may meet', pose_a, part_a, pose_b, part_b,
+                           lambda: _parts_may_meet(pose_a, part_a, pose_b, part_b))
+               for pose_a, part_a in placed[0] for pose_b, part_b in placed[1])
+
+
+def _remembered(kind: str, pose_a: np.ndarray, part_a, pose_b: np.ndarray, part_b,
+                compute: Callable[[], T]) -> T:
+    """
+    Return ``compute()``, a test of two placed parts, kept with a mesh of the two.
+
+    A test depends on nothing but the two parts' geometry and their poses: the next analysis
+    of a description with the same files and the same poses (a node re-analysing an edited
+    description) finds it there (:meth:`~urdf_link_tools.meshes.MeshInfo.derived`). Two
+    primitives are tested again, which costs less than the key.
+
+    :param kind: which test
+    """
+    if part_a.mesh is not None:
+        holder, role, own, other, other_pose = part_a, 0, pose_a, part_b, pose_b
+    elif part_b.mesh is not None:
+        holder, role, own, other, other_pose = part_b, 1, pose_b, part_a, pose_a
+    else:
+        return compute()
+    token = other.mesh.file_token if other.mesh is not None else None
+    shape = ('mesh', other.mesh.scale, id(token)) if token is not None else other.shape
+    key = (kind, role, own.tobytes(), shape, other_pose.tobytes())
+    reference, value = holder.mesh.derived(
+        key, lambda: (weakref.ref(token) if token is not None else None, compute()))
+    if reference is not None and reference() is not token:
+        return compute()  # derived from a file since gone, whose id this one now has
+    return value
 
 
 def _parts_may_meet(pose_a: np.ndarray, part_a, pose_b: np.ndarray, part_b) -> bool:
@@ -231,32 +265,43 @@ def colliding_parts(scene: Scene, pose_row: np.ndarray, a: int, b: int,
     coal = scene.coal
     request, result = coal.CollisionRequest(), coal.CollisionResult()
     placed = {} if placed is None else placed
-    for body in (a, b):
-        if body in placed:
-            continue
-        link_pose = pose_row[scene.slots[body]]
-        row = []
-        for part in scene.bodies[body].parts:
-            pose = link_pose @ part.transform
-            points = _placed(pose, part)
-            row.append((part, pose, points, points.min(axis=0), points.max(axis=0)))
-        placed[body] = row
+
+    def parts_of(body: int) -> list:
+        if body not in placed:
+            link_pose = pose_row[scene.slots[body]]
+            row = []
+            for part in scene.bodies[body].parts:
+                pose = link_pose @ part.transform
+                points = _placed(pose, part)
+                row.append((part, pose, points, points.min(axis=0), points.max(axis=0)))
+            placed[body] = row
+        return placed[body]
+
+    def touch(i: int, j: int) -> bool:
+        part_a, pose_a, points_a, low_a, high_a = parts_of(a)[i]
+        part_b, pose_b, points_b, low_b, high_b = parts_of(b)[j]
+        low, high = np.maximum(low_a, low_b), np.minimum(high_a, high_b)
+        pad = CROP_PAD + 1e-9 * float(max(np.abs(low).max(), np.abs(high).max()))
+        low, high = low - pad, high + pad
+        if np.any(low > high):
+            return False
+        geometry_a = _cropped(coal, part_a, points_a, low, high)
+        geometry_b = None if geometry_a is None else \
+            _cropped(coal, part_b, points_b, low, high)
+        if geometry_b is None:
+            return False
+        result.clear()
+        return bool(coal.collide(geometry_a, coal_transform(coal, pose_a), geometry_b,
+                                 coal_transform(coal, pose_b), request, result))
+
     found = []
-    for i, (part_a, pose_a, points_a, low_a, high_a) in enumerate(placed[a]):
-        for j, (part_b, pose_b, points_b, low_b, high_b) in enumerate(placed[b]):
-            low, high = np.maximum(low_a, low_b), np.minimum(high_a, high_b)
-            pad = CROP_PAD + 1e-9 * float(max(np.abs(low).max(), np.abs(high).max()))
-            low, high = low - pad, high + pad
-            if np.any(low > high):
-                continue
-            geometry_a = _cropped(coal, part_a, points_a, low, high)
-            geometry_b = None if geometry_a is None else \
-                _cropped(coal, part_b, points_b, low, high)
-            if geometry_b is None:
-                continue
-            result.clear()
-            if coal.collide(geometry_a, coal_transform(coal, pose_a), geometry_b,
-                            coal_transform(coal, pose_b), request, result):
+    pose_a_link, pose_b_link = pose_row[scene.slots[a]], pose_row[scene.slots[b]]
+    for i, part_a in enumerate(scene.bodies[a].parts):
+        pose_a = pose_a_link @ part_a.transform
+        for j, part_b in enumerate(scene.bodies[b].parts):
+            pose_b = pose_b_link @ part_b.transform
+            if _remembered('touch', pose_a, part_a, pose_b, part_b,
+                           lambda: touch(i, j)):  # noqa: B023 (called at once)
                 found.append((i, j))
     return found
 
@@ -265,23 +310,31 @@ def _hull(part, cache: Dict[int, object]) -> object:
     """Return the convex hull of a mesh part (qhull, in coal), a primitive as it is, or None."""
     if part.faces is None:
         return part.geometry
+    # None for a flat mesh (a plane, a quad: Qhull would crash the process) and for one
+    # coal refuses: the contact then has no depth (see _measure). The hull needs the
+    # vertices only, not the mesh's BVH; it is kept with the file for the next analysis.
+    if part.mesh is not None:
+        return part.mesh.derived(('overlap hull',), lambda: coal_qhull(part.points, False))
     key = id(part)
     if key not in cache:
-        # None for a flat mesh (a plane, a quad: Qhull would crash the process) and for one
-        # coal refuses: the contact then has no depth (see _measure). The hull needs the
-        # vertices only, not the mesh's BVH.
         cache[key] = coal_qhull(part.points, False)
     return cache[key]
 
 
 def _measure(scene: Scene, pose_row: np.ndarray, a: int, b: int, i: int, j: int,
              hulls: Dict[int, object]) -> Tuple[float, np.ndarray]:
-    coal = scene.coal
     part_a, part_b = scene.bodies[a].parts[i], scene.bodies[b].parts[j]
-    request = coal.CollisionRequest(coal.CollisionRequestFlag.CONTACT, 1)
-    result = coal.CollisionResult()
     pose_a = pose_row[scene.slots[a]] @ part_a.transform
     pose_b = pose_row[scene.slots[b]] @ part_b.transform
+    return _remembered('depth', pose_a, part_a, pose_b, part_b,
+                       lambda: _depth(scene.coal, part_a, pose_a, part_b, pose_b, hulls))
+
+
+def _depth(coal, part_a, pose_a: np.ndarray, part_b, pose_b: np.ndarray,
+           hulls: Dict[int, object]) -> Tuple[float, np.ndarray]:
+    """Return the depth and place of the contact of two placed parts' hulls (see _measure)."""
+    request = coal.CollisionRequest(coal.CollisionRequestFlag.CONTACT, 1)
+    result = coal.CollisionResult()
     hull_a, hull_b = _hull(part_a, hulls), _hull(part_b, hulls)
     try:
         hit = hull_a is not None and hull_b is not None and coal.collide(
@@ -291,8 +344,9 @@ def _measure(scene: Scene, pose_row: np.ndarray, a: int, b: int, i: int, j: int,
         hit = False
     if hit and result.numContacts():
         contact = result.getContact(0)
-        return abs(float(contact.penetration_depth)), np.asarray(contact.pos, dtype=float)
-    return 0.0, (pose_a[:3, 3] + pose_b[:3, 3]) / 2.0
+        return abs(float(contact.penetration_depth)), \
+            frozen(np.array(contact.pos, dtype=float))
+    return 0.0, frozen((pose_a[:3, 3] + pose_b[:3, 3]) / 2.0)
 
 
 def overlaps_at_rest(robot, bodies: Mapping[str, Body], max_pairs: int = MAX_PAIRS) \

@@ -31,7 +31,8 @@ from dataclasses import field, replace
 import errno
 import os
 import threading
-from typing import Callable, Dict, Iterable, Mapping, Optional, Sequence, Tuple, Union
+from typing import (Callable, Dict, Hashable, Iterable, Mapping, Optional, Sequence, Tuple,
+                    TypeVar, Union)
 import weakref
 
 import numpy as np
@@ -53,6 +54,7 @@ DEFAULT_CACHE_BYTES = 32_000_000
 _MAX_ENTRIES = 10_000
 
 Scale = Tuple[float, float, float]
+T = TypeVar('T')
 
 
 @record(eq=False)
@@ -160,19 +162,71 @@ class MeshInfo:
         """Return why the solid could not be measured (e.g. out of memory), else None."""
         return self.solid.problem
 
+    @property
+    def file_token(self) -> object:
+        """
+        Return an object that lives exactly as long as this file's cache entry.
+
+        A result derived from two files is kept with one of them; a weak reference to the
+        other's token tells whether that file is still the one it was derived from.
+        """
+        return self._entry
+
+    def derived(self, key: Hashable, compute: Callable[[], T]) -> T:
+        """
+        Return ``compute()``, computed once per file, scale and key while the file is cached.
+
+        What an analysis derives from a mesh alone (its hull, its bounds under a rotation,
+        a test against another mesh at given poses) is the same in the next analysis of an
+        unchanged file: a node re-analysing a description finds it here. Kept with the
+        file's entry, so it leaves the cache with it; at most :data:`DERIVED_PER_FILE`
+        results per file, the least recently used first out.
+
+        :param key: what is derived (with everything it depends on besides the mesh)
+        :param compute: computes it; must depend on nothing but the mesh and ``key``
+        """
+        return self._entry.derived.get((self.scale, key), compute)
+
 
 MeshResult = Union[MeshInfo, MeshProblem]
+
+#: the most results derived from one file (:meth:`MeshInfo.derived`) kept at once
+DERIVED_PER_FILE = 256
+
+
+class _Derived:
+    """A file's derived results, least recently used first out; shared by threads."""
+
+    __slots__ = ('_lock', '_results')
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._results: 'OrderedDict[Hashable, object]' = OrderedDict()
+
+    def get(self, key: Hashable, compute: Callable[[], T]) -> T:
+        with self._lock:
+            if key in self._results:
+                self._results.move_to_end(key)
+                return self._results[key]  # type: ignore[return-value]
+        value = compute()  # outside the lock: two threads may both compute, one is kept
+        with self._lock:
+            self._results[key] = value
+            self._results.move_to_end(key)
+            while len(self._results) > DERIVED_PER_FILE:
+                self._results.popitem(last=False)
+        return value
 
 
 class _Entry:
     """One file in one format: what was read, its solid, its views per scale."""
 
-    __slots__ = ('raw', 'solids', 'bounds', 'infos', 'nbytes', '__weakref__')
+    __slots__ = ('raw', 'solids', 'derived', 'bounds', 'infos', 'nbytes', '__weakref__')
 
     def __init__(self, raw: Union[RawMesh, MeshProblem],
                  bounds: Optional[Tuple[np.ndarray, np.ndarray]] = None) -> None:
         self.raw = raw
         self.solids = SolidCache()
+        self.derived = _Derived()
         # Weak: each MeshInfo holds its entry, so a strong map back would make a cycle.
         self.infos: 'weakref.WeakValueDictionary[Scale, MeshInfo]' = \
             weakref.WeakValueDictionary()
