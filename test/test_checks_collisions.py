@@ -310,6 +310,25 @@ def test_an_envelope_names_the_links_welded_to_it():
     assert severities == {'plate': 'info', 'lift': 'warning', 'arm': 'warning'}
 
 
+def test_one_mujoco_exclude_per_pair_of_bodies():
+    # Fetch's bellows overlaps base_link and torso_fixed_link, both welded to the root: two
+    # pairs of links, one pair of MuJoCo bodies (world, bellows), which was suggested twice,
+    # once in each order.
+    text = robot(
+        'bellows', box_link('trunk', '0.4 0.4 0.1'),
+        box_link('a_shell', '0.1 0.1 0.1', '1 0 0'), box_link('plate', '0.1 0.1 0.1', '1 0.25 0'),
+        box_link('bellows', '0.1 0.4 0.1', '1 0.1 0'),
+        box_link('arm', '0.1 0.1 0.1', '1 0.11 0.09'),
+        joint('js', 'fixed', 'trunk', 'a_shell'), joint('jp', 'fixed', 'trunk', 'plate'),
+        joint('jb', 'prismatic', 'trunk', 'bellows'), joint('ja', 'revolute', 'trunk', 'arm'))
+    analysis = analyze(parse_urdf_string(text), CheckConfig(check_meshes=False))
+    (finding,) = [f for f in analysis.findings if f.rule == RULE]
+    assert finding.link == 'bellows' and sorted(finding.links[1:]) == ['a_shell', 'arm', 'plate']
+    fix = finding.suggestion[finding.suggestion.index('for MuJoCo add '):]
+    assert fix.startswith('for MuJoCo add <exclude body1="world" body2="bellows"/><exclude '
+                          'body1="arm" body2="bellows"/> to the MJCF')
+
+
 def test_an_envelope_leads_with_a_pair_that_moves_apart():
     # ROBOTIS's OMY wrist: its deepest overlap was the gripper base welded to it (an info of
     # its own) and headed a warning; the warning now shows the deepest pair that moves, and

@@ -243,9 +243,15 @@ def _fixes(ctx: CheckContext, by_target: Dict[str, Severity], entry: str,
     if any(t in selected and by_target.get(t) == Severity.WARNING for t in PLANNERS):
         fixes.append(entry)
     if 'mujoco' in selected and 'mujoco' in by_target:
-        excludes = ''.join(f'<exclude body1="{mujoco_body(ctx, a)}" '
-                           f'body2="{mujoco_body(ctx, b)}"/>' for a, b in pairs[:3])
-        fixes.append(f'for MuJoCo add {excludes}' + (' (one per pair)' if len(pairs) > 3 else '')
+        # One exclude per pair of MuJoCo bodies: links welded together are one body, so two
+        # pairs of links can be one pair of bodies (in either order).
+        bodies: List[Tuple[str, str]] = []
+        for a, b in pairs:
+            body_a, body_b = mujoco_body(ctx, a), mujoco_body(ctx, b)
+            if (body_a, body_b) not in bodies and (body_b, body_a) not in bodies:
+                bodies.append((body_a, body_b))
+        excludes = ''.join(f'<exclude body1="{a}" body2="{b}"/>' for a, b in bodies[:3])
+        fixes.append(f'for MuJoCo add {excludes}' + (' (one per pair)' if len(bodies) > 3 else '')
                      + " to the MJCF's <contact> (MuJoCo names the bodies after the link "
                      'each is welded to, "world" for the base)')
     if 'gazebo' in selected and 'gazebo' in by_target:
