@@ -253,11 +253,42 @@ def test_unexpanded_xacro_mesh_paths_are_one_finding_not_one_per_mesh(tmp_path):
     assert "package 'missing_pkg' was not found: 6 meshes (3 collision)" in missing.message
     assert '--package-dir missing_pkg=' in missing.suggestion
     assert not [f for f in analysis.findings if f.rule == 'xacro-unexpanded']
-    # a plain missing file is still reported per element
+    # files missing from a folder that exists: one finding naming the files (NAO's package
+    # found with none of its meshes gave one per file, Go2's hip.dae one per leg)
     files = text.replace('package://$(arg description)/meshes', str(tmp_path))
     analysis = analyze(parse_urdf_string(files, str(path)), CheckConfig(),
                        MeshLibrary(use_ament_index=False))
-    assert len([f for f in analysis.findings if f.rule == 'mesh-not-found']) == 6
+    (missing,) = [f for f in analysis.findings if f.rule == 'mesh-not-found']
+    assert missing.links == ('l0', 'l1', 'l2') and missing.severity == Severity.ERROR
+    assert missing.message.startswith(f'3 mesh files named in {tmp_path} do not exist '
+                                      f'({tmp_path}/0.stl, {tmp_path}/1.stl, {tmp_path}/2.stl)'
+                                      ': 6 meshes (3 collision) on 3 links are not checked')
+    # the same in a package that was found
+    package = tmp_path / 'pkg'
+    (package / 'meshes').mkdir(parents=True)
+    found_package = text.replace('$(arg description)', 'pkg')
+    analysis = analyze(parse_urdf_string(found_package, str(path)), CheckConfig(),
+                       MeshLibrary(package_dirs={'pkg': str(package)}, use_ament_index=False))
+    (missing,) = [f for f in analysis.findings if f.rule == 'mesh-not-found']
+    assert missing.message.startswith("package 'pkg' was found, but 3 of the mesh files named "
+                                      'in it do not exist (package://pkg/meshes/0.stl, ')
+    assert dict(missing.values)['package_files'] == 'pkg'
+    # a file whose near name exists (a typo) is reported on its own, with the file meant
+    (package / 'meshes' / '1.STL').write_bytes(b'')
+    analysis = analyze(parse_urdf_string(found_package, str(path)), CheckConfig(),
+                       MeshLibrary(package_dirs={'pkg': str(package)}, use_ament_index=False))
+    grouped, *apart = sorted((f for f in analysis.findings if f.rule == 'mesh-not-found'),
+                             key=lambda f: bool(f.link))
+    assert grouped.links == ('l0', 'l2') and '2 of the mesh files' in grouped.message
+    assert [f.link for f in apart] == ['l1', 'l1']
+    assert all('did you mean package://pkg/meshes/1.STL?' in f.suggestion for f in apart)
+    # fewer than three elements: one by one
+    two = chain([f'<visual>{mesh.format(0)}</visual><collision>{mesh.format(0)}</collision>'
+                 + MASS, MASS, MASS]).replace('$(arg description)', 'pkg')
+    analysis = analyze(parse_urdf_string(two, str(path)), CheckConfig(),
+                       MeshLibrary(package_dirs={'pkg': str(package)}, use_ament_index=False))
+    apart = [f for f in analysis.findings if f.rule == 'mesh-not-found']
+    assert [f.link for f in apart] == ['l0', 'l0']
 
 
 def test_xacro_syntax_only_in_names_is_an_info():

@@ -20,7 +20,8 @@ and warnings for visuals and custom elements (only the picture suffers).
 """
 
 import math
-from typing import Dict, Iterator, List, Optional, Tuple
+import os
+from typing import Dict, FrozenSet, Iterator, List, Optional, Tuple
 
 from urdf_link_tools.checks.base import CheckContext, fmt, fmt_vector, Rule
 from urdf_link_tools.checks.complexity import grouped_meshes, reused_visuals, too_complex
@@ -53,7 +54,9 @@ RULES = (
     Rule('mesh-not-found', Severity.ERROR,
          'a mesh filename cannot be resolved (package://, file://, relative path)',
          'the simulator loses the collision shape (error); the viewer shows nothing for a '
-         'visual (warning). The finding lists every location tried',
+         'visual (warning). The finding lists every location tried; three or more meshes '
+         'missing from one package or folder (or a package not found) are one finding, '
+         'except a file whose near name exists (a typo, said with the file meant)',
          'fix the path, install or source the package, or pass --package-dir NAME=PATH '
          '(node: package_dirs)',
          'ROS resource_retriever / ament_index conventions'),
@@ -310,8 +313,7 @@ def _mesh(ctx: CheckContext, link: Link, element: GeometryElement,
     if isinstance(result, MeshProblem) and result.rule == 'mesh-not-found' and \
             is_unexpanded(geometry.filename):
         return  # xacro-unexpanded says it once for the robot
-    if isinstance(result, MeshProblem) and \
-            len(_missing_places(ctx).get(_missing_place(result), ())) >= MODEL_WIDE_MIN:
+    if isinstance(result, MeshProblem) and id(element) in _grouped_missing(ctx):
         return  # one finding for the package or folder (check_missing_places)
     if isinstance(result, MeshProblem):
         tried = '; '.join(result.tried) if result.tried else 'nothing could be tried'
@@ -350,13 +352,28 @@ def _unchecked(element: GeometryElement) -> str:
             'link and the links welded to it')
 
 
-def _missing_place(problem: MeshProblem) -> Optional[Tuple[str, str]]:
-    """Return ('package', name) or ('folder', path) of a mesh that was not found, or None."""
+def _missing_place(problem: MeshProblem, filename: str) -> Optional[Tuple[str, str]]:
+    """
+    Return where a mesh that was not found should have been, or None to report it alone.
+
+    ('package', name) of a package that was not found, ('folder', path) of an absolute
+    folder that does not exist; for a file missing from a package or folder that exists,
+    ('package files', name) or ('folder files', path), unless a file of a near name exists
+    there (a typo, said with the file it probably meant).
+    """
     if problem.missing_package:
         return ('package', problem.missing_package)
     if problem.missing_folder:
         return ('folder', problem.missing_folder)
-    return None
+    if problem.rule != 'mesh-not-found' or not problem.tried or \
+            near_miss(filename, problem.tried) is not None:
+        return None
+    uri = filename.strip()
+    if uri.startswith('package://'):
+        name = uri[len('package://'):].split('/', 1)[0]
+        if name:
+            return ('package files', name)
+    return ('folder files', os.path.dirname(problem.tried[0]))
 
 
 def _missing_places(ctx: CheckContext) \
@@ -367,17 +384,30 @@ def _missing_places(ctx: CheckContext) \
         found: Dict[Tuple[str, str], List[Tuple[Link, GeometryElement, MeshProblem]]] = {}
         for link in ctx.robot.links:
             for element in _elements(link):
-                result = ctx.mesh_for(element) if isinstance(element.geometry, Mesh) else None
-                place = _missing_place(result) if isinstance(result, MeshProblem) else None
-                if place is not None and \
-                        not is_unexpanded(element.geometry.filename):  # type: ignore[union-attr]
+                geometry = element.geometry
+                result = ctx.mesh_for(element) if isinstance(geometry, Mesh) else None
+                if not isinstance(result, MeshProblem) or \
+                        is_unexpanded(geometry.filename):  # type: ignore[union-attr]
+                    continue
+                place = _missing_place(result, geometry.filename)  # type: ignore[union-attr]
+                if place is not None:
                     found.setdefault(place, []).append((link, element, result))
         ctx.memo[key] = found
     return ctx.memo[key]  # type: ignore[return-value]
 
 
+def _grouped_missing(ctx: CheckContext) -> FrozenSet[int]:
+    """Return the ids of the mesh elements reported in a group (check_missing_places)."""
+    key = ('missing grouped', None)
+    if key not in ctx.memo:
+        ctx.memo[key] = frozenset(id(element) for elements in _missing_places(ctx).values()
+                                  if len(elements) >= MODEL_WIDE_MIN
+                                  for _, element, _ in elements)
+    return ctx.memo[key]  # type: ignore[return-value]
+
+
 def check_missing_places(ctx: CheckContext) -> Iterator[Finding]:
-    """Report the meshes of a package or folder that was not found once, from 3 on."""
+    """Report the missing meshes of one package or folder once, from 3 on."""
     for (kind, name), elements in _missing_places(ctx).items():
         if len(elements) < MODEL_WIDE_MIN:
             continue  # per element (check_elements)
@@ -387,24 +417,38 @@ def check_missing_places(ctx: CheckContext) -> Iterator[Finding]:
         counted = (f'{len(elements)} meshes ({collisions} collision) on {len(links)} links '
                    f'are not checked ({listed(links)}), nor the rules that need those '
                    "links' sizes (the inertia bound of their bodies)")
+        tried = elements[0][2].tried
+        files = tuple(dict.fromkeys(
+            element.geometry.filename.strip() for _, element, _ in elements))  # type: ignore
         if kind == 'package':
             message = f'package {name!r} was not found: {counted}'
             suggestion = (f'source the workspace that holds {name}, or pass --package-dir '
                           f'{name}=/path/to/{name} (node: the package_dirs parameter or '
-                          f'launch argument); tried: {"; ".join(elements[0][2].tried)}')
-        else:
+                          f'launch argument); tried: {"; ".join(tried)}')
+        elif kind == 'folder':
             message = (f'{name} does not exist on this machine: {counted}; their absolute '
                        'paths are those of the machine the description was generated on')
             suggestion = ('name the meshes package://PACKAGE/... (xacro: $(find PACKAGE) '
                           'becomes package://PACKAGE), so that the description works on '
                           'every machine, or generate it again here')
+        elif kind == 'package files':
+            message = (f'package {name!r} was found, but {len(files)} of the mesh files named '
+                       f'in it do not exist ({listed(files)}): {counted}')
+            suggestion = (f'build or install {name} with its meshes (some packages fetch or '
+                          'generate them when built, or keep them in another package), or '
+                          f'fix the filenames; tried, for the first: {"; ".join(tried)}')
+        else:
+            message = (f'{len(files)} mesh files named in {name} do not exist '
+                       f'({listed(files)}): {counted}')
+            suggestion = f'fix the filenames, or add the files; tried, for the first: ' \
+                f'{"; ".join(tried)}'
         yield ctx.finding(
             'mesh-not-found', max(_severity(element) for _, element, _ in elements),
             message, element=None,
             line=first.geometry.line or first.line,  # type: ignore[union-attr]
             suggestion=suggestion,
-            values=((kind, name), ('count', len(elements)), ('collision_meshes', collisions),
-                    ('links', listed(links)),
+            values=((kind.replace(' ', '_'), name), ('count', len(elements)),
+                    ('collision_meshes', collisions), ('links', listed(links)),
                     ('filename', first.geometry.filename)),  # type: ignore[union-attr]
             links=links)
 
