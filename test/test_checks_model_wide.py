@@ -315,6 +315,27 @@ def test_a_small_hinge_between_colliding_parts_is_an_info_a_large_part_a_warning
     assert [(f.link, f.severity) for f in found] == [('l3', Severity.WARNING)]
 
 
+def test_parts_left_without_collision_are_one_finding_whatever_their_share():
+    # Spot's four hips: one robot-collision-partial finding without the arm (4 of 13
+    # bodies), four collision-missing warnings with it (4 of 21, under a quarter). Now one
+    # finding either way; a small hinge between colliding links stays an info of its own.
+    part = f'{MASS}<visual><geometry><box size="0.2 0.1 0.1"/></geometry></visual>'
+    hinge = f'{MASS}<visual><geometry><box size="0.03 0.03 0.03"/></geometry></visual>'
+    bodies = [full()] * 4 + [part, full(), part, full(), part, full(), part] + [full()] * 9 \
+        + [hinge, full()]
+    text = chain(bodies)
+    (grouped,) = findings(text, 'robot-collision-partial')
+    assert grouped.links == ('l4', 'l6', 'l8', 'l10') and grouped.severity == Severity.WARNING
+    assert '4 of the 22 bodies, parts left without collision' in grouped.message
+    found = findings(text, 'collision-missing')
+    assert [(f.link, f.severity) for f in found] == [('l20', Severity.INFO)]
+    # two parts left out are two gaps, each said on its link
+    found = findings(chain(bodies[:8] + [full()] * 13), 'collision-missing')
+    assert [(f.link, f.severity) for f in found] == [('l4', Severity.WARNING),
+                                                     ('l6', Severity.WARNING)]
+    assert not findings(chain(bodies[:8] + [full()] * 13), 'robot-collision-partial')
+
+
 def test_locked_joints_on_many_links_are_one_finding():
     root = etree.fromstring(chain([full()] * 5))
     for limit in root.iter('limit'):

@@ -25,8 +25,8 @@ from typing import Dict, FrozenSet, Iterator, List, Optional, Tuple
 
 from urdf_link_tools.checks.base import CheckContext, fmt, fmt_vector, Rule
 from urdf_link_tools.checks.complexity import grouped_meshes, reused_visuals, too_complex
-from urdf_link_tools.checks.model_wide import is_unexpanded, listed, model_choices, \
-    MODEL_WIDE_MIN, visible_without_collision, visual_size
+from urdf_link_tools.checks.model_wide import HINGE_SIZE, is_hinge, is_unexpanded, listed, \
+    model_choices, MODEL_WIDE_MIN, visible_without_collision, visual_size
 from urdf_link_tools.checks.names import NameSuggester
 from urdf_link_tools.findings import Finding, Severity
 from urdf_link_tools.geometry import is_finite
@@ -480,7 +480,7 @@ def check_collision_missing(ctx: CheckContext, link: Link) -> Iterator[Finding]:
         if not visible_without_collision(ctx, link):
             return
         size = visual_size(ctx, visuals)
-        hinge = _hinge(ctx, link, size)
+        hinge = is_hinge(ctx, link, size)
         severity = Severity.INFO if hinge else Severity.WARNING
         what = f'{len(visuals)} visual element{"s" if len(visuals) > 1 else ""}' + (
             f' ({fmt(size, 3)} m across)' if size is not None else '')
@@ -541,26 +541,6 @@ def check_bare_moving(ctx: CheckContext) -> Iterator[Finding]:
         values=(('count', len(links)), ('links', listed(names)), ('mass_min', min(masses)),
                 ('mass_max', max(masses))), links=names)
 
-
-#: A part smaller than this (m, bounds diagonal) between two colliding bodies is a hinge.
-HINGE_SIZE = 0.08
-
-
-def _hinge(ctx: CheckContext, link: Link, size: Optional[float]) -> bool:
-    """
-    Return True for a small intermediate part whose neighbours on both sides collide.
-
-    A 3-8 cm hinge between a colliding thigh and foot (the pitch link of a two-axis ankle)
-    is covered by its neighbours' shapes in practice: an info, not a gap.
-    """
-    if size is None or size >= HINGE_SIZE:
-        return False
-    top = ctx.weld_top(link.name)
-    joint = ctx.robot.parent_joint(top)
-    below = [child for name in ctx.weld_group(link.name)
-             for child in (j.child for j in ctx.robot.child_joints(name) if j.is_moving)]
-    return joint is not None and ctx.group_has_collision(joint.parent) and bool(below) and \
-        all(ctx.group_has_collision(child) for child in below)
 
 
 def check_materials(ctx: CheckContext) -> Iterator[Finding]:
