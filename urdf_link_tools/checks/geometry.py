@@ -542,7 +542,6 @@ def check_bare_moving(ctx: CheckContext) -> Iterator[Finding]:
                 ('mass_max', max(masses))), links=names)
 
 
-
 def check_materials(ctx: CheckContext) -> Iterator[Finding]:
     """Flag top-level materials whose colours are outside [0, 1]."""
     for material in ctx.robot.materials:
