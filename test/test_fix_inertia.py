@@ -263,3 +263,21 @@ def test_a_tensor_copied_onto_links_is_one_finding_and_fixed_on_each(tmp_path, m
     assert len(changed_lines(data, fixed)) == 8  # four lines, each removed and added
     after = analyze(parse_urdf_string(fixed), CheckConfig())
     assert not [f for f in after.findings if f.rule.startswith('inertia-')]
+
+
+def test_a_suggested_tensor_and_centroid_carry_no_rounding_noise():
+    # iCub's hip (a symmetric mesh): its integrated tensor had products of 3e-11 beside
+    # moments of 3.6e-4, and its centroid sat 10 nm off the axis, which the fix printed as
+    # ixy="3.47103363e-11" and xyz="1.06979e-08 ...": noise a user would copy.
+    path = corpus.urdf_path('icub.urdf')
+    analysis = analyze(parse_urdf_string(path.read_bytes(), str(path)), CheckConfig(),
+                       MeshLibrary())
+    (finding,) = [f for f in analysis.findings
+                  if f.link == 'r_hip_2' and f.rule == 'inertia-not-positive-definite']
+    ixx, ixy, ixz, iyy, iyz, izz = finding.suggested_inertia
+    largest = max(ixx, iyy, izz)
+    products = [ixy, ixz, iyz]
+    assert ixy == 0.0 and iyz == 0.0
+    assert all(value == 0.0 or abs(value) > 1e-6 * largest for value in products)
+    assert 'centroid, xyz="0 0 0", 0.0304 m from the declared centre of mass' in \
+        finding.suggestion

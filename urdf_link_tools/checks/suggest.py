@@ -200,6 +200,35 @@ CENTROID_MIN = 0.01
 CENTROID_SHARE = 0.05
 
 
+#: A number below this share of its scale is rounding left by an integration (a product
+#: of inertia of 4e-14 beside moments of 1e-5, a centroid 10 nm off a symmetric part's
+#: axis): written as 0. A millionth is far below what any part's CAD model tells.
+NOISE_SHARE = 1e-6
+
+
+def _without_noise(values: np.ndarray, scale: float) -> np.ndarray:
+    """Return the values with those below NOISE_SHARE of ``scale`` as 0."""
+    values = np.array(values, dtype=float)
+    values[np.abs(values) <= NOISE_SHARE * scale] = 0.0
+    return values
+
+
+def _clean(tensor: np.ndarray) -> np.ndarray:
+    """
+    Return a derived tensor with products of inertia at rounding level written as 0.
+
+    The tensor of a mesh integrated at uniform density has products of 1e-14 where the
+    part is symmetric: noise a user would copy into the URDF (Fetch's fingers).
+    """
+    tensor = np.array(tensor, dtype=float)
+    scale = float(np.max(np.abs(np.diag(tensor)))) if np.all(np.isfinite(tensor)) else 0.0
+    if not scale > 0.0:
+        return tensor
+    off = ~np.eye(3, dtype=bool) & (np.abs(tensor) <= NOISE_SHARE * scale)
+    tensor[off] = 0.0
+    return tensor
+
+
 def _centroid_note(ctx: CheckContext, link: Link) -> str:
     """
     Say where the collision geometry's centroid is when it is far from the centre of mass.
@@ -216,7 +245,8 @@ def _centroid_note(ctx: CheckContext, link: Link) -> str:
     size = float(np.linalg.norm(bounds[1] - bounds[0])) if bounds is not None else 0.0
     if not (distance > CENTROID_MIN and distance > CENTROID_SHARE * size):
         return ''
-    return (f"; it is about the collision geometry's centroid, xyz=\"{fmt_vector(model.centre, 6)}"
+    return (f"; it is about the collision geometry's centroid, "
+            f'xyz="{fmt_vector(_without_noise(model.centre, size), 6)}'
             f'", {fmt(distance, 3)} m from the declared centre of mass: if the part\'s centre '
             'of mass is there, move the inertial origin too')
 
@@ -268,6 +298,9 @@ def suggest(ctx: CheckContext, link: Link, candidate: Optional[np.ndarray],
                             f'{fmt_inertia(inertia_values(lifted))}')
     if geometry is not None:
         chosen = geometry if not problem(ctx, link, geometry, None) else _lifted(geometry)
+        cleaned = _clean(chosen)
+        if not np.array_equal(cleaned, chosen) and not problem(ctx, link, cleaned, geometry):
+            chosen = cleaned
         trouble = problem(ctx, link, chosen, geometry)
         if not trouble:
             why = f', instead of {label} ({reason})' if candidate is not None else ''
