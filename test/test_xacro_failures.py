@@ -144,6 +144,29 @@ def test_every_undefined_argument_is_named_in_one_run_with_where_it_is_used(tmp_
         '<xacro:arg> and used by no $(arg) in the files read: it has no effect'), said
 
 
+def test_an_argument_used_before_its_declaration_is_said_so(tmp_path):
+    # xArm: <robot name="xarm$(arg dof)"> above <xacro:arg name="dof" default="7"/>. xacro
+    # fails (it reads in document order); "it has no default" sent the user looking for a
+    # default that is there.
+    top = write(tmp_path / 'robot.urdf.xacro',
+                f'<robot {XACRO_NS} name="xarm$(arg dof)$(arg kind)">',
+                '  <xacro:arg name="prefix" default=""/>',
+                '  <xacro:arg name="dof" default="7"/>',
+                '  <link name="base"/>',
+                '</robot>')
+    said = refused(top)
+    assert said.endswith(
+        f'xacro: undefined xacro arguments: dof (in {top}:1) (declared only later, at '
+        f'{top}:3), kind (in {top}:1): they have no default; give them after the file as '
+        'dof:=VALUE kind:=VALUE'), said
+    top.write_text(top.read_text().replace('$(arg kind)', ''))
+    said = refused(top)
+    assert said.endswith(
+        f'xacro: xacro argument dof is used (in {top}:1) before its <xacro:arg> at {top}:3 '
+        'declares it (xacro reads in document order): move the declaration above its first '
+        'use, or give it after the file as dof:=VALUE'), said
+
+
 def test_missing_packages_and_arguments_are_named_together(tmp_path):
     top = write(tmp_path / 'robot.urdf.xacro',
                 f'<robot {XACRO_NS} name="r">',

@@ -100,6 +100,8 @@ class State:
         #: the $(arg NAME) without a default and not given, each with where it was first
         #: used: it reads as ARGUMENT_PLACEHOLDER, so that one run names all of them
         self.undefined: Dict[str, str] = {}
+        #: of those, the ones a <xacro:arg> declares further down the same file: FILE:LINE
+        self.declared_later: Dict[str, str] = {}
         #: pre-ROS 2 tags (<macro>, <property>, <include> without xacro:) in the files read,
         #: as (element, file, line): xacro 2 leaves them as they are
         self.legacy: List[Tuple[Any, str, int]] = []
@@ -234,7 +236,11 @@ def _install_safety(xacro: Any, substitution_args: Any, state: State) -> None:
         try:
             return original_eval_arg(name=name, args=args)
         except substitution_args.ArgException:
-            state.undefined.setdefault(str(name), failures.location(state))
+            if str(name) not in state.undefined:
+                state.undefined[str(name)] = failures.location(state)
+                later = failures.declaration_after(state, str(name))
+                if later:
+                    state.declared_later[str(name)] = later
             return ARGUMENT_PLACEHOLDER
 
     substitution_args._eval_arg = eval_arg

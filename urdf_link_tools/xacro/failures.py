@@ -51,13 +51,22 @@ def missing_inputs(state: 'State', stopped: Optional[BaseException] = None) -> D
                      + ', '.join(f'{package!r}{where}' for package, where in missing)
                      + ': pass ' + ' '.join(f'--package-dir {package}=PATH'
                                             for package, _ in missing))
+    later = getattr(state, 'declared_later', {})
     if len(undefined) == 1:
         name, where = undefined[0]
-        parts.append(f'undefined xacro argument {name}{where}: it has no default; give it '
-                     f'after the file as {name}:=VALUE')
+        if name in later:
+            parts.append(f'xacro argument {name} is used{where} before its <xacro:arg> at '
+                         f'{later[name]} declares it (xacro reads in document order): move '
+                         f'the declaration above its first use, or give it after the file '
+                         f'as {name}:=VALUE')
+        else:
+            parts.append(f'undefined xacro argument {name}{where}: it has no default; give '
+                         f'it after the file as {name}:=VALUE')
     elif undefined:
         parts.append('undefined xacro arguments: '
-                     + ', '.join(f'{name}{where}' for name, where in undefined)
+                     + ', '.join(f'{name}{where}' + (f' (declared only later, at {later[name]})'
+                                                     if name in later else '')
+                                 for name, where in undefined)
                      + ': they have no default; give them after the file as '
                      + ' '.join(f'{name}:=VALUE' for name, _ in undefined))
     message = '; '.join(parts)
@@ -75,6 +84,36 @@ def missing_inputs(state: 'State', stopped: Optional[BaseException] = None) -> D
         result['package'] = packages[0]
         result['packages'] = packages
     return result
+
+
+#: the most bytes of a file searched for a later <xacro:arg> (descriptions are far smaller)
+DECLARATION_SEARCH_BYTES = 4_000_000
+
+
+def declaration_after(state: 'State', name: str) -> str:
+    """
+    Return ``FILE:LINE`` of a ``<xacro:arg name="NAME">`` after the element being read, else ''.
+
+    An argument used before the element that declares it (xArm's ``<robot
+    name="xarm$(arg dof)">`` above ``<xacro:arg name="dof" default="7"/>``) is undefined
+    where it is used, default or not: said so, rather than "it has no default". Only the
+    file being read is searched, a file xacro was allowed to read.
+    """
+    source = state.tracer.source()
+    if source is None or not state.allowed(source[0]):
+        return ''
+    path, line = source
+    try:
+        with open(path, 'rb') as stream:
+            text = stream.read(DECLARATION_SEARCH_BYTES).decode('utf-8', 'replace')
+    except OSError:
+        return ''
+    pattern = re.compile(r'<xacro:arg\b[^>]*?\bname\s*=\s*(["\'])' + re.escape(name) + r'\1')
+    for match in pattern.finditer(text):
+        found = text.count('\n', 0, match.start()) + 1
+        if found > line:
+            return f'{path}:{found}'
+    return ''
 
 
 def failed(kind: str, message: str) -> Dict[str, Any]:
