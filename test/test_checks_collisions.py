@@ -310,6 +310,38 @@ def test_an_envelope_names_the_links_welded_to_it():
     assert severities == {'plate': 'info', 'lift': 'warning', 'arm': 'warning'}
 
 
+def test_the_two_sides_of_a_closed_linkage_are_told_to_be_disabled_not_moved():
+    # Robotiq's 2F-85: the inner knuckle (mimics the finger joint) and the finger tip (on
+    # the outer knuckle, the finger joint, then a mimic) meet at the four-bar's pin, which
+    # URDF cannot express. "Move or shrink the geometry" was the wrong first advice.
+    text = robot(
+        'gripper', box_link('base', '0.1 0.1 0.02'),
+        box_link('outer', '0.02 0.02 0.06', '0 0 0.03'),
+        box_link('tip', '0.06 0.02 0.04', '0 0 0.02'),
+        box_link('inner', '0.02 0.02 0.1', '0.025 0 0.05'),
+        joint('finger_joint', 'revolute', 'base', 'outer', '0 0 0.05', '0 1 0', 0.0, 0.8),
+        joint('tip_joint', 'revolute', 'outer', 'tip', '0 0 0.06', '0 1 0', -0.8, 0.0,
+              mimic='joint="finger_joint" multiplier="-1"'),
+        joint('inner_joint', 'revolute', 'base', 'inner', '0 0 0.05', '0 1 0', 0.0, 0.8,
+              mimic='joint="finger_joint"'))
+    analysis = analyze(parse_urdf_string(text), CheckConfig(check_meshes=False))
+    (finding,) = [f for f in analysis.findings if f.rule == RULE]
+    assert {finding.link, dict(finding.values)['other_link']} == {'inner', 'tip'}
+    assert finding.suggestion.startswith(
+        "both move only with joint 'finger_joint' (the joints between them follow it through "
+        '<mimic>): if they are coupled parts meant to touch (closed gripper fingers, the two '
+        "sides of a closed linkage such as a four-bar's pin, which URDF cannot express), "
+        'declare it: add <disable_collisions link1="inner" '
+        'link2="tip" reason="Default"/> to the SRDF'), finding.suggestion
+    assert finding.suggestion.endswith(
+        "; otherwise move or shrink the collision geometry of 'inner' or 'tip'")
+    # without the mimic, two joints move them apart: the usual advice
+    free = text.replace('<mimic joint="finger_joint"/>', '')
+    (finding,) = [f for f in analyze(parse_urdf_string(free), CheckConfig(
+        check_meshes=False)).findings if f.rule == RULE]
+    assert finding.suggestion.startswith("move or shrink the collision geometry of 'inner'")
+
+
 def test_one_mujoco_exclude_per_pair_of_bodies():
     # Fetch's bellows overlaps base_link and torso_fixed_link, both welded to the root: two
     # pairs of links, one pair of MuJoCo bodies (world, bellows), which was suggested twice,

@@ -316,6 +316,18 @@ def _pair_finding(ctx: CheckContext, overlap: 'Overlap',
     effects = '' if welded else _effects(ctx, by_target)
     fixes = _fixes(ctx, by_target, f'add {entry} to the SRDF and check with --srdf SRDF',
                    [(overlap.link1, overlap.link2)])
+    driver = None if welded else linkage_driver(ctx, overlap.link1, overlap.link2)
+    shrink = f"move or shrink the collision geometry of '{overlap.link1}' or '{overlap.link2}'"
+    if driver is not None:
+        # Robotiq's 2F-85: the inner knuckle and the finger tip are the two sides of a
+        # four-bar whose pin URDF cannot express; "move or shrink" would be the wrong fix.
+        advice = (f"both move only with joint '{driver}' (the joints between them follow it "
+                  'through <mimic>): if they are coupled parts meant to touch (closed '
+                  "gripper fingers, the two sides of a closed linkage such as a four-bar's pin, "
+                  'which URDF cannot express), declare it: '
+                  + '; '.join(fixes) + f'; otherwise {shrink}')
+    else:
+        advice = f'{shrink}; if they are meant to overlap, ' + '; '.join(fixes)
     return ctx.finding(
         OVERLAP, severity_for(ctx.config.targets, by_target) or Severity.INFO,
         f"'{overlap.link1}' and '{overlap.link2}' overlap at rest: their collision "
@@ -327,14 +339,52 @@ def _pair_finding(ctx: CheckContext, overlap: 'Overlap',
         line=_element_line(link, overlap.element1),
         suggestion=(f'add {entry} to the SRDF and check with --srdf SRDF (or, if the overlap '
                     f"is not meant, shrink the collision geometry of '{overlap.link1}' or "
-                    f"'{overlap.link2}')") if welded else
-                   (f"move or shrink the collision geometry of '{overlap.link1}' or "
-                    f"'{overlap.link2}'; if they are meant to overlap, " + '; '.join(fixes)),
+                    f"'{overlap.link2}')") if welded else advice,
         values=(('other_link', overlap.link2), ('other_element', overlap.element2),
                 ('depth_mm', overlap.depth * 1000.0),
                 ('point_in_link', fmt_vector(local, 6)),
                 ('point_in_root', fmt_vector(root, 6)),
                 ('targets', _seeing(ctx, by_target))))
+
+
+def linkage_driver(ctx: CheckContext, first: str, second: str) -> Optional[str]:
+    """
+    Return the joint that alone moves two links relative to each other, through <mimic>.
+
+    Two or more moving joints lie between the links (through their common ancestor) and
+    each is that joint or follows it by <mimic> (directly or through other mimics): a
+    one-degree-of-freedom linkage, as URDF writes a closed loop. None otherwise.
+    """
+    robot = ctx.robot
+
+    def ancestry(name: str) -> Tuple[List, List[str]]:
+        joints, links = [], [name]
+        joint = robot.parent_joint(name)
+        while joint is not None and joint.parent not in links:
+            joints.append(joint)
+            links.append(joint.parent)
+            joint = robot.parent_joint(joint.parent)
+        return joints, links
+
+    joints_a, links_a = ancestry(first)
+    joints_b, links_b = ancestry(second)
+    common = next((name for name in links_a if name in set(links_b)), None)
+    if common is None:
+        return None
+    moving = [joint for joint in joints_a[:links_a.index(common)]
+              + joints_b[:links_b.index(common)] if joint.is_moving]
+    if len(moving) < 2:
+        return None
+    by_name = {joint.name: joint for joint in robot.joints}
+    drivers = set()
+    for joint in moving:
+        seen = {joint.name}
+        while joint.mimic is not None and joint.mimic.joint in by_name and \
+                joint.mimic.joint not in seen:
+            joint = by_name[joint.mimic.joint]
+            seen.add(joint.name)
+        drivers.add(joint.name)
+    return drivers.pop() if len(drivers) == 1 else None
 
 
 def _seeing(ctx: CheckContext, by_target: Dict[str, Severity]) -> str:
