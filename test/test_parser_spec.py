@@ -201,6 +201,27 @@ def test_bad_custom_element_is_a_note_not_an_error():
     assert robot.notes[0].link == 'l'
 
 
+@pytest.mark.parametrize('shape', ['<capsule radius="0.1" length="0.3"/>',
+                                   '<drake:capsule xmlns:drake="http://drake.mit.edu" '
+                                   'radius="0.1" length="0.3"/>'])
+def test_a_custom_element_with_drakes_capsule_is_an_info(shape):
+    # Drake's iiwa models: <self_collision_checking> capsules were a warning to "use <box>,
+    # <cylinder>, <sphere> or <mesh>" about a shape Drake reads.
+    robot = parse_urdf_string(
+        '<robot name="r"><link name="l"><self_collision_checking><geometry>'
+        f'{shape}</geometry></self_collision_checking></link></robot>')
+    (note,) = robot.notes
+    assert note.rule == 'custom-element-unreadable' and note.severity == Severity.INFO
+    assert note.message == ('custom element <self_collision_checking> holds a <capsule>, a '
+                            'shape some URDF readers add (Drake), not URDF: read here as '
+                            'unknown geometry')
+    # a box with a wrong size stays a warning
+    robot = parse_urdf_string(
+        '<robot name="r"><link name="l"><self_collision_checking><geometry><box size="1"/>'
+        '</geometry></self_collision_checking></link></robot>')
+    assert robot.notes[0].severity == Severity.WARNING
+
+
 def test_joints_are_read_with_defaults():
     robot = parse_urdf_string(
         '<robot name="r"><link name="a"/><link name="b"/><link name="c"/>'

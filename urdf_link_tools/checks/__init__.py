@@ -65,7 +65,8 @@ PARSE_NOTE_RULES = (
          'move it to the <robot> level as <gazebo reference="LINK">',
          'sdformat parser_urdf.cc (URDF extensions); Gazebo "Using a URDF in Gazebo"'),
     Rule('custom-element-unreadable', Severity.WARNING,
-         'a custom link element (e.g. <collision_checking>) could not be read',
+         'a custom link element (e.g. <collision_checking>) could not be read (an info when '
+         "its geometry is a shape some readers add, such as Drake's <capsule>)",
          'programs that read it will fail on it', 'fix the element', 'URDF link specification'),
     Rule('robot-name-missing', Severity.ERROR, 'the <robot> has no name attribute',
          'urdfdom refuses the robot ("No name given for the robot"); an empty name is a '

@@ -24,7 +24,7 @@ from typing import Callable, Dict, List, Tuple
 from lxml import etree
 
 from urdf_link_tools.errors import UrdfStructureError
-from urdf_link_tools.findings import INERTIA_NAMES
+from urdf_link_tools.findings import INERTIA_NAMES, Severity
 from urdf_link_tools.model import (
     Box, Cylinder, Geometry, GeometryElement, Inertia, Inertial, Link, Material, Mesh, ONE3,
     Sphere)
@@ -241,6 +241,11 @@ def link_of(ctx: Context, element: etree._Element) -> Link:
                 visuals=tuple(visuals), collisions=tuple(collisions), custom=tuple(custom))
 
 
+#: shapes other programs' URDF readers add (Drake: <capsule>, <drake:capsule>,
+#: <drake:ellipsoid>), said as an info inside a custom element
+EXTENSION_SHAPES = frozenset({'capsule', 'ellipsoid'})
+
+
 def _custom_element(ctx: Context, element: etree._Element, index: int) -> GeometryElement:
     # A custom element is not URDF: a reader that does not know it ignores it, so a mistake
     # inside it is a warning about that element, never a reason to refuse the robot.
@@ -248,9 +253,20 @@ def _custom_element(ctx: Context, element: etree._Element, index: int) -> Geomet
     try:
         return _geometry_element(ctx, element, index, False)
     except UrdfStructureError as exc:
-        ctx.note('custom-element-unreadable', element,
-                 f'custom element <{element.tag}> could not be read: {exc.message}',
-                 'fix the element, or ignore this if no program of yours reads it')
+        shapes = [etree.QName(child).localname for geometry in element.iterfind('geometry')
+                  for child in geometry if isinstance(child.tag, str)]
+        if shapes and all(shape in EXTENSION_SHAPES for shape in shapes):
+            # Drake's iiwa <self_collision_checking> capsules: a shape of the program that
+            # reads the element, not a mistake in it (an info).
+            ctx.note('custom-element-unreadable', element,
+                     f'custom element <{element.tag}> holds a <{shapes[0]}>, a shape some '
+                     'URDF readers add (Drake), not URDF: read here as unknown geometry',
+                     'nothing to fix if a program of yours reads it; urdfdom, MoveIt and '
+                     'Gazebo read neither the element nor the shape', severity=Severity.INFO)
+        else:
+            ctx.note('custom-element-unreadable', element,
+                     f'custom element <{element.tag}> could not be read: {exc.message}',
+                     'fix the element, or ignore this if no program of yours reads it')
         return GeometryElement(group=element.tag, index=index, name=element.get('name'),
                                line=element.sourceline,
                                attributes=tuple((str(k), str(v))
