@@ -87,8 +87,17 @@ def test_kinematics_model_is_one_error_listing_the_moving_links():
     finding = found[0]
     assert finding.severity == Severity.ERROR and finding.link is None
     assert finding.links == ('l1', 'l2', 'l3', 'l4')
-    assert 'Gazebo' in finding.message and 'MuJoCo refuses' in finding.message
-    assert 'Fine for kinematics' in finding.message
+    assert 'Gazebo' in finding.message and 'Fine for kinematics' in finding.message
+    # the links MuJoCo refuses are named, with why (Motoman's SDA10F: 1 of 15, unnamed)
+    assert 'MuJoCo refuses to compile (l1, l2, l3, l4 have no collision geometry to infer a ' \
+        'mass from)' in finding.message
+    one_bare = chain([full(mass=False)] * 3 + [full(mass=False, collision=False)])
+    (finding,) = findings(one_bare, 'robot-kinematics-only')
+    assert 'MuJoCo refuses to compile (l3 has no collision geometry to infer a mass from)' \
+        in finding.message
+    zero = chain([full()] * 4).replace('<mass value="1"/>', '<mass value="0"/>')
+    (finding,) = findings(zero, 'robot-kinematics-only')
+    assert 'MuJoCo refuses to compile (l1, l2, l3 declare mass 0)' in finding.message
     assert not findings(KINEMATICS_VISUAL, 'mass-not-positive')
     document = analysis_to_dict(analyze(parse_urdf_string(KINEMATICS_VISUAL), NO_MESHES))
     listed = [f for f in document['findings'] if f['rule'] == 'robot-kinematics-only']

@@ -331,8 +331,14 @@ def check_kinematics_only(ctx: CheckContext) -> Iterator[Finding]:
     severity = severity_for(ctx.config.targets, by_target)
     if severity is None:
         return
-    mujoco = (f'MuJoCo refuses to compile (no mass on {len(refused)} moving '
-              f'link{"s" if len(refused) > 1 else ""})' if refused else
+    # Named: Motoman's SDA10F has one such link among 15 (a mimic joint's, without
+    # collision), which "no mass on 1 moving link" left to be found.
+    zero = tuple(name for name in refused if ctx.robot.link(name).inertial is not None)
+    bare = tuple(name for name in refused if name not in zero)
+    why = ([f'{listed(zero)} declare{"s" if len(zero) == 1 else ""} mass 0'] if zero else []) \
+        + ([f'{listed(bare)} {"has" if len(bare) == 1 else "have"} no collision geometry to '
+            'infer a mass from'] if bare else [])
+    mujoco = (f'MuJoCo refuses to compile ({"; ".join(why)})' if refused else
               'MuJoCo makes masses up from the collision geometry at 1000 kg/m^3')
     effects = {
         'gazebo': 'Gazebo leaves every moving link and its joint out ("not modeled in sdf")',
