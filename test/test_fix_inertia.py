@@ -281,3 +281,18 @@ def test_a_suggested_tensor_and_centroid_carry_no_rounding_noise():
     assert all(value == 0.0 or abs(value) > 1e-6 * largest for value in products)
     assert 'centroid, xyz="0 0 0", 0.0304 m from the declared centre of mass' in \
         finding.suggestion
+
+
+def test_the_candidate_set_aside_is_said_after_the_numbers():
+    # Fetch's finger (ixx 0.002, iyy and izz 0): "the tensor of the collision geometry at
+    # uniform density, instead of the declared largest moment kept and ... (same principal
+    # axes) (it is 171x off the collision geometry (limit 10x)): ixx=..." nested its reasons.
+    analysis = analyze(parse_urdf_string(_part(_tensor(0.2, 0, 0), True)),
+                       CheckConfig(check_meshes=False))
+    (finding,) = [f for f in analysis.findings if f.link == 'part' and f.suggested_inertia]
+    suggestion = finding.suggestion
+    assert suggestion.startswith('the tensor of the collision geometry at uniform density: '
+                                 'ixx="'), suggestion
+    rest = suggestion[suggestion.index('izz="'):]
+    assert '; not ' in rest and ', as ' in rest and 'off the collision geometry' in rest, \
+        suggestion

@@ -303,9 +303,13 @@ def suggest(ctx: CheckContext, link: Link, candidate: Optional[np.ndarray],
             chosen = cleaned
         trouble = problem(ctx, link, chosen, geometry)
         if not trouble:
-            why = f', instead of {label} ({reason})' if candidate is not None else ''
-            return chosen, (f'the tensor of the collision geometry at uniform density{why}: '
-                            f'{fmt_inertia(inertia_values(chosen))}' + _centroid_note(ctx, link))
+            # The rule's own candidate, set aside, is said after the numbers: before them, its
+            # label and reason nested parentheses in the middle of the sentence (Fetch's
+            # fingers).
+            why = f'; not {label}, as {reason}' if candidate is not None else ''
+            return chosen, (f'the tensor of the collision geometry at uniform density: '
+                            f'{fmt_inertia(inertia_values(chosen))}' + _centroid_note(ctx, link)
+                            + why)
         first = f"the collision geometry's tensor at uniform density fails too ({trouble})"
     else:
         unusable = f' and {label} is unusable ({reason})' if candidate is not None else ''
