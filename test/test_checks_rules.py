@@ -208,6 +208,10 @@ CASES = [
     ('material-undefined', moving(GOOD_PART + box(group='visual',
                                                   extra='<material name="Nope"/>')),
      Severity.WARNING),
+    # KHI's duaro: an empty name, which urdfdom skips: an info (not "define <material
+    # name="">", which would change nothing)
+    ('material-undefined', moving(GOOD_PART + box(group='visual', extra='<material name=""/>')),
+     Severity.INFO),
     ('material-undefined', robot('<material name="Red"><color rgba="1 0 0 1"/></material>'
                                  '<link name="a">' + box(group='visual',
                                                          extra='<material name="Red"/>')

@@ -91,7 +91,8 @@ RULES = (
          'add a <collision> (a primitive around the visual is often enough)',
          'URDF link specification (collision)'),
     Rule('material-undefined', Severity.WARNING,
-         'a visual names a material that is defined nowhere (no colour, no texture)',
+         'a visual names a material that is defined nowhere (no colour, no texture); an '
+         'info when the name is empty (urdfdom skips it)',
          'urdfdom keeps an empty material; RViz draws the part with the default colour',
          'define the material at the top level of <robot>, or give it a <color>',
          'urdfdom model.cpp (material lookup)'),
@@ -554,7 +555,18 @@ def check_link_materials(ctx: CheckContext, link: Link) -> Iterator[Finding]:
         material = visual.material
         if material is None or (material.is_defined and _colour_in_range(material)):
             continue
-        if not material.is_defined and material.reference_line is None:
+        if not material.is_defined and material.reference_line is None and \
+                not (material.name or '').strip():
+            # KHI's duaro: <material name=""/>. urdfdom skips a visual's material whose name
+            # is empty (assignMaterial), so defining one of that name would change nothing.
+            yield ctx.finding(
+                'material-undefined', Severity.INFO,
+                'the material has an empty name and no <color> or <texture>: urdfdom skips '
+                'it, and viewers draw the visual in their default colour',
+                link=link.name, element=visual.label, line=material.line or visual.line,
+                suggestion='remove the <material name=""/>, or name a material defined under '
+                           '<robot>', values=(('material', ''),))
+        elif not material.is_defined and material.reference_line is None:
             yield ctx.finding(
                 'material-undefined', Severity.WARNING,
                 f"the material '{material.name}' is not defined: no top-level "
