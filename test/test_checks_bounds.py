@@ -236,6 +236,28 @@ def test_a_placeholder_copied_onto_every_link_is_one_finding_with_every_carrier(
     assert com.message.startswith('3 links put their centre of mass at xyz="0 0 0"')
 
 
+def test_the_count_of_a_copied_tensor_includes_the_links_within_their_bound():
+    # KHI's RS080N: all 7 links declare ixx=iyy=izz=1, the message said "4 links declare the
+    # same tensor": the three heaviest, within their bound, were not counted.
+    def part(name, size):
+        return (f'<link name="{name}"><inertial><mass value="1"/><inertia ixx="1" ixy="0" '
+                'ixz="0" iyy="1" iyz="0" izz="1"/></inertial><collision><geometry><box '
+                f'size="{size} {size} {size}"/></geometry></collision></link>')
+    names = [f'l{i}' for i in range(6)]
+    links = ''.join(part(name, 0.1 if i < 4 else 2.0) for i, name in enumerate(names))
+    joints = ''.join(
+        f'<joint name="j{i}" type="revolute"><parent link="{names[i - 1]}"/>'
+        f'<child link="{names[i]}"/><origin xyz="0 0 3"/><axis xyz="0 0 1"/>'
+        '<limit lower="-1" upper="1" effort="1" velocity="1"/></joint>' for i in range(1, 6))
+    findings = analyze(parse_urdf_string(f'<robot name="r">{links}{joints}</robot>'),
+                       CheckConfig(check_meshes=False)).findings
+    (placeholder,) = [f for f in findings if f.rule == 'inertia-exceeds-extent']
+    assert placeholder.links == ('l0', 'l1', 'l2', 'l3')
+    assert placeholder.message.startswith('6 links declare the same tensor'), placeholder.message
+    assert 'on 4 it exceeds what the link can have (l0, l1, l2, l3); l4, l5 declare it too;' \
+        in placeholder.message
+
+
 def _chain(parts):
     """Return a robot of the given <link> bodies joined one after the other by revolute joints."""
     names = [f'l{i}' for i in range(len(parts))]

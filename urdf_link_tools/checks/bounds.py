@@ -418,6 +418,10 @@ def check_bounds(ctx: CheckContext) -> Iterator[Finding]:
               if members[index][1].bound > 0.0 else math.inf)))
         groups[(findings[0].rule,) + key[1:]] = [findings[worst]] + findings
     listed_carriers = set()
+    # the links over a bound, per tensor, whichever rule (extent or robot) they are in
+    over: Dict[Tuple[float, ...], set] = {}
+    for key, (_, *findings) in groups.items():
+        over.setdefault(key[1:], set()).update(finding.link for finding in findings)
     for key, (first, *findings) in groups.items():
         links = tuple(finding.link for finding in findings)
         also = tuple(name for name, values in carriers.items()
@@ -435,11 +439,22 @@ def check_bounds(ctx: CheckContext) -> Iterator[Finding]:
         carried = (f'; {listed(also)} {"carries" if len(also) == 1 else "carry"} it too '
                    '(not judged by its bound: the centre of mass lies outside the geometry)'
                    if also else '')
+        # Every link that declares it is counted (KHI's RS080N: 7 links, of which the
+        # heaviest three are within their bound, read "4 links declare the same tensor").
+        declared = tuple(link.name for link in ctx.robot.links
+                         if link.inertial is not None and ctx.robot.link(link.name) is link
+                         and link.inertial.inertia.as_tuple() == key[1:])
+        within = tuple(name for name in declared
+                       if name not in over[key[1:]] and name not in carriers)
+        inside = (f'; {listed(within)} {"declares" if len(within) == 1 else "declare"} it '
+                  'too' if within else '')
+        total = max(count, len(declared))
         yield ctx.finding(
             first.rule, max(finding.severity for finding in findings),
-            f'{count} links declare the same tensor ({values}), copied (a placeholder, or '
-            "one part's tensor on its copies), and on " + ('each' if not also else f'{len(links)}')
-            + f' it exceeds what the link can have ({listed(links)}){carried}; '
+            f'{total} links declare the same tensor ({values}), copied (a '
+            "placeholder, or one part's tensor on its copies), and on "
+            + ('each' if len(links) == total else f'{len(links)}')
+            + f' it exceeds what the link can have ({listed(links)}){carried}{inside}; '
             f'{first.link}: {first.message}',
             element='inertial/inertia', line=first.line,
             suggestion="compute each listed link's tensor from its CAD model or geometry (the "
