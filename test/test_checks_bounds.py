@@ -207,24 +207,35 @@ def test_a_misplaced_material_inside_geometry_is_not_an_extra_shape():
     assert sorted(found) == ['parse-extra-shape', 'parse-ignored-element']
 
 
+def _placeholder_findings(parts, step):
+    """
+    Return the findings of a chain whose links all declare 1 kg and ixx=iyy=izz=1.
+
+    :param parts: (side of the link's collision cube, its height in the link frame) per link
+    :param step: the height of each joint above the previous link
+    """
+    links = ''.join(
+        f'<link name="l{i}"><inertial><mass value="1"/><inertia ixx="1" ixy="0" ixz="0" '
+        'iyy="1" iyz="0" izz="1"/></inertial><collision><origin xyz="0 0 '
+        f'{z}"/><geometry><box size="{side} {side} {side}"/></geometry></collision></link>'
+        for i, (side, z) in enumerate(parts))
+    joints = ''.join(
+        f'<joint name="j{i}" type="revolute"><parent link="l{i - 1}"/><child link="l{i}"/>'
+        f'<origin xyz="0 0 {step}"/><axis xyz="0 0 1"/>'
+        '<limit lower="-1" upper="1" effort="1" velocity="1"/></joint>'
+        for i in range(1, len(parts)))
+    return analyze(parse_urdf_string(f'<robot name="r">{links}{joints}</robot>'),
+                   CheckConfig(check_meshes=False)).findings
+
+
 def test_a_placeholder_copied_onto_every_link_is_one_finding_with_every_carrier():
     # ros2_control_demos' r6bot: one macro line gives all 7 links 1 kg and ixx=iyy=izz=1,
     # and a centre of mass at the link origin. 4 links are judged over their bound; 3 have
     # the origin outside their geometry: they are listed as carrying the same placeholder,
     # not compared with their geometry each (3 more warnings), and their shared centre of
     # mass is one finding.
-    def part(name, z):
-        return (f'<link name="{name}"><inertial><mass value="1"/><inertia ixx="1" ixy="0" '
-                'ixz="0" iyy="1" iyz="0" izz="1"/></inertial><collision><origin xyz="0 0 '
-                f'{z}"/><geometry><box size="0.1 0.1 0.1"/></geometry></collision></link>')
     names = [f'l{i}' for i in range(7)]
-    links = ''.join(part(name, 0.0 if i < 4 else 0.2) for i, name in enumerate(names))
-    joints = ''.join(
-        f'<joint name="j{i}" type="revolute"><parent link="{names[i - 1]}"/>'
-        f'<child link="{names[i]}"/><origin xyz="0 0 0.3"/><axis xyz="0 0 1"/>'
-        '<limit lower="-1" upper="1" effort="1" velocity="1"/></joint>' for i in range(1, 7))
-    findings = analyze(parse_urdf_string(f'<robot name="r">{links}{joints}</robot>'),
-                       CheckConfig(check_meshes=False)).findings
+    findings = _placeholder_findings([(0.1, 0.0 if i < 4 else 0.2) for i in range(7)], 0.3)
     (placeholder,) = [f for f in findings if f.rule == 'inertia-exceeds-extent']
     assert placeholder.links == tuple(names)
     assert placeholder.message.startswith('7 links declare the same tensor')
@@ -239,18 +250,7 @@ def test_a_placeholder_copied_onto_every_link_is_one_finding_with_every_carrier(
 def test_the_count_of_a_copied_tensor_includes_the_links_within_their_bound():
     # KHI's RS080N: all 7 links declare ixx=iyy=izz=1, the message said "4 links declare the
     # same tensor": the three heaviest, within their bound, were not counted.
-    def part(name, size):
-        return (f'<link name="{name}"><inertial><mass value="1"/><inertia ixx="1" ixy="0" '
-                'ixz="0" iyy="1" iyz="0" izz="1"/></inertial><collision><geometry><box '
-                f'size="{size} {size} {size}"/></geometry></collision></link>')
-    names = [f'l{i}' for i in range(6)]
-    links = ''.join(part(name, 0.1 if i < 4 else 2.0) for i, name in enumerate(names))
-    joints = ''.join(
-        f'<joint name="j{i}" type="revolute"><parent link="{names[i - 1]}"/>'
-        f'<child link="{names[i]}"/><origin xyz="0 0 3"/><axis xyz="0 0 1"/>'
-        '<limit lower="-1" upper="1" effort="1" velocity="1"/></joint>' for i in range(1, 6))
-    findings = analyze(parse_urdf_string(f'<robot name="r">{links}{joints}</robot>'),
-                       CheckConfig(check_meshes=False)).findings
+    findings = _placeholder_findings([(0.1 if i < 4 else 2.0, 0.0) for i in range(6)], 3.0)
     (placeholder,) = [f for f in findings if f.rule == 'inertia-exceeds-extent']
     assert placeholder.links == ('l0', 'l1', 'l2', 'l3')
     assert placeholder.message.startswith('6 links declare the same tensor'), placeholder.message
