@@ -270,8 +270,10 @@ def test_a_suggested_tensor_and_centroid_carry_no_rounding_noise():
     # moments of 3.6e-4, and its centroid sat 10 nm off the axis, which the fix printed as
     # ixy="3.47103363e-11" and xyz="1.06979e-08 ...": noise a user would copy.
     path = corpus.urdf_path('icub.urdf')
+    share = corpus.prefix() / 'share' / 'example-robot-data'
     analysis = analyze(parse_urdf_string(path.read_bytes(), str(path)), CheckConfig(),
-                       MeshLibrary())
+                       MeshLibrary(package_dirs={'example-robot-data': str(share)},
+                                   use_ament_index=False))
     (finding,) = [f for f in analysis.findings
                   if f.link == 'r_hip_2' and f.rule == 'inertia-not-positive-definite']
     ixx, ixy, ixz, iyy, iyz, izz = finding.suggested_inertia

@@ -66,6 +66,12 @@ def test_derived_results_are_bounded_and_leave_with_the_file():
     assert library.load(MESH).derived(('n', 5), lambda: 'read again') == 'read again'
 
 
+def corpus_library() -> MeshLibrary:
+    """Return a mesh library finding example-robot-data's meshes without the ament index."""
+    share = corpus.prefix() / 'share' / 'example-robot-data'
+    return MeshLibrary(package_dirs={'example-robot-data': str(share)}, use_ament_index=False)
+
+
 def findings(analysis):
     return [repr(finding) for finding in analysis.findings]
 
@@ -75,7 +81,7 @@ def test_a_re_analysis_reuses_the_overlap_tests_and_reports_the_same():
                         '3.10 pass, whose NumPy is older than its wheels)')
     path = corpus.urdf_path('panda.urdf')
     robot = parse_urdf_string(path.read_bytes(), str(path))
-    warm = MeshLibrary()
+    warm = corpus_library()
     first = analyze(robot, CheckConfig(), warm)
     assert any(finding.rule == RULE for finding in first.findings)
     hulls = {}
@@ -101,8 +107,8 @@ def test_a_changed_description_with_a_warm_cache_reports_what_a_first_analysis_d
     original = 'rpy="0 0 -0.7853981633974483" xyz="0 0 0"'
     assert text.count(original) == 1, 'panda.urdf changed: pick another joint'
     edited = text.replace(original, f'rpy="0 {moved} -0.7853981633974483" xyz="0 0 0"')
-    warm = MeshLibrary()
+    warm = corpus_library()
     analyze(parse_urdf_string(text, str(path)), CheckConfig(), warm)
     robot = parse_urdf_string(edited, str(path))
-    cold = analyze(robot, CheckConfig(), MeshLibrary())
+    cold = analyze(robot, CheckConfig(), corpus_library())
     assert findings(analyze(robot, CheckConfig(), warm)) == findings(cold)
