@@ -124,7 +124,14 @@ def test_hostile_service_clients_while_descriptions_change():
             env=ros_environment(session.domain_id), cwd=str(REPO), start_new_session=True)
             for _ in range(CLIENTS)]
         try:
-            wait_lines([process.stdout for process in processes], 'READY', 90.0)
+            try:
+                wait_lines([process.stdout for process in processes], 'READY', 90.0)
+            except AssertionError as exc:
+                # Say why a client ended (a Kilted run once lost one before READY, unsaid).
+                ended = [process for process in processes if process.poll() is not None]
+                raise AssertionError(f'{exc}; ' + '; '.join(
+                    f'exit status {process.returncode}: {process.stderr.read()[-2000:]}'
+                    for process in ended)) from None
             for process in processes:
                 process.stdin.write('GO\n')
                 process.stdin.flush()
