@@ -306,36 +306,31 @@ def colliding_parts(scene: Scene, pose_row: np.ndarray, a: int, b: int,
     return found
 
 
-def _hull(part, cache: Dict[int, object]) -> object:
+def _hull(part) -> object:
     """Return the convex hull of a mesh part (qhull, in coal), a primitive as it is, or None."""
-    if part.faces is None:
+    if part.mesh is None:
         return part.geometry
     # None for a flat mesh (a plane, a quad: Qhull would crash the process) and for one
     # coal refuses: the contact then has no depth (see _measure). The hull needs the
     # vertices only, not the mesh's BVH; it is kept with the file for the next analysis.
-    if part.mesh is not None:
-        return part.mesh.derived(('overlap hull',), lambda: coal_qhull(part.points, False))
-    key = id(part)
-    if key not in cache:
-        cache[key] = coal_qhull(part.points, False)
-    return cache[key]
+    return part.mesh.derived(('overlap hull',), lambda: coal_qhull(part.points, False))
 
 
-def _measure(scene: Scene, pose_row: np.ndarray, a: int, b: int, i: int, j: int,
-             hulls: Dict[int, object]) -> Tuple[float, np.ndarray]:
+def _measure(scene: Scene, pose_row: np.ndarray, a: int, b: int, i: int,
+             j: int) -> Tuple[float, np.ndarray]:
     part_a, part_b = scene.bodies[a].parts[i], scene.bodies[b].parts[j]
     pose_a = pose_row[scene.slots[a]] @ part_a.transform
     pose_b = pose_row[scene.slots[b]] @ part_b.transform
     return _remembered('depth', pose_a, part_a, pose_b, part_b,
-                       lambda: _depth(scene.coal, part_a, pose_a, part_b, pose_b, hulls))
+                       lambda: _depth(scene.coal, part_a, pose_a, part_b, pose_b))
 
 
-def _depth(coal, part_a, pose_a: np.ndarray, part_b, pose_b: np.ndarray,
-           hulls: Dict[int, object]) -> Tuple[float, np.ndarray]:
+def _depth(coal, part_a, pose_a: np.ndarray, part_b,
+           pose_b: np.ndarray) -> Tuple[float, np.ndarray]:
     """Return the depth and place of the contact of two placed parts' hulls (see _measure)."""
     request = coal.CollisionRequest(coal.CollisionRequestFlag.CONTACT, 1)
     result = coal.CollisionResult()
-    hull_a, hull_b = _hull(part_a, hulls), _hull(part_b, hulls)
+    hull_a, hull_b = _hull(part_a), _hull(part_b)
     try:
         hit = hull_a is not None and hull_b is not None and coal.collide(
             hull_a, coal_transform(coal, pose_a), hull_b, coal_transform(coal, pose_b),
@@ -389,7 +384,6 @@ class OverlapPlan:
         self.pairs = [(a, b) for a, b in sorted(
             (int(a), int(b)) if names[a] <= names[b] else (int(b), int(a))
             for a, b in candidates) if pair(names[a], names[b]) not in adjacent]
-        self._hulls: Dict[int, object] = {}
         self._placed: Dict[int, list] = {}
 
     def test(self, numbers: Iterable[int]) -> Iterator[Tuple[int, Overlap]]:
@@ -404,7 +398,7 @@ class OverlapPlan:
             parts = colliding_parts(scene, pose_row, a, b, self._placed)
             if not parts:
                 continue
-            measured = [(_measure(scene, pose_row, a, b, i, j, self._hulls), i, j)
+            measured = [(_measure(scene, pose_row, a, b, i, j), i, j)
                         for i, j in parts]
             (depth, point), i, j = max(measured, key=lambda item: item[0][0])
             local = []
