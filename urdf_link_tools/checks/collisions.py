@@ -352,9 +352,13 @@ def linkage_driver(ctx: CheckContext, first: str, second: str) -> Optional[str]:
     Return the joint that alone moves two links relative to each other, through <mimic>.
 
     Two or more moving joints lie between the links (through their common ancestor) and
-    each is that joint or follows it by <mimic> (directly or through other mimics): a
-    one-degree-of-freedom linkage, as URDF writes a closed loop. None otherwise.
+    each is that joint or follows it by <mimic> (directly or through other mimics, as the
+    collision matrix follows them: :func:`~urdf_link_tools.collision.configurations.
+    mimic_leader`): a one-degree-of-freedom linkage, as URDF writes a closed loop. None
+    otherwise.
     """
+    from urdf_link_tools.collision.configurations import ACTUATED, mimic_leader
+
     robot = ctx.robot
 
     def ancestry(name: str) -> Tuple[List, List[str]]:
@@ -372,18 +376,11 @@ def linkage_driver(ctx: CheckContext, first: str, second: str) -> Optional[str]:
     if common is None:
         return None
     moving = [joint for joint in joints_a[:links_a.index(common)]
-              + joints_b[:links_b.index(common)] if joint.is_moving]
+              + joints_b[:links_b.index(common)] if joint.type in ACTUATED]
     if len(moving) < 2:
         return None
     by_name = {joint.name: joint for joint in robot.joints}
-    drivers = set()
-    for joint in moving:
-        seen = {joint.name}
-        while joint.mimic is not None and joint.mimic.joint in by_name and \
-                joint.mimic.joint not in seen:
-            joint = by_name[joint.mimic.joint]
-            seen.add(joint.name)
-        drivers.add(joint.name)
+    drivers = {mimic_leader(joint, by_name)[0].name for joint in moving}
     return drivers.pop() if len(drivers) == 1 else None
 
 

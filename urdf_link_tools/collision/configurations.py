@@ -60,6 +60,30 @@ def default_position(joint: Joint) -> float:
     return 0.0 if lower <= 0.0 <= upper else (lower + upper) / 2.0
 
 
+def mimic_leader(joint: Joint, by_name: Dict[str, Joint]) -> Tuple[Joint, float, float]:
+    """
+    Return the joint whose position drives ``joint``, with the mimic's factors.
+
+    A mimic follows its leader (through other mimics) when the leader is actuated and the
+    factors are finite; otherwise, and around a cycle, the joint moves by itself.
+
+    :param by_name: every joint of the robot by name
+    :return: (leader, multiplier, offset): position = multiplier * leader's + offset
+    """
+    multiplier, offset = 1.0, 0.0
+    current = joint
+    for _ in range(_MAX_MIMIC_DEPTH):
+        mimic = current.mimic
+        leader = by_name.get(mimic.joint) if mimic is not None else None
+        if leader is None or leader.type not in ACTUATED or leader is joint or \
+                not (math.isfinite(mimic.multiplier) and math.isfinite(mimic.offset)):
+            return current, multiplier, offset
+        multiplier, offset = (multiplier * mimic.multiplier,
+                              multiplier * mimic.offset + offset)
+        current = leader
+    return joint, 1.0, 0.0  # a mimic cycle: the joint moves by itself
+
+
 @record
 class _Step:
     """One joint of the chain: which pose it starts from and how it moves."""
@@ -103,11 +127,11 @@ class Chain:
         #: the joints a configuration sets (mimic joints follow one of these)
         self.variables: List[Joint] = [
             joint for joint in self.joints
-            if joint.type in ACTUATED and self._leader(joint, by_name)[0] is joint]
+            if joint.type in ACTUATED and mimic_leader(joint, by_name)[0] is joint]
         variable_index = {joint.name: i for i, joint in enumerate(self.variables)}
         self._steps: List[_Step] = []
         for joint in self.joints:
-            leader, multiplier, offset = self._leader(joint, by_name)
+            leader, multiplier, offset = mimic_leader(joint, by_name)
             axis = unit_axis(joint) if joint.type in ACTUATED else None  # once a joint
             moving = axis is not None
             self._steps.append(_Step(
@@ -119,22 +143,6 @@ class Chain:
         bounds = [joint_bounds(joint) for joint in self.variables]
         self.lower = np.array([b[0] for b in bounds], dtype=float)
         self.upper = np.array([b[1] for b in bounds], dtype=float)
-
-    @staticmethod
-    def _leader(joint: Joint, by_name: Dict[str, Joint]) -> Tuple[Joint, float, float]:
-        """Return the joint whose position drives ``joint``, with the mimic's factors."""
-        multiplier, offset = 1.0, 0.0
-        current = joint
-        for _ in range(_MAX_MIMIC_DEPTH):
-            mimic = current.mimic
-            leader = by_name.get(mimic.joint) if mimic is not None else None
-            if leader is None or leader.type not in ACTUATED or leader is joint or \
-                    not (math.isfinite(mimic.multiplier) and math.isfinite(mimic.offset)):
-                return current, multiplier, offset
-            multiplier, offset = (multiplier * mimic.multiplier,
-                                  multiplier * mimic.offset + offset)
-            current = leader
-        return joint, 1.0, 0.0  # a mimic cycle: the joint moves by itself
 
     def default_configuration(self) -> np.ndarray:
         """Return MoveIt's default state, shape (variables,)."""
