@@ -318,8 +318,7 @@ def _mesh(ctx: CheckContext, link: Link, element: GeometryElement,
         return  # one finding for the package or folder (check_missing_places)
     if isinstance(result, MeshProblem):
         tried = '; '.join(result.tried) if result.tried else 'nothing could be tried'
-        meant = near_miss(geometry.filename, result.tried) \
-            if result.rule == 'mesh-not-found' else None
+        meant = _near_miss(ctx, element, result)
         if result.rule != 'mesh-not-found':
             suggestion = 'replace the file by a valid STL, OBJ, DAE, glTF or GLB mesh'
         elif meant is not None:
@@ -353,7 +352,20 @@ def _unchecked(element: GeometryElement) -> str:
             'link and the links welded to it')
 
 
-def _missing_place(problem: MeshProblem, filename: str) -> Optional[Tuple[str, str]]:
+def _near_miss(ctx: CheckContext, element: GeometryElement,
+               problem: MeshProblem) -> Optional[str]:
+    """Return the existing file a mesh that was not found probably meant, looked for once."""
+    if problem.rule != 'mesh-not-found' or not problem.tried:
+        return None
+    key = ('near miss', id(element))
+    if key not in ctx.memo:
+        ctx.memo[key] = near_miss(element.geometry.filename,  # type: ignore[union-attr]
+                                  problem.tried)
+    return ctx.memo[key]  # type: ignore[return-value]
+
+
+def _missing_place(ctx: CheckContext, element: GeometryElement,
+                   problem: MeshProblem) -> Optional[Tuple[str, str]]:
     """
     Return where a mesh that was not found should have been, or None to report it alone.
 
@@ -367,9 +379,9 @@ def _missing_place(problem: MeshProblem, filename: str) -> Optional[Tuple[str, s
     if problem.missing_folder:
         return ('folder', problem.missing_folder)
     if problem.rule != 'mesh-not-found' or not problem.tried or \
-            near_miss(filename, problem.tried) is not None:
+            _near_miss(ctx, element, problem) is not None:
         return None
-    uri = filename.strip()
+    uri = element.geometry.filename.strip()  # type: ignore[union-attr]
     if uri.startswith('package://'):
         name = uri[len('package://'):].split('/', 1)[0]
         if name:
@@ -390,7 +402,7 @@ def _missing_places(ctx: CheckContext) \
                 if not isinstance(result, MeshProblem) or \
                         is_unexpanded(geometry.filename):  # type: ignore[union-attr]
                     continue
-                place = _missing_place(result, geometry.filename)  # type: ignore[union-attr]
+                place = _missing_place(ctx, element, result)
                 if place is not None:
                     found.setdefault(place, []).append((link, element, result))
         ctx.memo[key] = found
