@@ -51,7 +51,7 @@ def missing_inputs(state: 'State', stopped: Optional[BaseException] = None) -> D
                      + ', '.join(f'{package!r}{where}' for package, where in missing)
                      + ': pass ' + ' '.join(f'--package-dir {package}=PATH'
                                             for package, _ in missing))
-    later = getattr(state, 'declared_later', {})
+    later = state.declared_later
     if len(undefined) == 1:
         name, where = undefined[0]
         if name in later:
