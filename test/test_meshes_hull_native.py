@@ -139,9 +139,9 @@ def test_the_overlap_depth_goes_without_a_hull_coal_refuses():
     bodies, _ = build_bodies(robot, load_meshes(
         robot, MeshLibrary(ament_prefix_path=corpus.ament_prefixes())))
     (pelvis,) = bodies['pelvis'].parts
-    assert pelvis.faces is not None and _hull(pelvis, {}) is None
+    assert pelvis.faces is not None and _hull(pelvis) is None
     primitives = [part for body in bodies.values() for part in body.parts if part.faces is None]
-    assert primitives and all(_hull(part, {}) is part.geometry  # as they are
+    assert primitives and all(_hull(part) is part.geometry  # as they are
                               for part in primitives)
 
 
