@@ -682,9 +682,9 @@ def test_every_rule_and_its_severity_policy_is_documented():
                                               'robot-multiple-roots', 'link-disconnected'), rule
 
 
-def _mirrored(count: int) -> str:
+def _mirrored(count: int, scale: str = '-1 1 1') -> str:
     links = ''.join(
-        f'<link name="m{index}"><visual><geometry><mesh filename="m.stl" scale="-1 1 1"/>'
+        f'<link name="m{index}"><visual><geometry><mesh filename="m.stl" scale="{scale}"/>'
         f'</geometry></visual></link><joint name="j{index}" type="fixed"><parent link="base"/>'
         f'<child link="m{index}"/></joint>' for index in range(count))
     return f'<robot name="r"><link name="base"/>{links}</robot>'
@@ -706,6 +706,16 @@ def test_meshes_mirrored_on_many_links_are_one_note():
     assert [(f.link, f.element, f.severity) for f in two] == [
         ('m0', 'visual[0]', Severity.INFO), ('m1', 'visual[0]', Severity.INFO)]
     assert 'the mesh scale "-1 1 1" is negative: it mirrors the mesh' in two[0].message
+
+
+@pytest.mark.parametrize('scale,mirrors', [('-1 -1 1', False), ('1 -0.5 -2', False),
+                                           ('-1 -1 -1', True), ('0.001 0.001 -0.001', True)])
+def test_a_scale_mirrors_only_with_an_odd_count_of_negative_factors(scale, mirrors):
+    # pal_gripper's fingers use scale="-1 -1 1": a half turn about z, whose determinant is
+    # positive; nothing is mirrored and the winding stays, so nothing is said.
+    analysis = analyze(parse_urdf_string(_mirrored(1, scale)), NO_MESHES)
+    found = [f for f in analysis.findings if f.rule == 'geometry-degenerate']
+    assert bool(found) == mirrors, found
 
 
 def test_meshes_of_a_missing_package_are_one_finding_from_three_on():

@@ -40,8 +40,9 @@ RULES = (
          'visual: a warning when negative, an info when zero)',
          'MuJoCo refuses a collision shape of size 0 ("size must be positive") and '
          'collision checkers skip it; a negative visual size is a typo (drawn mirrored or '
-         'not at all); an empty visual only draws nothing (a marker); a negative mesh scale '
-         'mirrors the mesh (an info: its triangles turn inside out)',
+         'not at all); an empty visual only draws nothing (a marker); a mesh scale with one '
+         'or three negative factors mirrors the mesh (an info: its triangles turn inside '
+         'out; two are a half turn, not reported)',
          'give the real dimensions in metres; mirror meshes in the CAD tool instead',
          'URDF link specification (geometry); MuJoCo user_objects.cc (mjCGeom)'),
     Rule('geometry-not-finite', Severity.ERROR, 'a shape dimension or scale is NaN or infinite',
@@ -160,8 +161,10 @@ def _mirrored(ctx: CheckContext, link: Link, element: GeometryElement) -> Option
     if not isinstance(geometry, Mesh):
         return None
     scale = geometry.scale
+    # Two negative factors ("-1 -1 1") are a half turn, not a mirror: only an odd count of
+    # them (a negative determinant) reverses the triangles' winding (TIAGo's pal_gripper).
     if not all(math.isfinite(value) and value != 0.0 for value in scale) or \
-            not any(value < 0.0 for value in scale):
+            sum(value < 0.0 for value in scale) % 2 == 0:
         return None
     return ctx.finding(
         'geometry-degenerate', Severity.INFO,
