@@ -53,6 +53,33 @@ def test_non_adjacent_overlap_names_both_links_depth_and_place():
     assert finding.line == 3
 
 
+_SPHERE_IN_DISC = (
+    '<robot name="hand"><link name="base"><collision><origin xyz="0 0 -1"/><geometry>'
+    '<box size="0.1 0.1 0.1"/></geometry></collision></link>'
+    '<link name="wrist"><collision><origin rpy="{rpy}"/><geometry>'
+    '<cylinder radius="0.025" length="0.00975"/></geometry></collision></link>'
+    '<link name="thumb"><collision><origin xyz="{xyz}"/><geometry><sphere radius="0.001"/>'
+    '</geometry></collision></link>'
+    '<joint name="w" type="revolute"><parent link="base"/><child link="wrist"/>'
+    '<axis xyz="0 0 1"/><limit lower="-1" upper="1" effort="1" velocity="1"/></joint>'
+    '<joint name="t" type="prismatic"><parent link="base"/><child link="thumb"/>'
+    '<axis xyz="1 0 0"/><limit lower="0" upper="0.2" effort="1" velocity="1"/></joint>'
+    '</robot>')
+
+
+@pytest.mark.parametrize('rpy,xyz,depth_mm', [
+    ('0 0 0', '0 0 0', 5.875),  # out through a cap: 4.875 + 1, not 26 (the side)
+    ('0 0 0', '0.0245 0 0.0045', 1.375),  # nearest way out: the cap, 0.375 + 1
+    ('0 0 0', '0.0215 0 0', 4.5),  # nearest way out: the side, 3.5 + 1
+    ('1.5707963267948966 0 0', '0 0.004 0', 1.875),  # the disc turned: caps along y
+    ('0 0 0', '0 0 0.0055', 0.375)])  # the centre outside: coal measures it
+def test_a_sphere_inside_a_cylinder_is_as_deep_as_its_nearest_way_out(rpy, xyz, depth_mm):
+    # TIAGo's hand: 1 mm spheres at the middle of a 9.75 mm thick wrist disc of radius 25 mm
+    # were "about 26 mm deep" (coal's sphere-cylinder depth measures the side only).
+    (finding,) = overlaps(_SPHERE_IN_DISC.format(rpy=rpy, xyz=xyz))
+    assert float(dict(finding.values)['depth_mm']) == pytest.approx(depth_mm, abs=0.01)
+
+
 def test_a_pair_the_srdf_disables_is_not_reported(tmp_path):
     # The arm and the camera overlap on purpose here: the MoveIt config's SRDF disables the
     # pair, and MoveIt never checks it. In the configuration, as a node parameter gives it
