@@ -275,3 +275,28 @@ def test_a_recorded_file_is_not_read_again_until_it_is_written(tmp_path, monkeyp
     mesh.write_bytes(b'b' * 1000)
     os.utime(mesh, ns=(stamp, stamp))  # same size and mtime: the ctime still moved
     assert result_cache.ResultCache(str(tmp_path / 'cache'), 'options').get(str(robot)) is None
+
+
+MACRO_FILE = ('<?xml version="1.0"?>\n<robot xmlns:xacro="http://www.ros.org/wiki/xacro">\n'
+              '  <xacro:macro name="wheel" params="prefix">\n'
+              '    <link name="${prefix}_wheel"/>\n  </xacro:macro>\n</robot>\n')
+
+
+def test_a_macro_file_is_one_finding_that_says_so_or_is_skipped(tmp_path):
+    # A CI job linting every *.xacro of a package meets files of macros (AUBO's
+    # aubo.gazebo.xacro): one robot-empty error that names the file for what it is, not a
+    # second one for the name a macro file never has; --skip-macro-files passes over it.
+    path = tmp_path / 'wheel.urdf.xacro'
+    path.write_text(MACRO_FILE)
+    status, out, _ = run(['check', str(path), '--format', 'jsonl'])
+    findings = [json.loads(line) for line in out.splitlines() if line.strip()]
+    rules = [f['rule'] for row in findings for f in row.get('findings', [row])
+             if isinstance(f, dict) and 'rule' in f]
+    assert status == 2 and rules == ['robot-empty'], out
+    assert 'a file of macros' in out and '--skip-macro-files' in out
+    status, out, err = run(['check', str(path), '--skip-macro-files'])
+    assert status == 0 and 'skipped, a xacro file without <link>' in err, (out, err)
+    plain = tmp_path / 'empty.urdf'
+    plain.write_text('<robot name="r"/>')
+    status, out, _ = run(['check', str(plain)])
+    assert status == 2 and 'robot-empty' in out and 'macros' not in out

@@ -64,8 +64,20 @@ def check_structure(ctx: CheckContext) -> Iterator[Finding]:
     """Check names, parents, roots, loops and reachability."""
     robot = ctx.robot
     if not robot.links:
-        yield ctx.finding('robot-empty', Severity.ERROR, 'the robot has no <link> elements',
-                          line=robot.line, suggestion='add at least one <link>')
+        source = (robot.source or '').lower()
+        if source.endswith('.xacro'):
+            yield ctx.finding(
+                'robot-empty', Severity.ERROR,
+                'the robot has no <link> elements: this xacro file expands to none, as a '
+                'file of macros that robot descriptions include does',
+                line=robot.line,
+                suggestion='check the top-level description that includes it (its macros '
+                           'are checked there, where they are called), or pass '
+                           '--skip-macro-files to skip such files (as the pre-commit hook '
+                           'does); if it is meant to be a robot, call its macros in it')
+        else:
+            yield ctx.finding('robot-empty', Severity.ERROR, 'the robot has no <link> elements',
+                              line=robot.line, suggestion='add at least one <link>')
         return
     first_line: Dict[str, int] = {}
     for link in robot.links:

@@ -109,6 +109,10 @@ def robot_from_element(root: etree._Element, source: Optional[str] = None,
         ctx.link = None
     if ctx.unresolved:
         links = resolve_late_references(ctx, links)
+    if not any(tag == 'link' for tag, _ in parts):
+        # No <link> at all (a xacro file of macros that robots include): robot-empty says
+        # what matters; its missing name is no second error.
+        ctx.notes[:] = [note for note in ctx.notes if note.rule != 'robot-name-missing']
     return Robot(name=name, links=tuple(links), joints=tuple(joints),
                  materials=top_level, line=root.sourceline, source=source,
                  notes=tuple(ctx.notes), gazebo_self_collide=self_collide)
