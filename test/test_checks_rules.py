@@ -745,6 +745,60 @@ def test_meshes_of_a_missing_package_are_one_finding_from_three_on():
     assert "nor the rules that need those links' sizes" in one.message
 
 
+def test_one_missing_file_named_by_a_visual_and_a_collision_is_one_finding(tmp_path):
+    # Summit XL's helios_16p.stl, myCobot's G_base.dae: the usual <visual> and <collision>
+    # of one mesh; one missing file is one finding, at the collision's severity, naming both.
+    from urdf_link_tools.meshes import MeshLibrary
+
+    def found(visual, collision):
+        text = (f'<robot name="r"><link name="base"><visual><geometry><mesh filename="{visual}"/>'
+                f'</geometry></visual><collision><geometry><mesh filename="{collision}"/>'
+                '</geometry></collision></link></robot>')
+        path = tmp_path / 'r.urdf'
+        path.write_text(text)
+        analysis = analyze(parse_urdf_string(text, str(path)), CheckConfig(),
+                           MeshLibrary(use_ament_index=False))
+        return [f for f in analysis.findings if f.rule == 'mesh-not-found']
+
+    (one,) = found('meshes/gone.stl', ' meshes/gone.stl')
+    assert (one.element, one.severity) == ('collision[0]', Severity.ERROR)
+    assert '(the same file as its visual[0])' in one.message
+    assert dict(one.values)['also'] == 'visual[0]'
+    two = found('meshes/gone.stl', 'meshes/other.stl')  # two files: two findings
+    assert sorted((f.element, f.severity) for f in two) == [
+        ('collision[0]', Severity.ERROR), ('visual[0]', Severity.WARNING)]
+
+
+def test_meshes_in_a_format_the_tool_does_not_read_are_its_limit_said_once(tmp_path):
+    # AUBO's .3ds visuals: RViz reads them (Assimp), this tool does not. A visual is an
+    # info, not a warning; three or more files of the format are one finding per robot.
+    from urdf_link_tools.meshes import MeshLibrary
+
+    def found(count, group='visual'):
+        for index in range(count):
+            (tmp_path / f'{index}.3ds').write_bytes(b'MM\x00\x00')
+        links = ''.join(
+            f'<link name="m{index}"><{group}><geometry><mesh filename="{index}.3ds"/>'
+            f'</geometry></{group}></link><joint name="j{index}" type="fixed">'
+            f'<parent link="base"/><child link="m{index}"/></joint>' for index in range(count))
+        text = f'<robot name="r"><link name="base"/>{links}</robot>'
+        path = tmp_path / 'r.urdf'
+        analysis = analyze(parse_urdf_string(text, str(path)), CheckConfig(),
+                           MeshLibrary(use_ament_index=False))
+        return [f for f in analysis.findings if f.rule == 'mesh-unreadable']
+
+    (one,) = found(1)
+    assert one.severity == Severity.INFO and one.link == 'm0'
+    assert 'this tool does not read .3ds meshes' in one.message and 'Assimp' in one.message
+    (grouped,) = found(7)
+    assert grouped.severity == Severity.INFO and grouped.link is None
+    assert grouped.links == tuple(f'm{index}' for index in range(7))
+    assert dict(grouped.values)['format'] == '.3ds'
+    assert '7 meshes (0 collision) on 7 links are .3ds files' in grouped.message
+    assert [f.severity for f in found(1, 'collision')] == [Severity.ERROR]
+    assert [f.severity for f in found(3, 'collision')] == [Severity.ERROR]
+
+
 def test_meshes_under_a_folder_missing_here_are_one_finding(tmp_path):
     # A description generated in another machine's workspace names absolute paths into it:
     # one finding for the missing folder, whose fix is package:// URIs (--package-dir cannot

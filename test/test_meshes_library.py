@@ -228,7 +228,7 @@ def test_unsupported_and_empty(tmp_path, library):
     path = str(tmp_path / 'part.mesh')
     with open(path, 'w') as stream:
         stream.write('ogre')
-    assert 'not supported' in library.load(path).message
+    assert 'this tool does not read' in library.load(path).message
     path = str(tmp_path / 'empty.stl')
     open(path, 'w').close()
     assert 'empty' in library.load(path).message

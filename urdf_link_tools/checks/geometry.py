@@ -63,7 +63,7 @@ RULES = (
          'ROS resource_retriever / ament_index conventions'),
     Rule('mesh-unreadable', Severity.ERROR,
          'a mesh file exists but cannot be used: not a regular file, too large, corrupt, '
-         'unsupported format',
+         'a format this tool does not read (on a visual: an info, RViz reads more)',
          'loaders fail or hang on it; the checker refuses it without opening devices or '
          'pipes and within mesh_max_bytes',
          'point to a valid STL, OBJ, DAE, glTF or GLB file', 'trimesh / pycollada loaders'),
@@ -319,6 +319,12 @@ def _mesh(ctx: CheckContext, link: Link, element: GeometryElement,
         return  # xacro-unexpanded says it once for the robot
     if isinstance(result, MeshProblem) and id(element) in _grouped_missing(ctx):
         return  # one finding for the package or folder (check_missing_places)
+    if isinstance(result, MeshProblem) and result.unsupported_format is not None and \
+            len(_unsupported_formats(ctx)[result.unsupported_format]) >= MODEL_WIDE_MIN:
+        return  # one finding for the format (check_unsupported_formats)
+    twins = _same_file(ctx, link, element, result) if isinstance(result, MeshProblem) else ()
+    if twins and element.group == 'visual':
+        return  # said once, on the collision that names the same file
     if isinstance(result, MeshProblem):
         tried = '; '.join(result.tried) if result.tried else 'nothing could be tried'
         meant = _near_miss(ctx, element, result)
@@ -337,14 +343,87 @@ def _mesh(ctx: CheckContext, link: Link, element: GeometryElement,
         # Not silent about what else it costs: a link whose size is unknown is not judged
         # by the rules that need it (TurtleBot3 without burger_base.stl: its caster's
         # impossible tensor went unsaid).
+        also = f' (the same file as its {", ".join(twins)})' if twins else ''
         yield ctx.finding(
-            result.rule, _severity(element), result.message + _unchecked(element), link=link.name,
-            element=element.label, line=line, suggestion=suggestion,
-            values=(('filename', geometry.filename), ('tried', tried)))
+            result.rule, _problem_severity(element, result),
+            result.message + also + _unchecked(element),
+            link=link.name, element=element.label, line=line, suggestion=suggestion,
+            values=(('filename', geometry.filename), ('tried', tried))
+            + ((('also', ', '.join(twins)),) if twins else ()))
         return
     if not isinstance(result, MeshInfo) or element.group != 'collision':
         return
     yield from too_complex(ctx, link, element, result, visual)
+
+
+def _same_file(ctx: CheckContext, link: Link, element: GeometryElement,
+               problem: MeshProblem) -> Tuple[str, ...]:
+    """
+    Return the labels of the link's collisions a visual's mesh problem is also theirs.
+
+    For a collision: the labels of the visuals naming the same file with the same problem
+    (the usual <visual> and <collision> of one mesh: one missing file, one finding, at the
+    collision's severity). For a visual: the collisions that report it.
+    """
+    name = element.geometry.filename.strip()  # type: ignore[union-attr]
+    others = link.collisions if element.group == 'visual' else link.visuals
+    found = []
+    for other in others:
+        geometry = other.geometry
+        if isinstance(geometry, Mesh) and geometry.filename.strip() == name:
+            result = ctx.mesh_for(other)
+            if isinstance(result, MeshProblem) and result.rule == problem.rule and \
+                    id(other) not in _grouped_missing(ctx):
+                found.append(other.label)
+    return tuple(found)
+
+
+def _problem_severity(element: GeometryElement, problem: MeshProblem) -> Severity:
+    """Return INFO for a visual in a format this tool does not read (its limit), else as usual."""
+    if problem.unsupported_format is not None and element.group == 'visual':
+        return Severity.INFO
+    return _severity(element)
+
+
+def _unsupported_formats(ctx: CheckContext) \
+        -> Dict[str, List[Tuple[Link, GeometryElement, MeshProblem]]]:
+    """Return, per mesh format this tool does not read, the elements in it (once)."""
+    key = ('unsupported formats', None)
+    if key not in ctx.memo:
+        found: Dict[str, List[Tuple[Link, GeometryElement, MeshProblem]]] = {}
+        for link in ctx.robot.links:
+            for element in _elements(link):
+                result = ctx.mesh_for(element) if isinstance(element.geometry, Mesh) else None
+                if isinstance(result, MeshProblem) and result.unsupported_format is not None:
+                    found.setdefault(result.unsupported_format, []).append(
+                        (link, element, result))
+        ctx.memo[key] = found
+    return ctx.memo[key]  # type: ignore[return-value]
+
+
+def check_unsupported_formats(ctx: CheckContext) -> Iterator[Finding]:
+    """Report the meshes of one format this tool does not read once, from 3 on."""
+    for ext, elements in _unsupported_formats(ctx).items():
+        if len(elements) < MODEL_WIDE_MIN:
+            continue  # per element (check_elements)
+        links = tuple(dict.fromkeys(link.name for link, _, _ in elements))
+        collisions = sum(1 for _, element, _ in elements if element.group == 'collision')
+        first = elements[0][1]
+        yield ctx.finding(
+            'mesh-unreadable', max(_problem_severity(element, problem)
+                                   for _, element, problem in elements),
+            f'{len(elements)} meshes ({collisions} collision) on {len(links)} links are '
+            f'{ext} files, which this tool does not read (it reads STL, OBJ, DAE, glTF and '
+            f'GLB): they are not checked ({listed(links)}), nor the rules that need those '
+            "links' sizes (the inertia bound of their bodies); RViz and MoveIt load many "
+            'more formats through Assimp, MuJoCo reads STL and OBJ only',
+            line=first.geometry.line or first.line,  # type: ignore[union-attr]
+            suggestion='to have them checked (and loaded by MuJoCo), export STL, OBJ or DAE '
+                       'copies (Blender, or `assimp export`) and name those',
+            values=(('format', ext), ('count', len(elements)),
+                    ('collision_meshes', collisions), ('links', listed(links)),
+                    ('filename', first.geometry.filename)),  # type: ignore[union-attr]
+            links=links)
 
 
 def _unchecked(element: GeometryElement) -> str:
@@ -626,5 +705,5 @@ def _colour(ctx: CheckContext, link: Optional[str], element: str, material) -> I
 
 
 CHECKS = (check_joint_origins, check_materials, check_reuses, check_mirrored,
-          check_bare_moving, check_missing_places)
+          check_bare_moving, check_missing_places, check_unsupported_formats)
 LINK_CHECKS = (check_elements, check_collision_missing, check_link_materials)

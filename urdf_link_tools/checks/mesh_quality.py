@@ -109,16 +109,22 @@ def check_collision_meshes(ctx: CheckContext) -> Iterator[Finding]:
     in every part it writes (romeo's 42 open meshes are one choice, fixed once).
     """
     same: Dict[Tuple[str, str], List[Finding]] = {}
-    for link in ctx.robot.links:
-        for finding, key in _link_meshes(ctx, link):
-            if key is None:
-                yield finding
-            else:
-                same.setdefault(key, []).append(finding)
+    # One file's defects are one finding, however many links collide with it (Reachy's
+    # forearm_collider.dae, on both arms): repaired once, said once.
+    alone: Dict[Tuple[str, str, str], List[Finding]] = {}
+    found = [item for link in ctx.robot.links for item in _link_meshes(ctx, link)]
+    for finding, key in found:
+        if key is not None:
+            same.setdefault(key, []).append(finding)
+    for finding, key in found:
+        if key is None or len(same[key]) < MODEL_WIDE_MIN:
+            alone.setdefault((finding.rule, finding.message,
+                              str(dict(finding.values).get('filename'))), []).append(finding)
+    for findings in alone.values():
+        yield findings[0] if len(findings) == 1 else _one_file(ctx, findings)
     for (text, used), findings in same.items():
         if len(findings) < MODEL_WIDE_MIN:
-            yield from findings
-            continue
+            continue  # said above, per file
         links = tuple(dict.fromkeys(finding.link for finding in findings))
         files = tuple(dict.fromkeys(str(dict(finding.values)['filename'])
                                     for finding in findings))
@@ -134,6 +140,20 @@ def check_collision_meshes(ctx: CheckContext) -> Iterator[Finding]:
             values=(('count', len(findings)), ('links', listed(links)),
                     ('filenames', listed(files))),
             links=links)
+
+
+def _one_file(ctx: CheckContext, findings: List[Finding]) -> Finding:
+    """Return the finding of one mesh file that several links' collisions use."""
+    first = findings[0]
+    links = tuple(dict.fromkeys(str(finding.link) for finding in findings))
+    return ctx.finding(
+        first.rule, first.severity,
+        f'{first.message} (the collision geometry of {len(findings)} elements on '
+        f'{len(links)} links: {listed(links)})',
+        link=first.link, element=first.element, line=first.line,
+        suggestion=first.suggestion + '; one repair of the file fixes them all',
+        values=first.values + (('count', len(findings)), ('links', listed(links))),
+        links=links)
 
 
 def _link_meshes(ctx: CheckContext, link: Link) \

@@ -369,9 +369,13 @@ class MeshLibrary(PackageResolver):
         ext = os.path.splitext(path)[1].lower()
         file_type = SUPPORTED.get(ext)
         if file_type is None:
-            return MeshProblem('mesh-unreadable', f'{path}: the {ext or "extension-less"} '
-                               'format is not supported (use STL, OBJ, DAE, glTF or GLB)',
-                               tried, path)
+            # The tool's limit, not the file's fault: RViz and MoveIt read many more formats
+            # through Assimp (AUBO's .3ds visuals).
+            return MeshProblem('mesh-unreadable', f'{path}: this tool does not read '
+                               f'{ext or "extension-less"} meshes (it reads STL, OBJ, DAE, '
+                               'glTF and GLB); RViz and MoveIt load many more formats through '
+                               'Assimp, MuJoCo reads STL and OBJ only', tried, path,
+                               unsupported_format=ext or '(none)')
         # The file itself (device and inode, as stat followed any links), not its path:
         # every spelling of it shares one entry; and the format its name announces.
         key = (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, file_type)

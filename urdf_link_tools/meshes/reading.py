@@ -67,6 +67,8 @@ class MeshProblem:
     missing_package: Optional[str] = None
     #: the highest folder of an absolute path that does not exist (None otherwise)
     missing_folder: Optional[str] = None
+    #: the extension of a file in a format this tool does not read ('.3ds'; None otherwise)
+    unsupported_format: Optional[str] = None
 
 
 @record
