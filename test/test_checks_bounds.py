@@ -376,3 +376,23 @@ def test_a_placeholder_on_the_top_of_a_welded_body_is_fused_away():
     missing = [f for f in findings if f.rule == 'collision-missing']
     assert all('nothing to draw' not in f.message for f in missing)
     assert not any(link.endswith('_HIP') for f in missing for link in (f.link,) + f.links)
+
+
+@pytest.mark.parametrize('root,severity', [
+    ('<link name="world"/>', Severity.INFO),  # a fixed base: never moves
+    ('<link name="world">' + inertial(5, 0.1) + '</link>', Severity.ERROR),  # not the world
+    ('<link name="stand"/>', Severity.ERROR)])  # a root Gazebo leaves floating
+def test_a_base_welded_to_the_world_is_an_info(root, severity):
+    # Barrett WAM, JAKA zu18: 1 kg base with 0.1 kg m^2, welded to the massless 'world'
+    # root link: impossible, but no simulator moves it; an arm error it is not.
+    name = root.split('"')[1]
+    text = ('<robot name="r">' + root + '<joint name="mount" type="fixed">'
+            f'<parent link="{name}"/><child link="base"/></joint>'
+            '<link name="base">' + inertial(1, 0.1) + box('0.2 0.2 0.2') + '</link>'
+            '<joint name="j" type="revolute"><parent link="base"/><child link="grip"/>'
+            '<origin xyz="0 0 0.2"/><axis xyz="0 0 1"/>'
+            '<limit lower="-1" upper="1" effort="1" velocity="1"/></joint>'
+            '<link name="grip">' + GRIPPER + '</link></robot>')
+    (found,) = [f for f in rules(text) if f.link == 'base']
+    assert found.severity == severity
+    assert ("welded to 'world' (a fixed base)" in found.message) == (severity == Severity.INFO)

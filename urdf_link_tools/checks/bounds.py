@@ -64,7 +64,8 @@ RULES = (
          '1 g link) or a unit slip. Simulators accept it, and where the link is welded to a '
          "body (MuJoCo fuses, Gazebo lumps fixed joints) it can multiply that body's inertia. "
          'An info when it is welded to a body whose largest moment it changes by under 10 % '
-         '(impossible, but fused away: nothing simulated changes). One tensor on 3 or more '
+         '(impossible, but fused away: nothing simulated changes), or to a massless root '
+         "link named 'world' (a fixed base: it never moves). One tensor on 3 or more "
          'links that exceed is one finding, which also lists the links carrying the same '
          'numbers whose centre of mass lies outside their geometry (from 3 links in all); '
          'a link welded to a body is judged against that body without the copies of its '
@@ -280,6 +281,21 @@ def _moments_in_link_frame(matrix: np.ndarray, rpy: Tuple[float, float, float]) 
 
 #: Welded to a body whose largest moment it changes by less than this share: a warning.
 FUSED_AWAY = 0.1
+
+
+def welded_to_world(ctx: CheckContext, link: Link) -> bool:
+    """
+    Return True when fixed joints weld the link to a massless root link named ``world``.
+
+    The URDF convention of a fixed base (Gazebo fixes the model there; MuJoCo and Pinocchio
+    fix a root without a floating joint): such a link never moves, its inertia acts on
+    nothing (Barrett WAM's and JAKA's bases).
+    """
+    top = ctx.weld_top(link.name)
+    if top != 'world' or top == link.name or ctx.robot.parent_joint(top) is not None:
+        return False
+    root = ctx.robot.link(top)
+    return root is not None and (root.inertial is None or not root.mass > 0.0)
 
 
 def _welded_growth(ctx: CheckContext, link: Link) -> Optional[Tuple[str, float, int]]:
@@ -539,10 +555,15 @@ def _finding(ctx: CheckContext, link: Link, found: Excess, suggesting: bool = Tr
     rule = 'inertia-exceeds-robot' if found.of_robot else 'inertia-exceeds-extent'
     growth = _welded_growth(ctx, link)
     fused_away = growth is not None and growth[1] < 1.0 + FUSED_AWAY
-    severity = Severity.INFO if fused_away else (
+    grounded = welded_to_world(ctx, link)
+    severity = Severity.INFO if fused_away or grounded else (
         Severity.WARNING if found.of_robot else Severity.ERROR)
     effect = ''
-    if growth is not None:
+    if grounded:
+        effect = ("; it is welded to 'world' (a fixed base): no simulator moves it, so it "
+                  'changes nothing simulated until the robot is mounted on something that '
+                  'moves')
+    elif growth is not None:
         effect = (f"; it is welded to '{growth[0]}' (MuJoCo fuses and Gazebo lumps fixed "
                   'joints) and ' + (
                       f'multiplies the largest moment of that body by {fmt(growth[1], 3)}'
