@@ -317,6 +317,7 @@ def test_a_placeholder_on_two_links_and_carried_by_a_third_is_one_finding():
     (finding,) = [f for f in findings if f.rule.startswith('inertia-exceeds')]
     assert finding.links == ('a', 'b', 'c')
     assert 'on 2 it exceeds what the link can have (a, b); c carries it too' in finding.message
+    assert 'the centre of mass lies outside the geometry, by 160 mm)' in finding.message
     assert '(with the 2 other welded links carrying the same tensor)' in finding.message
     growth = float(finding.message.split('multiplies the largest moment of that body by ')[1]
                    .split()[0])

@@ -40,8 +40,8 @@ from urdf_link_tools.checks.model_wide import listed, MODEL_WIDE_MIN
 from urdf_link_tools.checks.suggest import suggest
 from urdf_link_tools.findings import Finding, Severity
 from urdf_link_tools.geometry import (
-    Bounds, has_size, is_finite, origin_to_matrix, rpy_to_matrix, transform_bounds,
-    union_bounds)
+    Bounds, distance_outside, has_size, is_finite, origin_to_matrix, rpy_to_matrix,
+    transform_bounds, union_bounds)
 from urdf_link_tools.inertia import inertia_values, violates_triangle
 from urdf_link_tools.kinematics import forward_kinematics
 from urdf_link_tools.model import Link
@@ -397,6 +397,12 @@ def _centre_outside(ctx: CheckContext, link: Link) -> bool:
         _outside(np.asarray(link.inertial.origin.xyz, dtype=float), bounds)
 
 
+def _distance_outside(ctx: CheckContext, link: Link) -> float:
+    """Return how far (m) a carrier's centre of mass lies outside its body's bounds."""
+    bounds, _ = body_extent(ctx, link)
+    return distance_outside(np.asarray(link.inertial.origin.xyz, dtype=float), bounds)
+
+
 def _too_small(bounds: Optional[Bounds]) -> bool:
     """Return True when a body's bounds are none or too small to bound its link's moments."""
     return bounds is None or float(np.linalg.norm(bounds[1] - bounds[0])) < MARKER_SIZE
@@ -452,8 +458,12 @@ def check_bounds(ctx: CheckContext) -> Iterator[Finding]:
             tensor, _ = suggest(ctx, ctx.robot.link(name), None, 'the declared tensor')
             if tensor is not None:
                 own.append((name, inertia_values(tensor)))
+        # How far outside, so that a few millimetres (within com-outside-geometry's
+        # tolerance, no finding of its own) read as what they are (TIAGo's thumb: 8 mm).
+        away = [_distance_outside(ctx, ctx.robot.link(name)) for name in also]
         carried = (f'; {listed(also)} {"carries" if len(also) == 1 else "carry"} it too '
-                   '(not judged by its bound: the centre of mass lies outside the geometry)'
+                   '(not judged by its bound: the centre of mass lies outside the geometry, '
+                   + ('by ' + ', '.join(fmt(value * 1000.0, 3) for value in away) + ' mm)')
                    if also else '')
         # Every link that declares it is counted (KHI's RS080N: 7 links, of which the
         # heaviest three are within their bound, read "4 links declare the same tensor").
