@@ -397,3 +397,18 @@ def test_a_base_welded_to_the_world_is_an_info(root, severity):
     (found,) = [f for f in rules(text) if f.link == 'base']
     assert found.severity == severity
     assert ("welded to 'world' (a fixed base)" in found.message) == (severity == Severity.INFO)
+
+
+@pytest.mark.parametrize('ixz,pasted', [('0.00007582', True), ('0.00007', False)])
+def test_a_product_that_repeats_a_moment_is_named_as_pasted(ixz, pasted):
+    # Barrett WAM's wrist_yaw_link: ixz is its iyy (0.00007582), which makes the tensor not
+    # positive definite; the fix names the slip before any suggested tensor.
+    text = ('<robot name="r"><link name="l"><inertial><mass value="1.054"/>'
+            f'<inertia ixx="0.00005029" ixy="0" ixz="{ixz}" iyy="0.00007582" iyz="0" '
+            'izz="0.00006270"/></inertial></link></robot>')
+    found = [f for f in analyze(parse_urdf_string(text), NO_MESHES).findings
+             if f.rule == 'inertia-not-positive-definite']
+    assert len(found) == 1
+    assert found[0].suggestion.startswith(
+        'ixz="7.582e-05" repeats iyy: a value pasted into the wrong attribute? With ixz="0" '
+        'the tensor is valid; otherwise, ') == pasted, found[0].suggestion

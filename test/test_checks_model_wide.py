@@ -179,6 +179,16 @@ def test_placeholder_limits_are_one_info():
     assert not findings(text, 'joint-limit-zero')
 
 
+@pytest.mark.parametrize('effort,velocity,mujoco_said', [
+    ('0', '1', True), ('10', '0', False), ('0', '0', True)])
+def test_placeholder_limits_say_what_mujoco_does_only_of_effort(effort, velocity,
+                                                                mujoco_said):
+    # myCobot: only the velocities are 0; MuJoCo's reading of effort 0 is beside the point.
+    (found,) = findings(chain([full()] * 4, effort=effort, velocity=velocity),
+                        'robot-placeholder-limits')
+    assert ('MuJoCo treats effort 0 as no force limit' in found.message) == mujoco_said
+
+
 def test_one_zero_effort_among_real_ones_stays_a_per_joint_warning():
     root = etree.fromstring(chain([full()] * 4))
     root.find("joint[@name='j2']/limit").set('effort', '0')
@@ -289,15 +299,17 @@ def test_unexpanded_xacro_mesh_paths_are_one_finding_not_one_per_mesh(tmp_path):
     grouped, *apart = sorted((f for f in analysis.findings if f.rule == 'mesh-not-found'),
                              key=lambda f: bool(f.link))
     assert grouped.links == ('l0', 'l2') and '2 of the mesh files' in grouped.message
-    assert [f.link for f in apart] == ['l1', 'l1']
-    assert all('did you mean package://pkg/meshes/1.STL?' in f.suggestion for f in apart)
+    # (one finding for its visual and collision: the same file)
+    assert [(f.link, f.element) for f in apart] == [('l1', 'collision[0]')]
+    assert 'did you mean package://pkg/meshes/1.STL?' in apart[0].suggestion
+    assert '(the same file as its visual[0])' in apart[0].message
     # fewer than three elements: one by one
     two = chain([f'<visual>{mesh.format(0)}</visual><collision>{mesh.format(0)}</collision>'
                  + MASS, MASS, MASS]).replace('$(arg description)', 'pkg')
     analysis = analyze(parse_urdf_string(two, str(path)), CheckConfig(),
                        MeshLibrary(package_dirs={'pkg': str(package)}, use_ament_index=False))
     apart = [f for f in analysis.findings if f.rule == 'mesh-not-found']
-    assert [f.link for f in apart] == ['l0', 'l0']
+    assert [f.link for f in apart] == ['l0']
 
 
 def test_xacro_syntax_only_in_names_is_an_info():

@@ -36,7 +36,7 @@ from urdf_link_tools.inertia import (
     MUJOCO_MINVAL, nearest_triangle_moments, principal_moments, rotate_inertia,
     ROUNDING_PRODUCTS, tensor_from_principal, TensorProperties, tidy, triangle_margin,
     violates_triangle)
-from urdf_link_tools.model import Link
+from urdf_link_tools.model import Inertia, Link
 from urdf_link_tools.targets import severity_for
 
 GZ = 'gz-math MassMatrix3.hh (IsValid, IsPositive, ValidMoments, Epsilon)'
@@ -357,7 +357,7 @@ def _check_tensor(ctx: CheckContext, link: Link) -> Iterator[Finding]:
                    if not value + eps > 0.0]
         suggestion, text = (flipped, _FLIPPED + fmt_inertia(inertia_values(flipped))) \
             if flip_ok else suggest(ctx, link, _nearest_valid(tensor), 'the nearest valid tensor')
-        text = text if flip_ok else _flip_note(ctx, link, flipped) + text
+        text = _pasted_note(link) + (text if flip_ok else _flip_note(ctx, link, flipped) + text)
         yield ctx.finding(
             'inertia-not-positive-definite', Severity.ERROR,
             f'the tensor is not positive definite: principal moments {fmt_vector(moments)} '
@@ -396,7 +396,7 @@ def _check_tensor(ctx: CheckContext, link: Link) -> Iterator[Finding]:
                 'the nearest valid tensor (same principal axes)'
         suggestion, text = (flipped, _FLIPPED + fmt_inertia(inertia_values(flipped))) \
             if flip_ok else suggest(ctx, link, nearest, label)
-        text = text if flip_ok else _flip_note(ctx, link, flipped) + text
+        text = _pasted_note(link) + (text if flip_ok else _flip_note(ctx, link, flipped) + text)
         yield ctx.finding(
             'inertia-triangle-inequality', Severity.ERROR,
             f'the principal moments {fmt(a)} + {fmt(b)} = {fmt(a + b)} < {fmt(c)}: they '
@@ -455,6 +455,29 @@ def _flipped(ctx: CheckContext, link: Link, matrix: np.ndarray) -> Tuple[np.ndar
     flip_ok = any(link.inertial.inertia.as_tuple()[i] for i in (1, 2, 4)) and \
         not problem(ctx, link, flipped, geometry_tensor(ctx, link))
     return flipped, bool(flip_ok)
+
+
+def _pasted_note(link: Link) -> str:
+    """
+    Say so when a product of inertia repeats a moment and is the tensor's only fault.
+
+    Barrett WAM's wrist_yaw_link: ixz="0.00007582" is its iyy, a value pasted into the
+    wrong attribute; with that product 0 the tensor is valid.
+    """
+    values = link.inertial.inertia.as_tuple()
+    for index, name in ((1, 'ixy'), (2, 'ixz'), (4, 'iyz')):
+        value = values[index]
+        same = [moment for moment, position in (('ixx', 0), ('iyy', 3), ('izz', 5))
+                if value != 0.0 and values[position] == value]
+        if not same:
+            continue
+        cleared = list(values)
+        cleared[index] = 0.0
+        tensor = TensorProperties(Inertia(*cleared))
+        if tensor.is_positive_definite() and not violates_triangle(tensor.moments):
+            return (f'{name}="{fmt(value)}" repeats {same[0]}: a value pasted into the wrong '
+                    f'attribute? With {name}="0" the tensor is valid; otherwise, ')
+    return ''
 
 
 def _flip_note(ctx: CheckContext, link: Link, flipped: np.ndarray) -> str:

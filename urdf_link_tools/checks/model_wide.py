@@ -404,7 +404,8 @@ def check_placeholder_limits(ctx: CheckContext) -> Iterator[Finding]:
         f'{moving} moving joints ({listed(tuple(names))}): placeholder limits. Pinocchio reads '
         'them as 0, as does any tool enforcing the URDF limits'
         + ' (MoveIt and ros2_control read them from the URDF unless their own limit files '
-          'override them); MuJoCo treats effort 0 as no force limit',
+          'override them)' + ('; MuJoCo treats effort 0 as no force limit'
+                              if 'effort' in zero else ''),
         line=joints[0].line,
         suggestion=f'write the real {" and ".join(zero)} limits, or set them in the '
                    "consumers' limit files (MoveIt joint_limits.yaml, ros2_control)",

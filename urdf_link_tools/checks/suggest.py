@@ -151,7 +151,8 @@ def problem(ctx: CheckContext, link: Link, matrix: np.ndarray,
         # No body of this mass is that compact: a sphere at the highest plausible density
         # has the smallest largest moment (the sphere minimises the trace for its volume).
         return (f'its largest moment {fmt(moments[2])} is smaller than any body of '
-                f'{fmt(link.mass)} kg can have')
+                f'{fmt(link.mass)} kg can have at up to {ctx.config.density_max:,.0f} kg/m^3 '
+                '(a solid sphere of it)')
     if geometry is not None:
         factor, _ = mismatch(moments, principal_values(geometry))
         if factor > ctx.config.inertia_mismatch_factor:
