@@ -412,3 +412,35 @@ def test_a_product_that_repeats_a_moment_is_named_as_pasted(ixz, pasted):
     assert found[0].suggestion.startswith(
         'ixz="7.582e-05" repeats iyy: a value pasted into the wrong attribute? With ixz="0" '
         'the tensor is valid; otherwise, ') == pasted, found[0].suggestion
+
+
+def _arm(masses_moments):
+    """Return a chain of 0.1 m cubes, link i with (mass, moment) masses_moments[i]."""
+    links = ''.join(f'<link name="l{index}">{inertial(mass, moment)}{box("0.1 0.1 0.1")}'
+                    '</link>' for index, (mass, moment) in enumerate(masses_moments))
+    joints = ''.join(
+        f'<joint name="j{index}" type="revolute"><parent link="l{index - 1}"/>'
+        f'<child link="l{index}"/><origin xyz="0 0 0.2"/><axis xyz="0 0 1"/>'
+        '<limit lower="-1" upper="1" effort="1" velocity="1"/></joint>'
+        for index in range(1, len(masses_moments)))
+    return f'<robot name="r">{links}{joints}</robot>'
+
+
+def test_one_mass_on_many_links_with_their_own_tensors_is_the_placeholder():
+    # AgileX Piper: 1e-5 kg on 9 links, each with its CAD tensor. One finding about the
+    # mass, with the least mass each tensor needs; no tensor suggested (--fix-inertia would
+    # have shrunk 54 right numbers to the placeholder mass).
+    found = rules(_arm([(1e-5, 2e-4), (1e-5, 1e-4), (1e-5, 5e-5), (1, 0.002)]))
+    (finding,) = found
+    assert finding.link is None and finding.links == ('l0', 'l1', 'l2')
+    assert finding.element == 'inertial/mass' and finding.severity == Severity.ERROR
+    assert finding.message.startswith('3 links declare the same mass, 1e-05 kg, with '
+                                      'different tensors that only bodies of ')
+    assert finding.suggested_inertia is None and not finding.links_suggested_inertia
+    # a bound of m (V_y + V_z) = m * 2 * 0.05^2 for a 0.1 m cube about its centre
+    least = [float(value) for value in dict(finding.values)['least_masses_kg'].split()]
+    assert least == pytest.approx([2e-4 / 0.005, 1e-4 / 0.005, 5e-5 / 0.005], rel=0.02)
+    # a tensor only twice over its bound is the tensor's fault: per link, with a fix
+    mixed = rules(_arm([(1e-5, 2e-4), (1e-5, 1e-4), (1e-5, 1e-7)]))
+    assert sorted(f.link for f in mixed) == ['l0', 'l1', 'l2']
+    assert all(f.suggested_inertia is not None for f in mixed)

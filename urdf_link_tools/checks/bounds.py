@@ -424,7 +424,13 @@ def check_bounds(ctx: CheckContext) -> Iterator[Finding]:
     """
     groups: Dict[Tuple[object, ...], List[Finding]] = {}
     carriers = placeholder_carriers(ctx)
+    masses = _placeholder_masses(ctx)
+    yield from (_mass_finding(ctx, mass, members) for mass, members in masses.items())
+    by_mass = {link.name for members in masses.values() for link, _ in members}
     for key, members in _exceeding(ctx).items():
+        members = [(link, found) for link, found in members if link.name not in by_mass]
+        if not members:
+            continue
         # A placeholder copied onto many links gets one suggestion, not one per link.
         alone = len(members) + sum(1 for values in carriers.values()
                                    if values == key[1:]) < MODEL_WIDE_MIN
@@ -490,6 +496,65 @@ def check_bounds(ctx: CheckContext) -> Iterator[Finding]:
             values=(('links', listed(links + also)), ('count', count)) + first.values,
             links=links + also,
             links_suggested_inertia=own)
+
+
+#: A tensor this many times over its link's bound needs a body this many times heavier.
+PLACEHOLDER_MASS_FACTOR = 10.0
+
+
+def _placeholder_masses(ctx: CheckContext) -> Dict[float, List[Tuple[Link, Excess]]]:
+    """
+    Return the links over their bound that share one mass and not one tensor, by mass.
+
+    Piper's 9 links: 1e-5 kg each with the CAD export's tensors (0.03 to 0.3 kg parts).
+    From 3 links, all over their bound by :data:`PLACEHOLDER_MASS_FACTOR` or more, with 2
+    or more different tensors, none of three equal moments (a placeholder tensor): the
+    mass is the placeholder, and shrinking every tensor to
+    fit it (what a per-link suggestion would do) would throw the right numbers away.
+    """
+    key = ('placeholder masses', None)
+    if key not in ctx.memo:
+        by_mass: Dict[float, List[Tuple[Link, Excess]]] = {}
+        for members in _exceeding(ctx).values():
+            for link, found in members:
+                values = link.inertial.inertia.as_tuple()
+                # Equal moments (ixx = iyy = izz: 0.001 on PR2's and TIAGo's frames) are a
+                # placeholder tensor themselves: those stay with the tensor's own rules.
+                if not found.of_robot and found.bound > 0.0 and \
+                        not values[0] == values[3] == values[5]:
+                    by_mass.setdefault(link.mass, []).append((link, found))
+        ctx.memo[key] = {
+            mass: sorted(members, key=lambda item: ctx.robot.links.index(item[0]))
+            for mass, members in by_mass.items()
+            if len(members) >= MODEL_WIDE_MIN
+            and len({link.inertial.inertia.as_tuple() for link, _ in members}) > 1
+            and all(found.moment >= PLACEHOLDER_MASS_FACTOR * found.bound
+                    for _, found in members)}
+    return ctx.memo[key]  # type: ignore[return-value]
+
+
+def _mass_finding(ctx: CheckContext, mass: float,
+                  members: List[Tuple[Link, Excess]]) -> Finding:
+    """Return the one finding of a mass copied onto links whose tensors need more."""
+    links = tuple(link.name for link, _ in members)
+    # The bound grows with the mass: the tensor fits a body of mass * moment / bound.
+    needed = [mass * found.moment / found.bound for _, found in members]
+    severity = max(_finding(ctx, link, found, False).severity for link, found in members)
+    least = ', '.join(f'{name} {fmt(value, 3)} kg' for name, value in zip(links, needed))
+    first = members[0][0].inertial
+    return ctx.finding(
+        'inertia-exceeds-extent', severity,
+        f'{len(links)} links declare the same mass, {fmt(mass)} kg, with different tensors '
+        f'that only bodies of {fmt(min(needed), 3)} to {fmt(max(needed), 3)} kg or more can '
+        f'have inside their geometry ({listed(links)}): the mass is the placeholder, not '
+        'the tensors (a default mass kept while the tensors came from the CAD model)',
+        element='inertial/mass', line=first.mass_line or first.line,
+        suggestion="write each link's real mass (the CAD model's, with which its tensor was "
+                   f'computed); at least: {least}. Shrinking the tensors to the placeholder '
+                   'mass would lose them (--fix-inertia leaves them)',
+        values=(('mass', mass), ('count', len(links)), ('links', listed(links)),
+                ('least_masses_kg', ' '.join(fmt(value, 3) for value in needed))),
+        links=links)
 
 
 def _limits(mass: float, centre: np.ndarray, bounds: Bounds) -> np.ndarray:
