@@ -414,9 +414,13 @@ def test_a_product_that_repeats_a_moment_is_named_as_pasted(ixz, pasted):
         'the tensor is valid; otherwise, ') == pasted, found[0].suggestion
 
 
-def _arm(masses_moments):
+def _arm(masses_moments, ratios=(0.9, 0.8)):
     """Return a chain of 0.1 m cubes, link i with (mass, moment) masses_moments[i]."""
-    links = ''.join(f'<link name="l{index}">{inertial(mass, moment)}{box("0.1 0.1 0.1")}'
+    def own(mass, moment):  # a CAD tensor: three different moments (by default)
+        return (f'<inertial><mass value="{mass}"/><inertia ixx="{moment}" ixy="0" ixz="0" '
+                f'iyy="{moment * ratios[0]}" iyz="0" izz="{moment * ratios[1]}"/></inertial>')
+
+    links = ''.join(f'<link name="l{index}">{own(mass, moment)}{box("0.1 0.1 0.1")}'
                     '</link>' for index, (mass, moment) in enumerate(masses_moments))
     joints = ''.join(
         f'<joint name="j{index}" type="revolute"><parent link="l{index - 1}"/>'
@@ -444,3 +448,6 @@ def test_one_mass_on_many_links_with_their_own_tensors_is_the_placeholder():
     mixed = rules(_arm([(1e-5, 2e-4), (1e-5, 1e-4), (1e-5, 1e-7)]))
     assert sorted(f.link for f in mixed) == ['l0', 'l1', 'l2']
     assert all(f.suggested_inertia is not None for f in mixed)
+    # equal moments are a placeholder tensor (PR2's 0.001 frames): the tensor's rules
+    isotropic = _arm([(1e-5, 2e-4), (1e-5, 1e-4), (1e-5, 5e-5)], ratios=(1, 1))
+    assert 'the same mass' not in ' '.join(f.message for f in rules(isotropic))
