@@ -223,3 +223,23 @@ def test_an_effort_of_zero_names_passive_joints():
     (finding,) = joint_findings(robot('<limit lower="-1" upper="1" effort="10" velocity="0"/>',
                                       'revolute', ''))
     assert 'passive' not in finding.suggestion
+
+
+PASSIVE = '<axis xyz="0 0 1"/><limit lower="-1" upper="1" effort="0" velocity="2"/>'
+OTHER = ('<link name="c">' + INERTIAL + '</link><joint name="k" type="revolute">'
+         '<parent link="b"/><child link="c"/><axis xyz="0 0 1"/>' + LIMIT + '</joint>')
+
+
+@pytest.mark.parametrize('declared,reported', [
+    ('', True),  # no actuators declared: a slip
+    ('<transmission name="t"><joint name="k"/><actuator name="m"/></transmission>', False),
+    ('<transmission name="t"><joint name="j"/></transmission>', True),  # j is driven
+    ('<ros2_control name="h" type="system"><joint name="k"><command_interface '
+     'name="position"/></joint><joint name="j"><state_interface name="position"/></joint>'
+     '</ros2_control>', False)])  # j is only read
+def test_effort_zero_on_a_joint_no_actuator_drives_is_passive(declared, reported):
+    # Cassie: effort="0" on the shin and ankle springs, which no <transmission> names while
+    # the motors' joints have one each: passive joints, effort 0 is right, nothing to fix.
+    found = [f for f in joint_findings(robot(PASSIVE, extra=OTHER + declared))
+             if f.rule == 'joint-limit-zero']
+    assert bool(found) == reported, found

@@ -21,7 +21,7 @@ says; judging it is the job of :mod:`urdf_link_tools.checks`.
 """
 
 from dataclasses import field
-from typing import Dict, List, Optional, Tuple, Union
+from typing import Dict, FrozenSet, List, Optional, Tuple, Union
 
 from urdf_link_tools.findings import Finding
 from urdf_link_tools.records import record
@@ -327,6 +327,9 @@ class Robot:
     #: it into the SDF ``<model>``, and gz-sim collides the model's links with each other only
     #: when it is true (its default is false)
     gazebo_self_collide: bool = False
+    #: the joints a ``<transmission>`` or ``<ros2_control>`` names (the actuated ones); None
+    #: when the description declares neither
+    actuated_joints: Optional[FrozenSet[str]] = None
     _links_by_name: Dict[str, Link] = field(
         init=False, repr=False, compare=False, default_factory=dict)
     _parent_joint: Dict[str, Joint] = field(

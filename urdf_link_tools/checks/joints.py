@@ -54,7 +54,9 @@ RULES = (
          'ignores the limit ("equal lower and upper limits") and lets it move',
          'use type="fixed" for a locked joint, or write the real range', URDFDOM),
     Rule('joint-limit-zero', Severity.WARNING, 'effort or velocity is 0 on a moving joint '
-         '(INFO when both are 0, as passive joints and placeholders are written)',
+         '(INFO when both are 0, as passive joints and placeholders are written; effort 0 '
+         'is not reported on a joint that no <transmission> or ros2_control command '
+         'interface drives when the description names its actuated joints)',
          'the joint can apply no force or cannot move wherever the URDF limits are '
          'enforced: Pinocchio reads effortLimit/velocityLimit 0, and so do MoveIt and '
          'ros2_control',
@@ -131,6 +133,12 @@ def _limits(ctx: CheckContext, joint: Joint) -> Iterator[Finding]:
         yield from _range(ctx, joint)
     zero = [name for name in ('effort', 'velocity')
             if getattr(limit, name) is not None and getattr(limit, name) == 0.0]
+    actuated = ctx.robot.actuated_joints
+    if zero == ['effort'] and actuated and joint.name not in actuated:
+        # The description names its actuated joints (transmissions, ros2_control command
+        # interfaces) and not this one: a passive joint, whose effort 0 is right (Cassie's
+        # shin and ankle springs).
+        zero = []
     if zero and joint.type in LIMITED_TYPES + ('continuous',) and joint.mimic is None and \
             joint.name not in model_choices(ctx).placeholder_set:
         # Both 0 is how passive joints and placeholders are written (urdfdom requires the

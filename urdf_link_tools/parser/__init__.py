@@ -23,7 +23,7 @@ elements; this module puts the robot together.
 """
 
 import gc
-from typing import List, Optional, Sequence, Tuple, Union
+from typing import List, Optional, Sequence, Set, Tuple, Union
 
 from lxml import etree
 
@@ -76,6 +76,7 @@ def robot_from_element(root: etree._Element, source: Optional[str] = None,
     # afterwards, in document order; one pass over the children finds them all.
     parts: List[Tuple[str, etree._Element]] = []
     self_collide = False
+    actuated: Optional[Set[str]] = None
     for child in root:
         tag = child.tag
         if tag == 'material':
@@ -96,6 +97,13 @@ def robot_from_element(root: etree._Element, source: Optional[str] = None,
             parts.append((tag, child))
         elif tag == 'gazebo' and child.get('reference') is None:
             self_collide = _self_collide(child, self_collide)
+        elif tag == 'transmission' or tag == 'ros2_control':
+            # A transmission's joints; a ros2_control joint with a command interface (one
+            # with state interfaces only is read, not driven).
+            actuated = (actuated or set()) | {
+                name.strip() for item in child.iter('joint')
+                for name in (item.get('name'),) if isinstance(name, str) and name.strip()
+                and (tag == 'transmission' or item.find('command_interface') is not None)}
     top_level = tuple(ctx.materials.values())
     for tag, child in parts:
         if tag == 'link':
@@ -115,7 +123,8 @@ def robot_from_element(root: etree._Element, source: Optional[str] = None,
         ctx.notes[:] = [note for note in ctx.notes if note.rule != 'robot-name-missing']
     return Robot(name=name, links=tuple(links), joints=tuple(joints),
                  materials=top_level, line=root.sourceline, source=source,
-                 notes=tuple(ctx.notes), gazebo_self_collide=self_collide)
+                 notes=tuple(ctx.notes), gazebo_self_collide=self_collide,
+                 actuated_joints=frozenset(actuated) if actuated is not None else None)
 
 
 def _self_collide(extension: etree._Element, current: bool) -> bool:
