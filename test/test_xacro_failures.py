@@ -217,6 +217,36 @@ def test_pre_ros2_tags_without_the_prefix_are_named_at_their_line(tmp_path):
     assert f"name 'side' is not defined (in {top}:3)" in said, said
 
 
+def test_an_unused_unprefixed_tag_follows_the_real_error_as_a_note(tmp_path):
+    # Robotnik's sensors: an <insert_block> without the prefix in a macro nobody calls, and
+    # a macro renamed upstream (the cause): the unknown macro leads, the tag is a note.
+    write(tmp_path / 'camera.xacro', f'<robot {XACRO_NS}>',
+          '  <xacro:macro name="camera" params="*origin">',
+          '    <insert_block name="origin"/>',
+          '  </xacro:macro>',
+          '  <xacro:macro name="sensor_rs_helios" params="name"/>',
+          '</robot>')
+    top = write(tmp_path / 'base.urdf.xacro',
+                f'<robot {XACRO_NS} name="base">',
+                '  <xacro:include filename="camera.xacro"/>',
+                '  <link name="a"/>',
+                '  <xacro:sensor_robosense_helios name="lidar"/>',
+                '</robot>')
+    said = refused(top)
+    assert ('xacro: unknown macro name: xacro:sensor_robosense_helios: no <xacro:macro '
+            'name="sensor_robosense_helios"> in the files read (did you mean '
+            f'sensor_rs_helios?) (in {top}:4); note: ') in said, said
+    assert said.endswith('camera.xacro:3: <insert_block> without the xacro: prefix: xacro 2 '
+                         '(ROS 2) expands only xacro:-prefixed tags: write '
+                         '<xacro:insert_block ...>'), said
+    # A macro defined without the prefix is the cause: the tag leads
+    write(tmp_path / 'camera.xacro', f'<robot {XACRO_NS}>',
+          '  <macro name="sensor_robosense_helios" params="name"/>', '</robot>')
+    said = refused(top)
+    assert 'xacro: ' + str(tmp_path / 'camera.xacro') + ':2: <macro> without the xacro: ' \
+        'prefix' in said, said
+
+
 def test_a_macro_called_before_its_definition_names_both_lines(tmp_path):
     # Allegro (v4, ROS 1): xacro:finger called on line 87, defined on line 312.
     top = write(tmp_path / 'hand.urdf.xacro',

@@ -189,17 +189,25 @@ def legacy_tags(document: Any, filename: str) -> List[Tuple[Any, str, int]]:
     return found
 
 
-def _legacy_hint(state: 'State') -> str:
-    """Say which un-prefixed tag to fix: the one around the failing element, else the first."""
+def _legacy_hint(state: 'State', message: str) -> Tuple[str, str]:
+    """
+    Return the message with which un-prefixed tag to fix, first when it is the likely cause.
+
+    The tag around the failing element, else the first. It leads when the failure is in it,
+    when a name is undefined (a macro body read as text) or when the unknown macro is one
+    of them; otherwise the real error leads and the tag follows as a note (Robotnik's
+    sensors: an unused ``<insert_block>`` in one file, a renamed macro the cause).
+    """
     if not state.legacy:
-        return ''
+        return message, ''
     chosen = state.legacy[0]
+    inside = False
     node = state.tracer.here
     while node is not None and getattr(node, 'tagName', None) is not None:
         around = [item for item in state.legacy if item[0] is node
                   or getattr(item[0], '_ult_src', None) == getattr(node, '_ult_src', 0)]
         if around:
-            chosen = around[0]
+            chosen, inside = around[0], True
             break
         node = node.parentNode
     element, file, line = chosen
@@ -207,9 +215,16 @@ def _legacy_hint(state: 'State') -> str:
     kinds = ', '.join(sorted({f'<{item[0].tagName}>' for item in others}))
     also = f' (and {len(others)}{"+" if len(others) >= 19 else ""} more: {kinds})' \
         if others else ''
-    return (f'{file}{":" + str(line) if line else ""}: <{element.tagName}> without the xacro: '
+    hint = (f'{file}{":" + str(line) if line else ""}: <{element.tagName}> without the xacro: '
             f'prefix: xacro 2 (ROS 2) expands only xacro:-prefixed tags: write '
-            f'<xacro:{element.tagName} ...>{also}; xacro then said: ')
+            f'<xacro:{element.tagName} ...>{also}')
+    macro = re.match(r'unknown macro name: xacro:(\S+)', message)
+    unprefixed = macro is not None and any(
+        item[0].tagName == 'macro' and item[0].getAttribute('name') == macro.group(1).rstrip(':')
+        for item in state.legacy)
+    if inside or unprefixed or 'is not defined' in message:
+        return f'{hint}; xacro then said: {message}', ''
+    return message, f'; note: {hint}'
 
 
 _MACRO_DEFINED = re.compile(r'<xacro:macro\b[^>]*?\bname\s*=\s*["\']([^"\']+)["\']')
@@ -377,7 +392,7 @@ def xacro_failure(exc: Exception, state: 'State') -> Dict[str, Any]:
         message = message.splitlines()[0].rstrip() + _unknown_macro_hint(state, macro.group(1))
     elif 'No such file' in message or 'xacro:include' in message:
         message += missing_file_hint(state)
-    message = _legacy_hint(state) + message
+    message, note = _legacy_hint(state, message)
     kind = 'refused' if 'refused:' in message or 'outside the directories' in message \
         or 'may never read' in message else 'xacro'
-    return failed(kind, message.splitlines()[0].rstrip() + location(state))
+    return failed(kind, message.splitlines()[0].rstrip() + location(state) + note)
