@@ -300,3 +300,5 @@ def test_a_macro_file_is_one_finding_that_says_so_or_is_skipped(tmp_path):
     plain.write_text('<robot name="r"/>')
     status, out, _ = run(['check', str(plain)])
     assert status == 2 and 'robot-empty' in out and 'macros' not in out
+    # the heading of the robot's own findings says they are not all (the last line counts all)
+    assert "robot 'r', robot-wide findings: 1 error" in out

@@ -149,7 +149,8 @@ def format_text(analysis: Analysis, source: Optional[str] = None, suppressed: in
                   for severity in (Severity.ERROR, Severity.WARNING, Severity.INFO)
                   if any(f.severity == severity for f in findings)]
         if link_name is None:
-            title = f"robot '{analysis.robot.name}'"
+            # Only the findings about the robot as a whole: the closing line counts all.
+            title = f"robot '{analysis.robot.name}', robot-wide findings"
         elif places is not None:  # xacro: where the link was written, when traced
             place = places.get(link_name)
             title = f'link {link_name}' + (f' ({location(*place)})' if place else '')
