@@ -336,6 +336,22 @@ def test_a_small_hinge_between_colliding_parts_is_an_info_a_large_part_a_warning
     assert [(f.link, f.severity) for f in found] == [('l3', Severity.WARNING)]
 
 
+def test_small_hinges_without_collision_on_many_links_are_one_note():
+    # TIAGo's four casters (one macro): four identical infos became one listing them;
+    # two stay per link.
+    hinge = f'{MASS}<visual><geometry><box size="0.03 0.03 0.03"/></geometry></visual>'
+    text = chain([full(), hinge, full(), full(), hinge, full(), full(), hinge] + [full()] * 6)
+    assert not findings(text, 'robot-collision-partial')  # 3 of 14 bodies, all hinges
+    (found,) = findings(text, 'collision-missing')
+    assert found.link is None and found.links == ('l1', 'l4', 'l7')
+    assert found.severity == Severity.INFO
+    assert found.message.startswith('3 small parts have visual geometry and no <collision>')
+    two = findings(chain([full(), hinge, full(), full(), hinge] + [full()] * 9),
+                   'collision-missing')
+    assert [(f.link, f.severity) for f in two] == [('l1', Severity.INFO),
+                                                   ('l4', Severity.INFO)]
+
+
 def test_parts_left_without_collision_are_one_finding_whatever_their_share():
     # Spot's four hips: one robot-collision-partial finding without the arm (4 of 13
     # bodies), four collision-missing warnings with it (4 of 21, under a quarter). Now one

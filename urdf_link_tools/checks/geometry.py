@@ -552,6 +552,61 @@ def check_collision_missing(ctx: CheckContext, link: Link) -> Iterator[Finding]:
     """
     Flag visible parts that nothing can collide with.
 
+    Small hinges (:func:`is_hinge`) without collision on 3 or more links are one note
+    (:func:`check_missing_hinges`): TIAGo's four casters, from one macro.
+    """
+    found = _collision_missing(ctx, link)
+    if found is None or (found[1] and len(_missing_hinges(ctx)) >= MODEL_WIDE_MIN):
+        return
+    yield found[0]
+
+
+def _missing_hinges(ctx: CheckContext) -> Tuple[str, ...]:
+    """Return the small hinges without collision geometry (once per analysis)."""
+    key = ('missing collision hinges', None)
+    if key not in ctx.memo:
+        names = []
+        for link in ctx.robot.links:
+            try:
+                found = _collision_missing(ctx, link)
+            except Exception:  # noqa: B902 (check_collision_missing reports it on the link)
+                continue
+            if found is not None and found[1]:
+                names.append(link.name)
+        ctx.memo[key] = tuple(names)
+    return ctx.memo[key]  # type: ignore[return-value]
+
+
+def check_missing_hinges(ctx: CheckContext) -> Iterator[Finding]:
+    """Note the small hinges without collision geometry once, from 3 on."""
+    names = _missing_hinges(ctx)
+    if len(names) < MODEL_WIDE_MIN:
+        return  # per link (check_collision_missing)
+    first = ctx.robot.link(names[0])
+    yield ctx.finding(
+        'collision-missing', Severity.INFO,
+        f'{len(names)} small parts have visual geometry and no <collision>, nor has any link '
+        f'welded to them ({listed(names)}): planners and simulators let them pass through '
+        f'everything; each is under {fmt(HINGE_SIZE * 100)} cm between links that collide '
+        'on both sides, whose shapes cover it in practice',
+        line=first.line if first is not None else None,
+        suggestion='add a <collision> primitive around each if a planner must keep them clear '
+                   '(the visual geometry is a starting point)',
+        values=(('count', len(names)), ('links', listed(names))), links=names)
+
+
+def _collision_missing(ctx: CheckContext, link: Link) -> Optional[Tuple[Finding, bool]]:
+    """Return a link's collision-missing finding and whether it is a small hinge (once)."""
+    key = ('collision missing', id(link))
+    if key not in ctx.memo:
+        ctx.memo[key] = next(_collision_missing_of(ctx, link), None)
+    return ctx.memo[key]  # type: ignore[return-value]
+
+
+def _collision_missing_of(ctx: CheckContext, link: Link) -> Iterator[Tuple[Finding, bool]]:
+    """
+    Flag visible parts that nothing can collide with.
+
     Quiet where :func:`visible_without_collision` is False, and for the links of a visual
     model (reported once by ``robot-collision-partial``). A moving link with mass and no geometry
     at all (an intermediate link of a multi-axis joint) is an info.
@@ -594,7 +649,7 @@ def check_collision_missing(ctx: CheckContext, link: Link) -> Iterator[Finding]:
         suggestion='add a <collision> with a primitive that encloses the part'
                    + (' (the visual geometry is a starting point)' if visuals else
                       '; an intermediate link of a multi-axis joint needs none'),
-        values=(('visuals', len(visuals)), ('mass', link.mass)))
+        values=(('visuals', len(visuals)), ('mass', link.mass))), hinge
 
 
 def _bare_moving(ctx: CheckContext) -> Tuple[Link, ...]:
@@ -705,5 +760,6 @@ def _colour(ctx: CheckContext, link: Optional[str], element: str, material) -> I
 
 
 CHECKS = (check_joint_origins, check_materials, check_reuses, check_mirrored,
-          check_bare_moving, check_missing_places, check_unsupported_formats)
+          check_bare_moving, check_missing_places, check_unsupported_formats,
+          check_missing_hinges)
 LINK_CHECKS = (check_elements, check_collision_missing, check_link_materials)
