@@ -420,14 +420,7 @@ def _arm(masses_moments, ratios=(0.9, 0.8)):
         return (f'<inertial><mass value="{mass}"/><inertia ixx="{moment}" ixy="0" ixz="0" '
                 f'iyy="{moment * ratios[0]}" iyz="0" izz="{moment * ratios[1]}"/></inertial>')
 
-    links = ''.join(f'<link name="l{index}">{own(mass, moment)}{box("0.1 0.1 0.1")}'
-                    '</link>' for index, (mass, moment) in enumerate(masses_moments))
-    joints = ''.join(
-        f'<joint name="j{index}" type="revolute"><parent link="l{index - 1}"/>'
-        f'<child link="l{index}"/><origin xyz="0 0 0.2"/><axis xyz="0 0 1"/>'
-        '<limit lower="-1" upper="1" effort="1" velocity="1"/></joint>'
-        for index in range(1, len(masses_moments)))
-    return f'<robot name="r">{links}{joints}</robot>'
+    return _chain([own(mass, moment) + box('0.1 0.1 0.1') for mass, moment in masses_moments])
 
 
 def test_one_mass_on_many_links_with_their_own_tensors_is_the_placeholder():
