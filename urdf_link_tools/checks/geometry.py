@@ -359,11 +359,10 @@ def _mesh(ctx: CheckContext, link: Link, element: GeometryElement,
 def _same_file(ctx: CheckContext, link: Link, element: GeometryElement,
                problem: MeshProblem) -> Tuple[str, ...]:
     """
-    Return the labels of the link's collisions a visual's mesh problem is also theirs.
+    Return the labels of the link's elements of the other group with the same file problem.
 
-    For a collision: the labels of the visuals naming the same file with the same problem
-    (the usual <visual> and <collision> of one mesh: one missing file, one finding, at the
-    collision's severity). For a visual: the collisions that report it.
+    The usual <visual> and <collision> of one mesh: one missing file, one finding, said on
+    the collision (at its severity), which names the visuals; a visual's is left to it.
     """
     name = element.geometry.filename.strip()  # type: ignore[union-attr]
     others = link.collisions if element.group == 'visual' else link.visuals
@@ -416,7 +415,7 @@ def check_unsupported_formats(ctx: CheckContext) -> Iterator[Finding]:
             f'{ext} files, which this tool does not read (it reads STL, OBJ, DAE, glTF and '
             f'GLB): they are not checked ({listed(links)}), nor the rules that need those '
             "links' sizes (the inertia bound of their bodies); RViz and MoveIt load many "
-            'more formats through Assimp, MuJoCo reads STL and OBJ only',
+            'more formats through Assimp, MuJoCo reads STL, OBJ and MSH',
             line=first.geometry.line or first.line,  # type: ignore[union-attr]
             suggestion='to have them checked (and loaded by MuJoCo), export STL, OBJ or DAE '
                        'copies (Blender, or `assimp export`) and name those',

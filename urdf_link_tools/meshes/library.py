@@ -374,7 +374,7 @@ class MeshLibrary(PackageResolver):
             return MeshProblem('mesh-unreadable', f'{path}: this tool does not read '
                                f'{ext or "extension-less"} meshes (it reads STL, OBJ, DAE, '
                                'glTF and GLB); RViz and MoveIt load many more formats through '
-                               'Assimp, MuJoCo reads STL and OBJ only', tried, path,
+                               'Assimp, MuJoCo reads STL, OBJ and MSH', tried, path,
                                unsupported_format=ext or '(none)')
         # The file itself (device and inode, as stat followed any links), not its path:
         # every spelling of it shares one entry; and the format its name announces.
