@@ -509,8 +509,8 @@ def _placeholder_masses(ctx: CheckContext) -> Dict[float, List[Tuple[Link, Exces
     Piper's 9 links: 1e-5 kg each with the CAD export's tensors (0.03 to 0.3 kg parts).
     From 3 links, all over their bound by :data:`PLACEHOLDER_MASS_FACTOR` or more, with 2
     or more different tensors, none of three equal moments (a placeholder tensor): the
-    mass is the placeholder, and shrinking every tensor to
-    fit it (what a per-link suggestion would do) would throw the right numbers away.
+    mass is the placeholder, and shrinking every tensor to fit it (what a per-link
+    suggestion would do) would throw the right numbers away.
     """
     key = ('placeholder masses', None)
     if key not in ctx.memo:
@@ -523,8 +523,9 @@ def _placeholder_masses(ctx: CheckContext) -> Dict[float, List[Tuple[Link, Exces
                 if not found.of_robot and found.bound > 0.0 and \
                         not values[0] == values[3] == values[5]:
                     by_mass.setdefault(link.mass, []).append((link, found))
+        order = {id(link): index for index, link in enumerate(ctx.robot.links)}
         ctx.memo[key] = {
-            mass: sorted(members, key=lambda item: ctx.robot.links.index(item[0]))
+            mass: sorted(members, key=lambda item: order[id(item[0])])
             for mass, members in by_mass.items()
             if len(members) >= MODEL_WIDE_MIN
             and len({link.inertial.inertia.as_tuple() for link, _ in members}) > 1
