@@ -444,3 +444,30 @@ def test_one_mass_on_many_links_with_their_own_tensors_is_the_placeholder():
     # equal moments are a placeholder tensor (PR2's 0.001 frames): the tensor's rules
     isotropic = _arm([(1e-5, 2e-4), (1e-5, 1e-4), (1e-5, 5e-5)], ratios=(1, 1))
     assert 'the same mass' not in ' '.join(f.message for f in rules(isotropic))
+
+
+def _offset_parts(coms):
+    """Links whose 0.04 m cube sits at xyz="0.02 0.01 0", each with its centre of mass."""
+    part = ('<inertial><origin xyz="{com}"/><mass value="0.1"/><inertia ixx="1e-5" ixy="0" '
+            'ixz="0" iyy="1e-5" iyz="0" izz="1e-5"/></inertial><collision><origin '
+            'xyz="0.02 0.01 0"/><geometry><box size="0.04 0.04 0.04"/></geometry></collision>')
+    return _chain([part.format(com=com) for com in coms])
+
+
+def test_centres_of_mass_at_one_length_slip_are_one_finding():
+    # Schunk SVH: 21 centres of mass, most exactly 10x their geometry's centroid (a model
+    # exported at another scale): one finding naming the factor, not one per link.
+    def found(coms):
+        return [f for f in analyze(parse_urdf_string(_offset_parts(coms)), NO_MESHES).findings
+                if f.rule == 'com-outside-geometry']
+
+    (slip,) = found(['0.2 0.1 0', '0.21 0.095 0', '0.19 0.1 0.001', '0.02 0.01 0'])
+    assert slip.links == ('l0', 'l1', 'l2') and dict(slip.values)['factor'] == '10'
+    assert 'each about 10x as far from the link origin as its collision geometry' in \
+        slip.message and 'divide each centre of mass by 10' in slip.suggestion
+    (milli,) = found(['20 10 0', '20 10 0.5', '19.5 10 0'])
+    assert 'millimetres read as metres' in milli.message
+    # two are two findings; offsets that are no single factor stay per link
+    assert [f.link for f in found(['0.2 0.1 0', '0.2 0.1 0.001'])] == ['l0', 'l1']
+    assert sorted(f.link for f in found(['0.2 0.1 0', '0.07 0.2 0', '-0.3 0 0'])) == \
+        ['l0', 'l1', 'l2']

@@ -22,7 +22,7 @@ inertial frame. Overlapping collision parts are counted twice.
 """
 
 import math
-from typing import Iterator
+from typing import Dict, Iterator, List, Optional
 
 import numpy as np
 
@@ -30,7 +30,7 @@ from urdf_link_tools.checks.base import CheckContext, fmt, fmt_inertia, fmt_vect
 from urdf_link_tools.checks.bounds import body_extent, excess, placeholder_carriers
 from urdf_link_tools.checks.density import density_verdict, group_bounds, \
     negligible_in_its_body
-from urdf_link_tools.checks.model_wide import grouped_by_value
+from urdf_link_tools.checks.model_wide import grouped_by_value, listed, MODEL_WIDE_MIN
 from urdf_link_tools.checks.suggest import geometry_tensor, mismatch, suggest, visual_tensor
 from urdf_link_tools.findings import Finding, Severity
 from urdf_link_tools.geometry import (
@@ -360,17 +360,84 @@ def check_densities(ctx: CheckContext) -> Iterator[Finding]:
                      'geometry of each')
 
 
+#: Length slips a centre of mass can carry: the factor and what it usually is.
+SLIP_FACTORS = ((1000.0, 'millimetres read as metres'), (100.0, 'centimetres read as metres'),
+                (10.0, 'a model exported at 10x'), (25.4, 'inches read as millimetres'),
+                (0.1, 'a model exported at 0.1x'), (0.01, 'metres read as centimetres'),
+                (0.001, 'metres read as millimetres'))
+
+#: How far a factor may be from the named one, and a centre of mass from the factor times
+#: the centroid (share of its distance from the origin): parts are not uniform, and a sign
+#: of a small coordinate may differ (Schunk SVH's left_hand_c).
+SLIP_TOLERANCE = 0.15
+SLIP_STRAY = 0.25
+
+
+def _slip_factor(ctx: CheckContext, link: Link) -> Optional[float]:
+    """Return the length factor between a link's centre of mass and its geometry's centroid."""
+    model, _ = ctx.collision_model(link)
+    if model is None:
+        return None
+    centre = np.asarray(model.centre, dtype=float)
+    com = np.asarray(link.inertial.origin.xyz, dtype=float)
+    norm = float(centre @ centre)
+    if not norm > 1e-12 or not np.all(np.isfinite(com)):
+        return None
+    factor = float(com @ centre) / norm
+    if float(np.linalg.norm(com - factor * centre)) > SLIP_STRAY * float(
+            np.linalg.norm(com)):
+        return None
+    for named, _ in SLIP_FACTORS:
+        if abs(factor / named - 1.0) <= SLIP_TOLERANCE:
+            return named
+    return None
+
+
 def check_coms(ctx: CheckContext) -> Iterator[Finding]:
     """
     Flag misplaced centres of mass: per link, or once for 3 or more links sharing one.
 
     The same xyz written on several links and outside each one's geometry is one choice
-    (r6bot's macro puts every centre of mass at the link origin): one finding.
+    (r6bot's macro puts every centre of mass at the link origin): one finding. So are 3 or
+    more centres of mass each the same power of ten (or 25.4) times their geometry's
+    centroid: one length slip (Schunk SVH: 21 links at 10x).
     """
+    found = {link.name: list(check_com(ctx, link)) for link in ctx.robot.links}
+    slips: Dict[float, List[Link]] = {}
+    for link in ctx.robot.links:
+        if found[link.name]:
+            factor = _slip_factor(ctx, link)
+            if factor is not None:
+                slips.setdefault(factor, []).append(link)
+    slipped = set()
+    for factor, links in slips.items():
+        if len(links) >= MODEL_WIDE_MIN:
+            slipped.update(link.name for link in links)
+            yield _slip_finding(ctx, factor, links)
     yield from grouped_by_value(
-        ctx, check_com, lambda _, finding: dict(finding.values)['com'],
+        ctx, lambda _, link: iter(() if link.name in slipped else found[link.name]),
+        lambda _, finding: dict(finding.values)['com'],
         lambda com: f'links put their centre of mass at xyz="{com}", outside the bounds of '
                     'their geometry', own_fixes=True)
+
+
+def _slip_finding(ctx: CheckContext, factor: float, links: List[Link]) -> Finding:
+    """Return the one finding of centres of mass that share a length slip."""
+    names = tuple(link.name for link in links)
+    what = dict(SLIP_FACTORS)[factor]
+    first = links[0].inertial
+    return ctx.finding(
+        'com-outside-geometry', Severity.WARNING,
+        f'{len(names)} links put their centre of mass outside their geometry, each about '
+        f"{fmt(factor)}x as far from the link origin as its collision geometry's centroid "
+        f'({listed(names)}): one length slip ({what}?)',
+        line=first.origin.line or first.line,
+        suggestion=f'if the geometry is right, divide each centre of mass by {fmt(factor)} '
+                   f'and check the tensors too (a length slip scales them by '
+                   f'{fmt(factor * factor)}); if the centres of mass are right, the meshes '
+                   'or their scale are not',
+        values=(('factor', factor), ('count', len(names)), ('links', listed(names))),
+        links=names)
 
 
 CHECKS = (check_mismatches, check_densities, check_coms)
