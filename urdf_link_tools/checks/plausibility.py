@@ -27,7 +27,8 @@ from typing import Dict, Iterator, List, Optional
 import numpy as np
 
 from urdf_link_tools.checks.base import CheckContext, fmt, fmt_inertia, fmt_vector, Rule
-from urdf_link_tools.checks.bounds import body_extent, excess, placeholder_carriers
+from urdf_link_tools.checks.bounds import (body_extent, COM_MIN_TOLERANCE, COM_TOLERANCE,
+                                           excess, placeholder_carriers)
 from urdf_link_tools.checks.density import density_verdict, group_bounds, \
     negligible_in_its_body
 from urdf_link_tools.checks.model_wide import grouped_by_value, listed, MODEL_WIDE_MIN
@@ -39,11 +40,6 @@ from urdf_link_tools.inertia import (
     inertia_values, MUJOCO_EPS, principal_values, violates_triangle)
 from urdf_link_tools.model import Link
 
-#: The centre of mass may sit this fraction of the geometry bounds' diagonal outside them,
-#: and at least COM_MIN_TOLERANCE (m): a few millimetres of CAD-versus-mesh drift on a small
-#: part changes no simulation a maintainer would notice.
-COM_TOLERANCE = 0.05
-COM_MIN_TOLERANCE = 0.01
 
 RULES = (
     Rule('inertia-geometry-mismatch', Severity.WARNING,
