@@ -473,19 +473,23 @@ def test_centres_of_mass_at_one_length_slip_are_one_finding():
         ['l0', 'l1', 'l2']
 
 
-@pytest.mark.parametrize('com,judged', [('0.0498 0 0', True), ('0.2 0 0', False)])
-def test_a_centre_of_mass_just_outside_is_judged_about_the_box_centre(com, judged):
+@pytest.mark.parametrize('com,moment,judged', [
+    ('0.0498 0 0', 0.03, True),  # 7.4x the bound about the box's centre
+    ('0.0498 0 0', 0.006, None),  # 1.5x: the geometry may miss a flange (AUBO iS5): quiet
+    ('0.2 0 0', 0.03, False)])  # com-outside-geometry
+def test_a_centre_of_mass_just_outside_is_judged_about_the_box_centre(com, moment, judged):
     # Rokae SR4's link6: 9.8 mm outside its geometry, under com-outside-geometry's 1 cm: a
     # radius of gyration of 0.18 m in a 9 cm part was said by neither rule. Within that
     # tolerance the bound is taken about the box's centre (the loosest); further out,
     # com-outside-geometry speaks.
     text = ('<robot name="r"><link name="l"><inertial><origin xyz="' + com + '"/>'
-            '<mass value="1"/><inertia ixx="0.03" ixy="0" ixz="0" iyy="0.03" iyz="0" '
-            'izz="0.03"/></inertial>' + box('0.09 0.09 0.09') + '</link></robot>')
+            f'<mass value="1"/><inertia ixx="{moment}" ixy="0" ixz="0" iyy="{moment}" iyz="0" '
+            f'izz="{moment}"/></inertial>' + box('0.09 0.09 0.09') + '</link></robot>')
     findings = analyze(parse_urdf_string(text), NO_MESHES).findings
     bound = [f for f in findings if f.rule == 'inertia-exceeds-extent']
     outside = [f for f in findings if f.rule == 'com-outside-geometry']
-    assert (len(bound), len(outside)) == ((1, 0) if judged else (0, 1)), findings
+    expected = (1, 0) if judged else (0, 0) if judged is None else (0, 1)
+    assert (len(bound), len(outside)) == expected, findings
     if judged:
         assert '(about their centre: the declared centre of mass lies 4.8 mm outside them)' \
             in bound[0].message
