@@ -318,10 +318,7 @@ def _mesh(ctx: CheckContext, link: Link, element: GeometryElement,
             is_unexpanded(geometry.filename):
         return  # xacro-unexpanded says it once for the robot
     if isinstance(result, MeshProblem) and id(element) in _grouped_missing(ctx):
-        return  # one finding for the package or folder (check_missing_places)
-    if isinstance(result, MeshProblem) and result.unsupported_format is not None and \
-            len(_unsupported_formats(ctx)[result.unsupported_format]) >= MODEL_WIDE_MIN:
-        return  # one finding for the format (check_unsupported_formats)
+        return  # one finding for the package, folder or format (check_missing_places)
     twins = _same_file(ctx, link, element, result) if isinstance(result, MeshProblem) else ()
     if twins and element.group == 'visual':
         return  # said once, on the collision that names the same file
@@ -384,47 +381,6 @@ def _problem_severity(element: GeometryElement, problem: MeshProblem) -> Severit
     return _severity(element)
 
 
-def _unsupported_formats(ctx: CheckContext) \
-        -> Dict[str, List[Tuple[Link, GeometryElement, MeshProblem]]]:
-    """Return, per mesh format this tool does not read, the elements in it (once)."""
-    key = ('unsupported formats', None)
-    if key not in ctx.memo:
-        found: Dict[str, List[Tuple[Link, GeometryElement, MeshProblem]]] = {}
-        for link in ctx.robot.links:
-            for element in _elements(link):
-                result = ctx.mesh_for(element) if isinstance(element.geometry, Mesh) else None
-                if isinstance(result, MeshProblem) and result.unsupported_format is not None:
-                    found.setdefault(result.unsupported_format, []).append(
-                        (link, element, result))
-        ctx.memo[key] = found
-    return ctx.memo[key]  # type: ignore[return-value]
-
-
-def check_unsupported_formats(ctx: CheckContext) -> Iterator[Finding]:
-    """Report the meshes of one format this tool does not read once, from 3 on."""
-    for ext, elements in _unsupported_formats(ctx).items():
-        if len(elements) < MODEL_WIDE_MIN:
-            continue  # per element (check_elements)
-        links = tuple(dict.fromkeys(link.name for link, _, _ in elements))
-        collisions = sum(1 for _, element, _ in elements if element.group == 'collision')
-        first = elements[0][1]
-        yield ctx.finding(
-            'mesh-unreadable', max(_problem_severity(element, problem)
-                                   for _, element, problem in elements),
-            f'{len(elements)} meshes ({collisions} collision) on {len(links)} links are '
-            f'{ext} files, which this tool does not read (it reads STL, OBJ, DAE, glTF and '
-            f'GLB): they are not checked ({listed(links)}), nor the rules that need those '
-            "links' sizes (the inertia bound of their bodies); RViz and MoveIt load many "
-            'more formats through Assimp, MuJoCo reads STL, OBJ and MSH',
-            line=first.geometry.line or first.line,  # type: ignore[union-attr]
-            suggestion='to have them checked (and loaded by MuJoCo), export STL, OBJ or DAE '
-                       'copies (Blender, or `assimp export`) and name those',
-            values=(('format', ext), ('count', len(elements)),
-                    ('collision_meshes', collisions), ('links', listed(links)),
-                    ('filename', first.geometry.filename)),  # type: ignore[union-attr]
-            links=links)
-
-
 def _unchecked(element: GeometryElement) -> str:
     """Say what a mesh that was not read leaves unchecked."""
     rules = 'the inertia bound of its body, its density, its overlaps' \
@@ -453,8 +409,11 @@ def _missing_place(ctx: CheckContext, element: GeometryElement,
     ('package', name) of a package that was not found, ('folder', path) of an absolute
     folder that does not exist; for a file missing from a package or folder that exists,
     ('package files', name) or ('folder files', path), unless a file of a near name exists
-    there (a typo, said with the file it probably meant).
+    there (a typo, said with the file it probably meant). A file in a format this tool does
+    not read is grouped by it: ('format', '.3ds') (AUBO's visuals, 7 per robot).
     """
+    if problem.unsupported_format is not None:
+        return ('format', problem.unsupported_format)
     if problem.missing_package:
         return ('package', problem.missing_package)
     if problem.missing_folder:
@@ -472,7 +431,7 @@ def _missing_place(ctx: CheckContext, element: GeometryElement,
 
 def _missing_places(ctx: CheckContext) \
         -> Dict[Tuple[str, str], List[Tuple[Link, GeometryElement, MeshProblem]]]:
-    """Return, per package or folder that was not found, the mesh elements in it (once)."""
+    """Return, per package or folder that was not found (or format), its mesh elements (once)."""
     key = ('missing places', None)
     if key not in ctx.memo:
         found: Dict[Tuple[str, str], List[Tuple[Link, GeometryElement, MeshProblem]]] = {}
@@ -501,7 +460,7 @@ def _grouped_missing(ctx: CheckContext) -> FrozenSet[int]:
 
 
 def check_missing_places(ctx: CheckContext) -> Iterator[Finding]:
-    """Report the missing meshes of one package or folder once, from 3 on."""
+    """Report the missing meshes of one package or folder (or of one format) once, from 3 on."""
     for (kind, name), elements in _missing_places(ctx).items():
         if len(elements) < MODEL_WIDE_MIN:
             continue  # per element (check_elements)
@@ -514,7 +473,16 @@ def check_missing_places(ctx: CheckContext) -> Iterator[Finding]:
         tried = elements[0][2].tried
         files = tuple(dict.fromkeys(
             element.geometry.filename.strip() for _, element, _ in elements))  # type: ignore
-        if kind == 'package':
+        if kind == 'format':
+            message = (f'{len(elements)} meshes ({collisions} collision) on {len(links)} links '
+                       f'are {name} files, which this tool does not read (it reads STL, OBJ, '
+                       f'DAE, glTF and GLB): they are not checked ({listed(links)}), nor the '
+                       "rules that need those links' sizes (the inertia bound of their "
+                       'bodies); RViz and MoveIt load many more formats through Assimp, MuJoCo '
+                       'reads STL, OBJ and MSH')
+            suggestion = ('to have them checked (and loaded by MuJoCo), export STL, OBJ or DAE '
+                          'copies (Blender, or `assimp export`) and name those')
+        elif kind == 'package':
             message = f'package {name!r} was not found: {counted}'
             suggestion = (f'source the workspace that holds {name}, or pass --package-dir '
                           f'{name}=/path/to/{name} (node: the package_dirs parameter or '
@@ -537,7 +505,8 @@ def check_missing_places(ctx: CheckContext) -> Iterator[Finding]:
             suggestion = f'fix the filenames, or add the files; tried, for the first: ' \
                 f'{"; ".join(tried)}'
         yield ctx.finding(
-            'mesh-not-found', max(_severity(element) for _, element, _ in elements),
+            elements[0][2].rule, max(_problem_severity(element, problem)
+                                     for _, element, problem in elements),
             message, element=None,
             line=first.geometry.line or first.line,  # type: ignore[union-attr]
             suggestion=suggestion,
@@ -759,6 +728,5 @@ def _colour(ctx: CheckContext, link: Optional[str], element: str, material) -> I
 
 
 CHECKS = (check_joint_origins, check_materials, check_reuses, check_mirrored,
-          check_bare_moving, check_missing_places, check_unsupported_formats,
-          check_missing_hinges)
+          check_bare_moving, check_missing_places, check_missing_hinges)
 LINK_CHECKS = (check_elements, check_collision_missing, check_link_materials)
