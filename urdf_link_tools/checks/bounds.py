@@ -112,21 +112,23 @@ class Excess:
     outside: float = 0.0
 
 
-def _judged_centre(centre: np.ndarray, bounds: Bounds) -> Optional[np.ndarray]:
+def _judged_centre(centre: np.ndarray, bounds: Bounds) -> Optional[Tuple[np.ndarray, float]]:
     """
-    Return the point a link's bound is taken about, or None when it is not judged.
+    Return the point a link's bound is taken about and how far (m) the centre lies outside.
 
-    The declared centre of mass inside the box; the box's centre (the loosest bound of all)
-    when it lies outside by no more than com-outside-geometry's tolerance, which then says
-    nothing (Rokae SR4's link6: 9.8 mm outside, a radius of gyration of 0.18 m in a 9 cm
-    part went unsaid by both rules); None further out (com-outside-geometry says it).
+    The declared centre of mass inside the box (0 outside); the box's centre (the loosest
+    bound of all) when it lies outside by no more than com-outside-geometry's tolerance,
+    which then says nothing (Rokae SR4's link6: 9.8 mm outside, a radius of gyration of
+    0.18 m in a 9 cm part went unsaid by both rules); None further out, where it is not
+    judged (com-outside-geometry says it).
     """
     if not _outside(centre, bounds):
-        return centre
+        return centre, 0.0
     tolerance = max(COM_MIN_TOLERANCE,
                     COM_TOLERANCE * float(np.linalg.norm(bounds[1] - bounds[0])))
-    if distance_outside(centre, bounds) <= tolerance:
-        return (bounds[0] + bounds[1]) / 2.0
+    outside = distance_outside(centre, bounds)
+    if outside <= tolerance:
+        return (bounds[0] + bounds[1]) / 2.0, float(outside)
     return None
 
 
@@ -286,19 +288,18 @@ def _excess(ctx: CheckContext, link: Link) -> Optional[Excess]:
             return None  # a robot of one point: nothing to compare with
         bounds = robot
         limits = np.full(3, link.mass * size * size)
+        outside = 0.0
     else:
-        centre = np.asarray(inertial.origin.xyz, dtype=float)
-        judged = _judged_centre(centre, bounds)
+        judged = _judged_centre(np.asarray(inertial.origin.xyz, dtype=float), bounds)
         if judged is None:
             return None  # com-outside-geometry says the centre of mass is misplaced
-        limits = _limits(link.mass, judged, bounds)
+        point, outside = judged
+        limits = _limits(link.mass, point, bounds)
     ratios = [moments[k] / limits[k] if limits[k] > 0.0 else math.inf for k in range(3)]
     axis = ratios.index(max(ratios))  # the first of equal ones, as np.argmax (no NaN here)
-    outside = 0.0 if of_robot else distance_outside(centre, bounds)
     if not ratios[axis] > (MARGIN if outside == 0.0 else OUTSIDE_MARGIN):
         return None
-    return Excess(axis, float(moments[axis]), float(limits[axis]), bounds, of_robot,
-                  float(outside))
+    return Excess(axis, float(moments[axis]), float(limits[axis]), bounds, of_robot, outside)
 
 
 def _moments_in_link_frame(matrix: np.ndarray, rpy: Tuple[float, float, float]) -> List[float]:
@@ -628,7 +629,7 @@ def _moment_limits(ctx: CheckContext, link: Link) -> Optional[np.ndarray]:
     judged = _judged_centre(np.asarray(inertial.origin.xyz, dtype=float), bounds)
     if judged is None:
         return None
-    return _limits(link.mass, judged, bounds) * MARGIN
+    return _limits(link.mass, judged[0], bounds) * MARGIN
 
 
 def fitting_box(ctx: CheckContext, link: Link) -> Optional[Tuple[np.ndarray, np.ndarray]]:
