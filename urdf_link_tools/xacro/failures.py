@@ -189,7 +189,7 @@ def legacy_tags(document: Any, filename: str) -> List[Tuple[Any, str, int]]:
     return found
 
 
-def _legacy_hint(state: 'State', message: str) -> Tuple[str, str]:
+def _legacy_hint(state: 'State', message: str, unknown: Optional[str]) -> Tuple[str, str]:
     """
     Return the message with which un-prefixed tag to fix, first when it is the likely cause.
 
@@ -197,6 +197,8 @@ def _legacy_hint(state: 'State', message: str) -> Tuple[str, str]:
     when a name is undefined (a macro body read as text) or when the unknown macro is one
     of them; otherwise the real error leads and the tag follows as a note (Robotnik's
     sensors: an unused ``<insert_block>`` in one file, a renamed macro the cause).
+
+    :param unknown: the macro xacro did not know, when that was the failure
     """
     if not state.legacy:
         return message, ''
@@ -218,9 +220,8 @@ def _legacy_hint(state: 'State', message: str) -> Tuple[str, str]:
     hint = (f'{file}{":" + str(line) if line else ""}: <{element.tagName}> without the xacro: '
             f'prefix: xacro 2 (ROS 2) expands only xacro:-prefixed tags: write '
             f'<xacro:{element.tagName} ...>{also}')
-    macro = re.match(r'unknown macro name: xacro:(\S+)', message)
-    unprefixed = macro is not None and any(
-        item[0].tagName == 'macro' and item[0].getAttribute('name') == macro.group(1).rstrip(':')
+    unprefixed = unknown is not None and any(
+        item[0].tagName == 'macro' and item[0].getAttribute('name') == unknown
         for item in state.legacy)
     if inside or unprefixed or 'is not defined' in message:
         return f'{hint}; xacro then said: {message}', ''
@@ -392,7 +393,7 @@ def xacro_failure(exc: Exception, state: 'State') -> Dict[str, Any]:
         message = message.splitlines()[0].rstrip() + _unknown_macro_hint(state, macro.group(1))
     elif 'No such file' in message or 'xacro:include' in message:
         message += missing_file_hint(state)
-    message, note = _legacy_hint(state, message)
+    message, note = _legacy_hint(state, message, macro.group(1) if macro is not None else None)
     kind = 'refused' if 'refused:' in message or 'outside the directories' in message \
         or 'may never read' in message else 'xacro'
     return failed(kind, message.splitlines()[0].rstrip() + location(state) + note)
