@@ -361,22 +361,23 @@ def linkage_driver(ctx: CheckContext, first: str, second: str) -> Optional[str]:
 
     robot = ctx.robot
 
-    def ancestry(name: str) -> Tuple[List, List[str]]:
-        joints, links = [], [name]
+    def ancestry(name: str) -> Tuple[List, Dict[str, int]]:
+        # links by their place on the way up (a dict: a loop ends the walk in linear time)
+        joints, links = [], {name: 0}
         joint = robot.parent_joint(name)
         while joint is not None and joint.parent not in links:
             joints.append(joint)
-            links.append(joint.parent)
+            links[joint.parent] = len(joints)
             joint = robot.parent_joint(joint.parent)
         return joints, links
 
     joints_a, links_a = ancestry(first)
     joints_b, links_b = ancestry(second)
-    common = next((name for name in links_a if name in set(links_b)), None)
+    common = next((name for name in links_a if name in links_b), None)
     if common is None:
         return None
-    moving = [joint for joint in joints_a[:links_a.index(common)]
-              + joints_b[:links_b.index(common)] if joint.type in ACTUATED]
+    moving = [joint for joint in joints_a[:links_a[common]]
+              + joints_b[:links_b[common]] if joint.type in ACTUATED]
     if len(moving) < 2:
         return None
     by_name = {joint.name: joint for joint in robot.joints}
