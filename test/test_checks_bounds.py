@@ -463,14 +463,67 @@ def test_centres_of_mass_at_one_length_slip_are_one_finding():
 
     (slip,) = found(['0.2 0.1 0', '0.21 0.095 0', '0.19 0.1 0.001', '0.02 0.01 0'])
     assert slip.links == ('l0', 'l1', 'l2') and dict(slip.values)['factor'] == '10'
-    assert 'each about 10x as far from the link origin as its collision geometry' in \
-        slip.message and 'divide each centre of mass by 10' in slip.suggestion
+    assert 'each about 10x too far from the link origin (l0, l1, l2): divided by 10, each ' \
+        "comes to its collision geometry's centroid;" in slip.message
+    assert 'divide each centre of mass by 10' in slip.suggestion
     (milli,) = found(['20 10 0', '20 10 0.5', '19.5 10 0'])
     assert 'millimetres read as metres' in milli.message
     # two are two findings; offsets that are no single factor stay per link
     assert [f.link for f in found(['0.2 0.1 0', '0.2 0.1 0.001'])] == ['l0', 'l1']
     assert sorted(f.link for f in found(['0.2 0.1 0', '0.07 0.2 0', '-0.3 0 0'])) == \
         ['l0', 'l1', 'l2']
+
+
+def _slipped_part(com, moment):
+    """Return a 0.04 m cube at xyz="0.02 0.01 0" of 0.1 kg, its moments about `moment`."""
+    return ('<inertial><origin xyz="{com}"/><mass value="0.1"/><inertia ixx="{m}" ixy="0" '
+            'ixz="0" iyy="{m1}" iyz="0" izz="{m2}"/></inertial><collision><origin '
+            'xyz="0.02 0.01 0"/><geometry><box size="0.04 0.04 0.04"/></geometry>'
+            '</collision>').format(com=com, m=moment, m1=moment * 1.1, m2=moment * 0.9)
+
+
+def test_tensors_at_one_length_slip_are_one_finding():
+    # Schunk SVH: 22 tensors about 100x their geometry's (74x to 152x per moment), the model
+    # exported at 10x: one inertia finding naming the slip, not one per link. The cube's own
+    # moment at 0.1 kg is 2.67e-5 kg m^2.
+    def found(parts):
+        return [f for f in analyze(parse_urdf_string(_chain(parts)), NO_MESHES).findings
+                if f.rule in ('inertia-geometry-mismatch', 'com-outside-geometry')]
+
+    slipped = [_slipped_part('0.2 0.1 0', 2.6e-3), _slipped_part('0.21 0.1 0', 2.7e-3),
+               _slipped_part('0.2 0.09 0', 2.8e-3)]
+    com, tensor = found(slipped)
+    assert (com.rule, tensor.rule) == ('com-outside-geometry', 'inertia-geometry-mismatch')
+    assert tensor.links == ('l0', 'l1', 'l2') and tensor.link is None
+    assert tensor.message.startswith('3 links declare tensors each about 100x larger than '
+                                     'their collision geometry gives at their mass')
+    assert 'a model exported at 10x?' in tensor.message
+    assert 'centres of mass show the same slip' in tensor.message
+    assert 'divide each tensor by 100' in tensor.suggestion
+    # --fix-inertia keeps each link's own tensor
+    assert [name for name, _ in tensor.links_suggested_inertia] == ['l0', 'l1', 'l2']
+    # two are per link; a factor that is no slip's square (30x) stays per link
+    assert [f.link for f in found(slipped[:2]) if f.rule == 'inertia-geometry-mismatch'] == \
+        ['l0', 'l1']
+    off = [_slipped_part('0.2 0.1 0', moment) for moment in (8e-4, 8.2e-4, 7.9e-4)]
+    assert sorted(f.link for f in found(off) if f.rule == 'inertia-geometry-mismatch') == \
+        ['l0', 'l1', 'l2']
+
+
+def test_a_centre_of_mass_the_tensor_shows_slipped_joins_the_slip():
+    # SVH's base link: its centre of mass 8x its hull's centroid, not 10x, but its tensor is
+    # 100x and the centre of mass divided by 10 lies in its geometry: the same slip.
+    parts = [_slipped_part('0.2 0.1 0', 2.6e-3), _slipped_part('0.21 0.1 0', 2.7e-3),
+             _slipped_part('0.3 -0.02 0', 2.8e-3)]
+    (com,) = [f for f in analyze(parse_urdf_string(_chain(parts)), NO_MESHES).findings
+              if f.rule == 'com-outside-geometry']
+    assert com.links == ('l0', 'l1', 'l2')
+    assert "(l2: within its geometry, its tensor 100x the geometry's)" in com.message
+    # without the tensor's slip, that centre of mass is its own finding
+    parts[2] = _slipped_part('0.3 -0.02 0', 2.7e-5)
+    found = [f for f in analyze(parse_urdf_string(_chain(parts)), NO_MESHES).findings
+             if f.rule == 'com-outside-geometry']
+    assert sorted(f.link for f in found) == ['l0', 'l1', 'l2']
 
 
 @pytest.mark.parametrize('com,moment,judged', [

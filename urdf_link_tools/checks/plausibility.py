@@ -47,7 +47,8 @@ RULES = (
          'inertia_mismatch_factor (10x by default), either way (not when the tensor is within '
          "2x of a solid box over the link's geometry, or of its visual geometry filled at a "
          'plausible density: the collision is then a partial shape); the same tensor on 3 or '
-         'more links is one finding',
+         'more links is one finding, and so are 3 or more tensors off by the square of one '
+         'length slip (10x, 25.4x, 100x, 1000x or their inverses)',
          'a wrong tensor (a copied placeholder such as ixx=iyy=izz=1, a unit slip) makes '
          'joints far too sluggish or far too twitchy in simulation and control',
          'use the suggested tensor (uniform density, in the URDF inertial frame) or the CAD '
@@ -68,7 +69,9 @@ RULES = (
          'geometry and of the visual geometry (not for a link welded to links so much heavier '
          "that the fused body's centre of mass moves by under COM_MIN_TOLERANCE, 1 cm, nor "
          'inside the geometry of the links welded to it: one rigid body); the same xyz on 3 '
-         'or more links is one finding',
+         'or more links is one finding, and so are 3 or more centres of mass at one length '
+         "slip (each that factor times its geometry's centroid, or within its geometry once "
+         'divided by a slip its tensor shows as its square)',
          'usually a frame mix-up (a CAD origin, or the COM written in the parent frame)',
          'put the centre of mass in the link frame; the geometric centroid is given',
          'URDF link specification (inertial origin)'),
@@ -335,12 +338,85 @@ def check_mismatches(ctx: CheckContext) -> Iterator[Finding]:
 
     The same six numbers on 3 or more links, off the geometry of each, are one choice: a
     placeholder copied by a macro (KUKA's KR120: 0.01 on every axis of all 7 links), or one
-    part's wrong tensor on its copies (a quadruped's four legs): one finding.
+    part's wrong tensor on its copies (a quadruped's four legs): one finding. So are 3 or
+    more tensors each about the square of one length slip off their geometry's (Schunk SVH:
+    17 links at about 100x, its model exported at 10x): one finding.
     """
+    found = {link.name: list(check_mismatch(ctx, link)) for link in ctx.robot.links}
+    slips: Dict[float, List[Finding]] = {}
+    for link in ctx.robot.links:
+        factor = _tensor_slip(ctx, link) if found[link.name] else None
+        if factor is not None:
+            slips.setdefault(factor, []).extend(found[link.name])
+    slipped = set()
+    for factor, findings in slips.items():
+        if len(findings) >= MODEL_WIDE_MIN:
+            slipped.update(finding.link for finding in findings)
+            yield _tensor_slip_finding(ctx, factor, findings)
     yield from grouped_by_value(
-        ctx, check_mismatch, lambda link, _: link.inertial.inertia.as_tuple(),
+        ctx, lambda _, link: iter(() if link.name in slipped else found[link.name]),
+        lambda link, _: link.inertial.inertia.as_tuple(),
         lambda values: f'links declare the same tensor ({fmt_inertia(values)}), each off its '
                        'collision geometry', own_fixes=True)
+
+
+#: A tensor carries a length slip s as s^2 on every moment; parts are not uniform and
+#: collision meshes are approximate (hulls), so the moments' geometric mean may be this far
+#: from s^2 either way, and each moment thrice as far (Schunk SVH: 74x to 152x for s = 10).
+#: The named slips' squares lie further apart than that (100, 645, 10^4, 10^6).
+TENSOR_SLIP_TOLERANCE = 2.0
+TENSOR_SLIP_STRAY = 3.0
+
+
+def _tensor_slip(ctx: CheckContext, link: Link) -> Optional[float]:
+    """Return the length slip s whose square scales every moment off the geometry's."""
+    expected = geometry_tensor(ctx, link)
+    if expected is None:
+        return None
+    have = np.asarray(ctx.tensor(link).moments, dtype=float)
+    want = principal_values(expected)
+    if not (np.all(have > 0.0) and np.all(want > 0.0)):
+        return None
+    ratios = have / want
+    mean = float(np.prod(ratios)) ** (1.0 / 3.0)
+    for named, _ in SLIP_FACTORS:
+        square = named * named
+        if max(mean / square, square / mean) <= TENSOR_SLIP_TOLERANCE and \
+                all(max(r / square, square / r) <= TENSOR_SLIP_STRAY for r in ratios):
+            return named
+    return None
+
+
+def _tensor_slip_finding(ctx: CheckContext, factor: float,
+                         findings: List[Finding]) -> Finding:
+    """Return the one finding of tensors that share a length slip (its square)."""
+    names = tuple(dict.fromkeys(finding.link for finding in findings))
+    what = dict(SLIP_FACTORS)[factor]
+    square = factor * factor
+    first = findings[0]
+    same = [link.name for link in ctx.robot.links
+            if link.name in names and _usable(link) and _slip_factor(ctx, link) == factor]
+    centres = ('; their centres of mass show the same slip (com-outside-geometry)'
+               if len(same) >= MODEL_WIDE_MIN else '')
+    larger = factor > 1.0
+    return ctx.finding(
+        'inertia-geometry-mismatch', Severity.WARNING,
+        f'{len(names)} links declare tensors each about {fmt(square)}x '
+        f'{"larger" if larger else "smaller"} than their collision geometry gives at their mass '
+        f'({listed(names)}): one length slip ({what}?), which scales a tensor by its square '
+        f'({fmt(factor)}^2){centres}',
+        element=first.element, line=first.line,
+        suggestion=f'if the geometry is right, {"divide" if larger else "multiply"} each '
+                   f'tensor by {fmt(square if larger else 1.0 / square)} or compute it again at '
+                   "the right scale (the collision geometry's tensor at uniform density is a "
+                   'start; --fix-inertia writes it on each); if the tensors are right, the '
+                   'meshes or their scale are not',
+        values=(('factor', square), ('length_factor', factor), ('count', len(names)),
+                ('links', listed(names))),
+        links=names,
+        links_suggested_inertia=[(finding.link, finding.suggested_inertia)
+                                 for finding in findings if finding.link is not None
+                                 and finding.suggested_inertia is not None])
 
 
 def check_densities(ctx: CheckContext) -> Iterator[Finding]:
@@ -369,8 +445,8 @@ SLIP_TOLERANCE = 0.15
 SLIP_STRAY = 0.25
 
 
-def _slip_factor(ctx: CheckContext, link: Link) -> Optional[float]:
-    """Return the length factor between a link's centre of mass and its geometry's centroid."""
+def _centroid_slip(ctx: CheckContext, link: Link) -> Optional[float]:
+    """Return the named factor between the centre of mass and the geometry's centroid."""
     model, _ = ctx.collision_model(link)
     if model is None:
         return None
@@ -387,6 +463,29 @@ def _slip_factor(ctx: CheckContext, link: Link) -> Optional[float]:
         if abs(factor / named - 1.0) <= SLIP_TOLERANCE:
             return named
     return None
+
+
+def _slip_factor(ctx: CheckContext, link: Link) -> Optional[float]:
+    """
+    Return the length slip of a link's centre of mass, None when it shows none.
+
+    The centre of mass is the slip times the collision geometry's centroid, or the link's
+    tensor shows the slip (its square, :func:`_tensor_slip`) and the centre of mass divided
+    by it lies within the geometry (Schunk SVH's base link: 0.139 m up, 8x its hull's
+    centroid, a part whose CAD centre of mass is not its hull's).
+    """
+    found = _centroid_slip(ctx, link)
+    com = np.asarray(link.inertial.origin.xyz, dtype=float)
+    if found is not None or not np.all(np.isfinite(com)):
+        return found
+    collision = group_bounds(ctx, link.collisions)
+    named = _tensor_slip(ctx, link) if collision is not None else None
+    if named is None:
+        return None
+    both = union_bounds([collision, group_bounds(ctx, link.visuals)])
+    tolerance = max(COM_MIN_TOLERANCE,
+                    COM_TOLERANCE * float(np.linalg.norm(both[1] - both[0])))
+    return named if distance_outside(com / named, both) <= tolerance else None
 
 
 def check_coms(ctx: CheckContext) -> Iterator[Finding]:
@@ -422,11 +521,18 @@ def _slip_finding(ctx: CheckContext, factor: float, links: List[Link]) -> Findin
     names = tuple(link.name for link in links)
     what = dict(SLIP_FACTORS)[factor]
     first = links[0].inertial
+    # the others: their tensors show the slip, and divided by it they lie in their geometry
+    others = tuple(link.name for link in links if _centroid_slip(ctx, link) is None)
+    one = len(others) == 1
+    also = (f' ({listed(others)}: within {"its" if one else "their"} geometry, '
+            f'{"its tensor" if one else "their tensors"} {fmt(factor * factor)}x the '
+            "geometry's)" if others else '')
     return ctx.finding(
         'com-outside-geometry', Severity.WARNING,
         f'{len(names)} links put their centre of mass outside their geometry, each about '
-        f"{fmt(factor)}x as far from the link origin as its collision geometry's centroid "
-        f'({listed(names)}): one length slip ({what}?)',
+        f'{fmt(factor)}x too far from the link origin ({listed(names)}): divided by '
+        f"{fmt(factor)}, each comes to its collision geometry's centroid{also}; one length "
+        f'slip ({what}?)',
         line=first.origin.line or first.line,
         suggestion=f'if the geometry is right, divide each centre of mass by {fmt(factor)} '
                    f'and check the tensors too (a length slip scales them by '
