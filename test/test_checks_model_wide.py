@@ -373,6 +373,24 @@ def test_parts_left_without_collision_are_one_finding_whatever_their_share():
     assert not findings(chain(bodies[:8] + [full()] * 13), 'robot-collision-partial')
 
 
+def test_two_parts_and_two_hinges_left_without_collision_are_one_finding():
+    # Unitree H1_2: both hip-yaw links (0.229 m) and both ankle-pitch links (7 cm, between
+    # colliding links) have no collision: two warnings and two infos became one finding.
+    part = f'{MASS}<visual><geometry><box size="0.2 0.1 0.1"/></geometry></visual>'
+    hinge = f'{MASS}<visual><geometry><box size="0.03 0.03 0.03"/></geometry></visual>'
+    bodies = [full(), part, full(), hinge, full(), part, full(), hinge] + [full()] * 13
+    (grouped,) = findings(chain(bodies), 'robot-collision-partial')
+    assert grouped.links == ('l1', 'l3', 'l5', 'l7') and grouped.severity == Severity.WARNING
+    assert '(l1, l3, l5, l7; l3, l7 are small parts under 8 cm between links that collide ' \
+        'on both sides)' in grouped.message
+    assert not findings(chain(bodies), 'collision-missing')
+    # three hinges are a note of their own: the two parts stay per link beside it
+    three = bodies[:8] + [full(), hinge, full()] + [full()] * 10
+    assert not findings(chain(three), 'robot-collision-partial')
+    assert sorted((f.link, f.severity) for f in findings(chain(three), 'collision-missing')
+                  if f.link) == [('l1', Severity.WARNING), ('l5', Severity.WARNING)]
+
+
 def test_locked_joints_on_many_links_are_one_finding():
     root = etree.fromstring(chain([full()] * 5))
     for limit in root.iter('limit'):

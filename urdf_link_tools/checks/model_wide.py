@@ -62,9 +62,10 @@ RULES = (
          f'{SDF}; {MUJOCO_MODEL}; Pinocchio crba (test_checks_model_wide.py)'),
     Rule('robot-collision-partial', Severity.WARNING,
          '3 links or more with visual geometry have no collision geometry (small hinges '
-         'between colliding links aside when they are less than a quarter of the bodies): a '
-         'visual model, collision on a chosen subset, or parts left out (reported once, with '
-         'the links)',
+         'between colliding links aside when they are less than a quarter of the bodies, '
+         'unless 1 or 2 other parts and fewer than 3 hinges make 3 together): a visual '
+         'model, collision on a chosen subset, or parts left out (reported once, with the '
+         'links)',
          'MoveIt (FCL), Gazebo and MuJoCo let the listed links pass through obstacles and the '
          "robot itself; RViz, KDL and Pinocchio's kinematics are unaffected",
          'add <collision> primitives around the listed parts, or select --target rviz,kdl if '
@@ -208,10 +209,22 @@ def _collisionless(ctx: CheckContext) -> Tuple[str, ...]:
     # Fewer bodies, but still parts left out on purpose (Spot's four hips, which an arm's
     # links made fewer than a quarter): once, as when they are a quarter. Small hinges
     # between colliding links stay infos of their own (collision-missing).
-    gaps = tuple(name for name in missing if not is_hinge(
-        ctx, ctx.robot.link(name),
-        visual_size(ctx, [e for e in ctx.robot.link(name).visuals if e.geometry is not None])))
-    return gaps if len(gaps) >= MODEL_WIDE_MIN else ()
+    gaps = tuple(name for name in missing if not _is_hinge_named(ctx, name))
+    if len(gaps) >= MODEL_WIDE_MIN:
+        return gaps
+    # Fewer such parts, and fewer small hinges than make a note of their own, but 3 or more
+    # together: the parts left out are still one choice (Unitree H1_2: both hip-yaw links and
+    # both ankle-pitch links), reported once with the hinges named as such.
+    if gaps and len(missing) >= MODEL_WIDE_MIN and len(missing) - len(gaps) < MODEL_WIDE_MIN:
+        return tuple(missing)
+    return ()
+
+
+def _is_hinge_named(ctx: CheckContext, name: str) -> bool:
+    """Return :func:`is_hinge` for the link of that name, its size from its visuals."""
+    link = ctx.robot.link(name)
+    return is_hinge(ctx, link, visual_size(ctx, [e for e in link.visuals
+                                                 if e.geometry is not None]))
 
 
 def _body_counts(ctx: CheckContext, links: Tuple[str, ...]) -> Tuple[int, int]:
@@ -371,10 +384,15 @@ def check_visual_only(ctx: CheckContext) -> Iterator[Finding]:
     kind = 'a visual model' if 2 * without >= bodies else \
         'collision on a subset of the parts' if without >= PARTIAL_SHARE * bodies else \
         'parts left without collision'
+    hinges = tuple(name for name in links if _is_hinge_named(ctx, name)) \
+        if without < PARTIAL_SHARE * bodies else ()
+    small = (f'; {listed(hinges)} {"is a small part" if len(hinges) == 1 else "are small parts"}'
+             f' under {HINGE_SIZE * 100:g} cm between links that collide on both sides'
+             if hinges else '')
     yield _on_robot(
         ctx, 'robot-collision-partial', severity, links,
         f'{len(links)} links with visual geometry have no <collision> (nor has anything '
-        f'welded to them): {without} of the {bodies} bodies, {kind} ({listed(links)}). '
+        f'welded to them): {without} of the {bodies} bodies, {kind} ({listed(links)}{small}). '
         + _consumers(ctx, breaks, 'let the listed parts pass through obstacles and the robot '
                      'itself', ('rviz', 'kdl', 'pinocchio')),
         'add a <collision> primitive around each listed part (the visual geometry is a '
