@@ -774,18 +774,18 @@ def test_meshes_in_a_format_the_tool_does_not_read_are_its_limit_said_once(tmp_p
     # info, not a warning; three or more files of the format are one finding per robot.
     from urdf_link_tools.meshes import MeshLibrary
 
-    def found(count, group='visual'):
+    def found(count, group='visual', ext='.3ds', rule='mesh-unreadable'):
         for index in range(count):
-            (tmp_path / f'{index}.3ds').write_bytes(b'MM\x00\x00')
+            (tmp_path / f'{index}{ext}').write_bytes(b'MM\x00\x00')
         links = ''.join(
-            f'<link name="m{index}"><{group}><geometry><mesh filename="{index}.3ds"/>'
+            f'<link name="m{index}"><{group}><geometry><mesh filename="{index}{ext}"/>'
             f'</geometry></{group}></link><joint name="j{index}" type="fixed">'
             f'<parent link="base"/><child link="m{index}"/></joint>' for index in range(count))
         text = f'<robot name="r"><link name="base"/>{links}</robot>'
         path = tmp_path / 'r.urdf'
         analysis = analyze(parse_urdf_string(text, str(path)), CheckConfig(),
                            MeshLibrary(use_ament_index=False))
-        return [f for f in analysis.findings if f.rule == 'mesh-unreadable']
+        return [f for f in analysis.findings if f.rule == rule]
 
     (one,) = found(1)
     assert one.severity == Severity.INFO and one.link == 'm0'
@@ -795,8 +795,15 @@ def test_meshes_in_a_format_the_tool_does_not_read_are_its_limit_said_once(tmp_p
     assert grouped.links == tuple(f'm{index}' for index in range(7))
     assert dict(grouped.values)['format'] == '.3ds'
     assert '7 meshes (0 collision) on 7 links are .3ds files' in grouped.message
-    assert [f.severity for f in found(1, 'collision')] == [Severity.ERROR]
-    assert [f.severity for f in found(3, 'collision')] == [Severity.ERROR]
+    # A collision in a format Assimp imports is MoveIt's to load: the tool's limit is an
+    # info, and MuJoCo's refusal its own error (one error per file, not two)
+    (collision,) = found(1, 'collision')
+    assert collision.severity == Severity.INFO and 'export an STL' in collision.suggestion
+    assert [f.severity for f in found(3, 'collision')] == [Severity.INFO]
+    assert [f.severity for f in found(1, 'collision', rule='mujoco-mesh-format')] == \
+        [Severity.ERROR]
+    # a format nothing reads is an error on a collision
+    assert [f.severity for f in found(1, 'collision', '.foo')] == [Severity.ERROR]
 
 
 def test_meshes_under_a_folder_missing_here_are_one_finding(tmp_path):

@@ -31,6 +31,7 @@ from urdf_link_tools.checks.names import NameSuggester
 from urdf_link_tools.findings import Finding, Severity
 from urdf_link_tools.geometry import is_finite
 from urdf_link_tools.meshes import MeshInfo, MeshProblem
+from urdf_link_tools.meshes.files import ASSIMP_FORMATS
 from urdf_link_tools.meshes.resolve import near_miss
 from urdf_link_tools.model import Box, Cylinder, GeometryElement, Link, Mesh, Sphere
 
@@ -63,7 +64,9 @@ RULES = (
          'ROS resource_retriever / ament_index conventions'),
     Rule('mesh-unreadable', Severity.ERROR,
          'a mesh file exists but cannot be used: not a regular file, too large, corrupt, '
-         'a format this tool does not read (on a visual: an info, RViz reads more)',
+         'a format this tool does not read (an info on a visual, RViz reads more, and on a '
+         'collision in a format Assimp imports, which MoveIt reads; mujoco-mesh-format says '
+         'what MuJoCo refuses)',
          'loaders fail or hang on it; the checker refuses it without opening devices or '
          'pipes and within mesh_max_bytes',
          'point to a valid STL, OBJ, DAE, glTF or GLB file', 'trimesh / pycollada loaders'),
@@ -325,7 +328,10 @@ def _mesh(ctx: CheckContext, link: Link, element: GeometryElement,
     if isinstance(result, MeshProblem):
         tried = '; '.join(result.tried) if result.tried else 'nothing could be tried'
         meant = _near_miss(ctx, element, result)
-        if result.rule != 'mesh-not-found':
+        if result.unsupported_format is not None:
+            suggestion = ('to have it checked (and loaded by MuJoCo), export an STL, OBJ or DAE '
+                          'copy (Blender, or `assimp export`) and name it')
+        elif result.rule != 'mesh-not-found':
             suggestion = 'replace the file by a valid STL, OBJ, DAE, glTF or GLB mesh'
         elif meant is not None:
             suggestion = f'did you mean {meant}? That file exists; tried: {tried}'
@@ -375,8 +381,14 @@ def _same_file(ctx: CheckContext, link: Link, element: GeometryElement,
 
 
 def _problem_severity(element: GeometryElement, problem: MeshProblem) -> Severity:
-    """Return INFO for a visual in a format this tool does not read (its limit), else as usual."""
-    if problem.unsupported_format is not None and element.group == 'visual':
+    """
+    Return INFO for a mesh in a format this tool does not read (its limit), else as usual.
+
+    A visual in any such format (RViz may read it), a collision in one Assimp imports
+    (MoveIt reads it; mujoco-mesh-format says what MuJoCo refuses).
+    """
+    if problem.unsupported_format is not None and (
+            element.group == 'visual' or problem.unsupported_format in ASSIMP_FORMATS):
         return Severity.INFO
     return _severity(element)
 

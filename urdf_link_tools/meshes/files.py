@@ -30,6 +30,16 @@ from urdf_link_tools.records import record
 DEFAULT_MAX_TRIANGLES = 4_000_000
 DEFAULT_MAX_INSTANCES = 100_000
 SUPPORTED = {'.stl': 'stl', '.obj': 'obj', '.dae': 'dae', '.glb': 'glb', '.gltf': 'gltf'}
+#: Mesh formats Assimp imports (assimp doc/Fileformats.md), which RViz and MoveIt
+#: (geometric_shapes) load: one of them this tool does not read is its own limit, not the
+#: file's fault
+ASSIMP_FORMATS = frozenset((
+    '.3d', '.3ds', '.3mf', '.ac', '.ac3d', '.acc', '.amf', '.ase', '.ask', '.b3d', '.blend',
+    '.bvh', '.cob', '.csm', '.dxf', '.enff', '.fbx', '.hmp', '.ifc', '.iqm', '.irr',
+    '.irrmesh', '.lwo', '.lws', '.lxo', '.m3d', '.md2', '.md3', '.md5mesh', '.mdc', '.mdl',
+    '.mesh', '.ms3d', '.ndo', '.nff', '.off', '.ogex', '.ply', '.pmx', '.prj', '.q3o', '.q3s',
+    '.raw', '.scn', '.sib', '.smd', '.stp', '.ter', '.uc', '.vta', '.x', '.x3d', '.xgl',
+    '.zgl'))
 
 
 @record
