@@ -297,3 +297,43 @@ def test_load_yaml_of_an_empty_argument_names_the_argument(tmp_path):
         'xacro: xacro.load_yaml was given an empty file name (the argument '
         'joint_velocities_file is empty: give it after the file as joint_velocities_file:=PATH)'
         f' (at {tmp_path / "macro.xacro"}:3, in {top}, in macro arm called at {top}:4)'), said
+
+
+def test_a_name_defined_only_under_a_condition_names_it_and_the_argument(tmp_path):
+    # Reachy 2: arm_offset_roll is defined only for robot_model 'beta' or 'dvt', and
+    # robot_model defaults to "none": "name 'arm_offset_roll' is not defined" said no more.
+    write(tmp_path / 'arm.xacro',
+          f'<robot {XACRO_NS}>',
+          '  <xacro:macro name="arm" params="robot_model">',
+          '    <xacro:if value="${robot_model == \'beta\'}">',
+          '      <xacro:property name="arm_offset_roll" value="0.17"/>',
+          '    </xacro:if>',
+          '    <xacro:if value="${robot_model == \'dvt\'}">',
+          '      <xacro:property name="arm_offset_roll" value="-0.26"/>',
+          '    </xacro:if>',
+          '    <link name="a"/><link name="b"/>',
+          '    <joint name="j" type="fixed"><parent link="a"/><child link="b"/>',
+          '      <origin rpy="${arm_offset_roll} 0 0"/></joint>',
+          '  </xacro:macro>',
+          '</robot>')
+    top = write(tmp_path / 'robot.urdf.xacro',
+                f'<robot {XACRO_NS} name="r">',
+                '  <xacro:include filename="arm.xacro"/>',
+                '  <xacro:arg name="robot_model" default="none"/>',
+                '  <xacro:arm robot_model="$(arg robot_model)"/>',
+                '</robot>')
+    arm = tmp_path / 'arm.xacro'
+    said = refused(top)
+    assert ("xacro: name 'arm_offset_roll' is not defined: it is defined only under "
+            f'conditions that did not hold ({arm}:3 <xacro:if value="${{robot_model == '
+            f"'beta'}}\">; {arm}:6 <xacro:if value=\"${{robot_model == 'dvt'}}\">); the "
+            'argument robot_model is "none": give it after the file as robot_model:=VALUE '
+            "(the conditions compare it with 'beta', 'dvt')") in said, said
+    # a name defined nowhere gets the closest property
+    write(tmp_path / 'typo.urdf.xacro', f'<robot {XACRO_NS} name="r">',
+          '  <xacro:property name="wheel_radius" value="0.1"/>',
+          '  <link name="a"><visual><geometry><sphere radius="${wheel_radus}"/></geometry>'
+          '</visual></link>', '</robot>')
+    said = refused(tmp_path / 'typo.urdf.xacro')
+    assert "name 'wheel_radus' is not defined (did you mean the property wheel_radius?)" \
+        in said, said

@@ -254,6 +254,84 @@ def _unknown_macro_hint(state: 'State', name: str) -> str:
             + (f' (did you mean {close[0]}?)' if close else ''))
 
 
+_CONDITION = re.compile(r'<xacro:(if|unless)\b([^>]*?)(/?)>|</xacro:(?:if|unless)\s*>')
+_CONDITION_VALUE = re.compile(r'\bvalue\s*=\s*("[^"]*"|\'[^\']*\')')
+_PROPERTY_DEFINED = re.compile(r'<xacro:property\b[^>]*?\bname\s*=\s*["\']([^"\']+)["\']')
+_ARG_DEFAULT = re.compile(r'<xacro:arg\b([^>]*)>')
+
+
+def _conditions(text: str, position: int) -> List[Tuple[str, str, int]]:
+    """Return the open <xacro:if>/<xacro:unless> around a position: (tag, value, line)."""
+    stack: List[Tuple[str, str, int]] = []
+    for match in _CONDITION.finditer(text, 0, position):
+        if match.group(1) is None:
+            if stack:
+                stack.pop()
+        elif not match.group(3):
+            value = _CONDITION_VALUE.search(match.group(2))
+            stack.append((match.group(1), value.group(1)[1:-1] if value else '',
+                          text.count('\n', 0, match.start()) + 1))
+    return stack
+
+
+def undefined_name_hint(state: 'State', name: str) -> str:
+    """
+    Say where a name xacro did not know is defined, and under which conditions.
+
+    Reachy 2's arm defines ``arm_offset_roll`` only inside ``<xacro:if value="${robot_model
+    == 'beta'}">`` and its 'dvt' twin, and ``robot_model`` defaults to "none": the hint names
+    the conditions and the argument to give. A name defined nowhere gets the closest one.
+    """
+    import difflib
+    import xacro
+    defined: List[str] = []
+    guarded: List[Tuple[str, int, str, str]] = []
+    arguments: Dict[str, str] = {}
+    for file in dict.fromkeys([state.input] + list(xacro.filestack or ())
+                              + list(xacro.all_includes or ())):
+        for text in texts(state, [file]):
+            for match in _ARG_DEFAULT.finditer(text):
+                attributes = dict(re.findall(r'(\w+)\s*=\s*["\']([^"\']*)["\']',
+                                             match.group(1)))
+                if 'name' in attributes:
+                    arguments.setdefault(attributes['name'], attributes.get('default', ''))
+            for match in _PROPERTY_DEFINED.finditer(text):
+                defined.append(match.group(1))
+                if match.group(1) == name and len(guarded) < 3:  # (each a scan: bounded)
+                    for tag, value, line in _conditions(text, match.start())[-1:]:
+                        guarded.append((file, line, tag, value))
+    if guarded:
+        places = '; '.join(f'{file}:{line} <xacro:{tag} value="{value}">'
+                           for file, line, tag, value in guarded[:3])
+        words = {word for *_, value in guarded
+                 for word in re.findall(r'[A-Za-z_]\w*', value)}
+        context = getattr(xacro, 'substitution_args_context', None)
+        values = context.get('arg') if isinstance(context, dict) else None
+        if isinstance(values, dict):  # the values given, else the defaults
+            arguments.update({str(key): str(value) for key, value in values.items()
+                              if str(key) in arguments})
+        given = [word for word in arguments if word in words][:3]
+        literals = list(dict.fromkeys(literal for *_, value in guarded
+                                      for literal in re.findall(r"'([^']*)'", value)))[:4]
+        advice = ''
+        if given:
+            options = (f' (the conditions compare {"it" if len(given) == 1 else "them"} with '
+                       + ', '.join(f"'{literal}'" for literal in literals) + ')') \
+                if literals else ''
+            advice = ('; ' + ', '.join(f'the argument {word} is "{arguments[word]}"'
+                                       for word in given)
+                      + f': give {"it" if len(given) == 1 else "them"} after the file as '
+                      + ' '.join(f'{word}:=VALUE' for word in given) + options)
+        which = 'a condition' if len(guarded) == 1 else 'conditions'
+        return f': it is defined only under {which} that did not hold ({places}){advice}'
+
+    if name not in defined:
+        close = difflib.get_close_matches(name, sorted(set(defined)), n=1, cutoff=0.8)
+        if close:
+            return f' (did you mean the property {close[0]}?)'
+    return ''
+
+
 def empty_arguments_hint(state: 'State', value: str) -> str:
     """
     Name the empty arguments the element being processed uses, as how to give them.
@@ -393,6 +471,11 @@ def xacro_failure(exc: Exception, state: 'State') -> Dict[str, Any]:
         message = message.splitlines()[0].rstrip() + _unknown_macro_hint(state, macro.group(1))
     elif 'No such file' in message or 'xacro:include' in message:
         message += missing_file_hint(state)
+    else:
+        undefined = re.match(r"name '([A-Za-z_]\w*)' is not defined", message)
+        if undefined is not None:
+            message = message.splitlines()[0].rstrip() + undefined_name_hint(
+                state, undefined.group(1))
     message, note = _legacy_hint(state, message, macro.group(1) if macro is not None else None)
     kind = 'refused' if 'refused:' in message or 'outside the directories' in message \
         or 'may never read' in message else 'xacro'
