@@ -297,6 +297,32 @@ def test_one_tensor_off_the_geometry_of_many_links_is_one_finding(count):
         assert finding.message.startswith(start), finding.message
 
 
+def test_equal_moments_of_different_sizes_off_elongated_parts_are_one_finding():
+    # Reachy 2's tripod bars: two sphere-like tensors (three equal moments) on six bars,
+    # each far off its bar: one finding for the formula, not a copied-tensor finding beside
+    # two more per link.
+    def bar(mass, moment):
+        return (f'<inertial><mass value="{mass}"/><inertia ixx="{moment}" ixy="0" ixz="0" '
+                f'iyy="{moment}" iyz="0" izz="{moment}"/></inertial><collision><geometry>'
+                '<cylinder radius="0.02" length="0.5"/></geometry></collision>')
+
+    def found(parts):
+        return [f for f in analyze(parse_urdf_string(_chain(parts)), NO_MESHES).findings
+                if f.rule == 'inertia-geometry-mismatch']
+
+    (finding,) = found([bar(0.76, 0.0002), bar(0.76, 0.0002), bar(1.76, 0.00047)])
+    assert finding.links == ('l0', 'l1', 'l2')
+    assert finding.message.startswith('3 links declare tensors with three equal moments and '
+                                      "no products (a sphere's or a cube's formula, or a "
+                                      'placeholder), each off its collision geometry')
+    assert [name for name, _ in finding.links_suggested_inertia] == ['l0', 'l1', 'l2']
+    # one value on all of them stays the copied tensor
+    (copied,) = found([bar(0.76, 0.0002)] * 3)
+    assert 'links declare the same tensor' in copied.message
+    # two are per link
+    assert [f.link for f in found([bar(0.76, 0.0002), bar(1.76, 0.00047)])] == ['l0', 'l1']
+
+
 def test_a_placeholder_on_two_links_and_carried_by_a_third_is_one_finding():
     # Interbotix's wx250s: 0.001 kg m^2 on three 1 g gripper links welded to the gripper; two
     # are over their bound, the third has its centre of mass off the body. One finding, and

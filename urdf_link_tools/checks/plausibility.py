@@ -31,7 +31,8 @@ from urdf_link_tools.checks.bounds import (body_extent, COM_MIN_TOLERANCE, COM_T
                                            excess, placeholder_carriers)
 from urdf_link_tools.checks.density import density_verdict, group_bounds, \
     negligible_in_its_body
-from urdf_link_tools.checks.model_wide import grouped_by_value, listed, MODEL_WIDE_MIN
+from urdf_link_tools.checks.model_wide import grouped, grouped_by_value, listed, \
+    MODEL_WIDE_MIN
 from urdf_link_tools.checks.suggest import geometry_tensor, mismatch, suggest, visual_tensor
 from urdf_link_tools.findings import Finding, Severity
 from urdf_link_tools.geometry import (
@@ -48,7 +49,8 @@ RULES = (
          "2x of a solid box over the link's geometry, or of its visual geometry filled at a "
          'plausible density: the collision is then a partial shape); the same tensor on 3 or '
          'more links is one finding, and so are 3 or more tensors off by the square of one '
-         'length slip (10x, 25.4x, 100x, 1000x or their inverses)',
+         'length slip (10x, 25.4x, 100x, 1000x or their inverses) and 3 or more tensors of '
+         'three equal moments (a sphere formula used for every part)',
          'a wrong tensor (a copied placeholder such as ixx=iyy=izz=1, a unit slip) makes '
          'joints far too sluggish or far too twitchy in simulation and control',
          'use the suggested tensor (uniform density, in the URDF inertial frame) or the CAD '
@@ -353,11 +355,28 @@ def check_mismatches(ctx: CheckContext) -> Iterator[Finding]:
         if len(findings) >= MODEL_WIDE_MIN:
             slipped.update(finding.link for finding in findings)
             yield _tensor_slip_finding(ctx, factor, findings)
+    # Three equal moments and no products of different sizes on 3 or more links: one formula
+    # (a sphere's or a cube's) used for every part (Reachy 2's tripod bars: two values on
+    # six bars), one finding; a single value is the copied tensor below.
+    even = [finding for link in ctx.robot.links if found[link.name]
+            and link.name not in slipped and _isotropic(link) for finding in found[link.name]]
+    if len(even) >= MODEL_WIDE_MIN and len({ctx.robot.link(finding.link).inertial.inertia
+                                            .as_tuple() for finding in even}) > 1:
+        slipped.update(finding.link for finding in even)
+        yield from grouped(ctx, even, 'links declare tensors with three equal moments and no '
+                           "products (a sphere's or a cube's formula, or a placeholder), each "
+                           'off its collision geometry', own_fixes=True)
     yield from grouped_by_value(
         ctx, lambda _, link: iter(() if link.name in slipped else found[link.name]),
         lambda link, _: link.inertial.inertia.as_tuple(),
         lambda values: f'links declare the same tensor ({fmt_inertia(values)}), each off its '
                        'collision geometry', own_fixes=True)
+
+
+def _isotropic(link: Link) -> bool:
+    """Return True for a tensor of three equal moments and no products."""
+    ixx, ixy, ixz, iyy, iyz, izz = link.inertial.inertia.as_tuple()
+    return ixy == 0.0 and ixz == 0.0 and iyz == 0.0 and ixx == iyy == izz
 
 
 #: A tensor carries a length slip s as s^2 on every moment; parts are not uniform and
