@@ -435,3 +435,26 @@ def test_a_second_link_of_a_grouped_name_keeps_its_own_tensor_finding():
         '</robot>'
     found = findings(text, 'inertia-triangle-inequality')
     assert [(f.link, f.links) for f in found] == [(None, ('l1', 'l2', 'l3')), ('l1', ())]
+
+
+@pytest.mark.parametrize('zeroed,grouped', [(2, False), (3, True), (6, True)])
+def test_the_same_zero_limits_on_many_joints_are_one_finding(zeroed, grouped):
+    # RealMan's RM75 with an Inspire hand: effort and velocity 0 on the arm's six joints,
+    # the hand's joints written out: one finding, not six (too few for placeholder limits).
+    text = chain([full()] * 21)
+    for index in range(1, zeroed + 1):
+        text = text.replace(f'<child link="l{index}"/><origin xyz="0 0 0.2"/><axis xyz="0 0 1"/>'
+                            '<limit lower="-1" upper="1" effort="10" velocity="1"/>',
+                            f'<child link="l{index}"/><origin xyz="0 0 0.2"/><axis xyz="0 0 1"/>'
+                            '<limit lower="-1" upper="1" effort="0" velocity="0"/>')
+    assert not findings(text, 'robot-placeholder-limits')
+    found = findings(text, 'joint-limit-zero')
+    names = tuple(f'j{index}' for index in range(1, zeroed + 1))
+    if not grouped:
+        assert [f.element for f in found] == [f'joint "{name}"' for name in names]
+        return
+    (finding,) = found
+    assert finding.link is None and finding.severity == Severity.INFO
+    assert finding.links == tuple(f'l{index}' for index in range(1, zeroed + 1))
+    assert finding.message.startswith(f'{zeroed} joints have effort and velocity 0 ('
+                                      + ', '.join(names) + '): they can apply no force')

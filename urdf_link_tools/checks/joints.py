@@ -22,10 +22,11 @@ in test/test_checks_joints.py against Pinocchio (which embeds urdfdom) and MuJoC
 """
 
 import math
-from typing import Iterator, List, Optional, Tuple
+from typing import Dict, Iterator, List, Optional, Tuple
 
 from urdf_link_tools.checks.base import CheckContext, fmt, Rule
-from urdf_link_tools.checks.model_wide import grouped, model_choices
+from urdf_link_tools.checks.model_wide import grouped, listed, model_choices, \
+    MODEL_WIDE_MIN
 from urdf_link_tools.findings import Finding, Severity
 from urdf_link_tools.model import Joint
 
@@ -56,7 +57,8 @@ RULES = (
     Rule('joint-limit-zero', Severity.WARNING, 'effort or velocity is 0 on a moving joint '
          '(INFO when both are 0, as passive joints and placeholders are written; effort 0 '
          'is not reported on a joint that no <transmission> or ros2_control command '
-         'interface drives when the description names its actuated joints)',
+         'interface drives when the description names its actuated joints); the same zeros '
+         'on 3 or more joints are one finding',
          'the joint can apply no force or cannot move wherever the URDF limits are '
          'enforced: Pinocchio reads effortLimit/velocityLimit 0, and so do MoveIt and '
          'ros2_control',
@@ -212,8 +214,8 @@ def check_joint(ctx: CheckContext, joint: Joint) -> Iterator[Finding]:
             f"<mimic> names the joint '{mimic.joint}', which does not exist: Pinocchio, "
             'MuJoCo and robot_state_publisher ignore the mimic, so the joint moves on its '
             'own', mimic.line, 'fix the joint name in <mimic joint="..."/>'))
-    yield from (finding for finding in found
-                if finding is not None and finding.rule != 'joint-range-zero')
+    yield from (finding for finding in found if finding is not None
+                and finding.rule not in ('joint-range-zero', 'joint-limit-zero'))
 
 
 def check_locked_joints(ctx: CheckContext) -> Iterator[Finding]:
@@ -223,5 +225,36 @@ def check_locked_joints(ctx: CheckContext) -> Iterator[Finding]:
     yield from grouped(ctx, locked, 'joints have lower == upper')
 
 
-CHECKS = (check_locked_joints,)
+def check_zero_limits(ctx: CheckContext) -> Iterator[Finding]:
+    """
+    Flag zero effort or velocity limits: per joint, or once for 3 or more joints alike.
+
+    The same zeros on several joints are one choice (RealMan's RM75 with a hand: effort and
+    velocity 0 on the arm's six joints, the hand's written out); all of them placeholders
+    is robot-placeholder-limits.
+    """
+    alike: Dict[Tuple[object, ...], List[Tuple[Joint, Finding]]] = {}
+    for joint in ctx.robot.joints:
+        for finding in _limits(ctx, joint):
+            if finding.rule == 'joint-limit-zero':
+                alike.setdefault((finding.severity, finding.values), []).append(
+                    (joint, finding))
+    for (severity, values), members in alike.items():
+        if len(members) < MODEL_WIDE_MIN:
+            yield from (finding for _, finding in members)
+            continue
+        names = tuple(joint.name for joint, _ in members)
+        zero = [str(name) for name, _ in values]  # type: ignore[misc]
+        first = members[0][1]
+        yield ctx.finding(
+            'joint-limit-zero', severity,
+            f'{len(names)} joints have {" and ".join(zero)} 0 ({listed(names)}): they '
+            f'{"can apply no force" if "effort" in zero else "cannot move"} where limits are '
+            'enforced (Pinocchio reads the limit as 0, as MoveIt and ros2_control do)',
+            line=first.line, suggestion=first.suggestion,
+            values=(('count', len(names)), ('joints', listed(names))) + values,
+            links=tuple(dict.fromkeys(joint.child for joint, _ in members)))
+
+
+CHECKS = (check_locked_joints, check_zero_limits)
 JOINT_CHECKS = (check_joint,)
