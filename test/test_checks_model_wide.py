@@ -398,7 +398,9 @@ def test_locked_joints_on_many_links_are_one_finding():
         limit.set('upper', '0.5')
     found = findings(etree.tostring(root).decode(), 'joint-range-zero')
     assert len(found) == 1 and found[0].links == ('l1', 'l2', 'l3', 'l4')
-    assert found[0].severity == Severity.WARNING and '4 joints' in found[0].message
+    assert found[0].severity == Severity.WARNING and \
+        found[0].message.startswith('4 revolute joints (j1, j2, j3, j4): lower and upper are '
+                                    'equal on each: each joint cannot move')
 
 
 BROKEN = ('<inertial><mass value="1"/><inertia ixx="0.001" ixy="0" ixz="0" iyy="0.001" '
@@ -456,5 +458,20 @@ def test_the_same_zero_limits_on_many_joints_are_one_finding(zeroed, grouped):
     (finding,) = found
     assert finding.link is None and finding.severity == Severity.INFO
     assert finding.links == tuple(f'l{index}' for index in range(1, zeroed + 1))
-    assert finding.message.startswith(f'{zeroed} joints have effort and velocity 0 ('
-                                      + ', '.join(names) + '): they can apply no force')
+    assert finding.message.startswith(f'{zeroed} revolute joints (' + ', '.join(names)
+                                      + '): effort and velocity are 0: each joint can apply '
+                                      'no force')
+
+
+def test_bullets_no_limit_idiom_on_many_joints_is_one_finding():
+    # Bullet's pendulum and tendon models: lower="1" upper="0" on 15 joints, Bullet's way of
+    # saying "no limit" (URDF2Bullet adds a limit only when lower <= upper): one error that
+    # says so and offers type="continuous", not 15 that say "swap lower and upper".
+    text = chain([full()] * 6).replace('lower="-1" upper="1"', 'lower="1" upper="0"')
+    (finding,) = findings(text, 'joint-range-inverted')
+    assert finding.link is None and finding.severity == Severity.ERROR
+    assert finding.message.startswith('5 revolute joints (j1, j2, j3, j4, j5): lower 1 is '
+                                      'greater than upper 0')
+    assert 'Bullet reads lower > upper as no limit' in finding.message
+    assert finding.suggestion.endswith('use type="continuous"')
+    assert dict(finding.values)['joints'] == 'j1, j2, j3, j4, j5'

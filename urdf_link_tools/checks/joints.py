@@ -25,8 +25,7 @@ import math
 from typing import Dict, Iterator, List, Optional, Tuple
 
 from urdf_link_tools.checks.base import CheckContext, fmt, Rule
-from urdf_link_tools.checks.model_wide import grouped, listed, model_choices, \
-    MODEL_WIDE_MIN
+from urdf_link_tools.checks.model_wide import listed, model_choices, MODEL_WIDE_MIN
 from urdf_link_tools.findings import Finding, Severity
 from urdf_link_tools.model import Joint
 
@@ -46,9 +45,11 @@ RULES = (
          'while MuJoCo '
          'ignores the limit and lets it turn freely', 'write lower and upper, or use '
          'type="continuous" for an endless rotation', URDFDOM),
-    Rule('joint-range-inverted', Severity.ERROR, 'lower is greater than upper',
+    Rule('joint-range-inverted', Severity.ERROR, 'lower is greater than upper (the same '
+         'values on 3 or more joints are one finding)',
          'no position satisfies the limit: MuJoCo ignores it, Pinocchio and MoveIt keep an '
-         'empty range', 'swap lower and upper', URDFDOM),
+         'empty range; Bullet reads it as no limit', 'swap lower and upper, or use '
+         'type="continuous" for a joint meant to turn without limit', URDFDOM),
     Rule('joint-range-zero', Severity.WARNING, 'lower equals upper on a revolute or '
          'prismatic joint', 'the joint cannot move in Pinocchio, MoveIt and limit-aware IK, '
          'while MuJoCo '
@@ -58,7 +59,7 @@ RULES = (
          '(INFO when both are 0, as passive joints and placeholders are written; effort 0 '
          'is not reported on a joint that no <transmission> or ros2_control command '
          'interface drives when the description names its actuated joints); the same zeros '
-         'on 3 or more joints are one finding',
+         'on 3 or more joints are one finding (as for every limit rule of joints)',
          'the joint can apply no force or cannot move wherever the URDF limits are '
          'enforced: Pinocchio reads effortLimit/velocityLimit 0, and so do MoveIt and '
          'ros2_control',
@@ -179,8 +180,11 @@ def _range(ctx: CheckContext, joint: Joint) -> Iterator[Finding]:
         yield _finding(
             ctx, joint, 'joint-range-inverted', Severity.ERROR,
             f'lower {fmt(lower)} is greater than upper {fmt(upper)}{note}: no position is '
-            'within the limit (MuJoCo ignores it, Pinocchio and MoveIt keep an empty range)',
-            line, 'swap lower and upper' if not absent else f'write {absent[0]}', values)
+            'within the limit (MuJoCo ignores it, Pinocchio and MoveIt keep an empty range; '
+            'Bullet reads lower > upper as no limit)',
+            line, ('swap lower and upper' if not absent else f'write {absent[0]}')
+            + ("; if the joint is meant to turn without limit (Bullet's idiom), use "
+               'type="continuous"' if joint.type == 'revolute' else ''), values)
     elif lower == upper:
         yield _finding(
             ctx, joint, 'joint-range-zero', Severity.WARNING,
@@ -214,47 +218,58 @@ def check_joint(ctx: CheckContext, joint: Joint) -> Iterator[Finding]:
             f"<mimic> names the joint '{mimic.joint}', which does not exist: Pinocchio, "
             'MuJoCo and robot_state_publisher ignore the mimic, so the joint moves on its '
             'own', mimic.line, 'fix the joint name in <mimic joint="..."/>'))
-    yield from (finding for finding in found if finding is not None
-                and finding.rule not in ('joint-range-zero', 'joint-limit-zero'))
+    yield from (finding for finding in found
+                if finding is not None and finding.rule not in ALIKE_RULES)
 
 
-def check_locked_joints(ctx: CheckContext) -> Iterator[Finding]:
-    """Flag joints with lower == upper: on many joints a locking convention, said once."""
-    locked = [finding for joint in ctx.robot.joints for finding in _limits(ctx, joint)
-              if finding.rule == 'joint-range-zero']
-    yield from grouped(ctx, locked, 'joints have lower == upper')
+def _at_their_positions(message: str) -> str:
+    """Return a lower == upper message for joints locked at different positions."""
+    return 'lower and upper are equal on each' + message[message.index(':'):] \
+        if message.startswith('lower and upper are both') and ':' in message else message
 
 
-def check_zero_limits(ctx: CheckContext) -> Iterator[Finding]:
+#: Limit findings that one choice writes on many joints (a macro, an engine's idiom): said
+#: once for the joints that share the rule, severity and values, from 3 on.
+ALIKE_RULES = ('joint-range-zero', 'joint-range-inverted', 'joint-range-missing',
+               'joint-limit-zero')
+
+
+def check_alike_limits(ctx: CheckContext) -> Iterator[Finding]:
     """
-    Flag zero effort or velocity limits: per joint, or once for 3 or more joints alike.
+    Flag limit findings per joint, or once for 3 or more joints alike.
 
-    The same zeros on several joints are one choice (RealMan's RM75 with a hand: effort and
-    velocity 0 on the arm's six joints, the hand's written out); all of them placeholders
-    is robot-placeholder-limits.
+    The same values on several joints are one choice: RealMan's RM75 with a hand (effort
+    and velocity 0 on the arm's six joints), Bullet's ``lower="1" upper="0"`` for no limit
+    (15 joints of one pendulum), ANYmal C's limits without lower and upper (12 joints),
+    lower == upper as a locking convention. All of a robot's joints at 0 effort is
+    robot-placeholder-limits.
     """
     alike: Dict[Tuple[object, ...], List[Tuple[Joint, Finding]]] = {}
     for joint in ctx.robot.joints:
         for finding in _limits(ctx, joint):
-            if finding.rule == 'joint-limit-zero':
-                alike.setdefault((finding.severity, finding.values), []).append(
-                    (joint, finding))
-    for (severity, values), members in alike.items():
+            if finding.rule in ALIKE_RULES:
+                # (locked joints are one convention at any position)
+                shared = () if finding.rule == 'joint-range-zero' else finding.values
+                alike.setdefault((finding.rule, finding.severity, shared),
+                                 []).append((joint, finding))
+    for (rule, severity, values), members in alike.items():
         if len(members) < MODEL_WIDE_MIN:
             yield from (finding for _, finding in members)
             continue
         names = tuple(joint.name for joint, _ in members)
-        zero = [str(name) for name, _ in values]  # type: ignore[misc]
-        first = members[0][1]
+        first_joint, first = members[0]
+        kinds = sorted({joint.type for joint, _ in members})
+        # the first joint's message without its own name: what they share
+        shared = (first.message.split(': ', 1)[1] if ': ' in first.message
+                  else first.message).replace('the joint ', 'each joint ', 1)
         yield ctx.finding(
-            'joint-limit-zero', severity,
-            f'{len(names)} joints have {" and ".join(zero)} 0 ({listed(names)}): they '
-            f'{"can apply no force" if "effort" in zero else "cannot move"} where limits are '
-            'enforced (Pinocchio reads the limit as 0, as MoveIt and ros2_control do)',
+            rule, severity,
+            f'{len(names)} {" and ".join(kinds)} joints ({listed(names)}): '
+            + (shared if values else _at_their_positions(shared)),
             line=first.line, suggestion=first.suggestion,
             values=(('count', len(names)), ('joints', listed(names))) + values,
             links=tuple(dict.fromkeys(joint.child for joint, _ in members)))
 
 
-CHECKS = (check_locked_joints, check_zero_limits)
+CHECKS = (check_alike_limits,)
 JOINT_CHECKS = (check_joint,)
