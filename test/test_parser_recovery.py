@@ -132,6 +132,48 @@ def test_undeclared_prefix_does_not_open_other_doors(text, fragment):
     assert fragment in str(info.value)
 
 
+BODY = ('<link name="a"><inertial><mass value="1"/><inertia ixx="1" ixy="0" ixz="0" iyy="1" '
+        'iyz="0" izz="1"/></inertial><collision><geometry><box size="1 1 1"/></geometry>'
+        '</collision></link>')
+
+
+@pytest.mark.parametrize('text, rule, line, said', [
+    # pybullet's and Genesis's plane.urdf
+    (f'<?xml version="0.0" ?>\n<robot name="r">\n{BODY}</robot>', 'parse-xml-declaration', 1,
+     'names version "0.0"'),
+    # Bullet's wheel.urdf and diff_ring.urdf: a blank line first
+    (f'\n<?xml version="1.0"?>\n<robot name="r">\n{BODY}</robot>', 'parse-xml-declaration',
+     2, 'does not start the file'),
+    # Bullet's Quadrotor: Drake's default namespace on <robot>
+    (f'<robot name="r" xmlns="http://drake.mit.edu">\n{BODY}</robot>',
+     'parse-default-namespace', 1, 'http://drake.mit.edu'),
+])
+def test_what_urdfdom_and_mujoco_read_is_read_with_a_warning(text, rule, line, said):
+    # TinyXML2 (urdfdom, Bullet, MuJoCo) reads these; libxml2 and expat refuse them.
+    robot = parse_urdf_string(text)
+    assert [link.name for link in robot.links] == ['a'] and robot.links[0].mass == 1.0
+    # lines keep their numbers
+    assert robot.links[0].line == text.count('\n', 0, text.index('<link')) + 1
+    (note,) = robot.notes
+    assert (note.rule, note.severity, note.line) == (rule, Severity.WARNING, line)
+    assert said in note.message
+    mujoco = pytest.importorskip('mujoco')
+    assert mujoco.MjModel.from_xml_string(text).ngeom == 1
+    # xacro (minidom, expat) refuses a late declaration, and says so; it reads version 0.0
+    if 'does not start' in said:
+        assert 'xacro' in note.message
+        with pytest.raises(Exception, match='XML or text declaration not at start'):
+            xml.dom.minidom.parseString(text)
+    elif rule == 'parse-xml-declaration':
+        assert 'xacro' not in note.message
+        assert xml.dom.minidom.parseString(text).documentElement.tagName == 'robot'
+
+
+def test_a_declaration_naming_another_encoding_is_not_blanked():
+    with pytest.raises(UrdfSyntaxError, match='not well-formed XML'):
+        parse_urdf_string(b'\n<?xml version="1.0" encoding="ISO-8859-1"?><robot name="r"/>')
+
+
 def test_multi_defect_file_reports_every_defect_with_its_line():
     robot = parse_urdf_string(MULTI)
     found = [(n.rule, n.line, n.link) for n in robot.notes]

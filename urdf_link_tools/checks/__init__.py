@@ -98,6 +98,17 @@ PARSE_REFUSAL_RULES = (
          'urdfdom, MuJoCo and Pinocchio read the robot, but joint_state_publisher and xacro '
          '(xml.dom.minidom), urdf_parser_py and xmllint refuse it', 'declare the prefix on '
          '<robot>, e.g. xmlns:drake="http://drake.mit.edu"', 'XML Namespaces 1.0'),
+    Rule('parse-xml-declaration', Severity.WARNING, 'the XML declaration does not start the '
+         'file, or names a version other than 1.x (pybullet\'s plane.urdf: version="0.0")',
+         'urdfdom, Bullet and MuJoCo (TinyXML2) read the robot; libxml2 (urdf_parser_py, '
+         'xmllint) refuses both, and xacro (xml.dom.minidom) a declaration after blanks',
+         'write <?xml version="1.0"?> as the first bytes of the file, or remove it',
+         'XML 1.0 (2.8 Prolog and Document Type Declaration)'),
+    Rule('parse-default-namespace', Severity.WARNING, '<robot> declares a default namespace '
+         '(xmlns="...", as Drake\'s examples do)', 'urdfdom, xacro and MuJoCo read the plain '
+         'names; namespace-aware readers (urdf_parser_py, lxml-based tools) find no <robot>',
+         'remove xmlns="..." (prefix extension elements instead: xmlns:drake="...")',
+         'XML Namespaces 1.0'),
 )
 
 PARSE_RULES = PARSE_NOTE_RULES + PARSE_REFUSAL_RULES

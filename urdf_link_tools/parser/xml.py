@@ -22,6 +22,7 @@ references are never expanded, and a document that declares entities is refused 
 own limits (nesting depth 256, text nodes up to 10 MB) stay on because ``huge_tree`` is off.
 """
 
+import re
 from typing import List, Optional, Tuple, Union
 
 from lxml import etree
@@ -141,7 +142,9 @@ def load_xml(data: Union[str, bytes]) -> Tuple[etree._Element, List[Finding]]:
     try:
         root = etree.fromstring(raw, strict)
     except etree.XMLSyntaxError as exc:
-        root = None
+        root = _without_declaration(raw, encoding, notes)
+        if root is not None:
+            return _checked(_plain_robot(root, notes)), notes
         # The parser's own log: the exception's also holds earlier parses' errors.
         if _only_undeclared_prefixes(strict.error_log):
             # libxml2 went on after these (they are namespace errors, not well-formedness
@@ -156,6 +159,11 @@ def load_xml(data: Union[str, bytes]) -> Tuple[etree._Element, List[Finding]]:
             raise _syntax_error(exc, strict.error_log) from None
     if root is None:
         raise UrdfSyntaxError('the robot description has no root element')
+    return _checked(_plain_robot(root, notes)), notes
+
+
+def _checked(root: etree._Element) -> etree._Element:
+    """Refuse a document with entities or an external DTD (after parsing); return its root."""
     docinfo = root.getroottree().docinfo
     dtd = docinfo.internalDTD
     if dtd is not None and any(True for _ in dtd.iterentities()):
@@ -164,7 +172,87 @@ def load_xml(data: Union[str, bytes]) -> Tuple[etree._Element, List[Finding]]:
         raise UrdfSyntaxError(
             'the document references an external DTD, which is refused for safety: '
             'remove the <!DOCTYPE ... SYSTEM ...> line', line=1)
-    return root, notes
+    return root
+
+
+#: an XML declaration after blanks, or of a version XML 1.0 parsers refuse (pybullet's and
+#: Genesis's plane.urdf: version="0.0"); TinyXML2 (urdfdom, Bullet) reads both
+_DECLARATION = re.compile(rb'\A(\xef\xbb\xbf)?(\s*)(<\?xml\b[^>]*?\?>)')
+_VERSION = re.compile(rb'\bversion\s*=\s*["\']([^"\']*)["\']')
+_ENCODING = re.compile(rb'\bencoding\s*=\s*["\']([^"\']*)["\']')
+
+
+def _without_declaration(raw: bytes, encoding: Optional[str],
+                         notes: List[Finding]) -> Optional[etree._Element]:
+    """
+    Read a document whose only fault is its XML declaration, as urdfdom does; else None.
+
+    The declaration is blanked in place (every line keeps its number) when it follows
+    blanks or names a version other than 1.x, and only when it names no encoding other
+    than UTF-8 (which the document is then read as). A note says who refuses it.
+    """
+    match = _DECLARATION.match(raw)
+    if match is None:
+        return None
+    declaration = match.group(3)
+    version = _VERSION.search(declaration)
+    named = _ENCODING.search(declaration)
+    late = bool(match.group(2))
+    odd = version is not None and not version.group(1).startswith(b'1.')
+    if not (late or odd) or (named is not None and named.group(1).lower() not in (
+            b'utf-8', b'utf8', b'us-ascii', b'ascii')):
+        return None
+    blank = bytes(byte if byte in b'\r\n' else 0x20 for byte in declaration)
+    try:
+        root = etree.fromstring(raw[:match.start(3)] + blank + raw[match.end(3):],
+                                _make_parser(encoding))
+    except etree.XMLSyntaxError:
+        return None
+    if root is None:
+        return None
+    named_version = version.group(1).decode('ascii', 'replace') if version else ''
+    what = (f'names version "{_quote(named_version)}"' if odd
+            else 'does not start the file (blanks or lines come before it)')
+    notes.append(Finding(
+        rule='parse-xml-declaration', severity=Severity.WARNING,
+        message=f'the XML declaration {what}: urdfdom (robot_state_publisher, RViz), Bullet '
+                'and MuJoCo read the robot, and so does this checker, but '
+                + ('libxml2 refuses it: urdf_parser_py, xmllint' if odd else
+                   'XML 1.0 readers refuse it: xacro (xml.dom.minidom), urdf_parser_py, '
+                   'xmllint'),
+        element='<?xml?>', line=raw.count(b'\n', 0, match.start(3)) + 1,
+        suggestion='write <?xml version="1.0"?> as the very first bytes of the file, or '
+                   'remove the declaration'))
+    return root
+
+
+def _plain_robot(root: etree._Element, notes: List[Finding]) -> etree._Element:
+    """
+    Read a ``<robot>`` in a default namespace as urdfdom does (TinyXML2 has none).
+
+    Drake's ``<robot xmlns="http://drake.mit.edu">``: every element of that namespace gets
+    its plain name back, and a note says who does not read it so.
+    """
+    tag = root.tag
+    if not isinstance(tag, str) or not tag.startswith('{') or root.prefix is not None or \
+            etree.QName(tag).localname != 'robot':
+        return root
+    namespace = etree.QName(tag).namespace
+    for element in root.iter():
+        if isinstance(element.tag, str) and element.prefix is None and \
+                element.tag.startswith('{' + f'{namespace}' + '}'):
+            element.tag = etree.QName(element.tag).localname
+    etree.cleanup_namespaces(root)
+    notes.append(Finding(
+        rule='parse-default-namespace', severity=Severity.WARNING,
+        message=f'<robot> puts its elements in the namespace {_quote(str(namespace))} '
+                '(xmlns="..."): urdfdom (robot_state_publisher, RViz) and xacro read them as '
+                'plain URDF, and so does this checker, but namespace-aware readers find no '
+                '<robot>: urdf_parser_py, lxml-based tools',
+        element='<robot>', line=root.sourceline,
+        suggestion='remove xmlns="..." from <robot> (give Drake\'s elements a prefix instead: '
+                   'xmlns:drake="http://drake.mit.edu")'))
+    return root
 
 
 def _syntax_error(exc: etree.XMLSyntaxError, log: etree._ListErrorLog) -> UrdfSyntaxError:
