@@ -125,6 +125,12 @@ def test_a_urdf_with_the_xacro_namespace_is_not_run_through_xacro(tmp_path):
     assert report['robot'] == 'r'
     assert 'read as plain URDF' in err
     assert not marker.exists()
+    # an expanded URDF that kept only the declaration (example-robot-data's panda, Bullet's
+    # kuka_iiwa): nothing for xacro to do, no note
+    urdf.write_text('<robot name="r" xmlns:xacro="http://www.ros.org/wiki/xacro">'
+                    '<link name="base"/></robot>')
+    report, err = check(str(urdf))
+    assert report['robot'] == 'r' and 'xacro' not in err
 
 
 def test_fix_inertia_edits_literals_in_the_xacro_and_reports_the_rest(tmp_path):

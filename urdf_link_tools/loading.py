@@ -165,9 +165,12 @@ def load_input(path: str, max_bytes: int = DESCRIPTION_MAX_BYTES,
     except OSError as exc:
         raise UrdfInputError(f'{path}: cannot read: {exc.strerror}') from None
     notes: Tuple[str, ...] = ()
-    if XACRO_NAMESPACE in data[:4096]:
-        notes = (f'{path} declares the xacro namespace but is read as plain URDF: xacro runs '
-                 'only on .xacro files or with --xacro',)
+    # Only with something for xacro to do: most expanded URDFs keep the declaration
+    # (example-robot-data's panda, Bullet's kuka_iiwa), and a note on each is noise.
+    if XACRO_NAMESPACE in data[:4096] and (
+            b'<xacro:' in data or b'${' in data or b'$(' in data):
+        notes = (f'{path} declares the xacro namespace and uses xacro, but is read as plain '
+                 'URDF: xacro runs only on .xacro files or with --xacro',)
     return LoadedDescription(data, source, None, notes)
 
 
