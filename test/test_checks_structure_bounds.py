@@ -158,3 +158,17 @@ def test_suggestion_still_given_for_a_typo(tmp_path):
     document = json.loads(completed.stdout)
     messages = [f['suggestion'] for f in document['findings'] if f['rule'] == 'joint-unknown-link']
     assert any("did you mean 'segment_1_link'" in m for m in messages), messages
+
+
+def test_a_world_parent_without_its_link_is_told_to_declare_it():
+    # Drake's PR2 (world_joint_for_rbt_compat): 'world' is a frame Gazebo and Drake provide,
+    # so the fix is the link, not another name.
+    from urdf_link_tools.analysis import analyze
+    from urdf_link_tools.config import CheckConfig
+    from urdf_link_tools.parser import parse_urdf_string
+    text = ('<robot name="r"><link name="base"/><joint name="fix" type="fixed">'
+            '<parent link="world"/><child link="base"/></joint></robot>')
+    (finding,) = [f for f in analyze(parse_urdf_string(text), CheckConfig()).findings
+                  if f.rule == 'joint-unknown-link']
+    assert finding.suggestion == 'add <link name="world"/> to fix the robot to the world frame'
+    assert "Gazebo and Drake provide a 'world' frame" in finding.message

@@ -110,12 +110,18 @@ def check_structure(ctx: CheckContext) -> Iterator[Finding]:
                     suggester = NameSuggester(names)
                 close = suggester.suggest(name)
                 hint = f' (did you mean {close!r}?)' if close else ''
+                # 'world' is the fixed frame Gazebo and Drake provide (Drake's PR2 names it
+                # as a parent without a <link>): urdfdom and MoveIt need the link declared.
+                world = role == 'parent' and name == 'world' and not close
                 yield ctx.finding(
                     'joint-unknown-link', Severity.ERROR,
                     f"joint '{joint.name}' names the {role} link '{name}', which does not "
-                    'exist', link=joint.child if role == 'parent' else joint.parent,
+                    'exist' + (" (Gazebo and Drake provide a 'world' frame; urdfdom does not)"
+                               if world else ''),
+                    link=joint.child if role == 'parent' else joint.parent,
                     element=f'joint "{joint.name}"', line=joint.line,
-                    suggestion=f'fix the {role} link name{hint}')
+                    suggestion='add <link name="world"/> to fix the robot to the world frame'
+                    if world else f'fix the {role} link name{hint}')
     parents: Dict[str, List] = {}
     for joint in robot.joints:
         parents.setdefault(joint.child, []).append(joint)
