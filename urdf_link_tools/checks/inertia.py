@@ -103,7 +103,8 @@ RULES = (
          'the root link has an <inertial>',
          'KDL (robot_state_publisher, MoveIt\'s KDL plugins) ignores it and warns "KDL does '
          'not support a root link with an inertia". A claim about KDL only: made with the kdl '
-         'target, silent for the others (a floating base carries its mass there on purpose)',
+         'target, silent for the others (a floating base carries its mass there on purpose) '
+         'and for a robot of one link (a prop)',
          'add a dummy root link without inertial (e.g. base_footprint) joined to this link '
          'by a fixed joint; note that Gazebo then lumps this link into the dummy',
          'kdl_parser kdl_parser.cpp (treeFromUrdfModel)'),
@@ -133,7 +134,9 @@ def check_link(ctx: CheckContext, link: Link) -> Iterator[Finding]:
         yield from (finding for finding in _tensor_findings(ctx, link)
                     if (link.name, finding.rule) not in copies)
         roots = ctx.root_names
-        if link.name in roots and len(roots) == 1:
+        # (a robot of one link, a prop for a simulator, has no tree for KDL to compute on:
+        # Bullet's and Genesis's spheres, cubes and trays drew it by the dozen)
+        if link.name in roots and len(roots) == 1 and ctx.robot.joints:
             severity = severity_for(ctx.config.targets, {'kdl': Severity.INFO})
             if severity is not None:
                 yield _root_inertia(ctx, link, severity)
