@@ -323,6 +323,26 @@ def test_equal_moments_of_different_sizes_off_elongated_parts_are_one_finding():
     assert [f.link for f in found([bar(0.76, 0.0002), bar(1.76, 0.00047)])] == ['l0', 'l1']
 
 
+def test_one_placeholder_diagonal_over_tensors_of_their_own_is_one_finding():
+    # iCub's Gazebo model: ixx = iyy = izz = 0.01 on 18 links, the products of each from its
+    # CAD tensor, so no two tensors are the same six numbers: one finding, not 18 errors.
+    def part(product):
+        return ('<inertial><mass value="0.5"/><inertia ixx="0.01" ixy="{p}" ixz="0" '
+                'iyy="0.01" iyz="0" izz="0.01"/></inertial><collision><geometry><box '
+                'size="0.05 0.05 0.05"/></geometry></collision>').format(p=product)
+
+    def found(products):
+        return [f for f in analyze(parse_urdf_string(_chain([part(p) for p in products])),
+                                   NO_MESHES).findings if f.rule == 'inertia-exceeds-extent']
+
+    (finding,) = found([1e-5, -2e-5, 3e-5])
+    assert finding.links == ('l0', 'l1', 'l2') and finding.severity == Severity.ERROR
+    assert finding.message.startswith('3 links declare the same moments, ixx = iyy = izz = '
+                                      '0.01, each with products of its own')
+    assert [name for name, _ in finding.links_suggested_inertia] == ['l0', 'l1', 'l2']
+    assert [f.link for f in found([1e-5, -2e-5])] == ['l0', 'l1']
+
+
 def test_a_placeholder_on_two_links_and_carried_by_a_third_is_one_finding():
     # Interbotix's wx250s: 0.001 kg m^2 on three 1 g gripper links welded to the gripper; two
     # are over their bound, the third has its centre of mass off the body. One finding, and

@@ -36,7 +36,7 @@ from typing import Dict, Iterator, List, Optional, Tuple
 import numpy as np
 
 from urdf_link_tools.checks.base import CheckContext, fmt, fmt_inertia, fmt_vector, Rule
-from urdf_link_tools.checks.model_wide import listed, MODEL_WIDE_MIN
+from urdf_link_tools.checks.model_wide import grouped, listed, MODEL_WIDE_MIN
 from urdf_link_tools.checks.suggest import suggest
 from urdf_link_tools.findings import Finding, Severity
 from urdf_link_tools.geometry import (
@@ -461,6 +461,7 @@ def check_bounds(ctx: CheckContext) -> Iterator[Finding]:
     the links that carry it without being judged, see :func:`placeholder_carriers`).
     """
     groups: Dict[Tuple[object, ...], List[Finding]] = {}
+    singles: List[Tuple[Link, Finding]] = []
     carriers = placeholder_carriers(ctx)
     masses = _placeholder_masses(ctx)
     yield from (_mass_finding(ctx, mass, members) for mass, members in masses.items())
@@ -474,7 +475,7 @@ def check_bounds(ctx: CheckContext) -> Iterator[Finding]:
                                    if values == key[1:]) < MODEL_WIDE_MIN
         findings = [_finding(ctx, link, found, alone) for link, found in members]
         if alone:
-            yield from findings
+            singles.extend(zip((link for link, _ in members), findings))
             continue
         # The example is the worst member (the most severe, then the furthest over its
         # bound): PR2's copied 0.01 tensor was shown on a camera that barely matters.
@@ -483,6 +484,7 @@ def check_bounds(ctx: CheckContext) -> Iterator[Finding]:
             -(members[index][1].moment / members[index][1].bound
               if members[index][1].bound > 0.0 else math.inf)))
         groups[(findings[0].rule,) + key[1:]] = [findings[worst]] + findings
+    yield from _by_diagonal(ctx, singles)
     listed_carriers = set()
     # the links over a bound, per tensor, whichever rule (extent or robot) they are in
     over: Dict[Tuple[float, ...], set] = {}
@@ -534,6 +536,30 @@ def check_bounds(ctx: CheckContext) -> Iterator[Finding]:
             values=(('links', listed(links + also)), ('count', count)) + first.values,
             links=links + also,
             links_suggested_inertia=own)
+
+
+def _by_diagonal(ctx: CheckContext, singles: List[Tuple[Link, Finding]]) -> Iterator[Finding]:
+    """
+    Yield the findings of tensors not copied whole, one for 3 or more of one placeholder diagonal.
+
+    iCub's Gazebo model: ixx = iyy = izz = 0.01 on 18 links, each with the products of its
+    CAD tensor: one placeholder written over the moments, one finding.
+    """
+    diagonals: Dict[Tuple[str, float], List[Finding]] = {}
+    for link, finding in singles:
+        ixx, _, _, iyy, _, izz = link.inertial.inertia.as_tuple()
+        if ixx == iyy == izz:
+            diagonals.setdefault((finding.rule, ixx), []).append(finding)
+        else:
+            yield finding
+    for (_, value), findings in diagonals.items():
+        if len(findings) < MODEL_WIDE_MIN:
+            yield from findings
+            continue
+        yield from grouped(ctx, findings, f'links declare the same moments, ixx = iyy = izz = '
+                           f'{fmt(value)}, each with products of its own (a placeholder '
+                           'diagonal written over the tensors), and on each it exceeds what '
+                           'the link can have', own_fixes=True)
 
 
 #: A tensor this many times over its link's bound needs a body this many times heavier.
