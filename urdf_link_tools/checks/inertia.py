@@ -21,7 +21,7 @@ MuJoCo additionally refuse is reported as separate rules. See
 """
 
 import math
-from typing import Dict, FrozenSet, Iterator, List, Tuple
+from typing import Dict, FrozenSet, Iterator, List, Optional, Tuple
 
 import numpy as np
 
@@ -360,7 +360,11 @@ def _check_tensor(ctx: CheckContext, link: Link) -> Iterator[Finding]:
                    if not value + eps > 0.0]
         suggestion, text = (flipped, _FLIPPED + fmt_inertia(inertia_values(flipped))) \
             if flip_ok else suggest(ctx, link, _nearest_valid(tensor), 'the nearest valid tensor')
-        text = _pasted_note(link) + (text if flip_ok else _flip_note(ctx, link, flipped) + text)
+        pasted = _pasted_note(link)
+        text = pasted + (text if flip_ok else _flip_note(ctx, link, flipped) + text)
+        decimal, corrected = _decimal_note(link) if not (pasted or flip_ok) else ('', None)
+        if corrected is not None:
+            suggestion, text = corrected, decimal + text
         yield ctx.finding(
             'inertia-not-positive-definite', Severity.ERROR,
             f'the tensor is not positive definite: principal moments {fmt_vector(moments)} '
@@ -399,7 +403,25 @@ def _check_tensor(ctx: CheckContext, link: Link) -> Iterator[Finding]:
                 'the nearest valid tensor (same principal axes)'
         suggestion, text = (flipped, _FLIPPED + fmt_inertia(inertia_values(flipped))) \
             if flip_ok else suggest(ctx, link, nearest, label)
-        text = _pasted_note(link) + (text if flip_ok else _flip_note(ctx, link, flipped) + text)
+        pasted = _pasted_note(link)
+        text = pasted + (text if flip_ok else _flip_note(ctx, link, flipped) + text)
+        decimal, corrected = _decimal_note(link) if not (pasted or flip_ok) else ('', None)
+        if corrected is not None:
+            suggestion, text = corrected, decimal + text
+        if values[1] == values[2] == values[4] == 0.0 and -margin <= TRIANGLE_ROUNDING * c:
+            # A thin plate or ring (C = A + B) written with its moments rounded (HSR's
+            # bumpers: 0.001437 + 0.001437 < 0.002875): the largest moment lowered to the
+            # sum is the fix, not a tensor from the geometry.
+            index = max((3, 0, 5), key=lambda position: values[position])
+            written = float(fmt(a + b, 12))
+            if written > a + b:  # rounded up: over the sum again
+                written = float(fmt((a + b) * (1.0 - 1e-11), 12))
+            fixed = [values[0], values[3], values[5]]
+            fixed[(0, 3, 5).index(index)] = written
+            suggestion = np.diag(fixed)
+            name = {0: 'ixx', 3: 'iyy', 5: 'izz'}[index]
+            text = ('the moments miss A + B >= C by rounding alone (a thin plate or ring, '
+                    f'where C = A + B): write {name}="{fmt(written, 12)}"')
         yield ctx.finding(
             'inertia-triangle-inequality', Severity.ERROR,
             f'the principal moments {fmt(a)} + {fmt(b)} = {fmt(a + b)} < {fmt(c)}: they '
@@ -481,6 +503,43 @@ def _pasted_note(link: Link) -> str:
             return (f'{name}="{fmt(value)}" repeats {same[0]}: a value pasted into the wrong '
                     f'attribute? With {name}="0" the tensor is valid; otherwise, ')
     return ''
+
+
+#: A triangle missed by at most this share of C, on a diagonal tensor, is rounding.
+TRIANGLE_ROUNDING = 1e-3
+
+
+def _decimal_note(link: Link) -> Tuple[str, Optional[np.ndarray]]:
+    """
+    Say so when one entry off by a power of ten is the tensor's only fault.
+
+    HSR's arm_flex_link: ixx="7.528" beside iyy 0.007102 and izz 0.001552; with
+    ixx="0.007528" the tensor is valid. Said only when exactly one entry and one power of
+    ten (10 to 10^6, either way) make it valid.
+
+    :return: the note and the corrected tensor, or ('', None)
+    """
+    values = link.inertial.inertia.as_tuple()
+    names = ('ixx', 'ixy', 'ixz', 'iyy', 'iyz', 'izz')
+    found = []
+    for index, name in enumerate(names):
+        if values[index] == 0.0:
+            continue
+        for power in (1, 2, 3, 4, 5, 6, -1, -2, -3, -4, -5, -6):
+            changed = list(values)
+            changed[index] = values[index] / 10.0 ** power
+            tensor = TensorProperties(Inertia(*changed))
+            if tensor.is_positive_definite() and not violates_triangle(tensor.moments):
+                found.append((name, values[index], changed[index], power))
+    if len(found) != 1:
+        return '', None
+    name, value, meant, power = found[0]
+    changed = list(values)
+    changed[names.index(name)] = meant
+    return (f'{name}="{fmt(value)}" is {fmt(10.0 ** abs(power))}x '
+            f'{"too large" if power > 0 else "too small"} for the others: a slipped decimal? '
+            f'With {name}="{fmt(meant)}" the tensor is valid (--fix-inertia writes that); if '
+            'the value is right, '), TensorProperties(Inertia(*changed)).matrix
 
 
 def _flip_note(ctx: CheckContext, link: Link, flipped: np.ndarray) -> str:
