@@ -343,6 +343,29 @@ def test_one_placeholder_diagonal_over_tensors_of_their_own_is_one_finding():
     assert [f.link for f in found([1e-5, -2e-5])] == ['l0', 'l1']
 
 
+def test_a_tensor_exported_in_kg_mm2_is_named_and_rescaled():
+    # ROBOTIS AI Worker's base: 1.19e6, 1.09e6, 4.49e5 for 54 kg, a CAD export in kg mm^2;
+    # the fix is the same tensor divided by 10^6, not the geometry's.
+    part = ('<inertial><mass value="2"/><inertia ixx="13000" ixy="50" ixz="0" iyy="12000" '
+            'iyz="0" izz="11000"/></inertial><collision><geometry><box size="0.2 0.2 0.2"/>'
+            '</geometry></collision>')
+    right = part
+    for mm2, m2 in (('13000', '1.3e-2'), ('12000', '1.2e-2'), ('11000', '1.1e-2'),
+                    ('"50"', '"5e-5"')):
+        right = right.replace(mm2, m2)
+    findings = analyze(parse_urdf_string(_chain([part, right])), NO_MESHES).findings
+    (finding,) = [f for f in findings if f.rule == 'inertia-exceeds-extent']
+    assert finding.link == 'l0'
+    assert finding.suggestion.startswith('the tensor reads as written in kg mm^2: divided by '
+                                         '1,000,000 (to kg m^2) it is within its bound')
+    assert finding.suggested_inertia == pytest.approx((0.013, 5e-5, 0.0, 0.012, 0.0, 0.011))
+    # equal moments are a placeholder, not an export (ixx = iyy = izz = 1e4)
+    even = part.replace('13000', '10000').replace('12000', '10000').replace('11000', '10000')
+    (placeholder,) = [f for f in analyze(parse_urdf_string(_chain([even])), NO_MESHES)
+                      .findings if f.rule.startswith('inertia-exceeds')]
+    assert 'reads as written' not in placeholder.suggestion
+
+
 def test_a_placeholder_on_two_links_and_carried_by_a_third_is_one_finding():
     # Interbotix's wx250s: 0.001 kg m^2 on three 1 g gripper links welded to the gripper; two
     # are over their bound, the third has its centre of mass off the body. One finding, and

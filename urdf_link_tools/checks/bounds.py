@@ -37,12 +37,12 @@ import numpy as np
 
 from urdf_link_tools.checks.base import CheckContext, fmt, fmt_inertia, fmt_vector, Rule
 from urdf_link_tools.checks.model_wide import grouped, listed, MODEL_WIDE_MIN
-from urdf_link_tools.checks.suggest import suggest
+from urdf_link_tools.checks.suggest import geometry_tensor, suggest
 from urdf_link_tools.findings import Finding, Severity
 from urdf_link_tools.geometry import (
     Bounds, distance_outside, has_size, is_finite, origin_to_matrix, rpy_to_matrix,
     transform_bounds, union_bounds)
-from urdf_link_tools.inertia import inertia_values, violates_triangle
+from urdf_link_tools.inertia import inertia_values, principal_values, violates_triangle
 from urdf_link_tools.kinematics import forward_kinematics
 from urdf_link_tools.model import Link
 from urdf_link_tools.records import record
@@ -562,6 +562,46 @@ def _by_diagonal(ctx: CheckContext, singles: List[Tuple[Link, Finding]]) -> Iter
                            'the link can have', own_fixes=True)
 
 
+#: Units a tensor is exported in by mistake, by how many times kg m^2 they read larger.
+UNIT_SLIPS = ((1e4, 'kg cm^2'), (1e6, 'kg mm^2'), (1e7, 'g cm^2'), (1e9, 'g mm^2'))
+#: how far from the collision geometry's largest moment the rescaled tensor may be
+UNIT_SLIP_SPREAD = 10.0
+
+
+def _unit_slip(ctx: CheckContext, link: Link, found: Excess) -> Optional[Tuple[object, str]]:
+    """
+    Return the tensor in kg m^2 and the fix, when it was written in another unit; else None.
+
+    ROBOTIS AI Worker's base: 1.19e6, 1.09e6 and 4.49e5 for 54 kg, in kg mm^2 (a CAD
+    export's unit). Named for a tensor of unequal moments over its bound by at least a
+    hundredth of the factor, when one unit's factor brings the moments within the bound
+    and to within 10x of the
+    collision geometry's (the first such unit, the smallest factor: the bound is the most
+    any body can have, so a smaller factor would leave it impossible).
+    """
+    values = link.inertial.inertia.as_tuple()
+    if values[0] == values[3] == values[5]:
+        return None  # equal moments are a placeholder (ixx=iyy=izz=1), not an export
+    expected = geometry_tensor(ctx, link)
+    if expected is None:
+        return None
+    want = float(principal_values(expected)[-1])
+    declared = ctx.tensor(link)
+    have = float(declared.moments[-1])
+    if not (want > 0.0 and have > 0.0):
+        return None
+    for factor, unit in UNIT_SLIPS:
+        # over its bound by a good share of the factor: not a tensor a few times too big
+        if found.moment / factor <= found.bound <= found.moment * 100.0 / factor and \
+                max(have / factor / want, want * factor / have) <= UNIT_SLIP_SPREAD:
+            scaled = declared.matrix / factor
+            return scaled, (f'the tensor reads as written in {unit}: divided by '
+                            f'{factor:,.0f} (to kg m^2) it is within its bound and '
+                            f"{fmt(have / factor / want, 3)}x the collision geometry's largest "
+                            f'moment at this mass: {fmt_inertia(inertia_values(scaled))}')
+    return None
+
+
 #: A tensor this many times over its link's bound needs a body this many times heavier.
 PLACEHOLDER_MASS_FACTOR = 10.0
 
@@ -717,6 +757,9 @@ def _finding(ctx: CheckContext, link: Link, found: Excess, suggesting: bool = Tr
                       'changes the largest moment of that body by under 10 %'))
     tensor, text = suggest(ctx, link, None, 'the declared tensor') if suggesting else \
         (None, '')
+    unit = _unit_slip(ctx, link, found) if suggesting and not found.of_robot else None
+    if unit is not None:
+        tensor, text = unit
     return ctx.finding(
         rule, severity,
         f"the moment about the link's {axis} axis is {fmt(found.moment)} kg m^2 (a radius "
