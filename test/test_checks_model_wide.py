@@ -475,3 +475,16 @@ def test_bullets_no_limit_idiom_on_many_joints_is_one_finding():
     assert 'Bullet reads lower > upper as no limit' in finding.message
     assert finding.suggestion.endswith('use type="continuous"')
     assert dict(finding.values)['joints'] == 'j1, j2, j3, j4, j5'
+
+
+def test_a_refused_capsule_collision_is_its_parse_finding_only():
+    # Fourier's GR1T1: 14 <capsule> collisions on 12 links. They were a parse error and the
+    # same links again in robot-collision-partial ("no <collision>"); they have one.
+    capsule = (f'{MASS}<visual>{BOX}</visual><collision><geometry><capsule radius="0.05" '
+               'length="0.2"/></geometry></collision>')
+    text = chain([full()] + [capsule] * 4 + [full()] * 3)
+    assert not findings(text, 'robot-collision-partial')
+    assert not findings(text, 'collision-missing')
+    (parse,) = findings(text, 'parse-invalid-geometry')
+    assert "<capsule> is SDF's and Drake's, not URDF's; use a <cylinder> of its radius and " \
+        'length' in parse.message and '(the same in 4 places' in parse.message

@@ -591,9 +591,8 @@ def _collision_missing_of(ctx: CheckContext, link: Link) -> Iterator[Tuple[Findi
     model (reported once by ``robot-collision-partial``). A moving link with mass and no geometry
     at all (an intermediate link of a multi-axis joint) is an info.
     """
-    if any(element.geometry is not None for element in link.collisions) or \
-            link.name in model_choices(ctx).collisionless_set:
-        return
+    if link.collisions or link.name in model_choices(ctx).collisionless_set:
+        return  # (a <collision> urdfdom refuses is its parse finding's)
     visuals = [element for element in link.visuals if element.geometry is not None]
     moving_mass = ctx.is_moving(link.name) and link.mass > 0.0
     if not (visuals or moving_mass):

@@ -138,7 +138,9 @@ def visible_without_collision(ctx: CheckContext, link: Link) -> bool:
     body collides: a camera inside the head, a sensor on the base), and for visuals smaller
     than MARKER_SIZE (optical frames, markers) or of unknown size.
     """
-    if any(element.geometry is not None for element in link.collisions):
+    if link.collisions:
+        # (one whose geometry urdfdom refuses, a <capsule>, is that parse finding's: not a
+        # link without collision as well)
         return False
     visuals = [element for element in link.visuals if element.geometry is not None]
     if not visuals or ctx.group_has_collision(link.name):

@@ -68,6 +68,14 @@ def _geometry(ctx: Context, element: etree._Element) -> Geometry:
     shape, tag = shapes[0]
     reader = _SHAPES.get(tag)
     if reader is None:
+        if tag == 'capsule':
+            # SDF's and Drake's shape (Fourier's GR1T1: 14 collisions): say what URDF has.
+            # (the same words on every one: the same problem in many places is one note)
+            raise ctx.error(shape, None,
+                            "unknown geometry: <capsule> is SDF's and Drake's, not URDF's; "
+                            'use a <cylinder> of its radius and length and, for the rounded '
+                            'ends, two <sphere> collisions of its radius at the ends',
+                            'parse-invalid-geometry')
         raise ctx.error(shape, None,
                         'unknown geometry; use <box>, <cylinder>, <sphere> or <mesh>',
                         'parse-invalid-geometry')
