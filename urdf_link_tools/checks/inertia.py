@@ -250,15 +250,16 @@ def _zero_tensor(ctx: CheckContext, link: Link) -> Iterator[Finding]:
         return  # a welded child carries the inertia: MuJoCo compiles the fused body
     inertia = link.inertial.inertia
     tensor, text = suggest(ctx, link, None, 'the declared tensor')
-    where = (f"on a moving link (joint '{joint.name}'): MuJoCo refuses it" if joint is not None
-             else 'on the root link: as a floating base (a free joint, as for legged and '
-                  'mobile robots) MuJoCo refuses it; welded to the world it is accepted')
+    where = (f"on a moving link (joint '{joint.name}'), and no link welded to it adds "
+             'inertia: MuJoCo refuses it' if joint is not None
+             else 'on the root link, and no link welded to it adds inertia: MuJoCo refuses it '
+                  'as a floating base (a free joint, as for legged and mobile robots), and '
+                  'accepts it welded to the world')
     yield ctx.finding(
         'inertia-moment-tiny', Severity.ERROR,
-        f'the inertia tensor is all zero: a point mass of {fmt(link.mass)} kg {where}, and '
-        'nothing welded to it gives the fused body inertia about every axis (MuJoCo: "mass '
-        'and inertia of moving bodies must be larger than mjMINVAL" or "inertia must have '
-        'positive eigenvalues")',
+        f'the inertia tensor is all zero: a point mass of {fmt(link.mass)} kg {where} '
+        '(MuJoCo: "mass and inertia of moving bodies must be larger than mjMINVAL" or '
+        '"inertia must have positive eigenvalues")',
         link=link.name, element='inertial/inertia', line=inertia.line,
         suggestion=text, values=(('mass', link.mass),),
         suggested_inertia=inertia_values(tensor) if tensor is not None else None)
