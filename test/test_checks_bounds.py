@@ -366,6 +366,26 @@ def test_a_tensor_exported_in_kg_mm2_is_named_and_rescaled():
     assert 'reads as written' not in placeholder.suggestion
 
 
+def test_a_centre_of_mass_on_a_face_of_its_box_is_named_and_unfixed_links_are_said():
+    # Bullet's quadruped: ixx=iyy=izz=1 on 25 links; the 8 lower legs have no <origin> in
+    # their <inertial>, so the centre of mass is the leg's end; no tensor fits about it, and
+    # "--fix-inertia writes it on each" left those 8 silently as they were.
+    placeholder = ('<inertial><mass value="0.05"/><inertia ixx="1" ixy="0" ixz="0" iyy="1" '
+                   'iyz="0" izz="1"/></inertial>')
+    leg = (placeholder + '<collision><origin xyz="0 0 0.1"/><geometry><box '
+           'size="0.01 0.01 0.2"/></geometry></collision>')
+    body = placeholder + '<collision><geometry><box size="0.1 0.1 0.1"/></geometry></collision>'
+    (finding,) = [f for f in analyze(parse_urdf_string(_chain([body, leg, body, leg])),
+                                     NO_MESHES).findings if f.rule == 'inertia-exceeds-extent']
+    assert finding.links == ('l0', 'l1', 'l2', 'l3')
+    assert finding.message.endswith('(the centre of mass lies on a face of that box, at its z '
+                                    'minimum: the <inertial> has no <origin>, so it is at '
+                                    'xyz="0 0 0"; a part\'s centre of mass lies inside it)')
+    assert '--fix-inertia writes it on 2 of them; not on l1, l3, for which no tensor' in \
+        finding.suggestion
+    assert [name for name, _ in finding.links_suggested_inertia] == ['l0', 'l2']
+
+
 def test_a_placeholder_on_two_links_and_carried_by_a_third_is_one_finding():
     # Interbotix's wx250s: 0.001 kg m^2 on three 1 g gripper links welded to the gripper; two
     # are over their bound, the third has its centre of mass off the body. One finding, and

@@ -531,7 +531,7 @@ def check_bounds(ctx: CheckContext) -> Iterator[Finding]:
             element='inertial/inertia', line=first.line,
             suggestion="compute each listed link's tensor from its CAD model or geometry (the "
                        "collision geometry's tensor at uniform density is a start; "
-                       '--fix-inertia writes it on each)' if own else
+                       + _written_on(own, links + also) + ')' if own else
                        "compute each listed link's tensor from its CAD model or geometry",
             values=(('links', listed(links + also)), ('count', count)) + first.values,
             links=links + also,
@@ -560,6 +560,36 @@ def _by_diagonal(ctx: CheckContext, singles: List[Tuple[Link, Finding]]) -> Iter
                            f'{fmt(value)}, each with products of its own (a placeholder '
                            'diagonal written over the tensors), and on each it exceeds what '
                            'the link can have', own_fixes=True)
+
+
+def _on_face(link: Link, lo: np.ndarray, hi: np.ndarray) -> str:
+    """
+    Say so when the declared centre of mass lies on a face of the body's box.
+
+    Bullet's quadruped: no <origin> in the lower legs' <inertial>, so the centre of mass is
+    the link origin, at the end of a leg that runs from z = 0 to 0.2 m: the bound about it
+    is tiny on two axes, and the origin is the likelier fault.
+    """
+    com = link.inertial.origin.xyz
+    faces = [axis for axis in range(3) if hi[axis] > lo[axis]
+             and (com[axis] == lo[axis] or com[axis] == hi[axis])]
+    if not faces:
+        return ''
+    written = 'has no <origin>, so it is' if link.inertial.origin.line is None else 'is'
+    return (f' (the centre of mass lies on a face of that box, at its {"xyz"[faces[0]]} '
+            f'{"minimum" if com[faces[0]] == lo[faces[0]] else "maximum"}: the <inertial> '
+            f'{written} at xyz="{fmt_vector(com)}"; a part\'s centre of mass lies inside it)')
+
+
+def _written_on(own: List[Tuple[str, object]], names: Tuple[str, ...]) -> str:
+    """Say on which of the listed links --fix-inertia writes a tensor (all, or which not)."""
+    fixed = {name for name, _ in own}
+    left = tuple(name for name in names if name not in fixed)
+    if not left:
+        return '--fix-inertia writes it on each'
+    return (f'--fix-inertia writes it on {len(fixed)} of them; not on {listed(left)}, for '
+            'which no tensor that passes every rule can be derived from the geometry: check '
+            'their centres of mass')
 
 
 #: Units a tensor is exported in by mistake, by how many times kg m^2 they read larger.
@@ -734,7 +764,7 @@ def _finding(ctx: CheckContext, link: Link, found: Excess, suggesting: bool = Tr
                  f'{fmt_vector(hi, 3)} m'
                  + (f' (about their centre: the declared centre of mass lies '
                     f'{fmt(found.outside * 1000.0, 3)} mm outside them)'
-                    if found.outside > 0.0 else ''))
+                    if found.outside > 0.0 else _on_face(link, lo, hi)))
     rule = 'inertia-exceeds-robot' if found.of_robot else 'inertia-exceeds-extent'
     growth = _welded_growth(ctx, link)
     fused_away = growth is not None and growth[1] < 1.0 + FUSED_AWAY
