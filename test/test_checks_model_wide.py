@@ -488,3 +488,22 @@ def test_a_refused_capsule_collision_is_its_parse_finding_only():
     (parse,) = findings(text, 'parse-invalid-geometry')
     assert "<capsule> is SDF's and Drake's, not URDF's; use a <cylinder> of its radius and " \
         'length' in parse.message and '(the same in 4 places' in parse.message
+
+
+def test_drakes_point_contact_spheres_are_one_finding_that_names_them():
+    # Drake's Atlas: six radius-0 spheres on each foot, point contacts for Drake, refused by
+    # MuJoCo: one finding, not twelve, and a fix for the engines that have none.
+    points = ''.join(f'<collision><origin xyz="{x} 0 0"/><geometry><sphere radius="0"/>'
+                     '</geometry></collision>' for x in (0.1, 0.0, -0.1))
+    text = chain([full(), full() + points, full() + points, full()])
+    (finding,) = findings(text, 'geometry-degenerate')
+    assert finding.link is None and finding.links == ('l1', 'l2')
+    assert finding.severity == Severity.ERROR
+    assert finding.message.startswith('6 shapes of one zero or negative size (l1, l2); the '
+                                      'first: the <sphere> has zero or negative dimensions: '
+                                      'radius=0')
+    assert '(Drake reads it as a point contact; other engines have none)' in finding.message
+    # two stay per element
+    two = chain([full(), full() + points.split('</collision>', 1)[0] + '</collision>',
+                 full() + points.split('</collision>', 1)[0] + '</collision>', full()])
+    assert [f.link for f in findings(two, 'geometry-degenerate')] == ['l1', 'l2']

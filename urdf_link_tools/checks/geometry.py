@@ -25,8 +25,8 @@ from typing import Dict, FrozenSet, Iterator, List, Optional, Tuple
 
 from urdf_link_tools.checks.base import CheckContext, fmt, fmt_vector, Rule
 from urdf_link_tools.checks.complexity import grouped_meshes, reused_visuals, too_complex
-from urdf_link_tools.checks.model_wide import HINGE_SIZE, is_hinge, is_unexpanded, listed, \
-    model_choices, MODEL_WIDE_MIN, visible_without_collision, visual_size
+from urdf_link_tools.checks.model_wide import grouped, HINGE_SIZE, is_hinge, is_unexpanded, \
+    listed, model_choices, MODEL_WIDE_MIN, visible_without_collision, visual_size
 from urdf_link_tools.checks.names import NameSuggester
 from urdf_link_tools.findings import Finding, Severity
 from urdf_link_tools.geometry import is_finite
@@ -131,7 +131,9 @@ def check_elements(ctx: CheckContext, link: Link) -> Iterator[Finding]:
             # robot (check_reuses): on many links they are one export choice.
             yield from (finding for finding in _shape(ctx, link, element,
                                                       reused.get(id(element)))
-                        if finding.rule not in _OVER_THE_ROBOT)
+                        if finding.rule not in _OVER_THE_ROBOT and not (
+                            finding.rule == 'geometry-degenerate'
+                            and not isinstance(geometry, Mesh)))  # check_degenerate_shapes
 
 
 #: the rules check_reuses reports, each grouped when 3 or more links share it
@@ -282,17 +284,66 @@ def _shape(ctx: CheckContext, link: Link, element: GeometryElement,
         # A negative scale (a mirror image) is judged over the robot (check_mirrored).
         yield from _mesh(ctx, link, element, visual)
         return
+    found = _degenerate_primitive(ctx, link, element, named, line)
+    if found is not None:
+        yield found
+
+
+def _degenerate_primitive(ctx: CheckContext, link: Link, element: GeometryElement,
+                          named: Tuple[Tuple[str, float], ...],
+                          line: Optional[int]) -> Optional[Finding]:
+    """Return the finding of a box, cylinder or sphere of zero or negative size, else None."""
+    geometry = element.geometry
     bad = [(name, value) for name, value in named if value <= 0.0]
-    if bad:
-        negative = any(value < 0.0 for _, value in bad)
-        yield ctx.finding(
-            'geometry-degenerate', _degenerate_severity(element, negative),
-            f'the <{geometry.kind}> has zero or negative dimensions: '
-            + ', '.join(f'{name}={fmt(value)}' for name, value in bad)
-            + _degenerate_effect(element, negative),
-            link=link.name, element=element.label, line=line,
-            suggestion='give the real dimensions in metres (all greater than zero)',
-            values=tuple((name, value) for name, value in bad))
+    if not bad:
+        return None
+    negative = any(value < 0.0 for _, value in bad)
+    # Drake reads a sphere of radius 0 as a point contact (its Atlas and Valkyrie feet).
+    point = isinstance(geometry, Sphere) and geometry.radius == 0.0 and \
+        element.group == 'collision'
+    return ctx.finding(
+        'geometry-degenerate', _degenerate_severity(element, negative),
+        f'the <{geometry.kind}> has zero or negative dimensions: '  # type: ignore[union-attr]
+        + ', '.join(f'{name}={fmt(value)}' for name, value in bad)
+        + _degenerate_effect(element, negative)
+        + (' (Drake reads it as a point contact; other engines have none)' if point else ''),
+        link=link.name, element=element.label, line=line,
+        suggestion=('for an engine other than Drake, a small sphere (a few millimetres) makes '
+                    'the contact point' if point else
+                    'give the real dimensions in metres (all greater than zero)'),
+        values=tuple((name, value) for name, value in bad))
+
+
+def check_degenerate_shapes(ctx: CheckContext) -> Iterator[Finding]:
+    """
+    Flag boxes, cylinders and spheres of zero or negative size, 3 or more alike once.
+
+    Drake's point-contact spheres: 12 on Atlas's feet, 16 on Valkyrie's.
+    """
+    alike: Dict[Tuple[object, ...], List[Finding]] = {}
+    for link in ctx.robot.links:
+        for element in _elements(link):
+            geometry = element.geometry
+            if geometry is None or isinstance(geometry, Mesh) or _plain(geometry):
+                continue
+            named = _named_sizes(geometry)
+            if not all(math.isfinite(value) for _, value in named):
+                continue  # geometry-not-finite says it
+            found = _degenerate_primitive(ctx, link, element, named,
+                                          geometry.line or element.line)
+            if found is not None:
+                alike.setdefault((found.severity, found.message), []).append(found)
+    for (_, message), findings in alike.items():
+        yield from grouped(ctx, findings, 'shapes of one zero or negative size')
+
+
+def _named_sizes(geometry) -> Tuple[Tuple[str, float], ...]:
+    """Return a primitive's dimensions by name."""
+    if isinstance(geometry, Box):
+        return tuple(zip(('x', 'y', 'z'), geometry.size))
+    if isinstance(geometry, Cylinder):
+        return (('radius', geometry.radius), ('length', geometry.length))
+    return (('radius', geometry.radius),)
 
 
 def _degenerate_severity(element: GeometryElement, negative: bool) -> Severity:
@@ -739,5 +790,6 @@ def _colour(ctx: CheckContext, link: Optional[str], element: str, material) -> I
 
 
 CHECKS = (check_joint_origins, check_materials, check_reuses, check_mirrored,
-          check_bare_moving, check_missing_places, check_missing_hinges)
+          check_bare_moving, check_missing_places, check_missing_hinges,
+          check_degenerate_shapes)
 LINK_CHECKS = (check_elements, check_collision_missing, check_link_materials)
