@@ -507,3 +507,23 @@ def test_drakes_point_contact_spheres_are_one_finding_that_names_them():
     two = chain([full(), full() + points.split('</collision>', 1)[0] + '</collision>',
                  full() + points.split('</collision>', 1)[0] + '</collision>', full()])
     assert [f.link for f in findings(two, 'geometry-degenerate')] == ['l1', 'l2']
+
+
+def test_meshes_of_a_folder_that_is_not_there_are_one_finding(tmp_path):
+    # Bullet's kuka_iiwa/model_for_sdf.urdf: 8 collision meshes in meshes/coarse/, a folder
+    # the repository does not have: 8 errors, each guessing a near name in meshes/, became
+    # one finding about the folder.
+    from urdf_link_tools.meshes import MeshLibrary
+    (tmp_path / 'meshes').mkdir()
+    for index in range(3):
+        (tmp_path / 'meshes' / f'link_{index}.obj').write_bytes(b'')
+    text = chain([full()] + [MASS + f'<collision><geometry><mesh filename="meshes/coarse/'
+                             f'link_{index}.stl"/></geometry></collision>' for index in range(3)])
+    path = tmp_path / 'r.urdf'
+    analysis = analyze(parse_urdf_string(text, str(path)), CheckConfig(),
+                       MeshLibrary(use_ament_index=False))
+    (finding,) = [f for f in analysis.findings if f.rule == 'mesh-not-found']
+    assert finding.link is None and finding.links == ('l1', 'l2', 'l3')
+    assert finding.message.startswith(f'the folder {tmp_path}/meshes/coarse does not exist: 3 '
+                                      'meshes (3 collision) on 3 links are not checked')
+    assert 'did you mean' not in finding.suggestion

@@ -481,10 +481,18 @@ def _missing_place(ctx: CheckContext, element: GeometryElement,
         return ('package', problem.missing_package)
     if problem.missing_folder:
         return ('folder', problem.missing_folder)
+    uri = element.geometry.filename.strip()  # type: ignore[union-attr]
+    if problem.rule == 'mesh-not-found' and problem.tried and \
+            not uri.startswith(('/', 'file://')):
+        # A folder of the description's own (or of its package) that is not there: its
+        # files are one gap, whatever near names exist elsewhere (Bullet's kuka_iiwa
+        # model_for_sdf.urdf: meshes/coarse/, 8 files, each said apart with a guess).
+        folder = os.path.dirname(problem.tried[0])
+        if folder and not os.path.isdir(folder):
+            return ('absent folder', folder)
     if problem.rule != 'mesh-not-found' or not problem.tried or \
             _near_miss(ctx, element, problem) is not None:
         return None
-    uri = element.geometry.filename.strip()  # type: ignore[union-attr]
     if uri.startswith('package://'):
         name = uri[len('package://'):].split('/', 1)[0]
         if name:
@@ -556,6 +564,11 @@ def check_missing_places(ctx: CheckContext) -> Iterator[Finding]:
             suggestion = ('name the meshes package://PACKAGE/... (xacro: $(find PACKAGE) '
                           'becomes package://PACKAGE), so that the description works on '
                           'every machine, or generate it again here')
+        elif kind == 'absent folder':
+            message = (f'the folder {name} does not exist: {counted}')
+            suggestion = ('add the folder with its files (some repositories keep meshes out '
+                          'of git: Git LFS, a download or build step), or fix the paths if the '
+                          f'meshes moved; tried, for the first: {"; ".join(tried)}')
         elif kind == 'package files':
             message = (f'package {name!r} was found, but {len(files)} of the mesh files named '
                        f'in it do not exist ({listed(files)}): {counted}')
