@@ -67,7 +67,9 @@ def test_sample_robot_text_output():
                              'm^2 (a radius of gyration of 10 m), more than any 1 kg body '
                              'inside the visual and collision geometry of its body can have: '
                              'at most m (V_y + V_z) = 1 kg m^2 with all the mass at the corners '
-                             'of -1 -1 -0.5 to 1 1 0.5 m') for line in lines)
+                             'of -1 -1 -0.5 to 1 1 0.5 m (the centre of mass lies on a face of '
+                             'that box, at its z maximum: the <inertial> is at xyz="0 0 0.5"; '
+                             "a part's centre of mass lies inside it)") for line in lines)
     assert any(line.startswith('    fix: ') for line in lines)
     assert lines[-1].startswith('sample_robot: 3 errors, 4 warnings')
     # each deliberate mistake listed in the sample's header is reported
