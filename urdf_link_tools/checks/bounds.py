@@ -605,9 +605,9 @@ def _unit_slip(ctx: CheckContext, link: Link, found: Excess) -> Optional[Tuple[o
     ROBOTIS AI Worker's base: 1.19e6, 1.09e6 and 4.49e5 for 54 kg, in kg mm^2 (a CAD
     export's unit). Named for a tensor of unequal moments over its bound by at least a
     hundredth of the factor, when one unit's factor brings the moments within the bound
-    and to within 10x of the
-    collision geometry's (the first such unit, the smallest factor: the bound is the most
-    any body can have, so a smaller factor would leave it impossible).
+    and to within 10x of the collision geometry's (the first such unit, the smallest
+    factor: the bound is the most any body can have, so a smaller factor would leave it
+    impossible).
     """
     values = link.inertial.inertia.as_tuple()
     if values[0] == values[3] == values[5]:

@@ -131,9 +131,7 @@ def check_elements(ctx: CheckContext, link: Link) -> Iterator[Finding]:
             # robot (check_reuses): on many links they are one export choice.
             yield from (finding for finding in _shape(ctx, link, element,
                                                       reused.get(id(element)))
-                        if finding.rule not in _OVER_THE_ROBOT and not (
-                            finding.rule == 'geometry-degenerate'
-                            and not isinstance(geometry, Mesh)))  # check_degenerate_shapes
+                        if finding.rule not in _OVER_THE_ROBOT)
 
 
 #: the rules check_reuses reports, each grouped when 3 or more links share it
@@ -252,14 +250,8 @@ def _shape(ctx: CheckContext, link: Link, element: GeometryElement,
             yield from _mesh(ctx, link, element, visual)
         return
     line = geometry.line or element.line
-    if isinstance(geometry, Box):
-        named = tuple(zip(('x', 'y', 'z'), geometry.size))
-    elif isinstance(geometry, Cylinder):
-        named = (('radius', geometry.radius), ('length', geometry.length))
-    elif isinstance(geometry, Sphere):
-        named = (('radius', geometry.radius),)
-    else:
-        named = tuple(zip(('scale x', 'scale y', 'scale z'), geometry.scale))
+    named = tuple(zip(('scale x', 'scale y', 'scale z'), geometry.scale)) \
+        if isinstance(geometry, Mesh) else _named_sizes(geometry)
     bad = [(name, value) for name, value in named if not math.isfinite(value)]
     if bad:
         yield ctx.finding(
@@ -283,10 +275,7 @@ def _shape(ctx: CheckContext, link: Link, element: GeometryElement,
                 values=(('scale', fmt_vector(geometry.scale)),))
         # A negative scale (a mirror image) is judged over the robot (check_mirrored).
         yield from _mesh(ctx, link, element, visual)
-        return
-    found = _degenerate_primitive(ctx, link, element, named, line)
-    if found is not None:
-        yield found
+    # A primitive of zero or negative size is judged over the robot (check_degenerate_shapes).
 
 
 def _degenerate_primitive(ctx: CheckContext, link: Link, element: GeometryElement,
@@ -338,7 +327,7 @@ def check_degenerate_shapes(ctx: CheckContext) -> Iterator[Finding]:
 
 
 def _named_sizes(geometry) -> Tuple[Tuple[str, float], ...]:
-    """Return a primitive's dimensions by name."""
+    """Return a box's, cylinder's or sphere's dimensions by name."""
     if isinstance(geometry, Box):
         return tuple(zip(('x', 'y', 'z'), geometry.size))
     if isinstance(geometry, Cylinder):

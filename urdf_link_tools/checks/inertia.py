@@ -361,11 +361,7 @@ def _check_tensor(ctx: CheckContext, link: Link) -> Iterator[Finding]:
                    if not value + eps > 0.0]
         suggestion, text = (flipped, _FLIPPED + fmt_inertia(inertia_values(flipped))) \
             if flip_ok else suggest(ctx, link, _nearest_valid(tensor), 'the nearest valid tensor')
-        pasted = _pasted_note(link)
-        text = pasted + (text if flip_ok else _flip_note(ctx, link, flipped) + text)
-        decimal, corrected = _decimal_note(link) if not (pasted or flip_ok) else ('', None)
-        if corrected is not None:
-            suggestion, text = corrected, decimal + text
+        suggestion, text = _with_notes(ctx, link, flipped, flip_ok, suggestion, text)
         yield ctx.finding(
             'inertia-not-positive-definite', Severity.ERROR,
             f'the tensor is not positive definite: principal moments {fmt_vector(moments)} '
@@ -404,11 +400,7 @@ def _check_tensor(ctx: CheckContext, link: Link) -> Iterator[Finding]:
                 'the nearest valid tensor (same principal axes)'
         suggestion, text = (flipped, _FLIPPED + fmt_inertia(inertia_values(flipped))) \
             if flip_ok else suggest(ctx, link, nearest, label)
-        pasted = _pasted_note(link)
-        text = pasted + (text if flip_ok else _flip_note(ctx, link, flipped) + text)
-        decimal, corrected = _decimal_note(link) if not (pasted or flip_ok) else ('', None)
-        if corrected is not None:
-            suggestion, text = corrected, decimal + text
+        suggestion, text = _with_notes(ctx, link, flipped, flip_ok, suggestion, text)
         if values[1] == values[2] == values[4] == 0.0 and -margin <= TRIANGLE_ROUNDING * c:
             # A thin plate or ring (C = A + B) written with its moments rounded (HSR's
             # bumpers: 0.001437 + 0.001437 < 0.002875): the largest moment lowered to the
@@ -504,6 +496,22 @@ def _pasted_note(link: Link) -> str:
             return (f'{name}="{fmt(value)}" repeats {same[0]}: a value pasted into the wrong '
                     f'attribute? With {name}="0" the tensor is valid; otherwise, ')
     return ''
+
+
+def _with_notes(ctx: CheckContext, link: Link, flipped: np.ndarray, flip_ok: bool,
+                suggestion: Optional[np.ndarray], text: str) -> Tuple[Optional[np.ndarray], str]:
+    """
+    Return a broken tensor's suggestion and text with what else may explain it said first.
+
+    A product pasted from a moment, then (unless the flipped products do) the flipped
+    products' note; a slipped decimal, when nothing else explains it, becomes the fix.
+    """
+    pasted = _pasted_note(link)
+    text = pasted + (text if flip_ok else _flip_note(ctx, link, flipped) + text)
+    decimal, corrected = _decimal_note(link) if not (pasted or flip_ok) else ('', None)
+    if corrected is not None:
+        return corrected, decimal + text
+    return suggestion, text
 
 
 #: A triangle missed by at most this share of C, on a diagonal tensor, is rounding.

@@ -257,7 +257,7 @@ def check_alike_limits(ctx: CheckContext) -> Iterator[Finding]:
             yield from (finding for _, finding in members)
             continue
         names = tuple(joint.name for joint, _ in members)
-        first_joint, first = members[0]
+        first = members[0][1]
         kinds = sorted({joint.type for joint, _ in members})
         # the first joint's message without its own name: what they share
         shared = (first.message.split(': ', 1)[1] if ': ' in first.message
