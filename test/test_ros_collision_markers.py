@@ -91,6 +91,26 @@ def test_a_link_overlapping_many_draws_each_of_them_and_every_contact():
     assert len({m.id for m in drawn}) == len(drawn)
 
 
+def test_a_pair_merged_with_its_mirror_pair_draws_both_pairs():
+    # checks.mirrors: the left arm in its cover and the right arm in its are one finding;
+    # RViz still shows the four links and a contact point in each pair.
+    limbs = ''.join(
+        box_link(name) + joint(f'{name}_joint', 'revolute', 'base', name, f'0 {y} 0')
+        for name, y in (('left_arm', 0.3), ('left_cover', 0.32), ('right_arm', -0.3),
+                        ('right_cover', -0.32)))
+    analysis = analyze(parse_urdf_string(robot('r', box_link('base', '0.3 0.3 0.3'), limbs)),
+                       CheckConfig(check_meshes=False))
+    (finding,) = [f for f in analysis.findings if f.rule == 'collision-overlap-at-rest']
+    assert dict(finding.values)['mirror_other_link'] == 'right_cover'
+    drawn = [m for m in markers.link_markers(analysis).markers if m.ns == markers.NS_OVERLAP]
+    assert sorted(m.header.frame_id for m in drawn if m.type == Marker.CUBE) == \
+        ['left_arm', 'left_cover', 'right_arm', 'right_cover']
+    spheres = [m for m in drawn if m.type == Marker.SPHERE]
+    assert sorted(m.header.frame_id for m in spheres) == ['left_arm', 'right_arm']
+    assert spheres[0].pose.position.y == pytest.approx(-spheres[1].pose.position.y)
+    assert len({m.id for m in drawn}) == len(drawn)
+
+
 def test_an_overlap_of_links_welded_together_is_drawn_quietly():
     # An info (they never move apart): the parts in the collision colour, the contact in the
     # warning colour; a warning's parts are orange and its contact red.

@@ -442,6 +442,32 @@ def test_ros_link_status_includes_the_findings_that_list_the_link():
     assert {item.key: item.value for item in per_rule[0].values}['links with findings'] == '4'
 
 
+def test_ros_a_finding_merged_with_its_mirror_is_each_sides_own():
+    # checks.mirrors: the left and right arms' centres of mass, one finding; each arm's
+    # status, its get_link_findings answer and the per-rule status still show it, once.
+    arm = ('<link name="{0}_arm"><inertial><origin xyz="0 {1} 0"/><mass value="1"/>'
+           '<inertia ixx="0.001" ixy="0" ixz="0" iyy="0.001" iyz="0" izz="0.001"/>'
+           '</inertial><collision><geometry><box size="0.1 0.1 0.1"/></geometry></collision>'
+           '</link><joint name="{0}_joint" type="revolute"><parent link="base"/>'
+           '<child link="{0}_arm"/><origin xyz="0 {1} 0"/><axis xyz="0 1 0"/>'
+           '<limit lower="-1" upper="1" effort="1" velocity="1"/></joint>')
+    analysis = _analysis('<robot name="r"><link name="base"/>' + arm.format('left', 0.3)
+                         + arm.format('right', -0.3) + '</robot>')
+    (merged,) = [f for f in analysis.findings if f.rule == 'com-outside-geometry']
+    assert merged.links == ('left_arm', 'right_arm')
+    statuses = {status.name.split(': ', 1)[1]: status
+                for status in diagnostics.analysis_statuses(analysis)}
+    for name in ('left_arm', 'right_arm'):
+        assert statuses[name].level == diagnostics.level_for(merged.severity)
+        assert "its mirror link 'right_arm' has the same" in statuses[name].message
+        assert [f.rule for f in analysis.findings_about(name)].count(
+            'com-outside-geometry') == 1
+    per_rule = {status.name: status for status in
+                diagnostics.analysis_statuses(analysis, max_link_statuses=1)}
+    rule = per_rule['urdf_link_tools: rule com-outside-geometry']
+    assert rule.message.startswith('1 findings on 2 links')
+
+
 def test_ros_robot_status(sample):
     status = diagnostics.robot_status(sample, com=(263.0, (0.0, 0.0, 0.77)),
                                       root='base_footprint', joint_count=None)

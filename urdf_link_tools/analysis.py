@@ -31,6 +31,7 @@ from urdf_link_tools.budget import AnalysisInterrupted, Budget, TIME_BUDGET
 from urdf_link_tools.checks import INCOMPLETE_RULE, INTERNAL_RULE, run_checks
 from urdf_link_tools.checks.base import CheckContext
 from urdf_link_tools.checks.collisions import OVERLAPS_MEMO, overlaps_report, overlaps_wanted
+from urdf_link_tools.checks.mirrors import merge_mirrors, MIRROR_KEY, MIRROR_OTHER_KEY
 from urdf_link_tools.checks.model_wide import listed
 from urdf_link_tools.config import CheckConfig
 from urdf_link_tools.findings import Finding, Severity, sort_key, worst_severity
@@ -62,9 +63,13 @@ class Analysis:
     def _by_link(self) -> Dict[Optional[str], Tuple[Finding, ...]]:
         # Built once: a service answer or a diagnostics status per link must not scan every
         # finding of a 100,000-link robot.
+        # A finding merged with its mirror's (checks.mirrors) is the mirror link's own too.
         grouped: Dict[Optional[str], list] = {}
         for finding in self.findings:
             grouped.setdefault(finding.link, []).append(finding)
+            mirror = _mirror_of(finding)
+            if mirror is not None:
+                grouped.setdefault(mirror, []).append(finding)
         return {link: tuple(items) for link, items in grouped.items()}
 
     def link_findings(self, name: str) -> Tuple[Finding, ...]:
@@ -80,16 +85,20 @@ class Analysis:
         for finding in self.findings:
             names = finding.links
             if not names and finding.values:
-                other = dict(finding.values).get('other_link')
-                names = (other,) if isinstance(other, str) and other else ()
+                values = dict(finding.values)
+                # a pair's other link, and the other of its mirror pair (checks.mirrors)
+                names = tuple(name for name in (values.get('other_link'),
+                                                values.get(MIRROR_OTHER_KEY))
+                              if isinstance(name, str) and name)
+            mirror = _mirror_of(finding)
             for name in dict.fromkeys(names):
-                if name != finding.link:
+                if name != finding.link and name != mirror:
                     listing.setdefault(name, []).append(finding)
         return {name: tuple(items) for name, items in listing.items()}
 
     def concerned_links(self) -> Set[str]:
         """Return the links some finding is about: its own, or listed in a grouped one."""
-        names = {finding.link for finding in self.findings if finding.link is not None}
+        names = {name for name in self._by_link if name is not None}  # mirrors too
         names.update(name for name in self._listing if self.robot.link(name) is not None)
         return names
 
@@ -154,6 +163,16 @@ class Analysis:
         if link is None:
             return None
         return union_bounds([self.element_bounds(element) for element in link.group(group)])
+
+
+def _mirror_of(finding: Finding) -> Optional[str]:
+    """Return the mirror link a finding was merged with (checks.mirrors), None if none."""
+    if not finding.link:
+        return None
+    for key, value in finding.values:
+        if key == MIRROR_KEY:
+            return value
+    return None
 
 
 def load_meshes(robot: Robot, library: MeshLibrary, budget: Optional[Budget] = None,
@@ -398,6 +417,8 @@ def analyze(robot: Robot, config: CheckConfig = CheckConfig(),
         pending = ctx.memo.get(OVERLAPS_MEMO)
         if hasattr(pending, 'cancel'):  # a child whose answer was not taken (no-op if it was)
             pending.cancel()  # type: ignore[union-attr]
+    # A left link and its right mirror with the same fault: one finding (checks.mirrors).
+    found = merge_mirrors(found, [link.name for link in robot.links])
     return _finish(robot, config, grouped_notes(robot.notes) + found, results)
 
 

@@ -86,7 +86,9 @@ class Finding:
     a reader wants them (they become diagnostic key/values). ``suggested_inertia`` carries
     a replacement (ixx, ixy, ixz, iyy, iyz, izz) where the rule can compute one; it is what
     ``check --fix-inertia`` writes. ``links`` names every link a robot-level finding is
-    about (a model-wide choice reported once, e.g. no link has mass), ``link`` being None.
+    about (a model-wide choice reported once, e.g. no link has mass), ``link`` being None;
+    a finding on one link merged with its mirror's (:mod:`.checks.mirrors`) keeps its
+    ``link`` and lists both.
     Such a finding made of per-link ones that each had a replacement tensor (a tensor copied
     onto several links, wrong on each) keeps them in ``links_suggested_inertia``: (link, the
     six values) for each, what ``check --fix-inertia`` writes on each link.

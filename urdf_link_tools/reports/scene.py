@@ -190,7 +190,8 @@ def collision_pairs(analysis) -> List[Dict[str, Any]]:
 
     They are the reported ``collision-overlap-at-rest`` findings (the link and the
     ``other_link`` it overlaps): drawn as lines between the two links, in the colour of the
-    finding's severity (an overlap of links welded together is an info).
+    finding's severity (an overlap of links welded together is an info); a finding merged
+    with its mirror pair (checks.mirrors) gives that pair too.
     """
     pairs = []
     for finding in analysis.findings:
@@ -212,6 +213,12 @@ def collision_pairs(analysis) -> List[Dict[str, Any]]:
             continue
         pairs.append({'links': [finding.link, other],
                       'depth': _metres(values.get('depth_mm', '')), 'severity': severity})
+        mirror, mirror_other = values.get('mirror_link'), values.get('mirror_other_link')
+        if mirror and mirror_other:  # merged with its mirror pair (checks.mirrors)
+            pairs.append({'links': [mirror, mirror_other],
+                          'depth': _metres(values.get('mirror_depth_mm',
+                                                      values.get('depth_mm', ''))),
+                          'severity': severity})
     return pairs
 
 

@@ -305,8 +305,10 @@ def rule_statuses(analysis, links: Sequence[Link], prefix: str,
     for rule in sorted(by_rule):
         hits = by_rule[rule]
         names = {name for name, _ in hits}
+        # a finding merged with its mirror's is listed under both links, counted once
+        count = len({id(finding) for _, finding in hits})
         first_name, first = hits[0]
-        values = [KeyValue(key='findings', value=str(len(hits))),
+        values = [KeyValue(key='findings', value=str(count)),
                   KeyValue(key='links', value=str(len(names)))]
         values.extend(KeyValue(key=clip(name, 100), value=clip(finding.message, 200))
                       for name, finding in hits[:MAX_LINKS_PER_RULE])
@@ -316,7 +318,7 @@ def rule_statuses(analysis, links: Sequence[Link], prefix: str,
         statuses.append(DiagnosticStatus(
             level=level_for(worst_severity([finding for _, finding in hits])),
             name=f'{prefix}: rule {rule}', hardware_id=clip(analysis.robot.name),
-            message=(f'{len(hits)} findings on {len(names)} links, e.g. '
+            message=(f'{count} findings on {len(names)} links, e.g. '
                      f'{clip(first_name, 100)}: {clip(first.message, 200)}'),
             values=values))
     return statuses

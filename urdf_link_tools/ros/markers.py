@@ -331,7 +331,8 @@ def overlap_markers(analysis, options: MarkerOptions = MarkerOptions(),
     ``other_element`` and ``point_in_link`` values), in the warning colour (an info, links
     welded together: the collision colour, the contact in the warning colour). A finding about
     one link overlapping many (its ``links``) draws the collision geometry of each of them
-    and every contact point (``points_in_link``).
+    and every contact point (``points_in_link``); one merged with its mirror pair
+    (:mod:`urdf_link_tools.checks.mirrors`) draws that pair and its contact point too.
 
     :param analysis: an :class:`urdf_link_tools.analysis.Analysis`
     :param options: the colours and scale
@@ -352,10 +353,16 @@ def overlap_markers(analysis, options: MarkerOptions = MarkerOptions(),
         if len(finding.links) > 1:
             # One link overlapping many: the collision geometry of each of them.
             drawn += [(name, None) for name in finding.links[1:MAX_OVERLAP_MARKERS + 1]]
-            points = str(values.get('points_in_link', '')).split(';')
+            points = [(finding.link, text)
+                      for text in str(values.get('points_in_link', '')).split(';')]
         else:
             drawn.append((values.get('other_link'), values.get('other_element')))
-            points = [str(values.get('point_in_link', ''))]
+            points = [(finding.link, str(values.get('point_in_link', '')))]
+            if values.get('mirror_other_link'):  # merged with its mirror pair (mirrors.py)
+                drawn += [(values.get('mirror_link'), None),
+                          (values.get('mirror_other_link'), None)]
+                points.append((values.get('mirror_link'),
+                               str(values.get('mirror_point_in_link', ''))))
         for link_name, label in drawn:
             link = robot.link(link_name or '')
             for element in link.collisions if link is not None else ():
@@ -366,13 +373,13 @@ def overlap_markers(analysis, options: MarkerOptions = MarkerOptions(),
                 if marker is not None:
                     marker.ns = NS_OVERLAP
                     markers.append(marker)
-        for text in points:
+        for frame, text in points:
             try:
                 point = [float(v) for v in text.split()]
             except ValueError:
                 point = []
             if len(point) == 3 and _finite(*point):
-                sphere = _marker(finding.link, NS_OVERLAP, len(markers), Marker.SPHERE, stamp)
+                sphere = _marker(frame, NS_OVERLAP, len(markers), Marker.SPHERE, stamp)
                 sphere.pose.position = point_msg(point)
                 sphere.pose.orientation.w = 1.0
                 sphere.scale.x = sphere.scale.y = sphere.scale.z = \

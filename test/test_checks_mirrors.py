@@ -1,0 +1,191 @@
+# Copyright 2026 urdf_link_tools contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+A left link and its right mirror with the same fault are one finding (checks.mirrors).
+
+Real parsing and analysis of URDFs written here and of example-robot-data's TALOS; the
+mirror's diagnostics, services, JUnit case and --fix-inertia still see the fault.
+"""
+
+import dataclasses
+
+import corpus
+import pytest
+from urdf_link_tools.analysis import analyze
+from urdf_link_tools.checks.mirrors import mirror_name, mirror_names
+from urdf_link_tools.config import CheckConfig
+from urdf_link_tools.fix import fix_inertia
+from urdf_link_tools.parser import parse_urdf_string
+from urdf_link_tools.reports.scene import collision_pairs
+
+NO_MESHES = CheckConfig(check_meshes=False)
+BOX = '<geometry><box size="0.1 0.1 0.1"/></geometry>'
+BASE = ('<link name="base_link"><inertial><mass value="5"/><inertia ixx="0.05" ixy="0" '
+        'ixz="0" iyy="0.05" iyz="0" izz="0.05"/></inertial>'
+        '<visual><geometry><box size="0.3 0.3 0.3"/></geometry></visual>'
+        '<collision><geometry><box size="0.3 0.3 0.3"/></geometry></collision></link>')
+
+
+def limb(name, y, inertial, geometry=BOX):
+    """Return a link on a revolute joint from base_link at y, with an inertial and geometry."""
+    return (f'<link name="{name}">{inertial}<visual>{geometry}</visual>'
+            f'<collision>{geometry}</collision></link>'
+            f'<joint name="{name}_joint" type="revolute"><parent link="base_link"/>'
+            f'<child link="{name}"/><origin xyz="0 {y} 0"/><axis xyz="0 1 0"/>'
+            '<limit lower="-1" upper="1" effort="10" velocity="1"/></joint>')
+
+
+def com_at(y, mass='1', inertia='0.001'):
+    return (f'<inertial><origin xyz="0 {y} 0"/><mass value="{mass}"/><inertia ixx="{inertia}" '
+            f'ixy="0" ixz="0" iyy="{inertia}" iyz="0" izz="{inertia}"/></inertial>')
+
+
+def robot(*limbs):
+    return f'<robot name="r">{BASE}{"".join(limbs)}</robot>'
+
+
+def of_rule(analysis, rule):
+    return [finding for finding in analysis.findings if finding.rule == rule]
+
+
+@pytest.mark.parametrize('name, mirror', [
+    ('leg_left_5_link', 'leg_right_5_link'), ('LWristRollLink', 'RWristRollLink'),
+    ('l_forearm', 'r_forearm'), ('r_hip_1', 'l_hip_1'), ('FL_thigh', 'FR_thigh'),
+    ('RR_calf', 'RL_calf'), ('LH_SHANK', 'RH_SHANK'), ('lf_foot', 'rf_foot'),
+    ('wheel_R', 'wheel_L'), ('arm_right_5_link', 'arm_left_5_link'),
+    ('r_gripper_l_finger', 'l_gripper_r_finger'), ('L_ankle', 'R_ankle'),
+    ('base_link', None), ('Link', None), ('torso', None), ('Lfoot', None),
+    ('RHipYaw', 'LHipYaw'), ('roll_link', None), ('cr_link', None)])
+def test_mirror_names(name, mirror):
+    assert mirror_name(name) == mirror
+
+
+def test_a_lone_letter_that_is_no_side_is_kept():
+    # psyonic's fingers: Left_index_L2's mirror is Right_index_L2 (L2: the second phalanx).
+    assert mirror_names('Left_index_L2')[:2] == ['Right_index_R2', 'Right_index_L2']
+    text = robot(limb('Left_index_L2', 0.3, com_at(0.2)),
+                 limb('Right_index_L2', -0.3, com_at(-0.2)))
+    (finding,) = of_rule(analyze(parse_urdf_string(text), NO_MESHES), 'com-outside-geometry')
+    assert finding.links == ('Left_index_L2', 'Right_index_L2')
+
+
+def test_mirrored_centres_of_mass_are_one_finding():
+    analysis = analyze(parse_urdf_string(robot(
+        limb('left_arm_link', 0.3, com_at(0.2)), limb('right_arm_link', -0.3, com_at(-0.2)))),
+        NO_MESHES)
+    found = of_rule(analysis, 'com-outside-geometry')
+    assert len(found) == 1
+    finding = found[0]
+    assert finding.link == 'left_arm_link'
+    assert finding.links == ('left_arm_link', 'right_arm_link')
+    assert dict(finding.values)['mirror_link'] == 'right_arm_link'
+    assert finding.message.endswith("; its mirror link 'right_arm_link' has the same")
+    assert "likewise (mirrored) on 'right_arm_link'" in finding.suggestion
+    # The mirror's own view (services, diagnostics, JUnit, the report's colours) keeps it.
+    assert finding in analysis.link_findings('right_arm_link')
+    assert analysis.findings_about('right_arm_link').count(finding) == 1
+    assert {'left_arm_link', 'right_arm_link'} <= analysis.concerned_links()
+
+
+def test_one_side_only_stays_one_finding_of_its_own():
+    analysis = analyze(parse_urdf_string(robot(
+        limb('left_arm_link', 0.3, com_at(0.2)), limb('right_arm_link', -0.3, com_at(0)))),
+        NO_MESHES)
+    found = of_rule(analysis, 'com-outside-geometry')
+    assert [(f.link, f.links) for f in found] == [('left_arm_link', ())]
+    assert 'mirror' not in found[0].message
+
+
+def test_different_numbers_say_the_mirrors_own():
+    analysis = analyze(parse_urdf_string(robot(
+        limb('left_arm_link', 0.3, com_at(0.2)), limb('right_arm_link', -0.3, com_at(-0.4)))),
+        NO_MESHES)
+    found = of_rule(analysis, 'com-outside-geometry')
+    assert len(found) == 1
+    message = found[0].message
+    assert "its mirror link 'right_arm_link' has the same fault: " in message
+    assert 'xyz="0 0.2 0"' in message and 'xyz="0 -0.4 0"' in message
+
+
+def test_not_merged_across_rules_severities_or_with_a_non_mirror():
+    analysis = analyze(parse_urdf_string(robot(
+        limb('left_arm_link', 0.3, com_at(0.2)), limb('upper_arm_link', -0.3, com_at(-0.2)),
+        limb('l_hand', 0.6, com_at(0, inertia='0.5')),
+        limb('r_hand', -0.6, com_at(0.2)))), NO_MESHES)
+    assert not [f for f in analysis.findings if dict(f.values).get('mirror_link')]
+    assert len(of_rule(analysis, 'com-outside-geometry')) == 3
+
+
+def test_fix_inertia_writes_both_sides():
+    sphere = '<geometry><sphere radius="{}"/></geometry>'
+    text = robot(limb('l_hand', 0.3, com_at(0, '0.2', '0.5'), sphere.format(0.04)),
+                 limb('r_hand', -0.3, com_at(0, '0.2', '0.5'), sphere.format(0.05)))
+    analysis = analyze(parse_urdf_string(text), NO_MESHES)
+    found = of_rule(analysis, 'inertia-exceeds-extent')
+    assert len(found) == 1 and found[0].links == ('l_hand', 'r_hand')
+    # Each side's own numbers (the spheres differ), and each side's own tensor written.
+    assert 'has the same fault' in found[0].message
+    fixed, fixes = fix_inertia(text.encode(), analysis)
+    assert sorted(fix.link for fix in fixes) == ['l_hand', 'r_hand']
+    again = analyze(parse_urdf_string(fixed), NO_MESHES)
+    assert not of_rule(again, 'inertia-exceeds-extent')
+
+
+def test_mirror_overlap_pairs_are_one_finding_with_both_fixes():
+    # The left arm in its cover and the right arm in its: one finding, with the mirror pair
+    # named, each pair's SRDF entry, and both pairs drawn in the HTML report.
+    analysis = analyze(parse_urdf_string(robot(
+        limb('left_arm_link', 0.3, com_at(0)), limb('left_cover', 0.32, com_at(0)),
+        limb('right_arm_link', -0.3, com_at(0)), limb('right_cover', -0.32, com_at(0)))))
+    overlaps = of_rule(analysis, 'collision-overlap-at-rest')
+    assert len(overlaps) == 1
+    finding = overlaps[0]
+    values = dict(finding.values)
+    assert (finding.link, values['other_link']) == ('left_arm_link', 'left_cover')
+    assert (values['mirror_link'], values['mirror_other_link']) == \
+        ('right_arm_link', 'right_cover')
+    assert values['mirror_depth_mm'] == values['depth_mm']
+    assert finding.links == ()  # not an envelope: reports draw two pairs, not a fan
+    assert "the mirror pair 'right_arm_link' and 'right_cover' overlaps too, about" in \
+        finding.message
+    for pair in (('left_arm_link', 'left_cover'), ('right_arm_link', 'right_cover')):
+        assert '<disable_collisions link1="{}" link2="{}"'.format(*pair) in finding.suggestion
+    for name in ('left_cover', 'right_arm_link', 'right_cover'):
+        assert finding in analysis.findings_about(name)
+    assert finding in analysis.link_findings('right_arm_link')
+    assert sorted(pair['links'] for pair in collision_pairs(analysis)) == \
+        [['left_arm_link', 'left_cover'], ['right_arm_link', 'right_cover']]
+
+
+def test_an_overlap_without_its_mirror_stays_a_pair():
+    analysis = analyze(parse_urdf_string(robot(
+        limb('left_arm_link', 0.3, com_at(0)), limb('left_cover', 0.32, com_at(0)),
+        limb('right_arm_link', -0.3, com_at(0)), limb('right_cover', -0.5, com_at(0)))))
+    overlaps = of_rule(analysis, 'collision-overlap-at-rest')
+    assert [(f.link, dict(f.values).get('mirror_link')) for f in overlaps] == \
+        [('left_arm_link', None)]
+
+
+def test_talos_legs_are_one_finding():
+    path = corpus.urdf_path('talos_reduced.urdf')
+    config = dataclasses.replace(
+        CheckConfig(), package_dirs=(('talos_data', str(corpus.robots_dir() / 'talos_data')),))
+    analysis = analyze(parse_urdf_string(path.read_bytes(), str(path)), config)
+    found = [f for f in of_rule(analysis, 'com-outside-geometry')
+             if 'leg_left_5_link' in (f.link, *f.links)]
+    assert len(found) == 1
+    assert set(found[0].links) == {'leg_left_5_link', 'leg_right_5_link'}
+    assert not [f for f in of_rule(analysis, 'com-outside-geometry')
+                if f.link == 'leg_right_5_link' and not f.links]

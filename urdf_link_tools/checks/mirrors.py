@@ -1,0 +1,266 @@
+# Copyright 2026 urdf_link_tools contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+A left link and its right mirror with the same fault: one finding, naming both.
+
+A robot's left and right limbs are one design drawn twice (one xacro macro called with
+``prefix:=left`` and ``prefix:=right``, or a CAD export mirrored): a centre of mass outside
+the left wrist's geometry is outside the right one's too, by the same distance. Two
+findings say one thing twice; this one keeps the first, names its mirror in ``links`` (so
+the mirror's diagnostics and services still show it) and says where the mirror is.
+
+Mirror names swap the side marks of a name: ``left``/``right`` in any case, a lone ``l``
+or ``r`` (``l_forearm``, ``LWristRollLink``, ``wheel_R``) and a leg's ``FL``/``FR``,
+``RL``/``RR``, ``HL``/``HR``, ``LF``/``RF`` and ``LH``/``RH``. Two findings are the same
+fault when they have the same rule, severity and element and the same message once side
+marks and numbers are set aside: a tensor or centre of mass written once for both sides
+(mirrored, or copied) is one choice, even where the two meshes differ and the numbers
+measured against them do. With the same numbers up to sign (a mirror's centre of mass has
+the opposite y) within :data:`TOLERANCE`, the finding says the mirror has the same; else it
+gives the mirror's own numbers too.
+
+A finding about a pair of links (two links overlapping at rest, ``other_link``) merges with
+the mirror pair's (the front-left thigh in its hip, and the front-right): its values name
+the mirror pair (``mirror_link``, ``mirror_other_link``, the mirror's depth) and its fix
+gives the mirror pair's SRDF entry too. It lists no links: a listing overlap finding is one
+link's envelope over several (reports draw each pair of it). Findings already grouped stay
+as they are.
+"""
+
+import math
+import re
+from typing import Dict, FrozenSet, List, Optional, Sequence, Set, Tuple
+
+from urdf_link_tools.findings import Finding
+
+#: relative difference of two numbers still read as one value printed twice (a mirrored
+#: mesh's bounds and centroid come out of sums in another order)
+TOLERANCE = 0.01
+
+_WORDS = {'left': 'right', 'right': 'left', 'Left': 'Right', 'Right': 'Left',
+          'LEFT': 'RIGHT', 'RIGHT': 'LEFT'}
+_LEGS = {'FL': 'FR', 'FR': 'FL', 'RL': 'RR', 'RR': 'RL', 'HL': 'HR', 'HR': 'HL',
+         'BL': 'BR', 'BR': 'BL', 'LF': 'RF', 'RF': 'LF', 'LH': 'RH', 'RH': 'LH'}
+_LEGS.update({key.lower(): value.lower() for key, value in _LEGS.items()})
+_LETTERS = {'l': 'r', 'r': 'l', 'L': 'R', 'R': 'L'}
+#: a side word anywhere; a leg code or a lone letter between separators (or a lone capital
+#: before a capital: LWristRollLink)
+_SEP = r'_\-./ \'"(),=:'
+_SIDE = re.compile(
+    r'(left|right|Left|Right|LEFT|RIGHT)'
+    rf'|(?:^|(?<=[{_SEP}]))([FRHB][LR]|[LR][FH]|[fhb][lr]|rl|rr|[lr][fh])(?=$|[{_SEP}0-9])'
+    rf'|(?:^|(?<=[{_SEP}]))([lLrR])(?=$|[{_SEP}0-9])'
+    rf'|(?:^|(?<=[{_SEP}]))([LR])(?=[A-Z][a-z])')
+_NUMBER = re.compile(r'[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?')
+#: the value naming the mirror link of a merged finding (and the other of a mirror pair)
+MIRROR_KEY = 'mirror_link'
+MIRROR_OTHER_KEY = 'mirror_other_link'
+#: the value naming the other link of a finding about a pair of links (an overlap at rest)
+OTHER_KEY = 'other_link'
+#: what a pair's fix adds to the SRDF or the MJCF, and how deep it overlaps
+_ENTRY = re.compile(r'<(?:disable_collisions|exclude) [^>]*/>')
+_DEPTH = re.compile(r'about [^,;]* deep|touching \(less than [^)]*\)')
+
+
+def mirror_name(name: str) -> Optional[str]:
+    """Return the name with all its side marks swapped, None when it has none."""
+    swapped = _SIDE.sub(_swap, name)
+    return swapped if swapped != name else None
+
+
+def mirror_names(name: str) -> List[str]:
+    """
+    Return the names a link's mirror may have, the likeliest first.
+
+    Every side mark swapped; else ``left``/``right`` only; else one mark at a time: a lone
+    letter is not always a side (psyonic's ``Left_index_L2``, whose mirror is
+    ``Right_index_L2``: its ``L2`` is the second phalanx).
+    """
+    marks = list(_SIDE.finditer(name))
+    if not marks:
+        return []
+    names = [_SIDE.sub(_swap, name)]
+    words = [match for match in marks if match.group(1) is not None]
+    if words and len(words) < len(marks):
+        names.append(_swapped(name, words))
+    if len(marks) > 1:
+        names += [_swapped(name, [match]) for match in marks]
+    return list(dict.fromkeys(names))
+
+
+def _swapped(name: str, marks: Sequence['re.Match[str]']) -> str:
+    """Return the name with these marks swapped (the others kept)."""
+    parts = []
+    end = 0
+    for match in marks:
+        parts += [name[end:match.start()], _swap(match)]
+        end = match.end()
+    return ''.join(parts) + name[end:]
+
+
+def _swap(match: 're.Match[str]') -> str:
+    word, leg, letter, capital = match.groups()
+    if word is not None:
+        return _WORDS[word]
+    if leg is not None:
+        return _LEGS.get(leg, leg)
+    return _LETTERS[letter if letter is not None else capital]
+
+
+def _neutral(text: str) -> str:
+    return _SIDE.sub('~', text)
+
+
+def _shape(finding: Finding) -> Tuple[str, List[float]]:
+    """Return a finding's message without side marks and numbers, and its numbers."""
+    text = finding.message
+    for name in sorted(filter(None, (finding.link, _other(finding))), key=len, reverse=True):
+        if name:
+            text = text.replace(name, '\0')
+    text = _neutral(text)
+    numbers = [abs(float(value)) for value in _NUMBER.findall(text)]
+    return _NUMBER.sub('#', text), sorted(numbers)
+
+
+def _same_numbers(first: Sequence[float], second: Sequence[float]) -> bool:
+    return len(first) == len(second) and all(
+        math.isclose(a, b, rel_tol=TOLERANCE, abs_tol=1e-12) for a, b in zip(first, second))
+
+
+def _other(finding: Finding) -> Optional[str]:
+    """Return the other link of a finding about a pair of links, None for one link."""
+    for key, value in finding.values:
+        if key == OTHER_KEY:
+            return value
+    return None
+
+
+def _mergeable(finding: Finding) -> bool:
+    # A finding listing links (a model-wide choice, an envelope over several links) is a
+    # group already.
+    return bool(finding.link) and not finding.links
+
+
+def _key(finding: Finding) -> Tuple[str, FrozenSet[str]]:
+    """Return what a finding is about: its rule and its link (and its pair's other link)."""
+    other = _other(finding)
+    return finding.rule, frozenset((finding.link or '', other) if other else
+                                   (finding.link or '',))
+
+
+def _mirrored(names: FrozenSet[str], known: Set[str]) -> Optional[FrozenSet[str]]:
+    """Return the mirror of a link or pair of links, None when it has none in the robot."""
+    mirrored = set()
+    for name in names:
+        candidates = mirror_names(name)
+        if not candidates:
+            mirrored.add(name)  # a link on the middle (a torso): its own mirror
+            continue
+        found = next((other for other in candidates if other in known), None)
+        if found is None:
+            return None
+        mirrored.add(found)
+    result = frozenset(mirrored)
+    return result if result != names and len(result) == len(names) else None
+
+
+def merge_mirrors(findings: List[Finding], link_names: Sequence[str]) -> List[Finding]:
+    """
+    Return the findings with each mirrored pair made one (see the module's text).
+
+    :param findings: the findings of one analysis, in the order the checks made them
+    :param link_names: the robot's links (a mirror name must be one of them)
+    :return: the same findings, the second of each pair left out and the first naming it
+    """
+    known = set(link_names)
+    by_key: Dict[Tuple[str, FrozenSet[str]], List[int]] = {}
+    for index, finding in enumerate(findings):
+        if _mergeable(finding):
+            by_key.setdefault(_key(finding), []).append(index)
+    merged: Dict[int, Finding] = {}
+    dropped: Set[int] = set()
+    for index, finding in enumerate(findings):
+        if index in dropped or index in merged or not _mergeable(finding):
+            continue
+        rule, names = _key(finding)
+        mirror = _mirrored(names, known)
+        if mirror is None:
+            continue
+        partner = _partner(findings, finding, by_key.get((rule, mirror), ()), dropped, merged)
+        if partner is None:
+            continue
+        dropped.add(partner)
+        merged[index] = _merged(finding, findings[partner])
+    if not merged:
+        return findings
+    return [merged.get(index, finding) for index, finding in enumerate(findings)
+            if index not in dropped]
+
+
+def _partner(findings: List[Finding], finding: Finding, candidates: Sequence[int],
+             dropped: Set[int], merged: Dict[int, Finding]) -> Optional[int]:
+    shape = _shape(finding)[0]
+    element = _neutral(finding.element or '')
+    for index in candidates:
+        if index in dropped or index in merged:
+            continue
+        other = findings[index]
+        if other.severity != finding.severity:
+            continue
+        if _other(finding) is None and _neutral(other.element or '') != element:
+            continue  # (a pair's elements are said in its message, compared there)
+        if (other.suggested_inertia is None) != (finding.suggested_inertia is None):
+            continue  # a tensor to write on one only: not one fault
+        if _shape(other)[0] == shape:
+            return index
+    return None
+
+
+def _merged(first: Finding, second: Finding) -> Finding:
+    mirror = second.link or ''
+    other = _other(second)
+    if other is not None:  # a pair of links: the mirror pair, and its own entries
+        what = f"the mirror pair '{mirror}' and '{other}'"
+        entries = ' and '.join(match.group(0) for match in _ENTRY.finditer(second.suggestion))
+        fix = f'likewise for {what}' + (f': {entries}' if entries else '')
+        extra: Tuple[Tuple[str, str], ...] = ((MIRROR_KEY, mirror), (MIRROR_OTHER_KEY, other))
+        extra += tuple((f'mirror_{key}', value) for key, value in second.values
+                       if key in ('depth_mm', 'point_in_link'))
+        depth = _DEPTH.search(second.message)
+        # Where the two pairs touch differs with each side's frame: the depth says enough.
+        message = f'{first.message}; {what} overlaps too' + (
+            f', {depth.group(0)}' if depth is not None else '')
+    else:
+        what = f"its mirror link '{mirror}'"
+        fix = f'likewise (mirrored) on {mirror!r}'
+        extra = ((MIRROR_KEY, mirror),)
+        if _same_numbers(_shape(first)[1], _shape(second)[1]):
+            message = f'{first.message}; {what} has the same'
+        else:  # one choice, with numbers of its own on each side: both are said
+            message = f'{first.message}; {what} has the same fault: ' + \
+                second.message.split('; ')[0]
+            if second.suggestion:
+                fix = f'on {mirror!r}: {second.suggestion}'
+    fixes = tuple((finding.link, finding.suggested_inertia) for finding in (first, second)
+                  if finding.link and finding.suggested_inertia is not None)
+    return Finding(
+        rule=first.rule, severity=first.severity, message=message, link=first.link,
+        element=first.element, line=first.line,
+        suggestion=f'{first.suggestion}; {fix}' if first.suggestion else '',
+        values=first.values + extra, suggested_inertia=first.suggested_inertia,
+        file=first.file, macro_stack=first.macro_stack, value_source=first.value_source,
+        # A pair's links stay unlisted: a listing overlap finding is one link's envelope.
+        links=(first.link or '', mirror) if other is None else (),
+        links_suggested_inertia=fixes)  # type: ignore[arg-type]
