@@ -142,6 +142,18 @@ def test_two_links_are_not_a_model_wide_choice():
             if f.severity == Severity.ERROR] == ['l1']
 
 
+def test_links_moving_without_mass_are_one_finding_from_3_links_on():
+    # Romeo's fingers, Schunk SVH's: a hand modelled without mass is one choice.
+    text = chain([full(), full(), full(mass=False), full(mass=False), full(mass=False),
+                  full()])
+    (found,) = findings(text, 'mass-not-positive')
+    assert found.link is None and found.links == ('l2', 'l3', 'l4')
+    assert found.severity == Severity.ERROR
+    assert found.message.startswith('3 links move without mass (l2, l3, l4); the first: ')
+    two = chain([full(), full(mass=False), full(mass=False), full()])
+    assert [f.link for f in findings(two, 'mass-not-positive')] == ['l1', 'l2']
+
+
 # --- visual model ----------------------------------------------------------------------
 
 def test_visual_model_is_one_warning_instead_of_one_per_link():

@@ -21,6 +21,7 @@ MuJoCo additionally refuse is reported as separate rules. See
 """
 
 import math
+import re
 from typing import Dict, FrozenSet, Iterator, List, Optional, Tuple
 
 import numpy as np
@@ -60,7 +61,8 @@ RULES = (
          'sdf"); MuJoCo refuses to compile ("mass and inertia of moving bodies must be larger '
          'than mjMINVAL"). Massless frames on fixed joints or at the root are normal URDF: '
          'silent, or an info when they have collision geometry and their whole body has no '
-         'mass',
+         'mass. 3 or more links that move without mass (a hand modelled without mass) are '
+         'one finding listing them',
          'add an <inertial> with the real mass, or make the link a pure frame',
          f'{SDF}; {MUJOCO_MODEL}'),
     Rule('mass-tiny-on-moving-link', Severity.WARNING,
@@ -124,9 +126,12 @@ RULES = (
 
 def check_link(ctx: CheckContext, link: Link) -> Iterator[Finding]:
     """Run every mass and inertia rule on one link."""
-    # A kinematics model (no link has mass) is reported once by robot-kinematics-only.
+    # A kinematics model (no link has mass) is reported once by robot-kinematics-only;
+    # 3 or more massless links that move, once by check_massless_moving.
     if not model_choices(ctx).massless:
-        yield from _check_mass(ctx, link)
+        together = _massless_moving(ctx)
+        yield from (finding for finding in _check_mass(ctx, link)
+                    if link.name not in together or not _moves_without_mass(finding))
     if link.inertial is not None:
         # Those reported with their copies (check_copied_tensors) are left out; a second
         # link of the same name was not grouped (findings name links), so it keeps its own.
@@ -606,6 +611,46 @@ def _check_rotated(ctx: CheckContext, link: Link) -> Iterator[Finding]:
         values=(('rpy', fmt_vector(rpy)), ('products', fmt_vector(products))))
 
 
+def _moves_without_mass(finding: Finding) -> bool:
+    return finding.rule == 'mass-not-positive' and \
+        any(key == 'parent_joint' for key, _ in finding.values)
+
+
+def _massless_moving(ctx: CheckContext) -> Dict[str, str]:
+    """Return the links without mass that move, reported together, each with its kind."""
+    key = ('massless-moving', None)
+    if key not in ctx.memo:
+        kinds: Dict[str, List[Finding]] = {}
+        for link in ctx.robot.links:
+            for finding in _check_mass(ctx, link):
+                if _moves_without_mass(finding):
+                    # what it lacks and what it breaks: one kind (the joint set aside)
+                    kind = _JOINT.sub('', finding.message)
+                    kinds.setdefault(kind, []).append(finding)
+        ctx.memo[key] = {finding.link: kind for kind, found in kinds.items()
+                         if len(found) >= MODEL_WIDE_MIN for finding in found}
+        ctx.memo[('massless-moving-findings', None)] = [
+            found for found in kinds.values() if len(found) >= MODEL_WIDE_MIN]
+    return ctx.memo[key]  # type: ignore[return-value]
+
+
+#: the joint a massless link moves on, in its mass-not-positive message
+_JOINT = re.compile(r"\(joint '[^']*', [a-z]+\)")
+
+
+def check_massless_moving(ctx: CheckContext) -> Iterator[Finding]:
+    """
+    Report 3 or more links that move without mass once, listing them.
+
+    A hand whose fingers were modelled without mass (Romeo's 18 finger links, Schunk SVH's
+    13) made one choice: one finding, the first link's message as the example.
+    """
+    if model_choices(ctx).massless or not _massless_moving(ctx):
+        return
+    for found in ctx.memo[('massless-moving-findings', None)]:  # type: ignore[union-attr]
+        yield from grouped(ctx, found, 'links move without mass')
+
+
 def check_rotated(ctx: CheckContext) -> Iterator[Finding]:
     """
     Note rotated inertial frames: one note per link, or one for the robot from 3 links on.
@@ -629,5 +674,5 @@ def _matrix_to_rpy(matrix: np.ndarray) -> np.ndarray:
     return np.array([roll, pitch, yaw])
 
 
-CHECKS = (check_rotated, check_copied_tensors)
+CHECKS = (check_rotated, check_copied_tensors, check_massless_moving)
 LINK_CHECKS = (check_link,)
