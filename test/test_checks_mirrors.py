@@ -72,6 +72,12 @@ def test_mirror_names(name, mirror):
     assert mirror_name(name) == mirror
 
 
+def test_a_name_of_many_side_marks_is_tried_once():
+    # A hostile name of 5,000 marks: the full swap only, not 5,000 names of 10,000 bytes.
+    assert mirror_names('l_' * 5000 + 'x') == ['r_' * 5000 + 'x']
+    assert len(mirror_names('l_r_l_x')) == 4  # a few marks: each tried alone too
+
+
 def test_a_lone_letter_that_is_no_side_is_kept():
     # psyonic's fingers: Left_index_L2's mirror is Right_index_L2 (L2: the second phalanx).
     assert mirror_names('Left_index_L2')[:2] == ['Right_index_R2', 'Right_index_L2']

@@ -41,7 +41,7 @@ as they are.
 
 import math
 import re
-from typing import Dict, FrozenSet, List, Optional, Sequence, Set, Tuple
+from typing import Callable, Dict, FrozenSet, List, Optional, Sequence, Set, Tuple
 
 from urdf_link_tools.findings import Finding
 
@@ -64,6 +64,8 @@ _SIDE = re.compile(
     rf'|(?:^|(?<=[{_SEP}]))([lLrR])(?=$|[{_SEP}0-9])'
     rf'|(?:^|(?<=[{_SEP}]))([LR])(?=[A-Z][a-z])')
 _NUMBER = re.compile(r'[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?')
+#: a name with more side marks than this (a hostile one) is tried with all swapped only
+MAX_MARKS = 8
 #: the value naming the mirror link of a merged finding (and the other of a mirror pair)
 MIRROR_KEY = 'mirror_link'
 MIRROR_OTHER_KEY = 'mirror_other_link'
@@ -95,7 +97,7 @@ def mirror_names(name: str) -> List[str]:
     words = [match for match in marks if match.group(1) is not None]
     if words and len(words) < len(marks):
         names.append(_swapped(name, words))
-    if len(marks) > 1:
+    if 1 < len(marks) <= MAX_MARKS:
         names += [_swapped(name, [match]) for match in marks]
     return list(dict.fromkeys(names))
 
@@ -191,6 +193,13 @@ def merge_mirrors(findings: List[Finding], link_names: Sequence[str]) -> List[Fi
             by_key.setdefault(_key(finding), []).append(index)
     merged: Dict[int, Finding] = {}
     dropped: Set[int] = set()
+    shapes: Dict[int, Tuple[str, List[float]]] = {}
+
+    def shape_of(index: int) -> Tuple[str, List[float]]:
+        if index not in shapes:
+            shapes[index] = _shape(findings[index])
+        return shapes[index]
+
     for index, finding in enumerate(findings):
         if index in dropped or index in merged or not _mergeable(finding):
             continue
@@ -198,20 +207,24 @@ def merge_mirrors(findings: List[Finding], link_names: Sequence[str]) -> List[Fi
         mirror = _mirrored(names, known)
         if mirror is None:
             continue
-        partner = _partner(findings, finding, by_key.get((rule, mirror), ()), dropped, merged)
+        partner = _partner(findings, index, by_key.get((rule, mirror), ()), dropped, merged,
+                           shape_of)
         if partner is None:
             continue
         dropped.add(partner)
-        merged[index] = _merged(finding, findings[partner])
+        merged[index] = _merged(finding, findings[partner],
+                                _same_numbers(shape_of(index)[1], shape_of(partner)[1]))
     if not merged:
         return findings
     return [merged.get(index, finding) for index, finding in enumerate(findings)
             if index not in dropped]
 
 
-def _partner(findings: List[Finding], finding: Finding, candidates: Sequence[int],
-             dropped: Set[int], merged: Dict[int, Finding]) -> Optional[int]:
-    shape = _shape(finding)[0]
+def _partner(findings: List[Finding], first: int, candidates: Sequence[int],
+             dropped: Set[int], merged: Dict[int, Finding],
+             shape_of: Callable[[int], Tuple[str, List[float]]]) -> Optional[int]:
+    finding = findings[first]
+    shape = shape_of(first)[0]
     element = _neutral(finding.element or '')
     for index in candidates:
         if index in dropped or index in merged:
@@ -223,12 +236,13 @@ def _partner(findings: List[Finding], finding: Finding, candidates: Sequence[int
             continue  # (a pair's elements are said in its message, compared there)
         if (other.suggested_inertia is None) != (finding.suggested_inertia is None):
             continue  # a tensor to write on one only: not one fault
-        if _shape(other)[0] == shape:
+        if shape_of(index)[0] == shape:
             return index
     return None
 
 
-def _merged(first: Finding, second: Finding) -> Finding:
+def _merged(first: Finding, second: Finding, same: bool) -> Finding:
+    """Return the finding of both (``same``: their numbers are equal up to sign)."""
     mirror = second.link or ''
     other = _other(second)
     if other is not None:  # a pair of links: the mirror pair, and its own entries
@@ -246,7 +260,7 @@ def _merged(first: Finding, second: Finding) -> Finding:
         what = f"its mirror link '{mirror}'"
         fix = f'likewise (mirrored) on {mirror!r}'
         extra = ((MIRROR_KEY, mirror),)
-        if _same_numbers(_shape(first)[1], _shape(second)[1]):
+        if same:
             message = f'{first.message}; {what} has the same'
         else:  # one choice, with numbers of its own on each side: both are said
             message = f'{first.message}; {what} has the same fault: ' + \
