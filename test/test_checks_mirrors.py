@@ -175,6 +175,30 @@ def test_mirror_overlap_pairs_are_one_finding_with_both_fixes():
         [['left_arm_link', 'left_cover'], ['right_arm_link', 'right_cover']]
 
 
+def test_an_envelope_and_its_mirror_are_one_finding_drawn_whole():
+    # A housing over three finger links on each side: one finding, both fans drawn, each
+    # side's SRDF entries, the right fingers' own views keep it.
+    housing = '<geometry><box size="0.5 0.5 0.5"/></geometry>'
+    parts = []
+    for side, sign in (('left', 1), ('right', -1)):
+        parts.append(limb(f'{side}_housing', sign, com_at(0), housing))
+        parts += [limb(f'{side}_finger_{i}', sign * (1 + 0.12 * (i - 1)), com_at(0))
+                  for i in range(3)]
+    analysis = analyze(parse_urdf_string(robot(*parts)))
+    (finding,) = of_rule(analysis, 'collision-overlap-at-rest')
+    values = dict(finding.values)
+    assert finding.links[0] == 'left_housing' and len(finding.links) == 4
+    assert values['mirror_link'] == 'right_housing'
+    assert sorted(values['mirror_links'].split(', ')) == [f'right_finger_{i}' for i in range(3)]
+    assert "its mirror link 'right_housing' intersects their mirrors too" in finding.message
+    assert '<disable_collisions link1="right_housing" link2=...' in finding.suggestion
+    for name in ('right_housing', 'right_finger_0', 'left_finger_2'):
+        assert finding in analysis.findings_about(name)
+    drawn = sorted(tuple(pair['links']) for pair in collision_pairs(analysis))
+    assert drawn == sorted([(f'{side}_housing', f'{side}_finger_{i}')
+                            for side in ('left', 'right') for i in range(3)])
+
+
 def test_an_overlap_without_its_mirror_stays_a_pair():
     analysis = analyze(parse_urdf_string(robot(
         limb('left_arm_link', 0.3, com_at(0)), limb('left_cover', 0.32, com_at(0)),

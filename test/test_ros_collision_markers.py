@@ -111,6 +111,25 @@ def test_a_pair_merged_with_its_mirror_pair_draws_both_pairs():
     assert len({m.id for m in drawn}) == len(drawn)
 
 
+def test_an_envelope_merged_with_its_mirror_draws_both_fans():
+    from test_checks_mirrors import com_at, limb, robot as mirrored_robot
+    housing = '<geometry><box size="0.5 0.5 0.5"/></geometry>'
+    parts = []
+    for side, sign in (('left', 1), ('right', -1)):
+        parts.append(limb(f'{side}_housing', sign, com_at(0), housing))
+        parts += [limb(f'{side}_finger_{i}', sign * (1 + 0.12 * (i - 1)), com_at(0))
+                  for i in range(3)]
+    analysis = analyze(parse_urdf_string(mirrored_robot(*parts)))
+    drawn = [m for m in markers.link_markers(analysis).markers if m.ns == markers.NS_OVERLAP]
+    cubes = sorted(m.header.frame_id for m in drawn if m.type == Marker.CUBE)
+    assert cubes == sorted(f'{side}_{part}' for side in ('left', 'right')
+                           for part in ('housing', 'finger_0', 'finger_1', 'finger_2'))
+    spheres = [m for m in drawn if m.type == Marker.SPHERE]
+    assert sorted(m.header.frame_id for m in spheres) == ['left_housing'] * 3 + \
+        ['right_housing'] * 3
+    assert len({m.id for m in drawn}) == len(drawn)
+
+
 def test_an_overlap_of_links_welded_together_is_drawn_quietly():
     # An info (they never move apart): the parts in the collision colour, the contact in the
     # warning colour; a warning's parts are orange and its contact red.

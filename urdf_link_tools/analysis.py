@@ -31,7 +31,8 @@ from urdf_link_tools.budget import AnalysisInterrupted, Budget, TIME_BUDGET
 from urdf_link_tools.checks import INCOMPLETE_RULE, INTERNAL_RULE, run_checks
 from urdf_link_tools.checks.base import CheckContext
 from urdf_link_tools.checks.collisions import OVERLAPS_MEMO, overlaps_report, overlaps_wanted
-from urdf_link_tools.checks.mirrors import merge_mirrors, MIRROR_KEY, MIRROR_OTHER_KEY
+from urdf_link_tools.checks.mirrors import (merge_mirrors, MIRROR_KEY, MIRROR_LINKS_KEY,
+                                            MIRROR_OTHER_KEY)
 from urdf_link_tools.checks.model_wide import listed
 from urdf_link_tools.config import CheckConfig
 from urdf_link_tools.findings import Finding, Severity, sort_key, worst_severity
@@ -84,12 +85,14 @@ class Analysis:
         listing: Dict[str, list] = {}
         for finding in self.findings:
             names = finding.links
-            if not names and finding.values:
-                values = dict(finding.values)
+            values = dict(finding.values) if finding.values else {}
+            if not names:
                 # a pair's other link, and the other of its mirror pair (checks.mirrors)
                 names = tuple(name for name in (values.get('other_link'),
                                                 values.get(MIRROR_OTHER_KEY))
                               if isinstance(name, str) and name)
+            if values.get(MIRROR_LINKS_KEY):  # those its mirror overlaps (checks.mirrors)
+                names += tuple(values[MIRROR_LINKS_KEY].split(', '))
             mirror = _mirror_of(finding)
             for name in dict.fromkeys(names):
                 if name != finding.link and name != mirror:

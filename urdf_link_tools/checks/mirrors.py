@@ -35,8 +35,10 @@ A finding about a pair of links (two links overlapping at rest, ``other_link``) 
 the mirror pair's (the front-left thigh in its hip, and the front-right): its values name
 the mirror pair (``mirror_link``, ``mirror_other_link``, the mirror's depth) and its fix
 gives the mirror pair's SRDF entry too. It lists no links: a listing overlap finding is one
-link's envelope over several (reports draw each pair of it). Findings already grouped stay
-as they are.
+link's envelope over several (reports draw each pair of it). Such an envelope (a gripper's
+motor housing over three finger links) merges with its mirror's over their mirrors: its
+values name them (``mirror_links``, ``mirror_depths_mm``, ``mirror_points_in_link``) and its
+fix gives the mirror's entries. Findings already grouped otherwise stay as they are.
 """
 
 import math
@@ -69,6 +71,8 @@ MAX_MARKS = 8
 #: the value naming the mirror link of a merged finding (and the other of a mirror pair)
 MIRROR_KEY = 'mirror_link'
 MIRROR_OTHER_KEY = 'mirror_other_link'
+#: and the links the mirror of an envelope overlaps (', '-separated, as ``welded_links``)
+MIRROR_LINKS_KEY = 'mirror_links'
 #: the value naming the other link of a finding about a pair of links (an overlap at rest)
 OTHER_KEY = 'other_link'
 #: what a pair's fix adds to the SRDF or the MJCF, and how deep it overlaps
@@ -149,14 +153,21 @@ def _other(finding: Finding) -> Optional[str]:
     return None
 
 
+def _envelope(finding: Finding) -> bool:
+    """Return True for one link overlapping several (its ``links``: itself, then them)."""
+    return bool(finding.links) and finding.links[0] == finding.link and \
+        _other(finding) is not None
+
+
 def _mergeable(finding: Finding) -> bool:
-    # A finding listing links (a model-wide choice, an envelope over several links) is a
-    # group already.
-    return bool(finding.link) and not finding.links
+    # Another finding listing links (a model-wide choice) is a group already.
+    return bool(finding.link) and (not finding.links or _envelope(finding))
 
 
 def _key(finding: Finding) -> Tuple[str, FrozenSet[str]]:
-    """Return what a finding is about: its rule and its link (and its pair's other link)."""
+    """Return what a finding is about: its rule and its link (and the links it overlaps)."""
+    if finding.links:
+        return finding.rule, frozenset(finding.links)
     other = _other(finding)
     return finding.rule, frozenset((finding.link or '', other) if other else
                                    (finding.link or '',))
@@ -230,8 +241,11 @@ def _partner(findings: List[Finding], first: int, candidates: Sequence[int],
         if index in dropped or index in merged:
             continue
         other = findings[index]
-        if other.severity != finding.severity:
+        if other.severity != finding.severity or bool(other.links) != bool(finding.links):
             continue
+        if finding.links and other.link not in (mirror_names(finding.link or '')
+                                                or [finding.link]):
+            continue  # the same links, but another one overlapping the rest
         if _other(finding) is None and _neutral(other.element or '') != element:
             continue  # (a pair's elements are said in its message, compared there)
         if (other.suggested_inertia is None) != (finding.suggested_inertia is None):
@@ -245,7 +259,18 @@ def _merged(first: Finding, second: Finding, same: bool) -> Finding:
     """Return the finding of both (``same``: their numbers are equal up to sign)."""
     mirror = second.link or ''
     other = _other(second)
-    if other is not None:  # a pair of links: the mirror pair, and its own entries
+    if second.links:  # one link overlapping several: its mirror over their mirrors
+        what = f"its mirror link '{mirror}'"
+        fix = f'likewise for {what}: ' + ' '.join(
+            match.group(0) for match in _ENTRY.finditer(second.suggestion))
+        values = dict(second.values)
+        extra = ((MIRROR_KEY, mirror), (MIRROR_LINKS_KEY, ', '.join(second.links[1:])),
+                 ('mirror_depths_mm', values.get('depths_mm', '')),
+                 ('mirror_points_in_link', values.get('points_in_link', '')))
+        depth = _DEPTH.search(second.message)
+        message = f'{first.message}; {what} intersects their mirrors too' + (
+            f', the deepest {depth.group(0)}' if depth is not None else '')
+    elif other is not None:  # a pair of links: the mirror pair, and its own entries
         what = f"the mirror pair '{mirror}' and '{other}'"
         entries = ' and '.join(match.group(0) for match in _ENTRY.finditer(second.suggestion))
         fix = f'likewise for {what}' + (f': {entries}' if entries else '')
@@ -275,6 +300,8 @@ def _merged(first: Finding, second: Finding, same: bool) -> Finding:
         suggestion=f'{first.suggestion}; {fix}' if first.suggestion else '',
         values=first.values + extra, suggested_inertia=first.suggested_inertia,
         file=first.file, macro_stack=first.macro_stack, value_source=first.value_source,
-        # A pair's links stay unlisted: a listing overlap finding is one link's envelope.
-        links=(first.link or '', mirror) if other is None else (),
+        # A pair's links stay unlisted (a listing overlap finding is one link's envelope
+        # over several), and an envelope's list its own.
+        links=first.links if first.links else (first.link or '', mirror) if other is None
+        else (),
         links_suggested_inertia=fixes)  # type: ignore[arg-type]

@@ -210,6 +210,13 @@ def collision_pairs(analysis) -> List[Dict[str, Any]]:
                 pairs.append({'links': [finding.link, partner],
                               'depth': _metres(depths[index] if index < len(depths) else ''),
                               'severity': 'info' if partner in welded else severity})
+            # merged with its mirror's over their mirrors (checks.mirrors)
+            mirror, partners = values.get('mirror_link'), values.get('mirror_links')
+            depths = str(values.get('mirror_depths_mm', '')).split()
+            for index, partner in enumerate(str(partners).split(', ') if partners else ()):
+                pairs.append({'links': [mirror, partner],
+                              'depth': _metres(depths[index] if index < len(depths) else ''),
+                              'severity': severity})
             continue
         pairs.append({'links': [finding.link, other],
                       'depth': _metres(values.get('depth_mm', '')), 'severity': severity})

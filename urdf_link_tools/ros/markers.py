@@ -355,6 +355,13 @@ def overlap_markers(analysis, options: MarkerOptions = MarkerOptions(),
             drawn += [(name, None) for name in finding.links[1:MAX_OVERLAP_MARKERS + 1]]
             points = [(finding.link, text)
                       for text in str(values.get('points_in_link', '')).split(';')]
+            if values.get('mirror_links'):  # merged with its mirror's (mirrors.py)
+                mirror = values.get('mirror_link')
+                partners = str(values['mirror_links']).split(', ')
+                drawn += [(mirror, None)] + [(name, None)
+                                             for name in partners[:MAX_OVERLAP_MARKERS]]
+                points += [(mirror, text) for text in
+                           str(values.get('mirror_points_in_link', '')).split(';')]
         else:
             drawn.append((values.get('other_link'), values.get('other_element')))
             points = [(finding.link, str(values.get('point_in_link', '')))]
