@@ -31,7 +31,7 @@ from urdf_link_tools.budget import AnalysisInterrupted, Budget, TIME_BUDGET
 from urdf_link_tools.checks import INCOMPLETE_RULE, INTERNAL_RULE, run_checks
 from urdf_link_tools.checks.base import CheckContext
 from urdf_link_tools.checks.collisions import OVERLAPS_MEMO, overlaps_report, overlaps_wanted
-from urdf_link_tools.checks.mirrors import (merge_mirrors, MIRROR_KEY, MIRROR_LINKS_KEY,
+from urdf_link_tools.checks.mirrors import (merge_mirrors, MIRROR_LINKS_KEY, mirror_of,
                                             MIRROR_OTHER_KEY)
 from urdf_link_tools.checks.model_wide import listed
 from urdf_link_tools.config import CheckConfig
@@ -68,7 +68,7 @@ class Analysis:
         grouped: Dict[Optional[str], list] = {}
         for finding in self.findings:
             grouped.setdefault(finding.link, []).append(finding)
-            mirror = _mirror_of(finding)
+            mirror = mirror_of(finding)
             if mirror is not None:
                 grouped.setdefault(mirror, []).append(finding)
         return {link: tuple(items) for link, items in grouped.items()}
@@ -93,7 +93,7 @@ class Analysis:
                               if isinstance(name, str) and name)
             if values.get(MIRROR_LINKS_KEY):  # those its mirror overlaps (checks.mirrors)
                 names += tuple(values[MIRROR_LINKS_KEY].split(', '))
-            mirror = _mirror_of(finding)
+            mirror = mirror_of(finding)
             for name in dict.fromkeys(names):
                 if name != finding.link and name != mirror:
                     listing.setdefault(name, []).append(finding)
@@ -166,16 +166,6 @@ class Analysis:
         if link is None:
             return None
         return union_bounds([self.element_bounds(element) for element in link.group(group)])
-
-
-def _mirror_of(finding: Finding) -> Optional[str]:
-    """Return the mirror link a finding was merged with (checks.mirrors), None if none."""
-    if not finding.link:
-        return None
-    for key, value in finding.values:
-        if key == MIRROR_KEY:
-            return value
-    return None
 
 
 def load_meshes(robot: Robot, library: MeshLibrary, budget: Optional[Budget] = None,

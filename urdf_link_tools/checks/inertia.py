@@ -129,7 +129,7 @@ def check_link(ctx: CheckContext, link: Link) -> Iterator[Finding]:
     # A kinematics model (no link has mass) is reported once by robot-kinematics-only;
     # 3 or more massless links that move, once by check_massless_moving.
     if not model_choices(ctx).massless:
-        together = _massless_moving(ctx)
+        together = _massless_moving(ctx)[1]
         yield from (finding for finding in _check_mass(ctx, link)
                     if link.name not in together or not _moves_without_mass(finding))
     if link.inertial is not None:
@@ -616,8 +616,8 @@ def _moves_without_mass(finding: Finding) -> bool:
         any(key == 'parent_joint' for key, _ in finding.values)
 
 
-def _massless_moving(ctx: CheckContext) -> Dict[str, str]:
-    """Return the links without mass that move, reported together, each with its kind."""
+def _massless_moving(ctx: CheckContext) -> Tuple[List[List[Finding]], FrozenSet[str]]:
+    """Return the groups of 3 or more links that move without mass alike, and their links."""
     key = ('massless-moving', None)
     if key not in ctx.memo:
         kinds: Dict[str, List[Finding]] = {}
@@ -627,10 +627,9 @@ def _massless_moving(ctx: CheckContext) -> Dict[str, str]:
                     # what it lacks and what it breaks: one kind (the joint set aside)
                     kind = _JOINT.sub('', finding.message)
                     kinds.setdefault(kind, []).append(finding)
-        ctx.memo[key] = {finding.link: kind for kind, found in kinds.items()
-                         if len(found) >= MODEL_WIDE_MIN for finding in found}
-        ctx.memo[('massless-moving-findings', None)] = [
-            found for found in kinds.values() if len(found) >= MODEL_WIDE_MIN]
+        groups = [found for found in kinds.values() if len(found) >= MODEL_WIDE_MIN]
+        ctx.memo[key] = (groups, frozenset(finding.link for found in groups
+                                           for finding in found))
     return ctx.memo[key]  # type: ignore[return-value]
 
 
@@ -645,9 +644,9 @@ def check_massless_moving(ctx: CheckContext) -> Iterator[Finding]:
     A hand whose fingers were modelled without mass (Romeo's 18 finger links, Schunk SVH's
     13) made one choice: one finding, the first link's message as the example.
     """
-    if model_choices(ctx).massless or not _massless_moving(ctx):
+    if model_choices(ctx).massless:
         return
-    for found in ctx.memo[('massless-moving-findings', None)]:  # type: ignore[union-attr]
+    for found in _massless_moving(ctx)[0]:
         yield from grouped(ctx, found, 'links move without mass')
 
 

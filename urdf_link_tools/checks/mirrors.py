@@ -82,8 +82,8 @@ _DEPTH = re.compile(r'about [^,;]* deep|touching \(less than [^)]*\)')
 
 def mirror_name(name: str) -> Optional[str]:
     """Return the name with all its side marks swapped, None when it has none."""
-    swapped = _SIDE.sub(_swap, name)
-    return swapped if swapped != name else None
+    names = mirror_names(name)
+    return names[0] if names else None
 
 
 def mirror_names(name: str) -> List[str]:
@@ -133,8 +133,7 @@ def _shape(finding: Finding) -> Tuple[str, List[float]]:
     """Return a finding's message without side marks and numbers, and its numbers."""
     text = finding.message
     for name in sorted(filter(None, (finding.link, _other(finding))), key=len, reverse=True):
-        if name:
-            text = text.replace(name, '\0')
+        text = text.replace(name, '\0')
     text = _neutral(text)
     numbers = [abs(float(value)) for value in _NUMBER.findall(text)]
     return _NUMBER.sub('#', text), sorted(numbers)
@@ -145,12 +144,21 @@ def _same_numbers(first: Sequence[float], second: Sequence[float]) -> bool:
         math.isclose(a, b, rel_tol=TOLERANCE, abs_tol=1e-12) for a, b in zip(first, second))
 
 
-def _other(finding: Finding) -> Optional[str]:
-    """Return the other link of a finding about a pair of links, None for one link."""
-    for key, value in finding.values:
-        if key == OTHER_KEY:
+def _value(finding: Finding, key: str) -> Optional[str]:
+    for name, value in finding.values:
+        if name == key:
             return value
     return None
+
+
+def _other(finding: Finding) -> Optional[str]:
+    """Return the other link of a finding about a pair of links, None for one link."""
+    return _value(finding, OTHER_KEY)
+
+
+def mirror_of(finding: Finding) -> Optional[str]:
+    """Return the mirror link a finding was merged with, None if none."""
+    return _value(finding, MIRROR_KEY) if finding.link else None
 
 
 def _envelope(finding: Finding) -> bool:
@@ -198,10 +206,11 @@ def merge_mirrors(findings: List[Finding], link_names: Sequence[str]) -> List[Fi
     :return: the same findings, the second of each pair left out and the first naming it
     """
     known = set(link_names)
+    keys = {index: _key(finding) for index, finding in enumerate(findings)
+            if _mergeable(finding)}
     by_key: Dict[Tuple[str, FrozenSet[str]], List[int]] = {}
-    for index, finding in enumerate(findings):
-        if _mergeable(finding):
-            by_key.setdefault(_key(finding), []).append(index)
+    for index, key in keys.items():
+        by_key.setdefault(key, []).append(index)
     merged: Dict[int, Finding] = {}
     dropped: Set[int] = set()
     shapes: Dict[int, Tuple[str, List[float]]] = {}
@@ -211,10 +220,9 @@ def merge_mirrors(findings: List[Finding], link_names: Sequence[str]) -> List[Fi
             shapes[index] = _shape(findings[index])
         return shapes[index]
 
-    for index, finding in enumerate(findings):
-        if index in dropped or index in merged or not _mergeable(finding):
+    for index, (rule, names) in keys.items():
+        if index in dropped or index in merged:
             continue
-        rule, names = _key(finding)
         mirror = _mirrored(names, known)
         if mirror is None:
             continue
@@ -223,7 +231,7 @@ def merge_mirrors(findings: List[Finding], link_names: Sequence[str]) -> List[Fi
         if partner is None:
             continue
         dropped.add(partner)
-        merged[index] = _merged(finding, findings[partner],
+        merged[index] = _merged(findings[index], findings[partner],
                                 _same_numbers(shape_of(index)[1], shape_of(partner)[1]))
     if not merged:
         return findings
