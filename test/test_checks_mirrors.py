@@ -55,6 +55,29 @@ def robot(*limbs):
     return f'<robot name="r">{BASE}{"".join(limbs)}</robot>'
 
 
+def arms_in_covers(right_cover_y=-0.32):
+    """Return a robot whose arms each overlap their cover at rest (the right one's at y)."""
+    return robot(limb('left_arm_link', 0.3, com_at(0)), limb('left_cover', 0.32, com_at(0)),
+                 limb('right_arm_link', -0.3, com_at(0)),
+                 limb('right_cover', right_cover_y, com_at(0)))
+
+
+def housings():
+    """Return a robot whose housing on each side overlaps three finger links at rest."""
+    housing = '<geometry><box size="0.5 0.5 0.5"/></geometry>'
+    parts = []
+    for side, sign in (('left', 1), ('right', -1)):
+        parts.append(limb(f'{side}_housing', sign, com_at(0), housing))
+        parts += [limb(f'{side}_finger_{i}', sign * (1 + 0.12 * (i - 1)), com_at(0))
+                  for i in range(3)]
+    return robot(*parts)
+
+
+def needs_coal():
+    pytest.importorskip('coal', reason='the overlaps at rest need coal (not in the Python '
+                                       '3.10 pass, whose NumPy is older than its wheels)')
+
+
 def of_rule(analysis, rule):
     return [finding for finding in analysis.findings if finding.rule == rule]
 
@@ -149,13 +172,10 @@ def test_fix_inertia_writes_both_sides():
 
 
 def test_mirror_overlap_pairs_are_one_finding_with_both_fixes():
-    pytest.importorskip('coal', reason='the overlaps at rest need coal (not in the Python '
-                                       '3.10 pass, whose NumPy is older than its wheels)')
+    needs_coal()
     # The left arm in its cover and the right arm in its: one finding, with the mirror pair
     # named, each pair's SRDF entry, and both pairs drawn in the HTML report.
-    analysis = analyze(parse_urdf_string(robot(
-        limb('left_arm_link', 0.3, com_at(0)), limb('left_cover', 0.32, com_at(0)),
-        limb('right_arm_link', -0.3, com_at(0)), limb('right_cover', -0.32, com_at(0)))))
+    analysis = analyze(parse_urdf_string(arms_in_covers()))
     overlaps = of_rule(analysis, 'collision-overlap-at-rest')
     assert len(overlaps) == 1
     finding = overlaps[0]
@@ -177,17 +197,10 @@ def test_mirror_overlap_pairs_are_one_finding_with_both_fixes():
 
 
 def test_an_envelope_and_its_mirror_are_one_finding_drawn_whole():
-    pytest.importorskip('coal', reason='the overlaps at rest need coal (not in the Python '
-                                       '3.10 pass, whose NumPy is older than its wheels)')
+    needs_coal()
     # A housing over three finger links on each side: one finding, both fans drawn, each
     # side's SRDF entries, the right fingers' own views keep it.
-    housing = '<geometry><box size="0.5 0.5 0.5"/></geometry>'
-    parts = []
-    for side, sign in (('left', 1), ('right', -1)):
-        parts.append(limb(f'{side}_housing', sign, com_at(0), housing))
-        parts += [limb(f'{side}_finger_{i}', sign * (1 + 0.12 * (i - 1)), com_at(0))
-                  for i in range(3)]
-    analysis = analyze(parse_urdf_string(robot(*parts)))
+    analysis = analyze(parse_urdf_string(housings()))
     (finding,) = of_rule(analysis, 'collision-overlap-at-rest')
     values = dict(finding.values)
     assert finding.links[0] == 'left_housing' and len(finding.links) == 4
@@ -203,11 +216,8 @@ def test_an_envelope_and_its_mirror_are_one_finding_drawn_whole():
 
 
 def test_an_overlap_without_its_mirror_stays_a_pair():
-    pytest.importorskip('coal', reason='the overlaps at rest need coal (not in the Python '
-                                       '3.10 pass, whose NumPy is older than its wheels)')
-    analysis = analyze(parse_urdf_string(robot(
-        limb('left_arm_link', 0.3, com_at(0)), limb('left_cover', 0.32, com_at(0)),
-        limb('right_arm_link', -0.3, com_at(0)), limb('right_cover', -0.5, com_at(0)))))
+    needs_coal()
+    analysis = analyze(parse_urdf_string(arms_in_covers(right_cover_y=-0.5)))
     overlaps = of_rule(analysis, 'collision-overlap-at-rest')
     assert [(f.link, dict(f.values).get('mirror_link')) for f in overlaps] == \
         [('left_arm_link', None)]

@@ -112,14 +112,8 @@ def test_a_pair_merged_with_its_mirror_pair_draws_both_pairs():
 
 
 def test_an_envelope_merged_with_its_mirror_draws_both_fans():
-    from test_checks_mirrors import com_at, limb, robot as mirrored_robot
-    housing = '<geometry><box size="0.5 0.5 0.5"/></geometry>'
-    parts = []
-    for side, sign in (('left', 1), ('right', -1)):
-        parts.append(limb(f'{side}_housing', sign, com_at(0), housing))
-        parts += [limb(f'{side}_finger_{i}', sign * (1 + 0.12 * (i - 1)), com_at(0))
-                  for i in range(3)]
-    analysis = analyze(parse_urdf_string(mirrored_robot(*parts)))
+    from test_checks_mirrors import housings
+    analysis = analyze(parse_urdf_string(housings()))
     drawn = [m for m in markers.link_markers(analysis).markers if m.ns == markers.NS_OVERLAP]
     cubes = sorted(m.header.frame_id for m in drawn if m.type == Marker.CUBE)
     assert cubes == sorted(f'{side}_{part}' for side in ('left', 'right')
