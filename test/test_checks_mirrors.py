@@ -22,7 +22,7 @@ mirror's diagnostics, services, JUnit case and --fix-inertia still see the fault
 import corpus
 import pytest
 from urdf_link_tools.analysis import analyze
-from urdf_link_tools.checks.mirrors import mirror_name, mirror_names
+from urdf_link_tools.checks.mirrors import fore_aft_names, mirror_name, mirror_names
 from urdf_link_tools.config import CheckConfig
 from urdf_link_tools.fix import fix_inertia
 from urdf_link_tools.meshes import MeshLibrary
@@ -71,6 +71,13 @@ def housings():
         parts += [limb(f'{side}_finger_{i}', sign * (1 + 0.12 * (i - 1)), com_at(0))
                   for i in range(3)]
     return robot(*parts)
+
+
+def legs_in_shoulders():
+    """Return a quadruped whose four thighs each overlap their shoulder at rest."""
+    return robot(*(limb(name, y, com_at(0)) for leg, y in (
+        ('FL', 0.3), ('FR', -0.3), ('RL', 0.9), ('RR', -0.9))
+        for name, y in ((f'{leg}_thigh', y), (f'{leg}_thigh_shoulder', y * 1.07))))
 
 
 def needs_coal():
@@ -233,3 +240,83 @@ def test_talos_legs_are_one_finding():
     assert set(found[0].links) == {'leg_left_5_link', 'leg_right_5_link'}
     assert not [f for f in of_rule(analysis, 'com-outside-geometry')
                 if f.link == 'leg_right_5_link' and not f.links]
+
+
+@pytest.mark.parametrize('name, counterparts', [
+    ('FL_thigh', ['RL_thigh', 'HL_thigh', 'BL_thigh']), ('RR_calf', ['FR_calf']),
+    ('LF_SHANK', ['LH_SHANK']), ('rh_foot', ['rf_foot']), ('hl_knee', ['fl_knee']),
+    ('front_left_wheel', ['rear_left_wheel', 'hind_left_wheel', 'back_left_wheel']),
+    ('Rear_wheel_L', ['Front_wheel_L']), ('base_link', []), ('left_arm', []),
+    ('FL_to_RL', []), ('RL', ['FL'])])
+def test_fore_aft_names(name, counterparts):
+    assert fore_aft_names(name) == counterparts
+
+
+def four_legs(rear_y=0.2):
+    """Return a quadruped whose calves' centres of mass are outside them (the rear at y)."""
+    return robot(*(limb(f'{leg}_calf', y, com_at(offset)) for leg, y, offset in (
+        ('FL', 0.3, 0.2), ('FR', -0.3, -0.2), ('RL', 0.9, rear_y), ('RR', -0.9, -rear_y))))
+
+
+def test_four_legs_with_the_same_fault_are_one_finding():
+    analysis = analyze(parse_urdf_string(four_legs()), NO_MESHES)
+    (finding,) = of_rule(analysis, 'com-outside-geometry')
+    legs = ('FL_calf', 'FR_calf', 'RL_calf', 'RR_calf')
+    assert finding.links == legs
+    assert dict(finding.values)['fore_aft_links'] == 'RL_calf, RR_calf'
+    assert finding.message.endswith(
+        "; its mirror link 'FR_calf' has the same; its fore-aft counterparts 'RL_calf' and "
+        "'RR_calf' have the same")
+    assert "likewise on 'RL_calf' and 'RR_calf'" in finding.suggestion
+    for leg in legs:  # each leg's diagnostics, services and JUnit case keep it as its own
+        assert finding in analysis.link_findings(leg)
+        assert analysis.findings_about(leg).count(finding) == 1
+    assert set(legs) <= analysis.concerned_links()
+
+
+def test_rear_legs_with_other_numbers_say_theirs_and_other_faults_stay_apart():
+    (finding,) = of_rule(analyze(parse_urdf_string(four_legs(0.4)), NO_MESHES),
+                         'com-outside-geometry')
+    assert "its fore-aft counterparts 'RL_calf' and 'RR_calf' have the same fault: " in \
+        finding.message and 'xyz="0 0.4 0"' in finding.message
+    # The rear legs' centres of mass inside them: the front pair stays a pair of its own.
+    (finding,) = of_rule(analyze(parse_urdf_string(four_legs(0)), NO_MESHES),
+                         'com-outside-geometry')
+    assert finding.links == ('FL_calf', 'FR_calf')
+    assert 'fore_aft_links' not in dict(finding.values)
+
+
+def test_fix_inertia_writes_all_four_legs():
+    sphere = '<geometry><sphere radius="0.04"/></geometry>'
+    # The rear feet's tensor differs from the front's: no tensor copied onto 3 links.
+    text = robot(*(limb(leg, y, com_at(0, '0.2', moment), sphere) for leg, y, moment in (
+        ('FL_foot', 0.3, '0.5'), ('FR_foot', -0.3, '0.5'), ('RL_foot', 0.9, '0.6'),
+        ('RR_foot', -0.9, '0.6'))))
+    analysis = analyze(parse_urdf_string(text), NO_MESHES)
+    (finding,) = of_rule(analysis, 'inertia-exceeds-extent')
+    assert len(finding.links) == 4 and 'have the same fault' in finding.message
+    fixed, fixes = fix_inertia(text.encode(), analysis)
+    assert sorted(fix.link for fix in fixes) == ['FL_foot', 'FR_foot', 'RL_foot', 'RR_foot']
+    assert not of_rule(analyze(parse_urdf_string(fixed), NO_MESHES), 'inertia-exceeds-extent')
+
+
+def test_four_legs_overlapping_their_shoulders_are_one_finding_drawn_whole():
+    needs_coal()
+    analysis = analyze(parse_urdf_string(legs_in_shoulders()))
+    (finding,) = of_rule(analysis, 'collision-overlap-at-rest')
+    values = dict(finding.values)
+    assert (finding.link, values['other_link']) == ('FL_thigh', 'FL_thigh_shoulder')
+    assert values['fore_aft_links'] == 'RL_thigh, RR_thigh'
+    assert values['fore_aft_other_links'] == 'RL_thigh_shoulder, RR_thigh_shoulder'
+    assert len(values['fore_aft_depths_mm'].split()) == 2
+    assert "the fore-aft pairs 'RL_thigh' and 'RL_thigh_shoulder', 'RR_thigh' and " \
+        "'RR_thigh_shoulder' overlap too, about" in finding.message
+    pairs = [(f'{leg}_thigh', f'{leg}_thigh_shoulder') for leg in ('FL', 'FR', 'RL', 'RR')]
+    for pair in pairs:
+        assert '<disable_collisions link1="{}" link2="{}"'.format(*pair) in finding.suggestion
+        for name in pair:
+            assert analysis.findings_about(name).count(finding) == 1
+    for leg in ('FR', 'RL', 'RR'):
+        assert finding in analysis.link_findings(f'{leg}_thigh')
+    assert sorted(pair['links'] for pair in collision_pairs(analysis)) == \
+        [list(pair) for pair in pairs]

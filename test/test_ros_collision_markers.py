@@ -124,6 +124,20 @@ def test_an_envelope_merged_with_its_mirror_draws_both_fans():
     assert len({m.id for m in drawn}) == len(drawn)
 
 
+def test_four_legs_merged_fore_aft_draw_the_four_pairs():
+    # checks.mirrors: the four thighs in their shoulders are one finding; RViz still shows
+    # the eight links and a contact point in each pair.
+    from test_checks_mirrors import legs_in_shoulders
+    analysis = analyze(parse_urdf_string(legs_in_shoulders()))
+    drawn = [m for m in markers.link_markers(analysis).markers if m.ns == markers.NS_OVERLAP]
+    legs = ('FL', 'FR', 'RL', 'RR')
+    assert sorted(m.header.frame_id for m in drawn if m.type == Marker.CUBE) == sorted(
+        f'{leg}_{part}' for leg in legs for part in ('thigh', 'thigh_shoulder'))
+    assert sorted(m.header.frame_id for m in drawn if m.type == Marker.SPHERE) == \
+        [f'{leg}_thigh' for leg in legs]
+    assert len({m.id for m in drawn}) == len(drawn)
+
+
 def test_an_overlap_of_links_welded_together_is_drawn_quietly():
     # An info (they never move apart): the parts in the collision colour, the contact in the
     # warning colour; a warning's parts are orange and its contact red.

@@ -31,8 +31,8 @@ from urdf_link_tools.budget import AnalysisInterrupted, Budget, TIME_BUDGET
 from urdf_link_tools.checks import INCOMPLETE_RULE, INTERNAL_RULE, run_checks
 from urdf_link_tools.checks.base import CheckContext
 from urdf_link_tools.checks.collisions import OVERLAPS_MEMO, overlaps_report, overlaps_wanted
-from urdf_link_tools.checks.mirrors import (merge_mirrors, MIRROR_LINKS_KEY, mirror_of,
-                                            MIRROR_OTHER_KEY)
+from urdf_link_tools.checks.mirrors import (co_listed, co_owners, merge_mirrors,
+                                            MIRROR_LINKS_KEY)
 from urdf_link_tools.checks.model_wide import listed
 from urdf_link_tools.config import CheckConfig
 from urdf_link_tools.findings import Finding, Severity, sort_key, worst_severity
@@ -64,13 +64,13 @@ class Analysis:
     def _by_link(self) -> Dict[Optional[str], Tuple[Finding, ...]]:
         # Built once: a service answer or a diagnostics status per link must not scan every
         # finding of a 100,000-link robot.
-        # A finding merged with its mirror's (checks.mirrors) is the mirror link's own too.
+        # A finding merged with its mirror's (checks.mirrors) is the mirror link's own too,
+        # and its fore-aft counterparts'.
         grouped: Dict[Optional[str], list] = {}
         for finding in self.findings:
             grouped.setdefault(finding.link, []).append(finding)
-            mirror = mirror_of(finding)
-            if mirror is not None:
-                grouped.setdefault(mirror, []).append(finding)
+            for owner in co_owners(finding):
+                grouped.setdefault(owner, []).append(finding)
         return {link: tuple(items) for link, items in grouped.items()}
 
     def link_findings(self, name: str) -> Tuple[Finding, ...]:
@@ -87,15 +87,16 @@ class Analysis:
             names = finding.links
             values = dict(finding.values) if finding.values else {}
             if not names:
-                # a pair's other link, and the other of its mirror pair (checks.mirrors)
-                names = tuple(name for name in (values.get('other_link'),
-                                                values.get(MIRROR_OTHER_KEY))
-                              if isinstance(name, str) and name)
+                # a pair's other link, and the others of its mirror and fore-aft pairs
+                # (checks.mirrors)
+                other = values.get('other_link')
+                names = ((other,) if isinstance(other, str) and other else ()) + \
+                    co_listed(finding)
             if values.get(MIRROR_LINKS_KEY):  # those its mirror overlaps (checks.mirrors)
                 names += tuple(values[MIRROR_LINKS_KEY].split(', '))
-            mirror = mirror_of(finding)
+            owners = (finding.link,) + co_owners(finding)
             for name in dict.fromkeys(names):
-                if name != finding.link and name != mirror:
+                if name not in owners:
                     listing.setdefault(name, []).append(finding)
         return {name: tuple(items) for name, items in listing.items()}
 

@@ -39,6 +39,14 @@ link's envelope over several (reports draw each pair of it). Such an envelope (a
 motor housing over three finger links) merges with its mirror's over their mirrors: its
 values name them (``mirror_links``, ``mirror_depths_mm``, ``mirror_points_in_link``) and its
 fix gives the mirror's entries. Findings already grouped otherwise stay as they are.
+
+A quadruped's four legs (or a base's four wheels) are one design drawn four times: once the
+left and right sides are merged, a front pair's finding merges with its fore-aft
+counterpart's, the rear pair's (:data:`FORE_AFT_KEY`: ``FL``/``RL``, ``LF``/``LH``,
+``front``/``rear``, ``hind`` or ``back``), on the same terms: one finding for all four links,
+which they all see as their own. A pair's finding names the other pairs
+(``fore_aft_links``, ``fore_aft_other_links``, their depths and points) and gives their
+SRDF and MJCF entries too.
 """
 
 import math
@@ -75,6 +83,18 @@ MIRROR_OTHER_KEY = 'mirror_other_link'
 MIRROR_LINKS_KEY = 'mirror_links'
 #: the value naming the other link of a finding about a pair of links (an overlap at rest)
 OTHER_KEY = 'other_link'
+#: the values naming the fore-aft counterparts of a merged mirror finding (the rear pair of a
+#: front pair), and the links they overlap (', '-separated, in the same order)
+FORE_AFT_KEY = 'fore_aft_links'
+FORE_AFT_OTHER_KEY = 'fore_aft_other_links'
+#: a front or rear mark: the word, or a leg code (FL/RL, HL, BL; LF/LH)
+_FORE_AFT = re.compile(
+    r'(front|Front|FRONT|rear|Rear|REAR|hind|Hind|HIND|back|Back|BACK)'
+    rf'|(?:^|(?<=[{_SEP}]))([FRHBfrhb][LRlr]|[LRlr][FHfh])(?=$|[{_SEP}0-9])')
+#: what a front mark becomes at the rear, one style per candidate name
+_REAR_WORDS = {'front': ('rear', 'hind', 'back'), 'Front': ('Rear', 'Hind', 'Back'),
+               'FRONT': ('REAR', 'HIND', 'BACK')}
+_REAR_LETTERS = {'F': ('R', 'H', 'B'), 'f': ('r', 'h', 'b')}
 #: what a pair's fix adds to the SRDF or the MJCF, and how deep it overlaps
 _ENTRY = re.compile(r'<(?:disable_collisions|exclude) [^>]*/>')
 _DEPTH = re.compile(r'about [^,;]* deep|touching \(less than [^)]*\)')
@@ -125,16 +145,65 @@ def _swap(match: 're.Match[str]') -> str:
     return _LETTERS[letter if letter is not None else capital]
 
 
+def fore_aft_names(name: str) -> List[str]:
+    """
+    Return the names a link's fore-aft counterpart may have, the likeliest first.
+
+    Every front mark made a rear one (``FL_calf``: ``RL_calf``, ``HL_calf``, ``BL_calf``;
+    ``LF_SHANK``: ``LH_SHANK``; ``front_left_wheel``: ``rear_left_wheel``...), or every rear
+    mark a front one; none for a name with both, or with neither, or with more than
+    :data:`MAX_MARKS` marks.
+    """
+    marks = list(_FORE_AFT.finditer(name))
+    if not marks or len(marks) > MAX_MARKS:
+        return []
+    fronts = [_is_front(match) for match in marks]
+    if any(fronts) and not all(fronts):
+        return []
+    names = []
+    for style in range(3):
+        parts = []
+        end = 0
+        for match in marks:
+            parts += [name[end:match.start()], _fore_aft_swap(match, style)]
+            end = match.end()
+        names.append(''.join(parts) + name[end:])
+    return list(dict.fromkeys(names))
+
+
+def _is_front(match: 're.Match[str]') -> bool:
+    word, code = match.groups()
+    if word is not None:
+        return word in _REAR_WORDS
+    return code[0] in 'Ff' if code[1] in 'LRlr' else code[1] in 'Ff'
+
+
+def _fore_aft_swap(match: 're.Match[str]', style: int) -> str:
+    word, code = match.groups()
+    if word is not None:
+        if word in _REAR_WORDS:
+            return _REAR_WORDS[word][style]
+        return 'front' if word.islower() else 'FRONT' if word.isupper() else 'Front'
+    if code[1] in 'LRlr':  # fore-aft letter first (Unitree's FL, RL)
+        first = code[0]
+        turned = _REAR_LETTERS[first][style] if first in _REAR_LETTERS else \
+            ('F' if first.isupper() else 'f')
+        return turned + code[1]
+    # side letter first (ANYmal's LF, LH)
+    last = code[1]
+    return code[0] + {'F': 'H', 'H': 'F', 'f': 'h', 'h': 'f'}[last]
+
+
 def _neutral(text: str) -> str:
     return _SIDE.sub('~', text)
 
 
-def _shape(finding: Finding) -> Tuple[str, List[float]]:
-    """Return a finding's message without side marks and numbers, and its numbers."""
+def _shape(finding: Finding, fore_aft: bool = False) -> Tuple[str, List[float]]:
+    """Return a finding's message without side (and fore-aft) marks and numbers, its numbers."""
     text = finding.message
     for name in sorted(filter(None, (finding.link, _other(finding))), key=len, reverse=True):
         text = text.replace(name, '\0')
-    text = _neutral(text)
+    text = _neutral(_FORE_AFT.sub('^', text) if fore_aft else text)
     numbers = [abs(float(value)) for value in _NUMBER.findall(text)]
     return _NUMBER.sub('#', text), sorted(numbers)
 
@@ -159,6 +228,25 @@ def _other(finding: Finding) -> Optional[str]:
 def mirror_of(finding: Finding) -> Optional[str]:
     """Return the mirror link a finding was merged with, None if none."""
     return _value(finding, MIRROR_KEY) if finding.link else None
+
+
+def co_owners(finding: Finding) -> Tuple[str, ...]:
+    """
+    Return the links besides its own whose finding this is: its mirror, its fore-aft pair.
+
+    Their diagnostics, services, JUnit cases and colours show it as their own.
+    """
+    mirror = mirror_of(finding)
+    if mirror is None:
+        return ()
+    fore_aft = _value(finding, FORE_AFT_KEY)
+    return (mirror,) + (tuple(fore_aft.split(', ')) if fore_aft else ())
+
+
+def co_listed(finding: Finding) -> Tuple[str, ...]:
+    """Return the links a merged pair finding's other pairs overlap (the mirror's, fore-aft)."""
+    names = (_value(finding, MIRROR_OTHER_KEY) or '', _value(finding, FORE_AFT_OTHER_KEY) or '')
+    return tuple(name for text in names if text for name in text.split(', '))
 
 
 def _envelope(finding: Finding) -> bool:
@@ -235,8 +323,8 @@ def merge_mirrors(findings: List[Finding], link_names: Sequence[str]) -> List[Fi
                                 _same_numbers(shape_of(index)[1], shape_of(partner)[1]))
     if not merged:
         return findings
-    return [merged.get(index, finding) for index, finding in enumerate(findings)
-            if index not in dropped]
+    return _merge_fore_aft([merged.get(index, finding) for index, finding in enumerate(findings)
+                            if index not in dropped], known)
 
 
 def _partner(findings: List[Finding], first: int, candidates: Sequence[int],
@@ -313,3 +401,114 @@ def _merged(first: Finding, second: Finding, same: bool) -> Finding:
         links=first.links if first.links else (first.link or '', mirror) if other is None
         else (),
         links_suggested_inertia=fixes)  # type: ignore[arg-type]
+
+
+def _fore_aft_key(finding: Finding) -> Optional[FrozenSet[str]]:
+    """Return the links of a finding merged with its mirror (not an envelope), else None."""
+    mirror = mirror_of(finding)
+    if mirror is None or _value(finding, MIRROR_LINKS_KEY) or _value(finding, FORE_AFT_KEY):
+        return None
+    other = _other(finding)
+    if other is None:
+        return frozenset(finding.links)
+    return frozenset((finding.link or '', other, mirror, _value(finding, MIRROR_OTHER_KEY) or ''))
+
+
+def _counterpart(names: FrozenSet[str], known: Set[str]) -> Optional[FrozenSet[str]]:
+    """Return the fore-aft counterparts of links, None when one has none in the robot."""
+    turned = set()
+    for name in names:
+        candidates = fore_aft_names(name)
+        if not candidates:
+            turned.add(name)  # a link on the middle (a trunk): its own counterpart
+            continue
+        found = next((other for other in candidates if other in known), None)
+        if found is None:
+            return None
+        turned.add(found)
+    result = frozenset(turned)
+    return result if result != names and len(result) == len(names) else None
+
+
+def _merge_fore_aft(findings: List[Finding], known: Set[str]) -> List[Finding]:
+    """Return the findings with each merged mirror finding and its fore-aft one made one."""
+    keys = {index: (finding.rule, key) for index, finding in enumerate(findings)
+            for key in (_fore_aft_key(finding),) if key is not None}
+    if len(keys) < 2:
+        return findings
+    by_key: Dict[Tuple[str, FrozenSet[str]], List[int]] = {}
+    for index, key in keys.items():
+        by_key.setdefault(key, []).append(index)
+    merged: Dict[int, Finding] = {}
+    dropped: Set[int] = set()
+    for index, (rule, names) in keys.items():
+        if index in dropped or index in merged:
+            continue
+        counterpart = _counterpart(names, known)
+        if counterpart is None:
+            continue
+        first = findings[index]
+        shape = _shape(first, fore_aft=True)
+        element = _neutral(_FORE_AFT.sub('^', first.element or ''))
+        for other in by_key.get((rule, counterpart), ()):
+            second = findings[other]
+            if other in dropped or other in merged or second.severity != first.severity or \
+                    (second.suggested_inertia is None) != (first.suggested_inertia is None):
+                continue
+            if _other(first) is None and \
+                    _neutral(_FORE_AFT.sub('^', second.element or '')) != element:
+                continue
+            theirs = _shape(second, fore_aft=True)
+            if theirs[0] != shape[0]:
+                continue
+            dropped.add(other)
+            merged[index] = _merged_fore_aft(first, second, _same_numbers(shape[1], theirs[1]))
+            break
+    if not merged:
+        return findings
+    return [merged.get(index, finding) for index, finding in enumerate(findings)
+            if index not in dropped]
+
+
+def _merged_fore_aft(first: Finding, second: Finding, same: bool) -> Finding:
+    """Return the finding of a front pair and its rear pair (both merged with mirrors)."""
+    values = dict(second.values)
+    rear = (second.link or '', values.get(MIRROR_KEY, ''))
+    other = _other(second)
+    if other is not None:  # two pairs of links: the other two pairs, and their entries
+        others = (other, values.get(MIRROR_OTHER_KEY, ''))
+        what = "the fore-aft pairs '{}' and '{}', '{}' and '{}'".format(
+            rear[0], others[0], rear[1], others[1])
+        entries = ' and '.join(match.group(0) for match in _ENTRY.finditer(second.suggestion))
+        fix = f'likewise for {what}' + (f': {entries}' if entries else '')
+        depth = _DEPTH.search(second.message)
+        message = f'{first.message}; {what} overlap too' + (
+            f', {depth.group(0)}' if depth is not None else '')
+        extra: Tuple[Tuple[str, str], ...] = (
+            (FORE_AFT_KEY, ', '.join(rear)), (FORE_AFT_OTHER_KEY, ', '.join(others)),
+            ('fore_aft_depths_mm', ' '.join(
+                (values.get('depth_mm', ''), values.get('mirror_depth_mm', '')))),
+            ('fore_aft_points_in_link', ';'.join(
+                (values.get('point_in_link', ''), values.get('mirror_point_in_link', '')))))
+        links: Tuple[str, ...] = ()
+    else:
+        what = f"its fore-aft counterparts '{rear[0]}' and '{rear[1]}'"
+        if same:
+            message = f'{first.message}; {what} have the same'
+            fix = f'likewise on {rear[0]!r} and {rear[1]!r}'
+        else:  # one choice, with numbers of their own: theirs are said too
+            message = f'{first.message}; {what} have the same fault: ' + \
+                second.message.split('; ')[0]
+            fix = f'on {rear[0]!r} and {rear[1]!r}: ' + second.suggestion.split('; ')[0] \
+                if second.suggestion else f'likewise on {rear[0]!r} and {rear[1]!r}'
+        extra = ((FORE_AFT_KEY, ', '.join(rear)),)
+        links = first.links + tuple(name for name in second.links if name not in first.links)
+    return Finding(
+        rule=first.rule, severity=first.severity, message=message, link=first.link,
+        element=first.element, line=first.line,
+        suggestion=f'{first.suggestion}; {fix}' if first.suggestion else '',
+        values=first.values + extra, suggested_inertia=first.suggested_inertia,
+        file=first.file, macro_stack=first.macro_stack, value_source=first.value_source,
+        links=links,
+        links_suggested_inertia=first.links_suggested_inertia
+        + second.links_suggested_inertia)  # type: ignore[arg-type]

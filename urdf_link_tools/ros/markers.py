@@ -370,6 +370,12 @@ def overlap_markers(analysis, options: MarkerOptions = MarkerOptions(),
                           (values.get('mirror_other_link'), None)]
                 points.append((values.get('mirror_link'),
                                str(values.get('mirror_point_in_link', ''))))
+            if values.get('fore_aft_other_links'):  # and with the fore-aft pairs (mirrors.py)
+                rear = str(values.get('fore_aft_links', '')).split(', ')
+                drawn += [(name, None) for name in rear] + [
+                    (name, None) for name in str(values['fore_aft_other_links']).split(', ')]
+                points += list(zip(rear, str(values.get('fore_aft_points_in_link',
+                                                        '')).split(';')))
         for link_name, label in drawn:
             link = robot.link(link_name or '')
             for element in link.collisions if link is not None else ():
