@@ -539,3 +539,18 @@ def test_meshes_of_a_folder_that_is_not_there_are_one_finding(tmp_path):
     assert finding.message.startswith(f'the folder {tmp_path}/meshes/coarse does not exist: 3 '
                                       'meshes (3 collision) on 3 links are not checked')
     assert 'did you mean' not in finding.suggestion
+
+
+def test_the_same_parse_problem_with_other_counts_and_lines_is_one_finding():
+    # Unitree's exporter writes 2 to 5 <material> in every <visual>.
+    colour = '<material name="m{}"><color rgba="1 1 1 1"/></material>'
+    bodies = [MASS + f'<visual>{BOX}{"".join(colour.format(i) for i in range(count))}</visual>'
+              for count in (1, 2, 5, 2)]
+    (finding,) = findings(chain(bodies), 'parse-duplicate-material')
+    assert finding.links == ('l1', 'l2', 'l3')
+    assert finding.message.startswith('<visual> has 2 to 5 <material> elements; only the '
+                                      'first is used by URDF readers (the same in 3 places')
+    # One place alone keeps its count and line.
+    (alone,) = findings(chain(bodies[:2]), 'parse-duplicate-material')
+    assert alone.link == 'l1' and '(line ' in alone.message and 'has 2 <material>' in \
+        alone.message

@@ -25,6 +25,7 @@ import functools
 import gc
 import logging
 import math
+import re
 from typing import Callable, Dict, List, Mapping, Optional, Sequence, Set, Tuple
 
 from urdf_link_tools.budget import AnalysisInterrupted, Budget, TIME_BUDGET
@@ -274,21 +275,35 @@ def _early_overlaps(robot: Robot, config: CheckConfig, library: MeshLibrary,
     return between
 
 
+#: what differs between two places of one parse problem: the line of the element used, and
+#: how many repeats an element holds (an exporter writing 2 <material> here, 5 there)
+_PLACE = re.compile(r' \(line \d+\)')
+_COUNT = re.compile(r'^(<[^>]+> has )(\d+)( <[^>]+> elements)')
+
+
 def grouped_notes(notes: Sequence[Finding], least: int = 3) -> List[Finding]:
     """
     Report the same parse problem on many links once, on the robot, listing the links.
 
     A generator or exporter that writes, say, every ``<material>`` without a name repeats
     one choice on 55 links: that is one finding (as the model-wide rules do), with the
-    links in ``links`` and the line of the first. Fewer than ``least`` stay per link.
+    links in ``links`` and the line of the first. Fewer than ``least`` stay per link. The
+    line a note cites and a count of repeated elements are set aside (an exporter's two
+    ``<material>`` in each leg's ``<visual>`` and five in the base's are one choice).
     """
     groups: Dict[Tuple[str, Severity, str, Optional[str], Optional[str]], List[Finding]] = {}
+    counts: Dict[int, int] = {}
     for note in notes:
         if note.link is None:
             continue
         own = f"in link '{note.link}': "
         text = note.message[len(own):] if note.message.startswith(own) else \
             note.message.replace(f" in link '{note.link}'", '', 1)
+        text = _PLACE.sub('', text)
+        count = _COUNT.match(text)
+        if count is not None:
+            counts[id(note)] = int(count.group(2))
+            text = _COUNT.sub(r'\1#\3', text, 1)
         groups.setdefault((note.rule, note.severity, text, note.element, note.suggestion),
                           []).append(note)
     merged: Dict[int, Finding] = {}
@@ -296,6 +311,10 @@ def grouped_notes(notes: Sequence[Finding], least: int = 3) -> List[Finding]:
     for (rule, severity, text, element, suggestion), group in groups.items():
         if len(group) < least:
             continue
+        numbers = sorted({counts[id(note)] for note in group if id(note) in counts})
+        if numbers:
+            text = text.replace('#', str(numbers[0]) if len(numbers) == 1 else
+                                f'{numbers[0]} to {numbers[-1]}', 1)
         links = tuple(dict.fromkeys(note.link for note in group))  # type: ignore[misc]
         first = group[0]
         merged[id(first)] = Finding(
