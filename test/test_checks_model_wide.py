@@ -554,3 +554,19 @@ def test_the_same_parse_problem_with_other_counts_and_lines_is_one_finding():
     (alone,) = findings(chain(bodies[:2]), 'parse-duplicate-material')
     assert alone.link == 'l1' and '(line ' in alone.message and 'has 2 <material>' in \
         alone.message
+
+
+def legs(body, count=3):
+    """Return a robot of ``count`` links l1.. on l0, each with ``body`` as its inner XML."""
+    return chain([MASS + f'<visual>{BOX}</visual>'] + [body] * count)
+
+
+def test_one_material_defined_nowhere_is_one_finding_listing_its_links():
+    # A CAD exporter's material name on every link (Unitree H2's 'ID2'): one thing to define.
+    used = f'<visual>{BOX}<material name="ID2"/></visual>' + MASS
+    (finding,) = findings(legs(used), 'material-undefined')
+    assert finding.links == ('l1', 'l2', 'l3')
+    assert "3 visuals use the material 'ID2', which is not defined" in finding.message
+    assert 'define <material name="ID2">' in finding.suggestion
+    # Two uses stay two findings (of links that are not mirrors).
+    assert [f.link for f in findings(legs(used, 2), 'material-undefined')] == ['l1', 'l2']

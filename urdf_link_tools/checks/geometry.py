@@ -25,8 +25,9 @@ from typing import Dict, FrozenSet, Iterator, List, Optional, Tuple
 
 from urdf_link_tools.checks.base import CheckContext, fmt, fmt_vector, Rule
 from urdf_link_tools.checks.complexity import grouped_meshes, reused_visuals, too_complex
-from urdf_link_tools.checks.model_wide import grouped, HINGE_SIZE, is_hinge, is_unexpanded, \
-    listed, model_choices, MODEL_WIDE_MIN, visible_without_collision, visual_size
+from urdf_link_tools.checks.model_wide import grouped, grouped_by_value, HINGE_SIZE, is_hinge, \
+    is_unexpanded, listed, model_choices, MODEL_WIDE_MIN, visible_without_collision, \
+    visual_size
 from urdf_link_tools.checks.names import NameSuggester
 from urdf_link_tools.findings import Finding, Severity
 from urdf_link_tools.geometry import is_finite
@@ -748,17 +749,38 @@ def check_link_materials(ctx: CheckContext, link: Link) -> Iterator[Finding]:
                 suggestion='remove the <material name=""/>, or name a material defined under '
                            '<robot>', values=(('material', ''),))
         elif not material.is_defined and material.reference_line is None:
-            yield ctx.finding(
-                'material-undefined', Severity.WARNING,
-                f"the material '{material.name}' is not defined: no top-level "
-                '<material> of that name and no <color> or <texture> here',
-                link=link.name, element=visual.label, line=material.line or visual.line,
-                suggestion=f'define <material name="{material.name}"><color rgba="r g b '
-                           'a"/></material> under <robot>, or fix the name'
-                           + _similar(ctx, material.name),
-                values=(('material', material.name or ''),))
+            continue  # check_undefined_materials: one finding per name
         elif material.reference_line is None:
             yield from _colour(ctx, link.name, visual.label, material)
+
+
+def check_undefined_materials(ctx: CheckContext) -> Iterator[Finding]:
+    """
+    Flag each material name used and not defined, once for all the visuals that use it.
+
+    A CAD exporter names its own materials (Unitree H2's 'ID2' on 18 links): defining it,
+    or fixing the name, is one change however many visuals use it.
+    """
+    yield from grouped_by_value(
+        ctx, _undefined_materials, lambda link, finding: dict(finding.values)['material'],
+        lambda name: f"visuals use the material '{name}', which is not defined")
+
+
+def _undefined_materials(ctx: CheckContext, link: Link) -> Iterator[Finding]:
+    for visual in link.visuals:
+        material = visual.material
+        if material is None or material.is_defined or material.reference_line is not None \
+                or not (material.name or '').strip():
+            continue  # defined, or a name that is empty (check_link_materials)
+        yield ctx.finding(
+            'material-undefined', Severity.WARNING,
+            f"the material '{material.name}' is not defined: no top-level "
+            '<material> of that name and no <color> or <texture> here',
+            link=link.name, element=visual.label, line=material.line or visual.line,
+            suggestion=f'define <material name="{material.name}"><color rgba="r g b '
+                       'a"/></material> under <robot>, or fix the name'
+                       + _similar(ctx, material.name),
+            values=(('material', material.name or ''),))
 
 
 def _similar(ctx: CheckContext, name: Optional[str]) -> str:
@@ -791,7 +813,7 @@ def _colour(ctx: CheckContext, link: Optional[str], element: str, material) -> I
         values=(('rgba', fmt_vector(rgba)),))
 
 
-CHECKS = (check_joint_origins, check_materials, check_reuses, check_mirrored,
-          check_bare_moving, check_missing_places, check_missing_hinges,
+CHECKS = (check_joint_origins, check_materials, check_undefined_materials, check_reuses,
+          check_mirrored, check_bare_moving, check_missing_places, check_missing_hinges,
           check_degenerate_shapes)
 LINK_CHECKS = (check_elements, check_collision_missing, check_link_materials)
