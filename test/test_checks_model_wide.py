@@ -570,3 +570,14 @@ def test_one_material_defined_nowhere_is_one_finding_listing_its_links():
     assert 'define <material name="ID2">' in finding.suggestion
     # Two uses stay two findings (of links that are not mirrors).
     assert [f.link for f in findings(legs(used, 2), 'material-undefined')] == ['l1', 'l2']
+
+
+def test_a_placeholder_tensor_with_rounding_noise_is_one_finding():
+    # Unitree B2's cameras: 1.68e-27 on the diagonal, products of noise that differ per link.
+    bodies = [MASS] + [
+        f'<inertial><mass value="4.19e-15"/><inertia ixx="1.68e-27" ixy="{ixy}" ixz="0" '
+        f'iyy="1.68e-27" iyz="0" izz="1.68e-27"/></inertial>'
+        for ixy in ('-9.81e-45', '1.84e-44', '0')]
+    (finding,) = findings(chain(bodies), 'inertia-moment-tiny')
+    assert finding.links == ('l1', 'l2', 'l3')
+    assert '3 links declare the same tensor (ixx="1.68e-27" ixy="-9.81e-45"' in finding.message

@@ -297,12 +297,29 @@ def _copied(ctx: CheckContext) -> Dict[Tuple[object, ...], List[Finding]]:
                 findings = _tensor_findings(ctx, link)
             except Exception:  # noqa: B902 (check_link reports it on the link)
                 continue
+            shared = _same_tensor(link.inertial.inertia.as_tuple())
             for finding in findings:
-                groups.setdefault((finding.rule,) + link.inertial.inertia.as_tuple(),
-                                  []).append(finding)
+                groups.setdefault((finding.rule,) + shared, []).append(finding)
         found = ctx.memo[key] = {group: findings for group, findings in groups.items()
                                  if len(findings) >= MODEL_WIDE_MIN}
     return found  # type: ignore[return-value]
+
+
+def _same_tensor(values: Tuple[float, ...]) -> Tuple[object, ...]:
+    """
+    Return what one tensor copied onto several links has in common, to 6 significant digits.
+
+    A CAD exporter's placeholder on its zero-size links (Unitree B2's cameras: 1.68e-27 on
+    the diagonal) carries products of rounding noise, different on each (-9.81e-45,
+    1.84e-44): entries under 1e-9 of the largest count as 0. Other values are kept as they
+    are (not finite, or all zero).
+    """
+    largest = max((abs(value) for value in values), default=0.0)
+    if not (math.isfinite(largest) and largest > 0.0):
+        return values
+    return (float(f'{largest:.6g}'),) + tuple(
+        float(f'{value / largest:.6g}') if abs(value) > 1e-9 * largest else 0.0
+        for value in values)
 
 
 def _copies(ctx: CheckContext) -> FrozenSet[Tuple[str, str]]:
@@ -321,12 +338,14 @@ def check_copied_tensors(ctx: CheckContext) -> Iterator[Finding]:
     Report a tensor that breaks a rule on 3 or more links once, listing them.
 
     The same six numbers on every finger link (Allegro's fingers: one tensor breaking
-    A + B >= C on three) are one choice: one finding, each link's fix kept for
-    --fix-inertia (``links_suggested_inertia``).
+    A + B >= C on three; to 6 digits, :func:`_same_tensor`) are one choice: one finding,
+    each link's fix kept for --fix-inertia (``links_suggested_inertia``).
     """
-    for group, findings in _copied(ctx).items():
+    for findings in _copied(ctx).values():
+        first = ctx.robot.link(findings[0].link or '')
+        tensor = first.inertial.inertia.as_tuple()  # type: ignore[union-attr]
         yield from grouped(ctx, findings, f'links declare the same tensor '
-                                          f'({fmt_inertia(group[1:])})', own_fixes=True)
+                                          f'({fmt_inertia(tensor)})', own_fixes=True)
 
 
 def _check_tensor(ctx: CheckContext, link: Link) -> Iterator[Finding]:
