@@ -32,6 +32,7 @@ from urdf_link_tools.budget import AnalysisInterrupted, Budget, TIME_BUDGET
 from urdf_link_tools.checks import INCOMPLETE_RULE, INTERNAL_RULE, run_checks
 from urdf_link_tools.checks.base import CheckContext
 from urdf_link_tools.checks.collisions import OVERLAPS_MEMO, overlaps_report, overlaps_wanted
+from urdf_link_tools.checks.engines import COVERED_NOTES
 from urdf_link_tools.checks.mirrors import (co_listed, co_owners, merge_mirrors,
                                             MIRROR_LINKS_KEY)
 from urdf_link_tools.checks.model_wide import listed
@@ -432,7 +433,10 @@ def analyze(robot: Robot, config: CheckConfig = CheckConfig(),
             pending.cancel()  # type: ignore[union-attr]
     # A left link and its right mirror with the same fault: one finding (checks.mirrors).
     found = merge_mirrors(found, [link.name for link in robot.links])
-    return _finish(robot, config, grouped_notes(robot.notes) + found, results)
+    # A repeated child MuJoCo refuses is said once, by its MuJoCo finding (checks.engines).
+    covered = ctx.memo.get(COVERED_NOTES, frozenset())
+    notes = [note for note in robot.notes if id(note) not in covered]  # type: ignore[operator]
+    return _finish(robot, config, grouped_notes(notes) + found, results)
 
 
 def _finish(robot: Robot, config: CheckConfig, findings: list,

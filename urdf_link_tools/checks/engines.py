@@ -70,8 +70,8 @@ RULES = (
          'with the links',
          'MuJoCo refuses the robot ("XML Error: repeated element: \'material\'"), although '
          'urdfdom uses the first and MuJoCo discards visuals (it reads their material '
-         "first; a collision's is never read and compiles); parse-duplicate-material stays an "
-         'info for the others',
+         "first; a collision's is never read and compiles); it replaces the "
+         'parse-duplicate-material info (which stays for the other targets)',
          'keep one <material> per element', 'MuJoCo 4.0 (test_checks_engines.py)'),
     Rule('mujoco-repeated-element', Severity.ERROR,
          'a child MuJoCo reads once is repeated: <origin>, <axis>, <limit>, <dynamics>, '
@@ -79,7 +79,8 @@ RULES = (
          'inertial, <origin> or <geometry> in a collision, a second <inertial> in a link: '
          'reported once, with the links',
          'MuJoCo refuses the whole robot ("XML Error: repeated element"), where urdfdom uses '
-         'the first and the parse-duplicate-* warning says so; a repeated <calibration>, '
+         'the first (it replaces the parse-duplicate-* warning, which stays for the other '
+         'targets); a repeated <calibration>, '
          '<safety_controller>, or visual <origin> compiles (MuJoCo does not read them)',
          'keep one of each (merge the attributes into the first)',
          'MuJoCo 4.0 xml_util.cc (FindSubElem), xml_urdf.cc (test_checks_engines.py)'),
@@ -172,6 +173,10 @@ def check_mujoco(ctx: CheckContext) -> Iterator[Finding]:
             values=(('names', ', '.join(clashes)),), links=links)
 
 
+#: memo key: the ids of the parse notes (parse-duplicate-*) a MuJoCo finding says already
+COVERED_NOTES = ('mujoco-covered-notes', None)
+
+
 def _repeated(ctx: CheckContext) -> Iterator[Finding]:
     """Report the repeated children MuJoCo refuses: materials apart (their own rule)."""
     materials, others = [], []
@@ -182,13 +187,15 @@ def _repeated(ctx: CheckContext) -> Iterator[Finding]:
         parent = dict(note.values).get('parent')
         if (parent, tag) in MUJOCO_READS_ONCE:
             (materials if tag == 'material' else others).append((parent, tag, note))
+    # The parse notes these say already are not said again (analysis.analyze).
+    ctx.memo[COVERED_NOTES] = frozenset(id(note) for _, _, note in materials + others)
     if materials:
         links = tuple(dict.fromkeys(note.link for _, _, note in materials if note.link))
         yield ctx.finding(
             'mujoco-repeated-material', Severity.ERROR,
             f'{len(materials)} visual{"s" if len(materials) > 1 else ""} hold several '
             '<material>: MuJoCo refuses the robot ("XML Error: repeated element: \'material\'"'
-            f') (links: {listed(links)})',
+            f'), where urdfdom uses the first (links: {listed(links)})',
             line=materials[0][2].line, suggestion='keep one <material> per <visual>',
             values=(('count', len(materials)),), links=links)
     if others:
