@@ -65,10 +65,10 @@ def test_broken_collision_mesh_is_one_finding(tmp_path, defect):
                        for f in analysis.findings)
 
 
-def test_open_meshes_on_many_links_are_one_finding_warnings_stay_per_link(tmp_path):
+def test_open_meshes_on_many_links_are_one_finding_other_defects_apart(tmp_path):
     # An exporter that leaves holes leaves them in every mesh: three open collision meshes
-    # are one finding listing the links and files; two stay per link, and a warning (inside
-    # out) is never folded in.
+    # are one finding listing the links and files; a mesh with another defect (inside out)
+    # is not folded in.
     files = mesh_attacks.broken_meshes(tmp_path)
     opened = [(f'file://{files["open"]}', (1.0 + index / 10,) * 3) for index in range(3)]
     inside_out = [(f'file://{files["inside_out"]}', (1, 1, 1))]
@@ -91,6 +91,27 @@ def test_open_meshes_on_many_links_are_one_finding_warnings_stay_per_link(tmp_pa
     apart = [f for f in _analyse(tmp_path, opened[:1] + self_intersecting).findings
              if f.rule == 'collision-mesh-broken']
     assert sorted(f.link for f in apart) == ['l0', 'l1']
+
+
+def test_two_files_with_the_same_defect_are_one_finding_warnings_too(tmp_path):
+    # A KUKA KR 6's two open meshes, a Motoman GP4's inconsistently wound ones: the same
+    # defects in two files are one finding, a warning as well as an info.
+    import shutil
+    files = mesh_attacks.broken_meshes(tmp_path)
+    twins = {}
+    for defect in ('open', 'inconsistent'):
+        twins[defect] = tmp_path / f'{defect}_twin.stl'
+        shutil.copyfile(files[defect], twins[defect])
+    meshes = [(f'file://{path}', (1, 1, 1)) for defect in ('open', 'inconsistent')
+              for path in (files[defect], twins[defect])]
+    found = [f for f in _analyse(tmp_path, meshes).findings
+             if f.rule == 'collision-mesh-broken']
+    assert [(f.severity.label, f.links) for f in found] == [
+        ('warning', ('l2', 'l3')), ('info', ('l0', 'l1'))]
+    assert found[0].message.startswith('2 collision meshes are not valid solids, the same '
+                                       'way: inconsistently wound')
+    assert 'recalculate normals outside' in found[0].suggestion
+    assert str(twins['inconsistent']) in dict(found[0].values)['filenames']
 
 
 @pytest.mark.parametrize('defect', list(CASES))

@@ -42,6 +42,10 @@ from urdf_link_tools.findings import Finding, Severity
 from urdf_link_tools.meshes import MeshInfo
 from urdf_link_tools.model import Link
 
+#: collision mesh files with the same defects, this many or more, are one finding (as are
+#: MODEL_WIDE_MIN elements)
+SAME_DEFECT_MIN = 2
+
 RULES = (
     Rule('collision-mesh-broken', Severity.WARNING,
          'a collision mesh is not a valid solid: inconsistently wound or inside out, '
@@ -104,11 +108,13 @@ def check_collision_meshes(ctx: CheckContext) -> Iterator[Finding]:
     """
     Report the collision meshes that are not valid solids: one finding each, or one for many.
 
-    Collision meshes that are only open, the same way, on :data:`MODEL_WIDE_MIN` or more
-    elements are one finding listing the links: an exporter that leaves holes leaves them
-    in every part it writes (romeo's 42 open meshes are one choice, fixed once).
+    Collision meshes with the same defects, in :data:`SAME_DEFECT_MIN` or more files (or on
+    :data:`.MODEL_WIDE_MIN` elements), are one finding listing the links: an exporter that
+    leaves holes, or winds triangles both ways, does so in every part it writes (romeo's 42
+    open meshes are one choice, fixed once; so are a KUKA KR 6's two, and a Motoman GP4's
+    three inconsistently wound ones).
     """
-    same: Dict[Tuple[str, str], List[Finding]] = {}
+    same: Dict[Tuple[Severity, str, str], List[Finding]] = {}
     # One file's defects are one finding, however many links collide with it (Reachy's
     # forearm_collider.dae, on both arms): repaired once, said once.
     alone: Dict[Tuple[str, str, str], List[Finding]] = {}
@@ -116,30 +122,40 @@ def check_collision_meshes(ctx: CheckContext) -> Iterator[Finding]:
     for finding, key in found:
         if key is not None:
             same.setdefault(key, []).append(finding)
+    grouped = {key for key, findings in same.items() if _same_defect(findings)}
     for finding, key in found:
-        if key is None or len(same[key]) < MODEL_WIDE_MIN:
+        if key not in grouped:
             alone.setdefault((finding.rule, finding.message,
                               str(dict(finding.values).get('filename'))), []).append(finding)
     for findings in alone.values():
         yield findings[0] if len(findings) == 1 else _one_file(ctx, findings)
-    for (text, used), findings in same.items():
-        if len(findings) < MODEL_WIDE_MIN:
+    for (severity, text, used), findings in same.items():
+        if (severity, text, used) not in grouped:
             continue  # said above, per file
         links = tuple(dict.fromkeys(finding.link for finding in findings))
         files = tuple(dict.fromkeys(str(dict(finding.values)['filename'])
                                     for finding in findings))
+        repair = 'close holes, e.g. Blender 3D-Print toolbox, MeshLab' \
+            if severity == Severity.INFO else \
+            'recalculate normals outside, remove overlapping shells, e.g. MeshLab'
         yield ctx.finding(
-            'collision-mesh-broken', Severity.INFO,
+            'collision-mesh-broken', severity,
             f'{len(findings)} collision meshes are not valid solids, the same way: {text}; '
             f'for each, {used} ({len(links)} links: {listed(links)})',
             line=findings[0].line,
-            suggestion='the exporter leaves the same defect in every mesh: repair them in one '
-                       'pass (close holes, e.g. Blender 3D-Print toolbox, MeshLab), or use '
-                       'their convex hulls or primitives; engines that collide convex hulls '
-                       'do not mind',
+            suggestion=f'the exporter leaves the same defect in every mesh: repair them in one '
+                       f'pass ({repair}), or use their convex hulls or primitives'
+                       + ('; engines that collide convex hulls do not mind'
+                          if severity == Severity.INFO else ''),
             values=(('count', len(findings)), ('links', listed(links)),
                     ('filenames', listed(files))),
             links=links)
+
+
+def _same_defect(findings: List[Finding]) -> bool:
+    """Return True for findings said as one: 3 elements, or 2 files, with the same defects."""
+    files = {str(dict(finding.values).get('filename')) for finding in findings}
+    return len(findings) >= MODEL_WIDE_MIN or len(files) >= SAME_DEFECT_MIN
 
 
 def _one_file(ctx: CheckContext, findings: List[Finding]) -> Finding:
@@ -192,7 +208,7 @@ def _link_meshes(ctx: CheckContext, link: Link) \
                        'overlapping shells), or use its convex hull or primitives',
             values=(('filename', filename), ('faces', mesh.face_count),
                     ('volume_source', mesh.volume_source))), \
-            (text, used) if severity == Severity.INFO else None
+            (severity, text, used)
 
 
 CHECKS = (check_collision_meshes,)
