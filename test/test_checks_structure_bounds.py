@@ -172,3 +172,22 @@ def test_a_world_parent_without_its_link_is_told_to_declare_it():
                   if f.rule == 'joint-unknown-link']
     assert finding.suggestion == 'add <link name="world"/> to fix the robot to the world frame'
     assert "Gazebo and Drake provide a 'world' frame" in finding.message
+
+
+def test_links_hung_from_a_missing_parent_are_said_once():
+    # Sawyer's gazebo xacro: the camera's joint names a parent 'head_camera' that does not
+    # exist; that one name cuts off the camera and its optical frame. The joint's finding
+    # says it, not a link-disconnected per link cut off; a link with no joint at all still
+    # gets its own.
+    from urdf_link_tools.analysis import analyze
+    from urdf_link_tools.config import CheckConfig
+    from urdf_link_tools.parser import parse_urdf_string
+    text = ('<robot name="r"><link name="base"/><link name="camera"/><link name="optical"/>'
+            '<link name="stray"/>'
+            '<joint name="cam" type="fixed"><parent link="head_camera"/><child link="camera"/>'
+            '</joint><joint name="opt" type="fixed"><parent link="camera"/>'
+            '<child link="optical"/></joint></robot>')
+    found = analyze(parse_urdf_string(text), CheckConfig(check_meshes=False)).findings
+    assert [(f.rule, f.link) for f in found if f.rule in (
+        'joint-unknown-link', 'link-disconnected')] == [
+        ('joint-unknown-link', 'camera'), ('link-disconnected', 'stray')]

@@ -192,8 +192,14 @@ def _tree(ctx: CheckContext, names: Set[str], parents: Dict[str, List]) -> Itera
     # The biggest tree, the first in file order on a tie (max keeps the first maximum).
     main = max(roots, key=lambda root: sizes[root])
     reachable = _reach(main, children, set())
+    # A link hung from a parent that does not exist (joint-unknown-link says so on it), and
+    # what hangs from it, are cut off by that one name: not said again per link.
+    cut: Set[str] = set()
+    for joint in robot.joints:
+        if joint.parent not in names and joint.child in names:
+            cut |= _reach(joint.child, children, cut)
     for link in robot.links:
-        if link.name not in reachable:
+        if link.name not in reachable and link.name not in cut:
             yield ctx.finding(
                 'link-disconnected', Severity.ERROR,
                 f"the link cannot be reached from the root '{main}'",
