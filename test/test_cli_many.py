@@ -300,5 +300,14 @@ def test_a_macro_file_is_one_finding_that_says_so_or_is_skipped(tmp_path):
     plain.write_text('<robot name="r"/>')
     status, out, _ = run(['check', str(plain)])
     assert status == 2 and 'robot-empty' in out and 'macros' not in out
+    # Husky's empty.urdf, TurtleBot3's common_properties.urdf: fragments that xacro files
+    # include, skipped too; a URDF with joints and no link is a broken robot, not skipped.
+    status, _, err = run(['check', str(plain), '--skip-macro-files'])
+    assert status == 0 and 'skipped, a file without <link> or <joint>' in err, err
+    broken = tmp_path / 'broken.urdf'
+    broken.write_text('<robot name="r"><joint name="j" type="fixed"><parent link="a"/>'
+                      '<child link="b"/></joint></robot>')
+    status, out, _ = run(['check', str(broken), '--skip-macro-files'])
+    assert status == 2 and 'robot-empty' in out
     # the heading of the robot's own findings says they are not all (the last line counts all)
     assert "robot 'r', robot-wide findings: 1 error" in out

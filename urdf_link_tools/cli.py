@@ -289,7 +289,9 @@ def _check_robot(path: str, args: argparse.Namespace, config, baseline, out: Tex
     loaded = _load(args, path, err)
     data, source = loaded.data, loaded.source
     robot = parse_urdf_string(data, source)
-    if args.skip_macro_files and loaded.expanded and not robot.links:
+    # A file of macros, or a plain fragment that descriptions include (a placeholder
+    # <robot/>, shared materials): not a robot. A URDF with joints and no link is one, broken.
+    if args.skip_macro_files and not robot.links and (loaded.expanded or not robot.joints):
         return None
     ahead = _read_ahead(robot, config) if read_processes > 1 else None
     try:
@@ -429,8 +431,11 @@ def _check_to(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
                 from urdf_link_tools.reports.jsonl import error_line, OUTPUT
                 out.write(neutralise(error_line(path, payload), OUTPUT) + '\n')
         elif kind == 'skipped':
-            err.write(f'urdf-link-tools: {path}: skipped, a xacro file without <link> '
-                      '(a macro file: its links are checked where a robot uses them)\n')
+            what = 'a xacro file without <link> (a macro file' \
+                if path.lower().endswith('.xacro') else \
+                'a file without <link> or <joint> (a fragment that descriptions include'
+            err.write(f'urdf-link-tools: {path}: skipped, {what}: its links are checked where '
+                      'a robot uses them)\n')
         else:
             reports.append(payload)
             if stream:
@@ -576,7 +581,8 @@ def _add_check_parser(commands) -> None:
     _add_xacro_arguments(check)
     check.add_argument('--skip-macro-files', action='store_true',
                        help='skip xacro files that expand to no <link> (macro files that '
-                            'robots include), as the pre-commit hook does')
+                            'robots include) and URDF files without <link> or <joint> '
+                            '(placeholders and fragments), as the pre-commit hook does')
     check.add_argument('-o', '--output', metavar='FILE',
                        help='write the report to FILE instead of standard output (an HTML '
                             'page, a JUnit file for CI); never one of the robots checked')
