@@ -201,6 +201,17 @@ def test_placeholder_limits_say_what_mujoco_does_only_of_effort(effort, velocity
     assert ('MuJoCo treats effort 0 as no force limit' in found.message) == mujoco_said
 
 
+@pytest.mark.parametrize('velocity, apart', [('1', False), ('0', True)])
+def test_a_kinematics_models_zero_efforts_are_said_by_its_finding(velocity, apart):
+    # ROS-Industrial's arms: no mass and effort 0 on every joint, one choice (no dynamics
+    # uses effort without masses): one finding. Velocity 0 matters to planners: apart.
+    text = chain([full(mass=False)] * 4, effort='0', velocity=velocity)
+    (kinematics,) = findings(text, 'robot-kinematics-only')
+    assert ('Its effort limits are 0 placeholders too (3 joints)' in kinematics.message) \
+        == (not apart)
+    assert len(findings(text, 'robot-placeholder-limits')) == (1 if apart else 0)
+
+
 def test_one_zero_effort_among_real_ones_stays_a_per_joint_warning():
     root = etree.fromstring(chain([full()] * 4))
     root.find("joint[@name='j2']/limit").set('effort', '0')

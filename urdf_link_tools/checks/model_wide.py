@@ -32,7 +32,7 @@ import numpy as np
 from urdf_link_tools.checks.base import CheckContext, Rule
 from urdf_link_tools.findings import Finding, Severity
 from urdf_link_tools.geometry import union_bounds
-from urdf_link_tools.model import GeometryElement, Link
+from urdf_link_tools.model import GeometryElement, Joint, Link
 from urdf_link_tools.records import record
 from urdf_link_tools.targets import named, severity_for
 
@@ -83,7 +83,8 @@ RULES = (
          '.xacro file itself', 'xacro (ROS wiki); urdfdom reads attributes verbatim'),
     Rule('robot-placeholder-limits', Severity.INFO,
          'effort or velocity 0 on two thirds or more of the moving joints (3 or more): '
-         'placeholder limits (reported once)',
+         'placeholder limits (reported once; effort alone in a model without masses is said '
+         'by robot-kinematics-only)',
          'Pinocchio reads effortLimit/velocityLimit 0 (tested) and so does any tool enforcing '
          'the URDF limits (MoveIt, ros2_control); MuJoCo '
          'treats effort 0 as no force limit (tested). An info: a choice, not a slip',
@@ -362,13 +363,16 @@ def check_kinematics_only(ctx: CheckContext) -> Iterator[Finding]:
         'kdl': 'KDL dynamics solvers get zero masses',
     }
     said = [text for target, text in effects.items() if target in ctx.config.targets]
+    efforts = _effort_placeholders(ctx)
     yield _on_robot(
         ctx, 'robot-kinematics-only', severity, links,
         f'no link has mass: a kinematics model ({len(links)} moving links without '
         f'<inertial> mass: {listed(links)}). '
         + ('; '.join(said) + '. ' if said else '')
         + 'Fine for kinematics: '
-        + (named(ctx.config.targets, ('rviz', 'moveit', 'kdl', 'pinocchio')) or 'none selected'),
+        + (named(ctx.config.targets, ('rviz', 'moveit', 'kdl', 'pinocchio')) or 'none selected')
+        + (f'. Its effort limits are 0 placeholders too ({len(efforts)} joints): no '
+           'dynamics uses them without masses' if efforts else ''),
         'add <inertial> elements from the CAD model (mass, centre of mass, tensor); if the '
         'file is meant for kinematics only, check it with --target rviz,moveit,kdl')
 
@@ -401,15 +405,33 @@ def check_visual_only(ctx: CheckContext) -> Iterator[Finding]:
         'starting point); if the file is only for display, check it with --target rviz,kdl')
 
 
+def _placeholders(ctx: CheckContext) -> Tuple[List[Joint], List[str]]:
+    """Return the joints of the placeholder limits and which limits all of them zero."""
+    choices = model_choices(ctx)
+    joints = [joint for joint in ctx.robot.joints if joint.name in choices.placeholder_set]
+    return joints, [kind for kind in ('effort', 'velocity')
+                    if joints and all(kind in _zero_limits(joint) for joint in joints)]
+
+
+def _effort_placeholders(ctx: CheckContext) -> List[Joint]:
+    """
+    Return the joints of placeholder limits that are effort only, in a kinematics model.
+
+    Effort is for dynamics, which a model without masses has none of: the kinematics-only
+    finding says them (ROS-Industrial's arms write effort 0 and no mass), not a second one.
+    """
+    joints, zero = _placeholders(ctx)
+    return joints if zero == ['effort'] and model_choices(ctx).massless else []
+
+
 def check_placeholder_limits(ctx: CheckContext) -> Iterator[Finding]:
     """Report once zero effort or velocity limits written on every moving joint."""
-    choices = model_choices(ctx)
-    names = choices.placeholder_joints
+    names = model_choices(ctx).placeholder_joints
     if not names:
         return
-    joints = [joint for joint in ctx.robot.joints if joint.name in choices.placeholder_set]
-    zero = [kind for kind in ('effort', 'velocity')
-            if all(kind in _zero_limits(joint) for joint in joints)]
+    joints, zero = _placeholders(ctx)
+    if _effort_placeholders(ctx) and 'robot-kinematics-only' not in ctx.config.ignore_rules:
+        return  # said by robot-kinematics-only
     moving = sum(1 for joint in ctx.robot.joints if joint.is_moving and joint.mimic is None
                  and joint.limit is not None)
     # A choice, like both limits 0 on one joint (how placeholders are written): an info.
