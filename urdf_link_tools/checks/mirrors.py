@@ -269,11 +269,19 @@ def _key(finding: Finding) -> Tuple[str, FrozenSet[str]]:
                                    (finding.link or '',))
 
 
-def _mirrored(names: FrozenSet[str], known: Set[str]) -> Optional[FrozenSet[str]]:
-    """Return the mirror of a link or pair of links, None when it has none in the robot."""
+def _mirrored(names: FrozenSet[str], known: Set[str],
+              names_of: Callable[[str], List[str]] = mirror_names) \
+        -> Optional[FrozenSet[str]]:
+    """
+    Return the mirror of a link or pair of links, None when it has none in the robot.
+
+    :param names_of: the names a link's counterpart may have (:func:`mirror_names`, or
+        :func:`fore_aft_names` for the fore-aft counterpart); a link with none (a torso on
+        the middle) is its own
+    """
     mirrored = set()
     for name in names:
-        candidates = mirror_names(name)
+        candidates = names_of(name)
         if not candidates:
             mirrored.add(name)  # a link on the middle (a torso): its own mirror
             continue
@@ -390,17 +398,23 @@ def _merged(first: Finding, second: Finding, same: bool) -> Finding:
                 fix = f'on {mirror!r}: {second.suggestion}'
     fixes = tuple((finding.link, finding.suggested_inertia) for finding in (first, second)
                   if finding.link and finding.suggested_inertia is not None)
+    # A pair's links stay unlisted (a listing overlap finding is one link's envelope over
+    # several), and an envelope's list its own.
+    return _joined(first, message, fix, extra,
+                   first.links if first.links else (first.link or '', mirror) if other is None
+                   else (), fixes)
+
+
+def _joined(first: Finding, message: str, fix: str, extra: Tuple[Tuple[str, str], ...],
+            links: Tuple[str, ...], fixes: tuple) -> Finding:
+    """Return ``first`` saying ``message``, with ``fix`` after its own and ``extra`` values."""
     return Finding(
         rule=first.rule, severity=first.severity, message=message, link=first.link,
         element=first.element, line=first.line,
         suggestion=f'{first.suggestion}; {fix}' if first.suggestion else '',
         values=first.values + extra, suggested_inertia=first.suggested_inertia,
         file=first.file, macro_stack=first.macro_stack, value_source=first.value_source,
-        # A pair's links stay unlisted (a listing overlap finding is one link's envelope
-        # over several), and an envelope's list its own.
-        links=first.links if first.links else (first.link or '', mirror) if other is None
-        else (),
-        links_suggested_inertia=fixes)  # type: ignore[arg-type]
+        links=links, links_suggested_inertia=fixes)  # type: ignore[arg-type]
 
 
 def _fore_aft_key(finding: Finding) -> Optional[FrozenSet[str]]:
@@ -412,22 +426,6 @@ def _fore_aft_key(finding: Finding) -> Optional[FrozenSet[str]]:
     if other is None:
         return frozenset(finding.links)
     return frozenset((finding.link or '', other, mirror, _value(finding, MIRROR_OTHER_KEY) or ''))
-
-
-def _counterpart(names: FrozenSet[str], known: Set[str]) -> Optional[FrozenSet[str]]:
-    """Return the fore-aft counterparts of links, None when one has none in the robot."""
-    turned = set()
-    for name in names:
-        candidates = fore_aft_names(name)
-        if not candidates:
-            turned.add(name)  # a link on the middle (a trunk): its own counterpart
-            continue
-        found = next((other for other in candidates if other in known), None)
-        if found is None:
-            return None
-        turned.add(found)
-    result = frozenset(turned)
-    return result if result != names and len(result) == len(names) else None
 
 
 def _merge_fore_aft(findings: List[Finding], known: Set[str]) -> List[Finding]:
@@ -444,7 +442,7 @@ def _merge_fore_aft(findings: List[Finding], known: Set[str]) -> List[Finding]:
     for index, (rule, names) in keys.items():
         if index in dropped or index in merged:
             continue
-        counterpart = _counterpart(names, known)
+        counterpart = _mirrored(names, known, fore_aft_names)
         if counterpart is None:
             continue
         first = findings[index]
@@ -503,12 +501,5 @@ def _merged_fore_aft(first: Finding, second: Finding, same: bool) -> Finding:
                 if second.suggestion else f'likewise on {rear[0]!r} and {rear[1]!r}'
         extra = ((FORE_AFT_KEY, ', '.join(rear)),)
         links = first.links + tuple(name for name in second.links if name not in first.links)
-    return Finding(
-        rule=first.rule, severity=first.severity, message=message, link=first.link,
-        element=first.element, line=first.line,
-        suggestion=f'{first.suggestion}; {fix}' if first.suggestion else '',
-        values=first.values + extra, suggested_inertia=first.suggested_inertia,
-        file=first.file, macro_stack=first.macro_stack, value_source=first.value_source,
-        links=links,
-        links_suggested_inertia=first.links_suggested_inertia
-        + second.links_suggested_inertia)  # type: ignore[arg-type]
+    return _joined(first, message, fix, extra, links,
+                   first.links_suggested_inertia + second.links_suggested_inertia)
