@@ -409,3 +409,60 @@ def test_a_missing_include_under_a_package_names_the_package_not_unrelated_argum
         assert result.returncode == 3, result.stderr
         assert f'$(find pkg) is {given}, {why}: check --package-dir pkg=PATH' in result.stderr
         assert '<xacro:arg>' not in result.stderr, result.stderr
+
+
+def test_a_dependencys_macro_findings_name_it_and_can_be_left_out(tmp_path):
+    # A robot calling a camera macro of another package (realsense2_description's): the
+    # camera link's fault is that package's. Its finding says so; --ignore-package drops it,
+    # and only it (the exit status follows).
+    workspace = tmp_path / 'src'
+    for name in ('my_robot', 'vendor_cam'):
+        (workspace / name / 'urdf').mkdir(parents=True)
+        (workspace / name / 'package.xml').write_text(
+            f'<?xml version="1.0"?><package format="3"><name>{name}</name></package>')
+    (workspace / 'vendor_cam' / 'urdf' / 'cam.urdf.xacro').write_text(
+        '<robot xmlns:xacro="http://www.ros.org/wiki/xacro"><xacro:macro name="cam" '
+        'params="parent"><joint name="cam_joint" type="fixed"><parent link="${parent}"/>'
+        '<child link="cam_link"/><origin xyz="0.2 0 0.1"/></joint><link name="cam_link">'
+        '<inertial><mass value="0.1"/><inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" '
+        'izz="1"/></inertial><collision><geometry><box size="0.02 0.09 0.025"/></geometry>'
+        '</collision></link></xacro:macro></robot>')
+    top = workspace / 'my_robot' / 'urdf' / 'robot.urdf.xacro'
+    top.write_text(
+        '<robot name="my_robot" xmlns:xacro="http://www.ros.org/wiki/xacro">'
+        '<xacro:include filename="$(find vendor_cam)/urdf/cam.urdf.xacro"/>'
+        '<link name="base_link"><inertial><mass value="5"/><inertia ixx="1" ixy="0" ixz="0" '
+        'iyy="1" iyz="0" izz="1"/></inertial><collision><geometry><box size="0.3 0.3 0.1"/>'
+        '</geometry></collision></link><xacro:cam parent="base_link"/></robot>')
+    args = [str(top), f'--package-dir=vendor_cam={workspace / "vendor_cam"}']
+    report, _ = check(*args, cwd=str(tmp_path))
+    theirs = [f for f in report['findings'] if f['link'] == 'cam_link']
+    ours = [f for f in report['findings'] if f['link'] == 'base_link']
+    assert theirs and ours
+    for finding in theirs:
+        assert finding['values']['package'] == 'vendor_cam'
+        assert "written in package 'vendor_cam', a dependency" in finding['suggestion']
+        assert '--ignore-package vendor_cam' in finding['suggestion']
+    assert all('package' not in f['values'] for f in ours)
+    left, _ = check(*args, '--ignore-package', 'vendor_cam', cwd=str(tmp_path))
+    assert [f for f in left['findings'] if f['link'] == 'cam_link'] == []
+    assert [f['rule'] for f in left['findings'] if f['link'] == 'base_link'] == \
+        [f['rule'] for f in ours]
+
+
+def test_the_robots_own_package_found_elsewhere_is_not_a_dependency(tmp_path):
+    # src/my_robot checked, its $(find my_robot) resolved to a built workspace's
+    # install/share/my_robot: the same package, by name.
+    from urdf_link_tools.findings import Finding, Severity
+    from urdf_link_tools.packages import mark_dependencies
+    copies = [tmp_path / 'src' / 'my_robot', tmp_path / 'install' / 'share' / 'my_robot',
+              tmp_path / 'src' / 'other']
+    for folder in copies:
+        (folder / 'urdf').mkdir(parents=True)
+        (folder / 'package.xml').write_text(f'<package><name>{folder.name}</name></package>')
+    found = [Finding(rule='r', severity=Severity.WARNING, message='m', link='l', suggestion='s',
+                     file=str(folder / 'urdf' / 'x.xacro')) for folder in copies]
+    marked = mark_dependencies(found, str(copies[0] / 'urdf' / 'robot.urdf.xacro'))
+    assert [dict(f.values).get('package') for f in marked] == [None, None, 'other']
+    assert mark_dependencies(found, str(tmp_path / 'robot.urdf.xacro')) == tuple(found)
+    assert len(mark_dependencies(found, str(copies[0] / 'r.xacro'), ('other',))) == 2

@@ -310,6 +310,10 @@ def _check_robot(path: str, args: argparse.Namespace, config, baseline, out: Tex
         from urdf_link_tools.xacro.source_map import display_path
         analysis = dataclasses.replace(analysis, findings=xacro_sources_of_suggestions(
             analysis.findings, robot, loaded.source_map, display_path))
+        # Faults written in a dependency's macros are named as such (packages.py).
+        from urdf_link_tools.packages import mark_dependencies
+        analysis = dataclasses.replace(analysis, findings=mark_dependencies(
+            analysis.findings, path, getattr(args, 'ignore_package', ())))
     if args.verbose:
         _log_mesh_readers(path, analysis)
     report = build_report(analysis, path if path != '-' else 'standard input',
@@ -506,7 +510,7 @@ def _cache_options(args: argparse.Namespace, config) -> str:
     from urdf_link_tools.result_cache import canonical, file_digest
     return canonical((config, args.xacro, sorted(args.xacro_args), args.xacro_allow_dir,
                       [(name, os.environ.get(name)) for name in args.xacro_env],
-                      args.xacro_timeout, args.skip_macro_files,
+                      args.xacro_timeout, args.skip_macro_files, sorted(args.ignore_package),
                       args.baseline and file_digest(args.baseline),
                       os.environ.get('AMENT_PREFIX_PATH', '')))
 
@@ -596,6 +600,10 @@ def _add_check_parser(commands) -> None:
                             'NAME) (repeatable); wins over the ament index (AMENT_PREFIX_PATH)')
     check.add_argument('--ignore', action='append', metavar='RULE', default=[],
                        help='drop the findings of a rule (repeatable)')
+    check.add_argument('--ignore-package', action='append', metavar='NAME', default=[],
+                       help="drop the findings about links written in package NAME's xacro "
+                            "macros, a dependency's (a camera's, an arm's): not the checked "
+                            "file's own package (repeatable)")
     check.add_argument('--srdf', action='append', metavar='SRDF', default=[],
                        help="the robot's SRDF (MoveIt config): the pairs of links its "
                             '<disable_collisions> names are not reported as overlapping at '

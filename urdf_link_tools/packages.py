@@ -1,0 +1,122 @@
+# Copyright 2026 urdf_link_tools contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+Which ROS package a finding was written in: the checked robot's own, or a dependency's.
+
+A robot description's xacro calls macros of other packages (a camera's from
+``realsense2_description``, an arm's from ``ur_description``): a fault in a link such a
+macro writes is that package's, which the robot's authors fix upstream or live with. The
+finding says so (its ``package`` value and its fix), and ``check --ignore-package NAME``
+leaves a dependency's findings out. A file's package is the nearest folder above it that
+holds a ``package.xml`` (its ``<name>``, else the folder's name), as colcon finds packages;
+only files the expansion read are looked at.
+"""
+
+import dataclasses
+import os
+import re
+from typing import Collection, Dict, Iterable, NamedTuple, Optional, Tuple
+
+from urdf_link_tools.findings import Finding
+
+#: the value naming the dependency a finding was written in
+PACKAGE_KEY = 'package'
+#: folders walked up from a file, at most, to find its package.xml
+MAX_DEPTH = 40
+#: bytes of a package.xml read for its <name>
+MANIFEST_BYTES = 65_536
+_NAME = re.compile(rb'<name>\s*([A-Za-z0-9_.\-]{1,100})\s*</name>')
+
+
+class Package(NamedTuple):
+    """A ROS package: its name and its folder."""
+
+    name: str
+    root: str
+
+
+def package_of(path: str, cache: Optional[Dict[str, Optional[Package]]] = None
+               ) -> Optional[Package]:
+    """
+    Return the package a file belongs to (the nearest package.xml above it), None if none.
+
+    :param path: a file's path
+    :param cache: folder -> package, shared between calls of one check
+    """
+    cache = {} if cache is None else cache
+    folder = os.path.dirname(os.path.abspath(path))
+    walked = []
+    found: Optional[Package] = None
+    for _ in range(MAX_DEPTH):
+        if folder in cache:
+            found = cache[folder]
+            break
+        walked.append(folder)
+        manifest = os.path.join(folder, 'package.xml')
+        if os.path.isfile(manifest):
+            found = Package(_manifest_name(manifest) or os.path.basename(folder), folder)
+            break
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            break
+        folder = parent
+    for folder in walked:
+        cache[folder] = found
+    return found
+
+
+def _manifest_name(path: str) -> Optional[str]:
+    try:
+        with open(path, 'rb') as stream:
+            head = stream.read(MANIFEST_BYTES)
+    except OSError:
+        return None
+    match = _NAME.search(head)
+    return match.group(1).decode('ascii') if match else None
+
+
+def mark_dependencies(findings: Iterable[Finding], robot_file: str,
+                      ignored: Collection[str] = ()) -> Tuple[Finding, ...]:
+    """
+    Name the dependency each link finding was written in; leave out the ignored ones.
+
+    Only findings about one link whose file (as located in the xacro sources) lies in
+    another package than ``robot_file`` are marked; robot-wide findings, and all of them
+    when the robot's own file is in no package, are left as they are.
+
+    :param findings: located findings (their ``file`` relative to the working directory)
+    :param robot_file: the file checked
+    :param ignored: package names whose findings are left out (``--ignore-package``)
+    :return: the findings, marked, without the ignored packages' ones
+    """
+    cache: Dict[str, Optional[Package]] = {}
+    own = package_of(robot_file, cache)
+    result = []
+    for finding in findings:
+        package = package_of(finding.file, cache) \
+            if own is not None and finding.link and finding.file else None
+        # The same name is the same package, wherever it was found (src/my_robot checked,
+        # its $(find my_robot) resolved to install/share/my_robot of a built workspace).
+        if package is None or package.name == own.name:  # type: ignore[union-attr]
+            result.append(finding)
+            continue
+        if package.name in ignored:
+            continue
+        note = (f"written in package '{package.name}', a dependency: fix it there (or report "
+                f'it upstream), or leave its findings out with --ignore-package {package.name}')
+        result.append(dataclasses.replace(
+            finding, values=finding.values + ((PACKAGE_KEY, package.name),),
+            suggestion=f'{finding.suggestion}; {note}' if finding.suggestion else note))
+    return tuple(result)
