@@ -594,3 +594,22 @@ def test_a_placeholder_tensor_with_rounding_noise_is_one_finding():
     (finding,) = findings(chain(bodies), 'inertia-moment-tiny')
     assert finding.links == ('l1', 'l2', 'l3')
     assert '3 links declare the same tensor (ixx="1.68e-27" ixy="-9.81e-45"' in finding.message
+
+
+def test_one_placeholder_mass_with_tensors_off_the_same_way_is_one_finding():
+    # Unitree G1's fingertip force sensors: 1 g each, each tensor 11x to 20x smaller than
+    # its geometry's, the tensors all different: one choice (the placeholder mass).
+    def sensor(size, moment):
+        return (f'<inertial><mass value="0.001"/><inertia ixx="{moment}" ixy="0" ixz="0" '
+                f'iyy="{1.2 * moment}" iyz="0" izz="{1.4 * moment}"/></inertial>'
+                f'<collision><geometry><box size="{size} {size} {size}"/></geometry>'
+                '</collision>')
+    bodies = [MASS] + [sensor(size, moment) for size, moment in (
+        ('0.02', 1e-9), ('0.021', 2e-9), ('0.022', 3e-9))]
+    (finding,) = findings(chain(bodies), 'inertia-geometry-mismatch')
+    assert finding.links == ('l1', 'l2', 'l3')
+    assert finding.message.startswith('3 links of the same mass (0.001 kg, a placeholder?) '
+                                      'declare tensors each smaller than their collision')
+    assert len(finding.links_suggested_inertia) == 3
+    # Two such links stay two findings.
+    assert len(findings(chain(bodies[:3]), 'inertia-geometry-mismatch')) == 2

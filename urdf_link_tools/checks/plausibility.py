@@ -22,7 +22,7 @@ inertial frame. Overlapping collision parts are counted twice.
 """
 
 import math
-from typing import Dict, Iterator, List, Optional
+from typing import Dict, Iterator, List, Optional, Tuple
 
 import numpy as np
 
@@ -342,7 +342,8 @@ def check_mismatches(ctx: CheckContext) -> Iterator[Finding]:
     placeholder copied by a macro (KUKA's KR120: 0.01 on every axis of all 7 links), or one
     part's wrong tensor on its copies (a quadruped's four legs): one finding. So are 3 or
     more tensors each about the square of one length slip off their geometry's (Schunk SVH:
-    17 links at about 100x, its model exported at 10x): one finding.
+    17 links at about 100x, its model exported at 10x), or declared with one mass and all
+    off their geometry the same way (a placeholder mass): one finding.
     """
     found = {link.name: list(check_mismatch(ctx, link)) for link in ctx.robot.links}
     slips: Dict[float, List[Finding]] = {}
@@ -366,6 +367,27 @@ def check_mismatches(ctx: CheckContext) -> Iterator[Finding]:
         yield from grouped(ctx, even, 'links declare tensors with three equal moments and no '
                            "products (a sphere's or a cube's formula, or a placeholder), each "
                            'off its collision geometry', own_fixes=True)
+    # One mass on 3 or more links whose tensors are all off their geometry the same way,
+    # not one copied tensor: a placeholder mass with tensors to match it (Unitree G1's and
+    # H1's twelve fingertip force sensors, 1 g each and each tensor 11x to 20x too small).
+    tensors: Dict[Tuple[float, ...], int] = {}
+    for link in ctx.robot.links:
+        if found[link.name] and link.name not in slipped:
+            shared = link.inertial.inertia.as_tuple()
+            tensors[shared] = tensors.get(shared, 0) + len(found[link.name])
+    masses: Dict[Tuple[float, str], List[Finding]] = {}
+    for link in ctx.robot.links:
+        if found[link.name] and link.name not in slipped and \
+                tensors[link.inertial.inertia.as_tuple()] < MODEL_WIDE_MIN:
+            for finding in found[link.name]:
+                way = 'larger' if 'x larger (limit' in finding.message else 'smaller'
+                masses.setdefault((link.mass, way), []).append(finding)
+    for (mass, way), findings in masses.items():
+        if len(findings) >= MODEL_WIDE_MIN:
+            slipped.update(finding.link for finding in findings)
+            yield from grouped(ctx, findings, f'links of the same mass ({fmt(mass)} kg, a '
+                               f'placeholder?) declare tensors each {way} than their collision '
+                               'geometry gives', own_fixes=True)
     yield from grouped_by_value(
         ctx, lambda _, link: iter(() if link.name in slipped else found[link.name]),
         lambda link, _: link.inertial.inertia.as_tuple(),
