@@ -300,6 +300,8 @@ def test_a_macro_file_is_one_finding_that_says_so_or_is_skipped(tmp_path):
     plain.write_text('<robot name="r"/>')
     status, out, _ = run(['check', str(plain)])
     assert status == 2 and 'robot-empty' in out and 'macros' not in out
+    # the heading of the robot's own findings says they are not all (the last line counts all)
+    assert "robot 'r', robot-wide findings: 1 error" in out
     # Husky's empty.urdf, TurtleBot3's common_properties.urdf: fragments that xacro files
     # include, skipped too; a URDF with joints and no link is a broken robot, not skipped.
     status, _, err = run(['check', str(plain), '--skip-macro-files'])
@@ -309,5 +311,27 @@ def test_a_macro_file_is_one_finding_that_says_so_or_is_skipped(tmp_path):
                       '<child link="b"/></joint></robot>')
     status, out, _ = run(['check', str(broken), '--skip-macro-files'])
     assert status == 2 and 'robot-empty' in out
-    # the heading of the robot's own findings says they are not all (the last line counts all)
-    assert "robot 'r', robot-wide findings: 1 error" in out
+
+
+def test_a_fragment_hung_from_links_it_does_not_define_is_skipped_with_the_flag(tmp_path):
+    # Stretch's stretch_gripper.xacro, Baxter's pedestal.xacro: parts a robot includes and
+    # attaches to its own links; every link hangs from a link the file does not define.
+    # Checked alone they are errors; --skip-macro-files skips them. A robot with a misspelt
+    # parent keeps its root, and its error.
+    gripper = ('<robot name="g"><joint name="mount" type="fixed"><parent link="wrist"/>'
+               '<child link="gripper"/></joint><link name="gripper"/>'
+               '<joint name="tip" type="fixed"><parent link="gripper"/><child link="tip"/>'
+               '</joint><link name="tip"/></robot>')
+    path = tmp_path / 'gripper.urdf'
+    path.write_text(gripper)
+    status, out, _ = run(['check', str(path)])
+    assert status == 2 and 'joint-unknown-link' in out
+    status, _, err = run(['check', str(path), '--skip-macro-files'])
+    assert status == 0 and 'skipped, a fragment whose links all hang from links it does not ' \
+        'define' in err, err
+    typo = tmp_path / 'typo.urdf'
+    typo.write_text(gripper.replace('<robot name="g">', '<robot name="g"><link name="base"/>'
+                                    '<joint name="b" type="fixed"><parent link="base"/>'
+                                    '<child link="wrist_link"/></joint><link name="wrist_link"/>'))
+    status, out, _ = run(['check', str(typo), '--skip-macro-files'])
+    assert status == 2 and 'joint-unknown-link' in out

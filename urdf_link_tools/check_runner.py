@@ -21,15 +21,16 @@ data that crosses processes.
 
 import io
 import sys
-from typing import Any, Callable, Optional, Sequence, Tuple
+from typing import Any, Callable, Optional, Sequence, Tuple, Union
 
 from urdf_link_tools.errors import UrdfError
 from urdf_link_tools.reports import CheckReport
 from urdf_link_tools.result_cache import files_read, portable, ResultCache
 
-#: check_robot(path) -> None (skipped) or (report, files the expansion read)
-CheckRobot = Callable[[str], Optional[Tuple[CheckReport, Sequence[str]]]]
-#: ('report', CheckReport) | ('error', message) | ('skipped', None), and the notes printed
+#: check_robot(path) -> None or why (skipped), or (report, files the expansion read)
+CheckRobot = Callable[[str], Union[None, str, Tuple[CheckReport, Sequence[str]]]]
+#: ('report', CheckReport) | ('error', message) | ('skipped', why or None), and the notes
+#: printed
 Answer = Tuple[str, Any, str]
 
 
@@ -60,8 +61,8 @@ def check_path(check_robot: CheckRobot, cache: Optional[ResultCache], path: str,
     finally:
         sys.stderr = saved
     notes = captured.getvalue()
-    if result is None:
-        return 'skipped', None, notes
+    if result is None or isinstance(result, str):
+        return 'skipped', result, notes
     report, includes = result
     if cache is not None and path != '-':
         known = files_read(report, includes)

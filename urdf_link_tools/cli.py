@@ -280,6 +280,20 @@ def _srdf_pairs(paths: List[str], err: Optional[TextIO] = None):
     return frozenset(pairs)
 
 
+def _hangs_elsewhere(robot) -> bool:
+    """
+    Return True for a fragment: links, none of them a root, hung from links not defined here.
+
+    Stretch's stretch_gripper.xacro, Baxter's end-effector files: parts that a robot's
+    description includes and attaches to its own links. A robot with a misspelt parent
+    still has its root.
+    """
+    names = {link.name for link in robot.links}
+    children = {joint.child for joint in robot.joints}
+    return bool(names) and names <= children and \
+        any(joint.parent not in names for joint in robot.joints)
+
+
 def _check_robot(path: str, args: argparse.Namespace, config, baseline, out: TextIO,
                  err: Optional[TextIO] = None, read_processes: int = 1):
     # A worker's standard error is captured per robot (check_runner), so the stream is taken
@@ -293,6 +307,9 @@ def _check_robot(path: str, args: argparse.Namespace, config, baseline, out: Tex
     # <robot/>, shared materials): not a robot. A URDF with joints and no link is one, broken.
     if args.skip_macro_files and not robot.links and (loaded.expanded or not robot.joints):
         return None
+    if args.skip_macro_files and _hangs_elsewhere(robot):
+        return ('a fragment whose links all hang from links it does not define (a gripper, '
+                'a sensor mount: its links are checked where a robot includes it)')
     ahead = _read_ahead(robot, config) if read_processes > 1 else None
     try:
         # Imported after the reading child has started: NumPy, coal and the checks load
@@ -435,11 +452,11 @@ def _check_to(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
                 from urdf_link_tools.reports.jsonl import error_line, OUTPUT
                 out.write(neutralise(error_line(path, payload), OUTPUT) + '\n')
         elif kind == 'skipped':
-            what = 'a xacro file without <link> (a macro file' \
-                if path.lower().endswith('.xacro') else \
-                'a file without <link> or <joint> (a fragment that descriptions include'
-            err.write(f'urdf-link-tools: {path}: skipped, {what}: its links are checked where '
-                      'a robot uses them)\n')
+            what = payload or ('a xacro file without <link> (a macro file'
+                               if path.lower().endswith('.xacro') else
+                               'a file without <link> or <joint> (a fragment that descriptions '
+                               'include') + ': its links are checked where a robot uses them)'
+            err.write(f'urdf-link-tools: {path}: skipped, {what}\n')
         else:
             reports.append(payload)
             if stream:
@@ -585,8 +602,10 @@ def _add_check_parser(commands) -> None:
     _add_xacro_arguments(check)
     check.add_argument('--skip-macro-files', action='store_true',
                        help='skip xacro files that expand to no <link> (macro files that '
-                            'robots include) and URDF files without <link> or <joint> '
-                            '(placeholders and fragments), as the pre-commit hook does')
+                            'robots include), URDF files without <link> or <joint> '
+                            '(placeholders) and fragments whose links all hang from links '
+                            'they do not define (a gripper, a sensor mount), as the '
+                            'pre-commit hook does')
     check.add_argument('-o', '--output', metavar='FILE',
                        help='write the report to FILE instead of standard output (an HTML '
                             'page, a JUnit file for CI); never one of the robots checked')
