@@ -329,6 +329,13 @@ def test_a_fragment_hung_from_links_it_does_not_define_is_skipped_with_the_flag(
     status, _, err = run(['check', str(path), '--skip-macro-files'])
     assert status == 0 and 'skipped, a fragment whose links all hang from links it does not ' \
         'define' in err, err
+    # Sawyer's gazebo file anchors a bare 'world' to a 'base' it does not define.
+    anchored = tmp_path / 'anchored.urdf'
+    anchored.write_text(gripper.replace('<robot name="g">', '<robot name="g"><link name="world"/>'
+                                        '<joint name="fixed" type="fixed"><parent link="world"/>'
+                                        '<child link="base"/></joint>'))
+    status, _, err = run(['check', str(anchored), '--skip-macro-files'])
+    assert status == 0 and 'skipped, a fragment' in err, err
     typo = tmp_path / 'typo.urdf'
     typo.write_text(gripper.replace('<robot name="g">', '<robot name="g"><link name="base"/>'
                                     '<joint name="b" type="fixed"><parent link="base"/>'

@@ -282,16 +282,23 @@ def _srdf_pairs(paths: List[str], err: Optional[TextIO] = None):
 
 def _hangs_elsewhere(robot) -> bool:
     """
-    Return True for a fragment: links, none of them a root, hung from links not defined here.
+    Return True for a fragment: its links hang from links it does not define.
 
     Stretch's stretch_gripper.xacro, Baxter's end-effector files: parts that a robot's
-    description includes and attaches to its own links. A robot with a misspelt parent
-    still has its root.
+    description includes and attaches to its own links (Sawyer's gazebo file also anchors
+    'world' to a 'base' it does not define). No root of the file is a real one: every link
+    has a parent joint, or is a bare frame with nothing of the file under it; and a joint
+    names a link that is not here. A robot with a misspelt link name still has its root.
     """
     names = {link.name for link in robot.links}
+    if not names or all(joint.parent in names and joint.child in names
+                        for joint in robot.joints):
+        return False
     children = {joint.child for joint in robot.joints}
-    return bool(names) and names <= children and \
-        any(joint.parent not in names for joint in robot.joints)
+    holding = {joint.parent for joint in robot.joints if joint.child in names}
+    return not any(link.name not in children and (
+        link.name in holding or link.inertial is not None or link.visuals or link.collisions)
+        for link in robot.links)
 
 
 def _check_robot(path: str, args: argparse.Namespace, config, baseline, out: TextIO,
