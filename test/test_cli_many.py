@@ -326,6 +326,7 @@ def test_a_fragment_hung_from_links_it_does_not_define_is_skipped_with_the_flag(
     path.write_text(gripper)
     status, out, _ = run(['check', str(path)])
     assert status == 2 and 'joint-unknown-link' in out
+    assert 'if this file is a part that robots include' in out  # and how to skip it
     status, _, err = run(['check', str(path), '--skip-macro-files'])
     assert status == 0 and 'skipped, a fragment whose links all hang from links it does not ' \
         'define' in err, err
@@ -342,3 +343,4 @@ def test_a_fragment_hung_from_links_it_does_not_define_is_skipped_with_the_flag(
                                     '<child link="wrist_link"/></joint><link name="wrist_link"/>'))
     status, out, _ = run(['check', str(typo), '--skip-macro-files'])
     assert status == 2 and 'joint-unknown-link' in out
+    assert 'a part that robots include' not in out

@@ -280,27 +280,6 @@ def _srdf_pairs(paths: List[str], err: Optional[TextIO] = None):
     return frozenset(pairs)
 
 
-def _hangs_elsewhere(robot) -> bool:
-    """
-    Return True for a fragment: its links hang from links it does not define.
-
-    Stretch's stretch_gripper.xacro, Baxter's end-effector files: parts that a robot's
-    description includes and attaches to its own links (Sawyer's gazebo file also anchors
-    'world' to a 'base' it does not define). No root of the file is a real one: every link
-    has a parent joint, or is a bare frame with nothing of the file under it; and a joint
-    names a link that is not here. A robot with a misspelt link name still has its root.
-    """
-    names = {link.name for link in robot.links}
-    if not names or all(joint.parent in names and joint.child in names
-                        for joint in robot.joints):
-        return False
-    children = {joint.child for joint in robot.joints}
-    holding = {joint.parent for joint in robot.joints if joint.child in names}
-    return not any(link.name not in children and (
-        link.name in holding or link.inertial is not None or link.visuals or link.collisions)
-        for link in robot.links)
-
-
 def _check_robot(path: str, args: argparse.Namespace, config, baseline, out: TextIO,
                  err: Optional[TextIO] = None, read_processes: int = 1):
     # A worker's standard error is captured per robot (check_runner), so the stream is taken
@@ -314,7 +293,8 @@ def _check_robot(path: str, args: argparse.Namespace, config, baseline, out: Tex
     # <robot/>, shared materials): not a robot. A URDF with joints and no link is one, broken.
     if args.skip_macro_files and not robot.links and (loaded.expanded or not robot.joints):
         return None
-    if args.skip_macro_files and _hangs_elsewhere(robot):
+    from urdf_link_tools.checks.structure import is_fragment
+    if args.skip_macro_files and is_fragment(robot):
         return ('a fragment whose links all hang from links it does not define (a gripper, '
                 'a sensor mount: its links are checked where a robot includes it)')
     ahead = _read_ahead(robot, config) if read_processes > 1 else None

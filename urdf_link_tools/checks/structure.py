@@ -25,6 +25,7 @@ from typing import Dict, Iterator, List, Set
 from urdf_link_tools.checks.base import CheckContext, Rule
 from urdf_link_tools.checks.names import NameSuggester
 from urdf_link_tools.findings import Finding, Severity
+from urdf_link_tools.model import Robot
 
 URDFDOM = 'urdfdom model.cpp (parseURDF, initTree, initRoot)'
 
@@ -58,6 +59,27 @@ RULES = (
          'it has no transform: TF, RViz and simulators cannot place it',
          'add a joint from a link of the main tree to it', URDFDOM),
 )
+
+
+def is_fragment(robot: Robot) -> bool:
+    """
+    Return True for a fragment: its links hang from links it does not define.
+
+    Stretch's stretch_gripper.xacro, Baxter's end-effector files: parts that a robot's
+    description includes and attaches to its own links (Sawyer's gazebo file also anchors
+    'world' to a 'base' it does not define). No root of the file is a real one: every link
+    has a parent joint, or is a bare frame with nothing of the file under it; and a joint
+    names a link that is not here. A robot with a misspelt link name still has its root.
+    """
+    names = {link.name for link in robot.links}
+    if not names or all(joint.parent in names and joint.child in names
+                        for joint in robot.joints):
+        return False
+    children = {joint.child for joint in robot.joints}
+    holding = {joint.parent for joint in robot.joints if joint.child in names}
+    return not any(link.name not in children and (
+        link.name in holding or link.inertial is not None or link.visuals or link.collisions)
+        for link in robot.links)
 
 
 def check_structure(ctx: CheckContext) -> Iterator[Finding]:
@@ -103,6 +125,9 @@ def check_structure(ctx: CheckContext) -> Iterator[Finding]:
             joint_lines[joint.name] = joint.line or 0
     names = set(first_line)
     suggester = None
+    fragment = ('; if this file is a part that robots include (a gripper, a sensor mount), '
+                'check those robots, or skip such files with --skip-macro-files'
+                if is_fragment(robot) else '')
     for joint in robot.joints:
         for role, name in (('parent', joint.parent), ('child', joint.child)):
             if name not in names:
@@ -120,8 +145,8 @@ def check_structure(ctx: CheckContext) -> Iterator[Finding]:
                                if world else ''),
                     link=joint.child if role == 'parent' else joint.parent,
                     element=f'joint "{joint.name}"', line=joint.line,
-                    suggestion='add <link name="world"/> to fix the robot to the world frame'
-                    if world else f'fix the {role} link name{hint}')
+                    suggestion=('add <link name="world"/> to fix the robot to the world frame'
+                                if world else f'fix the {role} link name{hint}') + fragment)
     parents: Dict[str, List] = {}
     for joint in robot.joints:
         parents.setdefault(joint.child, []).append(joint)
