@@ -337,6 +337,11 @@ def test_a_fragment_hung_from_links_it_does_not_define_is_skipped_with_the_flag(
                                         '<child link="base"/></joint>'))
     status, _, err = run(['check', str(anchored), '--skip-macro-files'])
     assert status == 0 and 'skipped, a fragment' in err, err
+    # A robot fixed to an undeclared 'world' (Gazebo's frame) is a robot, not a fragment.
+    world = tmp_path / 'world.urdf'
+    world.write_text(gripper.replace('"wrist"', '"world"'))
+    status, out, _ = run(['check', str(world), '--skip-macro-files'])
+    assert status == 2 and 'joint-unknown-link' in out and 'robots include' not in out
     typo = tmp_path / 'typo.urdf'
     typo.write_text(gripper.replace('<robot name="g">', '<robot name="g"><link name="base"/>'
                                     '<joint name="b" type="fixed"><parent link="base"/>'

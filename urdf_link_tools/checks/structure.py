@@ -69,11 +69,17 @@ def is_fragment(robot: Robot) -> bool:
     description includes and attaches to its own links (Sawyer's gazebo file also anchors
     'world' to a 'base' it does not define). No root of the file is a real one: every link
     has a parent joint, or is a bare frame with nothing of the file under it; and a joint
-    names a link that is not here. A robot with a misspelt link name still has its root.
+    names a link that is not here. A robot with a misspelt link name still has its root, and
+    so has one fixed to an undeclared 'world'.
     """
     names = {link.name for link in robot.links}
     if not names or all(joint.parent in names and joint.child in names
                         for joint in robot.joints):
+        return False
+    # A robot fixed to an undeclared 'world' (Gazebo's frame, Drake's PR2) is a robot.
+    anchored = {joint.child for joint in robot.joints
+                if joint.parent == 'world' and joint.parent not in names}
+    if anchored & names:
         return False
     children = {joint.child for joint in robot.joints}
     holding = {joint.parent for joint in robot.joints if joint.child in names}
