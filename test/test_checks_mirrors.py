@@ -320,3 +320,20 @@ def test_four_legs_overlapping_their_shoulders_are_one_finding_drawn_whole():
         assert finding in analysis.link_findings(f'{leg}_thigh')
     assert sorted(pair['links'] for pair in collision_pairs(analysis)) == \
         [list(pair) for pair in pairs]
+
+
+def test_a_front_link_and_its_rear_counterpart_without_mirrors_are_one_finding():
+    # ros2_control's car-like robot: a virtual front wheel and a virtual rear wheel, each
+    # drawn and moving without mass or collision: one finding per fault, not two.
+    wheel = '<geometry><cylinder radius="0.05" length="0.02"/></geometry>'
+    text = robot(*(f'<link name="virtual_{end}_wheel"><visual>{wheel}</visual></link>'
+                   f'<joint name="{end}_joint" type="continuous"><parent link="base_link"/>'
+                   f'<child link="virtual_{end}_wheel"/><origin xyz="{x} 0 0"/>'
+                   '<axis xyz="0 1 0"/></joint>' for end, x in (('front', 0.4), ('rear', -0.4))))
+    analysis = analyze(parse_urdf_string(text), NO_MESHES)
+    for rule in ('mass-not-positive', 'collision-missing'):
+        (finding,) = of_rule(analysis, rule)
+        assert finding.links == ('virtual_front_wheel', 'virtual_rear_wheel')
+        assert finding.message.endswith(
+            "; its fore-aft counterpart 'virtual_rear_wheel' has the same")
+        assert finding in analysis.link_findings('virtual_rear_wheel')

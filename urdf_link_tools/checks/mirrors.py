@@ -42,7 +42,8 @@ fix gives the mirror's entries. Findings already grouped otherwise stay as they 
 
 A quadruped's four legs (or a base's four wheels) are one design drawn four times: once the
 left and right sides are merged, a front pair's finding merges with its fore-aft
-counterpart's, the rear pair's (:data:`FORE_AFT_KEY`: ``FL``/``RL``, ``LF``/``LH``,
+counterpart's, the rear pair's (and a front link without a mirror, a car's virtual front
+wheel, with its rear one) (:data:`FORE_AFT_KEY`: ``FL``/``RL``, ``LF``/``LH``,
 ``front``/``rear``, ``hind`` or ``back``), on the same terms: one finding for all four links,
 which they all see as their own. A pair's finding names the other pairs
 (``fore_aft_links``, ``fore_aft_other_links``, their depths and points) and gives their
@@ -237,10 +238,8 @@ def co_owners(finding: Finding) -> Tuple[str, ...]:
     Their diagnostics, services, JUnit cases and colours show it as their own.
     """
     mirror = mirror_of(finding)
-    if mirror is None:
-        return ()
-    fore_aft = _value(finding, FORE_AFT_KEY)
-    return (mirror,) + (tuple(fore_aft.split(', ')) if fore_aft else ())
+    fore_aft = _value(finding, FORE_AFT_KEY) if finding.link else None
+    return ((mirror,) if mirror else ()) + (tuple(fore_aft.split(', ')) if fore_aft else ())
 
 
 def co_listed(finding: Finding) -> Tuple[str, ...]:
@@ -330,7 +329,7 @@ def merge_mirrors(findings: List[Finding], link_names: Sequence[str]) -> List[Fi
         merged[index] = _merged(findings[index], findings[partner],
                                 _same_numbers(shape_of(index)[1], shape_of(partner)[1]))
     if not merged:
-        return findings
+        return _merge_fore_aft(findings, known)
     return _merge_fore_aft([merged.get(index, finding) for index, finding in enumerate(findings)
                             if index not in dropped], known)
 
@@ -418,14 +417,23 @@ def _joined(first: Finding, message: str, fix: str, extra: Tuple[Tuple[str, str]
 
 
 def _fore_aft_key(finding: Finding) -> Optional[FrozenSet[str]]:
-    """Return the links of a finding merged with its mirror (not an envelope), else None."""
-    mirror = mirror_of(finding)
-    if mirror is None or _value(finding, MIRROR_LINKS_KEY) or _value(finding, FORE_AFT_KEY):
+    """
+    Return the links of a finding a fore-aft counterpart may share, else None.
+
+    A link or a pair of links, merged with its mirror or without one (a car's front and
+    rear virtual wheels); not an envelope, nor a finding grouped otherwise.
+    """
+    if not finding.link or _value(finding, MIRROR_LINKS_KEY) or _value(finding, FORE_AFT_KEY):
         return None
+    mirror = mirror_of(finding)
     other = _other(finding)
+    if mirror is None:
+        if finding.links:
+            return None
+        return frozenset((finding.link, other) if other else (finding.link,))
     if other is None:
         return frozenset(finding.links)
-    return frozenset((finding.link or '', other, mirror, _value(finding, MIRROR_OTHER_KEY) or ''))
+    return frozenset((finding.link, other, mirror, _value(finding, MIRROR_OTHER_KEY) or ''))
 
 
 def _merge_fore_aft(findings: List[Finding], known: Set[str]) -> List[Finding]:
@@ -451,7 +459,8 @@ def _merge_fore_aft(findings: List[Finding], known: Set[str]) -> List[Finding]:
         for other in by_key.get((rule, counterpart), ()):
             second = findings[other]
             if other in dropped or other in merged or second.severity != first.severity or \
-                    (second.suggested_inertia is None) != (first.suggested_inertia is None):
+                    (second.suggested_inertia is None) != (first.suggested_inertia is None) or \
+                    (mirror_of(second) is None) != (mirror_of(first) is None):
                 continue
             if _other(first) is None and \
                     _neutral(_FORE_AFT.sub('^', second.element or '')) != element:
@@ -469,37 +478,45 @@ def _merge_fore_aft(findings: List[Finding], known: Set[str]) -> List[Finding]:
 
 
 def _merged_fore_aft(first: Finding, second: Finding, same: bool) -> Finding:
-    """Return the finding of a front pair and its rear pair (both merged with mirrors)."""
+    """Return the finding of a front link or pair and its rear one (merged with mirrors or not)."""
     values = dict(second.values)
-    rear = (second.link or '', values.get(MIRROR_KEY, ''))
+    mirror = values.get(MIRROR_KEY)
+    rear = (second.link or '',) + ((mirror,) if mirror else ())
     other = _other(second)
-    if other is not None:  # two pairs of links: the other two pairs, and their entries
-        others = (other, values.get(MIRROR_OTHER_KEY, ''))
-        what = "the fore-aft pairs '{}' and '{}', '{}' and '{}'".format(
-            rear[0], others[0], rear[1], others[1])
+    if other is not None:  # pairs of links: the other pairs, and their entries
+        others = (other,) + ((values.get(MIRROR_OTHER_KEY, ''),) if mirror else ())
+        what = ('the fore-aft pairs ' if mirror else 'the fore-aft pair ') + ', '.join(
+            f"'{link}' and '{partner}'" for link, partner in zip(rear, others))
         entries = ' and '.join(match.group(0) for match in _ENTRY.finditer(second.suggestion))
         fix = f'likewise for {what}' + (f': {entries}' if entries else '')
         depth = _DEPTH.search(second.message)
-        message = f'{first.message}; {what} overlap too' + (
+        message = f'{first.message}; {what} overlap{"" if mirror else "s"} too' + (
             f', {depth.group(0)}' if depth is not None else '')
+        depths = (values.get('depth_mm', ''),) + \
+            ((values.get('mirror_depth_mm', ''),) if mirror else ())
+        points = (values.get('point_in_link', ''),) + \
+            ((values.get('mirror_point_in_link', ''),) if mirror else ())
         extra: Tuple[Tuple[str, str], ...] = (
             (FORE_AFT_KEY, ', '.join(rear)), (FORE_AFT_OTHER_KEY, ', '.join(others)),
-            ('fore_aft_depths_mm', ' '.join(
-                (values.get('depth_mm', ''), values.get('mirror_depth_mm', '')))),
-            ('fore_aft_points_in_link', ';'.join(
-                (values.get('point_in_link', ''), values.get('mirror_point_in_link', '')))))
+            ('fore_aft_depths_mm', ' '.join(depths)),
+            ('fore_aft_points_in_link', ';'.join(points)))
         links: Tuple[str, ...] = ()
     else:
-        what = f"its fore-aft counterparts '{rear[0]}' and '{rear[1]}'"
+        names = ' and '.join(repr(name) for name in rear)
+        what = f'its fore-aft counterpart{"s" if mirror else ""} {names}'
+        have = 'have' if mirror else 'has'
         if same:
-            message = f'{first.message}; {what} have the same'
-            fix = f'likewise on {rear[0]!r} and {rear[1]!r}'
+            message = f'{first.message}; {what} {have} the same'
+            fix = f'likewise on {names}'
         else:  # one choice, with numbers of their own: theirs are said too
-            message = f'{first.message}; {what} have the same fault: ' + \
+            message = f'{first.message}; {what} {have} the same fault: ' + \
                 second.message.split('; ')[0]
-            fix = f'on {rear[0]!r} and {rear[1]!r}: ' + second.suggestion.split('; ')[0] \
-                if second.suggestion else f'likewise on {rear[0]!r} and {rear[1]!r}'
+            fix = f'on {names}: ' + second.suggestion.split('; ')[0] \
+                if second.suggestion else f'likewise on {names}'
         extra = ((FORE_AFT_KEY, ', '.join(rear)),)
-        links = first.links + tuple(name for name in second.links if name not in first.links)
-    return _joined(first, message, fix, extra, links,
-                   first.links_suggested_inertia + second.links_suggested_inertia)
+        links = first.links + tuple(name for name in second.links if name not in first.links) \
+            if mirror else (first.link or '', second.link or '')
+    fixes = first.links_suggested_inertia + second.links_suggested_inertia if mirror else \
+        tuple((finding.link, finding.suggested_inertia) for finding in (first, second)
+              if finding.link and finding.suggested_inertia is not None)
+    return _joined(first, message, fix, extra, links, fixes)
