@@ -29,7 +29,7 @@ from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Text
 from urdf_link_tools.errors import UrdfError, UrdfInputError
 from urdf_link_tools.limits import DESCRIPTION_MAX_BYTES, MESH_MAX_BYTES
 from urdf_link_tools.loading import is_xacro, load_input, LoadedDescription
-from urdf_link_tools.model import Robot
+from urdf_link_tools.model import is_fragment, Robot
 from urdf_link_tools.parser import parse_urdf_string
 from urdf_link_tools.reports import FORMATS
 from urdf_link_tools.reports.sanitize import neutralise, NeutralStream, one_line, open_output
@@ -293,7 +293,6 @@ def _check_robot(path: str, args: argparse.Namespace, config, baseline, out: Tex
     # <robot/>, shared materials): not a robot. A URDF with joints and no link is one, broken.
     if args.skip_macro_files and not robot.links and (loaded.expanded or not robot.joints):
         return None
-    from urdf_link_tools.checks.structure import is_fragment
     if args.skip_macro_files and is_fragment(robot):
         return ('a fragment whose links all hang from links it does not define (a gripper, '
                 'a sensor mount: its links are checked where a robot includes it)')

@@ -373,3 +373,30 @@ class Robot:
             if material.name == name:
                 return material
         return None
+
+
+def is_fragment(robot: Robot) -> bool:
+    """
+    Return True for a fragment: its links hang from links it does not define.
+
+    Stretch's stretch_gripper.xacro, Baxter's end-effector files: parts that a robot's
+    description includes and attaches to its own links (Sawyer's gazebo file also anchors
+    'world' to a 'base' it does not define). No root of the file is a real one: every link
+    has a parent joint, or is a bare frame with nothing of the file under it; and a joint
+    names a link that is not here. A robot with a misspelt link name still has its root, and
+    so has one fixed to an undeclared 'world'.
+    """
+    names = {link.name for link in robot.links}
+    if not names or all(joint.parent in names and joint.child in names
+                        for joint in robot.joints):
+        return False
+    # A robot fixed to an undeclared 'world' (Gazebo's frame, Drake's PR2) is a robot.
+    anchored = {joint.child for joint in robot.joints
+                if joint.parent == 'world' and joint.parent not in names}
+    if anchored & names:
+        return False
+    children = {joint.child for joint in robot.joints}
+    holding = {joint.parent for joint in robot.joints if joint.child in names}
+    return not any(link.name not in children and (
+        link.name in holding or link.inertial is not None or link.visuals or link.collisions)
+        for link in robot.links)
