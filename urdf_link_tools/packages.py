@@ -30,11 +30,10 @@ import re
 from typing import Collection, Dict, Iterable, NamedTuple, Optional, Tuple
 
 from urdf_link_tools.findings import Finding
+from urdf_link_tools.read_policy import enclosing
 
 #: the value naming the dependency a finding was written in
 PACKAGE_KEY = 'package'
-#: folders walked up from a file, at most, to find its package.xml
-MAX_DEPTH = 40
 #: bytes of a package.xml read for its <name>
 MANIFEST_BYTES = 65_536
 _NAME = re.compile(rb'<name>\s*([A-Za-z0-9_.\-]{1,100})\s*</name>')
@@ -53,28 +52,16 @@ def package_of(path: str, cache: Optional[Dict[str, Optional[Package]]] = None
     Return the package a file belongs to (the nearest package.xml above it), None if none.
 
     :param path: a file's path
-    :param cache: folder -> package, shared between calls of one check
+    :param cache: the file's folder -> its package, shared between calls of one check
     """
     cache = {} if cache is None else cache
     folder = os.path.dirname(os.path.abspath(path))
-    walked = []
-    found: Optional[Package] = None
-    for _ in range(MAX_DEPTH):
-        if folder in cache:
-            found = cache[folder]
-            break
-        walked.append(folder)
-        manifest = os.path.join(folder, 'package.xml')
-        if os.path.isfile(manifest):
-            found = Package(_manifest_name(manifest) or os.path.basename(folder), folder)
-            break
-        parent = os.path.dirname(folder)
-        if parent == folder:
-            break
-        folder = parent
-    for folder in walked:
-        cache[folder] = found
-    return found
+    if folder not in cache:
+        found = enclosing(path, ('package.xml',))
+        cache[folder] = None if found is None else Package(
+            _manifest_name(os.path.join(found[0], 'package.xml'))
+            or os.path.basename(found[0]), found[0])
+    return cache[folder]
 
 
 def _manifest_name(path: str) -> Optional[str]:

@@ -748,7 +748,7 @@ def check_link_materials(ctx: CheckContext, link: Link) -> Iterator[Finding]:
                 link=link.name, element=visual.label, line=material.line or visual.line,
                 suggestion='remove the <material name=""/>, or name a material defined under '
                            '<robot>', values=(('material', ''),))
-        elif not material.is_defined and material.reference_line is None:
+        elif _named_undefined(material):
             continue  # check_undefined_materials: one finding per name
         elif material.reference_line is None:
             yield from _colour(ctx, link.name, visual.label, material)
@@ -766,11 +766,16 @@ def check_undefined_materials(ctx: CheckContext) -> Iterator[Finding]:
         lambda name: f"visuals use the material '{name}', which is not defined")
 
 
+def _named_undefined(material) -> bool:
+    """Return True for a visual's material that names one defined nowhere (not an empty name)."""
+    return not material.is_defined and material.reference_line is None and \
+        bool((material.name or '').strip())
+
+
 def _undefined_materials(ctx: CheckContext, link: Link) -> Iterator[Finding]:
     for visual in link.visuals:
         material = visual.material
-        if material is None or material.is_defined or material.reference_line is not None \
-                or not (material.name or '').strip():
+        if material is None or not _named_undefined(material):
             continue  # defined, or a name that is empty (check_link_materials)
         yield ctx.finding(
             'material-undefined', Severity.WARNING,

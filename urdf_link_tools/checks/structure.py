@@ -104,14 +104,15 @@ def check_structure(ctx: CheckContext) -> Iterator[Finding]:
             joint_lines[joint.name] = joint.line or 0
     names = set(first_line)
     suggester = None
-    fragment = ('; if this file is a part that robots include (a gripper, a sensor mount), '
-                'check those robots, or skip such files with --skip-macro-files'
-                if is_fragment(robot) else '')
+    fragment = ''  # the hint for a fragment's unknown links, found with the first one
     for joint in robot.joints:
         for role, name in (('parent', joint.parent), ('child', joint.child)):
             if name not in names:
                 if suggester is None:
                     suggester = NameSuggester(names)
+                    fragment = ('; if this file is a part that robots include (a gripper, a '
+                                'sensor mount), check those robots, or skip such files with '
+                                '--skip-macro-files' if is_fragment(robot) else '')
                 close = suggester.suggest(name)
                 hint = f' (did you mean {close!r}?)' if close else ''
                 # 'world' is the fixed frame Gazebo and Drake provide (Drake's PR2 names it
