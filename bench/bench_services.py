@@ -45,6 +45,10 @@ from bench.ros_processes import (BenchClient, corpus_package_dirs, domain_id,
 
 OURS = 'get_link_geometry'
 TRIGGER = 'trigger'
+# A request unanswered this long is sent again and counted as lost (BenchClient.call).
+RESEND_AFTER = 5.0
+# A throughput run that lost an answer waited RESEND_AFTER for it: it is run again, this often.
+THROUGHPUT_ATTEMPTS = 3
 
 
 def percentile(values: List[float], fraction: float) -> float:
@@ -114,27 +118,30 @@ def run_client(args: argparse.Namespace) -> int:
             command, name, amount = words[0], words[1], float(words[2])
             client, pool = clients[name], requests[name]
             failures = 0
+            bench.lost = 0
             if command == 'latency':
                 times = []
                 for index in range(int(amount)):
-                    start = time.perf_counter()
-                    result = bench.call(client, pool[index % len(pool)], args.timeout)
-                    times.append(time.perf_counter() - start)
+                    result = bench.call(client, pool[index % len(pool)], args.timeout,
+                                        RESEND_AFTER)
+                    # Timed from the request that was answered: a lost one is counted apart.
+                    times.append(time.perf_counter() - bench.attempt_start)
                     failures += not result.success
                 print(json.dumps({'p50': percentile(times, 0.5), 'p99': percentile(times, 0.99),
                                   'mean': statistics.fmean(times), 'calls': len(times),
-                                  'failures': failures}), flush=True)
+                                  'failures': failures, 'lost': bench.lost}), flush=True)
             elif command == 'throughput':
                 calls = 0
                 start = time.perf_counter()
                 end = start + amount
                 while time.perf_counter() < end:
-                    result = bench.call(client, pool[calls % len(pool)], args.timeout)
+                    result = bench.call(client, pool[calls % len(pool)], args.timeout,
+                                        RESEND_AFTER)
                     calls += 1
                     failures += not result.success
                 elapsed = time.perf_counter() - start
-                print(json.dumps({'calls': calls, 'seconds': elapsed, 'failures': failures}),
-                      flush=True)
+                print(json.dumps({'calls': calls, 'seconds': elapsed, 'failures': failures,
+                                  'lost': bench.lost}), flush=True)
         return 0
     finally:
         bench.close()
@@ -175,6 +182,27 @@ class ClientProcess:
 
 # ----------------------------------------------------------------------------- benchmark
 
+def run_throughput(clients: List[ClientProcess], name: str, seconds: float,
+                   lost: Dict[str, int]) -> float:
+    """
+    Return the aggregate calls per second of all clients calling ``name`` for ``seconds``.
+
+    A run in which an answer was lost (and its request sent again after ``RESEND_AFTER``)
+    is run again, up to ``THROUGHPUT_ATTEMPTS`` times; the losses go into ``lost``.
+    """
+    for _ in range(THROUGHPUT_ATTEMPTS):
+        for client in clients:
+            client.send(f'throughput {name} {seconds}')
+        answers = [client.receive() for client in clients]
+        if any(answer['failures'] for answer in answers):
+            raise RuntimeError(f'{name}: failed calls {answers}')
+        lost[name] += sum(answer['lost'] for answer in answers)
+        if not any(answer['lost'] for answer in answers):
+            return sum(answer['calls'] / answer['seconds'] for answer in answers)
+    raise RuntimeError(f'{name}: answers lost in {THROUGHPUT_ATTEMPTS} throughput runs '
+                       f'in a row ({lost[name]} in all)')
+
+
 def measure(args: argparse.Namespace) -> Dict[str, Any]:
     """Start the servers and clients, measure, stop everything; return the results."""
     domain = domain_id(0)
@@ -195,23 +223,20 @@ def measure(args: argparse.Namespace) -> Dict[str, Any]:
         for name in (OURS, TRIGGER):  # warm-up, discarded
             first.send(f'latency {name} {args.calls // 2}')
             first.receive()
+        lost = {OURS: 0, TRIGGER: 0}
         latency: Dict[str, List[Dict[str, float]]] = {OURS: [], TRIGGER: []}
         for repetition in range(args.repeat):
             order = (OURS, TRIGGER) if repetition % 2 == 0 else (TRIGGER, OURS)
             for name in order:
                 first.send(f'latency {name} {args.calls}')
                 latency[name].append(first.receive())
+                lost[name] += latency[name][-1]['lost']
         progress('latency measured')
         throughput: Dict[str, List[float]] = {OURS: [], TRIGGER: []}
         for repetition in range(args.throughput_repeat):
             order = (OURS, TRIGGER) if repetition % 2 == 0 else (TRIGGER, OURS)
             for name in order:
-                for client in clients:
-                    client.send(f'throughput {name} {args.seconds}')
-                answers = [client.receive() for client in clients]
-                if any(answer['failures'] for answer in answers):
-                    raise RuntimeError(f'{name}: failed calls {answers}')
-                throughput[name].append(sum(a['calls'] / a['seconds'] for a in answers))
+                throughput[name].append(run_throughput(clients, name, args.seconds, lost))
     finally:
         for client in clients:
             client.close()
@@ -232,6 +257,7 @@ def measure(args: argparse.Namespace) -> Dict[str, Any]:
         'p99_ratio': ratio_stats(series(OURS, 'p99'), series(TRIGGER, 'p99')),
         'calls_per_second': {name: stats(throughput[name]) for name in (OURS, TRIGGER)},
         'throughput_ratio': ratio_stats(throughput[OURS], throughput[TRIGGER]),
+        'lost_answers': lost,
     }
 
 
@@ -266,6 +292,9 @@ def main() -> int:
     print(f'services, p99 ratio: {fmt(p99)} (target <= 2: {verdict(p99["median"], 2.0)})')
     print(f'services, throughput ratio ({args.clients} clients): {fmt(rate)} '
           f'(target >= 0.7: {verdict(rate["median"], 0.7, lower_is_better=False)})')
+    if any(result['lost_answers'].values()):
+        print(f'services, answers lost and asked again after {RESEND_AFTER:.0f} s: '
+              f"{result['lost_answers']}")
     print(f"wrote {write_result('services', result)}")
     return 0
 
