@@ -82,13 +82,13 @@ def mujoco_cost(mesh: trimesh.Trimesh, folder: str) -> float:
 
 def main() -> None:
     """Print the table of docs/rules.md."""
-    folder = tempfile.mkdtemp()
     print('faces  shape    coal distance  coal collide  mujoco mj_collision')
-    for subdivisions in (2, 3, 4, 5, 6):
-        sphere = trimesh.creation.icosphere(subdivisions=subdivisions, radius=0.1)
-        distance, collide = coal_costs(sphere, 0.18, 0.12)
-        print(f'{len(sphere.faces):6d} convex  {distance * 1e6:10.1f} us  {collide * 1e6:9.1f} us'
-              f'  {mujoco_cost(sphere, folder) * 1e6:9.1f} us')
+    with tempfile.TemporaryDirectory() as folder:
+        for subdivisions in (2, 3, 4, 5, 6):
+            sphere = trimesh.creation.icosphere(subdivisions=subdivisions, radius=0.1)
+            distance, collide = coal_costs(sphere, 0.18, 0.12)
+            print(f'{len(sphere.faces):6d} convex  {distance * 1e6:10.1f} us  '
+                  f'{collide * 1e6:9.1f} us  {mujoco_cost(sphere, folder) * 1e6:9.1f} us')
     for sections in (20, 40, 80, 160, 320):
         ring = trimesh.creation.torus(major_radius=0.1, minor_radius=0.02,
                                       major_sections=sections, minor_sections=sections // 2)

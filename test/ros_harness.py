@@ -24,6 +24,7 @@ stopped in the fixture's teardown, and killed at interpreter exit if a teardown 
 """
 
 import atexit
+import contextlib
 import itertools
 import math
 import os
@@ -43,6 +44,7 @@ SAMPLE_URDF = REPO / 'samples' / 'sample_robot.urdf'
 DOMAINS_VARIABLE = 'URDF_LINK_TOOLS_TEST_DOMAINS'
 _counter = itertools.count()
 _processes: List[subprocess.Popen] = []
+_logs: List[str] = []  # the node logs not removed yet
 
 
 def domain_range() -> Tuple[int, int]:
@@ -100,6 +102,9 @@ def _kill_leftovers() -> None:
     for process in _processes:
         if process.poll() is None:
             process.kill()
+    for name in _logs:  # the logs of nodes a failed test never stopped
+        with contextlib.suppress(OSError):
+            os.unlink(name)
 
 
 atexit.register(_kill_leftovers)
@@ -121,6 +126,8 @@ class NodeProcess:
         self.namespace = namespace
         self.log = tempfile.NamedTemporaryFile(
             mode='w+b', prefix='urdf_link_tools_node_', suffix='.log', delete=False)
+        _logs.append(self.log.name)
+        self._final: Optional[str] = None  # what it printed, once stopped (the log is gone)
         args = [sys.executable, '-m', 'urdf_link_tools.ros.node', '--ros-args',
                 '-r', f'__ns:={namespace}']
         for name, value in (parameters or {}).items():
@@ -133,6 +140,8 @@ class NodeProcess:
 
     def output(self) -> str:
         """Return everything the node printed so far."""
+        if self._final is not None:
+            return self._final
         with open(self.log.name, 'rb') as stream:
             return stream.read().decode('utf-8', 'replace')
 
@@ -149,7 +158,12 @@ class NodeProcess:
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait(timeout)
-        self.log.close()
+        if self._final is None:
+            self._final = self.output()
+            self.log.close()
+            with contextlib.suppress(OSError):
+                os.unlink(self.log.name)
+            _logs.remove(self.log.name)
         return self.process.returncode
 
 
