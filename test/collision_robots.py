@@ -101,3 +101,25 @@ def envelope(fingers: int) -> str:
         links += [box_link(f'f{index + 1}', '0.02 0.02 0.02', f'{x} {y} 0.19'),
                   joint(f'j{index + 1}', 'revolute', 'hub', f'f{index + 1}')]
     return robot('envelope', *links)
+
+
+def second_model(shadows: int = 2) -> str:
+    """
+    Return an arm whose links each carry a collision-only box on a fixed child link.
+
+    Like Franka's ``*_sc`` links (franka_description's ``link_with_sc``): each box is longer
+    than its link, so it reaches into the link below (and the box below); the links have a
+    visual and a collision box of their own. ``shadows`` links get such a child (1 or 2).
+    """
+    def shown(name: str) -> str:
+        return (f'<link name="{name}"><visual><origin xyz="0 0 0.15"/><geometry>'
+                '<box size="0.1 0.1 0.3"/></geometry></visual><collision>'
+                '<origin xyz="0 0 0.15"/><geometry><box size="0.1 0.1 0.3"/></geometry>'
+                '</collision></link>')
+    parts = [box_link('base', '0.2 0.2 0.2'), shown('link1'), shown('link2'),
+             joint('j1', 'revolute', 'base', 'link1', '0 0 0.3'),
+             joint('j2', 'revolute', 'link1', 'link2', '0 0 0.3')]
+    for name in ('link1', 'link2')[2 - shadows:]:
+        parts += [box_link(f'{name}_sc', '0.12 0.12 0.5'),
+                  joint(f'{name}_sc_joint', 'fixed', name, f'{name}_sc')]
+    return robot('second_model', *parts)

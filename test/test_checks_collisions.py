@@ -18,7 +18,7 @@ import json
 
 from cli_harness import ROOT, run
 from collision_robots import (box_link, envelope, joint, matrix_of, OVERLAPPING as ROBOT,
-                              robot)
+                              robot, second_model)
 import corpus
 import numpy as np
 import pytest
@@ -276,6 +276,49 @@ def test_a_link_overlapping_many_is_one_finding_listing_them():
     assert len(points) == 4 and all(abs(point[2] - 0.19) < 0.02 for point in points)
     assert 'disable its 4 pairs in the SRDF' in finding.suggestion
     assert 'link1="shell"' in finding.suggestion
+
+
+def test_a_second_collision_model_is_one_finding_naming_every_pair():
+    # Franka's arm: each link carries its coarse self-collision capsules on a collision-only
+    # link fixed to it (panda_link1_sc ...), which reach into the neighbouring links at rest:
+    # 23 pairs, ten findings before (envelopes and pairs), one design choice. The finding
+    # lists every pair with its depth and place; each link of the second model owns it.
+    from urdf_link_tools.reports.scene import collision_pairs
+    analysis = analyze(parse_urdf_string(second_model(2)), CheckConfig(check_meshes=False))
+    (finding,) = [f for f in analysis.findings if f.rule == RULE]
+    values = dict(finding.values)
+    assert finding.severity == Severity.WARNING
+    assert values['second_model_links'] == 'link1_sc, link2_sc'
+    assert finding.link in ('link1_sc', 'link2_sc')
+    assert values['pairs'] == 'link1_sc, link2_sc; link2_sc, link1; link1_sc, base'
+    assert values['count'] == '3'
+    depths = [float(value) for value in values['depths_mm'].split()]
+    assert depths == sorted(depths, reverse=True) and len(depths) == 3
+    assert float(values['depth_mm']) == depths[0] == pytest.approx(120.0, abs=1.0)
+    points = [[float(v) for v in text.split()] for text in values['points_in_root'].split(';')]
+    assert len(points) == 3 and all(0.0 <= point[2] <= 0.6 for point in points)
+    assert sorted(finding.links) == ['base', 'link1', 'link1_sc', 'link2_sc']
+    assert '2 collision-only links fixed to links with collision geometry of their own' in \
+        finding.message
+    assert 'in 3 pairs, also with link1, base' in finding.message
+    assert 'disable its 3 pairs in the SRDF' in finding.suggestion
+    assert 'leave the second model out of the description' in finding.suggestion
+    # Both links of the second model own it; the links they overlap list it.
+    assert finding in analysis.link_findings('link1_sc')
+    assert finding in analysis.link_findings('link2_sc')
+    assert finding not in analysis.link_findings('base')
+    assert finding in analysis.findings_about('base')
+    assert {'base', 'link1', 'link1_sc', 'link2_sc'} <= analysis.concerned_links()
+    assert sorted(tuple(sorted(pair['links'])) for pair in collision_pairs(analysis)) == [
+        ('base', 'link1_sc'), ('link1', 'link2_sc'), ('link1_sc', 'link2_sc')]
+
+
+def test_one_collision_only_link_keeps_its_overlaps_as_pairs():
+    # A single collision-only link fixed to its parent (a bumper, Franka's hand alone) is
+    # not a second model: its overlaps are reported as usual.
+    found = overlaps(second_model(1))
+    assert [(f.link, dict(f.values)['other_link']) for f in found] == [('link1', 'link2_sc')]
+    assert 'second_model_links' not in dict(found[0].values)
 
 
 def test_links_welded_together_overlap_as_an_info_with_the_srdf_entry():

@@ -179,3 +179,17 @@ def test_returned_triangles_are_scaled_and_mirrored_ones_point_inward(scale, inw
     plain = analyze(original, CheckConfig()).mesh_for(original.links[0].collisions[0])
     np.testing.assert_allclose(points, plain.vertices * factors)   # already scaled
     assert (signed_volume < 0) == inward
+
+
+def test_a_second_collision_model_draws_every_pair_and_contact():
+    # Franka-like arm (collision_robots.second_model): one finding for three pairs; RViz
+    # shows the four links and a contact point per pair, in the root link's frame.
+    from collision_robots import second_model
+    analysis = analyze(parse_urdf_string(second_model(2)), CheckConfig(check_meshes=False))
+    drawn = [m for m in markers.link_markers(analysis).markers if m.ns == markers.NS_OVERLAP]
+    assert sorted(m.header.frame_id for m in drawn if m.type == Marker.CUBE) == \
+        ['base', 'link1', 'link1_sc', 'link2_sc']
+    spheres = [m for m in drawn if m.type == Marker.SPHERE]
+    assert [m.header.frame_id for m in spheres] == ['base'] * 3
+    assert sorted(round(m.pose.position.z, 3) for m in spheres) == [0.075, 0.45, 0.506]
+    assert len({m.id for m in drawn}) == len(drawn)

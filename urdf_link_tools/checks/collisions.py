@@ -21,7 +21,10 @@ elements, the depth and the place (``other_link``, ``depth_mm``, ``point_in_link
 which the node's markers draw). A link that overlaps :data:`ENVELOPE_MIN` or more links (an
 envelope: a safety box around a hand) gets one finding instead, listing them in ``links``,
 with the deepest pair's values and the depth and place of each pair (``depths_mm``,
-``points_in_link``, in the order of ``links``; the deepest :data:`ENVELOPE_DETAIL`).
+``points_in_link``, in the order of ``links``; the deepest :data:`ENVELOPE_DETAIL`). The
+overlaps of a second collision model (:func:`second_model_links`: Franka's ``*_sc`` capsules
+on its meshes) are one finding too, listing each pair (``pairs``, ``depths_mm``,
+``points_in_root``).
 Adjacent links touch by construction and are not reported. Without the coal library the
 rule finds nothing (the CLI's ``collisions`` says why).
 
@@ -35,15 +38,18 @@ and collides the links of one model only when the robot's ``<gazebo>`` sets
 """
 
 import logging
-from typing import Dict, Iterator, List, Mapping, Optional, Sequence, Tuple, TYPE_CHECKING
+from typing import (Dict, FrozenSet, Iterator, List, Mapping, Optional, Sequence, Tuple,
+                    TYPE_CHECKING)
 
 from urdf_link_tools.checks.base import CheckContext, fmt, fmt_vector, Rule
 from urdf_link_tools.checks.model_wide import listed
 from urdf_link_tools.findings import Finding, Severity
+from urdf_link_tools.geometry import origin_to_matrix, transform_bounds, union_bounds
 from urdf_link_tools.targets import named, severity_for, TARGETS
 
 if TYPE_CHECKING:  # coal and NumPy only when the rule runs
     from urdf_link_tools.collision.overlap import Overlap
+    from urdf_link_tools.geometry import Bounds
 
 LOG = logging.getLogger(__name__)
 
@@ -55,6 +61,12 @@ ENVELOPE_MIN = 3
 #: The pairs of such a finding whose depth and place it carries (the deepest first): a
 #: generated robot's envelope over 10,000 links stays one finding of bounded size.
 ENVELOPE_DETAIL = 100
+
+#: Collision-only links fixed to links with collision geometry of their own that overlap
+#: others at rest: from this many, a second collision model of the same bodies, one finding.
+SECOND_MODEL_MIN = 2
+#: ... when its bounding box and its parent's share this much of the smaller one's volume.
+SECOND_MODEL_SHARE = 0.5
 
 #: Targets that collide every pair of links the SRDF does not disable.
 PLANNERS = ('moveit', 'pinocchio')
@@ -139,6 +151,10 @@ def check_overlaps(ctx: CheckContext) -> Iterator[Finding]:
             seen[(overlap.link1, overlap.link2)] = by_target
             kept.append(overlap)
 
+    models, shadows, kept = second_model_group(ctx, kept)
+    if shadows:
+        yield _second_model_finding(ctx, models, shadows,
+                                    [seen[(item.link1, item.link2)] for item in shadows])
     envelopes, single = envelope_groups(kept)
     for link_name, group in envelopes:
         yield _envelope_finding(ctx, link_name, group,
@@ -286,6 +302,142 @@ def envelope_groups(overlaps: Sequence['Overlap']) \
         groups.append((name, group))
         left = [overlap for overlap in left if name not in (overlap.link1, overlap.link2)]
     return groups, left
+
+
+def second_model_links(ctx: CheckContext) -> List[str]:
+    """
+    Return the links that look like a second collision model of the link they are fixed to.
+
+    Such a link has collision geometry and nothing to show (no visual), hangs by a fixed
+    joint from a link with collision geometry of its own, and fills the same space: its
+    bounding box and its parent's share at least :data:`SECOND_MODEL_SHARE` of the smaller
+    one. Franka's ``*_sc`` links are such, the coarse capsules of the real robot's
+    self-collision check on the detailed meshes each link collides with (franka_description's
+    ``link_with_sc``); a bumper or a sensor cage welded beside a link is not.
+    """
+    names = []
+    for link in ctx.robot.links:
+        if not link.collisions or link.visuals:
+            continue
+        joint = ctx.robot.parent_joint(link.name)
+        parent = ctx.robot.link(joint.parent) if joint is not None and joint.type == 'fixed' \
+            else None
+        if parent is None or not parent.collisions:
+            continue
+        own = [ctx.element_bounds(element) for element in link.collisions]
+        theirs = [ctx.element_bounds(element) for element in parent.collisions]
+        if None in own or None in theirs:  # a mesh not read: not known to fill the same space
+            continue
+        here = union_bounds(own)
+        there = union_bounds(theirs)
+        if here is not None and there is not None and _shared(
+                transform_bounds(here, origin_to_matrix(joint.origin)), there) \
+                >= SECOND_MODEL_SHARE:
+            names.append(link.name)
+    return names
+
+
+def _shared(first: 'Bounds', second: 'Bounds') -> float:
+    """Return the volume two boxes share, over the smaller one's (0 when one is flat)."""
+    sizes = [max(0.0, min(a, b) - max(c, d)) for a, b, c, d in
+             zip(first[1].tolist(), second[1].tolist(), first[0].tolist(), second[0].tolist())]
+    volumes = [float((box[1] - box[0]).prod()) for box in (first, second)]
+    smaller = min(volumes)
+    if not smaller > 0.0:
+        return 0.0
+    return sizes[0] * sizes[1] * sizes[2] / smaller
+
+
+def second_model_group(ctx: CheckContext, overlaps: Sequence['Overlap']) \
+        -> Tuple[FrozenSet[str], List['Overlap'], List['Overlap']]:
+    """
+    Return the overlaps of a second collision model at rest, and the others.
+
+    When :data:`SECOND_MODEL_MIN` or more of :func:`second_model_links` overlap links at rest,
+    their overlaps are one design choice (Franka's arm: ten pairs of capsules and meshes), one
+    finding; fewer, and every overlap is reported as usual.
+
+    :param overlaps: the overlaps, deepest first
+    :return: (the second model's links, their overlaps, the other overlaps), deepest first
+    """
+    if not overlaps:
+        return frozenset(), [], []
+    shadows = frozenset(second_model_links(ctx))
+    group = [item for item in overlaps if item.link1 in shadows or item.link2 in shadows]
+    involved = {name for item in group for name in (item.link1, item.link2) if name in shadows}
+    if len(involved) < SECOND_MODEL_MIN:
+        return shadows, [], list(overlaps)
+    return shadows, group, [item for item in overlaps if item not in group]
+
+
+def _second_model_finding(ctx: CheckContext, shadows: FrozenSet[str], group: List['Overlap'],
+                          seen_by: Sequence[Dict[str, Severity]]) -> Finding:
+    """
+    One finding for a second collision model's overlaps: every pair, the deepest first.
+
+    The finding is on the deepest pair (``other_link``, ``depth_mm``, ``point_in_link`` as a
+    pair's); ``links`` holds that pair's links and then every other link of the pairs, and
+    the values list each pair (``pairs``), its depth (``depths_mm``) and its contact point
+    in the root link's frame (``points_in_root``), which the markers and the page draw. The
+    links of the second model own it (``second_model_links``).
+
+    :param shadows: :func:`second_model_links`
+    """
+    flags = [ctx.weld_top(item.link1) == ctx.weld_top(item.link2) for item in group]
+    lead_index = next((index for index, flag in enumerate(flags) if not flag), 0)
+    lead = group[lead_index]
+    # The finding is the second model's link's: its side of the deepest pair first.
+    swap = lead.link1 not in shadows
+    name, other = (lead.link2, lead.link1) if swap else (lead.link1, lead.link2)
+    element, other_element = (lead.element2, lead.element1) if swap else \
+        (lead.element1, lead.element2)
+    point = lead.point_in_link2 if swap else lead.point_in_link1
+    pairs = [((item.link2, item.link1) if item.link1 not in shadows else
+              (item.link1, item.link2)) for item in group]
+    models = sorted({pair[0] for pair in pairs} | {pair[1] for pair in pairs if pair[1] in
+                                                   shadows})
+    links = tuple(dict.fromkeys((name, other) + tuple(n for pair in pairs for n in pair)))
+    partners = [n for n in links if n not in shadows]
+    by_target: Dict[str, Severity] = {}
+    for claims in seen_by:
+        for target, severity in claims.items():
+            by_target[target] = max(severity, by_target.get(target, severity))
+    welded = sum(flags)
+    entries = (f'disable its {len(group)} pairs in the SRDF (<disable_collisions '
+               f'link1="{pairs[0][0]}" link2="{pairs[0][1]}" reason="Default"/>, one per pair'
+               + (f', reason="Always" for the {welded} welded together' if welded else '')
+               + '; urdf-link-tools collisions writes them) and check with --srdf SRDF')
+    fixes = _fixes(ctx, by_target, entries, [
+        (item.link1, item.link2) for item, claims in zip(group, seen_by) if 'mujoco' in claims])
+    effects = _effects(ctx, by_target)
+    local = _micrometres(point)
+    return ctx.finding(
+        OVERLAP, severity_for(ctx.config.targets, by_target) or Severity.INFO,
+        f'{len(models)} collision-only links fixed to links with collision geometry of their '
+        f'own ({listed(tuple(models))}) look like a second collision model of the same '
+        "bodies (such as Franka's coarse self-collision capsules next to its detailed "
+        f'meshes); at rest they overlap in {len(group)} pairs'
+        + (f', also with {listed(tuple(partners))}' if partners else '')
+        + f"; the deepest is '{name}' ({element}) with '{other}' ({other_element}), "
+        f"{_depth_text(lead.depth)}, at ({fmt_vector(local)}) in '{name}''s frame"
+        + (f'; {effects}' if effects else ''),
+        link=name, element=element, line=_element_line(ctx.robot.link(name), element),
+        suggestion=("if each model is checked only against itself (a robot controller's "
+                    'self-collision capsules), leave the second model out of the description '
+                    'the planner loads, or ' + '; '.join(fixes)
+                    + '; otherwise shrink the geometry of the pairs that should not touch'),
+        values=(('other_link', other), ('other_element', other_element),
+                ('depth_mm', lead.depth * 1000.0),
+                ('point_in_link', fmt_vector(local, 6)),
+                ('point_in_root', fmt_vector(_micrometres(lead.point), 6)),
+                ('second_model_links', ', '.join(models)), ('count', len(group)),
+                ('pairs', '; '.join(f'{a}, {b}' for a, b in pairs[:ENVELOPE_DETAIL])),
+                ('depths_mm', ' '.join(fmt(item.depth * 1000.0, 6)
+                                       for item in group[:ENVELOPE_DETAIL])),
+                ('points_in_root', '; '.join(fmt_vector(_micrometres(item.point), 6)
+                                             for item in group[:ENVELOPE_DETAIL])),
+                ('targets', _seeing(ctx, by_target))),
+        links=links)
 
 
 def _depth_text(depth_m: float) -> str:

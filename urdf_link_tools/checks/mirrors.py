@@ -88,6 +88,7 @@ OTHER_KEY = 'other_link'
 #: front pair), and the links they overlap (', '-separated, in the same order)
 FORE_AFT_KEY = 'fore_aft_links'
 FORE_AFT_OTHER_KEY = 'fore_aft_other_links'
+SECOND_MODEL_KEY = 'second_model_links'
 #: a front or rear mark: the word, or a leg code (FL/RL, HL, BL; LF/LH)
 _FORE_AFT = re.compile(
     r'(front|Front|FRONT|rear|Rear|REAR|hind|Hind|HIND|back|Back|BACK)'
@@ -235,11 +236,16 @@ def co_owners(finding: Finding) -> Tuple[str, ...]:
     """
     Return the links besides its own whose finding this is: its mirror, its fore-aft pair.
 
+    And the other links of a second collision model whose overlaps are one finding.
+
     Their diagnostics, services, JUnit cases and colours show it as their own.
     """
     mirror = mirror_of(finding)
     fore_aft = _value(finding, FORE_AFT_KEY) if finding.link else None
-    return ((mirror,) if mirror else ()) + (tuple(fore_aft.split(', ')) if fore_aft else ())
+    # the links of a second collision model (checks.collisions): the finding is theirs
+    models = _value(finding, SECOND_MODEL_KEY) if finding.link else None
+    return ((mirror,) if mirror else ()) + (tuple(fore_aft.split(', ')) if fore_aft else ()) \
+        + tuple(name for name in (models.split(', ') if models else ()) if name != finding.link)
 
 
 def co_listed(finding: Finding) -> Tuple[str, ...]:

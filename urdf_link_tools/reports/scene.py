@@ -202,6 +202,13 @@ def collision_pairs(analysis) -> List[Dict[str, Any]]:
         if not other:
             continue
         severity = finding.severity.label
+        if values.get('pairs'):  # a second collision model's pairs (checks.collisions)
+            depths = str(values.get('depths_mm', '')).split()
+            for index, text in enumerate(str(values['pairs']).split('; ')):
+                pairs.append({'links': text.split(', ', 1),
+                              'depth': _metres(depths[index] if index < len(depths) else ''),
+                              'severity': severity})
+            continue
         if len(finding.links) > 1:  # one link overlapping many: each pair, with its depth
             depths = str(values.get('depths_mm', '')).split()
             # links welded to it (in an envelope that is a warning) overlap as an info
