@@ -309,9 +309,7 @@ def merge_mirrors(findings: List[Finding], link_names: Sequence[str]) -> List[Fi
     known = set(link_names)
     keys = {index: _key(finding) for index, finding in enumerate(findings)
             if _mergeable(finding)}
-    by_key: Dict[Tuple[str, FrozenSet[str]], List[int]] = {}
-    for index, key in keys.items():
-        by_key.setdefault(key, []).append(index)
+    by_key = _indexed(keys)
     merged: Dict[int, Finding] = {}
     dropped: Set[int] = set()
     shapes: Dict[int, Tuple[str, List[float]]] = {}
@@ -334,10 +332,25 @@ def merge_mirrors(findings: List[Finding], link_names: Sequence[str]) -> List[Fi
         dropped.add(partner)
         merged[index] = _merged(findings[index], findings[partner],
                                 _same_numbers(shape_of(index)[1], shape_of(partner)[1]))
+    return _merge_fore_aft(_rebuilt(findings, merged, dropped), known)
+
+
+def _indexed(keys: Dict[int, Tuple[str, FrozenSet[str]]]) \
+        -> Dict[Tuple[str, FrozenSet[str]], List[int]]:
+    """Return the indices of the findings under each key, in order."""
+    by_key: Dict[Tuple[str, FrozenSet[str]], List[int]] = {}
+    for index, key in keys.items():
+        by_key.setdefault(key, []).append(index)
+    return by_key
+
+
+def _rebuilt(findings: List[Finding], merged: Dict[int, Finding],
+             dropped: Set[int]) -> List[Finding]:
+    """Return the findings with the merged ones in place and the dropped ones left out."""
     if not merged:
-        return _merge_fore_aft(findings, known)
-    return _merge_fore_aft([merged.get(index, finding) for index, finding in enumerate(findings)
-                            if index not in dropped], known)
+        return findings
+    return [merged.get(index, finding) for index, finding in enumerate(findings)
+            if index not in dropped]
 
 
 def _partner(findings: List[Finding], first: int, candidates: Sequence[int],
@@ -448,9 +461,7 @@ def _merge_fore_aft(findings: List[Finding], known: Set[str]) -> List[Finding]:
             for key in (_fore_aft_key(finding),) if key is not None}
     if len(keys) < 2:
         return findings
-    by_key: Dict[Tuple[str, FrozenSet[str]], List[int]] = {}
-    for index, key in keys.items():
-        by_key.setdefault(key, []).append(index)
+    by_key = _indexed(keys)
     merged: Dict[int, Finding] = {}
     dropped: Set[int] = set()
     for index, (rule, names) in keys.items():
@@ -477,10 +488,7 @@ def _merge_fore_aft(findings: List[Finding], known: Set[str]) -> List[Finding]:
             dropped.add(other)
             merged[index] = _merged_fore_aft(first, second, _same_numbers(shape[1], theirs[1]))
             break
-    if not merged:
-        return findings
-    return [merged.get(index, finding) for index, finding in enumerate(findings)
-            if index not in dropped]
+    return _rebuilt(findings, merged, dropped)
 
 
 def _merged_fore_aft(first: Finding, second: Finding, same: bool) -> Finding:

@@ -420,7 +420,11 @@ def _effort_placeholders(ctx: CheckContext) -> List[Joint]:
     Effort is for dynamics, which a model without masses has none of: the kinematics-only
     finding says them (ROS-Industrial's arms write effort 0 and no mass), not a second one.
     """
-    joints, zero = _placeholders(ctx)
+    return _effort_only(ctx, *_placeholders(ctx))
+
+
+def _effort_only(ctx: CheckContext, joints: List[Joint], zero: List[str]) -> List[Joint]:
+    """Return ``joints`` (from :func:`_placeholders`) when effort only is 0, without mass."""
     return joints if zero == ['effort'] and model_choices(ctx).massless else []
 
 
@@ -430,7 +434,7 @@ def check_placeholder_limits(ctx: CheckContext) -> Iterator[Finding]:
     if not names:
         return
     joints, zero = _placeholders(ctx)
-    if _effort_placeholders(ctx) and 'robot-kinematics-only' not in ctx.config.ignore_rules:
+    if _effort_only(ctx, joints, zero) and 'robot-kinematics-only' not in ctx.config.ignore_rules:
         return  # said by robot-kinematics-only
     moving = sum(1 for joint in ctx.robot.joints if joint.is_moving and joint.mimic is None
                  and joint.limit is not None)

@@ -128,7 +128,7 @@ def check_mismatch(ctx: CheckContext, link: Link) -> Iterator[Finding]:
         link=link.name, element='inertial/inertia', line=inertial.inertia.line,
         suggestion=text,
         values=(('moments', fmt_vector(have)), ('geometry_moments', fmt_vector(want)),
-                ('factor', off), ('limit', factor),
+                ('factor', off), ('limit', factor), ('direction', direction),
                 ('geometry_centroid', fmt_vector(model.centre))),
         suggested_inertia=inertia_values(suggested) if suggested is not None else None)
 
@@ -380,7 +380,7 @@ def check_mismatches(ctx: CheckContext) -> Iterator[Finding]:
         if found[link.name] and link.name not in slipped and \
                 tensors[link.inertial.inertia.as_tuple()] < MODEL_WIDE_MIN:
             for finding in found[link.name]:
-                way = 'larger' if 'x larger (limit' in finding.message else 'smaller'
+                way = dict(finding.values)['direction']
                 masses.setdefault((link.mass, way), []).append(finding)
     for (mass, way), findings in masses.items():
         if len(findings) >= MODEL_WIDE_MIN:
