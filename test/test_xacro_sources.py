@@ -131,6 +131,17 @@ def test_a_urdf_with_the_xacro_namespace_is_not_run_through_xacro(tmp_path):
                     '<link name="base"/></robot>')
     report, err = check(str(urdf))
     assert report['robot'] == 'r' and 'xacro' not in err
+    # xacro left in a comment of an exported URDF (Motoman's SIA5D: <!--r=${90*deg}-->) is no
+    # use of it; markup after the comment still is
+    urdf.write_text('<robot name="r" xmlns:xacro="http://www.ros.org/wiki/xacro">'
+                    '<!-- r=${90*deg} <xacro:include filename="$(find x)/a.xacro"/> -->'
+                    '<link name="base"/></robot>')
+    report, err = check(str(urdf))
+    assert report['robot'] == 'r' and 'xacro' not in err
+    urdf.write_text('<robot name="r" xmlns:xacro="http://www.ros.org/wiki/xacro">'
+                    '<!-- generated --><link name="${prefix}base"/></robot>')
+    report, err = check(str(urdf))
+    assert 'read as plain URDF' in err
 
 
 def test_fix_inertia_edits_literals_in_the_xacro_and_reports_the_rest(tmp_path):

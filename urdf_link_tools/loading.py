@@ -23,6 +23,7 @@ refused with a clear error instead of exhausting memory. xacro runs only when as
 from dataclasses import replace
 import logging
 import os
+import re
 import sys
 from typing import BinaryIO, Iterable, Optional, Tuple, TYPE_CHECKING
 
@@ -37,6 +38,8 @@ if TYPE_CHECKING:  # pragma: no cover - the sandbox is imported for xacro input 
     from urdf_link_tools.xacro.sandbox import ToolFailure, XacroOptions
 
 XACRO_NAMESPACE = b'ros.org/wiki/xacro'
+#: an XML comment, where xacro markup is no use of xacro
+_COMMENT = re.compile(rb'<!--.*?-->', re.DOTALL)
 LOG = logging.getLogger(__name__)
 
 
@@ -167,11 +170,23 @@ def load_input(path: str, max_bytes: int = DESCRIPTION_MAX_BYTES,
     notes: Tuple[str, ...] = ()
     # Only with something for xacro to do: most expanded URDFs keep the declaration
     # (example-robot-data's panda, Bullet's kuka_iiwa), and a note on each is noise.
-    if XACRO_NAMESPACE in data[:4096] and (
-            b'<xacro:' in data or b'${' in data or b'$(' in data):
+    if XACRO_NAMESPACE in data[:4096] and _uses_xacro(data):
         notes = (f'{path} declares the xacro namespace and uses xacro, but is read as plain '
                  'URDF: xacro runs only on .xacro files or with --xacro',)
     return LoadedDescription(data, source, None, notes)
+
+
+def _uses_xacro(data: bytes) -> bool:
+    """
+    Return True when a document holds xacro markup outside its comments.
+
+    A plain URDF exported from xacro often keeps xacro in a comment (Motoman's SIA5D:
+    ``<!--r=${90*deg}-->``, PR2's and Valkyrie's generated files): not a use.
+    """
+    if b'<xacro:' not in data and b'${' not in data and b'$(' not in data:
+        return False
+    text = _COMMENT.sub(b'', data)
+    return b'<xacro:' in text or b'${' in text or b'$(' in text
 
 
 def load_description(path: str, max_bytes: int = DESCRIPTION_MAX_BYTES,
