@@ -649,6 +649,83 @@ def test_root_link_inertia_is_a_claim_about_kdl_only(targets, severity):
     assert [f.severity for f in found] == ([] if severity is None else [severity])
 
 
+@pytest.mark.parametrize('targets,severity,said', [
+    (None, Severity.ERROR, ('MuJoCo refuses it', 'RViz cannot draw', 'Gazebo accepts it')),
+    (('mujoco',), Severity.ERROR, ('MuJoCo refuses it',)),
+    (('rviz', 'moveit', 'kdl'), Severity.INFO, ('RViz cannot draw',)),
+    (('gazebo',), None, ()), (('moveit', 'kdl', 'pinocchio'), None, ())])
+def test_a_tiny_moment_is_a_claim_about_mujoco_rviz_and_gazebo(targets, severity, said):
+    # Valkyrie's IMU frames (1e-22 kg m^2): MuJoCo refuses them, RViz draws no inertia box,
+    # Gazebo accepts them within its tolerance; a user of RViz, MoveIt and KDL is not told
+    # about MuJoCo (sweep of 372 published URDFs, 2026-11-29).
+    text = moving(inertial(ixx='1e-22', iyy='1e-22', izz='1e-22', mass='0.01') + box())
+    config = NO_MESHES if targets is None else CheckConfig(check_meshes=False,
+                                                           targets=frozenset(targets))
+    found = [f for f in analyze(parse_urdf_string(text), config).findings
+             if f.rule == 'inertia-moment-tiny']
+    assert [f.severity for f in found] == ([] if severity is None else [severity])
+    for finding in found:
+        for text in ('MuJoCo refuses it', 'RViz cannot draw', 'Gazebo accepts it'):
+            assert (text in finding.message) == (text in said), (text, finding.message)
+        assert ("MuJoCo's floor" in finding.message) == ('MuJoCo refuses it' in said)
+
+
+@pytest.mark.parametrize('targets', [None, ('gazebo', 'rviz'), ('moveit',)])
+def test_a_point_mass_on_a_moving_link_is_a_claim_about_mujoco(targets):
+    text = moving(inertial(ixx='0', iyy='0', izz='0') + box())
+    config = NO_MESHES if targets is None else CheckConfig(check_meshes=False,
+                                                           targets=frozenset(targets))
+    found = [f for f in analyze(parse_urdf_string(text), config).findings
+             if f.rule == 'inertia-moment-tiny']
+    assert [f.severity for f in found] == ([Severity.ERROR] if targets is None else [])
+
+
+@pytest.mark.parametrize('targets,engines', [
+    (None, 'Gazebo and MuJoCo refuse them'), (('mujoco', 'rviz'), 'MuJoCo refuses them'),
+    (('rviz', 'moveit', 'kdl'), None)])
+def test_a_broken_triangle_names_only_the_selected_engines(targets, engines):
+    # A tensor no rigid body has is an error whatever the targets; which engines refuse it
+    # is said only of those selected (Drake's Atlas robotiq.urdf, with --target rviz,...).
+    text = moving(inertial(ixx='0.01', iyy='0.01', izz='0.05') + box())
+    config = NO_MESHES if targets is None else CheckConfig(check_meshes=False,
+                                                           targets=frozenset(targets))
+    (finding,) = [f for f in analyze(parse_urdf_string(text), config).findings
+                  if f.rule == 'inertia-triangle-inequality']
+    assert finding.severity == Severity.ERROR
+    assert 'no rigid body has them' in finding.message
+    if engines is None:
+        assert 'refuse' not in finding.message
+    else:
+        assert finding.message.endswith(engines)
+
+
+@pytest.mark.parametrize('targets,severity,said', [
+    (None, Severity.ERROR, 'MuJoCo refuses it ("size must be positive") and collision '
+                           'checkers skip it'),
+    (('mujoco',), Severity.ERROR, 'MuJoCo refuses it ("size must be positive")'),
+    (('rviz', 'moveit', 'kdl'), Severity.WARNING, 'collision checkers skip it'),
+    (('rviz', 'kdl'), None, None)])
+def test_a_collision_of_size_zero_is_a_claim_about_colliding_engines(targets, severity, said):
+    # Drake's Atlas and Valkyrie feet: radius-0 point-contact spheres. MuJoCo refuses them,
+    # the collision checkers skip them; RViz and KDL do not collide.
+    text = moving(GOOD_PART.replace('</collision>', '</collision><collision><geometry>'
+                                    '<sphere radius="0"/></geometry></collision>', 1))
+    config = NO_MESHES if targets is None else CheckConfig(check_meshes=False,
+                                                           targets=frozenset(targets))
+    found = [f for f in analyze(parse_urdf_string(text), config).findings
+             if f.rule == 'geometry-degenerate']
+    assert [f.severity for f in found] == ([] if severity is None else [severity])
+    for finding in found:
+        assert f'radius=0: {said} (Drake reads it' in finding.message, finding.message
+    # a negative size is no real part's, whatever the targets
+    negative = text.replace('radius="0"', 'radius="-0.01"')
+    found = [f for f in analyze(parse_urdf_string(negative), config).findings
+             if f.rule == 'geometry-degenerate']
+    assert [f.severity for f in found] == [Severity.ERROR]
+    if severity is None:
+        assert found[0].message.endswith('radius=-0.01: no real part has a negative size')
+
+
 def test_parse_notes_are_findings():
     text = robot('<link name="a"><inertial><mass value="1"/><inertia ixx="1" ixy="0" '
                  'ixz="0" iyy="1" iyz="0" izz="1"/></inertial><inertial><mass value="2"/>'

@@ -35,13 +35,17 @@ from urdf_link_tools.meshes import MeshInfo, MeshProblem
 from urdf_link_tools.meshes.files import ASSIMP_FORMATS
 from urdf_link_tools.meshes.resolve import near_miss
 from urdf_link_tools.model import Box, Cylinder, GeometryElement, Link, Mesh, Sphere
+from urdf_link_tools.targets import severity_for
 
 RULES = (
     Rule('geometry-degenerate', Severity.ERROR,
          'a zero or negative box size, radius, length or mesh scale on a collision (on a '
          'visual: a warning when negative, an info when zero)',
          'MuJoCo refuses a collision shape of size 0 ("size must be positive") and '
-         'collision checkers skip it; a negative visual size is a typo (drawn mirrored or '
+         'collision checkers skip it (the severity follows the targets: an error for MuJoCo, '
+         'a warning for MoveIt, Pinocchio and Gazebo, silent for RViz and KDL; a negative '
+         'collision size is an error whatever the targets); a negative visual size is a '
+         'typo (drawn mirrored or '
          'not at all); an empty visual only draws nothing (a marker); a mesh scale with one '
          'or three negative factors mirrors the mesh (an info: its triangles turn inside '
          'out; two are a half turn, not reported)',
@@ -265,11 +269,13 @@ def _shape(ctx: CheckContext, link: Link, element: GeometryElement,
         return
     if isinstance(geometry, Mesh):
         zero = [(name, value) for name, value in named if value == 0.0]
-        if zero:
+        severity = _degenerate_severity(ctx, element, False) if zero else None
+        if severity is not None:
             yield ctx.finding(
-                'geometry-degenerate', _degenerate_severity(element, False),
+                'geometry-degenerate', severity,
                 f'the mesh scale "{fmt_vector(geometry.scale)}" has a zero component: the '
-                'mesh collapses to a flat or empty shape' + _degenerate_effect(element, False),
+                'mesh collapses to a flat or empty shape'
+                + _degenerate_effect(ctx, element, False),
                 link=link.name, element=element.label, line=line,
                 suggestion='use scale="1 1 1" for a mesh in metres, "0.001 0.001 0.001" for '
                            'one in millimetres',
@@ -288,14 +294,17 @@ def _degenerate_primitive(ctx: CheckContext, link: Link, element: GeometryElemen
     if not bad:
         return None
     negative = any(value < 0.0 for _, value in bad)
+    severity = _degenerate_severity(ctx, element, negative)
+    if severity is None:
+        return None
     # Drake reads a sphere of radius 0 as a point contact (its Atlas and Valkyrie feet).
     point = isinstance(geometry, Sphere) and geometry.radius == 0.0 and \
         element.group == 'collision'
     return ctx.finding(
-        'geometry-degenerate', _degenerate_severity(element, negative),
+        'geometry-degenerate', severity,
         f'the <{geometry.kind}> has zero or negative dimensions: '  # type: ignore[union-attr]
         + ', '.join(f'{name}={fmt(value)}' for name, value in bad)
-        + _degenerate_effect(element, negative)
+        + _degenerate_effect(ctx, element, negative)
         + (' (Drake reads it as a point contact; other engines have none)' if point else ''),
         link=link.name, element=element.label, line=line,
         suggestion=('for an engine other than Drake, a small sphere (a few millimetres) makes '
@@ -336,18 +345,39 @@ def _named_sizes(geometry) -> Tuple[Tuple[str, float], ...]:
     return (('radius', geometry.radius),)
 
 
-def _degenerate_severity(element: GeometryElement, negative: bool) -> Severity:
-    # MuJoCo refuses a collision shape of size 0 ("size 0 must be positive", verified in
-    # test_checks_mujoco_claims.py); an empty visual is only a marker that draws nothing,
-    # while a negative visual size is a typo worth fixing (viewers mirror or drop it).
+#: the targets that check collisions between links (and skip a shape of size 0)
+CHECKERS = frozenset({'moveit', 'pinocchio', 'gazebo'})
+
+
+def _degenerate_severity(ctx: CheckContext, element: GeometryElement,
+                         negative: bool) -> Optional[Severity]:
+    """
+    Return the severity of a shape of zero or negative size, None when no target minds.
+
+    MuJoCo refuses a collision shape of size 0 ("size 0 must be positive", verified in
+    test_checks_mujoco_claims.py) and the collision checkers (MoveIt's FCL, Pinocchio's
+    coal, Gazebo's engines) skip it: the part collides with nothing; RViz and KDL do not
+    collide. A negative size is no real part's, whatever the targets. An empty visual is
+    only a marker that draws nothing, while a negative visual size is a typo worth fixing
+    (viewers mirror or drop it).
+    """
     if element.group == 'collision':
-        return Severity.ERROR
+        if negative:
+            return Severity.ERROR
+        return severity_for(ctx.config.targets, {
+            'mujoco': Severity.ERROR, 'moveit': Severity.WARNING,
+            'pinocchio': Severity.WARNING, 'gazebo': Severity.WARNING})
     return Severity.WARNING if negative else Severity.INFO
 
 
-def _degenerate_effect(element: GeometryElement, negative: bool) -> str:
+def _degenerate_effect(ctx: CheckContext, element: GeometryElement, negative: bool) -> str:
     if element.group == 'collision':
-        return ': MuJoCo refuses it ("size must be positive") and collision checkers skip it'
+        selected = ctx.config.targets
+        said = (['MuJoCo refuses it ("size must be positive")'] if 'mujoco' in selected
+                else []) + (['collision checkers skip it'] if selected & CHECKERS else [])
+        if said:
+            return ': ' + ' and '.join(said)
+        return ': no real part has a negative size' if negative else ''
     if negative:
         return ': no real part has a negative size; viewers draw it mirrored or not at all'
     return ': nothing is drawn (fine for an invisible marker)'

@@ -85,7 +85,9 @@ RULES = (
          'positive eigenvalues"), on any link, and a moving body (a floating base with its '
          'free joint) whose fused mass or inertia is below mjMINVAL; it fuses links welded '
          'by fixed joints first, so a point mass welded to a body, or a moving point mass '
-         'whose welded child has inertia, compiles and gets no finding',
+         'whose welded child has inertia, compiles and gets no finding. The severity follows '
+         'the targets: an error for MuJoCo (and for Gazebo when A + B falls short of C '
+         'beyond its tolerance), an info for RViz (no inertia box), silent for the others',
          'give every principal moment a physical value (a thin rod still has m r^2 / 2 about '
          'its axis)', f'{MUJOCO}; {MUJOCO_MODEL}'),
     Rule('inertia-triangle-inequality', Severity.ERROR,
@@ -253,6 +255,9 @@ def _zero_tensor(ctx: CheckContext, link: Link) -> Iterator[Finding]:
         return  # welded: fused into the moving body above (reported there if need be)
     if ctx.fused(link.name).has_inertia(MUJOCO_MINVAL):
         return  # a welded child carries the inertia: MuJoCo compiles the fused body
+    severity = severity_for(ctx.config.targets, {'mujoco': Severity.ERROR})
+    if severity is None:
+        return  # a claim about MuJoCo only
     inertia = link.inertial.inertia
     tensor, text = suggest(ctx, link, None, 'the declared tensor')
     where = (f"on a moving link (joint '{joint.name}'), and no link welded to it adds "
@@ -261,7 +266,7 @@ def _zero_tensor(ctx: CheckContext, link: Link) -> Iterator[Finding]:
                   'as a floating base (a free joint, as for legged and mobile robots), and '
                   'accepts it welded to the world')
     yield ctx.finding(
-        'inertia-moment-tiny', Severity.ERROR,
+        'inertia-moment-tiny', severity,
         f'the inertia tensor is all zero: a point mass of {fmt(link.mass)} kg {where} '
         '(MuJoCo: "mass and inertia of moving bodies must be larger than mjMINVAL" or '
         '"inertia must have positive eigenvalues")',
@@ -392,7 +397,7 @@ def _check_tensor(ctx: CheckContext, link: Link) -> Iterator[Finding]:
             f'(the smallest is negative); Sylvester minors Ixx={fmt(minors[0])}, '
             f'Ixx*Iyy-Ixy^2={fmt(minors[1])}, det={fmt(minors[2])}'
             + (f' ({", ".join(failing)} not > 0)' if failing else '')
-            + '. Gazebo and MuJoCo refuse it',
+            + _refused(ctx, '. {} refuse{} it'),
             link=link.name, element=element, line=line, suggestion=text,
             values=_moment_values(moments, eps) + (('minors', fmt_vector(minors)),),
             suggested_inertia=inertia_values(suggestion) if suggestion is not None else None)
@@ -444,24 +449,36 @@ def _check_tensor(ctx: CheckContext, link: Link) -> Iterator[Finding]:
             f'the principal moments {fmt(a)} + {fmt(b)} = {fmt(a + b)} < {fmt(c)}: they '
             f'break A + B >= C by {fmt(-margin)} kg m^2 ({fmt(-margin / c * 100, 3)} % of '
             'C)' + _copied_products(values)
-            + '; no rigid body has them, Gazebo and MuJoCo refuse them',
+            + '; no rigid body has them' + _refused(ctx, ', {} refuse{} them'),
             link=link.name, element=element, line=line, suggestion=text,
             values=_moment_values(moments, eps) + (('margin', margin),),
             suggested_inertia=inertia_values(suggestion) if suggestion is not None else None)
         return
     if moments[0] < MUJOCO_EPS:
+        # MuJoCo refuses it; RViz cannot draw its box; Gazebo only past its tolerance.
+        selected = ctx.config.targets
+        severity = severity_for(selected, dict(
+            {'mujoco': Severity.ERROR, 'rviz': Severity.INFO},
+            **({'gazebo': Severity.ERROR} if breach else {})))
+        if severity is None:
+            return
         suggestion, text = suggest(ctx, link, _nearest_valid(tensor),
                                    'a tensor with a small positive moment')
         gazebo = ('Gazebo may refuse it too: A + B falls short of C by '
                   f'{fmt(-triangle_margin(moments))} kg m^2, a rounding error beyond its '
                   'tolerance' if breach else
                   'Gazebo accepts it within its tolerance')
+        said = ', and '.join(
+            (['MuJoCo refuses it ("inertia must have positive eigenvalues"), also on a fixed '
+              'link'] if 'mujoco' in selected else [])
+            + (['RViz cannot draw the inertia box'] if 'rviz' in selected else []))
+        said = '; '.join(([said] if said else []) + ([gazebo] if 'gazebo' in selected else []))
         yield ctx.finding(
-            'inertia-moment-tiny', Severity.ERROR,
+            'inertia-moment-tiny', severity,
             f'the smallest principal moment is {fmt(moments[0])} kg m^2 (moments '
-            f"{fmt_vector(moments)}), below MuJoCo's floor of 1e-14: MuJoCo refuses it "
-            '("inertia must have positive eigenvalues"), also on a fixed link, and RViz '
-            f'cannot draw the inertia box; {gazebo}',
+            f'{fmt_vector(moments)}), '
+            + ("below MuJoCo's floor of 1e-14" if 'mujoco' in selected else 'almost zero')
+            + f': {said}',
             link=link.name, element=element, line=line, suggestion=text,
             values=_moment_values(moments, eps),
             suggested_inertia=inertia_values(suggestion) if suggestion is not None else None)
@@ -476,6 +493,18 @@ def _check_tensor(ctx: CheckContext, link: Link) -> Iterator[Finding]:
             link=link.name, element=element, line=line, suggestion=text,
             values=_moment_values(moments, eps),
             suggested_inertia=inertia_values(suggestion) if suggestion is not None else None)
+
+
+def _refused(ctx: CheckContext, template: str) -> str:
+    """
+    Return ``template`` naming Gazebo and MuJoCo as far as they are targets ('' for neither).
+
+    ``template`` holds two slots: the engines, and the verb's 's' for one engine.
+    """
+    engines = [name for target, name in (('gazebo', 'Gazebo'), ('mujoco', 'MuJoCo'))
+               if target in ctx.config.targets]
+    return template.format(' and '.join(engines), '' if len(engines) > 1 else 's') \
+        if engines else ''
 
 
 def _copied_products(values: Tuple[float, ...]) -> str:
