@@ -156,6 +156,11 @@ CASES = [
     ('inertia-exceeds-extent', moving(inertial(ixx='0.59', iyy='0.59', izz='0.59')
                                       + box('1 1 1')), None),  # within the 1.2 margin
     ('inertia-exceeds-extent', moving(inertial(ixx='0.61', iyy='0.61', izz='0.61')
+                                      + box('1 1 1')), Severity.WARNING),  # just over it
+    # under 2x the bound, a coarser shape's tensor (UR3e's wrist 2: 1.20x): a warning
+    ('inertia-exceeds-extent', moving(inertial(ixx='0.99', iyy='0.99', izz='0.99')
+                                      + box('1 1 1')), Severity.WARNING),
+    ('inertia-exceeds-extent', moving(inertial(ixx='1.01', iyy='1.01', izz='1.01')
                                       + box('1 1 1')), Severity.ERROR),
     # inertia-exceeds-robot: no geometry on the link's body; the robot bounds it
     ('inertia-exceeds-robot', moving(inertial(mass='0.001', ixx='0.001', iyy='0.001',

@@ -52,6 +52,10 @@ from urdf_link_tools.records import record
 #: neighbour (CAD tensors up to 10 % over were seen on Unitree and iCub ankles and
 #: shoulders); clear excess (placeholders, unit slips, 1.24x on a calf) stays flagged.
 MARGIN = 1.2
+#: Over the bound by less than this factor, a link's excess is a warning: the tensor of a
+#: coarser shape than the part (UR3e's wrist 2: a cylinder's, 1.20x) or parts the meshes
+#: leave out (TurtleBot3's lidar, 1.33x). Placeholders and unit slips lie far above.
+CLEAR_EXCESS = 2.0
 #: Geometry whose bounds' diagonal is below this (m) is a marker, not the part's extent.
 MARKER_SIZE = 0.01
 
@@ -63,7 +67,9 @@ RULES = (
          'no distribution of the mass within the part has it: a placeholder (1e-3 kg m^2 on a '
          '1 g link) or a unit slip. Simulators accept it, and where the link is welded to a '
          "body (MuJoCo fuses, Gazebo lumps fixed joints) it can multiply that body's inertia. "
-         'An info when it is welded to a body whose largest moment it changes by under 10 % '
+         "A warning under 2x the bound (a coarser shape's tensor, parts the meshes leave "
+         'out). An info when it is welded to a body whose largest moment it changes by under '
+         '10 % '
          '(impossible, but fused away: nothing simulated changes), or to a massless root '
          "link named 'world' (a fixed base: it never moves). One tensor on 3 or more "
          'links that exceed is one finding, which also lists the links carrying the same '
@@ -759,7 +765,11 @@ def _finding(ctx: CheckContext, link: Link, found: Excess, suggesting: bool = Tr
                  f'has a radius of gyration over {fmt(size, 3)} m')
     else:
         claim = (f'more than any {fmt(link.mass)} kg body inside the visual and collision '
-                 f'geometry of its body can have: at most m ({others}) = {fmt(found.bound)} '
+                 f'geometry of its body can have'
+                 + (f' ({fmt(found.moment / found.bound, 3)}x: the tensor of a shape larger '
+                    'than the part, or parts the meshes leave out?)'
+                    if 0.0 < found.bound and found.moment < CLEAR_EXCESS * found.bound else '')
+                 + f': at most m ({others}) = {fmt(found.bound)} '
                  f'kg m^2 with all the mass at the corners of {fmt_vector(lo, 3)} to '
                  f'{fmt_vector(hi, 3)} m'
                  + (f' (about their centre: the declared centre of mass lies '
@@ -769,8 +779,11 @@ def _finding(ctx: CheckContext, link: Link, found: Excess, suggesting: bool = Tr
     growth = _welded_growth(ctx, link)
     fused_away = growth is not None and growth[1] < 1.0 + FUSED_AWAY
     grounded = welded_to_world(ctx, link)
+    over = found.moment / found.bound if found.bound > 0.0 else math.inf
+    # Up to CLEAR_EXCESS over the bound, a coarser shape's tensor (a cylinder around the
+    # part, UR3e's wrist 2 at 1.20x) or parts the meshes leave out: a warning.
     severity = Severity.INFO if fused_away or grounded else (
-        Severity.WARNING if found.of_robot else Severity.ERROR)
+        Severity.WARNING if found.of_robot or over < CLEAR_EXCESS else Severity.ERROR)
     effect = ''
     if grounded:
         effect = ("; it is welded to 'world' (a fixed base): no simulator moves it, so it "
@@ -797,7 +810,8 @@ def _finding(ctx: CheckContext, link: Link, found: Excess, suggesting: bool = Tr
         link=link.name, element='inertial/inertia', line=link.inertial.inertia.line,
         suggestion=text,
         values=(('moment', found.moment), ('bound', found.bound), ('axis', axis),
-                ('radius_of_gyration', gyration)),
+                ('radius_of_gyration', gyration))
+        + ((('over', over),) if not found.of_robot else ()),
         suggested_inertia=inertia_values(tensor) if tensor is not None else None)
 
 
