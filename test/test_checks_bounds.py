@@ -643,3 +643,29 @@ def test_a_centre_of_mass_just_outside_is_judged_about_the_box_centre(com, momen
     if judged:
         assert '(about their centre: the declared centre of mass lies 4.8 mm outside them)' \
             in bound[0].message
+
+
+@pytest.mark.parametrize('count', [2, 3, 5])
+def test_tensors_of_their_own_with_a_moment_near_zero_are_one_finding(count):
+    # Ginger's exporter wrote each thin part a rod's tensor (0, I, I) with its own I and a
+    # smallest moment of 1e-27 to 1e-20 (19 links, 19 findings): from 3 links, one finding
+    # listing them, each link's suggested tensor kept for --fix-inertia.
+    parts = ''.join(
+        f'<link name="rod{i}"><inertial><mass value="0.1"/><inertia ixx="{1e-22 * (i + 1)}" '
+        f'ixy="0" ixz="0" iyy="{0.001 * (i + 1)}" iyz="0" izz="{0.001 * (i + 1)}"/>'
+        f'</inertial>{box("0.2 0.02 0.02")}</link>' for i in range(count))
+    joints = ''.join(
+        f'<joint name="j{i}" type="revolute"><parent link="base"/><child link="rod{i}"/>'
+        '<axis xyz="0 0 1"/><limit lower="-1" upper="1" effort="1" velocity="1"/></joint>'
+        for i in range(count))
+    text = f'<robot name="r"><link name="base"/>{parts}{joints}</robot>'
+    found = [f for f in analyze(parse_urdf_string(text), NO_MESHES).findings
+             if f.rule == 'inertia-moment-tiny']
+    if count < 3:
+        assert sorted(f.link for f in found) == [f'rod{i}' for i in range(count)]
+        return
+    (finding,) = found
+    assert finding.links == tuple(f'rod{i}' for i in range(count))
+    assert finding.message.startswith(f'{count} links declare tensors whose smallest '
+                                      'principal moment is near 0')
+    assert [name for name, _ in finding.links_suggested_inertia] == list(finding.links)

@@ -305,9 +305,21 @@ def _copied(ctx: CheckContext) -> Dict[Tuple[object, ...], List[Finding]]:
             shared = _same_tensor(link.inertial.inertia.as_tuple())
             for finding in findings:
                 groups.setdefault((finding.rule,) + shared, []).append(finding)
-        found = ctx.memo[key] = {group: findings for group, findings in groups.items()
-                                 if len(findings) >= MODEL_WIDE_MIN}
+        found = {group: findings for group, findings in groups.items()
+                 if len(findings) >= MODEL_WIDE_MIN}
+        # Tensors of their own with a moment near 0 on 3 or more links (an exporter's rods,
+        # (0, I, I), on a humanoid's 19 links): one choice too.
+        near_zero = [finding for group, findings in groups.items()
+                     if group[0] == 'inertia-moment-tiny' and group not in found
+                     and any(group[1:]) for finding in findings]
+        if len(near_zero) >= MODEL_WIDE_MIN:
+            found[NEAR_ZERO] = near_zero
+        ctx.memo[key] = found
     return found  # type: ignore[return-value]
+
+
+#: _copied's key of the tensors of their own whose smallest moment is near 0
+NEAR_ZERO = ('inertia-moment-tiny', 'near zero')
 
 
 def _same_tensor(values: Tuple[float, ...]) -> Tuple[object, ...]:
@@ -344,9 +356,15 @@ def check_copied_tensors(ctx: CheckContext) -> Iterator[Finding]:
 
     The same six numbers on every finger link (Allegro's fingers: one tensor breaking
     A + B >= C on three; to 6 digits, :func:`_same_tensor`) are one choice: one finding,
-    each link's fix kept for --fix-inertia (``links_suggested_inertia``).
+    each link's fix kept for --fix-inertia (``links_suggested_inertia``). So are tensors of
+    their own with a moment near 0 (inertia-moment-tiny) on 3 or more links.
     """
-    for findings in _copied(ctx).values():
+    for group, findings in _copied(ctx).items():
+        if group == NEAR_ZERO:
+            yield from grouped(ctx, findings, 'links declare tensors whose smallest principal '
+                                              "moment is near 0 (a line's, as an exporter writes "
+                                              "a thin rod's: 0, I, I)", own_fixes=True)
+            continue
         first = ctx.robot.link(findings[0].link or '')
         tensor = first.inertial.inertia.as_tuple()  # type: ignore[union-attr]
         yield from grouped(ctx, findings, f'links declare the same tensor '
