@@ -669,3 +669,18 @@ def test_tensors_of_their_own_with_a_moment_near_zero_are_one_finding(count):
     assert finding.message.startswith(f'{count} links declare tensors whose smallest '
                                       'principal moment is near 0')
     assert [name for name, _ in finding.links_suggested_inertia] == list(finding.links)
+
+
+def test_a_centre_of_mass_on_an_edge_is_named_and_moving_it_is_suggested():
+    # ROBOTIS OP2's arm links: the <inertial> at the corner of the part's box (its x and y
+    # minimum), where no tensor fits: the finding says the edge, and the fix says to move
+    # the origin into the part, at its box's centre.
+    part = ('<inertial><mass value="0.01"/><inertia ixx="1e-6" ixy="0" ixz="0" iyy="1e-6" '
+            'iyz="0" izz="1e-6"/></inertial><collision><origin xyz="0.016 0.016 0"/>'
+            '<geometry><box size="0.032 0.032 0.035"/></geometry></collision>')
+    (finding,) = [f for f in analyze(parse_urdf_string(_chain([part])), NO_MESHES).findings
+                  if f.rule == 'inertia-exceeds-extent']
+    assert '(the centre of mass lies on an edge of that box, at its x minimum and y minimum' \
+        in finding.message
+    assert finding.suggestion.endswith("move the <inertial> origin into the part (its box's "
+                                       'centre is at xyz="0.016 0.016 0")'), finding.suggestion

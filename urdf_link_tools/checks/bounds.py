@@ -568,23 +568,32 @@ def _by_diagonal(ctx: CheckContext, singles: List[Tuple[Link, Finding]]) -> Iter
                            'the link can have', own_fixes=True)
 
 
+def _face_axes(link: Link, lo: np.ndarray, hi: np.ndarray) -> List[int]:
+    """Return the axes on which the declared centre of mass lies on the body's box."""
+    com = link.inertial.origin.xyz
+    return [axis for axis in range(3) if hi[axis] > lo[axis]
+            and (com[axis] == lo[axis] or com[axis] == hi[axis])]
+
+
 def _on_face(link: Link, lo: np.ndarray, hi: np.ndarray) -> str:
     """
-    Say so when the declared centre of mass lies on a face of the body's box.
+    Say so when the declared centre of mass lies on a face of the body's box (or an edge).
 
     Bullet's quadruped: no <origin> in the lower legs' <inertial>, so the centre of mass is
     the link origin, at the end of a leg that runs from z = 0 to 0.2 m: the bound about it
-    is tiny on two axes, and the origin is the likelier fault.
+    is tiny on two axes, and the origin is the likelier fault. ROBOTIS OP2's arm links: the
+    origin at the corner of the part's box (on an edge: its x and y minimum).
     """
     com = link.inertial.origin.xyz
-    faces = [axis for axis in range(3) if hi[axis] > lo[axis]
-             and (com[axis] == lo[axis] or com[axis] == hi[axis])]
+    faces = _face_axes(link, lo, hi)
     if not faces:
         return ''
+    where = ' and '.join(f'{"xyz"[axis]} {"minimum" if com[axis] == lo[axis] else "maximum"}'
+                         for axis in faces)
     written = 'has no <origin>, so it is' if link.inertial.origin.line is None else 'is'
-    return (f' (the centre of mass lies on a face of that box, at its {"xyz"[faces[0]]} '
-            f'{"minimum" if com[faces[0]] == lo[faces[0]] else "maximum"}: the <inertial> '
-            f'{written} at xyz="{fmt_vector(com)}"; a part\'s centre of mass lies inside it)')
+    return (f' (the centre of mass lies on {("a face", "an edge", "a corner")[len(faces) - 1]} '
+            f'of that box, at its {where}: the <inertial> {written} at '
+            f'xyz="{fmt_vector(com)}"; a part\'s centre of mass lies inside it)')
 
 
 def _written_on(own: List[Tuple[str, object]], names: Tuple[str, ...]) -> str:
@@ -803,6 +812,12 @@ def _finding(ctx: CheckContext, link: Link, found: Excess, suggesting: bool = Tr
     unit = _unit_slip(ctx, link, found) if suggesting and not found.of_robot else None
     if unit is not None:
         tensor, text = unit
+    if suggesting and not found.of_robot and found.outside == 0.0 and \
+            _face_axes(link, lo, hi):
+        # The origin left at the part's end or corner is the likelier fault (OP2's arms).
+        text += ('; the centre of mass on the boundary of the body is the likelier fault: '
+                 "move the <inertial> origin into the part (its box's centre is at "
+                 f'xyz="{fmt_vector((lo + hi) / 2.0)}")')
     return ctx.finding(
         rule, severity,
         f"the moment about the link's {axis} axis is {fmt(found.moment)} kg m^2 (a radius "
