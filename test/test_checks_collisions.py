@@ -321,6 +321,31 @@ def test_one_collision_only_link_keeps_its_overlaps_as_pairs():
     assert 'second_model_links' not in dict(found[0].values)
 
 
+def test_three_pairs_welded_together_are_one_info_naming_every_pair():
+    # A kitchen's drawers: five panels welded together whose edges overlap, two findings per
+    # drawer (38 infos on one asset); TALOS's grippers: motor and inner links welded. From 3
+    # pairs of links welded together, one info with every pair and its SRDF entry.
+    from urdf_link_tools.reports.scene import collision_pairs
+    panels = [box_link(f'panel{i}', '0.1 0.1 0.02', f'0 0 {0.015 * i}') for i in range(4)]
+    welds = [joint(f'w{i}', 'fixed', 'base', f'panel{i}', '0.5 0 0') for i in range(4)]
+    text = robot('drawer', box_link('base', '0.05 0.05 0.05'), *panels, *welds)
+    analysis = analyze(parse_urdf_string(text), CheckConfig(check_meshes=False))
+    (finding,) = [f for f in analysis.findings if f.rule == RULE]
+    values = dict(finding.values)
+    assert finding.severity == Severity.INFO
+    assert finding.message.startswith('3 pairs of links welded together (fixed joints) overlap '
+                                      'at rest (panel0 and panel1, panel1 and panel2, panel2 '
+                                      'and panel3): they never move apart')
+    assert values['pairs'] == 'panel0, panel1; panel1, panel2; panel2, panel3'
+    assert finding.suggestion.startswith('Disable its 3 pairs in the SRDF (<disable_collisions '
+                                         'link1="panel0" link2="panel1" reason="Always"/>')
+    assert sorted(finding.links) == ['panel0', 'panel1', 'panel2', 'panel3']
+    assert [pair['severity'] for pair in collision_pairs(analysis)] == ['info'] * 3
+    # two pairs stay two pair findings
+    two = robot('drawer', box_link('base', '0.05 0.05 0.05'), *panels[:3], *welds[:3])
+    assert len(overlaps(two)) == 2
+
+
 def test_links_welded_together_overlap_as_an_info_with_the_srdf_entry():
     # ANYmal's face and lidar cage, both fixed to the trunk, never move apart: simulators
     # fuse them (MuJoCo skips contacts within a weld), MoveIt Setup Assistant disables the

@@ -67,6 +67,8 @@ ENVELOPE_DETAIL = 100
 SECOND_MODEL_MIN = 2
 #: ... when its bounding box and its parent's share this much of the smaller one's volume.
 SECOND_MODEL_SHARE = 0.5
+#: Pairs of links welded together that overlap at rest: from this many, one finding.
+WELDED_MIN = 3
 
 #: Targets that collide every pair of links the SRDF does not disable.
 PLANNERS = ('moveit', 'pinocchio')
@@ -155,6 +157,12 @@ def check_overlaps(ctx: CheckContext) -> Iterator[Finding]:
     if shadows:
         yield _second_model_finding(ctx, models, shadows,
                                     [seen[(item.link1, item.link2)] for item in shadows])
+    welded = [item for item in kept if ctx.weld_top(item.link1) == ctx.weld_top(item.link2)]
+    if len(welded) >= WELDED_MIN:
+        # Parts welded together whose shapes overlap (a kitchen's drawer panels, a torso's
+        # covers): one choice, never moving apart, one info for the SRDF.
+        kept = [item for item in kept if item not in welded]
+        yield _welded_finding(ctx, welded, [seen[(item.link1, item.link2)] for item in welded])
     envelopes, single = envelope_groups(kept)
     for link_name, group in envelopes:
         yield _envelope_finding(ctx, link_name, group,
@@ -373,70 +381,114 @@ def second_model_group(ctx: CheckContext, overlaps: Sequence['Overlap']) \
 def _second_model_finding(ctx: CheckContext, shadows: FrozenSet[str], group: List['Overlap'],
                           seen_by: Sequence[Dict[str, Severity]]) -> Finding:
     """
-    One finding for a second collision model's overlaps: every pair, the deepest first.
+    One finding for a second collision model's overlaps (:func:`_pair_list_finding`).
 
-    The finding is on the deepest pair (``other_link``, ``depth_mm``, ``point_in_link`` as a
-    pair's); ``links`` holds that pair's links and then every other link of the pairs, and
-    the values list each pair (``pairs``), its depth (``depths_mm``) and its contact point
-    in the root link's frame (``points_in_root``), which the markers and the page draw. The
-    links of the second model own it (``second_model_links``).
+    The links of the second model own it (``second_model_links``).
 
     :param shadows: :func:`second_model_links`
+    """
+    def describe(pairs: List[Tuple[str, str]], links: Tuple[str, ...]) -> str:
+        models = sorted({pair[0] for pair in pairs} | {pair[1] for pair in pairs
+                                                       if pair[1] in shadows})
+        partners = [name for name in links if name not in shadows]
+        return (f'{len(models)} collision-only links fixed to links with collision geometry '
+                f'of their own ({listed(tuple(models))}) look like a second collision model of '
+                "the same bodies (such as Franka's coarse self-collision capsules next to its "
+                f'detailed meshes); at rest they overlap in {len(group)} pairs'
+                + (f', also with {listed(tuple(partners))}' if partners else ''))
+
+    models = sorted({name for item in group for name in (item.link1, item.link2)
+                     if name in shadows})
+    return _pair_list_finding(
+        ctx, group, seen_by, shadows, describe,
+        "if each model is checked only against itself (a robot controller's self-collision "
+        'capsules), leave the second model out of the description the planner loads, or ',
+        '; otherwise shrink the geometry of the pairs that should not touch',
+        (('second_model_links', ', '.join(models)),))
+
+
+def _welded_finding(ctx: CheckContext, group: List['Overlap'],
+                    seen_by: Sequence[Dict[str, Severity]]) -> Finding:
+    """One finding for the overlaps of links welded together (:func:`_pair_list_finding`)."""
+    def describe(pairs: List[Tuple[str, str]], links: Tuple[str, ...]) -> str:
+        return (f'{len(pairs)} pairs of links welded together (fixed joints) overlap at rest '
+                f'({listed(tuple(f"{a} and {b}" for a, b in pairs))}): they never move apart, '
+                'so simulators fuse them, and only a planner without the pairs in its SRDF '
+                'sees them (MoveIt Setup Assistant disables such pairs as "Always")')
+
+    return _pair_list_finding(ctx, group, seen_by, frozenset(), describe, '',
+                              ' (or, if the overlaps are not meant, shrink the collision '
+                              'geometry of the parts)', ())
+
+
+def _pair_list_finding(ctx: CheckContext, group: List['Overlap'],
+                       seen_by: Sequence[Dict[str, Severity]], owners: FrozenSet[str],
+                       describe, lead_in: str, tail: str,
+                       extra: Tuple[Tuple[str, object], ...]) -> Finding:
+    """
+    One finding for many pairs that overlap at rest by one design choice, deepest first.
+
+    The finding is on the deepest pair (``other_link``, ``depth_mm``, ``point_in_link`` as a
+    pair's; of those that move apart when there are any); ``links`` holds that pair's links
+    and then every other link of the pairs, and the values list each pair (``pairs``), its
+    depth (``depths_mm``) and its contact point in the root link's frame
+    (``points_in_root``), which the markers and the page draw.
+
+    :param owners: links whose side of a pair comes first (else the pair's own order)
+    :param describe: (pairs, links) -> the message's head
+    :param lead_in: the suggestion's text before the SRDF and MJCF entries
+    :param tail: the suggestion's text after them
+    :param extra: more values
     """
     flags = [ctx.weld_top(item.link1) == ctx.weld_top(item.link2) for item in group]
     lead_index = next((index for index, flag in enumerate(flags) if not flag), 0)
     lead = group[lead_index]
-    # The finding is the second model's link's: its side of the deepest pair first.
-    swap = lead.link1 not in shadows
+    swap = lead.link1 not in owners and lead.link2 in owners
     name, other = (lead.link2, lead.link1) if swap else (lead.link1, lead.link2)
     element, other_element = (lead.element2, lead.element1) if swap else \
         (lead.element1, lead.element2)
     point = lead.point_in_link2 if swap else lead.point_in_link1
-    pairs = [((item.link2, item.link1) if item.link1 not in shadows else
-              (item.link1, item.link2)) for item in group]
-    models = sorted({pair[0] for pair in pairs} | {pair[1] for pair in pairs if pair[1] in
-                                                   shadows})
+    pairs = [((item.link2, item.link1) if item.link1 not in owners and item.link2 in owners
+              else (item.link1, item.link2)) for item in group]
     links = tuple(dict.fromkeys((name, other) + tuple(n for pair in pairs for n in pair)))
-    partners = [n for n in links if n not in shadows]
     by_target: Dict[str, Severity] = {}
     for claims in seen_by:
         for target, severity in claims.items():
             by_target[target] = max(severity, by_target.get(target, severity))
     welded = sum(flags)
+    reason = 'Always' if welded == len(group) else 'Default'
     entries = (f'disable its {len(group)} pairs in the SRDF (<disable_collisions '
-               f'link1="{pairs[0][0]}" link2="{pairs[0][1]}" reason="Default"/>, one per pair'
-               + (f', reason="Always" for the {welded} welded together' if welded else '')
+               f'link1="{pairs[0][0]}" link2="{pairs[0][1]}" reason="{reason}"/>, one per pair'
+               + (f', reason="Always" for the {welded} welded together'
+                  if welded and reason != 'Always' else '')
                + '; urdf-link-tools collisions writes them) and check with --srdf SRDF')
     fixes = _fixes(ctx, by_target, entries, [
         (item.link1, item.link2) for item, claims in zip(group, seen_by) if 'mujoco' in claims])
-    effects = _effects(ctx, by_target)
+    effects = _effects(ctx, by_target) if welded < len(group) else ''
     local = _micrometres(point)
+    if not fixes:  # seen by MoveIt alone, as an info (links welded together): the SRDF
+        fixes = [entries]
+    suggestion = lead_in + '; '.join(fixes) + tail
     return ctx.finding(
         OVERLAP, severity_for(ctx.config.targets, by_target) or Severity.INFO,
-        f'{len(models)} collision-only links fixed to links with collision geometry of their '
-        f'own ({listed(tuple(models))}) look like a second collision model of the same '
-        "bodies (such as Franka's coarse self-collision capsules next to its detailed "
-        f'meshes); at rest they overlap in {len(group)} pairs'
-        + (f', also with {listed(tuple(partners))}' if partners else '')
+        describe(pairs, links)
         + f"; the deepest is '{name}' ({element}) with '{other}' ({other_element}), "
         f"{_depth_text(lead.depth)}, at ({fmt_vector(local)}) in '{name}''s frame"
         + (f'; {effects}' if effects else ''),
         link=name, element=element, line=_element_line(ctx.robot.link(name), element),
-        suggestion=("if each model is checked only against itself (a robot controller's "
-                    'self-collision capsules), leave the second model out of the description '
-                    'the planner loads, or ' + '; '.join(fixes)
-                    + '; otherwise shrink the geometry of the pairs that should not touch'),
+        suggestion=suggestion if lead_in else suggestion[0].upper() + suggestion[1:],
         values=(('other_link', other), ('other_element', other_element),
                 ('depth_mm', lead.depth * 1000.0),
                 ('point_in_link', fmt_vector(local, 6)),
-                ('point_in_root', fmt_vector(_micrometres(lead.point), 6)),
-                ('second_model_links', ', '.join(models)), ('count', len(group)),
-                ('pairs', '; '.join(f'{a}, {b}' for a, b in pairs[:ENVELOPE_DETAIL])),
-                ('depths_mm', ' '.join(fmt(item.depth * 1000.0, 6)
-                                       for item in group[:ENVELOPE_DETAIL])),
-                ('points_in_root', '; '.join(fmt_vector(_micrometres(item.point), 6)
-                                             for item in group[:ENVELOPE_DETAIL])),
-                ('targets', _seeing(ctx, by_target))),
+                ('point_in_root', fmt_vector(_micrometres(lead.point), 6)))
+        + extra
+        + (('count', len(group)),
+           ('pairs', '; '.join(f'{a}, {b}' for a, b in pairs[:ENVELOPE_DETAIL])),
+           ('depths_mm', ' '.join(fmt(item.depth * 1000.0, 6)
+                                  for item in group[:ENVELOPE_DETAIL])),
+           ('points_in_root', '; '.join(fmt_vector(_micrometres(item.point), 6)
+                                        for item in group[:ENVELOPE_DETAIL])),
+           ('targets', _seeing(ctx, by_target))),
         links=links)
 
 
