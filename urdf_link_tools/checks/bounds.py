@@ -813,7 +813,7 @@ def _finding(ctx: CheckContext, link: Link, found: Excess, suggesting: bool = Tr
     if unit is not None:
         tensor, text = unit
     if suggesting and not found.of_robot and found.outside == 0.0 and \
-            _face_axes(link, lo, hi):
+            'inertial origin' not in text and _face_axes(link, lo, hi):
         # The origin left at the part's end or corner is the likelier fault (OP2's arms).
         text += ('; the centre of mass on the boundary of the body is the likelier fault: '
                  "move the <inertial> origin into the part (its box's centre is at "
