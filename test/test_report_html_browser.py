@@ -184,10 +184,12 @@ def test_report_in_the_browser(browser, tmp_path, monkeypatch, name):
         facts = page.locator('#facts').text_content()
         for finding in findings:
             if finding['rule'] == 'collision-overlap-at-rest':
-                partners = (finding.get('links') or [None])[1:] or \
-                    [finding['values']['other_link']]
-                for other in partners:
-                    assert f"{finding['link']} / {other} (" in facts, facts
+                listed = finding['values'].get('pairs')  # a pair list (a second model's)
+                pairs = [text.split(', ') for text in listed.split('; ')] if listed else \
+                    [(finding['link'], other) for other in
+                     (finding.get('links') or [None])[1:] or [finding['values']['other_link']]]
+                for link, other in pairs:
+                    assert f'{link} / {other} (' in facts, facts
                 assert f" mm, {finding['severity']})" in facts, facts
 
         # long facts (a file path, the overlapping pairs) wrap inside the panel
