@@ -731,6 +731,29 @@ def test_a_collision_of_size_zero_is_a_claim_about_colliding_engines(targets, se
         assert found[0].message.endswith('radius=-0.01: no real part has a negative size')
 
 
+@pytest.mark.parametrize('targets,said', [
+    (None, 'Gazebo leaves the link and its joint out of the model and MuJoCo refuses to '
+           'compile'),
+    (('gazebo', 'rviz'), 'Gazebo leaves the link and its joint out of the model'),
+    (('mujoco',), 'MuJoCo refuses to compile'),
+    (('rviz', 'moveit', 'kdl'), None)])
+def test_a_moving_link_without_mass_is_a_claim_about_gazebo_and_mujoco(targets, said):
+    # Drake's PR2 planar base (prismatic x and y links without <inertial>): Gazebo drops
+    # them, MuJoCo refuses them; RViz, MoveIt and robot_state_publisher need no mass, and a
+    # user checking for them is not told (sweep of 372 published URDFs, 2026-11-29).
+    text = moving('', root_body=GOOD_PART)
+    config = NO_MESHES if targets is None else CheckConfig(check_meshes=False,
+                                                           targets=frozenset(targets))
+    found = [f for f in analyze(parse_urdf_string(text), config).findings
+             if f.rule == 'mass-not-positive']
+    if said is None:
+        assert found == []
+        return
+    (finding,) = found
+    assert finding.severity == Severity.ERROR
+    assert finding.message == f"has no <inertial> but moves (joint 'j', revolute): {said}"
+
+
 def test_parse_notes_are_findings():
     text = robot('<link name="a"><inertial><mass value="1"/><inertia ixx="1" ixy="0" '
                  'ixz="0" iyy="1" iyz="0" izz="1"/></inertial><inertial><mass value="2"/>'

@@ -196,13 +196,26 @@ def _check_mass(ctx: CheckContext, link: Link) -> Iterator[Finding]:
         # geometry (inertiafromgeom="auto"), so it refuses only a body with none to infer
         # from, or an explicit mass of 0 (test_checks_mujoco_claims.py).
         infers = inertial is None and ctx.group_has_collision(link.name)
-        mujoco = '' if infers else ' and MuJoCo refuses to compile'
-        consequence = ('Gazebo leaves the link and its joint out of the model' + mujoco
-                       if fused.mass <= 0.0 else
-                       f'the links welded to it weigh {fmt(fused.mass)} kg but have no '
-                       'rotational inertia, so MuJoCo refuses to compile')
+        # Claims about Gazebo and MuJoCo: silent when neither is a target (RViz, MoveIt and
+        # KDL's robot_state_publisher need no mass).
+        selected = ctx.config.targets
+        if fused.mass <= 0.0:
+            refusing = {'gazebo': Severity.ERROR}
+            if not infers:
+                refusing['mujoco'] = Severity.ERROR
+            said = (['Gazebo leaves the link and its joint out of the model']
+                    if 'gazebo' in selected else []) + \
+                (['MuJoCo refuses to compile'] if 'mujoco' in selected and not infers else [])
+            consequence = ' and '.join(said)
+        else:
+            refusing = {'mujoco': Severity.ERROR}
+            consequence = (f'the links welded to it weigh {fmt(fused.mass)} kg but have no '
+                           'rotational inertia, so MuJoCo refuses to compile')
+        severity = severity_for(selected, refusing)
+        if severity is None:
+            return
         yield ctx.finding(
-            'mass-not-positive', Severity.ERROR,
+            'mass-not-positive', severity,
             f"{what} but moves (joint '{joint.name}', {joint.type}): {consequence}",
             link=link.name, element=element, line=line,
             suggestion=hint, values=(('mass', mass), ('parent_joint', joint.name),
