@@ -641,14 +641,19 @@ def test_ignore_rules_drop_findings():
     assert 'mass-not-positive' not in rules
 
 
+def _targeted(targets):
+    """Return the configuration without meshes for these targets (None: all)."""
+    return NO_MESHES if targets is None else CheckConfig(check_meshes=False,
+                                                         targets=frozenset(targets))
+
+
 @pytest.mark.parametrize('targets,severity', [
     (None, Severity.INFO), (('kdl',), Severity.INFO), (('mujoco', 'kdl'), Severity.INFO),
     (('gazebo',), None), (('mujoco',), None), (('moveit', 'rviz', 'pinocchio'), None)])
 def test_root_link_inertia_is_a_claim_about_kdl_only(targets, severity):
     # a floating base carries its mass on the root by design: only KDL drops it
     text = moving(GOOD_PART, root_body=GOOD_PART)
-    config = NO_MESHES if targets is None else CheckConfig(check_meshes=False,
-                                                           targets=frozenset(targets))
+    config = _targeted(targets)
     found = [f for f in analyze(parse_urdf_string(text), config).findings
              if f.rule == 'root-link-inertia']
     assert [f.severity for f in found] == ([] if severity is None else [severity])
@@ -664,8 +669,7 @@ def test_a_tiny_moment_is_a_claim_about_mujoco_rviz_and_gazebo(targets, severity
     # Gazebo accepts them within its tolerance; a user of RViz, MoveIt and KDL is not told
     # about MuJoCo (sweep of 372 published URDFs, 2026-11-29).
     text = moving(inertial(ixx='1e-22', iyy='1e-22', izz='1e-22', mass='0.01') + box())
-    config = NO_MESHES if targets is None else CheckConfig(check_meshes=False,
-                                                           targets=frozenset(targets))
+    config = _targeted(targets)
     found = [f for f in analyze(parse_urdf_string(text), config).findings
              if f.rule == 'inertia-moment-tiny']
     assert [f.severity for f in found] == ([] if severity is None else [severity])
@@ -678,8 +682,7 @@ def test_a_tiny_moment_is_a_claim_about_mujoco_rviz_and_gazebo(targets, severity
 @pytest.mark.parametrize('targets', [None, ('gazebo', 'rviz'), ('moveit',)])
 def test_a_point_mass_on_a_moving_link_is_a_claim_about_mujoco(targets):
     text = moving(inertial(ixx='0', iyy='0', izz='0') + box())
-    config = NO_MESHES if targets is None else CheckConfig(check_meshes=False,
-                                                           targets=frozenset(targets))
+    config = _targeted(targets)
     found = [f for f in analyze(parse_urdf_string(text), config).findings
              if f.rule == 'inertia-moment-tiny']
     assert [f.severity for f in found] == ([Severity.ERROR] if targets is None else [])
@@ -692,8 +695,7 @@ def test_a_broken_triangle_names_only_the_selected_engines(targets, engines):
     # A tensor no rigid body has is an error whatever the targets; which engines refuse it
     # is said only of those selected (Drake's Atlas robotiq.urdf, with --target rviz,...).
     text = moving(inertial(ixx='0.01', iyy='0.01', izz='0.05') + box())
-    config = NO_MESHES if targets is None else CheckConfig(check_meshes=False,
-                                                           targets=frozenset(targets))
+    config = _targeted(targets)
     (finding,) = [f for f in analyze(parse_urdf_string(text), config).findings
                   if f.rule == 'inertia-triangle-inequality']
     assert finding.severity == Severity.ERROR
@@ -715,8 +717,7 @@ def test_a_collision_of_size_zero_is_a_claim_about_colliding_engines(targets, se
     # the collision checkers skip them; RViz and KDL do not collide.
     text = moving(GOOD_PART.replace('</collision>', '</collision><collision><geometry>'
                                     '<sphere radius="0"/></geometry></collision>', 1))
-    config = NO_MESHES if targets is None else CheckConfig(check_meshes=False,
-                                                           targets=frozenset(targets))
+    config = _targeted(targets)
     found = [f for f in analyze(parse_urdf_string(text), config).findings
              if f.rule == 'geometry-degenerate']
     assert [f.severity for f in found] == ([] if severity is None else [severity])
@@ -742,8 +743,7 @@ def test_a_moving_link_without_mass_is_a_claim_about_gazebo_and_mujoco(targets, 
     # them, MuJoCo refuses them; RViz, MoveIt and robot_state_publisher need no mass, and a
     # user checking for them is not told (sweep of 372 published URDFs, 2026-11-29).
     text = moving('', root_body=GOOD_PART)
-    config = NO_MESHES if targets is None else CheckConfig(check_meshes=False,
-                                                           targets=frozenset(targets))
+    config = _targeted(targets)
     found = [f for f in analyze(parse_urdf_string(text), config).findings
              if f.rule == 'mass-not-positive']
     if said is None:
