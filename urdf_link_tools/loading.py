@@ -38,6 +38,8 @@ if TYPE_CHECKING:  # pragma: no cover - the sandbox is imported for xacro input 
     from urdf_link_tools.xacro.sandbox import ToolFailure, XacroOptions
 
 XACRO_NAMESPACE = b'ros.org/wiki/xacro'
+#: what only xacro writes: its elements, its expressions, its substitution args
+_XACRO_MARKS = (b'<xacro:', b'${', b'$(')
 #: an XML comment, where xacro markup is no use of xacro
 _COMMENT = re.compile(rb'<!--.*?-->', re.DOTALL)
 LOG = logging.getLogger(__name__)
@@ -183,10 +185,10 @@ def _uses_xacro(data: bytes) -> bool:
     A plain URDF exported from xacro often keeps xacro in a comment (Motoman's SIA5D:
     ``<!--r=${90*deg}-->``, PR2's and Valkyrie's generated files): not a use.
     """
-    if b'<xacro:' not in data and b'${' not in data and b'$(' not in data:
+    if not any(mark in data for mark in _XACRO_MARKS):
         return False
     text = _COMMENT.sub(b'', data)
-    return b'<xacro:' in text or b'${' in text or b'$(' in text
+    return any(mark in text for mark in _XACRO_MARKS)
 
 
 def load_description(path: str, max_bytes: int = DESCRIPTION_MAX_BYTES,

@@ -767,6 +767,7 @@ def _finding(ctx: CheckContext, link: Link, found: Excess, suggesting: bool = Tr
     others = ' + '.join(f'V_{a}' for a in 'xyz' if a != axis)
     lo, hi = found.bounds
     gyration = math.sqrt(found.moment / link.mass)
+    over = found.moment / found.bound if found.bound > 0.0 else math.inf
     if found.of_robot:
         size = float(np.linalg.norm(hi - lo))
         claim = (f'larger than the whole robot ({fmt(size, 3)} m across at its zero '
@@ -775,9 +776,8 @@ def _finding(ctx: CheckContext, link: Link, found: Excess, suggesting: bool = Tr
     else:
         claim = (f'more than any {fmt(link.mass)} kg body inside the visual and collision '
                  f'geometry of its body can have'
-                 + (f' ({fmt(found.moment / found.bound, 3)}x: the tensor of a shape larger '
-                    'than the part, or parts the meshes leave out?)'
-                    if 0.0 < found.bound and found.moment < CLEAR_EXCESS * found.bound else '')
+                 + (f' ({fmt(over, 3)}x: the tensor of a shape larger than the part, or parts '
+                    'the meshes leave out?)' if over < CLEAR_EXCESS else '')
                  + f': at most m ({others}) = {fmt(found.bound)} '
                  f'kg m^2 with all the mass at the corners of {fmt_vector(lo, 3)} to '
                  f'{fmt_vector(hi, 3)} m'
@@ -788,7 +788,6 @@ def _finding(ctx: CheckContext, link: Link, found: Excess, suggesting: bool = Tr
     growth = _welded_growth(ctx, link)
     fused_away = growth is not None and growth[1] < 1.0 + FUSED_AWAY
     grounded = welded_to_world(ctx, link)
-    over = found.moment / found.bound if found.bound > 0.0 else math.inf
     # Up to CLEAR_EXCESS over the bound, a coarser shape's tensor (a cylinder around the
     # part, UR3e's wrist 2 at 1.20x) or parts the meshes leave out: a warning.
     severity = Severity.INFO if fused_away or grounded else (

@@ -24,7 +24,8 @@ with the deepest pair's values and the depth and place of each pair (``depths_mm
 ``points_in_link``, in the order of ``links``; the deepest :data:`ENVELOPE_DETAIL`). The
 overlaps of a second collision model (:func:`second_model_links`: Franka's ``*_sc`` capsules
 on its meshes) are one finding too, listing each pair (``pairs``, ``depths_mm``,
-``points_in_root``).
+``points_in_root``), and so are those of :data:`WELDED_MIN` or more pairs of links welded
+together.
 Adjacent links touch by construction and are not reported. Without the coal library the
 rule finds nothing (the CLI's ``collisions`` says why).
 
@@ -153,10 +154,10 @@ def check_overlaps(ctx: CheckContext) -> Iterator[Finding]:
             seen[(overlap.link1, overlap.link2)] = by_target
             kept.append(overlap)
 
-    models, shadows, kept = second_model_group(ctx, kept)
-    if shadows:
-        yield _second_model_finding(ctx, models, shadows,
-                                    [seen[(item.link1, item.link2)] for item in shadows])
+    models, second, kept = second_model_group(ctx, kept)
+    if second:
+        yield _second_model_finding(ctx, models, second,
+                                    [seen[(item.link1, item.link2)] for item in second])
     welded = [item for item in kept if ctx.weld_top(item.link1) == ctx.weld_top(item.link2)]
     if len(welded) >= WELDED_MIN:
         # Parts welded together whose shapes overlap (a kitchen's drawer panels, a torso's
@@ -387,9 +388,10 @@ def _second_model_finding(ctx: CheckContext, shadows: FrozenSet[str], group: Lis
 
     :param shadows: :func:`second_model_links`
     """
+    models = sorted({name for item in group for name in (item.link1, item.link2)
+                     if name in shadows})
+
     def describe(pairs: List[Tuple[str, str]], links: Tuple[str, ...]) -> str:
-        models = sorted({pair[0] for pair in pairs} | {pair[1] for pair in pairs
-                                                       if pair[1] in shadows})
         partners = [name for name in links if name not in shadows]
         return (f'{len(models)} collision-only links fixed to links with collision geometry '
                 f'of their own ({listed(tuple(models))}) look like a second collision model of '
@@ -397,8 +399,6 @@ def _second_model_finding(ctx: CheckContext, shadows: FrozenSet[str], group: Lis
                 f'detailed meshes); at rest they overlap in {len(group)} pairs'
                 + (f', also with {listed(tuple(partners))}' if partners else ''))
 
-    models = sorted({name for item in group for name in (item.link1, item.link2)
-                     if name in shadows})
     return _pair_list_finding(
         ctx, group, seen_by, shadows, describe,
         "if each model is checked only against itself (a robot controller's self-collision "
@@ -451,10 +451,7 @@ def _pair_list_finding(ctx: CheckContext, group: List['Overlap'],
     pairs = [((item.link2, item.link1) if item.link1 not in owners and item.link2 in owners
               else (item.link1, item.link2)) for item in group]
     links = tuple(dict.fromkeys((name, other) + tuple(n for pair in pairs for n in pair)))
-    by_target: Dict[str, Severity] = {}
-    for claims in seen_by:
-        for target, severity in claims.items():
-            by_target[target] = max(severity, by_target.get(target, severity))
+    by_target = _worst_claims(seen_by)
     welded = sum(flags)
     reason = 'Always' if welded == len(group) else 'Default'
     entries = (f'disable its {len(group)} pairs in the SRDF (<disable_collisions '
@@ -490,6 +487,15 @@ def _pair_list_finding(ctx: CheckContext, group: List['Overlap'],
                                         for item in group[:ENVELOPE_DETAIL])),
            ('targets', _seeing(ctx, by_target))),
         links=links)
+
+
+def _worst_claims(seen_by: Sequence[Dict[str, Severity]]) -> Dict[str, Severity]:
+    """Return, for each engine that sees any of several overlaps, the worst severity."""
+    by_target: Dict[str, Severity] = {}
+    for claims in seen_by:
+        for target, severity in claims.items():
+            by_target[target] = max(severity, by_target.get(target, severity))
+    return by_target
 
 
 def _depth_text(depth_m: float) -> str:
@@ -623,10 +629,7 @@ def _envelope_finding(ctx: CheckContext, name: str, group: List['Overlap'],
     others = tuple(side[1] for side in sides)
     own = sorted({side[0] for side in sides})
     fused = tuple(side[1] for side, flag in zip(sides, flags) if flag) if not welded else ()
-    by_target: Dict[str, Severity] = {}
-    for claims in seen_by:
-        for target, severity in claims.items():
-            by_target[target] = max(severity, by_target.get(target, severity))
+    by_target = _worst_claims(seen_by)
     entries = (f'disable its {len(group)} pairs in the SRDF (<disable_collisions '
                f'link1="{name}" link2=... reason="{"Always" if welded else "Default"}"/>, one '
                'per link; urdf-link-tools collisions writes them) and check with --srdf SRDF')

@@ -364,9 +364,8 @@ def _degenerate_severity(ctx: CheckContext, element: GeometryElement,
     if element.group == 'collision':
         if negative:
             return Severity.ERROR
-        return severity_for(ctx.config.targets, {
-            'mujoco': Severity.ERROR, 'moveit': Severity.WARNING,
-            'pinocchio': Severity.WARNING, 'gazebo': Severity.WARNING})
+        return severity_for(ctx.config.targets, {'mujoco': Severity.ERROR,
+                                                 **dict.fromkeys(CHECKERS, Severity.WARNING)})
     return Severity.WARNING if negative else Severity.INFO
 
 

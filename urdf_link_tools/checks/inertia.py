@@ -200,13 +200,12 @@ def _check_mass(ctx: CheckContext, link: Link) -> Iterator[Finding]:
         # KDL's robot_state_publisher need no mass).
         selected = ctx.config.targets
         if fused.mass <= 0.0:
-            refusing = {'gazebo': Severity.ERROR}
+            effects = {'gazebo': 'Gazebo leaves the link and its joint out of the model'}
             if not infers:
-                refusing['mujoco'] = Severity.ERROR
-            said = (['Gazebo leaves the link and its joint out of the model']
-                    if 'gazebo' in selected else []) + \
-                (['MuJoCo refuses to compile'] if 'mujoco' in selected and not infers else [])
-            consequence = ' and '.join(said)
+                effects['mujoco'] = 'MuJoCo refuses to compile'
+            refusing = dict.fromkeys(effects, Severity.ERROR)
+            consequence = ' and '.join(text for target, text in effects.items()
+                                       if target in selected)
         else:
             refusing = {'mujoco': Severity.ERROR}
             consequence = (f'the links welded to it weigh {fmt(fused.mass)} kg but have no '
@@ -488,9 +487,10 @@ def _check_tensor(ctx: CheckContext, link: Link) -> Iterator[Finding]:
     if moments[0] < MUJOCO_EPS:
         # MuJoCo refuses it; RViz cannot draw its box; Gazebo only past its tolerance.
         selected = ctx.config.targets
-        severity = severity_for(selected, dict(
-            {'mujoco': Severity.ERROR, 'rviz': Severity.INFO},
-            **({'gazebo': Severity.ERROR} if breach else {})))
+        claims = {'mujoco': Severity.ERROR, 'rviz': Severity.INFO}
+        if breach:
+            claims['gazebo'] = Severity.ERROR
+        severity = severity_for(selected, claims)
         if severity is None:
             return
         suggestion, text = suggest(ctx, link, _nearest_valid(tensor),

@@ -202,7 +202,8 @@ def collision_pairs(analysis) -> List[Dict[str, Any]]:
         if not other:
             continue
         severity = finding.severity.label
-        if values.get('pairs'):  # a second collision model's pairs (checks.collisions)
+        if values.get('pairs'):  # a list of pairs (checks.collisions: a second collision
+            # model's, or links welded together)
             depths = str(values.get('depths_mm', '')).split()
             for index, text in enumerate(str(values['pairs']).split('; ')):
                 pairs.append({'links': text.split(', ', 1),

@@ -331,8 +331,8 @@ def overlap_markers(analysis, options: MarkerOptions = MarkerOptions(),
     ``other_element`` and ``point_in_link`` values), in the warning colour (an info, links
     welded together: the collision colour, the contact in the warning colour). A finding about
     one link overlapping many (its ``links``) draws the collision geometry of each of them
-    and every contact point (``points_in_link``, or ``points_in_root`` for the pairs of a second
-    collision model); one merged with its mirror pair
+    and every contact point (``points_in_link``, or ``points_in_root`` for a list of pairs: a
+    second collision model's, links welded together); one merged with its mirror pair
     (:mod:`urdf_link_tools.checks.mirrors`) draws that pair and its contact point too.
 
     :param analysis: an :class:`urdf_link_tools.analysis.Analysis`
@@ -356,7 +356,7 @@ def overlap_markers(analysis, options: MarkerOptions = MarkerOptions(),
             drawn += [(name, None) for name in finding.links[1:MAX_OVERLAP_MARKERS + 1]]
             points = [(finding.link, text)
                       for text in str(values.get('points_in_link', '')).split(';')]
-            if values.get('points_in_root'):  # a second collision model's pairs
+            if values.get('points_in_root'):  # a list of pairs (second model, welded)
                 root = (robot.root_links or ('',))[0]
                 points += [(root, text) for text in str(values['points_in_root']).split(';')]
             if values.get('mirror_links'):  # merged with its mirror's (mirrors.py)
