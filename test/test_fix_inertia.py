@@ -19,14 +19,18 @@ import os
 
 import corpus
 import mujoco
+import numpy as np
 import pytest
 from test_checks_mujoco_crosscheck import refused_links
 from urdf_link_tools.analysis import analyze
+from urdf_link_tools.checks.inertia import _clearly_invalid
 from urdf_link_tools.cli import main
 from urdf_link_tools.config import CheckConfig
 from urdf_link_tools.errors import UrdfInputError
 from urdf_link_tools.fix import apply_fixes, fix_inertia
+from urdf_link_tools.inertia import TensorProperties, violates_triangle
 from urdf_link_tools.meshes import MeshLibrary
+from urdf_link_tools.model import Inertia
 from urdf_link_tools.parser import parse_urdf_string
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -314,6 +318,40 @@ def test_a_slipped_decimal_is_named_and_fixed_where_it_slipped():
     fixed, fixes, again = _fix_and_recheck(data, CheckConfig(check_meshes=False))
     assert fixes[0].new == (0.0108, 0.0, 0.0, 0.0083, 0.0, 0.0042)
     _assert_fixed(fixed, fixes, again, 'slipped decimal')
+
+
+def test_the_slipped_decimal_search_drops_no_tensor_the_exact_test_takes():
+    # _decimal_note tries 72 candidates; those that break a necessary condition by a margin
+    # (_clearly_invalid) are dropped before the exact test. None it drops may pass it: random
+    # bodies (plates on the triangle's edge too) and random numbers, from 1e-12 to 1e3 kg m^2,
+    # each entry moved by powers of ten as the search moves it.
+    rng = np.random.default_rng(7)
+    dropped = 0
+    for _ in range(4000):
+        scale = 10.0 ** rng.uniform(-12, 3)
+        kind = rng.random()
+        if kind < 0.6:
+            a, b = np.sort(rng.random(2)) * scale
+            c = a + b if rng.random() < 0.5 else rng.uniform(b, a + b)
+            # a plate (A + B = C) along the axes, or any body turned
+            axes = np.eye(3)[rng.permutation(3)] if kind < 0.2 else \
+                np.linalg.qr(rng.standard_normal((3, 3)))[0]
+            matrix = axes @ np.diag([a, b, c]) @ axes.T
+            values = [matrix[0, 0], matrix[0, 1], matrix[0, 2], matrix[1, 1], matrix[1, 2],
+                      matrix[2, 2]]
+        else:
+            values = list(rng.uniform(-1, 1, 6) * scale * (1, 0.1, 0.1, 1, 0.1, 1))
+        index = int(rng.integers(6))
+        for power in (0, 1, 2, 3, -1, -2, -3):
+            changed = [float(value) for value in values]
+            changed[index] /= 10.0 ** power
+            if not _clearly_invalid(changed):
+                continue
+            dropped += 1
+            tensor = TensorProperties(Inertia(*changed))
+            assert not (tensor.is_positive_definite() and
+                        not violates_triangle(tensor.moments)), changed
+    assert dropped > 10000  # most candidates are dropped: the search is cheap
 
 
 def test_a_plate_rounded_over_the_triangle_keeps_its_moments():

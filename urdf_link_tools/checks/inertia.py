@@ -22,7 +22,7 @@ MuJoCo additionally refuse is reported as separate rules. See
 
 import math
 import re
-from typing import Dict, FrozenSet, Iterator, List, Optional, Tuple
+from typing import Dict, FrozenSet, Iterator, List, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -33,7 +33,7 @@ from urdf_link_tools.checks.suggest import geometry_tensor, problem, suggest
 from urdf_link_tools.findings import Finding, INERTIA_NAMES, Severity
 from urdf_link_tools.geometry import is_finite, rpy_to_matrix
 from urdf_link_tools.inertia import (
-    flip_products, gz_valid_moments, inertia_values, is_zero_tensor, MUJOCO_EPS,
+    flip_products, gz_epsilon, gz_valid_moments, inertia_values, is_zero_tensor, MUJOCO_EPS,
     MUJOCO_MINVAL, nearest_triangle_moments, principal_moments, rotate_inertia,
     ROUNDING_PRODUCTS, tensor_from_principal, TensorProperties, tidy, triangle_margin,
     violates_triangle)
@@ -621,6 +621,8 @@ def _decimal_note(link: Link) -> Tuple[str, Optional[np.ndarray]]:
         for power in (1, 2, 3, 4, 5, 6, -1, -2, -3, -4, -5, -6):
             changed = list(values)
             changed[index] = values[index] / 10.0 ** power
+            if _clearly_invalid(changed):
+                continue  # most of the 72 candidates: no tensor (and no LAPACK) for them
             tensor = TensorProperties(Inertia(*changed))
             if tensor.is_positive_definite() and not violates_triangle(tensor.moments):
                 found.append((name, values[index], changed[index], power))
@@ -633,6 +635,35 @@ def _decimal_note(link: Link) -> Tuple[str, Optional[np.ndarray]]:
             f'{"too large" if power > 0 else "too small"} for the others: a slipped decimal? '
             f'With {name}="{fmt(meant)}" the tensor is valid (--fix-inertia writes that); if '
             'the value is right, '), TensorProperties(Inertia(*changed)).matrix
+
+
+#: How far past a necessary condition of a valid tensor a candidate must be to be dropped
+#: unseen: 1e-9 of its diagonal's size, millions of times gz-math's tolerance and the
+#: rounding of the exact test (:meth:`TensorProperties.is_positive_definite`, the moments).
+_CLEARLY = 1e-9
+
+
+def _clearly_invalid(values: Sequence[float]) -> bool:
+    """
+    Return True for six numbers that are no valid tensor by a margin (Python numbers only).
+
+    Necessary conditions of a positive definite tensor whose moments make a triangle:
+    positive diagonal entries, a positive first 2x2 minor, and diagonal entries that make a
+    triangle too (Ixx + Iyy - Izz is twice the second moment of the mass along z, in any
+    frame). False leaves the candidate to the exact test.
+    """
+    ixx, ixy, _, iyy, _, izz = values
+    scale = abs(ixx) + abs(iyy) + abs(izz)
+    if not math.isfinite(scale) or not math.isfinite(sum(values)):
+        return False
+    margin = _CLEARLY * scale
+    # gz-math adds its tolerance (kg m^2) to the 2x2 minor ((kg m^2)^2) too: for a tiny
+    # tensor that is more than the margin.
+    tolerance = 2.0 * gz_epsilon(ixx + iyy + izz)
+    return (ixx < -margin or iyy < -margin or izz < -margin
+            or ixx * iyy - ixy * ixy < -(margin * scale + tolerance)
+            or ixx + iyy < izz - margin or iyy + izz < ixx - margin
+            or izz + ixx < iyy - margin)
 
 
 def _flip_note(ctx: CheckContext, link: Link, flipped: np.ndarray) -> str:
