@@ -513,6 +513,33 @@ def test_a_refused_capsule_collision_is_its_parse_finding_only():
         'length' in parse.message and '(the same in 4 places' in parse.message
 
 
+def test_a_link_with_a_shape_not_read_is_not_judged_by_the_rest_of_its_shapes():
+    # Bullet's humanoid: each forearm is a capsule from the elbow (the origin) to the hand
+    # and a sphere at the hand. With the capsule refused, the centre of mass at the elbow
+    # was "0.242 m outside the collision geometry" and the tensor "18x" the sphere's: the
+    # rest of a link's shapes is not its body. A shape not read is unknown, as a mesh that
+    # did not load.
+    arm = ('<inertial><mass value="1.23"/><inertia ixx="0.01374" ixy="0" ixz="0" '
+           'iyy="0.01419" iyz="0" izz="0.01419"/></inertial>'
+           '<collision><origin xyz="0.09 0.09 0.09" rpy="0 0.9553 0.7854"/><geometry>'
+           '<capsule length="0.277" radius="0.031"/></geometry></collision>'
+           '<collision><origin xyz="0.18 0.18 0.18"/><geometry><sphere radius="0.04"/>'
+           '</geometry></collision>')
+    rules = ('com-outside-geometry', 'inertia-geometry-mismatch', 'inertia-exceeds-extent',
+             'density-implausible')
+    text = chain([full(), arm, full()])
+    found = analyze(parse_urdf_string(text), NO_MESHES).findings
+    assert [f.rule for f in found if f.link == 'l1' and f.rule in rules] == []
+    assert [f.rule for f in found if f.rule == 'parse-invalid-geometry'] == \
+        ['parse-invalid-geometry']
+    # Without the capsule at all, the sphere is the link's whole shape, and judged.
+    alone = arm.split('<collision>', 2)
+    alone = chain([full(), alone[0] + '<collision>' + alone[2], full()])
+    judged = {f.rule for f in analyze(parse_urdf_string(alone), NO_MESHES).findings
+              if f.link == 'l1'}
+    assert {'com-outside-geometry', 'inertia-geometry-mismatch'} <= judged, judged
+
+
 def test_drakes_point_contact_spheres_are_one_finding_that_names_them():
     # Drake's Atlas: six radius-0 spheres on each foot, point contacts for Drake, refused by
     # MuJoCo: one finding, not twelve, and a fix for the engines that have none.

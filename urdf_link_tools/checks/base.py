@@ -397,10 +397,13 @@ class CheckContext:
                      what: str = 'collision') -> Tuple[Optional[CollisionModel], str]:
         parts: List[Tuple[float, np.ndarray, np.ndarray]] = []
         approximate: List[str] = []
-        elements = [element for element in (link.collisions if group is None else group)
-                    if element.geometry is not None]
+        written = link.collisions if group is None else group
+        elements = [element for element in written if element.geometry is not None]
         if not elements:
             return None, f'no {what} geometry'
+        if len(elements) < len(written):  # a <capsule>, refused: the union is not known
+            unread = next(element for element in written if element.geometry is None)
+            return None, f'the shape of {unread.label} was not read'
         for element in elements:
             geometry = element.geometry
             if not is_finite(element.origin.xyz + element.origin.rpy) or \

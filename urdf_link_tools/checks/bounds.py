@@ -177,11 +177,13 @@ def _group_extent(ctx: CheckContext, top: str) -> Tuple[Optional[Bounds], bool]:
     for name, frame in frames.items():
         member = ctx.robot.link(name)
         for element in (member.visuals + member.collisions) if member else ():
-            if element.geometry is None or not has_size(element.geometry):
+            if element.geometry is not None and not has_size(element.geometry):
                 continue
-            box = ctx.element_bounds(element)
+            # A shape that was not read (a <capsule>, refused) is unknown, as a mesh that
+            # did not load: the body may reach as far as its moments say.
+            box = ctx.element_bounds(element) if element.geometry is not None else None
             if box is None:
-                known = False  # a mesh that did not load: the extent is unknown
+                known = False
                 break
             boxes.append(box if len(frames) == 1 else transform_bounds(box, frame))
         if not known:

@@ -172,7 +172,8 @@ def _upper_volume(ctx: CheckContext, group: Sequence[str], top: str) -> float:
     total = 0.0
     for name in group:
         member = ctx.robot.link(name)
-        if any(isinstance(element.geometry, Mesh) and has_size(element.geometry)
+        if any(element.geometry is None  # a shape not read (a <capsule>): unknown size
+               or isinstance(element.geometry, Mesh) and has_size(element.geometry)
                and not isinstance(ctx.mesh_for(element), MeshInfo)
                for element in member.visuals + member.collisions):
             total = math.inf
@@ -229,7 +230,9 @@ def group_bounds(ctx: CheckContext, elements: Sequence[GeometryElement]) -> Opti
     """Return the union bounds of the elements with a real size; None if one is unknown."""
     boxes = []
     for element in elements:
-        if element.geometry is None or not has_size(element.geometry):
+        if element.geometry is None:
+            return None  # a shape not read (a <capsule>, refused): its size is unknown
+        if not has_size(element.geometry):
             continue  # zero-size shapes (markers, a radius-0 sphere) enclose nothing
         box = ctx.element_bounds(element)
         if box is None:
@@ -260,8 +263,8 @@ def volume_range(ctx: CheckContext, link: Link) -> Optional[Tuple[float, float, 
 def _volume_range(ctx: CheckContext,
                   link: Link) -> Optional[Tuple[float, float, Tuple[str, ...]]]:
     elements = [element for element in link.collisions if element.geometry is not None]
-    if not elements:
-        return None
+    if not elements or len(elements) < len(link.collisions):
+        return None  # none, or a part not read (a <capsule>, refused): the volume is unknown
     lows: List[float] = []
     highs: List[float] = []
     notes: List[str] = []

@@ -239,6 +239,8 @@ def check_com(ctx: CheckContext, link: Link) -> Iterator[Finding]:
     """
     if not _usable(link) or not any(e.geometry is not None for e in link.collisions):
         return
+    if any(e.geometry is None for e in link.collisions + link.visuals):
+        return  # a shape not read (a <capsule>, refused) may hold it: unknown, not outside
     if negligible_in_its_body(ctx, link):
         return  # its centre of mass moves the fused body's by under 1 % of the offset
     if _inside_every_box(ctx, link):
