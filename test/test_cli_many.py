@@ -313,6 +313,37 @@ def test_a_macro_file_is_one_finding_that_says_so_or_is_skipped(tmp_path):
     assert status == 2 and 'robot-empty' in out
 
 
+def test_xacro_directives_without_their_prefix_are_said_and_not_skipped(tmp_path):
+    # NAO's nao_robot_v4.urdf.xacro: two <include filename=...> without xacro:, which xacro 2
+    # leaves as they are. The robot is empty for that reason: one error at the first
+    # include's line, not "a file of macros", and --skip-macro-files does not skip it.
+    part = tmp_path / 'structure.xacro'
+    part.write_text('<robot xmlns:xacro="http://www.ros.org/wiki/xacro"><link name="a"/>'
+                    '</robot>')
+    path = tmp_path / 'nao.urdf.xacro'
+    path.write_text('<?xml version="1.0"?>\n<robot xmlns:xacro="http://www.ros.org/wiki/xacro"'
+                    ' name="nao">\n  <!-- two parts -->\n'
+                    f'  <include filename="{part}"/>\n  <include filename="{part}"/>\n'
+                    '</robot>\n')
+    for extra in ([], ['--skip-macro-files']):
+        status, out, _ = run(['check', str(path), '--format', 'jsonl'] + extra)
+        (row,) = [json.loads(line) for line in out.splitlines() if line.strip()]
+        assert status == 2, out
+        (finding,) = row['findings']
+        assert finding['rule'] == 'parse-xacro-unprefixed' and finding['line'] == 4, finding
+        assert finding['message'].startswith('the robot has no <link>: its 2 xacro directives '
+                                             '(<include>) lack the xacro: prefix'), finding
+        assert finding['suggestion'].startswith('write <xacro:include filename="...">')
+    # Beside links, each is a warning where it is written.
+    path.write_text(path.read_text().replace('<!-- two parts -->', '<link name="base"/>'))
+    status, out, _ = run(['check', str(path), '--format', 'jsonl'])
+    (row,) = [json.loads(line) for line in out.splitlines() if line.strip()]
+    found = [(f['rule'], f['severity'], f['line']) for f in row['findings']
+             if f['rule'] == 'parse-xacro-unprefixed']
+    assert found == [('parse-xacro-unprefixed', 'warning', 4),
+                     ('parse-xacro-unprefixed', 'warning', 5)], row['findings']
+
+
 def test_a_fragment_hung_from_links_it_does_not_define_is_skipped_with_the_flag(tmp_path):
     # Stretch's stretch_gripper.xacro, Baxter's pedestal.xacro: parts a robot includes and
     # attaches to its own links; every link hangs from a link the file does not define.

@@ -291,7 +291,9 @@ def _check_robot(path: str, args: argparse.Namespace, config, baseline, out: Tex
     robot = parse_urdf_string(data, source)
     # A file of macros, or a plain fragment that descriptions include (a placeholder
     # <robot/>, shared materials): not a robot. A URDF with joints and no link is one, broken.
-    if args.skip_macro_files and not robot.links and (loaded.expanded or not robot.joints):
+    # (Not one whose xacro directives lack their prefix: that is why it is empty.)
+    if args.skip_macro_files and not robot.links and (loaded.expanded or not robot.joints) \
+            and not any(note.rule == 'parse-xacro-unprefixed' for note in robot.notes):
         return None
     if args.skip_macro_files and is_fragment(robot):
         return ('a fragment whose links all hang from links it does not define (a gripper, '

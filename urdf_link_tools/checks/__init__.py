@@ -68,6 +68,13 @@ PARSE_NOTE_RULES = (
          'a custom link element (e.g. <collision_checking>) could not be read (an info when '
          "its geometry is a shape some readers add, such as Drake's <capsule>)",
          'programs that read it will fail on it', 'fix the element', 'URDF link specification'),
+    Rule('parse-xacro-unprefixed', Severity.WARNING,
+         "a xacro directive without its xacro: prefix at the top of <robot> (NAO's "
+         '<include filename="..."/>)', 'xacro (2.x, ROS 2) processes only prefixed '
+         'directives and leaves it in the output as it is; URDF readers ignore it: the file '
+         'is not included, the macro or property not defined',
+         'write <xacro:include .../> (and declare xmlns:xacro="http://www.ros.org/wiki/xacro" '
+         'on <robot>)', 'xacro (ROS 2: prefixed directives only)'),
     Rule('robot-name-missing', Severity.ERROR, 'the <robot> has no name attribute',
          'urdfdom refuses the robot ("No name given for the robot"); an empty name is a '
          'warning', 'add name="..."', 'urdfdom model.cpp'),

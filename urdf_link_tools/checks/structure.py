@@ -66,6 +66,8 @@ def check_structure(ctx: CheckContext) -> Iterator[Finding]:
     robot = ctx.robot
     if not robot.links:
         source = (robot.source or '').lower()
+        if any(note.rule == 'parse-xacro-unprefixed' for note in robot.notes):
+            return  # the parser's error says why there is no link (xacro included nothing)
         if source.endswith('.xacro'):
             yield ctx.finding(
                 'robot-empty', Severity.ERROR,

@@ -38,6 +38,14 @@ from urdf_link_tools.parser.xml import load_xml, parse_xml
 __all__ = ['parse_urdf_string', 'parse_xml', 'robot_from_element']
 
 
+#: xacro's directives that xacro 1 read without their prefix, and the attribute each has
+_XACRO_DIRECTIVES = {'include': 'filename', 'macro': 'name', 'property': 'name',
+                     'arg': 'name', 'insert_block': 'name'}
+_XACRO_LOST = {'include': 'the file it names is not included',
+               'macro': 'the macro is not defined', 'property': 'the property is not defined',
+               'arg': 'the argument is not declared', 'insert_block': 'the block is not inserted'}
+
+
 def robot_from_element(root: etree._Element, source: Optional[str] = None,
                        notes: Sequence[Finding] = ()) -> Robot:
     """
@@ -97,6 +105,14 @@ def robot_from_element(root: etree._Element, source: Optional[str] = None,
             parts.append((tag, child))
         elif tag == 'gazebo' and child.get('reference') is None:
             self_collide = _self_collide(child, self_collide)
+        elif tag in _XACRO_DIRECTIVES and child.get(_XACRO_DIRECTIVES[tag]) is not None:
+            what = _XACRO_DIRECTIVES[tag]
+            ctx.note('parse-xacro-unprefixed', child,
+                     f'<{tag} {what}="..."> is a xacro directive without its xacro: prefix: '
+                     'xacro (2.x, ROS 2) leaves it in the output as it is and URDF readers '
+                     f'ignore it, so {_XACRO_LOST[tag]}',
+                     f'write <xacro:{tag} {what}="..."> and declare '
+                     'xmlns:xacro="http://www.ros.org/wiki/xacro" on <robot>')
         elif tag == 'transmission' or tag == 'ros2_control':
             # A transmission's joints; a ros2_control joint with a command interface (one
             # with state interfaces only is read, not driven).
@@ -121,10 +137,34 @@ def robot_from_element(root: etree._Element, source: Optional[str] = None,
         # No <link> at all (a xacro file of macros that robots include): robot-empty says
         # what matters; its missing name is no second error.
         ctx.notes[:] = [note for note in ctx.notes if note.rule != 'robot-name-missing']
+        _empty_for_want_of_prefixes(ctx)
     return Robot(name=name, links=tuple(links), joints=tuple(joints),
                  materials=top_level, line=root.sourceline, source=source,
                  notes=tuple(ctx.notes), gazebo_self_collide=self_collide,
                  actuated_joints=frozenset(actuated) if actuated is not None else None)
+
+
+def _empty_for_want_of_prefixes(ctx: Context) -> None:
+    """
+    Make a robot's unprefixed xacro directives one error when they are why it has no link.
+
+    NAO's nao_robot_v4.urdf.xacro is two ``<include filename=...>``: xacro 2 leaves them, the
+    robot is empty, and that is one fault (robot-empty says nothing more).
+    """
+    unprefixed = [note for note in ctx.notes if note.rule == 'parse-xacro-unprefixed']
+    if not unprefixed:
+        return
+    first = unprefixed[0]
+    tags = sorted({note.element or '' for note in unprefixed})
+    what = f'its {len(unprefixed)} xacro directives ({", ".join(tags)}) lack' \
+        if len(unprefixed) > 1 else f'its one xacro directive, {first.element}, lacks'
+    error = Finding(
+        rule=first.rule, severity=Severity.ERROR,
+        message=f'the robot has no <link>: {what} the xacro: prefix, and xacro (2.x, ROS 2) '
+                'leaves them in the output as they are: nothing they name is in the robot',
+        link=None, element=first.element, line=first.line, suggestion=first.suggestion,
+        values=(('count', str(len(unprefixed))),))
+    ctx.notes[:] = [error] + [note for note in ctx.notes if note.rule != first.rule]
 
 
 def _self_collide(extension: etree._Element, current: bool) -> bool:
