@@ -340,6 +340,34 @@ def test_ros_node_process_serves_queries_and_stops_on_a_signal(signal_name):
             assert sign not in output, output[-3000:]
 
 
+def test_ros_node_process_stops_cleanly_on_ctrl_c_twice_as_ros2_launch_sends_it():
+    """
+    Ctrl-C on ``ros2 launch``: the terminal's SIGINT, then launch's own moments later.
+
+    The second one came while main() was stopping: KeyboardInterrupt out of
+    executor.shutdown, destroy_node or a thread join, a traceback and exit -2 in a third
+    of the stops. Here at several delays after the first, each must end in exit 0.
+    """
+    for delay in (0.0, 0.01, 0.03, 0.1):
+        with NodeSession(f'double_sigint_{int(delay * 1000)}', {
+                'urdf_file': str(SAMPLE_URDF),
+                'package_dirs': [f'urdf_link_tools={REPO}']}) as session:
+            session.wait_for_robot('sample_robot')
+            process = session.process.process
+            process.send_signal(signal.SIGINT)
+            time.sleep(delay)
+            if process.poll() is None:
+                process.send_signal(signal.SIGINT)
+            try:
+                returncode = process.wait(10.0)
+            except subprocess.TimeoutExpired:
+                returncode = None
+            output = session.process.output()
+            assert returncode == 0, f'exit {returncode} ({delay} s apart):\n{output[-3000:]}'
+            for sign in ('Traceback', 'KeyboardInterrupt', 'FATAL'):
+                assert sign not in output, output[-3000:]
+
+
 def test_a_worker_error_after_shutdown_is_a_stop_not_a_rejected_description(monkeypatch):
     # SIGTERM shuts the context down while the worker publishes an analysis: the publish
     # fails ("publisher's context is invalid"), and the node must not then report that

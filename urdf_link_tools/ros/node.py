@@ -44,6 +44,7 @@ import functools
 import gc
 import math
 import os
+import signal
 import sys
 import threading
 import time
@@ -633,6 +634,23 @@ def main(args: Optional[list] = None) -> None:
     except (KeyboardInterrupt, ExternalShutdownException):
         pass
     finally:
+        _stop(node, executors, threads)
+
+
+def _stop(node: Optional['UrdfLinkToolsNode'], executors: List[Executor],
+          threads: List[threading.Thread]) -> None:
+    """
+    Stop main()'s executors, threads and node, deaf to a second SIGINT meanwhile.
+
+    Ctrl-C on ``ros2 launch`` reaches the node twice: the terminal's SIGINT, then launch's
+    own a moment later. That second one raised KeyboardInterrupt in the middle of this
+    cleanup (a traceback and exit -2 in a third of the stops of a new user's trial).
+    """
+    try:
+        try:  # (not restored: the process ends once main() returns)
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
+        except ValueError:  # main() called from a thread other than the main one
+            pass
         # The context first: its shutdown wakes every executor's wait, so each thread leaves
         # its spin before its executor and the nodes are destroyed. An executor shut down
         # while another thread still waited on it (on SIGINT with requests in flight) freed
@@ -644,6 +662,8 @@ def main(args: Optional[list] = None) -> None:
             executor.shutdown()
         if node is not None:
             node.destroy_node()
+    except KeyboardInterrupt:  # one that came before SIGINT was ignored: stopping anyway
+        pass
 
 
 def query_executor(context: Optional[rclpy.Context] = None) -> Executor:
