@@ -20,7 +20,7 @@ from collision_robots import box_link, joint, matrix_of, robot, two_arms
 import corpus
 import numpy as np
 import pytest
-from urdf_link_tools.collision.adjacency import adjacent_pairs
+from urdf_link_tools.collision.adjacency import Adjacency, adjacent_pairs
 from urdf_link_tools.collision.configurations import Chain, default_position, joint_bounds
 from urdf_link_tools.kinematics import forward_kinematics
 from urdf_link_tools.parser import parse_urdf_string
@@ -107,6 +107,64 @@ def test_adjacency_through_two_shapeless_links_in_a_row():
         joint('x', 'fixed', 'a', 'f1'), joint('y', 'revolute', 'f1', 'f2'),
         joint('z', 'fixed', 'f2', 'b')))
     assert adjacent_pairs(model, {'a', 'b'}) == {('a', 'b')}
+
+
+def _setup_assistant_adjacency(model, with_geometry):
+    """Return the adjacent pairs as computeConnectionGraph does: join until nothing changes."""
+    graph = {link.name: set() for link in model.links}
+    for item in model.joints:
+        graph[item.parent].add(item.child)
+        graph[item.child].add(item.parent)
+    changed = True
+    while changed:
+        changed = False
+        for name in graph:
+            if name in with_geometry:
+                continue
+            neighbours = sorted(graph[name])
+            for first in neighbours:
+                for second in neighbours:
+                    if first != second and second not in graph[first]:
+                        graph[first].add(second)
+                        changed = True
+    return {(a, b) for a in graph for b in graph[a]
+            if a < b and a in with_geometry and b in with_geometry}
+
+
+def test_adjacency_asked_pair_by_pair_is_setup_assistants_on_random_trees():
+    # Adjacency answers `pair in adjacency` without listing a hub's n^2 pairs; it must say
+    # what the repeated joining says, pair by pair, on trees with shapeless runs and hubs.
+    rng = np.random.default_rng(3)
+    for _ in range(60):
+        count = int(rng.integers(2, 25))
+        links = [f'l{i}' for i in range(count)]
+        parts = [(box_link(name) if rng.random() < 0.5 else f'<link name="{name}"/>')
+                 for name in links]
+        joints = [joint(f'j{i}', 'fixed', links[int(rng.integers(i))], links[i])
+                  for i in range(1, count)]
+        model = parse_urdf_string(robot('random', *parts, *joints))
+        shaped = {link.name for link in model.links if link.collisions}
+        expected = _setup_assistant_adjacency(model, shaped)
+        adjacency = Adjacency(model, shaped)
+        assert set(adjacency.pairs()) == expected == adjacent_pairs(model, shaped)
+        for a in links:
+            for b in links:
+                assert ((a, b) in adjacency) == (tuple(sorted((a, b))) in expected), (a, b)
+
+
+def test_a_shapeless_hub_of_thousands_of_links_is_not_listed_pair_by_pair():
+    # A hostile star (8,000 spheres on one link without geometry): the check's overlap test
+    # listed its 32 million adjacent pairs, 3 GB. Asked pair by pair, it holds one group.
+    count = 8000
+    parts = ['<link name="hub"/>'] + [
+        f'<link name="s{i}"><collision><origin xyz="{i} 0 0"/><geometry><sphere '
+        'radius="0.1"/></geometry></collision></link>' for i in range(count)]
+    joints = [f'<joint name="j{i}" type="continuous"><parent link="hub"/><child link="s{i}"/>'
+              '</joint>' for i in range(count)]
+    model = parse_urdf_string(robot('star', *parts, *joints))
+    adjacency = Adjacency(model, {f's{i}' for i in range(count)})
+    assert ('s1', 's7999') in adjacency and ('s7999', 's1') in adjacency
+    assert len(adjacency._groups) == 1 and not adjacency._direct
 
 
 @pytest.mark.parametrize('mimic, expected', [

@@ -23,7 +23,7 @@ joined through a chain of geometry-less frames are adjacent
 Only pairs of links that both have geometry are reported, as Setup Assistant writes them.
 """
 
-from typing import Collection, Dict, Set, Tuple
+from typing import Collection, Dict, Iterator, List, Set, Tuple
 
 from urdf_link_tools.model import Robot
 
@@ -43,36 +43,83 @@ def adjacent_pairs(robot: Robot, with_geometry: Collection[str]) -> Set[Pair]:
     :param with_geometry: the links that have collision geometry (a body)
     :return: sorted pairs
     """
-    with_geometry = frozenset(with_geometry)
-    graph: Dict[str, Set[str]] = {}
-    for joint in robot.joints:
-        if joint.parent == joint.child or robot.link(joint.parent) is None or \
-                robot.link(joint.child) is None or robot.parent_joint(joint.child) is not joint:
-            continue
-        graph.setdefault(joint.parent, set()).add(joint.child)
-        graph.setdefault(joint.child, set()).add(joint.parent)
-    # Setup Assistant repeats until nothing changes: a shapeless link joins its neighbours,
-    # which then pass it on if they are shapeless too. The fixed point: two links with
-    # geometry are adjacent when joined directly or through shapeless links only. So each
-    # connected group of shapeless links joins every link with geometry that touches it
-    # (linear in the joints, where repeating the joining is cubic on a loop of frames).
-    pairs: Set[Pair] = set()
-    seen: Set[str] = set()
-    for start in graph:
-        if start in with_geometry or start in seen:
-            continue
-        touching: Set[str] = set()
-        seen.add(start)
-        stack = [start]
-        while stack:
-            for other in graph[stack.pop()]:
-                if other in with_geometry:
-                    touching.add(other)
-                elif other not in seen:
-                    seen.add(other)
-                    stack.append(other)
-        ordered = sorted(touching)
-        pairs.update(pair(first, second) for i, first in enumerate(ordered)
-                     for second in ordered[i + 1:])
-    return pairs | {pair(link, other) for link, others in graph.items() for other in others
-                    if link in with_geometry and other in with_geometry and link != other}
+    return set(Adjacency(robot, with_geometry).pairs())
+
+
+class Adjacency:
+    """
+    The adjacent pairs of links with collision geometry, asked one at a time.
+
+    What :func:`adjacent_pairs` lists, without listing it: the links joined through one
+    group of shapeless links are all adjacent to each other, so a hub without geometry
+    holding n links is n (n - 1) / 2 pairs (a hostile 8,000-link star: 32 million pairs,
+    3 GB), and ``pair in adjacency`` asks which groups both links touch.
+    """
+
+    def __init__(self, robot: Robot, with_geometry: Collection[str]) -> None:
+        with_geometry = frozenset(with_geometry)
+        graph: Dict[str, Set[str]] = {}
+        for joint in robot.joints:
+            if joint.parent == joint.child or robot.link(joint.parent) is None or \
+                    robot.link(joint.child) is None or \
+                    robot.parent_joint(joint.child) is not joint:
+                continue
+            graph.setdefault(joint.parent, set()).add(joint.child)
+            graph.setdefault(joint.child, set()).add(joint.parent)
+        # Setup Assistant repeats until nothing changes: a shapeless link joins its
+        # neighbours, which then pass it on if they are shapeless too. The fixed point: two
+        # links with geometry are adjacent when joined directly or through shapeless links
+        # only. So each connected group of shapeless links joins every link with geometry
+        # that touches it (linear in the joints, where repeating the joining is cubic on a
+        # loop of frames).
+        self._groups: List[List[str]] = []
+        self._member: Dict[str, List[int]] = {}
+        seen: Set[str] = set()
+        for start in graph:
+            if start in with_geometry or start in seen:
+                continue
+            touching: Set[str] = set()
+            seen.add(start)
+            stack = [start]
+            while stack:
+                for other in graph[stack.pop()]:
+                    if other in with_geometry:
+                        touching.add(other)
+                    elif other not in seen:
+                        seen.add(other)
+                        stack.append(other)
+            if len(touching) < 2:
+                continue
+            number = len(self._groups)
+            self._groups.append(sorted(touching))
+            for name in touching:
+                self._member.setdefault(name, []).append(number)
+        self._direct = {pair(link, other) for link, others in graph.items() for other in others
+                        if link in with_geometry and other in with_geometry and link != other}
+
+    def __contains__(self, item: object) -> bool:
+        """Return True for an adjacent pair (its two names, in either order)."""
+        if not isinstance(item, tuple) or len(item) != 2:
+            return False
+        first, second = item
+        if first == second:
+            return False
+        if pair(first, second) in self._direct:
+            return True
+        mine = self._member.get(first)
+        theirs = self._member.get(second)
+        if not mine or not theirs:
+            return False
+        return not set(mine).isdisjoint(theirs)
+
+    def pairs(self) -> Iterator[Pair]:
+        """Yield every adjacent pair once, sorted within the pair (a set's worth of them)."""
+        seen: Set[Pair] = set(self._direct)
+        yield from self._direct
+        for ordered in self._groups:
+            for index, first in enumerate(ordered):
+                for second in ordered[index + 1:]:
+                    found = (first, second)
+                    if found not in seen:
+                        seen.add(found)
+                        yield found

@@ -33,7 +33,7 @@ import weakref
 
 import numpy as np
 
-from urdf_link_tools.collision.adjacency import adjacent_pairs, pair
+from urdf_link_tools.collision.adjacency import Adjacency, pair
 from urdf_link_tools.collision.bodies import Body, coal_transform
 from urdf_link_tools.collision.configurations import Chain
 from urdf_link_tools.collision.matrix import Scene
@@ -403,7 +403,7 @@ class OverlapPlan:
         chain = Chain(robot)
         self.scene = Scene(chain, bodies)
         names = self.scene.names
-        adjacent = adjacent_pairs(robot, names)
+        adjacent = Adjacency(robot, names)  # asked, not listed (a hub's n^2 pairs)
         self.pose_row = chain.default_poses()
         slots = self.pose_row[self.scene.slots]
         centres = np.einsum('nij,nj->ni', slots[:, :3, :3], self.scene.centres) + \
