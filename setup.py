@@ -86,6 +86,7 @@ setup(
     entry_points={
         'console_scripts': [
             'urdf-link-tools = urdf_link_tools.console:run',
+            'urdf-link-tools-pre-commit = urdf_link_tools.pre_commit:run',
             'urdf_link_tools_node = urdf_link_tools.ros.node:main',
         ],
     },

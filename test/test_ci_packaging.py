@@ -192,6 +192,35 @@ def test_pre_commit_hook_on_a_sample_repository(tmp_path):
                           timeout=PIP_TIMEOUT)
     assert done.returncode == 0, done.stdout[-3000:]
     assert 'Passed' in done.stdout
+    # A file committed under an option's name is checked as a file: before, it was read as
+    # that option (the report written to report.urdf, out of the log).
+    (sample / '--output=report.urdf').write_text('not a robot\n')
+    git(sample, 'add', '-A')
+    git(sample, 'commit', '-qm', 'hostile name')
+    done = subprocess.run(command, cwd=str(sample), capture_output=True, text=True, env=env,
+                          timeout=PIP_TIMEOUT)
+    assert done.returncode == 1 and '- exit code: 3' in done.stdout, done.stdout[-3000:]
+    assert '--output=report.urdf: line 1: not well-formed XML' in done.stdout, done.stdout
+    assert not (sample / 'report.urdf').exists()
+
+
+def test_the_hooks_file_names_are_never_options(tmp_path, monkeypatch):
+    # pre-commit passes entry + args + file names, no `--`: the trailing names of existing
+    # .urdf/.xacro files are the files, put after `--`; the hook's own args stay options.
+    from urdf_link_tools import pre_commit
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / 'arm.urdf').write_text(BAD_ARM)
+    (tmp_path / '--output=report.urdf').write_text('not a robot\n')
+    (tmp_path / '--xacro-allow-dir=up.xacro').write_text('<robot name="r"/>')
+    arguments = ['--fail-on', 'warning', '--output=report.urdf', 'arm.urdf',
+                 '--xacro-allow-dir=up.xacro']
+    assert pre_commit.split(arguments) == (['--fail-on', 'warning'], arguments[2:])
+    assert pre_commit.command(['--target', 'mujoco', 'arm.urdf']) == [
+        'check', '--skip-macro-files', '--target', 'mujoco', '--', 'arm.urdf']
+    assert pre_commit.split(['--fail-on', 'warning', 'missing.urdf']) == (
+        ['--fail-on', 'warning', 'missing.urdf'], [])  # not a file here: left to the CLI
+    assert pre_commit.main(arguments) == 3  # the hostile name is unreadable input
+    assert not (tmp_path / 'report.urdf').exists()
 
 
 def test_action_check_step(tmp_path):
