@@ -159,3 +159,20 @@ def test_a_robot_file_linked_out_of_its_package_is_not_read(tmp_path):
     (installed / 'package.xml').symlink_to(package / 'package.xml')
     (installed / 'urdf' / 'robot.urdf').symlink_to(package / 'real.urdf')
     assert run_measured(['info', str(installed / 'urdf' / 'robot.urdf')]).returncode == 0
+    # ... but a checkout's own package.xml linked to another checkout's does not make that
+    # one its package (the red-team review: its robot and names were read and printed).
+    checkout = tmp_path / 'pr_checkout'
+    (checkout / '.git').mkdir(parents=True)
+    evil = checkout / 'evil_pkg'
+    (evil / 'urdf').mkdir(parents=True)
+    (evil / 'package.xml').symlink_to(package / 'package.xml')
+    (evil / 'urdf' / 'robot.urdf').symlink_to(package / 'real.urdf')
+    result = run_measured(['info', str(evil / 'urdf' / 'robot.urdf')])
+    assert result.returncode == 3 and 'leads out of' in result.stderr, result.stderr
+    assert 'sample_robot' not in result.stdout + result.stderr
+    # (one linked to a system file, with the robot linked to another, neither)
+    (checkout / 'evil2').mkdir()
+    (checkout / 'evil2' / 'package.xml').symlink_to(secret)
+    (checkout / 'evil2' / 'robot.urdf').symlink_to(secret)
+    result = run_measured(['info', str(checkout / 'evil2' / 'robot.urdf')])
+    assert result.returncode == 3 and 'leads out of' in result.stderr, result.stderr

@@ -130,7 +130,9 @@ def link_out_of_package(path: str) -> Optional[str]:
     symbolic link to a file elsewhere on the runner would be read and its names printed. A
     file whose real path leaves the package (or git work tree) holding the path as given is
     refused; a link inside it stays allowed, and so does colcon's ``--symlink-install``
-    (an installed package whose package.xml links to the source package's).
+    (an installed package whose package.xml links to the source package's), unless that
+    package.xml lies in a git work tree and links out of it (a pull request's package.xml
+    linked to another checkout's, with the robot linked into that one).
     """
     real = os.path.realpath(path)
     if real == os.path.abspath(path):
@@ -139,8 +141,14 @@ def link_out_of_package(path: str) -> Optional[str]:
     if found is None:
         return None  # in no package or repository: nothing to stay inside
     folder, marker = found
-    roots = (os.path.realpath(folder),
-             os.path.dirname(os.path.realpath(os.path.join(folder, marker))))
+    roots = [os.path.realpath(folder)]
+    # A package.xml that is itself a link names the package it stands for (colcon's
+    # --symlink-install tree, in no repository or in the one holding the sources); one a
+    # pull request commits, linking to another checkout on the runner, names nothing.
+    target = os.path.dirname(os.path.realpath(os.path.join(folder, marker)))
+    tree = enclosing(os.path.join(folder, marker), ('.git',))
+    if tree is None or inside(target, os.path.realpath(tree[0])):
+        roots.append(target)
     if any(inside(real, root) for root in roots):
         return None
     return (f'{path} is a symbolic link (or lies in a linked folder) that leads out of '
