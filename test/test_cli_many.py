@@ -152,6 +152,39 @@ def test_cache_reuses_a_report_until_a_mesh_changes(tmp_path):
                                 'never'])[1])[0]
 
 
+def test_cache_checks_again_when_a_file_an_include_pattern_matches_is_added(tmp_path):
+    # <xacro:include filename="parts/*.xacro"/>: a part added later was never read, so the
+    # cache served the clean report of the robot without it (red-team review: a pull
+    # request's part with mass -5 passed a cache restored from the base branch).
+    package = tmp_path / 'globbot'
+    (package / 'parts').mkdir(parents=True)
+    (package / 'package.xml').write_text('<package><name>globbot</name></package>')
+    tensor = '<inertia ixx="0.01" ixy="0" ixz="0" iyy="0.01" iyz="0" izz="0.01"/>'
+    robot = package / 'robot.urdf.xacro'
+    robot.write_text('<robot name="globbot" xmlns:xacro="http://www.ros.org/wiki/xacro">'
+                     f'<link name="base"><inertial><mass value="1"/>{tensor}</inertial></link>'
+                     '<xacro:include filename="parts/*.xacro"/></robot>')
+    part = ('<robot xmlns:xacro="http://www.ros.org/wiki/xacro"><link name="{0}"><inertial>'
+            '<mass value="{1}"/>' + tensor + '</inertial></link><joint name="j{0}" '
+            'type="revolute"><parent link="base"/><child link="{0}"/><limit lower="0" '
+            'upper="1" effort="1" velocity="1"/></joint></robot>')
+    (package / 'parts' / 'a.xacro').write_text(part.format('a', '1'))
+    args = ['check', str(robot), '--format', 'jsonl', '--target', 'rviz', '--cache',
+            str(tmp_path / 'cache')]
+
+    def errors(out):
+        return [f['rule'] for f in _lines(out)[0]['findings'] if f['severity'] == 'error']
+
+    status, out, _ = run(args)
+    assert status == 0 and errors(out) == [], out
+    (package / 'parts' / 'b.xacro').write_text(part.format('b', '-5'))
+    status, out, _ = run(args)
+    assert status == 2 and errors(out) == ['mass-not-positive'], out
+    (package / 'parts' / 'b.xacro').unlink()  # and gone again: clean, from the first entry
+    status, out, _ = run(args)
+    assert status == 0 and errors(out) == [], out
+
+
 class _Terminal:
     """A stream that says it is a terminal (progress is written only to one)."""
 

@@ -19,9 +19,10 @@ An entry is found by a key made of this tool's version, the options that change 
 (thresholds, ignored rules, package directories, xacro arguments, the baseline's content, the
 ament prefixes) and the path and content of the description given. It holds the report and
 the content digest of every other file the check read: xacro includes and YAML files,
-meshes, and the places a missing mesh was looked for (recorded as absent). The entry is used
-only while every one of them still has that content, so editing a mesh, a YAML file or an
-included macro, or adding the mesh that was missing, checks the robot again. A file whose
+meshes, the places a missing mesh was looked for (recorded as absent), and what each xacro
+include pattern (``parts/*.xacro``) matched. The entry is used only while every one of them
+still has that content, so editing a mesh, a YAML file or an included macro, adding the mesh
+that was missing, or adding a file an include pattern matches, checks the robot again. A file whose
 stat identity (device, inode, size, modification and change times) is the one recorded with
 its digest is not read again, as git's index does: a write changes the ctime, which no tool
 can set back, and a file changed within two seconds of being recorded is always read.
@@ -45,7 +46,7 @@ from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
 from urdf_link_tools.reports import CheckReport
 
 #: bump when the entries' layout or what a report holds changes
-FORMAT = 2
+FORMAT = 3  # 3: xacro include patterns are dependencies (entries of 2 missed them)
 #: A file whose ctime is this close to when its digest was recorded may have been written
 #: again in the same tick of a coarse clock (git's "racily clean" files): hashed again.
 RACY_NS = 2_000_000_000
@@ -57,6 +58,36 @@ Dependency = Tuple[str, Optional[str], Optional[Tuple[int, ...]]]
 
 #: the digests of the current run in this process, by the run's token (ResultCache.run)
 _RUN_DIGESTS: Dict[str, Dict[tuple, str]] = {}
+
+#: How a xacro include pattern stands among the files read: no path holds a NUL.
+_GLOB = '\0glob\0'
+
+
+def glob_dependency(pattern: str, matched: Sequence[str]) -> str:
+    """
+    Return the dependency of an entry on what an include pattern matched.
+
+    ``<xacro:include filename="parts/*.xacro"/>`` reads the files it matched, recorded as
+    files read; a file matching it added later was never read, so the pattern itself is
+    recorded, with the names it matched, and a later run matches it again.
+
+    :param pattern: the absolute pattern xacro matched
+    :param matched: every name it matched then
+    """
+    return f'{_GLOB}{pattern}\0{_listing(matched)}'
+
+
+def _listing(names: Iterable[str]) -> str:
+    import hashlib
+    return hashlib.blake2b('\0'.join(sorted(names)).encode('utf-8', 'surrogateescape'),
+                           digest_size=16).hexdigest()
+
+
+def _glob_unchanged(dependency: str) -> bool:
+    """Return True when an include pattern still matches the names it matched."""
+    import glob
+    pattern, _, digest = dependency[len(_GLOB):].rpartition('\0')
+    return bool(pattern) and _listing(glob.glob(pattern)) == digest
 
 
 def file_digest(path: str, known: Optional[Dict[tuple, str]] = None) -> Optional[str]:
@@ -293,6 +324,8 @@ def _recorded(path: str, known: Dict[tuple, str]) -> Dependency:
     which no tool can set back, so a later run that finds the same identity need not read
     the file (git's index does the same). Otherwise, and when it cannot be read, None.
     """
+    if path.startswith(_GLOB):
+        return path, 'pattern', None  # (what it matched is in its name)
     try:
         before = os.stat(path)
     except OSError:
@@ -310,6 +343,8 @@ def _recorded(path: str, known: Dict[tuple, str]) -> Dependency:
 def _unchanged(path: str, digest: Optional[str], identity: Optional[Tuple[int, ...]],
                known: Dict[tuple, str]) -> bool:
     """Return True when a file still has the recorded content (or is still absent)."""
+    if path.startswith(_GLOB):
+        return _glob_unchanged(path)
     if digest is None:  # absent or unreadable when recorded: it must still be
         return file_digest(path, known) is None
     if identity is not None:

@@ -107,6 +107,8 @@ class State:
         self.legacy: List[Tuple[Any, str, int]] = []
         self.tracer = tracer.Tracer()
         self.trace = bool(request.get('trace', True))
+        #: the include patterns xacro matched, with every name each matched
+        self.globs: List[Tuple[str, List[str]]] = []
 
     def allowed(self, path: str) -> bool:
         """Return whether xacro may read a file (:func:`read_policy.read_refusal` decides)."""
@@ -310,7 +312,12 @@ def _install_safety(xacro: Any, substitution_args: Any, state: State) -> None:
         @staticmethod
         def glob(pattern: str) -> List[str]:
             import glob
-            return [name for name in glob.glob(pattern) if state.allowed(name)]
+            # What the pattern matched, every name (the result cache checks the robot again
+            # once a file matching it comes or goes: --cache's glob dependencies).
+            pattern = os.path.abspath(pattern)
+            matched = glob.glob(pattern)
+            state.globs.append((pattern, sorted(matched)))
+            return [name for name in matched if state.allowed(name)]
 
     xacro.glob = Glob
 
@@ -386,7 +393,8 @@ def expand(request: Dict[str, Any], out_dir: str) -> Dict[str, Any]:
     with open(os.path.join(out_dir, 'expanded.urdf'), 'wb') as stream:
         stream.write(text)
     return {'ok': True, 'version': version, 'notes': notes, 'map': table,
-            'includes': sorted(set(xacro.all_includes)), 'tool_failures': tool_failures}
+            'includes': sorted(set(xacro.all_includes)), 'tool_failures': tool_failures,
+            'globs': state.globs}
 
 
 def main(argv: Optional[List[str]] = None) -> int:

@@ -105,6 +105,7 @@ class Expansion:
     data: bytes
     source_map: SourceMap
     notes: Tuple[str, ...] = ()
+    #: the files it read, and what its include patterns matched (result_cache.glob_dependency)
     files: Tuple[str, ...] = ()
     tool_failures: Tuple[ToolFailure, ...] = ()
 
@@ -277,8 +278,11 @@ def expand_xacro(path: str, options: XacroOptions = XacroOptions(),
                                  str(item.get('error', ''))[:1000],
                                  str(item.get('traceback', ''))[-4000:])
                      for item in result.get('tool_failures', ()) if isinstance(item, dict))
+    from urdf_link_tools.result_cache import glob_dependency
+    globs = tuple(glob_dependency(str(pattern), [str(name) for name in matched])
+                  for pattern, matched in result.get('globs', ()))
     return Expansion(data, source_map, tuple(result.get('notes', ())) + warnings,
-                     tuple(result.get('includes', ())), failures)
+                     tuple(result.get('includes', ())) + globs, failures)
 
 
 _PUBLIC = {
