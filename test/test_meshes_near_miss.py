@@ -60,3 +60,15 @@ def test_a_typo_in_a_mesh_extension_is_one_finding_that_names_the_file(package):
     found = [f for f in analysis.findings if f.link == 'torso' or f.rule.startswith('mujoco')]
     assert [f.rule for f in found] == ['mesh-not-found'], found
     assert found[0].suggestion.startswith('did you mean package://pkg/meshes/torso.stl?')
+
+
+@pytest.mark.parametrize('form', ['{}', 'file://{}'])
+def test_a_mesh_named_by_an_absolute_path_gets_no_near_name(package, form):
+    # file:///elsewhere/secret_mesh.obj, missing: "did you mean /elsewhere/SECRET_MESH.stl?
+    # That file exists" told a pull request the names of files anywhere on the runner.
+    uri = form.format(package / 'meshes' / 'link1.stl')
+    text = ('<robot name="r"><link name="torso"><collision><geometry>'
+            f'<mesh filename="{uri}"/></geometry></collision></link></robot>')
+    analysis = analyze(parse_urdf_string(text, str(package / 'r.urdf')), CheckConfig())
+    (found,) = [f for f in analysis.findings if f.rule == 'mesh-not-found']
+    assert 'did you mean' not in found.suggestion and 'Link1.STL' not in found.suggestion

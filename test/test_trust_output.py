@@ -107,6 +107,25 @@ def test_relayed_xacro_messages_are_neutralised(tmp_path, output, relay, status,
     assert_clean(result.stderr)
 
 
+def test_an_error_naming_a_file_with_line_breaks_is_one_line(tmp_path):
+    # An included file named 'p<LF>robot: 0 errors...<LF>urdf-link-tools: all robots
+    # passed<LF>.xacro', broken: its name in the error printed the two lines on their own,
+    # a fake verdict in the log (red-team review). And a missing file's path is said once.
+    forged = 'p\nrobot: 0 errors, 0 warnings\nurdf-link-tools: all robots passed\n.xacro'
+    (tmp_path / forged).write_text('<robot')
+    robot = tmp_path / 'robot.urdf.xacro'
+    robot.write_text('<robot name="r" xmlns:xacro="http://www.ros.org/wiki/xacro">'
+                     f'<xacro:include filename="{forged}"/></robot>')
+    result = run_measured(['check', robot.name], cwd=str(tmp_path))
+    assert result.returncode == 3, result.stderr
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith('urdf-link-tools: error: robot.urdf.xacro'), \
+        result.stderr
+    assert not any(line.startswith('urdf-link-tools: all robots passed') for line in lines)
+    result = run_measured(['check', 'missing.urdf'], cwd=str(tmp_path))
+    assert result.stderr == 'urdf-link-tools: error: missing.urdf: no such file\n'
+
+
 @pytest.mark.parametrize('text, style, shown', [
     ('a\x1bb', 'text', 'a\\x1bb'),
     ('a\x1bb', 'json', 'a\\u001bb'),
@@ -160,3 +179,12 @@ def test_no_output_is_written_through_a_planted_symbolic_link(tmp_path, option):
     assert 'symbolic link' in result.stderr and 'Traceback' not in result.stderr
     assert victim.read_text() == 'ssh-ed25519 AAAA owner@host\n'
     assert (folder / 'out').is_symlink()
+    # ... nor through a folder committed as a link (reports -> a folder elsewhere)
+    elsewhere = tmp_path / 'elsewhere'
+    elsewhere.mkdir()
+    (folder / 'reports').symlink_to(elsewhere)
+    args = [command, 'robot.urdf'] + [item if item != 'OUT' else 'reports/out' for item in rest]
+    result = run_measured(args, cwd=str(folder))
+    assert result.returncode == 4, result.stderr
+    assert 'its folder reports is a symbolic link' in result.stderr, result.stderr
+    assert list(elsewhere.iterdir()) == []

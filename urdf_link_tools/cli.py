@@ -457,8 +457,22 @@ def _check_to(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if text:
         out.write(text + '\n')
     for path, message in input_errors:
-        err.write(f'urdf-link-tools: error: {path}: {message}\n')
+        err.write(_input_error_line(path, message))
     return status
+
+
+def _input_error_line(path: str, message: str) -> str:
+    """
+    Return the line that says a file could not be checked, as one line.
+
+    The message names files a description chose (an included file's name may hold a line
+    break: it printed a fake "all robots passed" line in the log), so it is one line (the
+    other unprintable characters are escaped by the stream, :class:`NeutralStream`). The
+    path is not said twice when the message starts with it.
+    """
+    text = message if message.startswith(f'{path}:') or message.startswith(f'{path} ') \
+        else f'{path}: {message}'
+    return f'urdf-link-tools: error: {one_line(text)}\n'
 
 
 def _check_paths(args: argparse.Namespace, config, baseline, out: TextIO, err: TextIO):
@@ -729,10 +743,10 @@ def main(argv: Optional[Sequence[str]] = None, out: Optional[TextIO] = None,
         try:
             return int(args.handler(args, out, err))
         except UsageError as exc:
-            err.write(f'urdf-link-tools: error: {exc}\n')
+            err.write(f'urdf-link-tools: error: {one_line(str(exc))}\n')
             return EXIT_USAGE
         except UrdfError as exc:
-            err.write(f'urdf-link-tools: error: {" ".join(_robot_paths(args))}: {exc}\n')
+            err.write(_input_error_line(' '.join(_robot_paths(args)), str(exc)))
             return EXIT_INPUT
         except BrokenPipeError:
             return EXIT_OK

@@ -473,8 +473,16 @@ def _unchecked(element: GeometryElement) -> str:
 
 def _near_miss(ctx: CheckContext, element: GeometryElement,
                problem: MeshProblem) -> Optional[str]:
-    """Return the existing file a mesh that was not found probably meant, looked for once."""
+    """
+    Return the existing file a mesh that was not found probably meant, looked for once.
+
+    Only in the description's own folders and packages: for an absolute path or a file://
+    URI, listing its folder would tell a pull request the names of files anywhere on the
+    runner (red-team review: "did you mean /elsewhere/SECRET_MESH.stl? That file exists").
+    """
     if problem.rule != 'mesh-not-found' or not problem.tried:
+        return None
+    if element.geometry.filename.strip().startswith(('/', 'file:')):  # type: ignore[union-attr]
         return None
     key = ('near miss', id(element))
     if key not in ctx.memo:

@@ -44,7 +44,7 @@ every other line it prints through :func:`guard_line_starts`. The CLI writes eve
 import errno
 import os
 import re
-from typing import IO, TextIO
+from typing import IO, Optional, TextIO
 
 #: Output styles: how escapes are spelled and whether line starts are guarded.
 STYLES = ('text', 'json', 'commands')
@@ -126,6 +126,30 @@ class NeutralStream:
         self.stream.flush()
 
 
+def linked_folder(path: str) -> Optional[str]:
+    """
+    Return the folder of an output path that is a symbolic link below the working directory.
+
+    O_NOFOLLOW guards the file's own name only: a pull request that commits ``reports`` as a
+    link to a folder elsewhere had ``-o reports/report.txt`` written there. Folders above
+    the working directory (the runner's own, a /tmp that is a link) are not the checkout's.
+
+    :return: the first linked folder, as named below the working directory; None if none
+    """
+    here = os.getcwd()
+    parent = os.path.dirname(os.path.abspath(path))
+    if not (parent == here or parent.startswith(here.rstrip(os.sep) + os.sep)):
+        return None
+    current = here
+    for part in os.path.relpath(parent, here).split(os.sep):
+        if part in ('', '.'):
+            continue
+        current = os.path.join(current, part)
+        if os.path.islink(current):
+            return os.path.relpath(current, here)
+    return None
+
+
 #: why an output path that is a symbolic link is refused
 LINKED_OUTPUT = 'it is a symbolic link, which is never written through (name the file itself)'
 
@@ -145,6 +169,10 @@ def open_output(path: str, binary: bool = False) -> IO:
     """
     if os.path.islink(path):  # said before anything is opened (O_NOFOLLOW refuses it too)
         raise OSError(errno.ELOOP, LINKED_OUTPUT, path)
+    folder = linked_folder(path)
+    if folder is not None:
+        raise OSError(errno.ELOOP, f'its folder {folder} is a symbolic link in the working '
+                      'directory, which is never written through (name a real folder)', path)
     flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, 'O_NOFOLLOW', 0) | \
         getattr(os, 'O_NONBLOCK', 0)
     try:
