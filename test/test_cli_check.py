@@ -130,6 +130,9 @@ def test_missing_file_and_bad_options(tmp_path):
     # a wrong command line is a usage error (4), not "errors found" (2) nor bad input (3)
     status, _, err = run(['check', write(tmp_path, CLEAN), '--ignore', 'no-such-rule'])
     assert status == EXIT_USAGE and 'unknown rule' in err
+    # a misspelt one is named, as the node's ignore_rules names it
+    status, _, err = run(['check', write(tmp_path, CLEAN), '--ignore', 'density-implausble'])
+    assert status == EXIT_USAGE and "(did you mean 'density-implausible'?)" in err, err
     status, _, err = run(['check', write(tmp_path, CLEAN), '--package-dir', 'nopath'])
     assert status == EXIT_USAGE and 'NAME=PATH' in err
     status, _, err = run(['check', write(tmp_path, CLEAN), '--density-min', '-1'])

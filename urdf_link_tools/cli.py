@@ -222,10 +222,14 @@ def _check_config(args: argparse.Namespace, err: Optional[TextIO] = None):
         if value is not None:
             changes[name] = value
     if args.ignore:
-        from urdf_link_tools.checks import INTERNAL_RULE, is_known_rule
+        from urdf_link_tools.checks import INTERNAL_RULE, is_known_rule, RULES
         unknown = [rule for rule in args.ignore if not is_known_rule(rule)]
         if unknown:
-            raise UsageError(f'--ignore: unknown rule {unknown[0]!r} (see docs/rules.md)')
+            from urdf_link_tools.checks.names import NameSuggester
+            guess = NameSuggester(RULES).suggest(unknown[0])  # as the node's ignore_rules
+            hint = f" (did you mean '{guess}'?)" if guess else ''
+            raise UsageError(f'--ignore: unknown rule {unknown[0]!r}{hint}: see docs/rules.md '
+                             'for the rule ids')
         if INTERNAL_RULE.rule_id in args.ignore:
             raise UsageError('--ignore: internal-error cannot be ignored: it says a check of '
                              'this tool failed, so its findings are missing')
