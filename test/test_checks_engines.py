@@ -116,6 +116,10 @@ def test_same_file_name_in_two_folders_is_one_mesh_in_mujoco_with_strippath(tmp_
     clash = [f for f in findings if f.rule == 'mujoco-mesh-name-clash']
     assert len(clash) == 1 and clash[0].severity == Severity.WARNING
     assert clash[0].links == ('l0', 'l1')
+    # the files that clash, as written, and where the second is (TALOS: no line, no files)
+    assert '(part.stl: a/part.stl, b/part.stl)' in clash[0].message, clash[0].message
+    assert dict(clash[0].values)['files'] == 'a/part.stl; b/part.stl'
+    assert clash[0].element == 'collision[0]' and clash[0].line is not None
     # MuJoCo reads package:// only with strippath, which then loads one file for both
     stripped = robot(files, '<mujoco><compiler strippath="true" meshdir="a"/></mujoco>')
     path = tmp_path / 'stripped.urdf'

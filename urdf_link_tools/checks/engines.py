@@ -120,7 +120,7 @@ def check_mujoco(ctx: CheckContext) -> Iterator[Finding]:
     if 'mujoco' not in ctx.config.targets:
         return
     undecodable: List[Tuple[Link, GeometryElement]] = []
-    names: Dict[str, Dict[str, List[str]]] = {}
+    names: Dict[str, Dict[str, List[Tuple[str, GeometryElement]]]] = {}
     for link, element in _collision_meshes(ctx):
         filename = element.geometry.filename
         suffix = os.path.splitext(filename)[1].lower()
@@ -141,7 +141,7 @@ def check_mujoco(ctx: CheckContext) -> Iterator[Finding]:
         mesh = ctx.mesh_for(element)
         where = getattr(mesh, 'path', None) or filename
         names.setdefault(os.path.basename(filename).lower(), {}).setdefault(
-            ctx.real_path(where), []).append(link.name)
+            ctx.real_path(where), []).append((link.name, element))
     if undecodable:
         links = tuple(dict.fromkeys(link.name for link, _ in undecodable))
         kinds = sorted({os.path.splitext(e.geometry.filename)[1] or 'no extension'
@@ -160,17 +160,26 @@ def check_mujoco(ctx: CheckContext) -> Iterator[Finding]:
     clashes = {name: files for name, files in names.items() if len(files) > 1}
     if clashes:
         links = tuple(dict.fromkeys(link for files in clashes.values()
-                                    for members in files.values() for link in members))
-        shown = ', '.join(f'{name} ({len(files)} files)' for name, files in
-                          list(clashes.items())[:5])
+                                    for members in files.values() for link, _ in members))
+        # Each name with the files that share it, as the description writes them (TALOS:
+        # meshes/torso/base_link_collision.STL and meshes/gripper/base_link_collision.STL).
+        written = {name: [members[0][1].geometry.filename for members in files.values()]
+                   for name, files in clashes.items()}
+        shown = '; '.join(f'{name}: {", ".join(files[:3])}'
+                          + (f' and {len(files) - 3} more' if len(files) > 3 else '')
+                          for name, files in list(written.items())[:5])
+        second = list(next(iter(clashes.values())).values())[1][0][1]  # where it clashes
         yield ctx.finding(
             'mujoco-mesh-name-clash', Severity.WARNING,
             f'{len(clashes)} file name{"s" if len(clashes) > 1 else ""} used by different '
-            f'collision mesh files: {shown}. MuJoCo opens package:// meshes only with '
+            f'collision mesh files ({shown}). MuJoCo opens package:// meshes only with '
             '<compiler strippath="true" meshdir=...>, and then loads one file for every mesh '
             f'of a name (links: {listed(links)})',
+            element=second.label, line=second.geometry.line or second.line,
             suggestion='give every collision mesh file a unique name',
-            values=(('names', ', '.join(clashes)),), links=links)
+            values=(('names', ', '.join(clashes)),
+                    ('files', '; '.join(file for files in written.values() for file in files))),
+            links=links)
 
 
 #: memo key: the ids of the parse notes (parse-duplicate-*) a MuJoCo finding says already
