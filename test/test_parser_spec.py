@@ -265,6 +265,12 @@ def test_unicode_and_whitespace_in_names_are_preserved():
     ('<robot name="r"><link name="a"></robot>', UrdfSyntaxError, 'not well-formed', 1),
     ('<robot name="r"><link name="a"><x:y z:w="1"/></link>\n<link name="b"></robot>',
      UrdfSyntaxError, 'not well-formed XML: Opening and ending tag mismatch', 2),
+    # Shadow's MuJoCo URDFs: a comment first; the hint is where the declaration goes
+    ('<!-- licence -->\n<?xml version="1.0"?>\n<robot name="r"/>', UrdfSyntaxError,
+     'move <?xml version="1.0"?> to the very start of the file', 2),
+    # a cut file: libxml2's own "line 1" at the end is not said beside the real line 3
+    ('<robot name="r">\n<link name="a"\n', UrdfSyntaxError,
+     "Couldn't find end of Start Tag link; fix the XML (is the file complete?)", 3),
 ])
 def test_what_stops_everything_is_one_clear_line(text, kind, fragment, line):
     with pytest.raises(kind) as info:

@@ -266,9 +266,23 @@ def _syntax_error(exc: etree.XMLSyntaxError, log: etree._ListErrorLog) -> UrdfSy
             detail = entry.message or detail
             break
     detail = detail.split(', line ')[0].strip()
+    # libxml2 ends some messages with its own line ("...Start Tag link line 1"), which can
+    # differ from the line said before it: the finding's line is the one said.
+    detail = re.sub(r'\s+line \d+$', '', detail)
     if 'Excessive depth' in detail:
         # libxml2 suggests XML_PARSE_HUGE, which a user cannot act on.
         detail = ('Excessive depth in document: elements are nested more than 256 levels '
                   'deep (a URDF needs about 5)')
-    return UrdfSyntaxError(
-        f'not well-formed XML: {detail}; fix the XML (is the file complete?)', line=line)
+    return UrdfSyntaxError(f'not well-formed XML: {detail}; {_syntax_hint(detail)}', line=line)
+
+
+def _syntax_hint(detail: str) -> str:
+    """Return what to do about a syntax error, by what libxml2 said."""
+    if 'XML declaration allowed only at the start' in detail:
+        # Shadow's MuJoCo URDFs: a licence comment, then <?xml ...?> on line 26.
+        return ('move <?xml version="1.0"?> to the very start of the file (before any '
+                'comment or blank), or remove it')
+    if any(word in detail for word in ('Premature end', 'end of Start Tag', 'EndTag',
+                                       'Extra content', "expected '>'")):
+        return 'fix the XML (is the file complete?)'
+    return 'fix the XML'
