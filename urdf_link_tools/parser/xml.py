@@ -282,7 +282,6 @@ def _syntax_hint(detail: str) -> str:
         # Shadow's MuJoCo URDFs: a licence comment, then <?xml ...?> on line 26.
         return ('move <?xml version="1.0"?> to the very start of the file (before any '
                 'comment or blank), or remove it')
-    if any(word in detail for word in ('Premature end', 'end of Start Tag', 'EndTag',
-                                       'Extra content', "expected '>'")):
-        return 'fix the XML (is the file complete?)'
-    return 'fix the XML'
+    if detail.startswith("Start tag expected, '<' not found"):
+        return 'fix the XML: no element starts it (is it a URDF?)'
+    return 'fix the XML (is the file complete?)'  # a cut file ends anywhere: most messages
