@@ -274,6 +274,28 @@ def test_a_macro_called_before_its_definition_names_both_lines(tmp_path):
         f'read (did you mean finger?) (in {top}:3)'), said
 
 
+def test_load_yaml_of_an_empty_argument_reached_another_way_names_the_candidates(tmp_path):
+    # ur_description's ur.xacro: joint_limit_params and three more default to "", passed
+    # through a macro parameter: "given an empty file name" said nothing of which.
+    write(tmp_path / 'macro.xacro',
+          f'<robot {XACRO_NS}>',
+          '  <xacro:macro name="arm" params="limits">',
+          '    <link name="${load_yaml(limits)[\'name\']}"/>',
+          '  </xacro:macro>',
+          '</robot>')
+    top = write(tmp_path / 'ur.urdf.xacro',
+                f'<robot {XACRO_NS} name="ur">',
+                '  <xacro:include filename="macro.xacro"/>',
+                '  <xacro:arg name="joint_limit_params" default=""/>',
+                '  <xacro:arg name="kinematics_params" default=""/>',
+                '  <xacro:arm limits="$(arg joint_limit_params)"/>',
+                '</robot>')
+    said = refused(top)
+    assert 'xacro.load_yaml was given an empty file name (the arguments joint_limit_params, ' \
+        'kinematics_params are empty; one of them probably names it: give it after the ' \
+        'file as NAME:=PATH)' in said, said
+
+
 def test_load_yaml_of_an_empty_argument_names_the_argument(tmp_path):
     # motoman es165: "xacro.load_yaml: .../urdf/ is not a regular file".
     write(tmp_path / 'macro.xacro',

@@ -352,6 +352,13 @@ def empty_arguments_hint(state: 'State', value: str) -> str:
         for _, text in attributes.items():
             words.update(re.findall(r'[A-Za-z_][\w]*', text))
     named = [name for name in empty if name in words][:6] or (empty if len(empty) == 1 else [])
+    if not named and empty:
+        # Reached through a macro parameter or a property (ur_description's ur.xacro:
+        # joint_limit_params and three more, each empty by default): the candidates.
+        return (f' (the arguments {", ".join(empty[:6])}'
+                + (f' and {len(empty) - 6} more' if len(empty) > 6 else '')
+                + f' are empty; one of them probably names it: give it after the file as '
+                f'NAME:={value})')
     if not named:
         return ''
     return (f' (the argument{"s" if len(named) > 1 else ""} {", ".join(named)} '
