@@ -433,14 +433,12 @@ BROKEN = ('<inertial><mass value="1"/><inertia ixx="0.001" ixy="0" ixz="0" iyy="
 @pytest.mark.parametrize('copies', [2, 3, 5])
 def test_a_tensor_breaking_a_rule_on_3_links_is_one_finding_with_each_fix(copies):
     # Allegro's fingers: one tensor breaking A + B >= C on three links is one choice. The
-    # finding lists them and keeps each link's fix for --fix-inertia; two stay per link.
+    # finding lists them and keeps each link's fix for --fix-inertia; so do two links that
+    # are not mirrors (Bullet's TwoJointRobot).
     bodies = [MASS + f'<collision>{BOX}</collision>'] + \
         [BROKEN + f'<collision>{BOX}</collision>'] * copies
     found = findings(chain(bodies), 'inertia-triangle-inequality')
     names = tuple(f'l{i}' for i in range(1, copies + 1))
-    if copies < 3:
-        assert [f.link for f in found] == list(names)
-        return
     assert len(found) == 1 and found[0].link is None and found[0].links == names
     assert found[0].severity == Severity.ERROR
     assert f'{copies} links declare the same tensor' in found[0].message
@@ -574,6 +572,20 @@ def test_drakes_point_contact_spheres_are_one_finding_that_names_them():
     two = chain([full(), full() + points.split('</collision>', 1)[0] + '</collision>',
                  full() + points.split('</collision>', 1)[0] + '</collision>', full()])
     assert [f.link for f in findings(two, 'geometry-degenerate')] == ['l1', 'l2']
+
+
+def test_a_zero_size_shape_drawn_and_collided_is_one_finding():
+    # Kinova's two-arm root: <box size="0 0 0"> as its visual and its collision was an info
+    # and an error; one error, which says the visual is the same shape.
+    zero = '<geometry><box size="0 0 0"/></geometry>'
+    text = chain([f'<visual>{zero}</visual><collision>{zero}</collision>', full(), full()])
+    (finding,) = findings(text, 'geometry-degenerate')
+    assert finding.severity == Severity.ERROR and finding.element == 'collision[0]'
+    assert finding.message.endswith('; visual[0] is the same shape'), finding.message
+    # where no target minds the collision, the visual is said alone, as before
+    (alone,) = findings(text, 'geometry-degenerate', CheckConfig(check_meshes=False,
+                                                                  targets=frozenset({'rviz'})))
+    assert alone.element == 'visual[0]' and alone.severity == Severity.INFO
 
 
 def test_meshes_of_a_folder_that_is_not_there_are_one_finding(tmp_path):

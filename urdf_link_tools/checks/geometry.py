@@ -19,6 +19,7 @@ Mesh problems are errors for collision elements (the simulator loses the body's 
 and warnings for visuals and custom elements (only the picture suffers).
 """
 
+from dataclasses import replace
 import math
 import os
 from typing import Dict, FrozenSet, Iterator, List, Optional, Tuple
@@ -321,6 +322,7 @@ def check_degenerate_shapes(ctx: CheckContext) -> Iterator[Finding]:
     """
     alike: Dict[Tuple[object, ...], List[Finding]] = {}
     for link in ctx.robot.links:
+        found_here: List[Tuple[GeometryElement, Finding]] = []
         for element in _elements(link):
             geometry = element.geometry
             if geometry is None or isinstance(geometry, Mesh) or _plain(geometry):
@@ -331,9 +333,45 @@ def check_degenerate_shapes(ctx: CheckContext) -> Iterator[Finding]:
             found = _degenerate_primitive(ctx, link, element, named,
                                           geometry.line or element.line)
             if found is not None:
-                alike.setdefault((found.severity, found.message), []).append(found)
+                found_here.append((element, found))
+        for found in _one_per_shape(found_here):
+            alike.setdefault((found.severity, found.message), []).append(found)
     for (_, message), findings in alike.items():
         yield from grouped(ctx, findings, 'shapes of one zero or negative size')
+
+
+def _same_shape(first: GeometryElement, second: GeometryElement) -> bool:
+    """Return True for two elements of one shape, size and place (their lines apart)."""
+    return type(first.geometry) is type(second.geometry) and \
+        _named_sizes(first.geometry) == _named_sizes(second.geometry) and \
+        first.origin.xyz == second.origin.xyz and first.origin.rpy == second.origin.rpy
+
+
+def _one_per_shape(found: List[Tuple[GeometryElement, Finding]]) -> List[Finding]:
+    """
+    Return a link's degenerate-shape findings with a visual that repeats a collision merged.
+
+    Kinova's two-arm root: one zero-size box drawn and collided, an info for the visual and
+    an error for the collision; the collision's finding says the visual is the same shape.
+    """
+    collisions = [(element, finding) for element, finding in found
+                  if element.group == 'collision']
+    kept: List[Finding] = []
+    same: Dict[int, List[str]] = {}
+    for element, finding in found:
+        twin = next((index for index, (other, _) in enumerate(collisions)
+                     if element.group == 'visual' and _same_shape(other, element)),
+                    None) if collisions else None
+        if twin is None:
+            kept.append(finding)
+        else:
+            same.setdefault(twin, []).append(element.label)
+    if not same:
+        return kept
+    merged = {id(collisions[index][1]): labels for index, labels in same.items()}
+    return [replace(finding, message=f'{finding.message}; {", ".join(merged[id(finding)])} '
+                    f'{"is" if len(merged[id(finding)]) == 1 else "are"} the same shape')
+            if id(finding) in merged else finding for finding in kept]
 
 
 def _named_sizes(geometry) -> Tuple[Tuple[str, float], ...]:
