@@ -459,6 +459,12 @@ def test_a_dependencys_macro_findings_name_it_and_can_be_left_out(tmp_path):
     assert [f for f in left['findings'] if f['link'] == 'cam_link'] == []
     assert [f['rule'] for f in left['findings'] if f['link'] == 'base_link'] == \
         [f['rule'] for f in ours]
+    # Both packages in one repository (TALOS's talos_description_inertial): its own to fix.
+    (tmp_path / '.git').mkdir()
+    report, _ = check(*args, cwd=str(tmp_path))
+    for finding in [f for f in report['findings'] if f['link'] == 'cam_link']:
+        assert "written in package 'vendor_cam' of this repository: fix it there" in \
+            finding['suggestion'] and 'upstream' not in finding['suggestion']
 
 
 def test_the_robots_own_package_found_elsewhere_is_not_a_dependency(tmp_path):

@@ -90,6 +90,7 @@ def mark_dependencies(findings: Iterable[Finding], robot_file: str,
     """
     cache: Dict[str, Optional[Package]] = {}
     own = package_of(robot_file, cache)
+    repository = enclosing(robot_file, ('.git',))
     result = []
     for finding in findings:
         package = package_of(finding.file, cache) \
@@ -101,8 +102,16 @@ def mark_dependencies(findings: Iterable[Finding], robot_file: str,
             continue
         if package.name in ignored:
             continue
-        note = (f"written in package '{package.name}', a dependency: fix it there (or report "
-                f'it upstream), or leave its findings out with --ignore-package {package.name}')
+        # A package of the same repository (TALOS's talos_description_inertial beside
+        # talos_description) is the robot's authors' own to fix, not an upstream one.
+        if repository is not None and enclosing(os.path.join(package.root, 'package.xml'),
+                                                ('.git',)) == repository:
+            note = (f"written in package '{package.name}' of this repository: fix it there, "
+                    f'or leave its findings out with --ignore-package {package.name}')
+        else:
+            note = (f"written in package '{package.name}', a dependency: fix it there (or "
+                    f'report it upstream), or leave its findings out with --ignore-package '
+                    f'{package.name}')
         result.append(dataclasses.replace(
             finding, values=finding.values + ((PACKAGE_KEY, package.name),),
             suggestion=f'{finding.suggestion}; {note}' if finding.suggestion else note))
