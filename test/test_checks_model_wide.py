@@ -574,6 +574,28 @@ def test_drakes_point_contact_spheres_are_one_finding_that_names_them():
     assert [f.link for f in findings(two, 'geometry-degenerate')] == ['l1', 'l2']
 
 
+def test_gazebo_is_not_said_to_refuse_a_welded_tensor_its_lumped_body_makes_valid():
+    # ANYmal C's welded cameras: "no rigid body has them, Gazebo and MuJoCo refuse them".
+    # MuJoCo does (checked with 4.0); Gazebo lumps a fixed joint's child into its parent
+    # first and checks the sum, valid here. A <gazebo> that keeps the joint: Gazebo's again.
+    base = ('<link name="base"><inertial><mass value="20"/><inertia ixx="0.5" ixy="0" '
+            'ixz="0" iyy="0.5" iyz="0" izz="0.5"/></inertial></link>')
+    camera = ('<link name="camera"><inertial><mass value="0.05"/><inertia ixx="0.00001" '
+              'ixy="0" ixz="0" iyy="0.00001" iyz="0" izz="0.0001"/></inertial></link>')
+    joint = ('<joint name="camera_joint" type="fixed"><parent link="base"/>'
+             '<child link="camera"/><origin xyz="0.2 0 0.1"/></joint>')
+    text = f'<robot name="r">{base}{camera}{joint}</robot>'
+    (finding,) = findings(text, 'inertia-triangle-inequality')
+    assert finding.link == 'camera'
+    assert finding.message.endswith("no rigid body has them, MuJoCo refuses them; Gazebo "
+                                    "lumps it into 'base' (fixed joints), whose combined "
+                                    'tensor is valid'), finding.message
+    kept = text.replace('</robot>', '<gazebo reference="camera_joint"><preserveFixedJoint>'
+                                    'true</preserveFixedJoint></gazebo></robot>')
+    (finding,) = findings(kept, 'inertia-triangle-inequality')
+    assert finding.message.endswith('no rigid body has them, Gazebo and MuJoCo refuse them')
+
+
 def test_a_zero_size_shape_drawn_and_collided_is_one_finding():
     # Kinova's two-arm root: <box size="0 0 0"> as its visual and its collision was an info
     # and an error; one error, which says the visual is the same shape.

@@ -330,6 +330,9 @@ class Robot:
     #: the joints a ``<transmission>`` or ``<ros2_control>`` names (the actuated ones); None
     #: when the description declares neither
     actuated_joints: Optional[FrozenSet[str]] = None
+    #: fixed joints a ``<gazebo reference="JOINT">`` keeps (``<preserveFixedJoint>`` or
+    #: ``<disableFixedJointLumping>`` true): sdformat lumps the others' child into the parent
+    gazebo_kept_joints: FrozenSet[str] = frozenset()
     _links_by_name: Dict[str, Link] = field(
         init=False, repr=False, compare=False, default_factory=dict)
     _parent_joint: Dict[str, Joint] = field(

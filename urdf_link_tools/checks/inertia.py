@@ -439,7 +439,7 @@ def _check_tensor(ctx: CheckContext, link: Link) -> Iterator[Finding]:
             f'(the smallest is negative); Sylvester minors Ixx={fmt(minors[0])}, '
             f'Ixx*Iyy-Ixy^2={fmt(minors[1])}, det={fmt(minors[2])}'
             + (f' ({", ".join(failing)} not > 0)' if failing else '')
-            + _refused(ctx, '. {} refuse{} it'),
+            + _refused(ctx, '. {} refuse{} it', link),
             link=link.name, element=element, line=line, suggestion=text,
             values=_moment_values(moments, eps) + (('minors', fmt_vector(minors)),),
             suggested_inertia=inertia_values(suggestion) if suggestion is not None else None)
@@ -491,7 +491,7 @@ def _check_tensor(ctx: CheckContext, link: Link) -> Iterator[Finding]:
             f'the principal moments {fmt(a)} + {fmt(b)} = {fmt(a + b)} < {fmt(c)}: they '
             f'break A + B >= C by {fmt(-margin)} kg m^2 ({fmt(-margin / c * 100, 3)} % of '
             'C)' + _copied_products(values)
-            + '; no rigid body has them' + _refused(ctx, ', {} refuse{} them'),
+            + '; no rigid body has them' + _refused(ctx, ', {} refuse{} them', link),
             link=link.name, element=element, line=line, suggestion=text,
             values=_moment_values(moments, eps) + (('margin', margin),),
             suggested_inertia=inertia_values(suggestion) if suggestion is not None else None)
@@ -538,16 +538,46 @@ def _check_tensor(ctx: CheckContext, link: Link) -> Iterator[Finding]:
             suggested_inertia=inertia_values(suggestion) if suggestion is not None else None)
 
 
-def _refused(ctx: CheckContext, template: str) -> str:
+def _refused(ctx: CheckContext, template: str, link: Optional[Link] = None) -> str:
     """
     Return ``template`` naming Gazebo and MuJoCo as far as they are targets ('' for neither).
 
-    ``template`` holds two slots: the engines, and the verb's 's' for one engine.
+    ``template`` holds two slots: the engines, and the verb's 's' for one engine. Gazebo
+    checks the link it lumps a welded link into (sdformat's fixed-joint lumping adds the
+    tensors first): when that body's tensor is valid, Gazebo is not said to refuse it.
     """
+    targets = ctx.config.targets
+    lumped = _lumped_valid(ctx, link) if link is not None and 'gazebo' in targets else None
     engines = [name for target, name in (('gazebo', 'Gazebo'), ('mujoco', 'MuJoCo'))
-               if target in ctx.config.targets]
-    return template.format(' and '.join(engines), '' if len(engines) > 1 else 's') \
+               if target in targets and not (target == 'gazebo' and lumped)]
+    said = template.format(' and '.join(engines), '' if len(engines) > 1 else 's') \
         if engines else ''
+    if lumped:
+        said += (f"; Gazebo lumps it into '{lumped}' (fixed joints), whose combined tensor is "
+                 'valid')
+    return said
+
+
+def _lumped_valid(ctx: CheckContext, link: Link) -> Optional[str]:
+    """
+    Return the link Gazebo lumps a welded link into when their combined tensor is valid.
+
+    None for a link that is not welded to another, for a weld group with a fixed joint that
+    a ``<gazebo>`` keeps (``preserveFixedJoint``: not lumped), or when the combined body
+    (:meth:`CheckContext.fused`, the links welded below the top) is not valid for gz-math.
+    """
+    top = ctx.weld_top(link.name)
+    if top == link.name:
+        return None
+    kept = ctx.robot.gazebo_kept_joints
+    if kept and any(joint.name in kept for joint in ctx.robot.joints
+                    if not joint.is_moving and ctx.weld_top(joint.child) == top):
+        return None
+    fused = ctx.fused(top)
+    if not (math.isfinite(fused.mass) and fused.mass > 0.0) or \
+            not np.all(np.isfinite(fused.tensor)):
+        return None
+    return top if TensorProperties(fused.tensor).gz_is_valid(fused.mass) else None
 
 
 def _copied_products(values: Tuple[float, ...]) -> str:

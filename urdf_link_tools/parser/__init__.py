@@ -84,6 +84,7 @@ def robot_from_element(root: etree._Element, source: Optional[str] = None,
     # afterwards, in document order; one pass over the children finds them all.
     parts: List[Tuple[str, etree._Element]] = []
     self_collide = False
+    kept: Set[str] = set()
     actuated: Optional[Set[str]] = None
     for child in root:
         tag = child.tag
@@ -105,6 +106,8 @@ def robot_from_element(root: etree._Element, source: Optional[str] = None,
             parts.append((tag, child))
         elif tag == 'gazebo' and child.get('reference') is None:
             self_collide = _self_collide(child, self_collide)
+        elif tag == 'gazebo' and _keeps_fixed_joint(child):
+            kept.add(str(child.get('reference')))
         elif tag in _XACRO_DIRECTIVES and child.get(_XACRO_DIRECTIVES[tag]) is not None:
             what = _XACRO_DIRECTIVES[tag]
             ctx.note('parse-xacro-unprefixed', child,
@@ -141,7 +144,8 @@ def robot_from_element(root: etree._Element, source: Optional[str] = None,
     return Robot(name=name, links=tuple(links), joints=tuple(joints),
                  materials=top_level, line=root.sourceline, source=source,
                  notes=tuple(ctx.notes), gazebo_self_collide=self_collide,
-                 actuated_joints=frozenset(actuated) if actuated is not None else None)
+                 actuated_joints=frozenset(actuated) if actuated is not None else None,
+                 gazebo_kept_joints=frozenset(kept))
 
 
 def _empty_for_want_of_prefixes(ctx: Context) -> None:
@@ -165,6 +169,15 @@ def _empty_for_want_of_prefixes(ctx: Context) -> None:
         link=None, element=first.element, line=first.line, suggestion=first.suggestion,
         values=(('count', str(len(unprefixed))),))
     ctx.notes[:] = [error] + [note for note in ctx.notes if note.rule != first.rule]
+
+
+def _keeps_fixed_joint(extension: etree._Element) -> bool:
+    """Return True for a joint's ``<gazebo>`` that keeps it from fixed-joint lumping."""
+    for item in extension:
+        if item.tag in ('preserveFixedJoint', 'disableFixedJointLumping') and \
+                (item.text or '').strip().lower() in ('true', '1'):
+            return True
+    return False
 
 
 def _self_collide(extension: etree._Element, current: bool) -> bool:
