@@ -328,16 +328,21 @@ def test_ros_node_process_serves_queries_and_stops_on_a_signal(signal_name):
         for _ in range(50):
             client.call_async(GetLinkGeometry.Request(link_name='arm_link'))
         session.client.executor.spin_once(timeout_sec=0.01)
-        process = session.process.process
-        process.send_signal(getattr(signal, signal_name))
-        try:
-            returncode = process.wait(10.0)
-        except subprocess.TimeoutExpired:
-            returncode = None
-        output = session.process.output()
-        assert returncode == 0, f'exit {returncode} after {signal_name}:\n{output[-3000:]}'
-        for sign in ('Traceback', 'executor failed', 'FATAL'):
-            assert sign not in output, output[-3000:]
+        session.process.process.send_signal(getattr(signal, signal_name))
+        _assert_clean_stop(session, f'after {signal_name}',
+                           ('Traceback', 'executor failed', 'FATAL'))
+
+
+def _assert_clean_stop(session, when, signs):
+    """Wait for the node process to end; assert exit 0 and none of ``signs`` in its log."""
+    try:
+        returncode = session.process.process.wait(10.0)
+    except subprocess.TimeoutExpired:
+        returncode = None
+    output = session.process.output()
+    assert returncode == 0, f'exit {returncode} {when}:\n{output[-3000:]}'
+    for sign in signs:
+        assert sign not in output, output[-3000:]
 
 
 def test_ros_node_process_stops_cleanly_on_ctrl_c_twice_as_ros2_launch_sends_it():
@@ -358,14 +363,8 @@ def test_ros_node_process_stops_cleanly_on_ctrl_c_twice_as_ros2_launch_sends_it(
             time.sleep(delay)
             if process.poll() is None:
                 process.send_signal(signal.SIGINT)
-            try:
-                returncode = process.wait(10.0)
-            except subprocess.TimeoutExpired:
-                returncode = None
-            output = session.process.output()
-            assert returncode == 0, f'exit {returncode} ({delay} s apart):\n{output[-3000:]}'
-            for sign in ('Traceback', 'KeyboardInterrupt', 'FATAL'):
-                assert sign not in output, output[-3000:]
+            _assert_clean_stop(session, f'({delay} s apart)',
+                               ('Traceback', 'KeyboardInterrupt', 'FATAL'))
 
 
 def test_a_worker_error_after_shutdown_is_a_stop_not_a_rejected_description(monkeypatch):
