@@ -671,24 +671,6 @@ def test_tensors_of_their_own_with_a_moment_near_zero_are_one_finding(count):
     assert [name for name, _ in finding.links_suggested_inertia] == list(finding.links)
 
 
-def test_two_rods_alike_among_rods_of_their_own_stay_in_the_rods_finding():
-    # Ginger: 26 rods, two with the same numbers. Those two made a pair finding of their own
-    # (two links, one tensor) and left 24 in the group: three findings for one choice.
-    tensors = [(1e-22, 0.001), (2e-22, 0.002), (3e-22, 0.003), (3e-22, 0.003)]
-    parts = ''.join(
-        f'<link name="rod{i}"><inertial><mass value="0.1"/><inertia ixx="{tiny}" ixy="0" '
-        f'ixz="0" iyy="{moment}" iyz="0" izz="{moment}"/></inertial>{box("0.2 0.02 0.02")}'
-        '</link>' for i, (tiny, moment) in enumerate(tensors))
-    joints = ''.join(
-        f'<joint name="j{i}" type="revolute"><parent link="base"/><child link="rod{i}"/>'
-        '<axis xyz="0 0 1"/><limit lower="-1" upper="1" effort="1" velocity="1"/></joint>'
-        for i in range(len(tensors)))
-    text = f'<robot name="r"><link name="base"/>{parts}{joints}</robot>'
-    (finding,) = [f for f in analyze(parse_urdf_string(text), NO_MESHES).findings
-                  if f.rule == 'inertia-moment-tiny']
-    assert finding.links == ('rod0', 'rod1', 'rod2', 'rod3')
-
-
 def test_a_centre_of_mass_on_an_edge_is_named_and_moving_it_is_suggested():
     # ROBOTIS OP2's arm links: the <inertial> at the corner of the part's box (its x and y
     # minimum), where no tensor fits: the finding says the edge, and the fix says to move

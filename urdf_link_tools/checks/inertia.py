@@ -323,22 +323,15 @@ def _copied(ctx: CheckContext) -> Dict[Tuple[object, ...], List[Finding]]:
             for finding in findings:
                 groups.setdefault((finding.rule,) + shared, []).append(finding)
         found = {group: findings for group, findings in groups.items()
-                 if len(findings) >= MODEL_WIDE_MIN}
+                 if len(findings) >= MODEL_WIDE_MIN or len(findings) == 2 and
+                 not _mirror_pair(findings[0].link or '', findings[1].link or '')}
         # Tensors of their own with a moment near 0 on 3 or more links (an exporter's rods,
         # (0, I, I), on a humanoid's 19 links): one choice too.
-        rods = [group for group in groups if group[0] == 'inertia-moment-tiny'
-                and group not in found and any(group[1:])]
-        near_zero = [finding for group in rods for finding in groups[group]]
+        near_zero = [finding for group, findings in groups.items()
+                     if group[0] == 'inertia-moment-tiny' and group not in found
+                     and any(group[1:]) for finding in findings]
         if len(near_zero) >= MODEL_WIDE_MIN:
             found[NEAR_ZERO] = near_zero
-        else:
-            rods = []
-        # Then one tensor on two links that are not mirrors, unless among those rods
-        # (Ginger's 26: two of them alike were taken out of the group).
-        for group, findings in groups.items():
-            if len(findings) == 2 and group not in found and group not in rods and \
-                    not _mirror_pair(findings[0].link or '', findings[1].link or ''):
-                found[group] = findings
         ctx.memo[key] = found
     return found  # type: ignore[return-value]
 
