@@ -511,23 +511,6 @@ def test_a_refused_capsule_collision_is_its_parse_finding_only():
         'length' in parse.message and '(the same in 4 places' in parse.message
 
 
-def test_one_tensor_pasted_on_two_links_is_one_finding_a_mirror_pair_stays_merged():
-    # Bullet's TwoJointRobot: one tensor breaking A + B >= C on both of its links was two
-    # errors with the same text. Two links with the same six numbers are one choice; a left
-    # and right pair keeps the mirror merge's wording.
-    bad = (f'<inertial><mass value="1"/><inertia ixx="0.01" ixy="0" ixz="0" iyy="0.01" '
-           f'iyz="0" izz="0.05"/></inertial><visual>{BOX}</visual><collision>{BOX}'
-           '</collision>')
-    text = chain([full(), bad, bad, full()])
-    (finding,) = findings(text, 'inertia-triangle-inequality')
-    assert finding.links == ('l1', 'l2') and finding.link is None
-    assert finding.message.startswith('2 links declare the same tensor'), finding.message
-    mirrored = text.replace('"l1"', '"left_arm"').replace('"l2"', '"right_arm"')
-    (finding,) = findings(mirrored, 'inertia-triangle-inequality')
-    assert finding.link == 'left_arm' and "its mirror link 'right_arm' has the same" in \
-        finding.message, finding.message
-
-
 def test_a_link_with_a_shape_not_read_is_not_judged_by_the_rest_of_its_shapes():
     # Bullet's humanoid: each forearm is a capsule from the elbow (the origin) to the hand
     # and a sphere at the hand. With the capsule refused, the centre of mass at the elbow

@@ -27,7 +27,6 @@ from typing import Dict, FrozenSet, Iterator, List, Optional, Sequence, Tuple
 import numpy as np
 
 from urdf_link_tools.checks.base import CheckContext, fmt, fmt_inertia, fmt_vector, Rule
-from urdf_link_tools.checks.mirrors import mirror_names
 from urdf_link_tools.checks.model_wide import (grouped, grouped_by_value, model_choices,
                                                MODEL_WIDE_MIN)
 from urdf_link_tools.checks.suggest import geometry_tensor, problem, suggest
@@ -299,11 +298,7 @@ def _tensor_findings(ctx: CheckContext, link: Link) -> Tuple[Finding, ...]:
 
 def _copied(ctx: CheckContext) -> Dict[Tuple[object, ...], List[Finding]]:
     """
-    Return the tensor findings shared by links: (rule, the six numbers) -> findings.
-
-    Three links or more; or two that are not a left and right mirror (Bullet's
-    TwoJointRobot: one tensor pasted on both links), whose findings the mirror merge makes
-    one, naming the mirror.
+    Return the tensor findings shared by 3 or more links: (rule, the six numbers) -> findings.
 
     A link whose rules fail here (a bug of this tool) is left to :func:`check_link`, which
     reports the failure on that link.
@@ -323,8 +318,7 @@ def _copied(ctx: CheckContext) -> Dict[Tuple[object, ...], List[Finding]]:
             for finding in findings:
                 groups.setdefault((finding.rule,) + shared, []).append(finding)
         found = {group: findings for group, findings in groups.items()
-                 if len(findings) >= MODEL_WIDE_MIN or len(findings) == 2 and
-                 not _mirror_pair(findings[0].link or '', findings[1].link or '')}
+                 if len(findings) >= MODEL_WIDE_MIN}
         # Tensors of their own with a moment near 0 on 3 or more links (an exporter's rods,
         # (0, I, I), on a humanoid's 19 links): one choice too.
         near_zero = [finding for group, findings in groups.items()
@@ -334,11 +328,6 @@ def _copied(ctx: CheckContext) -> Dict[Tuple[object, ...], List[Finding]]:
             found[NEAR_ZERO] = near_zero
         ctx.memo[key] = found
     return found  # type: ignore[return-value]
-
-
-def _mirror_pair(first: str, second: str) -> bool:
-    """Return True for a left link and its right mirror (merge_mirrors makes them one)."""
-    return second in mirror_names(first)
 
 
 #: _copied's key of the tensors of their own whose smallest moment is near 0
@@ -391,8 +380,7 @@ def check_copied_tensors(ctx: CheckContext) -> Iterator[Finding]:
         first = ctx.robot.link(findings[0].link or '')
         tensor = first.inertial.inertia.as_tuple()  # type: ignore[union-attr]
         yield from grouped(ctx, findings, f'links declare the same tensor '
-                                          f'({fmt_inertia(tensor)})', own_fixes=True,
-                           minimum=2)
+                                          f'({fmt_inertia(tensor)})', own_fixes=True)
 
 
 def _check_tensor(ctx: CheckContext, link: Link) -> Iterator[Finding]:

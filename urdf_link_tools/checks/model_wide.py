@@ -255,7 +255,7 @@ def _placeholder_joints(ctx: CheckContext) -> Tuple[str, ...]:
 
 
 def grouped(ctx: CheckContext, findings: List[Finding], what: str,
-            own_fixes: bool = False, minimum: int = MODEL_WIDE_MIN) -> Iterator[Finding]:
+            own_fixes: bool = False) -> Iterator[Finding]:
     """
     Yield findings of one rule as they are, or as one listing the links when 3 or more.
 
@@ -264,9 +264,8 @@ def grouped(ctx: CheckContext, findings: List[Finding], what: str,
     :param own_fixes: each link has a fix of its own (its tensor, its centre of mass): the
         first one's is given as the example, named as that link's; the tensors the findings
         suggested are kept for each link (``Finding.links_suggested_inertia``)
-    :param minimum: how many findings make one (two for one tensor pasted on two links)
     """
-    if len(findings) < minimum:
+    if len(findings) < MODEL_WIDE_MIN:
         yield from findings
         return
     first = findings[0]
