@@ -93,9 +93,11 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             raise UrdfInputError(f'--merge {args.merge}: {exc}') from None
     if args.output and os.path.splitext(args.output)[1] in ('.urdf', '.xacro'):
         raise cli.UsageError('-o: refusing to write an SRDF over a .urdf or .xacro file')
-    if args.output and os.path.islink(args.output):  # refused before the work, not after
-        from urdf_link_tools.reports.sanitize import LINKED_OUTPUT
-        raise cli.UsageError(f'-o {args.output}: cannot write: {LINKED_OUTPUT}')
+    if args.output:  # refused before the work, not after (as open_output would refuse it)
+        from urdf_link_tools.reports.sanitize import linked_output
+        refused = linked_output(args.output)
+        if refused is not None:
+            raise cli.UsageError(f'-o {args.output}: cannot write: {refused}')
     loaded = cli._load(args, args.robot, err)
     robot = parse_urdf_string(loaded.data, loaded.source)
     packages = {}

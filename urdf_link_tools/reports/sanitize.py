@@ -150,6 +150,17 @@ def linked_folder(path: str) -> Optional[str]:
     return None
 
 
+def linked_output(path: str) -> Optional[str]:
+    """Return why an output path is never written (a link, or in a linked folder), or None."""
+    if os.path.islink(path):
+        return LINKED_OUTPUT
+    folder = linked_folder(path)
+    if folder is not None:
+        return (f'its folder {folder} is a symbolic link in the working directory, which is '
+                'never written through (name a real folder)')
+    return None
+
+
 #: why an output path that is a symbolic link is refused
 LINKED_OUTPUT = 'it is a symbolic link, which is never written through (name the file itself)'
 
@@ -167,12 +178,9 @@ def open_output(path: str, binary: bool = False) -> IO:
     :param binary: bytes, else UTF-8 text with newlines written as given
     :raises OSError: with a ``strerror`` that says why it was refused
     """
-    if os.path.islink(path):  # said before anything is opened (O_NOFOLLOW refuses it too)
-        raise OSError(errno.ELOOP, LINKED_OUTPUT, path)
-    folder = linked_folder(path)
-    if folder is not None:
-        raise OSError(errno.ELOOP, f'its folder {folder} is a symbolic link in the working '
-                      'directory, which is never written through (name a real folder)', path)
+    refused = linked_output(path)  # said before anything is opened (O_NOFOLLOW refuses too)
+    if refused is not None:
+        raise OSError(errno.ELOOP, refused, path)
     flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, 'O_NOFOLLOW', 0) | \
         getattr(os, 'O_NONBLOCK', 0)
     try:
