@@ -377,6 +377,23 @@ def test_xacro_directives_without_their_prefix_are_said_and_not_skipped(tmp_path
                      ('parse-xacro-unprefixed', 'warning', 5)], row['findings']
 
 
+def test_a_robot_of_another_readers_elements_says_what_it_holds(tmp_path):
+    # Bullet's reduced_*.urdf: a <robot> holding only <reduced_deformable>. robot-empty said
+    # "no <link> elements" and nothing of why; it names what the file holds instead.
+    path = tmp_path / 'reduced_cube.urdf'
+    path.write_text('<robot name="cube"><reduced_deformable name="cube"><inertial>'
+                    '<mass value="1"/></inertial></reduced_deformable></robot>')
+    status, out, _ = run(['check', str(path), '--format', 'jsonl'])
+    (finding,) = _lines(out)[0]['findings']
+    assert status == 2 and finding['rule'] == 'robot-empty', out
+    assert finding['message'].startswith('the robot has no <link> elements: it holds '
+                                         '<reduced_deformable>, not URDF elements'), finding
+    plain = tmp_path / 'empty.urdf'
+    plain.write_text('<robot name="r"/>')
+    (finding,) = _lines(run(['check', str(plain), '--format', 'jsonl'])[1])[0]['findings']
+    assert finding['message'] == 'the robot has no <link> elements'
+
+
 def test_a_fragment_hung_from_links_it_does_not_define_is_skipped_with_the_flag(tmp_path):
     # Stretch's stretch_gripper.xacro, Baxter's pedestal.xacro: parts a robot includes and
     # attaches to its own links; every link hangs from a link the file does not define.

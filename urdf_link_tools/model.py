@@ -333,6 +333,8 @@ class Robot:
     #: fixed joints a ``<gazebo reference="JOINT">`` keeps (``<preserveFixedJoint>`` or
     #: ``<disableFixedJointLumping>`` true): sdformat lumps the others' child into the parent
     gazebo_kept_joints: FrozenSet[str] = frozenset()
+    #: for a robot without any ``<link>``: the other elements it holds (a few, sorted)
+    other_elements: Tuple[str, ...] = ()
     _links_by_name: Dict[str, Link] = field(
         init=False, repr=False, compare=False, default_factory=dict)
     _parent_joint: Dict[str, Joint] = field(

@@ -78,6 +78,16 @@ def check_structure(ctx: CheckContext) -> Iterator[Finding]:
                            'are checked there, where they are called), or pass '
                            '--skip-macro-files to skip such files (as the pre-commit hook '
                            'does); if it is meant to be a robot, call its macros in it')
+        elif robot.other_elements:
+            held = ', '.join(f'<{tag}>' for tag in robot.other_elements)
+            yield ctx.finding(
+                'robot-empty', Severity.ERROR,
+                f'the robot has no <link> elements: it holds {held}, not URDF elements '
+                "(another reader's extension, as Bullet's deformable bodies are); URDF readers "
+                'load nothing from it',
+                line=robot.line,
+                suggestion='check it with the program it is written for, or skip the file; '
+                           'a URDF robot needs at least one <link>')
         else:
             yield ctx.finding('robot-empty', Severity.ERROR, 'the robot has no <link> elements',
                               line=robot.line, suggestion='add at least one <link>')

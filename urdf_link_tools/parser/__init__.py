@@ -38,6 +38,9 @@ from urdf_link_tools.parser.xml import load_xml, parse_xml
 __all__ = ['parse_urdf_string', 'parse_xml', 'robot_from_element']
 
 
+#: what a <robot> holds in URDF and its usual extensions
+_URDF_TOP_LEVEL = frozenset({'link', 'joint', 'material', 'gazebo', 'transmission',
+                             'ros2_control', 'mujoco', 'drake'})
 #: xacro's directives that xacro 1 read without their prefix, and the attribute each has
 _XACRO_DIRECTIVES = {'include': 'filename', 'macro': 'name', 'property': 'name',
                      'arg': 'name', 'insert_block': 'name'}
@@ -136,16 +139,20 @@ def robot_from_element(root: etree._Element, source: Optional[str] = None,
         ctx.link = None
     if ctx.unresolved:
         links = resolve_late_references(ctx, links)
+    others: Tuple[str, ...] = ()
     if not any(tag == 'link' for tag, _ in parts):
         # No <link> at all (a xacro file of macros that robots include): robot-empty says
         # what matters; its missing name is no second error.
         ctx.notes[:] = [note for note in ctx.notes if note.rule != 'robot-name-missing']
         _empty_for_want_of_prefixes(ctx)
+        # What it holds instead, for robot-empty to name (Bullet's <reduced_deformable>)
+        others = tuple(sorted({quote(child.tag) for child in root if isinstance(child.tag, str)
+                               and child.tag not in _URDF_TOP_LEVEL}))[:5]
     return Robot(name=name, links=tuple(links), joints=tuple(joints),
                  materials=top_level, line=root.sourceline, source=source,
                  notes=tuple(ctx.notes), gazebo_self_collide=self_collide,
                  actuated_joints=frozenset(actuated) if actuated is not None else None,
-                 gazebo_kept_joints=frozenset(kept))
+                 gazebo_kept_joints=frozenset(kept), other_elements=others)
 
 
 def _empty_for_want_of_prefixes(ctx: Context) -> None:
