@@ -297,7 +297,7 @@ def _check_robot(path: str, args: argparse.Namespace, config, baseline, out: Tex
     # <robot/>, shared materials): not a robot. A URDF with joints and no link is one, broken.
     # (Not one whose xacro directives lack their prefix: that is why it is empty.)
     if args.skip_macro_files and not robot.links and (loaded.expanded or not robot.joints) \
-            and not any(note.rule == 'parse-xacro-unprefixed' for note in robot.notes):
+            and not robot.has_note('parse-xacro-unprefixed'):
         return None
     if args.skip_macro_files and is_fragment(robot):
         return ('a fragment whose links all hang from links it does not define (a gripper, '

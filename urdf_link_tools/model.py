@@ -367,6 +367,10 @@ class Robot:
         """Return the joints whose parent is ``link_name``."""
         return tuple(self._child_joints.get(link_name, ()))
 
+    def has_note(self, rule: str) -> bool:
+        """Return True when the parser made a note of this rule (``notes``)."""
+        return any(note.rule == rule for note in self.notes)
+
     @property
     def root_links(self) -> Tuple[str, ...]:
         """Names of links that are no joint's child (a valid URDF has exactly one)."""

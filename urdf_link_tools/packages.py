@@ -91,6 +91,7 @@ def mark_dependencies(findings: Iterable[Finding], robot_file: str,
     cache: Dict[str, Optional[Package]] = {}
     own = package_of(robot_file, cache)
     repository = enclosing(robot_file, ('.git',))
+    ours: Dict[str, bool] = {}  # a package's root -> whether it is in the same repository
     result = []
     for finding in findings:
         package = package_of(finding.file, cache) \
@@ -104,8 +105,10 @@ def mark_dependencies(findings: Iterable[Finding], robot_file: str,
             continue
         # A package of the same repository (TALOS's talos_description_inertial beside
         # talos_description) is the robot's authors' own to fix, not an upstream one.
-        if repository is not None and enclosing(os.path.join(package.root, 'package.xml'),
-                                                ('.git',)) == repository:
+        if package.root not in ours:
+            ours[package.root] = repository is not None and enclosing(
+                os.path.join(package.root, 'package.xml'), ('.git',)) == repository
+        if ours[package.root]:
             note = (f"written in package '{package.name}' of this repository: fix it there, "
                     f'or leave its findings out with --ignore-package {package.name}')
         else:

@@ -179,11 +179,9 @@ def _group_extent(ctx: CheckContext, top: str) -> Tuple[Optional[Bounds], bool]:
         for element in (member.visuals + member.collisions) if member else ():
             if element.geometry is not None and not has_size(element.geometry):
                 continue
-            # A shape that was not read (a <capsule>, refused) is unknown, as a mesh that
-            # did not load: the body may reach as far as its moments say.
-            box = ctx.element_bounds(element) if element.geometry is not None else None
-            if box is None:
-                known = False
+            box = ctx.element_bounds(element)
+            if box is None:  # a mesh not loaded, a shape not read (a refused <capsule>):
+                known = False  # the body may reach as far as its moments say
                 break
             boxes.append(box if len(frames) == 1 else transform_bounds(box, frame))
         if not known:

@@ -230,12 +230,10 @@ def group_bounds(ctx: CheckContext, elements: Sequence[GeometryElement]) -> Opti
     """Return the union bounds of the elements with a real size; None if one is unknown."""
     boxes = []
     for element in elements:
-        if element.geometry is None:
-            return None  # a shape not read (a <capsule>, refused): its size is unknown
-        if not has_size(element.geometry):
+        if element.geometry is not None and not has_size(element.geometry):
             continue  # zero-size shapes (markers, a radius-0 sphere) enclose nothing
         box = ctx.element_bounds(element)
-        if box is None:
+        if box is None:  # a mesh not loaded, a shape not read (a refused <capsule>)
             return None
         boxes.append(box)
     return union_bounds(boxes)

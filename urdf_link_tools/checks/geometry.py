@@ -357,21 +357,17 @@ def _one_per_shape(found: List[Tuple[GeometryElement, Finding]]) -> List[Finding
     collisions = [(element, finding) for element, finding in found
                   if element.group == 'collision']
     kept: List[Finding] = []
-    same: Dict[int, List[str]] = {}
+    twins: Dict[int, List[str]] = {}  # id of a collision's finding -> its visuals' labels
     for element, finding in found:
-        twin = next((index for index, (other, _) in enumerate(collisions)
-                     if element.group == 'visual' and _same_shape(other, element)),
-                    None) if collisions else None
+        twin = next((theirs for other, theirs in collisions if element.group == 'visual'
+                     and _same_shape(other, element)), None)
         if twin is None:
             kept.append(finding)
         else:
-            same.setdefault(twin, []).append(element.label)
-    if not same:
-        return kept
-    merged = {id(collisions[index][1]): labels for index, labels in same.items()}
-    return [replace(finding, message=f'{finding.message}; {", ".join(merged[id(finding)])} '
-                    f'{"is" if len(merged[id(finding)]) == 1 else "are"} the same shape')
-            if id(finding) in merged else finding for finding in kept]
+            twins.setdefault(id(twin), []).append(element.label)
+    return [replace(finding, message=f'{finding.message}; {", ".join(twins[id(finding)])} '
+                    f'{"is" if len(twins[id(finding)]) == 1 else "are"} the same shape')
+            if id(finding) in twins else finding for finding in kept]
 
 
 def _named_sizes(geometry) -> Tuple[Tuple[str, float], ...]:
