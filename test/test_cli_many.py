@@ -392,6 +392,16 @@ def test_a_robot_of_another_readers_elements_says_what_it_holds(tmp_path):
     plain.write_text('<robot name="r"/>')
     (finding,) = _lines(run(['check', str(plain), '--format', 'jsonl'])[1])[0]['findings']
     assert finding['message'] == 'the robot has no <link> elements'
+    # Jackal's custom_example.urdf: macro calls of a xacro fragment named .urdf, with the
+    # prefix declared or not: xacro's, not another reader's
+    for robot in ('<robot name="r" xmlns:xacro="http://www.ros.org/wiki/xacro">',
+                  '<robot name="r">'):
+        plain.write_text(f'{robot}<xacro:camera_mount prefix="front"/></robot>')
+        found = _lines(run(['check', str(plain), '--format', 'jsonl'])[1])[0]['findings']
+        (finding,) = [f for f in found if f['rule'] == 'robot-empty']
+        assert finding['message'] == (
+            'the robot has no <link> elements: it holds <xacro:camera_mount>, xacro elements '
+            'that were not expanded (xacro runs only on .xacro files or with --xacro)'), finding
 
 
 def test_a_fragment_hung_from_links_it_does_not_define_is_skipped_with_the_flag(tmp_path):

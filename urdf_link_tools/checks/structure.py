@@ -66,7 +66,7 @@ def check_structure(ctx: CheckContext) -> Iterator[Finding]:
     robot = ctx.robot
     if not robot.links:
         source = (robot.source or '').lower()
-        if any(note.rule == 'parse-xacro-unprefixed' for note in robot.notes):
+        if robot.has_note('parse-xacro-unprefixed'):
             return  # the parser's error says why there is no link (xacro included nothing)
         if source.endswith('.xacro'):
             yield ctx.finding(
@@ -78,6 +78,16 @@ def check_structure(ctx: CheckContext) -> Iterator[Finding]:
                            'are checked there, where they are called), or pass '
                            '--skip-macro-files to skip such files (as the pre-commit hook '
                            'does); if it is meant to be a robot, call its macros in it')
+        elif any(tag.startswith('xacro:') for tag in robot.other_elements):
+            # Jackal's custom_example.urdf: a xacro fragment named .urdf, its macro calls left
+            held = ', '.join(f'<{tag}>' for tag in robot.other_elements)
+            yield ctx.finding(
+                'robot-empty', Severity.ERROR,
+                f'the robot has no <link> elements: it holds {held}, xacro elements that '
+                'were not expanded (xacro runs only on .xacro files or with --xacro)',
+                line=robot.line,
+                suggestion='check the description that includes it, or this file with --xacro '
+                           '(and --skip-macro-files if it is a file of macros)')
         elif robot.other_elements:
             held = ', '.join(f'<{tag}>' for tag in robot.other_elements)
             yield ctx.finding(

@@ -146,7 +146,8 @@ def robot_from_element(root: etree._Element, source: Optional[str] = None,
         ctx.notes[:] = [note for note in ctx.notes if note.rule != 'robot-name-missing']
         _empty_for_want_of_prefixes(ctx)
         # What it holds instead, for robot-empty to name (Bullet's <reduced_deformable>)
-        others = tuple(sorted({quote(child.tag) for child in root if isinstance(child.tag, str)
+        others = tuple(sorted({quote(_prefixed(child)) for child in root
+                               if isinstance(child.tag, str)
                                and child.tag not in _URDF_TOP_LEVEL}))[:5]
     return Robot(name=name, links=tuple(links), joints=tuple(joints),
                  materials=top_level, line=root.sourceline, source=source,
@@ -176,6 +177,15 @@ def _empty_for_want_of_prefixes(ctx: Context) -> None:
         link=None, element=first.element, line=first.line, suggestion=first.suggestion,
         values=(('count', str(len(unprefixed))),))
     ctx.notes[:] = [error] + [note for note in ctx.notes if note.rule != first.rule]
+
+
+def _prefixed(element: etree._Element) -> str:
+    """Return an element's name as written (``xacro:arm``, not ``{http://...}arm``)."""
+    tag = element.tag
+    if not tag.startswith('{'):
+        return tag  # (an undeclared prefix stays in the name: 'xacro:arm')
+    local = tag.split('}', 1)[1]
+    return f'{element.prefix}:{local}' if element.prefix else local
 
 
 def _keeps_fixed_joint(extension: etree._Element) -> bool:
