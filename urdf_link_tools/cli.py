@@ -26,7 +26,7 @@ import os
 import sys
 from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, TextIO, Tuple
 
-from urdf_link_tools.errors import UrdfError, UrdfInputError
+from urdf_link_tools.errors import UrdfError, UrdfInputError, UrdfStructureError
 from urdf_link_tools.limits import DESCRIPTION_MAX_BYTES, MESH_MAX_BYTES
 from urdf_link_tools.loading import is_xacro, load_input, LoadedDescription
 from urdf_link_tools.model import is_fragment, Robot
@@ -101,17 +101,30 @@ class _NeutralFormatter(logging.Formatter):
         return neutralise(super().format(record))
 
 
-def _xacro_options(args: argparse.Namespace):
+def _given_packages(args: argparse.Namespace) -> Dict[str, str]:
+    packages = {}
+    for item in args.package_dir:
+        name, separator, path = item.partition('=')
+        if separator and name.strip():
+            packages[name.strip()] = path
+    return packages
+
+
+def own_package(args: argparse.Namespace, path: str) -> Optional[Tuple[str, str]]:
+    """Return the checked file's own package when only its sources can resolve it."""
+    from urdf_link_tools.packages import own_package_dir
+    return own_package_dir(path, _given_packages(args))
+
+
+def _xacro_options(args: argparse.Namespace, own: Optional[Tuple[str, str]] = None):
     from urdf_link_tools.xacro.sandbox import parse_mappings, XacroOptions
     try:
         mappings = parse_mappings(args.xacro_args)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
-    packages = {}
-    for item in args.package_dir:
-        name, separator, path = item.partition('=')
-        if separator and name:
-            packages[name.strip()] = path
+    packages = _given_packages(args)
+    if own is not None:
+        packages.setdefault(*own)
     return XacroOptions(mappings=mappings, package_dirs=packages,
                         allow_env=tuple(args.xacro_env), allow_dirs=tuple(args.xacro_allow_dir),
                         timeout=args.xacro_timeout)
@@ -121,15 +134,21 @@ def _robot_paths(args: argparse.Namespace) -> List[str]:
     return list(args.robot) if isinstance(args.robot, list) else [args.robot]
 
 
-def _load(args: argparse.Namespace, path: str, err: TextIO) -> LoadedDescription:
-    """Read one input as the arguments say, printing notes and writing --emit-urdf."""
+def _load(args: argparse.Namespace, path: str, err: TextIO,
+          own: Optional[Tuple[str, str]] = None) -> LoadedDescription:
+    """
+    Read one input as the arguments say, printing notes and writing --emit-urdf.
+
+    :param own: the input's own package, for ``$(find)`` when nothing else resolves it
+        (:func:`own_package`)
+    """
     if args.xacro_args and not (args.xacro or any(robot.endswith('.xacro')
                                                   for robot in _robot_paths(args))):
         raise UsageError('name:=value arguments are for xacro input (a .xacro file, or '
                          '--xacro)')
     xacro = True if args.xacro else None
     loaded = load_input(path, DESCRIPTION_MAX_BYTES, xacro=xacro,
-                        options=_xacro_options(args) if is_xacro(path, xacro) else None)
+                        options=_xacro_options(args, own) if is_xacro(path, xacro) else None)
     for note in loaded.notes:
         err.write(f'urdf-link-tools: note: {note}\n')
     if args.emit_urdf:
@@ -290,9 +309,25 @@ def _check_robot(path: str, args: argparse.Namespace, config, baseline, out: Tex
     # when the robot is checked, not when the run starts.
     err = err if err is not None else NeutralStream(sys.stderr)
 
-    loaded = _load(args, path, err)
+    # Its own package resolves from its sources (a CI job checks them unbuilt).
+    own = own_package(args, path)
+    if own is not None:
+        config = dataclasses.replace(config, package_dirs=config.package_dirs + (own,))
+    loaded = _load(args, path, err, own)
     data, source = loaded.data, loaded.source
-    robot = parse_urdf_string(data, source)
+    try:
+        robot = parse_urdf_string(data, source)
+    except UrdfStructureError:
+        # A ROS 1 file of macros has another root (<root>, as Kinova's and the PR2's
+        # sensors): xacro expands it to no link at all, which is no robot to check.
+        if not (loaded.expanded and _no_links(data)):
+            raise
+        if args.skip_macro_files:
+            return None
+        raise UrdfStructureError(
+            'xacro expanded it to a document without <robot> and without any <link>: a file '
+            "of macros (ROS 1's <root> convention); check the robot that uses them, or pass "
+            '--skip-macro-files to skip such files') from None
     # A file of macros, or a plain fragment that descriptions include (a placeholder
     # <robot/>, shared materials): not a robot. A URDF with joints and no link is one, broken.
     # (Not one whose xacro directives lack their prefix: that is why it is empty.)
@@ -349,6 +384,16 @@ def _check_robot(path: str, args: argparse.Namespace, config, baseline, out: Tex
                    + ''.join(f'\n  {fix.link} (line {fix.line}, {fix.rule})' for fix in fixes)
                    + '\n')
     return report, loaded.files
+
+
+def _no_links(data: bytes) -> bool:
+    """Return True for a well-formed document without any <link> element."""
+    from urdf_link_tools.parser.xml import parse_xml
+    try:
+        root = parse_xml(data)
+    except UrdfError:
+        return False
+    return next(root.iter('link'), None) is None
 
 
 def _read_ahead(robot, config):

@@ -98,13 +98,12 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         refused = linked_output(args.output)
         if refused is not None:
             raise cli.UsageError(f'-o {args.output}: cannot write: {refused}')
-    loaded = cli._load(args, args.robot, err)
+    own = cli.own_package(args, args.robot)
+    loaded = cli._load(args, args.robot, err, own)
     robot = parse_urdf_string(loaded.data, loaded.source)
-    packages = {}
-    for item in args.package_dir:
-        name, separator, path = item.partition('=')
-        if separator and name.strip():
-            packages[name.strip()] = path
+    packages = cli._given_packages(args)
+    if own is not None:
+        packages.setdefault(*own)
     from urdf_link_tools.collision.bodies import CollisionLibraryMissing
     start = time.perf_counter()
     try:

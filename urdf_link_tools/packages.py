@@ -27,10 +27,10 @@ only files the expansion read are looked at.
 import dataclasses
 import os
 import re
-from typing import Collection, Dict, Iterable, NamedTuple, Optional, Tuple
+from typing import Collection, Dict, Iterable, NamedTuple, Optional, Sequence, Tuple
 
 from urdf_link_tools.findings import Finding
-from urdf_link_tools.read_policy import enclosing
+from urdf_link_tools.read_policy import ament_index_shares, enclosing, given_name
 
 #: the value naming the dependency a finding was written in
 PACKAGE_KEY = 'package'
@@ -62,6 +62,91 @@ def package_of(path: str, cache: Optional[Dict[str, Optional[Package]]] = None
             _manifest_name(os.path.join(found[0], 'package.xml'))
             or os.path.basename(found[0]), found[0])
     return cache[folder]
+
+
+def own_package_dir(robot_file: str, given: Collection[str],
+                    prefixes: Optional[Sequence[str]] = None) -> Optional[Tuple[str, str]]:
+    """
+    Return the package holding a checked file as (name, folder), when nothing else finds it.
+
+    A description refers to its own package by name (``$(find my_robot_description)``,
+    ``package://my_robot_description/meshes/...``), which resolves only once the package is
+    built and its workspace sourced. A CI job or a pre-commit hook checks the sources: the
+    nearest folder above the file with a ``package.xml`` is that package, readable anyway (it
+    is the input's), so its name resolves to it after ``--package-dir`` and the ament index.
+    Not for a ``package.xml`` that is a link leading out of its folder (a pull request's link
+    to another checkout's manifest names nothing), nor without a ``<name>``.
+
+    :param robot_file: the checked file, as named ('-' for standard input: none)
+    :param given: the names ``--package-dir`` gives (they take precedence)
+    :param prefixes: the ament prefixes (default: ``AMENT_PREFIX_PATH``)
+    :return: (name, folder), or None when the file is in no package or its name resolves
+    """
+    if robot_file == '-':
+        return None
+    found = enclosing(robot_file, ('package.xml',))
+    if found is None:
+        return None
+    folder = found[0]
+    manifest = os.path.join(folder, 'package.xml')
+    if os.path.dirname(os.path.realpath(manifest)) != os.path.realpath(folder):
+        return None
+    name = _manifest_name(manifest)
+    if name is None or not given_name(name) or name in given:
+        return None
+    if prefixes is None:
+        prefixes = [item for item in os.environ.get('AMENT_PREFIX_PATH', '').split(os.pathsep)
+                    if item]
+    if next(ament_index_shares(name, prefixes), None) is not None:
+        return None
+    return name, folder
+
+
+#: folders a search of the repository for a package visits at most, and those it skips
+REPOSITORY_SEARCH_FOLDERS = 20_000
+_NOT_SOURCES = frozenset(('build', 'install', 'log', 'node_modules', '__pycache__'))
+
+
+def in_repository(names: Collection[str], near: str) -> Dict[str, str]:
+    """
+    Return where packages of these names are in the git work tree holding a file.
+
+    For the hint of a package ``$(find)`` could not resolve: a robot's sibling package
+    (``lbr_ros2_control`` beside ``lbr_description``) is one ``--package-dir`` away. Only the
+    same work tree is searched (the pull request's own files; nothing is found outside a
+    repository), at most :data:`REPOSITORY_SEARCH_FOLDERS` folders, without following
+    links, skipping hidden folders and colcon's build, install and log; nothing but the
+    names in its ``package.xml`` files is read.
+
+    :param names: the package names looked for
+    :param near: the checked file
+    :return: name -> folder, as a path relative to the working directory when below it
+    """
+    tree = enclosing(near, ('.git',))
+    wanted = set(names)
+    found: Dict[str, str] = {}
+    if tree is None or not wanted:
+        return found
+    visited = 0
+    for folder, folders, files in os.walk(tree[0]):
+        visited += 1
+        if visited > REPOSITORY_SEARCH_FOLDERS:
+            break
+        folders[:] = sorted(name for name in folders
+                            if not name.startswith('.') and name not in _NOT_SOURCES)
+        if 'package.xml' not in files or not os.path.isfile(os.path.join(folder,
+                                                                          'package.xml')):
+            continue
+        manifest = os.path.join(folder, 'package.xml')
+        if os.path.islink(manifest):
+            continue
+        name = _manifest_name(manifest)
+        if name in wanted and name not in found:
+            relative = os.path.relpath(folder)
+            found[name] = relative if not relative.startswith('..') else folder
+            if len(found) == len(wanted):
+                break
+    return found
 
 
 def _manifest_name(path: str) -> Optional[str]:

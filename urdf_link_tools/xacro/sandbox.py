@@ -40,6 +40,7 @@ it (:class:`~urdf_link_tools.xacro.source_map.SourceMap`).
 from dataclasses import field
 import json
 import os
+import shlex
 import signal
 import subprocess
 import sys
@@ -121,6 +122,17 @@ class XacroError(UrdfInputError):
     def __init__(self, message: str, public: str) -> None:
         self.public = public
         super().__init__(message)
+
+
+def _found_in_repository(names: Sequence[str], source: str) -> str:
+    """Return the missing packages found in the input's repository, as a hint ('' if none)."""
+    from urdf_link_tools.packages import in_repository
+    found = in_repository(names, source)
+    if not found:
+        return ''
+    from urdf_link_tools.reports.sanitize import one_line
+    return one_line('; in this repository: ' + ' '.join(
+        f'--package-dir {name}={shlex.quote(folder)}' for name, folder in found.items()))
 
 
 def package_root(path: str) -> str:
@@ -258,6 +270,7 @@ def expand_xacro(path: str, options: XacroOptions = XacroOptions(),
             packages = result.get('packages') or [result.get('package')]
             named = [package for package in packages if is_package_name(package)]
             if kind == 'package' and named:
+                detail += _found_in_repository(named, source)
                 # A package name says nothing of any file (the file could name anything in
                 # $(find ...): only a ROS package name is said): the node can say which to add.
                 quoted = ', '.join(repr(package) for package in named)
