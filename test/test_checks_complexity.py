@@ -144,3 +144,33 @@ def test_real_path_is_os_path_realpath_with_each_folder_resolved_once(tmp_path, 
              'linked/meshes/.', 'linked/meshes/..', 'linked/meshes/']
     for path in paths + paths:  # the second time from the memo
         assert ctx.real_path(path) == os.path.realpath(path), path
+
+
+def test_isaac_gyms_signed_distance_collision_is_an_info_whose_fix_keeps_it(tmp_path):
+    # IndustReal's peg trays: the visual OBJ reused as collision with <sdf resolution="256"/>,
+    # Isaac Gym's signed-distance collision, chosen for peg-in-hole work. The fix said to
+    # use a convex hull, which fills the hole the peg goes into.
+    ring = trimesh.creation.torus(major_radius=0.1, minor_radius=0.02, major_sections=40,
+                                  minor_sections=20)
+    path = tmp_path / 'part.stl'
+    ring.export(str(path))
+    text = robot_with(path, visual=True).replace('</collision>',
+                                                 '<sdf resolution="256"/></collision>')
+    robot = parse_urdf_string(text, str(tmp_path / 'r.urdf'))
+    assert robot.links[0].collisions[0].extensions == ('sdf',)
+    assert robot.links[0].visuals[0].extensions == ()
+    (found,) = [f for f in analyze(robot, CheckConfig(collision_face_limit=LIMIT)).findings
+                if f.rule == 'collision-reuses-visual-mesh']
+    assert found.severity == Severity.INFO
+    assert "it declares <sdf> (Isaac Gym's signed-distance collision" in found.message
+    assert found.suggestion.startswith('keep it for Isaac Gym;')
+    assert 'fills holes' in found.suggestion
+
+
+def test_isaac_gyms_density_without_mass_is_named_in_the_error(tmp_path):
+    text = ('<robot name="r"><link name="a"><collision><geometry><box size="0.1 0.1 0.1"/>'
+            '</geometry></collision><inertial><density value="567"/></inertial></link></robot>')
+    (found,) = [f for f in parse_urdf_string(text).notes if f.rule == 'parse-missing-value']
+    assert found.severity == Severity.ERROR  # urdfdom refuses it: true, and said
+    assert "(<density> is Isaac Gym's: it derives the mass from the collision geometry" in \
+        found.message

@@ -32,7 +32,7 @@ from urdf_link_tools import packages
 XACRO_NS = 'xmlns:xacro="http://www.ros.org/wiki/xacro"'
 # A 1 m cube of 1 kg whose tensor says 10 kg m^2: only a read mesh can show it is too big.
 CUBE_STL = ('solid c\n' + ''.join(
-    f'facet normal 0 0 0\nouter loop\n'
+    'facet normal 0 0 0\nouter loop\n'
     + ''.join(f'vertex {x} {y} {z}\n' for x, y, z in triangle)
     + 'endloop\nendfacet\n'
     for triangle in (

@@ -273,3 +273,26 @@ def test_a_gazebo_element_inside_a_link_says_to_move_it():
     assert note.suggestion == ('move it out of the <link>, to the <robot> level, as <gazebo '
                                'reference="cover_link">')
     assert not [f for f in findings if f.rule == 'custom-element-unreadable']
+
+
+def test_a_gazebo_element_whose_reference_names_no_link_is_one_finding_with_a_true_fix():
+    # Isaac Gym's sektion cabinet: <gazebo reference="link"> copied into each of its 9 links.
+    # Each was a warning whose fix wrote reference="link", naming no link.
+    links = ''.join(f'<link name="l{i}"><gazebo reference="link"><material>Gazebo/Grey'
+                    '</material></gazebo></link>' for i in range(4))
+    joints = ''.join(f'<joint name="j{i}" type="fixed"><parent link="l0"/>'
+                     f'<child link="l{i}"/></joint>' for i in range(1, 4))
+    findings = analyze(parse_urdf_string(f'<robot name="r">{links}{joints}</robot>'),
+                       CheckConfig(check_meshes=False)).findings
+    (note,) = [f for f in findings if f.rule == 'parse-gazebo-inside-link']
+    assert note.links == ('l0', 'l1', 'l2', 'l3')
+    assert '(its reference="link" names no link)' in note.message
+    assert note.suggestion == ('move it out of the <link>, to the <robot> level, with '
+                               'reference set to the name of the link it was in')
+    # A reference naming another link of the robot is kept as the fix.
+    text = ('<robot name="r"><link name="a"><gazebo reference="b"/></link><link name="b"/>'
+            '<joint name="j" type="fixed"><parent link="a"/><child link="b"/></joint></robot>')
+    (note,) = [f for f in analyze(parse_urdf_string(text), CheckConfig(check_meshes=False))
+               .findings if f.rule == 'parse-gazebo-inside-link']
+    assert '(its reference="b" names another link)' in note.message
+    assert note.suggestion.endswith('as <gazebo reference="b">')

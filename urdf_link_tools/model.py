@@ -167,6 +167,9 @@ class GeometryElement:
     material: Optional[Material] = None
     line: Optional[int] = None
     attributes: Tuple[Tuple[str, str], ...] = ()
+    #: children of a ``<visual>`` or ``<collision>`` that URDF does not define, by tag, as
+    #: other readers' extensions (Isaac Gym's ``<sdf resolution="256"/>``)
+    extensions: Tuple[str, ...] = ()
 
     @property
     def label(self) -> str:

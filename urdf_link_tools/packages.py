@@ -134,11 +134,9 @@ def in_repository(names: Collection[str], near: str) -> Dict[str, str]:
             break
         folders[:] = sorted(name for name in folders
                             if not name.startswith('.') and name not in _NOT_SOURCES)
-        if 'package.xml' not in files or not os.path.isfile(os.path.join(folder,
-                                                                          'package.xml')):
-            continue
         manifest = os.path.join(folder, 'package.xml')
-        if os.path.islink(manifest):
+        if 'package.xml' not in files or os.path.islink(manifest) or \
+                not os.path.isfile(manifest):
             continue
         name = _manifest_name(manifest)
         if name in wanted and name not in found:

@@ -97,6 +97,11 @@ def too_complex(ctx: CheckContext, link: Link, element: GeometryElement, result:
         else Severity.WARNING for target in COLLIDING})
     if severity is None:
         return  # no selected target collides meshes (RViz, KDL)
+    # Isaac Gym's signed-distance collision (<sdf resolution="256"/>: peg-in-hole parts) is
+    # made for detailed meshes: chosen on purpose, its hull would fill the hole.
+    sdf = 'sdf' in element.extensions
+    if sdf:
+        severity = Severity.INFO
     shape = ("convex (its volume is its hull's: engines that convexify lose nothing, and "
              "FCL's collide() cost stays flat; only distance queries grow with the faces)"
              if convex else 'not convex (FCL collides every triangle; MuJoCo only its hull)')
@@ -113,6 +118,12 @@ def too_complex(ctx: CheckContext, link: Link, element: GeometryElement, result:
         rule, what = 'collision-mesh-too-complex', f'the collision mesh {geometry.filename} has'
         fix = ('approximate it with boxes, cylinders and spheres, or use a decimated (convex) '
                f'mesh of at most {limit:,} faces')
+    if sdf:
+        shape += ("; it declares <sdf> (Isaac Gym's signed-distance collision, made for "
+                  'detailed meshes), which these engines ignore')
+        fix = ('keep it for Isaac Gym; where MoveIt, Gazebo or MuJoCo load the robot too, '
+               'give them primitives or a simplified mesh (a convex hull only if the part is '
+               'convex: it fills holes and recesses)')
     yield ctx.finding(
         rule, severity,
         f'{what} {result.face_count:,} faces, more than the limit of {limit:,}; it is {shape}',

@@ -78,7 +78,8 @@ RULES = (
          'point to a valid STL, OBJ, DAE, glTF or GLB file', 'trimesh / pycollada loaders'),
     Rule('collision-mesh-too-complex', Severity.WARNING,
          'a collision mesh has more faces than collision_face_limit (5,000 by default), or a '
-         'convex one more than 4x that (between: an info)',
+         "convex one more than 4x that (between: an info; an info too under Isaac Gym's "
+         '<sdf>)',
          "FCL (MoveIt, Pinocchio's coal) distance queries grow linearly with the faces "
          '(1.2 ms at 5k, 5.5 ms at 20k measured), collide() stays near 5 us on a convex '
          'mesh; MuJoCo collides every mesh as its hull (8 us at 320 faces, 37 us at 20k). '
@@ -89,7 +90,9 @@ RULES = (
          'URDF link specification (Recommended Mesh Resolution); timings in docs/rules.md'),
     Rule('collision-reuses-visual-mesh', Severity.WARNING,
          'a collision element uses the same mesh file as a visual, and that mesh has more '
-         'faces than collision_face_limit (a convex one: 4x; between: an info)',
+         'faces than collision_face_limit (a convex one: 4x; between: an info; an info '
+         "too when the collision declares Isaac Gym's <sdf>, signed-distance collision "
+         'made for detailed meshes)',
          'reusing a simple visual mesh is normal practice; a detailed one slows collision '
          'checking (this replaces collision-mesh-too-complex for that element)',
          'make a simplified collision mesh or use primitives',

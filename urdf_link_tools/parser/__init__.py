@@ -127,6 +127,7 @@ def robot_from_element(root: etree._Element, source: Optional[str] = None,
                 for name in (item.get('name'),) if isinstance(name, str) and name.strip()
                 and (tag == 'transmission' or item.find('command_interface') is not None)}
     top_level = tuple(ctx.materials.values())
+    ctx.link_names = frozenset(child.get('name') for tag, child in parts if tag == 'link')
     for tag, child in parts:
         if tag == 'link':
             link = ctx.attempt(lambda: link_of(ctx, child), None, 'without this link')

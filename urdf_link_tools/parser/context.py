@@ -19,7 +19,7 @@ Numbers are read as urdfdom reads them where it matters to the user: a token wit
 (which Python's ``float`` takes) is not a number.
 """
 
-from typing import Callable, Dict, List, Optional, Tuple, TypeVar
+from typing import Callable, Dict, FrozenSet, List, Optional, Tuple, TypeVar
 
 from lxml import etree
 
@@ -74,6 +74,8 @@ class Context:
         self.numbers: Dict[str, Tuple[float, ...]] = {}
         # True while reading a custom element: its errors are its reader's business.
         self.strict = False
+        #: the names of the document's links, known before any is read
+        self.link_names: FrozenSet[str] = frozenset()
 
     def where(self) -> str:
         return f" in link '{self.link}'" if self.link is not None else ''

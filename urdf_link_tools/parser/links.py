@@ -142,12 +142,17 @@ def _geometry_element(ctx: Context, element: etree._Element, index: int,
             else:
                 material = resolve_material(ctx, material)
     attributes: Tuple[Tuple[str, str], ...] = ()
+    extensions: Tuple[str, ...] = ()
     if not required:
         attributes = tuple((str(k), str(v)) for k, v in element.attrib.items())
+    elif len(element) > len(parts):
+        extensions = tuple(dict.fromkeys(
+            child.tag for child in element
+            if isinstance(child.tag, str) and child.tag not in _ELEMENT_PARTS))
     return GeometryElement(
         group=element.tag, index=index, name=element.get('name'),
         origin=origin_of(ctx, parts.get('origin')), geometry=geometry, material=material,
-        line=element.sourceline, attributes=attributes)
+        line=element.sourceline, attributes=attributes, extensions=extensions)
 
 
 def _raise(exc: Exception) -> Callable[[], None]:
@@ -176,7 +181,11 @@ def _inertial(ctx: Context, element: etree._Element) -> Inertial:
     mass_el = parts.get('mass')
     inertia_el = parts.get('inertia')
     if mass_el is None:
-        raise ctx.error(element, None, 'a <mass value="..."/> element is required')
+        raise ctx.error(element, None, 'a <mass value="..."/> element is required' + (
+            " (<density> is Isaac Gym's: it derives the mass from the collision geometry; "
+            'urdfdom, Gazebo, MuJoCo and Pinocchio read <mass> only: write density times '
+            'the collision volume, and an <inertia>)'
+            if element.find('density') is not None else ''))
     mass = scalar(ctx, mass_el, 'value')
     if inertia_el is None:
         raise ctx.error(element, None,
@@ -232,14 +241,21 @@ def link_of(ctx: Context, element: etree._Element) -> Link:
         elif tag == 'gazebo':
             # Gazebo reads <gazebo> extensions only as children of <robot> (sdformat's
             # parser_urdf.cc): inside a link its material, friction or sensor is lost.
+            # Its reference names the link it configures, unless it names no link (Isaac
+            # Gym's cabinet: reference="link" in each of 9 links, copied): then the link it
+            # is in. The same fix on 3 or more links is then one finding (grouped_notes).
             reference = child.get('reference')
+            other = reference is not None and reference in ctx.link_names
             ctx.note('parse-gazebo-inside-link', child,
-                     f"a <gazebo> element inside link '{name}' is ignored by Gazebo, which "
+                     f"a <gazebo> element in link '{name}' is ignored by Gazebo, which "
                      'reads <gazebo> only as a child of <robot>'
-                     + (f' (its reference="{reference}" says which link it meant)'
-                        if reference else ''),
+                     + ('' if not reference or reference == name else
+                        f' (its reference="{reference}" names another link)' if other else
+                        f' (its reference="{reference}" names no link)'),
                      f'move it out of the <link>, to the <robot> level, as <gazebo '
-                     f'reference="{reference or name}">')
+                     f'reference="{reference}">' if other else
+                     'move it out of the <link>, to the <robot> level, with reference set to '
+                     'the name of the link it was in')
         elif isinstance(tag, str):
             index = custom_counts.get(tag, 0)
             custom_counts[tag] = index + 1
