@@ -17,6 +17,7 @@
 import importlib.metadata
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -483,3 +484,32 @@ def test_the_robots_own_package_found_elsewhere_is_not_a_dependency(tmp_path):
     assert [dict(f.values).get('package') for f in marked] == [None, None, 'other']
     assert mark_dependencies(found, str(tmp_path / 'robot.urdf.xacro')) == tuple(found)
     assert len(mark_dependencies(found, str(copies[0] / 'r.xacro'), ('other',))) == 2
+
+
+def test_lines_a_message_names_are_the_sources_lines(tmp_path):
+    # 'j1' (line 40), 'j2' (line 44) in a 22-line file: the message named lines of the
+    # expansion, while the finding's own line was the source's.
+    path = tmp_path / 'mp.urdf.xacro'
+    path.write_text(
+        '<?xml version="1.0"?>\n<robot name="mp" xmlns:xacro="http://www.ros.org/wiki/xacro">\n'
+        '  <xacro:macro name="box_link" params="name">\n'
+        '    <link name="${name}">\n'
+        '      <inertial><mass value="1"/><inertia ixx="0.01" iyy="0.01" izz="0.01" ixy="0" '
+        'ixz="0" iyz="0"/></inertial>\n'
+        '      <inertial><mass value="2"/><inertia ixx="0.01" iyy="0.01" izz="0.01" ixy="0" '
+        'ixz="0" iyz="0"/></inertial>\n'
+        '    </link>\n  </xacro:macro>\n'
+        '  <xacro:box_link name="a"/>\n  <xacro:box_link name="b"/>\n'
+        '  <xacro:box_link name="c"/>\n'
+        '  <joint name="j1" type="fixed"><parent link="a"/><child link="c"/></joint>\n\n'
+        '  <joint name="j2" type="fixed"><parent link="b"/><child link="c"/></joint>\n'
+        '  <joint name="j3" type="fixed"><parent link="a"/><child link="b"/></joint>\n'
+        '</robot>\n')
+    report, _ = check(str(path), '--fail-on', 'never')
+    findings = report['findings']
+    (parents,) = [f for f in findings if f['rule'] == 'link-multiple-parents']
+    assert "'j1' (line 12), 'j2' (line 14)" in parents['message'], parents
+    # The repeated <inertial> of each link: the second, on line 6 of the macro's body.
+    (repeated,) = [f for f in findings if f['rule'] == 'mujoco-repeated-element']
+    assert '<inertial> in a link (line 6)' in repeated['message'], repeated
+    assert not re.search(r'\(line (?!6\))', repeated['message']), repeated

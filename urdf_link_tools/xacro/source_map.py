@@ -25,6 +25,7 @@ is the URDF and the lines stay as they are.
 
 from dataclasses import replace
 import os
+import re
 from typing import Any, Dict, Iterable, Mapping, Optional, Tuple
 
 from urdf_link_tools.findings import Finding, MacroCall
@@ -105,6 +106,33 @@ def _shown(path: str, base: Optional[str]) -> str:
     return display_path(path, base)
 
 
+#: a line of the parsed document that a message names: '(line 40)', '(first on line 12)',
+#: '(the <mass> is on line 9)' (not a mesh file's 'at line', nor JSON's '(line 3, column')
+_DOCUMENT_LINE = re.compile(r'(\(|\bon )line (\d+)\)')
+
+
+def _lines_mapped(text: Optional[str], source_map: SourceMap, file: Optional[str],
+                  base: Optional[str]) -> Optional[str]:
+    """
+    Return a message with the lines of the expansion it names made the source's.
+
+    A finding's own line is mapped; lines its message names (a link's second parent joint,
+    the first of two repeated elements) were the expansion's: 'line 40' of a 22-line file.
+    Each becomes the line in the finding's file, or FILE:LINE in another (a macro's).
+    """
+    if not text or 'line ' not in text:
+        return text
+
+    def mapped(match: 're.Match[str]') -> str:
+        where = source_map.locate(int(match.group(2)))
+        if where is None:
+            return match.group(0)
+        shown = _shown(where.file, base)
+        place = f'line {where.line}' if shown == file else f'{shown}:{where.line}'
+        return f'{match.group(1)}{place})'
+    return _DOCUMENT_LINE.sub(mapped, text)
+
+
 def locate_findings(findings: Iterable[Finding], source: Optional[str],
                     source_map: Optional[SourceMap] = None,
                     base: Optional[str] = None) -> Tuple[Finding, ...]:
@@ -132,6 +160,9 @@ def locate_findings(findings: Iterable[Finding], source: Optional[str],
             value_source = (_shown(where.value_sources[0][1], base), where.value_sources[0][2])
         stack = tuple(MacroCall(call.name, _shown(call.file, base), call.line)
                       for call in where.macro_stack)
-        located.append(replace(finding, file=_shown(where.file, base), line=where.line,
-                               macro_stack=stack, value_source=value_source))
+        file = _shown(where.file, base)
+        located.append(replace(
+            finding, file=file, line=where.line, macro_stack=stack, value_source=value_source,
+            message=_lines_mapped(finding.message, source_map, file, base),
+            suggestion=_lines_mapped(finding.suggestion, source_map, file, base)))
     return tuple(located)
