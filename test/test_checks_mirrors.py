@@ -337,3 +337,37 @@ def test_a_front_link_and_its_rear_counterpart_without_mirrors_are_one_finding()
         assert finding.message.endswith(
             "; its fore-aft counterpart 'virtual_rear_wheel' has the same")
         assert finding in analysis.link_findings('virtual_rear_wheel')
+
+
+def test_numbered_copies_of_a_pair_are_one_finding_drawn_whole():
+    needs_coal()
+    # franka's dual_panda_example: one arm macro called with panda_1_ and panda_2_; each
+    # arm's link1 overlaps its link3 the same way. 10 overlap findings were 6 after this.
+    analysis = analyze(parse_urdf_string(robot(
+        limb('arm_1_link1', 0.3, com_at(0)), limb('arm_1_link3', 0.32, com_at(0)),
+        limb('arm_2_link1', 1.3, com_at(0)), limb('arm_2_link3', 1.32, com_at(0)))))
+    (finding,) = of_rule(analysis, 'collision-overlap-at-rest')
+    values = dict(finding.values)
+    assert (finding.link, values['other_link']) == ('arm_1_link1', 'arm_1_link3')
+    assert (values['copy_links'], values['copy_other_links']) == ('arm_2_link1', 'arm_2_link3')
+    assert values['copy_depths_mm'] == values['depth_mm']
+    assert "the copy pair 'arm_2_link1' and 'arm_2_link3' (another instance" in finding.message
+    assert '<disable_collisions link1="arm_2_link1" link2="arm_2_link3"' in finding.suggestion
+    assert finding in analysis.link_findings('arm_2_link1')
+    assert sorted(pair['links'] for pair in collision_pairs(analysis)) == \
+        [['arm_1_link1', 'arm_1_link3'], ['arm_2_link1', 'arm_2_link3']]
+
+
+def test_links_of_one_chain_are_no_copies_and_other_depths_stay_apart():
+    needs_coal()
+    # link1/link3 and link5/link7 of one arm overlap alike: renumbering link1 into link5
+    # would make link3 link7 only by a second, other renumbering: two findings.
+    chain = analyze(parse_urdf_string(robot(
+        limb('link1', 0.3, com_at(0)), limb('link3', 0.32, com_at(0)),
+        limb('link5', 1.3, com_at(0)), limb('link7', 1.32, com_at(0)))))
+    assert len(of_rule(chain, 'collision-overlap-at-rest')) == 2
+    # Copies overlapping by other depths are two findings.
+    apart = analyze(parse_urdf_string(robot(
+        limb('arm_1_link1', 0.3, com_at(0)), limb('arm_1_link3', 0.32, com_at(0)),
+        limb('arm_2_link1', 1.3, com_at(0)), limb('arm_2_link3', 1.35, com_at(0)))))
+    assert len(of_rule(apart, 'collision-overlap-at-rest')) == 2

@@ -89,6 +89,11 @@ OTHER_KEY = 'other_link'
 FORE_AFT_KEY = 'fore_aft_links'
 FORE_AFT_OTHER_KEY = 'fore_aft_other_links'
 SECOND_MODEL_KEY = 'second_model_links'
+#: the values naming the numbered copies of a pair finding (``panda_2_link1`` and
+#: ``panda_2_link3`` of ``panda_1_link1`` and ``panda_1_link3``), ', '-separated in order
+COPY_KEY = 'copy_links'
+COPY_OTHER_KEY = 'copy_other_links'
+_DIGITS = re.compile(r'\d+')
 #: a front or rear mark: the word, or a leg code (FL/RL, HL, BL; LF/LH)
 _FORE_AFT = re.compile(
     r'(front|Front|FRONT|rear|Rear|REAR|hind|Hind|HIND|back|Back|BACK)'
@@ -244,13 +249,16 @@ def co_owners(finding: Finding) -> Tuple[str, ...]:
     fore_aft = _value(finding, FORE_AFT_KEY) if finding.link else None
     # the links of a second collision model (checks.collisions): the finding is theirs
     models = _value(finding, SECOND_MODEL_KEY) if finding.link else None
+    copies = _value(finding, COPY_KEY) if finding.link else None
     return ((mirror,) if mirror else ()) + (tuple(fore_aft.split(', ')) if fore_aft else ()) \
-        + tuple(name for name in (models.split(', ') if models else ()) if name != finding.link)
+        + tuple(name for name in (models.split(', ') if models else ()) if name != finding.link) \
+        + (tuple(copies.split(', ')) if copies else ())
 
 
 def co_listed(finding: Finding) -> Tuple[str, ...]:
     """Return the links a merged pair finding's other pairs overlap (the mirror's, fore-aft)."""
-    names = (_value(finding, MIRROR_OTHER_KEY) or '', _value(finding, FORE_AFT_OTHER_KEY) or '')
+    names = (_value(finding, MIRROR_OTHER_KEY) or '', _value(finding, FORE_AFT_OTHER_KEY) or '',
+             _value(finding, COPY_OTHER_KEY) or '')
     return tuple(name for text in names if text for name in text.split(', '))
 
 
@@ -332,7 +340,7 @@ def merge_mirrors(findings: List[Finding], link_names: Sequence[str]) -> List[Fi
         dropped.add(partner)
         merged[index] = _merged(findings[index], findings[partner],
                                 _same_numbers(shape_of(index)[1], shape_of(partner)[1]))
-    return _merge_fore_aft(_rebuilt(findings, merged, dropped), known)
+    return _merge_copies(_merge_fore_aft(_rebuilt(findings, merged, dropped), known), known)
 
 
 def _indexed(keys: Dict[int, Tuple[str, FrozenSet[str]]]) \
@@ -534,3 +542,113 @@ def _merged_fore_aft(first: Finding, second: Finding, same: bool) -> Finding:
         tuple((finding.link, finding.suggested_inertia) for finding in (first, second)
               if finding.link and finding.suggested_inertia is not None)
     return _joined(first, message, fix, extra, links, fixes)
+
+
+def _numbered(known: Set[str]) -> Dict[Tuple[str, str], List[str]]:
+    """Return, for each name's digit run, (the text before it, after it) -> the runs seen."""
+    index: Dict[Tuple[str, str], List[str]] = {}
+    for name in known:
+        for match in _DIGITS.finditer(name):
+            index.setdefault((name[:match.start()], name[match.end():]), []).append(
+                match.group(0))
+    return index
+
+
+def _renumbered(name: str, prefix: str, old: str, new: str) -> Optional[str]:
+    """Return a name with the run after ``prefix`` renumbered, itself if none, None if other."""
+    if not name.startswith(prefix):
+        return name
+    run = _DIGITS.match(name, len(prefix))
+    if run is None:
+        return name
+    if run.group(0) != old:
+        return None  # the same place, another number: not the same instance
+    return name[:len(prefix)] + new + name[run.end():]
+
+
+def _copies(pair: Tuple[str, str], known: Set[str],
+            index: Dict[Tuple[str, str], List[str]]) -> List[Tuple[str, str]]:
+    """
+    Return the numbered copies of a pair of links: one instance number changed in both.
+
+    ``panda_1_link1`` and ``panda_1_link3`` (one arm macro called with ``panda_1_`` and
+    ``panda_2_``): with the number after ``panda_`` made 2 in every name that has one,
+    ``panda_2_link1`` and ``panda_2_link3`` are a copy, and ``base`` and ``panda_2_link1`` of
+    ``base`` and ``panda_1_link1``. A name with another number there is no copy: ``link1``
+    and ``link3`` of one arm are not one of ``link5`` and ``link7``.
+    """
+    found: List[Tuple[str, str]] = []
+    for name in pair:
+        for match in _DIGITS.finditer(name):
+            prefix, old = name[:match.start()], match.group(0)
+            for new in index.get((prefix, name[match.end():]), ()):
+                if new == old:
+                    continue
+                copy = tuple(_renumbered(each, prefix, old, new) for each in pair)
+                if None in copy or copy == pair or \
+                        not all(each in known for each in copy) or copy in found:
+                    continue
+                found.append(copy)  # type: ignore[arg-type]
+    return sorted(found)
+
+
+def _merge_copies(findings: List[Finding], known: Set[str]) -> List[Finding]:
+    """
+    Return the findings with the pair findings of numbered copies made one.
+
+    Two arms from one macro (franka's dual_panda_example: ``panda_1_`` and ``panda_2_``)
+    overlap at rest the same way: the same rule, severity and message once names and
+    numbers are set aside, and the same numbers (the depths, within :data:`TOLERANCE`).
+    Only pairs merged with nothing else (no mirror, no fore-aft counterpart).
+    """
+    keys = {}
+    for index, finding in enumerate(findings):
+        other = _other(finding)
+        if finding.link and other and not finding.links and mirror_of(finding) is None \
+                and not _value(finding, FORE_AFT_KEY) and \
+                (_DIGITS.search(finding.link) or _DIGITS.search(other)):
+            keys[(finding.rule, finding.link, other)] = index
+    if len(keys) < 2:
+        return findings
+    numbered = _numbered(known)
+    merged: Dict[int, Finding] = {}
+    dropped: Set[int] = set()
+    for (rule, link, other), index in keys.items():
+        if index in dropped:
+            continue
+        first = findings[index]
+        shape = _shape(first)
+        copies = []
+        for name, partner in _copies((link, other), known, numbered):
+            theirs = keys.get((rule, name, partner), keys.get((rule, partner, name)))
+            if theirs is None or theirs in dropped or theirs == index or theirs in merged:
+                continue
+            second = findings[theirs]
+            their_shape = _shape(second)
+            if second.severity != first.severity or their_shape[0] != shape[0] or \
+                    not _same_numbers(shape[1], their_shape[1]):
+                continue
+            copies.append(second)
+            dropped.add(theirs)
+        if copies:
+            merged[index] = _merged_copies(first, copies)
+    return _rebuilt(findings, merged, dropped)
+
+
+def _merged_copies(first: Finding, copies: List[Finding]) -> Finding:
+    """Return a pair finding naming its numbered copies, with their SRDF or MJCF entries."""
+    names = [(copy.link or '', _other(copy) or '') for copy in copies]
+    what = ('the copy pair ' if len(copies) == 1 else 'the copy pairs ') + ', '.join(
+        f"'{link}' and '{partner}'" for link, partner in names)
+    entries = ' and '.join(match.group(0) for copy in copies
+                           for match in _ENTRY.finditer(copy.suggestion))
+    fix = f'likewise for {what}' + (f': {entries}' if entries else '')
+    message = f'{first.message}; {what} (another instance of the same macro or part) ' \
+              f'overlap{"s" if len(copies) == 1 else ""} the same way'
+    extra = ((COPY_KEY, ', '.join(link for link, _ in names)),
+             (COPY_OTHER_KEY, ', '.join(partner for _, partner in names)),
+             ('copy_depths_mm', ' '.join(dict(copy.values).get('depth_mm', '')
+                                         for copy in copies)),
+             ('copy_points_in_link', ';'.join(dict(copy.values).get('point_in_link', '')
+                                              for copy in copies)))
+    return _joined(first, message, fix, extra, (), ())

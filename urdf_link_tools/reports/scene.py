@@ -234,9 +234,11 @@ def collision_pairs(analysis) -> List[Dict[str, Any]]:
                           'depth': _metres(values.get('mirror_depth_mm',
                                                       values.get('depth_mm', ''))),
                           'severity': severity})
-        rear, rear_others = values.get('fore_aft_links'), values.get('fore_aft_other_links')
-        if rear and rear_others:  # and with the fore-aft pairs (checks.mirrors)
-            depths = str(values.get('fore_aft_depths_mm', '')).split()
+        for kind in ('fore_aft', 'copy'):  # and the fore-aft pairs, the copies (mirrors)
+            rear, rear_others = values.get(f'{kind}_links'), values.get(f'{kind}_other_links')
+            if not (rear and rear_others):
+                continue
+            depths = str(values.get(f'{kind}_depths_mm', '')).split()
             for index, (link, partner) in enumerate(zip(str(rear).split(', '),
                                                         str(rear_others).split(', '))):
                 pairs.append({'links': [link, partner],

@@ -380,6 +380,12 @@ def overlap_markers(analysis, options: MarkerOptions = MarkerOptions(),
                     (name, None) for name in str(values['fore_aft_other_links']).split(', ')]
                 points += list(zip(rear, str(values.get('fore_aft_points_in_link',
                                                         '')).split(';')))
+            if values.get('copy_other_links'):  # and with numbered copies (mirrors.py)
+                copies = str(values.get('copy_links', '')).split(', ')
+                drawn += [(name, None) for name in copies] + [
+                    (name, None) for name in str(values['copy_other_links']).split(', ')]
+                points += list(zip(copies, str(values.get('copy_points_in_link',
+                                                          '')).split(';')))
         for link_name, label in drawn:
             link = robot.link(link_name or '')
             for element in link.collisions if link is not None else ():
