@@ -509,3 +509,30 @@ def test_an_envelope_over_many_links_is_one_bounded_finding():
     assert len(values['depths_mm'].split()) == ENVELOPE_DETAIL == 100
     assert len(values['points_in_link'].split(';')) == ENVELOPE_DETAIL
     assert 'and 110 more' in finding.message
+
+
+def two_branches(reach):
+    """Return two arms of three links each from one base, whose last two links meet at rest."""
+    parts = [box_link('base', '0.05 0.05 0.05', '0 0 -1')]
+    for side, sign in (('a', 1), ('b', -1)):
+        parts += [box_link(f'{side}1', '0.05 0.05 0.05', f'0 {sign * 0.5} 0'),
+                  box_link(f'{side}2', '0.1 0.1 0.1'), box_link(f'{side}3', '0.1 0.1 0.1'),
+                  joint(f'{side}j1', 'revolute', 'base', f'{side}1'),
+                  joint(f'{side}j2', 'revolute', f'{side}1', f'{side}2',
+                        f'0 {sign * reach} 0'),
+                  joint(f'{side}j3', 'revolute', f'{side}2', f'{side}3', '0 0 0.08')]
+    return robot('branches', *parts)
+
+
+def test_two_branches_meeting_at_rest_are_one_finding():
+    # YuMi: both wrists at one point at rest, 12 pairs between the two arms, were 6 findings.
+    (finding,) = overlaps(two_branches(0.0))
+    values = dict(finding.values)
+    assert values['branches'] == 'a1, b1' and values['count'] == '4'
+    assert finding.message.startswith(
+        "the branch from 'a1' and the branch from 'b1' overlap at rest in 4 pairs of links")
+    assert finding.suggestion.startswith('if the branches are not meant to meet at rest')
+    assert sorted(finding.links) == ['a2', 'a3', 'b2', 'b3']
+    assert finding.suggestion.count('<disable_collisions') == 1  # one example, 'one per pair'
+    # Apart, nothing; one link of a branch over many of the other is an envelope instead.
+    assert overlaps(two_branches(0.5)) == []

@@ -39,8 +39,8 @@ and collides the links of one model only when the robot's ``<gazebo>`` sets
 """
 
 import logging
-from typing import (Dict, FrozenSet, Iterator, List, Mapping, Optional, Sequence, Tuple,
-                    TYPE_CHECKING)
+from typing import (Dict, FrozenSet, Iterator, List, Mapping, Optional, Sequence, Set,
+                    Tuple, TYPE_CHECKING)
 
 from urdf_link_tools.checks.base import CheckContext, fmt, fmt_vector, Rule
 from urdf_link_tools.checks.model_wide import listed
@@ -70,6 +70,9 @@ SECOND_MODEL_MIN = 2
 SECOND_MODEL_SHARE = 0.5
 #: Pairs of links welded together that overlap at rest: from this many, one finding.
 WELDED_MIN = 3
+#: Pairs of links on two branches of the tree (two arms) that overlap at rest: from this
+#: many between the same two branches, one finding (one pose puts them into each other).
+BRANCHES_MIN = 3
 
 #: Targets that collide every pair of links the SRDF does not disable.
 PLANNERS = ('moveit', 'pinocchio')
@@ -164,6 +167,10 @@ def check_overlaps(ctx: CheckContext) -> Iterator[Finding]:
         # covers): one choice, never moving apart, one info for the SRDF.
         kept = [item for item in kept if item not in welded]
         yield _welded_finding(ctx, welded, [seen[(item.link1, item.link2)] for item in welded])
+    branches, kept = branch_groups(ctx, kept)
+    for sides, group in branches:
+        yield _branches_finding(ctx, sides, group,
+                                [seen[(item.link1, item.link2)] for item in group])
     envelopes, single = envelope_groups(kept)
     for link_name, group in envelopes:
         yield _envelope_finding(ctx, link_name, group,
@@ -311,6 +318,89 @@ def envelope_groups(overlaps: Sequence['Overlap']) \
         groups.append((name, group))
         left = [overlap for overlap in left if name not in (overlap.link1, overlap.link2)]
     return groups, left
+
+
+def _ancestry(ctx: CheckContext, name: str) -> List[str]:
+    """Return a link and the links above it, up to its root (a loop ends it)."""
+    chain = [name]
+    seen = {name}
+    joint = ctx.robot.parent_joint(name)
+    while joint is not None and joint.parent not in seen:
+        chain.append(joint.parent)
+        seen.add(joint.parent)
+        joint = ctx.robot.parent_joint(joint.parent)
+    return chain
+
+
+def _branches(ctx: CheckContext, first: str, second: str) -> Optional[Tuple[str, str]]:
+    """
+    Return the first links of the two branches two links are on, None for one branch.
+
+    Where the paths from the root part, each link hangs from a branch (YuMi's two arms, from
+    ``yumi_link_1_l`` and ``yumi_link_1_r``); a link above the other, or links of separate
+    trees, are on no two branches.
+    """
+    above_first, above_second = _ancestry(ctx, first), _ancestry(ctx, second)
+    common = set(above_second)
+    split = next((index for index, name in enumerate(above_first) if name in common), None)
+    if split is None or split == 0:
+        return None
+    other = above_second.index(above_first[split])
+    if other == 0:
+        return None
+    return above_first[split - 1], above_second[other - 1]
+
+
+def branch_groups(ctx: CheckContext, overlaps: Sequence['Overlap']) \
+        -> Tuple[List[Tuple[Tuple[str, str], List['Overlap']]], List['Overlap']]:
+    """
+    Return the pairs overlapping between the same two branches, and the other pairs.
+
+    :data:`BRANCHES_MIN` or more pairs between two branches of the tree (YuMi's two arms, its
+    wrists at one point at rest: 12 pairs) are one design choice, the pose the branches rest
+    in. Pairs of links welded together are left to their own finding.
+
+    :return: ([((first link of one branch, of the other), its pairs)], the pairs left)
+    """
+    groups: Dict[Tuple[str, str], List['Overlap']] = {}
+    for item in overlaps:
+        sides = _branches(ctx, item.link1, item.link2)
+        if sides is not None:
+            groups.setdefault(tuple(sorted(sides)), []).append(item)  # type: ignore[arg-type]
+    # Many links of each branch: one link of one branch over many of the other is an
+    # envelope (a safety box around a hand), said as such (envelope_groups).
+    found = [(sides, group) for sides, group in groups.items() if len(group) >= BRANCHES_MIN
+             and all(len(links) > 1 for links in _sides_links(ctx, sides, group))]
+    taken = {id(item) for _, group in found for item in group}
+    return found, [item for item in overlaps if id(item) not in taken]
+
+
+def _sides_links(ctx: CheckContext, sides: Tuple[str, str],
+                 group: List['Overlap']) -> Tuple[Set[str], Set[str]]:
+    """Return the links of the pairs on each branch."""
+    first: Set[str] = set()
+    second: Set[str] = set()
+    for overlap in group:
+        for name in (overlap.link1, overlap.link2):
+            (first if sides[0] in _ancestry(ctx, name) else second).add(name)
+    return first, second
+
+
+def _branches_finding(ctx: CheckContext, sides: Tuple[str, str], group: List['Overlap'],
+                      seen_by: Sequence[Dict[str, Severity]]) -> Finding:
+    """One finding for the overlaps between two branches (:func:`_pair_list_finding`)."""
+    under_first = frozenset(_sides_links(ctx, sides, group)[0])
+
+    def describe(pairs: List[Tuple[str, str]], links: Tuple[str, ...]) -> str:
+        named = listed(tuple(f'{a} and {b}' for a, b in pairs))
+        return (f"the branch from '{sides[0]}' and the branch from '{sides[1]}' overlap at rest "
+                f'in {len(pairs)} pairs of links ({named}): one choice, the pose they rest in '
+                "(MoveIt's default state)")
+
+    return _pair_list_finding(
+        ctx, group, seen_by, under_first, describe,
+        'if the branches are not meant to meet at rest, move them apart (their joint origins '
+        'or the zero of their joints); else ', '', (('branches', ', '.join(sides)),))
 
 
 def second_model_links(ctx: CheckContext) -> List[str]:

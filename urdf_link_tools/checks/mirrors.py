@@ -640,8 +640,10 @@ def _merged_copies(first: Finding, copies: List[Finding]) -> Finding:
     names = [(copy.link or '', _other(copy) or '') for copy in copies]
     what = ('the copy pair ' if len(copies) == 1 else 'the copy pairs ') + ', '.join(
         f"'{link}' and '{partner}'" for link, partner in names)
-    entries = ' and '.join(match.group(0) for copy in copies
-                           for match in _ENTRY.finditer(copy.suggestion))
+    own = set(_ENTRY.findall(first.suggestion))  # (links welded to one body: one entry)
+    entries = ' and '.join(dict.fromkeys(
+        match.group(0) for copy in copies for match in _ENTRY.finditer(copy.suggestion)
+        if match.group(0) not in own))
     fix = f'likewise for {what}' + (f': {entries}' if entries else '')
     message = f'{first.message}; {what} (another instance of the same macro or part) ' \
               f'overlap{"s" if len(copies) == 1 else ""} the same way'
