@@ -536,3 +536,20 @@ def test_two_branches_meeting_at_rest_are_one_finding():
     assert finding.suggestion.count('<disable_collisions') == 1  # one example, 'one per pair'
     # Apart, nothing; one link of a branch over many of the other is an envelope instead.
     assert overlaps(two_branches(0.5)) == []
+
+
+def test_links_that_all_overlap_each_other_are_one_finding():
+    # REEM-C's Hey5 hand: three actuators and the wrist's tool link hold placeholder spheres
+    # at one point; every pair overlaps. 6 pairs were 4 findings (an envelope and 3 pairs).
+    parts = [box_link('base', '0.05 0.05 0.05', '0 0 -1')]
+    for name in ('thumb', 'index', 'little', 'tool'):
+        parts += [box_link(name, '0.02 0.02 0.02'), joint(f'j_{name}', 'revolute', 'base', name)]
+    (finding,) = overlaps(robot('hand', *parts))
+    assert finding.message.startswith('4 links overlap each other at rest, every pair of them '
+                                      '(index, little, thumb, tool, 6 pairs)'), finding.message
+    assert dict(finding.values)['count'] == '6'
+    # A fifth link overlapping only the tool: the set no longer all overlaps each other.
+    parts[-2] = box_link('tool', '0.06 0.02 0.02')
+    parts += [box_link('palm', '0.02 0.02 0.02', '0.035 0 0'),
+              joint('j_palm', 'revolute', 'base', 'palm')]
+    assert not any(f.message.startswith('5 links') for f in overlaps(robot('hand', *parts)))

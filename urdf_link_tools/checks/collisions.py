@@ -167,6 +167,9 @@ def check_overlaps(ctx: CheckContext) -> Iterator[Finding]:
         # covers): one choice, never moving apart, one info for the SRDF.
         kept = [item for item in kept if item not in welded]
         yield _welded_finding(ctx, welded, [seen[(item.link1, item.link2)] for item in welded])
+    cliques, kept = clique_groups(kept)
+    for group in cliques:
+        yield _clique_finding(ctx, group, [seen[(item.link1, item.link2)] for item in group])
     branches, kept = branch_groups(ctx, kept)
     for sides, group in branches:
         yield _branches_finding(ctx, sides, group,
@@ -318,6 +321,52 @@ def envelope_groups(overlaps: Sequence['Overlap']) \
         groups.append((name, group))
         left = [overlap for overlap in left if name not in (overlap.link1, overlap.link2)]
     return groups, left
+
+
+def clique_groups(overlaps: Sequence['Overlap']) -> Tuple[List[List['Overlap']], List['Overlap']]:
+    """
+    Return the groups of 3 or more links that all overlap each other, and the other pairs.
+
+    REEM-C's Hey5 hand: the thumb, index and little-finger actuators and the wrist's tool
+    link each hold a placeholder sphere at one point, 6 pairs that were 4 findings. A set of
+    links every two of which overlap, and none of them anything else, is one choice.
+    """
+    neighbours: Dict[str, Set[str]] = {}
+    for item in overlaps:
+        neighbours.setdefault(item.link1, set()).add(item.link2)
+        neighbours.setdefault(item.link2, set()).add(item.link1)
+    groups: List[List['Overlap']] = []
+    placed: Set[str] = set()
+    for name in neighbours:
+        if name in placed:
+            continue
+        component = {name}
+        frontier = [name]
+        while frontier:
+            for other in neighbours[frontier.pop()]:
+                if other not in component:
+                    component.add(other)
+                    frontier.append(other)
+        placed |= component
+        if len(component) >= 3 and all(len(neighbours[link]) == len(component) - 1
+                                       for link in component):
+            groups.append([item for item in overlaps if item.link1 in component])
+    taken = {id(item) for group in groups for item in group}
+    return groups, [item for item in overlaps if id(item) not in taken]
+
+
+def _clique_finding(ctx: CheckContext, group: List['Overlap'],
+                    seen_by: Sequence[Dict[str, Severity]]) -> Finding:
+    """One finding for links that all overlap each other (:func:`_pair_list_finding`)."""
+    def describe(pairs: List[Tuple[str, str]], links: Tuple[str, ...]) -> str:
+        return (f'{len(links)} links overlap each other at rest, every pair of them '
+                f'({listed(tuple(sorted(links)))}, {len(pairs)} pairs): one place they share '
+                '(parts, or placeholder shapes, put at one point)')
+
+    return _pair_list_finding(
+        ctx, group, seen_by, frozenset(), describe,
+        'if they are not meant to share that place, move or shrink their collision geometry; '
+        'else ', '', ())
 
 
 def _ancestry(ctx: CheckContext, name: str) -> List[str]:
