@@ -223,6 +223,24 @@ def test_the_hooks_file_names_are_never_options(tmp_path, monkeypatch):
     assert not (tmp_path / 'report.urdf').exists()
 
 
+def test_a_file_named_like_a_xacro_argument_is_checked_after_dashes(tmp_path, monkeypatch):
+    # A pull request's 'evil:=x.urdf' after `--` was taken for a xacro argument: never
+    # checked, and the run passed (it also set the other robots' xacro argument 'evil').
+    from urdf_link_tools import pre_commit
+    from urdf_link_tools.cli import main
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / 'good.urdf').write_text('<robot name="g"><link name="a"/></robot>')
+    (tmp_path / 'evil:=x.urdf').write_text(BAD_ARM)
+    assert pre_commit.main(['good.urdf', 'evil:=x.urdf']) == 2
+    assert main(['check', '--format', 'json', '--', 'good.urdf', 'evil:=x.urdf']) == 2
+    # Before `--`, a NAME:=VALUE that is also a file is a usage error, not a silent argument.
+    with pytest.raises(SystemExit) as usage:
+        main(['check', 'good.urdf', 'evil:=x.urdf'])
+    assert usage.value.code == 4
+    # Options after the files and before `--` still parse; a real argument stays one.
+    assert main(['check', 'good.urdf', '--format', 'json', '--', 'evil:=x.urdf']) == 2
+
+
 def test_action_check_step(tmp_path):
     action = yaml.safe_load((ROOT / 'action.yml').read_text())
     step = next(s for s in action['runs']['steps'] if s.get('id') == 'check')

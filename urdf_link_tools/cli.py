@@ -730,18 +730,40 @@ def _add_check_parser(commands) -> None:
     check.set_defaults(handler=_cmd_check)
 
 
+#: where the files after -- stand while the options before it are parsed
+_FILES_AFTER = '\0files after --'
+
+
 def _parse(parser: argparse.ArgumentParser, argv: Optional[Sequence[str]]):
+    raw = list(sys.argv[1:] if argv is None else argv)
+    # After --, every item is a file to check (pre-commit's and the Action's file names): a
+    # pull request's file named 'mass:=1.urdf' was taken for a xacro argument, left
+    # unchecked and the run passed.
+    after: List[str] = []
+    if raw[:1] == ['check'] and '--' in raw[1:]:
+        at = raw.index('--')
+        raw, after = raw[:at] + [_FILES_AFTER], raw[at + 1:]
     # xacro's name:=value arguments may also come after options, as with xacro itself.
-    args, extra = parser.parse_known_args(argv)
+    args, extra = parser.parse_known_args(raw)
+    if after:  # the files' place, wherever argparse put it
+        extra = [item for item in extra if item != _FILES_AFTER]
+        args.xacro_args = [item for item in args.xacro_args if item != _FILES_AFTER]
     unknown = [item for item in extra if item.startswith('-') or ':=' not in item]
     if unknown or (extra and not hasattr(args, 'xacro_args')):
         parser.error('unrecognized arguments: ' + ' '.join(unknown or extra))
     if extra:
         args.xacro_args = list(args.xacro_args) + extra
     if isinstance(getattr(args, 'robot', None), list):
-        # check takes several robots; its greedy ROBOT list also swallows NAME:=VALUE items.
-        args.xacro_args = list(args.xacro_args) + [item for item in args.robot if ':=' in item]
-        args.robot = [item for item in args.robot if ':=' not in item]
+        # check takes several robots; its greedy ROBOT list also swallows NAME:=VALUE items
+        # (never those after --, which argparse puts last).
+        before = [item for item in args.robot if item != _FILES_AFTER]
+        named = [item for item in before if ':=' in item]
+        files = [item for item in named if os.path.lexists(item)]
+        if files:
+            parser.error(f'{files[0]!r} is a file, and its name reads as a xacro argument '
+                         'NAME:=VALUE: put the files to check after --')
+        args.xacro_args = list(args.xacro_args) + named
+        args.robot = [item for item in before if ':=' not in item] + after
         if not args.robot:
             parser.error('the following arguments are required: ROBOT')
     return args
