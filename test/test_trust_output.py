@@ -188,3 +188,23 @@ def test_no_output_is_written_through_a_planted_symbolic_link(tmp_path, option):
     assert result.returncode == 4, result.stderr
     assert 'its folder reports is a symbolic link' in result.stderr, result.stderr
     assert list(elsewhere.iterdir()) == []
+    # ... nor from a job working in a package folder (-o ../reports/out), nor by an absolute
+    # path into the checkout from elsewhere: the link is in the package either way.
+    (folder / 'pkg').mkdir()
+    (folder / 'pkg' / 'robot.urdf').write_text((folder / 'robot.urdf').read_text())
+    for cwd, out in ((folder / 'pkg', '../reports/out'), (tmp_path, str(folder / 'reports/out'))):
+        robot = str(folder / 'pkg' / 'robot.urdf')
+        args = [command, robot] + [item if item != 'OUT' else out for item in rest]
+        result = run_measured(args, cwd=str(cwd))
+        assert result.returncode == 4, result.stderr
+        assert 'is a symbolic link of the checkout' in result.stderr, result.stderr
+        assert list(elsewhere.iterdir()) == []
+    # A link outside any repository or package (the runner's /tmp) is written through.
+    outside = tmp_path / 'runner'
+    outside.mkdir()
+    (outside / 'tmp').symlink_to(elsewhere)
+    args = [command, str(folder / 'robot.urdf')] + [
+        item if item != 'OUT' else str(outside / 'tmp' / 'out') for item in rest]
+    result = run_measured(args, cwd=str(folder))
+    assert 'symbolic link' not in result.stderr, result.stderr
+    assert (elsewhere / 'out').exists()

@@ -128,25 +128,34 @@ class NeutralStream:
 
 def linked_folder(path: str) -> Optional[str]:
     """
-    Return the folder of an output path that is a symbolic link below the working directory.
+    Return the folder of an output path that is a symbolic link of a checkout, else None.
 
     O_NOFOLLOW guards the file's own name only: a pull request that commits ``reports`` as a
-    link to a folder elsewhere had ``-o reports/report.txt`` written there. Folders above
-    the working directory (the runner's own, a /tmp that is a link) are not the checkout's.
+    link to a folder elsewhere had ``-o reports/report.txt`` written there, and so had
+    ``-o ../reports/report.txt`` from a job working in a package folder. A linked folder on
+    the way is refused when it lies below the working directory or in a git work tree or a
+    ROS package (what a pull request can commit); others (the runner's own, a /tmp that is a
+    link) are not the checkout's. The path is walked as given: ``..`` after a link is taken
+    from the link's target, as the system does, so the link itself is what is judged.
 
-    :return: the first linked folder, as named below the working directory; None if none
+    :return: the first such linked folder, as named (below the working directory: relative
+        to it); None if none
     """
+    from urdf_link_tools.read_policy import enclosing
     here = os.getcwd()
-    parent = os.path.dirname(os.path.abspath(path))
-    if not (parent == here or parent.startswith(here.rstrip(os.sep) + os.sep)):
-        return None
-    current = here
-    for part in os.path.relpath(parent, here).split(os.sep):
+    given = path if os.path.isabs(path) else os.path.join(here, path)
+    current = os.sep
+    for part in given.split(os.sep)[:-1]:
         if part in ('', '.'):
             continue
         current = os.path.join(current, part)
-        if os.path.islink(current):
-            return os.path.relpath(current, here)
+        if part == '..' or not os.path.islink(current):
+            continue
+        named = os.path.normpath(current)
+        below = named.startswith(here.rstrip(os.sep) + os.sep)
+        holder = os.path.realpath(os.path.dirname(current))
+        if below or enclosing(os.path.join(holder, '-'), ('.git', 'package.xml')) is not None:
+            return os.path.relpath(named, here) if below else named
     return None
 
 
@@ -156,8 +165,9 @@ def linked_output(path: str) -> Optional[str]:
         return LINKED_OUTPUT
     folder = linked_folder(path)
     if folder is not None:
-        return (f'its folder {folder} is a symbolic link in the working directory, which is '
-                'never written through (name a real folder)')
+        return (f'its folder {folder} is a symbolic link of the checkout (below the working '
+                'directory, or in a repository or package), which is never written through '
+                '(name a real folder)')
     return None
 
 
