@@ -174,3 +174,42 @@ def test_findings_do_not_depend_on_coal_being_loaded_already():
         reports.append(done.stdout)
     assert reports[0] == reports[1]
     assert '"internal-error"' not in reports[0]
+
+
+def test_coordinates_near_the_float_limit_never_reach_qhull_whole():
+    # A 10 kB OBJ with coordinates near 1e307 ended the check and the node (a segmentation
+    # fault in coal's Qhull: products overflow). In a child, for a crash to be a failure here.
+    script = (
+        'import numpy as np\n'
+        'from urdf_link_tools.meshes.hull import coal_qhull, convex_hull\n'
+        'rng = np.random.default_rng(3)\n'
+        'points = rng.normal(size=(200, 3))\n'
+        'for scale in (1e155, 1e200, 1e300, 1e307):\n'
+        '    hull, _ = convex_hull(points * scale)\n'
+        '    assert coal_qhull(points * scale, True) is None\n'
+        '    assert hull is None or np.all(np.isfinite(hull.points))\n'
+        'hull, said = convex_hull(points * 1e12)\n'
+        'small, _ = convex_hull(points)\n'
+        'assert said == "convex hull" and len(hull.simplices) == len(small.simplices)\n'
+        'print("ok")\n')
+    result = subprocess.run([sys.executable, '-c', script], capture_output=True, text=True,
+                            timeout=120)
+    assert result.returncode == 0 and result.stdout.strip() == 'ok', result.stderr
+
+
+def test_sizes_near_the_float_limit_are_no_internal_error_nor_a_claim(tmp_path):
+    # <sphere radius="1e308"/>: radius ** 3 raised OverflowError (two internal errors); a
+    # mesh at 1e307 made a bound of NaN, and the inertia was said to exceed it.
+    from urdf_link_tools.analysis import analyze
+    from urdf_link_tools.parser import parse_urdf_string
+    obj = tmp_path / 'huge.obj'
+    obj.write_text('v -1e307 -1e307 -1e307\nv 1e307 -1e307 -1e307\nv 0 1e307 -1e307\n'
+                   'v 0 0 1e307\nf 1 3 2\nf 1 2 4\nf 2 3 4\nf 3 1 4\n')
+    for geometry in ('<sphere radius="1e308"/>', '<cylinder radius="1e308" length="1"/>',
+                     f'<mesh filename="{obj}"/>'):
+        text = (f'<robot name="r"><link name="a"><inertial><mass value="1"/><inertia '
+                f'ixx="0.01" ixy="0" ixz="0" iyy="0.01" iyz="0" izz="0.01"/></inertial>'
+                f'<collision><geometry>{geometry}</geometry></collision></link></robot>')
+        rules = {f.rule for f in analyze(parse_urdf_string(text, str(tmp_path / 'r.urdf')))
+                 .findings}
+        assert 'internal-error' not in rules and 'inertia-exceeds-extent' not in rules, rules

@@ -25,6 +25,7 @@ import logging
 import os
 import sys
 from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, TextIO, Tuple
+import warnings
 
 from urdf_link_tools.errors import UrdfError, UrdfInputError, UrdfStructureError
 from urdf_link_tools.limits import DESCRIPTION_MAX_BYTES, MESH_MAX_BYTES
@@ -808,6 +809,9 @@ def main(argv: Optional[Sequence[str]] = None, out: Optional[TextIO] = None,
     handler = logging.StreamHandler()  # what basicConfig would make, neutralising
     handler.setFormatter(_NeutralFormatter('%(levelname)s: %(message)s'))
     logging.basicConfig(level=logging.WARNING, handlers=[handler])
+    # NumPy's overflow warnings on absurd numbers (1e307 coordinates) are not findings, nor
+    # text that passed the output boundary: the findings say what is wrong.
+    warnings.filterwarnings('ignore', category=RuntimeWarning)
     parser = build_parser()
     args = _parse(parser, argv)
     with _verbose(err, getattr(args, 'verbose', False)):

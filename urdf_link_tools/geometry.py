@@ -171,11 +171,11 @@ def primitive_volume(geometry: Optional[Geometry]) -> Optional[float]:
     if isinstance(geometry, Cylinder):
         radius, length = geometry.radius, geometry.length
         if 0.0 < radius < _INF and 0.0 < length < _INF:
-            return math.pi * radius ** 2 * length
+            return math.pi * radius * radius * length  # (** raises OverflowError; * is inf)
         return None
     if isinstance(geometry, Sphere):
         radius = geometry.radius
-        return 4.0 / 3.0 * math.pi * radius ** 3 if 0.0 < radius < _INF else None
+        return 4.0 / 3.0 * math.pi * radius * radius * radius if 0.0 < radius < _INF else None
     return None  # a mesh, or no shape
 
 
@@ -203,7 +203,7 @@ def primitive_unit_inertia(geometry: Optional[Geometry]) -> Optional[np.ndarray]
         across = volume * (3.0 * r * r + length * length) / 12.0
         return np.diag([across, across, volume * r * r / 2.0])
     if isinstance(geometry, Sphere):
-        return np.eye(3) * (2.0 / 5.0 * volume * geometry.radius ** 2)
+        return np.eye(3) * (2.0 / 5.0 * volume * geometry.radius * geometry.radius)
     return None
 
 

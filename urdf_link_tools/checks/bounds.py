@@ -301,6 +301,8 @@ def _excess(ctx: CheckContext, link: Link) -> Optional[Excess]:
             return None  # com-outside-geometry says the centre of mass is misplaced
         point, outside = judged
         limits = _limits(link.mass, point, bounds)
+    if any(math.isnan(float(limit)) for limit in limits):
+        return None  # bounds beyond float range (a mesh at 1e307): no number to compare with
     ratios = [moments[k] / limits[k] if limits[k] > 0.0 else math.inf for k in range(3)]
     axis = ratios.index(max(ratios))  # the first of equal ones, as np.argmax (no NaN here)
     if not ratios[axis] > (MARGIN if outside == 0.0 else OUTSIDE_MARGIN):

@@ -57,6 +57,9 @@ _EPS = 1e-10
 #: anyway for the overlaps at rest; at 200, Panda's nine 100-150 point capsules took 46 ms
 #: in the NumPy quickhull (0.5 ms in coal). Boxes and other tiny meshes stay here.
 NATIVE_MIN_POINTS = 32
+#: coordinates beyond this (metres, or the file's units) reach Qhull only in a unit box: it
+#: ended the process on a mesh with coordinates near 1e307
+MAX_COORDINATE = 1e9
 #: thinner than this (relative to the extent) is kept from Qhull, which crashes on flat input
 NATIVE_MIN_WIDTH = 1e-5
 #: points times triangles beyond which a surface is not tested for being its own hull
@@ -203,6 +206,8 @@ def coal_qhull(points: np.ndarray, keep_triangles: bool) -> Optional[object]:
     """
     if not qhull_safe(points):
         return None
+    if float(np.max(np.abs(points))) > MAX_COORDINATE:
+        return None  # Qhull ended the process on coordinates near 1e307 (products overflow)
     return _qhull(points, keep_triangles)
 
 
@@ -236,8 +241,15 @@ def _coal_hull(original: np.ndarray) -> Optional[Hull]:
     """
     if not coal_installed():
         return None
-    centre = (original.min(axis=0) + original.max(axis=0)) / 2.0
-    points = original - centre  # Qhull's precision is relative to the biggest coordinate
+    # Qhull's precision is relative to the biggest coordinate: about the centre, and beyond
+    # MAX_COORDINATE in a unit box (near 1e307, products overflowed and Qhull ended the
+    # process: a 10 kB OBJ killed the check and the node).
+    centre = original.min(axis=0) / 2.0 + original.max(axis=0) / 2.0
+    scale = float(np.max(original.max(axis=0) - original.min(axis=0)))
+    if not (math.isfinite(scale) and np.all(np.isfinite(centre))):
+        return None
+    scale = scale if scale > MAX_COORDINATE else 1.0
+    points = (original - centre) / scale if scale != 1.0 else original - centre
     extent = float(np.max(points.max(axis=0) - points.min(axis=0)))
     # One extreme tetrahedron for both tests: flat (as the NumPy hull would say) and too
     # thin for Qhull (as coal_qhull would refuse it).
@@ -248,6 +260,8 @@ def _coal_hull(original: np.ndarray) -> Optional[Hull]:
     if convex is None:  # thin, or refused: the other hulls decide
         return None
     corners = np.asarray(convex.points(), dtype=np.float64).reshape(-1, 3)
+    if scale != 1.0:
+        corners = corners * scale
     # One Python call per triangle is all the bindings offer: kept as lean as it goes.
     flat: list = []
     extend, polygon = flat.extend, convex.polygons
