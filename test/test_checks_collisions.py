@@ -553,3 +553,27 @@ def test_links_that_all_overlap_each_other_are_one_finding():
     parts += [box_link('palm', '0.02 0.02 0.02', '0.035 0 0'),
               joint('j_palm', 'revolute', 'base', 'palm')]
     assert not any(f.message.startswith('5 links') for f in overlaps(robot('hand', *parts)))
+
+
+def test_meshes_too_big_for_a_bvh_leave_their_pairs_untested(tmp_path, monkeypatch):
+    # A 7 kB COLLADA file instancing one part 65,536 times: 2.6 million triangles, whose BVHs
+    # took 3.2 GB (a MemoryError, an internal error, at 4 GB). Past the limit, the pair is
+    # said untested instead (here the limit is made 10 triangles).
+    import trimesh
+    from urdf_link_tools.collision import overlap
+    monkeypatch.setattr(overlap, 'MAX_BVH_TRIANGLES', 10)
+    path = tmp_path / 'ball.stl'
+    trimesh.creation.icosphere(subdivisions=1, radius=0.1).export(str(path))
+    mesh = f'<collision><geometry><mesh filename="{path}"/></geometry></collision>'
+    text = robot('r', f'<link name="a">{mesh}</link>', box_link('m', '0.01 0.01 0.01', '0 0 1'),
+                 f'<link name="b">{mesh}</link>', joint('j1', 'revolute', 'a', 'm'),
+                 joint('j2', 'revolute', 'm', 'b'))
+    findings = analyze(parse_urdf_string(text, str(tmp_path / 'r.urdf'))).findings
+    (said,) = [f for f in findings if f.rule == 'collision-overlap-not-all-tested']
+    assert said.message.startswith('1 pair of links close together at rest was not tested')
+    assert said.links == ('a', 'b')
+    assert not [f for f in findings if f.rule in ('collision-overlap-at-rest', 'internal-error')]
+    monkeypatch.setattr(overlap, 'MAX_BVH_TRIANGLES', 1_000_000)
+    findings = analyze(parse_urdf_string(text, str(tmp_path / 'r.urdf'))).findings
+    assert [f.rule for f in findings if f.rule.startswith('collision-overlap')] == \
+        ['collision-overlap-at-rest']

@@ -101,8 +101,11 @@ RULES = (
          'gz-physics (Model::SelfCollide)'),
     Rule(OVERLAP_LIMITED, Severity.INFO,
          'so many links lie close together at rest that only the first pairs were tested for '
-         'overlaps', 'overlaps among the other pairs are not reported',
-         'check the robot with urdf-link-tools collisions, or split it', 'this tool'),
+         'overlaps, or pairs were left untested because a collision mesh has more than '
+         '1,000,000 triangles where they meet (no BVH is built that big: about 500 bytes a '
+         'triangle)', 'overlaps among the other pairs are not reported',
+         'check the robot with urdf-link-tools collisions, or split it; simplify the meshes '
+         'too big', 'this tool'),
 )
 
 
@@ -138,7 +141,7 @@ def check_overlaps(ctx: CheckContext) -> Iterator[Finding]:
     """Report non-adjacent links in collision at MoveIt's default state."""
     if not overlaps_wanted(ctx.config):
         return  # nor import coal (about 30 MB of libraries) for findings that are dropped
-    from urdf_link_tools.collision.overlap import MAX_PAIRS
+    from urdf_link_tools.collision.overlap import MAX_BVH_TRIANGLES, MAX_PAIRS
 
     report = ctx.memo.get(OVERLAPS_MEMO)
     if hasattr(report, 'collect'):  # computed by a forked child meanwhile (analysis.analyze)
@@ -180,6 +183,17 @@ def check_overlaps(ctx: CheckContext) -> Iterator[Finding]:
                                 [seen[(item.link1, item.link2)] for item in group])
     for overlap in single:
         yield _pair_finding(ctx, overlap, seen[(overlap.link1, overlap.link2)])
+    if report.untested:
+        links = tuple(dict.fromkeys(name for pair in report.untested for name in pair))
+        count = len(report.untested)
+        yield ctx.finding(
+            OVERLAP_LIMITED, Severity.INFO,
+            f'{count} pair{"s" if count != 1 else ""} of links close together at rest '
+            f'{"were" if count != 1 else "was"} not tested for overlaps: their collision '
+            f'meshes have more than {MAX_BVH_TRIANGLES:,} triangles where they meet '
+            f'({listed(links)})',
+            suggestion='simplify those collision meshes (collision-mesh-too-complex names '
+                       'them), or approximate them with primitives', links=links)
     if report.truncated:
         yield ctx.finding(
             OVERLAP_LIMITED, Severity.INFO,

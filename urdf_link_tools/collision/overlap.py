@@ -70,6 +70,8 @@ class Overlap:
     point: Tuple[float, float, float]
     point_in_link1: Tuple[float, float, float]
     point_in_link2: Tuple[float, float, float] = (0.0, 0.0, 0.0)
+    #: True for a pair not tested: a mesh too big for a BVH (:data:`MAX_BVH_TRIANGLES`)
+    untested: bool = False
 
 
 @record
@@ -79,6 +81,8 @@ class OverlapReport:
     overlaps: Tuple[Overlap, ...]
     tested: int
     truncated: bool
+    #: pairs left untested, their meshes too big for a BVH (link1, link2)
+    untested: Tuple[Tuple[str, str], ...] = ()
 
 
 def near_pairs(centres: np.ndarray, radii: np.ndarray, limit: int) \
@@ -210,6 +214,14 @@ CROP_PAD = 1e-6
 #: A mesh cropped to more than this share of its triangles uses its whole BVH (built once
 #: and kept for the other pairs) instead of a BVH of its own.
 CROP_SHARE = 0.5
+#: triangles of one mesh (or of the part of it near another) beyond which no BVH is built:
+#: coal's takes about 500 bytes a triangle, and a 7 kB COLLADA file instancing one part
+#: 65,536 times made 2.6 million (3.2 GB and 30 s for three links; a MemoryError at 4 GB)
+MAX_BVH_TRIANGLES = 1_000_000
+
+
+class _TooBig(Exception):
+    """A mesh has more triangles than a BVH is built for (:data:`MAX_BVH_TRIANGLES`)."""
 
 
 def _placed(pose: np.ndarray, part) -> np.ndarray:
@@ -241,7 +253,11 @@ def _cropped(coal, part, placed: np.ndarray, low: np.ndarray, high: np.ndarray) 
     count = int(np.count_nonzero(keep))
     if count == 0:
         return None
+    if count > MAX_BVH_TRIANGLES:
+        raise _TooBig()
     if count > CROP_SHARE * len(faces):
+        if len(faces) > MAX_BVH_TRIANGLES:
+            raise _TooBig()
         return part.geometry
     used, inverse = np.unique(faces[keep], return_inverse=True)
     model = coal.BVHModelOBBRSS()
@@ -295,7 +311,7 @@ def colliding_parts(scene: Scene, pose_row: np.ndarray, a: int, b: int,
         return bool(coal.collide(geometry_a, coal_transform(coal, pose_a), geometry_b,
                                  coal_transform(coal, pose_b), request, result))
 
-    found = []
+    found: List[Tuple[int, int]] = []
     pose_a_link, pose_b_link = pose_row[scene.slots[a]], pose_row[scene.slots[b]]
     for i, part_a in enumerate(scene.bodies[a].parts):
         pose_a = pose_a_link @ part_a.transform
@@ -424,7 +440,12 @@ class OverlapPlan:
             # built (a humanoid's meshes cost tens of ms) nor coal imported.
             if not _boxes_meet(scene, pose_row, a, b):
                 continue
-            parts = colliding_parts(scene, pose_row, a, b, self._placed)
+            try:
+                parts = colliding_parts(scene, pose_row, a, b, self._placed)
+            except _TooBig:
+                yield number, Overlap(names[a], names[b], '', '', 0.0, (0.0, 0.0, 0.0),
+                                      (0.0, 0.0, 0.0), untested=True)
+                continue
             if not parts:
                 continue
             measured = [(_measure(scene, pose_row, a, b, i, j), i, j)
@@ -447,5 +468,8 @@ class OverlapPlan:
 
 def report_of(overlaps: Iterable[Overlap], tested: int, truncated: bool) -> OverlapReport:
     """Return the report of the overlaps of a plan's pairs, deepest first (in any order)."""
-    found = sorted(overlaps, key=lambda item: (-item.depth, item.link1, item.link2))
-    return OverlapReport(tuple(found), tested, truncated)
+    every = list(overlaps)
+    found = sorted((item for item in every if not item.untested),
+                   key=lambda item: (-item.depth, item.link1, item.link2))
+    untested = tuple(sorted((item.link1, item.link2) for item in every if item.untested))
+    return OverlapReport(tuple(found), tested, truncated, untested)
