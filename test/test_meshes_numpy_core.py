@@ -117,6 +117,19 @@ def _point_sets():
     yield 'millimetre mesh', rng.random((200, 3)) * 500.0
 
 
+def test_ascii_stl_is_counted_in_any_case_and_read_in_pieces(monkeypatch):
+    # 'vErTeX' escaped the count (three spellings were counted) while the parse reads any
+    # case; the whole file's matches as strings took 18 times its size: read in pieces now.
+    facet = 'facet normal 0 0 1\nouter loop\nvErTeX 0 0 0\nVertex 1 0 0\nvertex 0 1 0\n' \
+            'endloop\nendfacet\n'
+    text = ('solid x\n' + facet * 50 + 'endsolid x\n').encode()
+    assert read_stl(text, 49) == 'it holds more than 49 triangles'
+    monkeypatch.setattr(stl, 'ASCII_CHUNK', 64)  # many pieces, each cut at a line end
+    vertices, faces = read_stl(text, 50)
+    assert len(vertices) == 3 and len(faces) == 50
+    assert sorted(map(tuple, vertices.tolist())) == [(0, 0, 0), (0, 1, 0), (1, 0, 0)]
+
+
 @pytest.mark.parametrize('name,points', list(_point_sets()))
 def test_quickhull_gives_qhulls_volume(name, points):
     built = hull._quickhull(points)
