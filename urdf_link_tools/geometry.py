@@ -171,12 +171,20 @@ def primitive_volume(geometry: Optional[Geometry]) -> Optional[float]:
     if isinstance(geometry, Cylinder):
         radius, length = geometry.radius, geometry.length
         if 0.0 < radius < _INF and 0.0 < length < _INF:
-            return math.pi * radius * radius * length  # (** raises OverflowError; * is inf)
+            return math.pi * _power(radius, 2) * length
         return None
     if isinstance(geometry, Sphere):
         radius = geometry.radius
-        return 4.0 / 3.0 * math.pi * radius * radius * radius if 0.0 < radius < _INF else None
+        return 4.0 / 3.0 * math.pi * _power(radius, 3) if 0.0 < radius < _INF else None
     return None  # a mesh, or no shape
+
+
+def _power(value: float, exponent: int) -> float:
+    """Return ``value ** exponent``, infinite where a float's power raises OverflowError."""
+    try:
+        return value ** exponent
+    except OverflowError:  # <sphere radius="1e308"/>: two checks failed on it
+        return math.inf
 
 
 def primitive_unit_inertia(geometry: Optional[Geometry]) -> Optional[np.ndarray]:
@@ -203,7 +211,7 @@ def primitive_unit_inertia(geometry: Optional[Geometry]) -> Optional[np.ndarray]
         across = volume * (3.0 * r * r + length * length) / 12.0
         return np.diag([across, across, volume * r * r / 2.0])
     if isinstance(geometry, Sphere):
-        return np.eye(3) * (2.0 / 5.0 * volume * geometry.radius * geometry.radius)
+        return np.eye(3) * (2.0 / 5.0 * volume * _power(geometry.radius, 2))
     return None
 
 

@@ -196,7 +196,7 @@ def _measure(raw: RawMesh) -> Solid:
         vertices, faces = merge_positions(raw.vertices, raw.faces)
     watertight, consistent = closed(faces)
     extent = float(np.max(vertices.max(axis=0) - vertices.min(axis=0)))
-    tiny = _FLAT * extent * extent * extent  # (a float's ** 3 raises OverflowError)
+    tiny = _FLAT * extent ** 3 if extent < 1e100 else float('inf')  # (** 3 would overflow)
     inside_out = self_intersecting = False
     if consistent:
         triangles = vertices[faces]
