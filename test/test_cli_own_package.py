@@ -64,6 +64,16 @@ def package(root, name):
     return root
 
 
+def including(own, package_name, last):
+    """Write OWN/urdf/robot.urdf.xacro including $(find PACKAGE)'s file, then ``last``."""
+    top = own / 'urdf' / 'robot.urdf.xacro'
+    folder = 'urdf/parts.xacro' if package_name == own.name else 'urdf/g.xacro'
+    top.write_text(f'<robot {XACRO_NS} name="r">\n'
+                   f'  <xacro:include filename="$(find {package_name})/{folder}"/>\n'
+                   f'  {last}\n</robot>\n')
+    return top
+
+
 def check(cwd, *args):
     env = dict(os.environ, AMENT_PREFIX_PATH='')  # no workspace sourced, as on a CI runner
     return subprocess.run([sys.executable, '-m', 'urdf_link_tools.cli', 'check', *args,
@@ -80,10 +90,7 @@ def test_find_and_package_uris_of_the_own_package_resolve_to_its_sources(tmp_pat
     own = package(tmp_path / 'repo' / 'my_robot', 'my_robot')
     (own / 'urdf' / 'parts.xacro').write_text(
         f'<robot {XACRO_NS}><xacro:macro name="body">{LINK}</xacro:macro></robot>\n')
-    top = own / 'urdf' / 'robot.urdf.xacro'
-    top.write_text(f'<robot {XACRO_NS} name="r">\n'
-                   '  <xacro:include filename="$(find my_robot)/urdf/parts.xacro"/>\n'
-                   '  <xacro:body/>\n</robot>\n')
+    top = including(own, 'my_robot', '<xacro:body/>')
     result = check(tmp_path, str(top))
     assert result.returncode == 0, result.stderr
     # The mesh was read: the tensor is measured against the 1 m cube it is far too big for.
@@ -130,10 +137,7 @@ def test_a_sibling_package_is_not_read_but_named_with_its_folder(tmp_path):
     own = package(repo / 'my_robot', 'my_robot')
     package(repo / 'my_robot_gazebo', 'my_robot_gazebo')
     (repo / '.git').mkdir()
-    top = own / 'urdf' / 'robot.urdf.xacro'
-    top.write_text(f'<robot {XACRO_NS} name="r">\n'
-                   '  <xacro:include filename="$(find my_robot_gazebo)/urdf/g.xacro"/>\n'
-                   '  <link name="a"/>\n</robot>\n')
+    top = including(own, 'my_robot_gazebo', '<link name="a"/>')
     result = check(repo, str(top))
     assert result.returncode == 3, result.stderr
     assert result.stderr.strip().endswith(
