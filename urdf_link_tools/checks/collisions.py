@@ -170,7 +170,8 @@ def check_overlaps(ctx: CheckContext) -> Iterator[Finding]:
         # covers): one choice, never moving apart, one info for the SRDF.
         kept = [item for item in kept if item not in welded]
         yield _welded_finding(ctx, welded, [seen[(item.link1, item.link2)] for item in welded])
-    cliques, kept = clique_groups(kept)
+    cliques, kept = clique_groups(
+        kept, [ctx.weld_top(item.link1) == ctx.weld_top(item.link2) for item in kept])
     for group in cliques:
         yield _clique_finding(ctx, group, [seen[(item.link1, item.link2)] for item in group])
     branches, kept = branch_groups(ctx, kept)
@@ -337,16 +338,21 @@ def envelope_groups(overlaps: Sequence['Overlap']) \
     return groups, left
 
 
-def clique_groups(overlaps: Sequence['Overlap']) -> Tuple[List[List['Overlap']], List['Overlap']]:
+def clique_groups(overlaps: Sequence['Overlap'], welded: Sequence[bool]) \
+        -> Tuple[List[List['Overlap']], List['Overlap']]:
     """
     Return the groups of 3 or more links that all overlap each other, and the other pairs.
 
     REEM-C's Hey5 hand: the thumb, index and little-finger actuators and the wrist's tool
     link each hold a placeholder sphere at one point, 6 pairs that were 4 findings. A set of
-    links every two of which overlap, and none of them anything else, is one choice.
+    links every two of which overlap, and none of them anything else, is one choice. Links
+    welded together are left out (never moving apart, they are another choice, an info).
+
+    :param welded: for each overlap, whether its links are welded together
     """
+    movable = [item for item, fixed in zip(overlaps, welded) if not fixed]
     neighbours: Dict[str, Set[str]] = {}
-    for item in overlaps:
+    for item in movable:
         neighbours.setdefault(item.link1, set()).add(item.link2)
         neighbours.setdefault(item.link2, set()).add(item.link1)
     groups: List[List['Overlap']] = []
@@ -364,7 +370,7 @@ def clique_groups(overlaps: Sequence['Overlap']) -> Tuple[List[List['Overlap']],
         placed |= component
         if len(component) >= 3 and all(len(neighbours[link]) == len(component) - 1
                                        for link in component):
-            groups.append([item for item in overlaps if item.link1 in component])
+            groups.append([item for item in movable if item.link1 in component])
     taken = {id(item) for group in groups for item in group}
     return groups, [item for item in overlaps if id(item) not in taken]
 
@@ -427,6 +433,8 @@ def branch_groups(ctx: CheckContext, overlaps: Sequence['Overlap']) \
     """
     groups: Dict[Tuple[str, str], List['Overlap']] = {}
     for item in overlaps:
+        if ctx.weld_top(item.link1) == ctx.weld_top(item.link2):
+            continue  # never moving apart: another choice (an info of its own)
         sides = _branches(ctx, item.link1, item.link2)
         if sides is not None:
             groups.setdefault(tuple(sorted(sides)), []).append(item)  # type: ignore[arg-type]
