@@ -380,8 +380,8 @@ def _clique_finding(ctx: CheckContext, group: List['Overlap'],
     """One finding for links that all overlap each other (:func:`_pair_list_finding`)."""
     def describe(pairs: List[Tuple[str, str]], links: Tuple[str, ...]) -> str:
         return (f'{len(links)} links overlap each other at rest, every pair of them '
-                f'({listed(tuple(sorted(links)))}, {len(pairs)} pairs): one place they share '
-                '(parts, or placeholder shapes, put at one point)')
+                f'({listed(tuple(sorted(links)))}, {len(pairs)} pairs): one choice, where '
+                'they sit at rest (the parts of one mechanism, or shapes put at one point)')
 
     return _pair_list_finding(
         ctx, group, seen_by, frozenset(), describe,
