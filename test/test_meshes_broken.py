@@ -231,3 +231,31 @@ def test_hull_volume_is_measured_once_and_scaled(tmp_path, defect):
     assert info.hull_volume == pytest.approx(expected, rel=1e-9)
     flat = library.load(str(mesh_attacks.broken_meshes(tmp_path)['flat']))
     assert flat.hull_volume is None or flat.hull_volume == 0.0
+
+
+def test_an_open_mesh_of_separate_parts_is_not_one_hull_for_the_density(tmp_path):
+    # NASA Ingenuity's chassis GLB: 27 open parts with splayed legs, one hull 0.114 m^3,
+    # so 1.4 kg was 12 kg/m^3, "too light". Two open boxes 1 m apart: the parts' own hulls.
+    lines, offset = [], 0
+    for x in (0.0, 1.0):
+        corners = [(x + dx, dy, dz) for dx in (0, 0.1) for dy in (0, 0.1) for dz in (0, 0.1)]
+        lines += [f'v {a} {b} {c}' for a, b, c in corners]
+        # five faces of a box, the top left open: a mesh that is not closed
+        for quad in ((0, 2, 3, 1), (4, 5, 7, 6), (0, 1, 5, 4), (2, 6, 7, 3), (0, 4, 6, 2)):
+            a, b, c, d = (offset + 1 + index for index in quad)
+            lines += [f'f {a} {b} {c}', f'f {a} {c} {d}']
+        offset += 8
+    path = tmp_path / 'parts.obj'
+    path.write_text('\n'.join(lines) + '\n')
+
+    def density(mass):
+        text = (f'<robot name="r"><link name="a"><inertial><mass value="{mass}"/><inertia '
+                'ixx="0.01" ixy="0" ixz="0" iyy="0.01" iyz="0" izz="0.01"/></inertial>'
+                f'<collision><geometry><mesh filename="{path}"/></geometry></collision>'
+                '</link></robot>')
+        return [f for f in analyze(parse_urdf_string(text, str(tmp_path / 'r.urdf'))).findings
+                if f.rule == 'density-implausible']
+    # 0.5 kg: 45 kg/m^3 in the one hull (0.011 m^3), 250 kg/m^3 in the two boxes' (0.002).
+    assert density(0.5) == []
+    # 0.05 kg is too light even for the parts: still said.
+    assert density(0.05)

@@ -110,6 +110,13 @@ def _verdict(ctx: CheckContext, link: Link) -> Optional[DensityVerdict]:
         # volume from above.
         largest = max(largest, _upper_volume(ctx, group, ctx.weld_top(link.name)))
         least = link.mass / largest
+    if most < low:
+        # An open mesh of separate parts (NASA Ingenuity's chassis: 27, legs splayed) is
+        # not its one hull: the parts' own hulls bound it more closely (each holds its part).
+        parts = _parts_smallest(ctx, link)
+        if parts is not None and parts < smallest:
+            smallest = parts
+            most = link.mass / smallest
     if most < low and len(group) > 1:
         # A placeholder mass (1e-6 kg) on a link welded to the one carrying the mass.
         most = ctx.lumped_mass(ctx.weld_top(link.name)) / smallest
@@ -294,6 +301,80 @@ def _volume_range(ctx: CheckContext,
     if len(highs) > 1:
         notes.append(f'{len(highs)} parts: overlaps are not subtracted')
     return max(lows), sum(highs), tuple(notes)
+
+
+#: an open mesh of more separate parts than this keeps its one hull (a hull each costs)
+MAX_PARTS = 256
+
+
+def _parts_smallest(ctx: CheckContext, link: Link) -> Optional[float]:
+    """
+    Return :func:`volume_range`'s lower bound with open meshes taken part by part, or None.
+
+    The volume of an open (not closed) mesh is taken as its convex hull's; one of several
+    separate parts is no larger than the sum of its parts' hulls, which is then its volume.
+    """
+    lows: List[float] = []
+    changed = False
+    for element in link.collisions:
+        geometry = element.geometry
+        if isinstance(geometry, Mesh):
+            mesh = ctx.mesh_for(element)
+            if not isinstance(mesh, MeshInfo):
+                return None
+            hull = _hull_volume(ctx, mesh)
+            if hull is None:
+                return None
+            volume = mesh.volume if mesh.volume_source == 'mesh' and 0.0 < mesh.volume <= hull \
+                else hull
+            if mesh.volume_source != 'mesh':
+                parts = mesh.derived(('parts hull volume',), lambda: _parts_hull(mesh))
+                if parts is not None and 0.0 < parts < volume:
+                    volume, changed = parts, True
+            lows.append(volume)
+        elif geometry is not None:
+            volume = primitive_volume(geometry) if is_finite(geometry_values(geometry)) \
+                else None
+            if volume is not None and volume > 0.0:
+                lows.append(volume)
+    return max(lows) if changed and lows else None
+
+
+def _parts_hull(mesh: MeshInfo) -> Optional[float]:
+    """Return the sum of the convex hull volumes of a mesh's separate parts, None if one."""
+    from urdf_link_tools.meshes.hull import convex_hull, enclosed_volume
+    faces = np.asarray(mesh.faces)
+    vertices = np.asarray(mesh.vertices, dtype=float)
+    if not len(faces):
+        return None
+    labels = _part_labels(len(vertices), faces)
+    if labels is None:
+        return None
+    owner = labels[faces[:, 0]]
+    parts = np.unique(owner)
+    if not 1 < len(parts) <= MAX_PARTS:
+        return None
+    total = 0.0
+    for part in parts.tolist():
+        hull, _ = convex_hull(vertices[np.unique(faces[owner == part])])
+        if hull is not None:
+            total += abs(enclosed_volume(hull))
+    return total
+
+
+def _part_labels(count: int, faces: np.ndarray, rounds: int = 200) -> Optional[np.ndarray]:
+    """Return for each vertex the smallest vertex index of its part, None if unsettled."""
+    labels = np.arange(count)
+    for _ in range(rounds):
+        smallest = labels[faces].min(axis=1)
+        merged = labels.copy()
+        for column in range(3):
+            np.minimum.at(merged, faces[:, column], smallest)
+        merged = merged[merged]  # each label takes its own label's: halves the chains
+        if np.array_equal(merged, labels):
+            return labels
+        labels = merged
+    return None
 
 
 def _hull_volume(ctx: CheckContext, mesh: MeshInfo) -> Optional[float]:
