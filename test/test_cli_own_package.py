@@ -93,6 +93,10 @@ def test_find_and_package_uris_of_the_own_package_resolve_to_its_sources(tmp_pat
     top = including(own, 'my_robot', '<xacro:body/>')
     result = check(tmp_path, str(top))
     assert result.returncode == 0, result.stderr
+    info = subprocess.run([sys.executable, '-m', 'urdf_link_tools.cli', 'info', str(top)],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=120,
+                          env=dict(os.environ, AMENT_PREFIX_PATH=''))
+    assert info.returncode == 0 and 'body' in info.stdout, info.stderr
     # The mesh was read: the tensor is measured against the 1 m cube it is far too big for.
     assert 'inertia-exceeds-extent' in rules(result.stdout), result.stdout
     assert 'mesh-not-found' not in result.stdout

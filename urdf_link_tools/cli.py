@@ -219,7 +219,7 @@ def format_info(robot: Robot, where: Optional[Callable[[Optional[int]], str]] = 
 
 
 def _cmd_info(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    loaded = _load(args, args.robot, err)
+    loaded = _load(args, args.robot, err, own_package(args, args.robot))
     robot = parse_urdf_string(loaded.data, loaded.source)
     NeutralStream(out).write(format_info(robot, _source_label(loaded)) + '\n')
     return EXIT_OK
