@@ -629,7 +629,12 @@ def main(args: Optional[list] = None) -> None:
         # This thread only waits for the shutdown (SIGTERM: rclpy shuts the context down),
         # so SIGINT's KeyboardInterrupt is raised here, never inside a service callback (one
         # spun on this thread took it mid-answer, and the EventsExecutor logged it FATAL).
-        while node.context.ok() and not stopped.wait(1.0):
+        try:
+            while node.context.ok() and not stopped.wait(1.0):
+                pass
+        except RuntimeError:
+            # Two SIGINTs at once (Ctrl-C on ros2 launch): the second KeyboardInterrupt came
+            # while the wait restored its lock after the first ('release unlocked lock').
             pass
     except (KeyboardInterrupt, ExternalShutdownException):
         pass
@@ -664,7 +669,8 @@ def _stop(node: Optional['UrdfLinkToolsNode'], executors: List[Executor],
             if 'already called' not in str(exc):
                 raise
         for thread in threads:
-            thread.join(5.0)
+            if thread.ident is not None:  # (one made but not started cannot be joined)
+                thread.join(5.0)
         for executor in reversed(executors):
             executor.shutdown()
         if node is not None:
