@@ -175,8 +175,8 @@ def check_overlaps(ctx: CheckContext) -> Iterator[Finding]:
     for group in cliques:
         yield _clique_finding(ctx, group, [seen[(item.link1, item.link2)] for item in group])
     branches, kept = branch_groups(ctx, kept)
-    for sides, group in branches:
-        yield _branches_finding(ctx, sides, group,
+    for sides, group, under_first in branches:
+        yield _branches_finding(ctx, sides, group, under_first,
                                 [seen[(item.link1, item.link2)] for item in group])
     envelopes, single = envelope_groups(kept)
     for link_name, group in envelopes:
@@ -389,16 +389,20 @@ def _clique_finding(ctx: CheckContext, group: List['Overlap'],
         'else ', '', ())
 
 
-def _ancestry(ctx: CheckContext, name: str) -> List[str]:
-    """Return a link and the links above it, up to its root (a loop ends it)."""
-    chain = [name]
-    seen = {name}
-    joint = ctx.robot.parent_joint(name)
-    while joint is not None and joint.parent not in seen:
-        chain.append(joint.parent)
-        seen.add(joint.parent)
-        joint = ctx.robot.parent_joint(joint.parent)
-    return chain
+def _ancestry(robot, name: str) -> Tuple[List, Dict[str, int]]:
+    """
+    Return the joints on the way from a link up to its root, and the links on it by place.
+
+    The link itself is at place 0, its parent at 1, and so on (a dict: a loop ends the walk
+    in linear time).
+    """
+    joints, links = [], {name: 0}
+    joint = robot.parent_joint(name)
+    while joint is not None and joint.parent not in links:
+        joints.append(joint)
+        links[joint.parent] = len(joints)
+        joint = robot.parent_joint(joint.parent)
+    return joints, links
 
 
 def _branches(ctx: CheckContext, first: str, second: str) -> Optional[Tuple[str, str]]:
@@ -409,19 +413,17 @@ def _branches(ctx: CheckContext, first: str, second: str) -> Optional[Tuple[str,
     ``yumi_link_1_l`` and ``yumi_link_1_r``); a link above the other, or links of separate
     trees, are on no two branches.
     """
-    above_first, above_second = _ancestry(ctx, first), _ancestry(ctx, second)
-    common = set(above_second)
-    split = next((index for index, name in enumerate(above_first) if name in common), None)
-    if split is None or split == 0:
+    above_first, above_second = _ancestry(ctx.robot, first)[1], _ancestry(ctx.robot, second)[1]
+    common = next((name for name in above_first if name in above_second), None)
+    if common is None or above_first[common] == 0 or above_second[common] == 0:
         return None
-    other = above_second.index(above_first[split])
-    if other == 0:
-        return None
-    return above_first[split - 1], above_second[other - 1]
+    return (list(above_first)[above_first[common] - 1],
+            list(above_second)[above_second[common] - 1])
 
 
 def branch_groups(ctx: CheckContext, overlaps: Sequence['Overlap']) \
-        -> Tuple[List[Tuple[Tuple[str, str], List['Overlap']]], List['Overlap']]:
+        -> Tuple[List[Tuple[Tuple[str, str], List['Overlap'], FrozenSet[str]]],
+                 List['Overlap']]:
     """
     Return the pairs overlapping between the same two branches, and the other pairs.
 
@@ -429,7 +431,8 @@ def branch_groups(ctx: CheckContext, overlaps: Sequence['Overlap']) \
     wrists at one point at rest: 12 pairs) are one design choice, the pose the branches rest
     in. Pairs of links welded together are left to their own finding.
 
-    :return: ([((first link of one branch, of the other), its pairs)], the pairs left)
+    :return: ([((first link of one branch, of the other), its pairs, the links of its pairs
+        on the first branch)], the pairs left)
     """
     groups: Dict[Tuple[str, str], List['Overlap']] = {}
     for item in overlaps:
@@ -440,9 +443,14 @@ def branch_groups(ctx: CheckContext, overlaps: Sequence['Overlap']) \
             groups.setdefault(tuple(sorted(sides)), []).append(item)  # type: ignore[arg-type]
     # Many links of each branch: one link of one branch over many of the other is an
     # envelope (a safety box around a hand), said as such (envelope_groups).
-    found = [(sides, group) for sides, group in groups.items() if len(group) >= BRANCHES_MIN
-             and all(len(links) > 1 for links in _sides_links(ctx, sides, group))]
-    taken = {id(item) for _, group in found for item in group}
+    found = []
+    for sides, group in groups.items():
+        if len(group) < BRANCHES_MIN:
+            continue
+        on_first, on_second = _sides_links(ctx, sides, group)
+        if len(on_first) > 1 and len(on_second) > 1:
+            found.append((sides, group, frozenset(on_first)))
+    taken = {id(item) for _, group, _ in found for item in group}
     return found, [item for item in overlaps if id(item) not in taken]
 
 
@@ -453,14 +461,14 @@ def _sides_links(ctx: CheckContext, sides: Tuple[str, str],
     second: Set[str] = set()
     for overlap in group:
         for name in (overlap.link1, overlap.link2):
-            (first if sides[0] in _ancestry(ctx, name) else second).add(name)
+            (first if sides[0] in _ancestry(ctx.robot, name)[1] else second).add(name)
     return first, second
 
 
 def _branches_finding(ctx: CheckContext, sides: Tuple[str, str], group: List['Overlap'],
+                      under_first: FrozenSet[str],
                       seen_by: Sequence[Dict[str, Severity]]) -> Finding:
     """One finding for the overlaps between two branches (:func:`_pair_list_finding`)."""
-    under_first = frozenset(_sides_links(ctx, sides, group)[0])
 
     def describe(pairs: List[Tuple[str, str]], links: Tuple[str, ...]) -> str:
         named = listed(tuple(f'{a} and {b}' for a, b in pairs))
@@ -731,19 +739,8 @@ def linkage_driver(ctx: CheckContext, first: str, second: str) -> Optional[str]:
     from urdf_link_tools.collision.configurations import ACTUATED, mimic_leader
 
     robot = ctx.robot
-
-    def ancestry(name: str) -> Tuple[List, Dict[str, int]]:
-        # links by their place on the way up (a dict: a loop ends the walk in linear time)
-        joints, links = [], {name: 0}
-        joint = robot.parent_joint(name)
-        while joint is not None and joint.parent not in links:
-            joints.append(joint)
-            links[joint.parent] = len(joints)
-            joint = robot.parent_joint(joint.parent)
-        return joints, links
-
-    joints_a, links_a = ancestry(first)
-    joints_b, links_b = ancestry(second)
+    joints_a, links_a = _ancestry(robot, first)
+    joints_b, links_b = _ancestry(robot, second)
     common = next((name for name in links_a if name in links_b), None)
     if common is None:
         return None
