@@ -267,12 +267,32 @@ def volume_range(ctx: CheckContext, link: Link) -> Optional[Tuple[float, float, 
 
 def _volume_range(ctx: CheckContext,
                   link: Link) -> Optional[Tuple[float, float, Tuple[str, ...]]]:
+    parts = _part_volumes(ctx, link)
+    if not parts:
+        return None
+    notes = tuple(f'the convex hull of {element.label}'
+                  for element, _, _, _, as_hull in parts if as_hull)
+    if len(parts) > 1:
+        notes += (f'{len(parts)} parts: overlaps are not subtracted',)
+    return max(low for _, _, low, _, _ in parts), sum(high for _, _, _, high, _ in parts), notes
+
+
+#: (element, its mesh or None, least volume, most volume, whether a broken mesh's least was
+#: made its hull's)
+PartVolume = Tuple[GeometryElement, Optional[MeshInfo], float, float, bool]
+
+
+def _part_volumes(ctx: CheckContext, link: Link) -> Optional[List[PartVolume]]:
+    """
+    Return the volume bounds of each collision element of a link (a degenerate one left out).
+
+    None when a part is unknown: not read (a <capsule>, refused), a mesh not loaded or
+    without a hull, a shape of numbers that are not finite.
+    """
     elements = [element for element in link.collisions if element.geometry is not None]
     if not elements or len(elements) < len(link.collisions):
         return None  # none, or a part not read (a <capsule>, refused): the volume is unknown
-    lows: List[float] = []
-    highs: List[float] = []
-    notes: List[str] = []
+    parts: List[PartVolume] = []
     for element in elements:
         geometry = element.geometry
         if isinstance(geometry, Mesh):
@@ -283,24 +303,23 @@ def _volume_range(ctx: CheckContext,
             if hull is None or not hull > 0.0:
                 return None
             volume = mesh.volume if mesh.volume_source == 'mesh' else hull
-            if not volume > 0.0 or volume > hull:
-                notes.append(f'the convex hull of {element.label}')
-                volume = hull
-            lows.append(volume)
-            highs.append(hull)
+            as_hull = not volume > 0.0 or volume > hull
+            parts.append((element, mesh, hull if as_hull else volume, hull, as_hull))
         else:
             if not is_finite(geometry_values(geometry)):
                 return None
             volume = primitive_volume(geometry)
             if volume is None or not volume > 0.0:
                 continue  # a degenerate shape is reported by geometry-degenerate
-            lows.append(volume)
-            highs.append(volume)
-    if not lows:
-        return None
-    if len(highs) > 1:
-        notes.append(f'{len(highs)} parts: overlaps are not subtracted')
-    return max(lows), sum(highs), tuple(notes)
+            parts.append((element, None, volume, volume, False))
+    return parts
+
+
+def _hull_volume(ctx: CheckContext, mesh: MeshInfo) -> Optional[float]:
+    # Once per file, scaled analytically by the library: a Qhull per element and scale
+    # took 2 s each for a 16 MB mesh used at 100 scales.
+    hull = mesh.hull_volume
+    return hull if hull is not None and hull > 0.0 else None
 
 
 #: an open mesh of more separate parts than this keeps its one hull (a hull each costs)
@@ -316,27 +335,12 @@ def _parts_smallest(ctx: CheckContext, link: Link) -> Optional[float]:
     """
     lows: List[float] = []
     changed = False
-    for element in link.collisions:
-        geometry = element.geometry
-        if isinstance(geometry, Mesh):
-            mesh = ctx.mesh_for(element)
-            if not isinstance(mesh, MeshInfo):
-                return None
-            hull = _hull_volume(ctx, mesh)
-            if hull is None:
-                return None
-            volume = mesh.volume if mesh.volume_source == 'mesh' and 0.0 < mesh.volume <= hull \
-                else hull
-            if mesh.volume_source != 'mesh':
-                parts = mesh.derived(('parts hull volume',), lambda: _parts_hull(mesh))
-                if parts is not None and 0.0 < parts < volume:
-                    volume, changed = parts, True
-            lows.append(volume)
-        elif geometry is not None:
-            volume = primitive_volume(geometry) if is_finite(geometry_values(geometry)) \
-                else None
-            if volume is not None and volume > 0.0:
-                lows.append(volume)
+    for _, mesh, volume, _, _ in _part_volumes(ctx, link) or ():
+        if mesh is not None and mesh.volume_source != 'mesh':
+            parts = mesh.derived(('parts hull volume',), lambda: _parts_hull(mesh))
+            if parts is not None and 0.0 < parts < volume:
+                volume, changed = parts, True
+        lows.append(volume)
     return max(lows) if changed and lows else None
 
 
@@ -375,10 +379,3 @@ def _part_labels(count: int, faces: np.ndarray, rounds: int = 200) -> Optional[n
             return labels
         labels = merged
     return None
-
-
-def _hull_volume(ctx: CheckContext, mesh: MeshInfo) -> Optional[float]:
-    # Once per file, scaled analytically by the library: a Qhull per element and scale
-    # took 2 s each for a 16 MB mesh used at 100 scales.
-    hull = mesh.hull_volume
-    return hull if hull is not None and hull > 0.0 else None
