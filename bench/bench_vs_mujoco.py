@@ -201,9 +201,13 @@ def main() -> int:
                         help='a folder holding fanuc_m10ia_support and fanuc_resources '
                              '(github.com/ros-industrial/fanuc); default: '
                              '$URDF_LINK_TOOLS_BENCH_FANUC, else the Fanuc is left out')
+    parser.add_argument('--robot', action='append', default=[], metavar='TEXT',
+                        help='only the robots whose label holds TEXT (repeatable); the '
+                             'result file is then not written')
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix='ult_bench_mujoco_') as folder:
-        robots = robot_set(args.fanuc, folder)
+        robots = [robot for robot in robot_set(args.fanuc, folder)
+                  if not args.robot or any(text in robot.label for text in args.robot)]
         times = measure(robots, args.repeat)
     rows: Dict[str, Dict[str, object]] = {}
     met = True
@@ -219,7 +223,8 @@ def main() -> int:
                                     for label, row in rows.items()), key=lambda item: item[1])
     print(f'check vs MuJoCo compile, worst robot: {worst[0]} {worst[1]:.2f}x (target <= '
           f'{TARGET} on every robot: {"MET" if met else "NOT MET"})')
-    print(f"wrote {write_result('vs_mujoco', {'robots': rows, 'repeat': args.repeat})}")
+    if not args.robot:
+        print(f"wrote {write_result('vs_mujoco', {'robots': rows, 'repeat': args.repeat})}")
     return 0
 
 
