@@ -179,3 +179,21 @@ def test_links_near_each_other_bring_the_collision_library_in(tmp_path):
     path.write_text(APART.replace('HEIGHT', '0.05'))
     expected = ['coal'] if importlib.util.find_spec('coal') is not None else []
     assert _imported_by_check(str(path)) == expected
+
+
+def test_an_open_mesh_of_separate_parts_is_measured_without_numpy_ma(tmp_path):
+    # A too-light link whose open collision mesh has two separate parts: its lower bound
+    # of volume sums the parts' hulls (checks.density), which must not reach np.unique
+    # (NumPy 2.3 and later import numpy.ma on its first call: 8 to 25 ms of a check).
+    from mesh_attacks import binary_stl
+    import numpy as np
+    import trimesh
+    box = trimesh.creation.box(extents=(0.2, 0.1, 0.1))
+    vertices, faces = np.asarray(box.vertices), np.asarray(box.faces)[:-2]  # open
+    other = vertices + (0.5, 0.0, 0.0)
+    mesh = binary_stl(tmp_path / 'two_open_boxes.stl', np.concatenate([vertices, other]),
+                      np.concatenate([faces, faces + len(vertices)]))
+    path = tmp_path / 'parts.urdf'
+    path.write_text(mesh_attacks.robot('mesh', [(f'file://{mesh}', (1, 1, 1))]).replace(
+        '<mass value="4"/>', '<mass value="0.001"/>'))
+    assert 'numpy.ma' not in _imported_by_check(str(path))

@@ -347,6 +347,7 @@ def _parts_smallest(ctx: CheckContext, link: Link) -> Optional[float]:
 def _parts_hull(mesh: MeshInfo) -> Optional[float]:
     """Return the sum of the convex hull volumes of a mesh's separate parts, None if one."""
     from urdf_link_tools.meshes.hull import convex_hull, enclosed_volume
+    from urdf_link_tools.meshes.integrals import distinct
     faces = np.asarray(mesh.faces)
     vertices = np.asarray(mesh.vertices, dtype=float)
     if not len(faces):
@@ -355,12 +356,12 @@ def _parts_hull(mesh: MeshInfo) -> Optional[float]:
     if labels is None:
         return None
     owner = labels[faces[:, 0]]
-    parts = np.unique(owner)
+    parts = distinct(owner)
     if not 1 < len(parts) <= MAX_PARTS:
         return None
     total = 0.0
     for part in parts.tolist():
-        hull, _ = convex_hull(vertices[np.unique(faces[owner == part])])
+        hull, _ = convex_hull(vertices[distinct(faces[owner == part])])
         if hull is not None:
             total += abs(enclosed_volume(hull))
     return total

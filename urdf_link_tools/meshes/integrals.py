@@ -103,6 +103,22 @@ def _group_by_hash(keys: np.ndarray):
     return order, starts, first
 
 
+def distinct(values: np.ndarray) -> np.ndarray:
+    """
+    Return the distinct values of an integer array, sorted (as ``np.unique`` does).
+
+    ``np.unique`` imports ``numpy.ma`` on its first call (NumPy 2.3 and later asks whether
+    the array is masked): 8 to 25 ms of a whole check, for nothing masked here.
+    """
+    ordered = np.sort(np.asarray(values).ravel())
+    if not len(ordered):
+        return ordered
+    keep = np.empty(len(ordered), dtype=bool)
+    keep[0] = True
+    np.not_equal(ordered[1:], ordered[:-1], out=keep[1:])
+    return ordered[keep]
+
+
 def cross(triangles: np.ndarray) -> np.ndarray:
     """Return each triangle's (b - a) x (c - a): twice its area along its normal."""
     vectors = np.diff(triangles, axis=1)
