@@ -20,6 +20,8 @@ its numbers (NaN and infinity included): problems become findings. The returned
 :class:`Analysis` is immutable, so a service can read it while a new one is being built.
 """
 
+from __future__ import annotations
+
 from dataclasses import field
 import functools
 import gc

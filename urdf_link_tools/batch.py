@@ -22,6 +22,8 @@ findings are the same as with one process. Scheduling across machines is left to
 that exists (a CI matrix, Ray): ``--shard K/N`` gives each machine its part.
 """
 
+from __future__ import annotations
+
 import os
 import sys
 import time

@@ -23,6 +23,8 @@ instruction. Only code that reads the model and builds findings runs in such a s
 nothing shared is left half-updated when it stops (the mesh cache is filled outside).
 """
 
+from __future__ import annotations
+
 import contextlib
 import ctypes
 import threading

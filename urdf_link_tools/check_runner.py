@@ -19,6 +19,8 @@ Through the result cache, with what it prints to standard error captured, answer
 data that crosses processes.
 """
 
+from __future__ import annotations
+
 import io
 import sys
 from typing import Any, Callable, Optional, Sequence, Tuple, Union

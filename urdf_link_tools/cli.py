@@ -18,6 +18,8 @@ The offline command line: ``urdf-link-tools info|check|collisions ROBOT.urdf``.
 It uses only the pure core, so it runs in CI jobs with no ROS graph and no rclpy.
 """
 
+from __future__ import annotations
+
 import argparse
 import contextlib
 import dataclasses

@@ -20,6 +20,8 @@ robot as ``check`` does (xacro, ``--package-dir``), writes the SRDF, and says on
 error how many pairs of each reason it found and how long it took.
 """
 
+from __future__ import annotations
+
 import argparse
 import os
 import time

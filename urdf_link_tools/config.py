@@ -22,6 +22,8 @@ that return an error string (or None), so the node can call them from its on-set
 callback and the CLI can print them.
 """
 
+from __future__ import annotations
+
 from dataclasses import fields, replace
 import math
 from typing import Any, Callable, Dict, FrozenSet, Iterable, Mapping, Optional, Tuple

@@ -23,6 +23,8 @@ The command line gives it the robot's files, or lets it end when there is nothin
 sharing (no meshes, several robots, ``--jobs 1``); then :func:`.cli.run` runs as always.
 """
 
+from __future__ import annotations
+
 import os
 import sys
 from typing import Sequence

@@ -14,6 +14,8 @@
 
 """The package's exception hierarchy for what is fatal to reading a description."""
 
+from __future__ import annotations
+
 from typing import Optional
 
 

@@ -14,6 +14,8 @@
 
 """Findings: what the analysis says about a robot, as plain data."""
 
+from __future__ import annotations
+
 from dataclasses import field
 import enum
 from typing import Any, Dict, Optional, Tuple

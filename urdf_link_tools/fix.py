@@ -25,6 +25,8 @@ For a xacro input, :func:`plan_xacro_fixes` edits the xacro sources instead, whe
 numbers are written as literals, and never writes the expansion over a xacro file.
 """
 
+from __future__ import annotations
+
 from dataclasses import replace
 import os
 import re

@@ -21,6 +21,8 @@ a cylinder's axis is its local z; every primitive is centred on its origin. Quat
 returned as (x, y, z, w), the order of geometry_msgs.
 """
 
+from __future__ import annotations
+
 import math
 from typing import Optional, Sequence, Tuple
 

@@ -41,6 +41,8 @@ Sources checked (comments cite them where a rule depends on them):
   than mjMINVAL").
 """
 
+from __future__ import annotations
+
 import math
 import sys
 from typing import List, Optional, Sequence, Tuple, Union

@@ -22,6 +22,8 @@ joint frame. ``floating`` and ``planar`` joints carry no position in ``sensor_ms
 and are placed at their origin. Mimic joints follow ``multiplier * other + offset``.
 """
 
+from __future__ import annotations
+
 import logging
 import math
 from typing import Dict, Mapping, Optional, Tuple

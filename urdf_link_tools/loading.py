@@ -20,6 +20,8 @@ refused with a clear error instead of exhausting memory. xacro runs only when as
 ``.xacro`` name, in :mod:`urdf_link_tools.xacro.sandbox`'s child process.
 """
 
+from __future__ import annotations
+
 from dataclasses import replace
 import logging
 import os

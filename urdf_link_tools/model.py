@@ -20,6 +20,8 @@ spec default rather than something written in the file). The model holds what th
 says; judging it is the job of :mod:`urdf_link_tools.checks`.
 """
 
+from __future__ import annotations
+
 from dataclasses import field
 from typing import Dict, FrozenSet, List, Optional, Tuple, Union
 

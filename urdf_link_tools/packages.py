@@ -24,6 +24,8 @@ holds a ``package.xml`` (its ``<name>``, else the folder's name), as colcon find
 only files the expansion read are looked at.
 """
 
+from __future__ import annotations
+
 import dataclasses
 import os
 import re

@@ -24,6 +24,8 @@ arguments that name existing ``.urdf`` or ``.xacro`` files (what the hook's ``fi
 selects, and all that pre-commit passes) go after ``--``, where no option is read.
 """
 
+from __future__ import annotations
+
 import os
 import re
 import sys

@@ -34,6 +34,8 @@ name, and looks it up only in the given package directories and the ament index.
 module imports nothing but the standard library: the xacro child uses it.
 """
 
+from __future__ import annotations
+
 import os
 import re
 from typing import Iterator, Mapping, Optional, Sequence, Tuple

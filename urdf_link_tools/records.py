@@ -34,6 +34,8 @@ compile nothing, then gives the class the methods ``dataclass(frozen=True)`` wou
 ``test_records`` holds every behaviour against ``dataclass(frozen=True)`` itself.
 """
 
+from __future__ import annotations
+
 import dataclasses
 from dataclasses import dataclass, FrozenInstanceError, MISSING
 from operator import attrgetter

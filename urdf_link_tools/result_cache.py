@@ -35,6 +35,8 @@ checked, where a pull request could commit entries, and one others may write to.
 or foreign entry is a miss.
 """
 
+from __future__ import annotations
+
 import dataclasses
 from dataclasses import replace
 import enum

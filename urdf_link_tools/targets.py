@@ -22,6 +22,8 @@ selected targets, and no finding when none of them is affected. This is the one 
 that decides which engine a claim is about.
 """
 
+from __future__ import annotations
+
 from typing import Any, FrozenSet, Iterable, Mapping, Optional, Tuple
 
 from urdf_link_tools.findings import Severity

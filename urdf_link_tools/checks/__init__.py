@@ -25,6 +25,8 @@ raises becomes an ERROR-level ``internal-error`` finding naming the check and th
 bug costs the findings of that check on that link only (the CLI exits 5 for it).
 """
 
+from __future__ import annotations
+
 import logging
 from typing import Callable, Dict, List, Optional
 

@@ -20,6 +20,8 @@ and the loaded meshes, and derives (and caches) what several rules need: which l
 the mass lumped through fixed joints, and the union of a link's collision geometry.
 """
 
+from __future__ import annotations
+
 import functools
 import math
 import os

@@ -30,6 +30,8 @@ of gyration sqrt(I / m) must not exceed the robot's size (the diagonal of its bo
 the zero configuration), which finds placeholders (1e-3 kg m^2 on a 1 g link: 1 m).
 """
 
+from __future__ import annotations
+
 import math
 from typing import Dict, Iterator, List, Optional, Tuple
 

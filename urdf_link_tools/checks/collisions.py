@@ -38,6 +38,8 @@ and collides the links of one model only when the robot's ``<gazebo>`` sets
 ``<self_collide>``, never those joined by a joint.
 """
 
+from __future__ import annotations
+
 import logging
 from typing import (Dict, FrozenSet, Iterator, List, Mapping, Optional, Sequence, Set,
                     Tuple, TYPE_CHECKING)

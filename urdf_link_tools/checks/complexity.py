@@ -22,6 +22,8 @@ mesh as its convex hull (8 us at 320 faces, 37 us at 20k). So a convex mesh is a
 only past CONVEX_FACTOR times the face limit, a concave one past the limit.
 """
 
+from __future__ import annotations
+
 from typing import Dict, Iterator, List, Optional
 
 from urdf_link_tools.checks.base import CheckContext

@@ -21,6 +21,8 @@ verdict tells the inertia rules when the collision geometry is not the part (a m
 millimetres), so that they do not compare a tensor with it or suggest its tensor.
 """
 
+from __future__ import annotations
+
 import math
 from typing import List, Optional, Sequence, Set, Tuple
 

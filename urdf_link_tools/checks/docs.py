@@ -22,6 +22,8 @@ as written. Run ``python -m urdf_link_tools.checks.docs`` to rewrite the file, `
 exit 1 when it differs (``test_checks_rules_doc.py`` does the same).
 """
 
+from __future__ import annotations
+
 import argparse
 import os
 import re

@@ -25,6 +25,8 @@ refuses the whole robot when that child is repeated ("repeated element"): see
 :data:`MUJOCO_READS_ONCE` (it discards visuals first, so only their ``<material>`` counts).
 """
 
+from __future__ import annotations
+
 import os
 from typing import Dict, Iterator, List, Tuple
 

@@ -19,6 +19,8 @@ Mesh problems are errors for collision elements (the simulator loses the body's 
 and warnings for visuals and custom elements (only the picture suffers).
 """
 
+from __future__ import annotations
+
 from dataclasses import replace
 import math
 import os

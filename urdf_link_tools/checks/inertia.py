@@ -20,6 +20,8 @@ MuJoCo additionally refuse is reported as separate rules. See
 :mod:`urdf_link_tools.inertia` for the sources.
 """
 
+from __future__ import annotations
+
 import math
 import re
 from typing import Dict, FrozenSet, Iterator, List, Optional, Sequence, Tuple

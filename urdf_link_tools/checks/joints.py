@@ -21,6 +21,8 @@ missing ``effort``) is not reported again here. The claims about other tools are
 in test/test_checks_joints.py against Pinocchio (which embeds urdfdom) and MuJoCo.
 """
 
+from __future__ import annotations
+
 import math
 from typing import Dict, Iterator, List, Optional, Tuple
 

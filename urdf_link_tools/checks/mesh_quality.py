@@ -33,6 +33,8 @@ three faces (126 of the 345 distinct collision meshes of example-robot-data), en
 collide with convex hulls do not care, and the volume of the hull stands in.
 """
 
+from __future__ import annotations
+
 from typing import Dict, Iterator, List, Optional, Tuple
 
 from urdf_link_tools.checks.base import CheckContext, Rule

@@ -50,6 +50,8 @@ which they all see as their own. A pair's finding names the other pairs
 SRDF and MJCF entries too.
 """
 
+from __future__ import annotations
+
 import math
 import re
 from typing import Callable, Dict, FrozenSet, List, Optional, Sequence, Set, Tuple

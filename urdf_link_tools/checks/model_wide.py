@@ -23,6 +23,8 @@ The per-link rules stay quiet on those links, and speak where the rest of the ro
 complete (one link without collision among bodies that all have one is a real gap).
 """
 
+from __future__ import annotations
+
 from dataclasses import field
 import math
 from typing import Callable, Dict, FrozenSet, Hashable, Iterator, List, Optional, Tuple

@@ -14,6 +14,8 @@
 
 """Bounded "did you mean" suggestions, shared by the structure and material rules."""
 
+from __future__ import annotations
+
 from typing import Dict, Iterable, List, Tuple
 
 

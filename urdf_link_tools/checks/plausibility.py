@@ -21,6 +21,8 @@ meshes), scaled to the declared mass, about its own centroid, rotated into the U
 inertial frame. Overlapping collision parts are counted twice.
 """
 
+from __future__ import annotations
+
 import math
 from typing import Dict, Iterator, List, Optional, Tuple
 

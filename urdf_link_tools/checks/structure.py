@@ -20,6 +20,8 @@ link or joint names, a joint naming an unknown link, a link with two parents, se
 roots or a loop; the checker reports all of them at once, per link.
 """
 
+from __future__ import annotations
+
 from typing import Dict, Iterator, List, Set
 
 from urdf_link_tools.checks.base import CheckContext, Rule

@@ -25,6 +25,8 @@ without geometry by the tensor of a solid sphere of the link's mass, and the tex
 which was used and why.
 """
 
+from __future__ import annotations
+
 import math
 from typing import Optional, Tuple
 

@@ -23,6 +23,8 @@ joined through a chain of geometry-less frames are adjacent
 Only pairs of links that both have geometry are reported, as Setup Assistant writes them.
 """
 
+from __future__ import annotations
+
 from typing import Collection, Dict, Iterator, List, Set, Tuple
 
 from urdf_link_tools.model import Robot

@@ -22,6 +22,8 @@ Each body also gets a bounding sphere in its link frame, the broad phase of
 :mod:`urdf_link_tools.collision.matrix`. coal is imported here only, on first use.
 """
 
+from __future__ import annotations
+
 from dataclasses import dataclass
 import math
 from typing import Callable, Dict, List, Mapping, Optional, Sequence, Tuple

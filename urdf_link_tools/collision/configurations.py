@@ -23,6 +23,8 @@ limits (``RevoluteJointModel::getVariableDefaultPositions``); random states are 
 within the limits, continuous joints within [-pi, pi]; mimic joints follow their leader.
 """
 
+from __future__ import annotations
+
 from collections import deque
 import math
 from typing import Dict, List, Optional, Tuple

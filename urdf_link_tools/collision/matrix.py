@@ -29,6 +29,8 @@ known (a first collision decides "not Never"); coal's geometries and the functor
 pair of parts are built once and reused for every sample.
 """
 
+from __future__ import annotations
+
 from dataclasses import dataclass, field
 import math
 from typing import Dict, List, Mapping, Optional, Tuple

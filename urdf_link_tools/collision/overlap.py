@@ -27,6 +27,8 @@ the triangles that reach where the two parts' bounds meet (the same answer as th
 meshes, without building the BVH of a whole humanoid torso).
 """
 
+from __future__ import annotations
+
 import math
 from typing import Callable, Dict, Iterable, Iterator, List, Mapping, Optional, Tuple, TypeVar
 import weakref

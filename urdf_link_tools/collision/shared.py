@@ -27,6 +27,8 @@ only then. The report is the same whoever tested a pair; a child that fails leav
 it took to this process.
 """
 
+from __future__ import annotations
+
 import itertools
 import os
 import struct

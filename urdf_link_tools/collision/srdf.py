@@ -23,6 +23,8 @@ hand); the pairs with reason Adjacent, Default, Always or Never are replaced by 
 written where the first of them was.
 """
 
+from __future__ import annotations
+
 from typing import Dict, List, Tuple, Union
 
 from lxml import etree

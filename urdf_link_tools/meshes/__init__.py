@@ -30,6 +30,8 @@ trimesh (and SciPy, which it imports) are imported only when a mesh is read or m
 a robot made of primitives never loads them.
 """
 
+from __future__ import annotations
+
 import importlib
 from typing import Any
 

@@ -31,6 +31,8 @@ before this process has imported NumPy, coal and the checks (about 100 ms), whic
 imports while the child reads. Nothing here imports NumPy: the child imports the readers.
 """
 
+from __future__ import annotations
+
 import os
 import struct
 import sys

@@ -35,6 +35,8 @@ The scene's expansion is counted per node before anything is placed (node instan
 expand exponentially, see :mod:`.dae`), and every walk is iterative.
 """
 
+from __future__ import annotations
+
 from typing import Dict, List, NamedTuple, Optional, Tuple, Union
 
 from lxml import etree

@@ -30,6 +30,8 @@ XML reached 3.4 GB in trimesh's loader, which copies the vertices of every insta
 any loader runs.
 """
 
+from __future__ import annotations
+
 import math
 import re
 from typing import Dict, List, NamedTuple, Optional, Sequence, Tuple, Union

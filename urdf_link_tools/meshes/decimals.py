@@ -31,6 +31,8 @@ larger exponent) is read by ``float()`` itself; any text that is not only such d
 :func:`decimal_values` return None, and the caller parses it as before.
 """
 
+from __future__ import annotations
+
 from typing import Optional, Tuple
 
 import numpy as np

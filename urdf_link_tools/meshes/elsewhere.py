@@ -35,6 +35,8 @@ other process to be scheduled: 3.7 MB took 10-13 ms to read, against about a mil
 from the file. Without memfd_create (older kernels) the answer goes through the pipe.
 """
 
+from __future__ import annotations
+
 import atexit
 import logging
 import os

@@ -19,6 +19,8 @@ Nothing here imports NumPy, so a one-robot check can decide which files a readin
 takes (:mod:`.aside`) before this process has loaded the readers.
 """
 
+from __future__ import annotations
+
 import os
 import stat
 from typing import Optional

@@ -26,6 +26,8 @@ and one byte budget for the file and all its buffers. Images and other URIs are 
 read: materials are skipped. Nothing is fetched over a network.
 """
 
+from __future__ import annotations
+
 import os
 import struct
 from typing import Callable, List, Optional, Set

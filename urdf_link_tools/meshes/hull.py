@@ -38,6 +38,8 @@ Points within a relative tolerance of 1e-10 of a facet count as on it (Qhull mer
 near-coplanar facets too): all give the same volume to that tolerance.
 """
 
+from __future__ import annotations
+
 import math
 import sys
 from typing import NamedTuple, Optional, Tuple

@@ -22,6 +22,8 @@ trimesh, which with the SciPy it imports costs about 55 MB of resident memory in
 that only needs these two.
 """
 
+from __future__ import annotations
+
 from typing import NamedTuple, Tuple
 
 import numpy as np

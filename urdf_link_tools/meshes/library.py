@@ -26,6 +26,8 @@ as read (before the URDF scale) and its solid, measured on first use; a
 :class:`MeshInfo` per scale is a small view of it.
 """
 
+from __future__ import annotations
+
 from collections import OrderedDict
 from dataclasses import field, replace
 import errno

@@ -28,6 +28,8 @@ material and merges close vertices itself; the measuring merges positions as tri
 so the solids agree to the 1e-8 m of that merge).
 """
 
+from __future__ import annotations
+
 import re
 from typing import List, Tuple, Union
 import warnings

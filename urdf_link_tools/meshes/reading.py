@@ -32,6 +32,8 @@ DTD, UTF-8) before either reader sees it, and a loader's failure is told in our 
 (:func:`failure_reason`), never in its message, which quotes the file.
 """
 
+from __future__ import annotations
+
 from dataclasses import replace
 import io
 import logging

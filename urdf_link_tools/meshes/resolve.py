@@ -24,6 +24,8 @@ no ROS tool needs it and it would let a description read any file through a pack
 (the URDF's author chose them). Every failure says what was tried.
 """
 
+from __future__ import annotations
+
 from dataclasses import replace
 import errno
 import os

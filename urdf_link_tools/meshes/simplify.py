@@ -21,6 +21,8 @@ fails, and keeps the silhouette to within a cell. It is for drawing only (the HT
 the checks measure the meshes as read.
 """
 
+from __future__ import annotations
+
 from typing import Tuple
 
 import numpy as np

@@ -33,6 +33,8 @@ volume scales by ``|sx sy sz|``, the centre by ``D`` and the second moments
 ``trace(C) I - C``. No scaled copy of the vertices is made.
 """
 
+from __future__ import annotations
+
 from dataclasses import replace
 import threading
 from typing import Optional, Tuple

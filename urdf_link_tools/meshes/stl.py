@@ -23,6 +23,8 @@ bytes after its last triangle (some exporters add them) is read as binary, which
 refuses.
 """
 
+from __future__ import annotations
+
 import re
 from typing import Optional, Tuple, Union
 

@@ -22,6 +22,8 @@ tree without ever leaving the document (no entities, no DTD, no external resourc
 elements; this module puts the robot together.
 """
 
+from __future__ import annotations
+
 import gc
 from typing import List, Optional, Sequence, Set, Tuple, Union
 

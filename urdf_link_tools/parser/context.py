@@ -19,6 +19,8 @@ Numbers are read as urdfdom reads them where it matters to the user: a token wit
 (which Python's ``float`` takes) is not a number.
 """
 
+from __future__ import annotations
+
 from typing import Callable, Dict, FrozenSet, List, Optional, Tuple, TypeVar
 
 from lxml import etree

@@ -20,6 +20,8 @@ finding names, so that the rest of the robot is checked; only a joint without a 
 parent or a child is left out (there is nothing to attach).
 """
 
+from __future__ import annotations
+
 import dataclasses
 from typing import Dict, List, Optional
 

@@ -18,6 +18,8 @@ Read ``<link>`` elements: inertial, visuals, collisions, custom children and mat
 urdfdom's link.cpp is the reference for what is required and what defaults.
 """
 
+from __future__ import annotations
+
 import dataclasses
 from typing import Callable, Dict, List, Tuple
 

@@ -22,6 +22,8 @@ references are never expanded, and a document that declares entities is refused 
 own limits (nesting depth 256, text nodes up to 10 MB) stay on because ``huge_tree`` is off.
 """
 
+from __future__ import annotations
+
 import re
 from typing import List, Optional, Tuple, Union
 

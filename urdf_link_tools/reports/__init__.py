@@ -23,6 +23,8 @@ how :mod:`~urdf_link_tools.reports.sanitize` neutralises it, when not ``'text'``
 that every format shares.
 """
 
+from __future__ import annotations
+
 import importlib
 from typing import Dict, Mapping, Optional, Sequence, Tuple, TYPE_CHECKING
 

@@ -20,6 +20,8 @@ known finding does not make it new again. Each baseline entry absorbs one findin
 that had one ``mesh-not-found`` and now has two reports one.
 """
 
+from __future__ import annotations
+
 from collections import Counter
 from typing import Any, Iterable, List, Optional, Sequence, Tuple
 

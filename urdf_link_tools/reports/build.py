@@ -14,6 +14,8 @@
 
 """Apply the inline suppression comments and the baseline: what ``check`` reports."""
 
+from __future__ import annotations
+
 from collections import Counter
 from dataclasses import replace
 from typing import List, Optional

@@ -21,6 +21,8 @@ severities). Values are escaped as the Actions toolkit does (``escapeData`` and
 in properties, so a message cannot end the command early or inject another one.
 """
 
+from __future__ import annotations
+
 from typing import List, Optional, Sequence, Tuple
 
 from urdf_link_tools.findings import Severity

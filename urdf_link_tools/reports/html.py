@@ -25,6 +25,8 @@ written as JSON's unicode escapes, so no name in a description can end the eleme
 Content-Security-Policy allows only the three inlined scripts (by hash) and no connection.
 """
 
+from __future__ import annotations
+
 import base64
 import hashlib
 import html

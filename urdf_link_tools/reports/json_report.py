@@ -14,6 +14,8 @@
 
 """``check --format json``: one JSON object per run (NaN and infinity written as strings)."""
 
+from __future__ import annotations
+
 import json
 import os
 from typing import Any, Dict, Optional, Sequence, Tuple

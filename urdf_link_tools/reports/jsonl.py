@@ -21,6 +21,8 @@ Each line is the object ``--format json`` gives for one robot (``robot``, ``sour
 (``jq -c``, a Ray or Spark reader) while it is still going.
 """
 
+from __future__ import annotations
+
 import json
 
 from urdf_link_tools.reports import CheckReport, Run

@@ -22,6 +22,8 @@ not be read is a test case with an ``<error>``. The output validates against the
 xUnit plugin's ``junit-10.xsd``.
 """
 
+from __future__ import annotations
+
 import re
 from typing import Optional, Sequence, Tuple
 from xml.etree import ElementTree

@@ -22,6 +22,8 @@ escaped, so a link named ``a|b`` or ``<img src=x>`` stays text in its cell. The 
 capped at :data:`MAX_ROWS` rows each, as a job summary holds at most 1 MiB.
 """
 
+from __future__ import annotations
+
 import re
 from typing import Iterable, List, Sequence, Tuple
 

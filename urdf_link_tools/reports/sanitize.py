@@ -41,6 +41,8 @@ every other line it prints through :func:`guard_line_starts`. The CLI writes eve
 (``info``, notes, relayed xacro messages, errors, log records) through :class:`NeutralStream`.
 """
 
+from __future__ import annotations
+
 import errno
 import os
 import re

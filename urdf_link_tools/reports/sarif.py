@@ -24,6 +24,8 @@ are results with an ``inSource`` suppression (the comment's reason as justificat
 findings in the baseline have ``baselineState: unchanged`` and an ``external`` suppression.
 """
 
+from __future__ import annotations
+
 import hashlib
 import json
 import os

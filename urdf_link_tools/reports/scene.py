@@ -23,6 +23,8 @@ budget the meshes are simplified for display (:mod:`~urdf_link_tools.meshes.simp
 page says so.
 """
 
+from __future__ import annotations
+
 import base64
 import math
 from typing import Any, Dict, List, Optional, Sequence

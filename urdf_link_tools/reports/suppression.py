@@ -32,6 +32,8 @@ to the last line where a descendant of the element starts, which holds every lin
 about the element or its children can name.
 """
 
+from __future__ import annotations
+
 from dataclasses import replace
 import os
 import re

@@ -28,6 +28,8 @@ so that editors and terminals link to it::
 The other formats are the other modules of :mod:`urdf_link_tools.reports`.
 """
 
+from __future__ import annotations
+
 import os
 from typing import Dict, List, Mapping, Optional, Sequence, Tuple
 

@@ -21,6 +21,8 @@ computed. Every failure is an answer with ``success`` false and the reason, neve
 exception.
 """
 
+from __future__ import annotations
+
 import time
 from typing import Optional, Tuple
 

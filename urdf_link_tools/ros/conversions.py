@@ -22,6 +22,8 @@ way MoveIt's planning scene takes them: a ``shape_msgs/SolidPrimitive`` (or a
 link frame.
 """
 
+from __future__ import annotations
+
 import math
 from typing import Callable, Iterable, Optional, Sequence, Tuple
 

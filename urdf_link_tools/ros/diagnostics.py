@@ -31,6 +31,8 @@ most :data:`MAX_FINDINGS` findings and counts the rest; every text is clipped to
 :data:`MAX_TEXT` characters.
 """
 
+from __future__ import annotations
+
 import math
 from typing import Dict, Iterable, List, Optional, Sequence, Tuple
 

@@ -28,6 +28,8 @@ and ``robot_com`` (the whole robot's centre of mass in the root frame, updated w
 states).
 """
 
+from __future__ import annotations
+
 import math
 from typing import List, Optional, Sequence, Tuple
 

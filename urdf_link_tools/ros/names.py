@@ -22,6 +22,8 @@ compares with the few names that share the most trigrams with it. Trigrams that 
 hold ('lin', 'ink' in 'link_...') say nothing and are skipped. Pure Python, no ROS.
 """
 
+from __future__ import annotations
+
 import difflib
 import heapq
 from typing import Dict, List, Sequence, Tuple

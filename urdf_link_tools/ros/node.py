@@ -39,6 +39,8 @@ but other get_link_geometry calls do. Constructed without ``separate_queries``, 
 in-process tests do, the node serves every service itself.
 """
 
+from __future__ import annotations
+
 import dataclasses
 import functools
 import gc

@@ -22,6 +22,8 @@ own thresholds reuse :mod:`urdf_link_tools.config` (its field names and validato
 node, the CLI and ``config/urdf_link_tools.yaml`` agree on them.
 """
 
+from __future__ import annotations
+
 import math
 from typing import Any, Callable, Dict, Mapping, Optional, Sequence, Tuple
 

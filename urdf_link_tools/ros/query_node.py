@@ -25,6 +25,8 @@ see no difference. Its name starts with an underscore (``_urdf_link_tools_querie
 ``ros2 node list`` hides it.
 """
 
+from __future__ import annotations
+
 from typing import Any, Callable
 
 from rclpy.node import Node

@@ -23,6 +23,8 @@ findings, the names' index, a mesh's triangles) is built once, on first use, and
 :class:`Answers`: on a robot of 100,000 links a call costs the sending, not the building.
 """
 
+from __future__ import annotations
+
 from dataclasses import field, replace
 import threading
 from typing import Any, Callable, Dict, Optional, Tuple, Union

@@ -29,6 +29,8 @@ setting the parameter may not be allowed to read the file.
 Pure functions, no rclpy: tested without a ROS context.
 """
 
+from __future__ import annotations
+
 import os
 import stat
 from typing import Iterable, Mapping, Optional, Sequence, Tuple

@@ -23,6 +23,8 @@ description, which will be analysed with the new settings anyway, nor stops a ru
 Pure Python (threading only), tested without ROS.
 """
 
+from __future__ import annotations
+
 import logging
 import threading
 from typing import Callable, Optional, Union

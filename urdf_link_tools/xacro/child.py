@@ -34,6 +34,8 @@ input is read. Then it instruments the installed xacro without forking it:
 The result (``result.json`` and ``expanded.urdf``) goes to the request's directory.
 """
 
+from __future__ import annotations
+
 import json
 import os
 import resource

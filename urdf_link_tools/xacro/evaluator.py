@@ -34,6 +34,8 @@ The child's limits and empty environment still contain whatever this misses.
 Pure Python with no xacro import: the child module wires it into xacro.
 """
 
+from __future__ import annotations
+
 import ast
 import functools
 import math

@@ -20,6 +20,8 @@ function turns what the instrumented xacro left behind (its file stack, the pack
 ``$(find)`` could not resolve, the arguments given) into the failure the parent reports.
 """
 
+from __future__ import annotations
+
 import os
 import re
 from typing import Any, Dict, Iterator, List, Optional, Tuple, TYPE_CHECKING

@@ -37,6 +37,8 @@ of its lines to the xacro file and line that wrote the element and the macro cal
 it (:class:`~urdf_link_tools.xacro.source_map.SourceMap`).
 """
 
+from __future__ import annotations
+
 from dataclasses import field
 import json
 import os

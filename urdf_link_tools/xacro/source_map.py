@@ -23,6 +23,8 @@ made it (innermost first) and, for attribute values that were YAML numbers loade
 is the URDF and the lines stay as they are.
 """
 
+from __future__ import annotations
+
 from dataclasses import replace
 import os
 import re

@@ -24,6 +24,8 @@ records the failure in :class:`Tracer` and lets xacro go on, so the expansion is
 checked (with the lines of the expansion) and the failure is reported as the tool's.
 """
 
+from __future__ import annotations
+
 import os
 import re
 import traceback
