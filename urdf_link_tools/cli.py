@@ -36,6 +36,7 @@ from urdf_link_tools.model import is_fragment, Robot
 from urdf_link_tools.parser import parse_urdf_string
 from urdf_link_tools.reports import FORMATS
 from urdf_link_tools.reports.sanitize import neutralise, NeutralStream, one_line, open_output
+from urdf_link_tools.startup import importing
 
 # Exit statuses (stable; README "Exit status"). 4 was added so that a wrong command line is
 # no longer mistaken for "errors found" (argparse exits 2 by default); 5 so that a bug in this
@@ -344,8 +345,9 @@ def _check_robot(path: str, args: argparse.Namespace, config, baseline, out: Tex
     try:
         # Imported after the reading child has started: NumPy, coal and the checks load
         # here while it reads (meshes.aside).
-        from urdf_link_tools.analysis import analyze
-        from urdf_link_tools.reports.build import build_report
+        with importing('urdf_link_tools.analysis'):
+            from urdf_link_tools.analysis import analyze
+            from urdf_link_tools.reports.build import build_report
         # The child started here is the only one (none when it was not worth a fork).
         analysis = analyze(robot, config, read_processes=2 if ahead else 1, ahead=ahead)
     finally:

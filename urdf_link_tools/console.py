@@ -29,6 +29,8 @@ import os
 import sys
 from typing import Sequence
 
+from urdf_link_tools.startup import importing
+
 #: options after which a check never shares reading with a child
 _ONE_PROCESS = frozenset(('--no-meshes', '--jobs=1', '-j1', '-h', '--help'))
 
@@ -39,9 +41,11 @@ def run() -> None:
         # As cli.main does, before NumPy's import: the threads OpenBLAS starts with it would
         # spin on the cores both processes use (the child's imports took twice as long).
         os.environ.setdefault('OPENBLAS_NUM_THREADS', '1')
-        from urdf_link_tools.meshes.aside import start_early
+        with importing('urdf_link_tools.meshes.aside'):
+            from urdf_link_tools.meshes.aside import start_early
         start_early()
-    from urdf_link_tools.cli import run as run_command
+    with importing('urdf_link_tools.cli'):
+        from urdf_link_tools.cli import run as run_command
     run_command()
 
 

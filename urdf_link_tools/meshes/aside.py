@@ -43,6 +43,7 @@ from urdf_link_tools.meshes import elsewhere
 from urdf_link_tools.meshes.files import Budget, refusal, SUPPORTED
 from urdf_link_tools.meshes.resolve import PackageResolver
 from urdf_link_tools.model import Mesh, Robot
+from urdf_link_tools.startup import importing
 
 #: a smaller share is not worth a child (a fork costs a few milliseconds; reading a megabyte
 #: of COLLADA about ten)
@@ -316,7 +317,8 @@ def _release(early: Optional[Early]) -> None:
 
 
 def _import_readers() -> None:  # pragma: no cover (runs in the early child)
-    import urdf_link_tools.meshes.library  # noqa: F401 (NumPy and the readers)
+    with importing('urdf_link_tools.meshes.library'):
+        import urdf_link_tools.meshes.library  # noqa: F401 (NumPy and the readers)
 
 
 def claim(queue: int) -> Optional[int]:
