@@ -186,16 +186,22 @@ def mark_dependencies(findings: Iterable[Finding], robot_file: str,
         if package is None or package.name == own.name:  # type: ignore[union-attr]
             result.append(finding)
             continue
-        if package.name in ignored:
-            continue
         # A package of the same repository (TALOS's talos_description_inertial beside
         # talos_description) is the robot's authors' own to fix, not an upstream one.
         if package.root not in ours:
             ours[package.root] = repository is not None and enclosing(
                 os.path.join(package.root, 'package.xml'), ('.git',)) == repository
+        # --ignore-package leaves out a dependency's findings only: a package.xml a pull
+        # request adds in the checkout, claiming an ignored name, hid the robot's own faults.
+        # A failed check (internal-error) is never left out.
+        if package.name in ignored and not ours[package.root] and \
+                finding.rule != 'internal-error':
+            continue
         if ours[package.root]:
-            note = (f"written in package '{package.name}' of this repository: fix it there, "
-                    f'or leave its findings out with --ignore-package {package.name}')
+            note = (f"written in package '{package.name}' of this repository: fix it there"
+                    + (f' (--ignore-package {package.name} leaves out the findings of '
+                       'dependencies only, not those of packages of the checked repository)'
+                       if package.name in ignored else ''))
         else:
             note = (f"written in package '{package.name}', a dependency: fix it there (or "
                     f'report it upstream), or leave its findings out with --ignore-package '
