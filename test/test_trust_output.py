@@ -22,6 +22,7 @@ format and with ``info``; no line of stdout or stderr may be a command or hold a
 """
 
 import json
+import os
 import re
 
 import pytest
@@ -209,3 +210,79 @@ def test_no_output_is_written_through_a_planted_symbolic_link(tmp_path, option):
     assert 'symbolic link' not in result.stderr, result.stderr
     # (collisions writes nothing where coal is missing: the Python 3.10 pass)
     assert (elsewhere / 'out').exists() or 'coal' in result.stderr, result.stderr
+
+
+def test_a_working_directory_committed_as_a_link_is_not_written_through(tmp_path):
+    # working-directory: my_robot_description, which a pull request made a link to a folder
+    # outside the checkout: os.getcwd() is already past the link, $PWD still names it.
+    victim = tmp_path / 'victim'
+    victim.mkdir()
+    (victim / 'report.sarif').write_text('precious\n')
+    checkout = tmp_path / 'checkout'
+    (checkout / '.git').mkdir(parents=True)
+    (checkout / 'my_robot_description').symlink_to(victim)
+    (victim / 'robot.urdf').write_text('<robot name="r"><link name="a"/></robot>')
+    cwd = checkout / 'my_robot_description'
+    result = run_measured(['check', 'robot.urdf', '--format', 'sarif', '-o', 'report.sarif'],
+                          cwd=str(cwd), env=dict(os.environ, PWD=str(cwd)))
+    assert result.returncode == 4, result.stderr
+    assert 'is a symbolic link of the checkout' in result.stderr, result.stderr
+    assert (victim / 'report.sarif').read_text() == 'precious\n'
+
+
+@pytest.mark.parametrize('option', ['--package-dir', '--xacro-allow-dir', '--fix-allow-dir'])
+def test_a_folder_to_read_committed_as_a_link_is_refused(tmp_path, option):
+    # A pull request replaces src/my_robot_gazebo, which CI names with --package-dir, by a
+    # link to /: xacro's load_yaml('$(find my_robot_gazebo)/...') read any file of the runner.
+    secret = tmp_path / 'outside' / 'secret.yaml'
+    secret.parent.mkdir()
+    secret.write_text('name: TOPSECRET\n')
+    checkout = tmp_path / 'checkout'
+    (checkout / '.git').mkdir(parents=True)
+    package(checkout / 'src' / 'my_robot_description', 'my_robot_description')
+    (checkout / 'src' / 'my_robot_gazebo').symlink_to(secret.parent)
+    robot = checkout / 'src' / 'my_robot_description' / 'robot.urdf.xacro'
+    robot.write_text(
+        '<robot name="r" xmlns:xacro="http://www.ros.org/wiki/xacro">'
+        "<xacro:property name='s' value=\"${xacro.load_yaml('$(find my_robot_gazebo)/"
+        "secret.yaml')}\"/><link name=\"leak_${s['name']}\"/></robot>")
+    value = 'my_robot_gazebo=src/my_robot_gazebo' if option == '--package-dir' else \
+        'src/my_robot_gazebo'
+    result = run_measured(['check', option, value, '--', str(robot)], cwd=str(checkout))
+    assert result.returncode == 4, result.stderr
+    assert 'src/my_robot_gazebo is a symbolic link of the checkout' in result.stderr
+    assert 'TOPSECRET' not in result.stdout + result.stderr
+
+
+def test_a_file_name_that_is_not_utf8_is_reported_not_a_crash(tmp_path):
+    # A committed file named evil<0xff>.urdf: SARIF and every -o output died of a
+    # UnicodeEncodeError (exit 1, an empty report), and --cache and --shard ended the run.
+    folder = tmp_path / 'pkg'
+    package(folder)
+    robot = ('<robot name="r"><link name="a"/><joint name="j" type="revolute"><parent '
+             'link="a"/><child link="b"/><axis xyz="0 0 1"/><limit lower="-1" upper="1" '
+             'effort="1" velocity="1"/></joint><link name="b"><inertial><mass value="1"/>'
+             '<inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="3"/></inertial></link>'
+             '</robot>')
+    evil = os.fsdecode(bytes(folder) + b'/evil\xff.urdf')
+    with open(evil, 'w') as stream:
+        stream.write(robot)
+    (folder / 'good.urdf').write_text(robot.replace('izz="3"', 'izz="1"'))
+    cache = tmp_path / 'cache'
+    cache.mkdir(mode=0o700)
+    for options in (['--format', 'sarif', '-o', 'out.sarif'], ['-o', 'out.txt'],
+                    ['--cache', str(cache), '--format', 'jsonl'],
+                    ['--shard', '1/1', '--format', 'jsonl']):
+        result = run_measured(['check', *options, '--', evil, str(folder / 'good.urdf')],
+                              cwd=str(folder))
+        assert result.returncode == 2, (options, result.stderr)
+        assert 'Traceback' not in result.stderr, result.stderr
+        if '-o' in options:
+            written = (folder / options[-1]).read_text()
+            assert 'evil' in written and 'triangle' in written, options
+        else:
+            assert result.stdout.count('"robot"') == 2, result.stdout
+    report = json.loads((folder / 'out.sarif').read_text())
+    assert_valid_sarif(report)
+    assert any('evil%FF.urdf' in json.dumps(result['locations'])
+               for result in report['runs'][0]['results'])

@@ -54,7 +54,7 @@ def shard_of(path: str, count: int) -> int:
     the same file list in any order, agrees, and adding a file moves no other.
     """
     import hashlib  # here: a single check never shards, nor pays for the import
-    digest = hashlib.blake2b(os.path.normpath(path).encode(), digest_size=8).digest()
+    digest = hashlib.blake2b(os.fsencode(os.path.normpath(path)), digest_size=8).digest()
     return int.from_bytes(digest, 'big') % count + 1
 
 

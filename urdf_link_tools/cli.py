@@ -120,6 +120,26 @@ def own_package(args: argparse.Namespace, path: str) -> Optional[Tuple[str, str]
     return own_package_dir(path, _given_packages(args))
 
 
+def _refuse_linked_folders(option: str, folders: Sequence[str]) -> None:
+    """Refuse a folder to read from (or edit in) that a pull request could have linked."""
+    from urdf_link_tools.reports.sanitize import linked_input_folder
+    for folder in folders:
+        linked = linked_input_folder(folder) if folder else None
+        if linked is not None:
+            raise UsageError(
+                f'{option} {folder}: {linked} is a symbolic link of the checkout (below the '
+                'working directory, or in a repository or package); a folder read from is '
+                'never taken through one, as a pull request can commit it (name the real '
+                'folder)')
+
+
+def _refuse_linked_inputs(args: argparse.Namespace) -> None:
+    _refuse_linked_folders('--package-dir', [
+        item.partition('=')[2] for item in getattr(args, 'package_dir', None) or ()])
+    _refuse_linked_folders('--xacro-allow-dir', getattr(args, 'xacro_allow_dir', None) or ())
+    _refuse_linked_folders('--fix-allow-dir', getattr(args, 'fix_allow_dir', None) or ())
+
+
 def _xacro_options(args: argparse.Namespace, own: Optional[Tuple[str, str]] = None):
     from urdf_link_tools.xacro.sandbox import parse_mappings, XacroOptions
     try:
@@ -237,6 +257,8 @@ def _check_config(args: argparse.Namespace, err: Optional[TextIO] = None):
             config = load_config_yaml(args.config)
         except ValueError as exc:
             raise UsageError(f'--config {exc}') from None
+        _refuse_linked_folders(f'--config {args.config}: package_dirs',
+                               [path for _, path in config.package_dirs])
     changes = {}
     for name in ('inertia_mismatch_factor', 'density_min', 'density_max',
                  'collision_face_limit', 'min_mass', 'mesh_max_bytes',
@@ -803,6 +825,14 @@ def main(argv: Optional[Sequence[str]] = None, out: Optional[TextIO] = None,
     :param err: stream for errors (defaults to stderr)
     :return: the exit status
     """
+    for stream in (sys.stdout, sys.stderr):
+        # A file name that is not UTF-8 (its bytes as surrogate escapes) is written escaped,
+        # never a UnicodeEncodeError that ends the run with every robot's findings unsaid.
+        if hasattr(stream, 'reconfigure'):
+            try:
+                stream.reconfigure(errors='backslashreplace')
+            except (ValueError, OSError):  # a closed or special stream: leave it
+                pass
     out = out if out is not None else sys.stdout
     if 'numpy' not in sys.modules:
         # One BLAS thread: the checks multiply 3x3 and 4x4 matrices, and the threads OpenBLAS
@@ -820,6 +850,7 @@ def main(argv: Optional[Sequence[str]] = None, out: Optional[TextIO] = None,
     args = _parse(parser, argv)
     with _verbose(err, getattr(args, 'verbose', False)):
         try:
+            _refuse_linked_inputs(args)
             return int(args.handler(args, out, err))
         except UsageError as exc:
             err.write(f'urdf-link-tools: error: {one_line(str(exc))}\n')

@@ -231,7 +231,7 @@ def source_digest(package: str) -> str:
         for name in sorted(files):
             if name.endswith('.py'):
                 path = os.path.join(folder, name)
-                digest.update(os.path.relpath(path, package).encode() + b'\0')
+                digest.update(os.fsencode(os.path.relpath(path, package)) + b'\0')
                 with open(path, 'rb') as stream:
                     digest.update(stream.read())
     return digest.hexdigest()
@@ -264,7 +264,9 @@ class ResultCache:
         if content is None:
             return None
         import hashlib
-        key = hashlib.blake2b(f'{self.options}\0{os.path.abspath(path)}\0{content}'.encode(),
+        # A file name that is not UTF-8 is kept as its bytes (surrogate escapes), not refused.
+        text = f'{self.options}\0{os.path.abspath(path)}\0{content}'
+        key = hashlib.blake2b(text.encode('utf-8', 'surrogateescape'),
                               digest_size=20).hexdigest()
         return os.path.join(self.folder, key[:2], key + '.pickle')
 

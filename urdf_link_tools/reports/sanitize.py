@@ -144,7 +144,7 @@ def linked_folder(path: str) -> Optional[str]:
         to it); None if none
     """
     from urdf_link_tools.read_policy import enclosing
-    here = os.getcwd()
+    here = working_directory()
     given = path if os.path.isabs(path) else os.path.join(here, path)
     current = os.sep
     for part in given.split(os.sep)[:-1]:
@@ -159,6 +159,39 @@ def linked_folder(path: str) -> Optional[str]:
         if below or enclosing(os.path.join(holder, '-'), ('.git', 'package.xml')) is not None:
             return os.path.relpath(named, here) if below else named
     return None
+
+
+def working_directory() -> str:
+    """
+    Return the working directory as the job named it (``$PWD``) when that is where it is.
+
+    ``os.getcwd()`` is the physical folder: a job whose working directory is a folder a pull
+    request committed as a link (``working-directory: my_robot_description``, a link to
+    ``../victim``) is already past that link, which the walks here must see.
+    """
+    here = os.getcwd()
+    logical = os.environ.get('PWD', '')
+    if logical and logical != here and os.path.isabs(logical):
+        try:
+            if os.path.samefile(logical, here):
+                return os.path.normpath(logical)
+        except OSError:
+            pass
+    return here
+
+
+def linked_input_folder(folder: str) -> Optional[str]:
+    """
+    Return a folder given to read from (a package) that is, or lies in, a link of the checkout.
+
+    ``--package-dir NAME=src/NAME`` makes the folder a root the xacro sandbox and the mesh
+    reader may read under: a pull request that commits ``src/NAME`` as a link to ``/`` had
+    any YAML or XML file of the runner read into the report. The same test as
+    :func:`linked_folder`, with the folder itself on the path.
+
+    :return: the first such linked folder, as named; None if none
+    """
+    return linked_folder(os.path.join(folder, '-'))
 
 
 def linked_output(path: str) -> Optional[str]:
@@ -207,4 +240,4 @@ def open_output(path: str, binary: bool = False) -> IO:
         os.set_blocking(descriptor, True)
     if binary:
         return os.fdopen(descriptor, 'wb')
-    return os.fdopen(descriptor, 'w', encoding='utf-8', newline='')
+    return os.fdopen(descriptor, 'w', encoding='utf-8', errors='backslashreplace', newline='')

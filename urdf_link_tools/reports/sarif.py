@@ -83,7 +83,9 @@ def artifact_location(path: str, root: str) -> Dict[str, str]:
     absolute = os.path.abspath(path)
     relative = os.path.relpath(absolute, root)
     if not relative.startswith(os.pardir) and not os.path.isabs(relative):
-        return {'uri': quote(pathlib.PurePath(relative).as_posix()), 'uriBaseId': SRCROOT}
+        # The name's bytes, percent-encoded: a name that is not UTF-8 is still a valid URI.
+        return {'uri': quote(os.fsencode(pathlib.PurePath(relative).as_posix())),
+                'uriBaseId': SRCROOT}
     return {'uri': pathlib.Path(absolute).as_uri()}
 
 
