@@ -85,3 +85,37 @@ def test_a_cache_others_may_write_is_refused(tmp_path):
     shared.chmod(0o777)
     status, _, err = run(['check', str(robot), '--no-meshes', '--cache', str(shared)])
     assert status == EXIT_USAGE and 'may be written by other users' in err
+
+
+def test_an_entry_depends_on_which_package_each_file_is_in(tmp_path):
+    # A package.xml added (or removed) between a xacro macro and its package changes whose
+    # fault a finding is (the robot's, a dependency's, one --ignore-package leaves out): the
+    # cached run kept the old answer while every file read was byte-identical.
+    robot_folder = tmp_path / 'ws' / 'my_robot' / 'urdf'
+    (robot_folder / 'vendor').mkdir(parents=True)
+    (tmp_path / 'ws' / 'my_robot' / 'package.xml').write_text(
+        '<?xml version="1.0"?><package format="3"><name>my_robot</name></package>')
+    (robot_folder / 'vendor' / 'arm.xacro').write_text(
+        '<robot xmlns:xacro="http://www.ros.org/wiki/xacro"><xacro:macro name="arm">'
+        '<joint name="j" type="revolute"><parent link="base"/><child link="arm"/>'
+        '<axis xyz="0 0 1"/><limit lower="-1" upper="1" effort="1" velocity="1"/></joint>'
+        '<link name="arm"><inertial><mass value="1"/><inertia ixx="0.01" ixy="0" ixz="0" '
+        'iyy="0.01" iyz="0" izz="0.05"/></inertial></link></xacro:macro></robot>')
+    robot = robot_folder / 'robot.urdf.xacro'
+    robot.write_text(
+        '<robot name="r" xmlns:xacro="http://www.ros.org/wiki/xacro">'
+        '<xacro:include filename="vendor/arm.xacro"/><link name="base"/><xacro:arm/></robot>')
+    cache = tmp_path / 'cache'
+    args = ['check', str(robot), '--format', 'jsonl', '--fail-on', 'never', '--cache',
+            str(cache), '--ignore-package', 'vendor_arm']
+    fresh = run(args[:-4] + ['--ignore-package', 'vendor_arm'])
+    assert run(args)[:2] == fresh[:2] and 'triangle' in fresh[1]
+    # The vendor folder becomes a package of its own (outside any repository: a dependency).
+    (robot_folder / 'vendor' / 'package.xml').write_text(
+        '<?xml version="1.0"?><package format="3"><name>vendor_arm</name></package>')
+    fresh = run(args[:-4] + ['--ignore-package', 'vendor_arm'])
+    assert 'triangle' not in fresh[1]
+    assert run(args)[:2] == fresh[:2]
+    # ... and back.
+    (robot_folder / 'vendor' / 'package.xml').unlink()
+    assert 'triangle' in run(args)[1]

@@ -67,7 +67,7 @@ def check_path(check_robot: CheckRobot, cache: Optional[ResultCache], path: str,
         return 'skipped', result, notes
     report, includes = result
     if cache is not None and path != '-':
-        known = files_read(report, includes)
+        known = files_read(report, [*includes, path])  # (the path: its package's manifest)
         if known is not None:
             cache.put(path, (portable(report), notes), *known)
     return 'report', report if keep_meshes else portable(report), notes

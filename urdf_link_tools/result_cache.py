@@ -20,7 +20,9 @@ An entry is found by a key made of this tool's version, the options that change 
 ament prefixes) and the path and content of the description given. It holds the report and
 the content digest of every other file the check read: xacro includes and YAML files,
 meshes, the places a missing mesh was looked for (recorded as absent), and what each xacro
-include pattern (``parts/*.xacro``) matched. The entry is used only while every one of them
+include pattern (``parts/*.xacro``) matched, and the package manifest (``package.xml``)
+above each file read, with the absence of one in every folder between (which package a file
+is in decides whose fault a finding is). The entry is used only while every one of them
 still has that content, so editing a mesh, a YAML file or an included macro, adding the mesh
 that was missing, or adding a file an include pattern matches, checks the robot again. A file whose
 stat identity (device, inode, size, modification and change times) is the one recorded with
@@ -48,7 +50,7 @@ from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
 from urdf_link_tools.reports import CheckReport
 
 #: bump when the entries' layout or what a report holds changes
-FORMAT = 3  # 3: xacro include patterns are dependencies (entries of 2 missed them)
+FORMAT = 4  # 4: package manifests are dependencies (3: xacro include patterns; 2 missed both)
 #: A file whose ctime is this close to when its digest was recorded may have been written
 #: again in the same tick of a coarse clock (git's "racily clean" files): hashed again.
 RACY_NS = 2_000_000_000
@@ -384,4 +386,42 @@ def files_read(report: CheckReport, includes: Sequence[str] = ()
         if path is not None:
             read.append(path)
         absent.extend(name for name in getattr(mesh, 'tried', ()) if name != path)
-    return read, absent
+    markers, missing = package_markers(read)
+    return read + markers, absent + missing
+
+
+#: folders walked up from a file to its package's manifest, at most
+_MAX_PACKAGE_DEPTH = 64
+
+
+def package_markers(paths: Iterable[str]) -> Tuple[List[str], List[str]]:
+    """
+    Return the package manifests that decide which package each file is in, and those absent.
+
+    Which package a file is in (its own package, a dependency's, what --ignore-package
+    leaves out) is the nearest package.xml above it: a manifest added in a folder between a
+    file and its package, or one removed, changes the findings, so the entry depends on the
+    manifest found (its content) and on the absence of one in every folder below it.
+
+    :param paths: files the check read
+    :return: (manifests found, manifest paths that were absent)
+    """
+    found: List[str] = []
+    missing: List[str] = []
+    seen = set()
+    for path in paths:
+        folder = os.path.dirname(os.path.abspath(path))
+        for _ in range(_MAX_PACKAGE_DEPTH):
+            if folder in seen:
+                break
+            seen.add(folder)
+            manifest = os.path.join(folder, 'package.xml')
+            if os.path.isfile(manifest):
+                found.append(manifest)
+                break
+            missing.append(manifest)
+            parent = os.path.dirname(folder)
+            if parent == folder:
+                break
+            folder = parent
+    return found, missing
