@@ -407,8 +407,8 @@ def test_a_robot_of_another_readers_elements_says_what_it_holds(tmp_path):
 def test_a_fragment_hung_from_links_it_does_not_define_is_skipped_with_the_flag(tmp_path):
     # Stretch's stretch_gripper.xacro, Baxter's pedestal.xacro: parts a robot includes and
     # attaches to its own links; every link hangs from a link the file does not define.
-    # Checked alone they are errors; --skip-macro-files skips them. A robot with a misspelt
-    # parent keeps its root, and its error.
+    # Checked alone they are errors; --skip-macro-files checks their own links, not where
+    # they attach. A robot with a misspelt parent keeps its root, and its error.
     gripper = ('<robot name="g"><joint name="mount" type="fixed"><parent link="wrist"/>'
                '<child link="gripper"/></joint><link name="gripper"/>'
                '<joint name="tip" type="fixed"><parent link="gripper"/><child link="tip"/>'
@@ -418,16 +418,28 @@ def test_a_fragment_hung_from_links_it_does_not_define_is_skipped_with_the_flag(
     status, out, _ = run(['check', str(path)])
     assert status == 2 and 'joint-unknown-link' in out
     assert 'if this file is a part that robots include' in out  # and how to skip it
-    status, _, err = run(['check', str(path), '--skip-macro-files'])
-    assert status == 0 and 'skipped, a fragment whose links all hang from links it does not ' \
-        'define' in err, err
+    status, out, err = run(['check', str(path), '--skip-macro-files'])
+    assert status == 0 and 'a fragment whose links all hang from links it does not define' \
+        in err and 'its own links are checked' in err, err
+    assert 'joint-unknown-link' not in out, out
+    # Its own links are checked: a pull request whose robot hangs from an undeclared
+    # 'World' (a fragment, by its shape) kept every error out of the pre-commit hook.
+    faulty = tmp_path / 'faulty.urdf'
+    faulty.write_text(gripper.replace(
+        '<link name="tip"/>', '<link name="tip"><inertial><mass value="1"/><inertia ixx="0.01" '
+        'ixy="0" ixz="0" iyy="0.01" iyz="0" izz="0.05"/></inertial></link>').replace(
+        '<joint name="tip" type="fixed">', '<joint name="tip" type="revolute"><axis xyz="0 0 1"/>'
+        '<limit lower="-1" upper="1" effort="1" velocity="1"/>'))
+    status, out, _ = run(['check', str(faulty), '--skip-macro-files'])
+    assert status == 2 and 'inertia-triangle-inequality' in out, out
+    assert 'joint-unknown-link' not in out, out
     # Sawyer's gazebo file anchors a bare 'world' to a 'base' it does not define.
     anchored = tmp_path / 'anchored.urdf'
     anchored.write_text(gripper.replace('<robot name="g">', '<robot name="g"><link name="world"/>'
                                         '<joint name="fixed" type="fixed"><parent link="world"/>'
                                         '<child link="base"/></joint>'))
     status, _, err = run(['check', str(anchored), '--skip-macro-files'])
-    assert status == 0 and 'skipped, a fragment' in err, err
+    assert status == 0 and 'a fragment whose links' in err, err
     # A robot fixed to an undeclared 'world' (Gazebo's frame) is a robot, not a fragment.
     world = tmp_path / 'world.urdf'
     world.write_text(gripper.replace('"wrist"', '"world"'))

@@ -360,9 +360,14 @@ def _check_robot(path: str, args: argparse.Namespace, config, baseline, out: Tex
     if args.skip_macro_files and not robot.links and (loaded.expanded or not robot.joints) \
             and not robot.has_note('parse-xacro-unprefixed'):
         return None
-    if args.skip_macro_files and is_fragment(robot):
-        return ('a fragment whose links all hang from links it does not define (a gripper, '
-                'a sensor mount: its links are checked where a robot includes it)')
+    # A fragment (a gripper, a sensor mount) is checked too, without the errors of its
+    # attachment to links it does not define: skipped whole, a robot whose root a pull
+    # request hung from an undeclared 'World' passed the pre-commit hook with every error.
+    fragment = bool(args.skip_macro_files) and is_fragment(robot)
+    if fragment:
+        err.write(f'urdf-link-tools: note: {one_line(path)}: a fragment whose links all hang '
+                  'from links it does not define (a gripper, a sensor mount): its own links '
+                  'are checked; where it attaches is checked where a robot includes it\n')
     ahead = _read_ahead(robot, config) if read_processes > 1 else None
     try:
         # Imported after the reading child has started: NumPy, coal and the checks load
@@ -375,6 +380,9 @@ def _check_robot(path: str, args: argparse.Namespace, config, baseline, out: Tex
     finally:
         if ahead is not None:
             ahead.cancel()  # nothing left to stop once its answer was taken
+    if fragment:
+        analysis = dataclasses.replace(analysis, findings=_without_attachment(
+            analysis.findings, robot))
     analysis = dataclasses.replace(analysis, findings=loaded.locate(analysis.findings))
     if loaded.expanded and loaded.source_map is not None and len(loaded.source_map):
         from urdf_link_tools.fix import xacro_sources_of_suggestions
@@ -411,6 +419,15 @@ def _check_robot(path: str, args: argparse.Namespace, config, baseline, out: Tex
                    + ''.join(f'\n  {fix.link} (line {fix.line}, {fix.rule})' for fix in fixes)
                    + '\n')
     return report, loaded.files
+
+
+def _without_attachment(findings, robot: Robot) -> tuple:
+    """Leave out a fragment's links it does not define: where a robot including it attaches."""
+    names = {link.name for link in robot.links}
+    attached = {f'joint "{joint.name}"' for joint in robot.joints
+                if joint.parent not in names or joint.child not in names}
+    return tuple(finding for finding in findings
+                 if not (finding.rule == 'joint-unknown-link' and finding.element in attached))
 
 
 def _no_links(data: bytes) -> bool:
@@ -680,10 +697,10 @@ def _add_check_parser(commands) -> None:
     _add_xacro_arguments(check)
     check.add_argument('--skip-macro-files', action='store_true',
                        help='skip xacro files that expand to no <link> (macro files that '
-                            'robots include), URDF files without <link> or <joint> '
-                            '(placeholders) and fragments whose links all hang from links '
-                            'they do not define (a gripper, a sensor mount), as the '
-                            'pre-commit hook does')
+                            'robots include) and URDF files without <link> or <joint> '
+                            '(placeholders); check only the own links of fragments whose '
+                            'links all hang from links they do not define (a gripper, a '
+                            'sensor mount), as the pre-commit hook does')
     check.add_argument('-o', '--output', metavar='FILE',
                        help='write the report to FILE instead of standard output (an HTML '
                             'page, a JUnit file for CI); never one of the robots checked')
