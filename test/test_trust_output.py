@@ -286,3 +286,32 @@ def test_a_file_name_that_is_not_utf8_is_reported_not_a_crash(tmp_path):
     assert_valid_sarif(report)
     assert any('evil%FF.urdf' in json.dumps(result['locations'])
                for result in report['runs'][0]['results'])
+
+
+def test_the_notes_around_the_reports_keep_a_name_on_one_line(tmp_path):
+    # The --fix-inertia note (printed in the text report), the collisions summary and the
+    # skipped-file note printed names with their line feeds: 'FAKELINE' lines of their own.
+    folder = tmp_path / 'pkg'
+    package(folder)
+    evil = 'x&#10;FAKELINE&#10;::error::forged'
+    (folder / 'robot.urdf').write_text(
+        f'<robot name="r{evil}"><link name="base"><inertial><mass value="1"/><inertia '
+        'ixx="0.01" ixy="0" ixz="0" iyy="0.01" iyz="0" izz="0.01"/></inertial><collision>'
+        '<geometry><box size="0.2 0.2 0.2"/></geometry></collision></link>'
+        f'<joint name="j" type="revolute"><parent link="base"/><child link="arm{evil}"/>'
+        '<axis xyz="0 0 1"/><limit lower="-1" upper="1" effort="1" velocity="1"/></joint>'
+        f'<link name="arm{evil}"><inertial><mass value="1"/><inertia ixx="0.01" ixy="0" '
+        'ixz="0" iyy="0.01" iyz="0" izz="0.05"/></inertial><collision><geometry><mesh '
+        f'filename="missing{evil}.stl"/></geometry></collision></link></robot>')
+    name = 'frag\nFAKELINE\n.urdf'
+    (folder / name).write_text('<robot name="frag"/>')
+    runs = [run_measured(['check', 'robot.urdf', '--fix-inertia', 'fixed.urdf'],
+                         cwd=str(folder)),
+            run_measured(['collisions', 'robot.urdf', '--samples', '10', '-o', 'out.srdf'],
+                         cwd=str(folder)),
+            run_measured(['check', '--skip-macro-files', '--', name], cwd=str(folder))]
+    said = [result.stdout + result.stderr for result in runs]
+    assert 'fix-inertia: wrote' in said[0] and 'skipped' in said[2], said
+    assert 'coal' in said[1] or 'left out' in said[1], said[1]
+    for text in said:
+        assert not any(line.startswith(('FAKELINE', '::')) for line in text.splitlines()), text

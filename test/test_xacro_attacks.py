@@ -106,6 +106,18 @@ def test_environment_secrets_are_not_visible(tmp_path):
     assert json.loads(result.stdout)['robot'] == SECRET
 
 
+@pytest.mark.parametrize('name', ['PYTHONPATH', 'LANG', 'PYTHONDONTWRITEBYTECODE'])
+def test_what_the_expansion_needed_to_start_is_not_visible(tmp_path, name):
+    # The xacro child starts with PYTHONPATH and LANG (Python's needs): $(optenv) read them,
+    # the install's layout, though the README says xacro sees an empty environment.
+    robot = tmp_path / 'r.urdf.xacro'
+    robot.write_text('<robot name="r" xmlns:xacro="http://www.ros.org/wiki/xacro">'
+                     f'<link name="v_$(optenv {name} unset)"/></robot>')
+    result = run_cli(['info', str(robot)], env=dict(os.environ, LANG='C.UTF-8'))
+    assert result.returncode == 0, result.stderr
+    assert 'v_unset' in result.stdout, result.stdout
+
+
 def test_load_yaml_outside_the_robot_is_refused(tmp_path):
     secret = tmp_path / 'secret.yaml'
     secret.write_text(f'token: {SECRET}\n')

@@ -416,7 +416,8 @@ def _check_robot(path: str, args: argparse.Namespace, config, baseline, out: Tex
                              f'{exc.strerror}') from None
         note.write(f'fix-inertia: wrote {args.fix_inertia} with {len(fixes)} inertia '
                    f'tensor{"s" if len(fixes) != 1 else ""} replaced'
-                   + ''.join(f'\n  {fix.link} (line {fix.line}, {fix.rule})' for fix in fixes)
+                   + ''.join('\n' + one_line(f'  {fix.link} (line {fix.line}, {fix.rule})')
+                             for fix in fixes)
                    + '\n')
     return report, loaded.files
 
@@ -537,7 +538,7 @@ def _check_to(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
                                if path.lower().endswith('.xacro') else
                                'a file without <link> or <joint> (a fragment that descriptions '
                                'include') + ': its links are checked where a robot uses them)'
-            err.write(f'urdf-link-tools: {path}: skipped, {what}\n')
+            err.write(f'urdf-link-tools: {one_line(path)}: skipped, {what}\n')
         else:
             reports.append(payload)
             if stream:
@@ -644,7 +645,7 @@ def _fix_xacro(args: argparse.Namespace, analysis, loaded: LoadedDescription,
     # through $(find other_pkg) belongs to someone else.
     refused = write_xacro_fixes(planned, [package_root(loaded.source), *args.fix_allow_dir])
     for file, reason in refused:
-        note.write(f'{display_path(file)}: not changed: {reason}\n')
+        note.write(one_line(f'{display_path(file)}: not changed: {reason}') + '\n')
         del planned[file]
     refused_files = {display_path(file) for file, _ in refused}
     reports = [report for report in reports
@@ -654,7 +655,7 @@ def _fix_xacro(args: argparse.Namespace, analysis, loaded: LoadedDescription,
                f'{len(planned)} xacro file{"s" if len(planned) != 1 else ""}\n')
     for report in reports:
         verb = 'changed' if report.changed else 'to do'
-        note.write(f'{report.file}:{report.line}: {verb}: {report.message}\n')
+        note.write(one_line(f'{report.file}:{report.line}: {verb}: {report.message}') + '\n')
 
 
 def _add_xacro_arguments(parser: argparse.ArgumentParser) -> None:

@@ -61,15 +61,18 @@ def compute_for_robot(robot, package_dirs, samples: int, seed: int) -> 'Collisio
 
 
 def _summary(matrix: 'CollisionMatrix', seconds: float) -> str:
+    from urdf_link_tools.reports.sanitize import one_line
     counts = matrix.counts()
     pairs = len(matrix.links) * (len(matrix.links) - 1) // 2
-    text = (f'{matrix.robot}: {len(matrix.links)} links with collision geometry, {pairs} pairs; '
+    # Names come from the description: each line of the summary stays one line.
+    text = (f'{one_line(matrix.robot)}: {len(matrix.links)} links with collision geometry, '
+            f'{pairs} pairs; '
             f'disabled {len(matrix.disabled)}: '
             + ', '.join(f'{count} {reason}' for reason, count in counts.items())
             + f'; {matrix.sometimes} pairs seen in collision sometimes stay checked '
               f'({matrix.samples} random states, seed {matrix.seed}, {seconds:.2f} s)')
     for item in matrix.skipped:
-        text += f'\n  left out: {item.link} {item.element}: {item.reason}'
+        text += '\n' + one_line(f'  left out: {item.link} {item.element}: {item.reason}')
     return text
 
 

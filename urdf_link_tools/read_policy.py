@@ -167,7 +167,9 @@ def read_refusal(path: str, roots: Optional[Sequence[str]]) -> Optional[str]:
     :return: None when it may be read, else why not (naming the path as given)
     """
     real = os.path.realpath(path)
-    if '.git' in real.split(os.sep):
+    # Case-insensitively: on a case-insensitive file system (macOS, Windows runners) .GIT
+    # is the same folder.
+    if '.git' in real.lower().split(os.sep):
         return (f'{path} is inside a .git directory, which a description may never read '
                 '(CI keeps credentials there)')
     if roots is not None and not any(inside(real, root) for root in roots):

@@ -406,6 +406,11 @@ def main(argv: Optional[List[str]] = None) -> int:
         set_limits(json.load(stream))
     with open(argv[1]) as stream:
         request = json.load(stream)
+    # What Python needed to start (PYTHONPATH, LANG) is not the description's to read:
+    # $(env NAME) and $(optenv NAME) see the --xacro-env names only.
+    allowed = set(request.get('environment', ()))
+    for name in [name for name in os.environ if name not in allowed]:
+        del os.environ[name]
     out_dir = os.path.dirname(os.path.abspath(argv[1]))
     try:
         result = expand(request, out_dir)

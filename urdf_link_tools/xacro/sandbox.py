@@ -230,6 +230,7 @@ def expand_xacro(path: str, options: XacroOptions = XacroOptions(),
                          for key, value in options.package_dirs.items()},
         'roots': [os.path.abspath(root) for root in roots], 'max_bytes': options.max_bytes,
         'ament_prefix_path': os.environ.get('AMENT_PREFIX_PATH', ''),
+        'environment': list(options.allow_env),
     }
     cpu = max(1, int(options.timeout + 0.999))
     limits = {'cpu_seconds': cpu, 'memory_bytes': options.memory_bytes,
