@@ -278,3 +278,29 @@ def test_dae_unit_scan_is_linear():
     assert dae.dae_unit(b'<asset><unit name="mm" meter="0.001"/></asset>') == 0.001
     assert dae.dae_unit(b'<units meter="5"/><unit meter=\'0.01\'>') == 0.01
     assert dae.dae_unit(b'<unit meter="nan"/>') == 1.0
+
+
+#: what `git lfs` leaves in a mesh's place when its objects are not fetched
+LFS_POINTER = ('version https://git-lfs.github.com/spec/v1\noid sha256:4d7a214614ab2935c943f9e0ff'
+               '69d22eadbb8f32b1258daaa5e2ca24d17e2393\nsize 1234567\n')
+
+
+@pytest.mark.parametrize('count', [1, 4])
+def test_git_lfs_pointers_are_named_as_such(tmp_path, count):
+    # actions/checkout without `lfs: true`: every mesh is a three-line pointer. It was "not
+    # a valid STL" (fix: "replace the file"), one finding per mesh.
+    meshes = []
+    for index in range(count):
+        mesh = tmp_path / f'part{index}.stl'
+        mesh.write_text(LFS_POINTER)
+        meshes.append((f'file://{mesh}', (1, 1, 1)))
+    findings = [f for f in _check(tmp_path, meshes) if f['rule'] == 'mesh-unreadable']
+    assert len(findings) == 1, findings
+    (finding,) = findings
+    assert 'Git LFS pointer' in finding['message'], finding
+    assert 'git lfs pull' in finding['suggestion'] and 'lfs: true' in finding['suggestion']
+    assert 'sha256' not in json.dumps(finding)  # the pointer's text is not quoted
+    if count == 1:
+        assert 'names a 1,234,567 byte file' in finding['message'], finding
+    else:
+        assert finding['message'].startswith(f'{count} mesh files are Git LFS pointers')

@@ -36,6 +36,7 @@ from urdf_link_tools.findings import Finding, Severity
 from urdf_link_tools.geometry import is_finite
 from urdf_link_tools.meshes import MeshInfo, MeshProblem
 from urdf_link_tools.meshes.files import ASSIMP_FORMATS
+from urdf_link_tools.meshes.reading import LFS_FILE
 from urdf_link_tools.meshes.resolve import near_miss
 from urdf_link_tools.model import Box, Cylinder, GeometryElement, Link, Mesh, Sphere
 from urdf_link_tools.targets import severity_for
@@ -440,6 +441,8 @@ def _mesh(ctx: CheckContext, link: Link, element: GeometryElement,
         if result.unsupported_format is not None:
             suggestion = ('to have it checked (and loaded by MuJoCo), export an STL, OBJ or DAE '
                           'copy (Blender, or `assimp export`) and name it')
+        elif result.placeholder is not None:
+            suggestion = _placeholder_fix(result.placeholder)
         elif result.rule != 'mesh-not-found':
             suggestion = 'replace the file by a valid STL, OBJ, DAE, glTF or GLB mesh'
         elif meant is not None:
@@ -487,6 +490,16 @@ def _same_file(ctx: CheckContext, link: Link, element: GeometryElement,
                     id(other) not in _grouped_missing(ctx):
                 found.append(other.label)
     return tuple(found)
+
+
+def _placeholder_fix(placeholder: str) -> str:
+    """Say how to get the meshes a placeholder file stands for."""
+    if placeholder == LFS_FILE:
+        return ('the repository keeps its meshes in Git LFS: fetch them (`git lfs pull`; '
+                'GitHub Actions: actions/checkout with `lfs: true`; GitLab CI: '
+                'GIT_LFS_SKIP_SMUDGE unset), then check again')
+    return ('add the meshes (an export or a download step that wrote empty files?), or fix '
+            'the filenames')
 
 
 def _problem_severity(element: GeometryElement, problem: MeshProblem) -> Severity:
@@ -543,6 +556,8 @@ def _missing_place(ctx: CheckContext, element: GeometryElement,
     """
     if problem.unsupported_format is not None:
         return ('format', problem.unsupported_format)
+    if problem.placeholder is not None:
+        return ('placeholder', problem.placeholder)
     if problem.missing_package:
         return ('package', problem.missing_package)
     if problem.missing_folder:
@@ -619,6 +634,11 @@ def check_missing_places(ctx: CheckContext) -> Iterator[Finding]:
                        'reads STL, OBJ and MSH')
             suggestion = ('to have them checked (and loaded by MuJoCo), export STL, OBJ or DAE '
                           'copies (Blender, or `assimp export`) and name those')
+        elif kind == 'placeholder':
+            what = 'Git LFS pointers' if name == LFS_FILE else 'empty'
+            message = (f'{len(files)} mesh files are {what}, not meshes ({listed(files)}): '
+                       f'{counted}')
+            suggestion = _placeholder_fix(name)
         elif kind == 'package':
             message = f'package {name!r} was not found: {counted}'
             suggestion = (f'source the workspace that holds {name}, or pass --package-dir '

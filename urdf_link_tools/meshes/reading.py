@@ -38,6 +38,7 @@ from dataclasses import replace
 import io
 import logging
 import os
+import re
 import struct
 from typing import Any, Optional, Tuple, Union
 
@@ -71,6 +72,15 @@ class MeshProblem:
     missing_folder: Optional[str] = None
     #: the extension of a file in a format this tool does not read ('.3ds'; None otherwise)
     unsupported_format: Optional[str] = None
+    #: what stands in the mesh's place: 'Git LFS pointer' or 'empty file' (None otherwise)
+    placeholder: Optional[str] = None
+
+
+#: how a Git LFS pointer file starts (git-lfs's spec): the mesh was not fetched
+LFS_POINTER = b'version https://git-lfs.github.com/spec/'
+#: MeshProblem.placeholder values
+LFS_FILE = 'Git LFS pointer'
+EMPTY_FILE = 'empty file'
 
 
 @record
@@ -184,7 +194,15 @@ def read_mesh(path: str, file_type: str, budget: Budget,
     if isinstance(data, str):
         return problem(data)
     if not data:
-        return problem(f'{path} is empty')
+        return replace(problem(f'{path} is empty'), placeholder=EMPTY_FILE)
+    if data.startswith(LFS_POINTER):
+        # A repository keeping its meshes in Git LFS, checked out without them (GitHub's
+        # actions/checkout fetches no LFS object unless asked): the mesh's place holds a
+        # few lines naming it. Its size is said; the file is never quoted.
+        size = re.search(rb'\nsize (\d{1,15})\s', data[:1024])
+        real = f', which names a {int(size.group(1)):,} byte file' if size else ''
+        return replace(problem(f'{path} is a Git LFS pointer{real}, not the mesh: the mesh '
+                               'itself was not fetched'), placeholder=LFS_FILE)
     try:
         return _parse(path, file_type, data, budget, problem)
     except MemoryError:
