@@ -30,14 +30,14 @@ from __future__ import annotations
 import logging
 from typing import Callable, Dict, List, Optional
 
-from urdf_link_tools.checks import (bounds, collisions, engines, geometry, inertia, joints,
-                                    mesh_quality, model_wide, plausibility, structure)
+from urdf_link_tools.checks import (alignment, bounds, collisions, engines, geometry, inertia,
+                                    joints, mesh_quality, model_wide, plausibility, structure)
 from urdf_link_tools.checks.base import CheckContext, Rule
 from urdf_link_tools.findings import Finding, INTERNAL_ERROR, internal_error, Severity
 
 LOG = logging.getLogger(__name__)
 
-MODULES = (structure, inertia, bounds, plausibility, geometry, mesh_quality, joints,
+MODULES = (structure, inertia, bounds, plausibility, geometry, alignment, mesh_quality, joints,
            model_wide, engines, collisions)
 
 #: Findings the parser records in ``Robot.notes``; documented here so --ignore knows them.

@@ -1,0 +1,318 @@
+# Copyright 2026 urdf_link_tools contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+A link's collision geometry turned from its visual geometry by a quarter or half turn.
+
+A mesh exported with another up axis (Y-up against ROS's Z-up: Flexiv Rizon 10's collision
+STLs on all 8 links), a collision origin whose ``rpy`` was left out (the Alex SAKE hand's
+knuckles: the visual turned by rpy="1.571 0 0", the collision not) or a mirror on another
+axis (TIAGo dual's left thumb: the visual scaled ``1 1 -1``, the collision ``1 -1 1``): RViz
+shows the visual, so the robot looks right, while planners and simulators collide with a
+shape standing across it. Nothing else sees it: the centre of mass still lies within the
+union of both, and the inertia comparisons use sorted principal moments, which a turn does
+not change.
+
+Judged on the bounds of each group in the link frame (the visual elements together, the
+collision elements together): as placed they share little (intersection over union below
+:data:`APART`), and one of the 23 turns by multiples of 90 degrees about the link's axes
+makes the collision bounds the visual's (above :data:`TURNED`). A collision that is only a
+simpler or smaller shape is never near the visual's bounds after such a turn, unless it was
+that shape turned. Three or more links with the same turn are one finding (one exporter
+setting, or one macro).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from typing import Dict, Iterator, List, Optional, Tuple
+
+import numpy as np
+
+from urdf_link_tools.checks.base import CheckContext, fmt, Rule
+from urdf_link_tools.checks.density import group_bounds
+from urdf_link_tools.checks.model_wide import listed, MODEL_WIDE_MIN
+from urdf_link_tools.findings import Finding, Severity
+from urdf_link_tools.geometry import Bounds, rpy_to_matrix
+from urdf_link_tools.model import Link, Mesh
+
+#: bounds sharing less than this (intersection over union) as placed are apart
+APART = 0.35
+#: ... and turned, at least this: the same shape
+TURNED = 0.85
+#: boxes are judged at least this thick, relative to their largest side (a flat plate's
+#: volume is nothing, so any offset would part it from itself)
+_THICKNESS = 0.05
+#: groups smaller than this (m, the diagonal) are not compared
+MIN_SIZE = 0.02
+#: turns fitting within this of the best fit are as good: the simplest is named
+_TIE = 0.02
+
+RULES = (
+    Rule('collision-visual-turned', Severity.WARNING,
+         "a link's collision geometry is its visual geometry turned by a quarter or half "
+         'turn (a mesh exported with another up axis, an origin rpy left out, a mirror on '
+         'another axis)',
+         'RViz shows the visual, so the robot looks right, while planners (MoveIt) and '
+         'simulators collide with a shape standing across it: contacts and clearances are '
+         'wrong where the part is long',
+         'turn the collision geometry with the rpy the finding gives on its <origin> (or the '
+         "visual's, whichever is wrong), or export the mesh again with Z up",
+         'this tool (bounds of the visual and collision elements in the link frame)'),
+)
+
+
+def _turns() -> Tuple[np.ndarray, ...]:
+    """
+    Return the 23 rotations by multiples of 90 degrees about the axes, but the identity.
+
+    The simplest first (a quarter turn about one axis, then a half turn, then the turns
+    about a diagonal), so that of turns that fit a symmetric part equally the simplest is
+    named: the one an exporter or a forgotten rpy makes.
+    """
+    found = []
+    for order in itertools.permutations(range(3)):
+        for signs in itertools.product((1.0, -1.0), repeat=3):
+            matrix = np.zeros((3, 3))
+            for row, (column, sign) in enumerate(zip(order, signs)):
+                matrix[row, column] = sign
+            if np.linalg.det(matrix) > 0.0 and not np.array_equal(matrix, np.eye(3)):
+                found.append(matrix)
+
+    # trace 1: a quarter turn about an axis; -1: a half turn about an axis or a diagonal of
+    # two; 0: a third of a turn about a diagonal of three. Axis turns first.
+    def rank(matrix: np.ndarray) -> Tuple[int, int]:
+        trace = int(round(float(np.trace(matrix))))
+        axial = int(np.count_nonzero(np.diag(matrix) == 1.0) == 1)
+        return ({1: 0, -1: 1, 0: 2}[trace], -axial)
+    return tuple(sorted(found, key=rank))
+
+
+TURNS = _turns()
+
+
+def _thick(bounds: Bounds) -> Tuple[np.ndarray, np.ndarray]:
+    low, high = np.asarray(bounds[0], dtype=float), np.asarray(bounds[1], dtype=float)
+    grow = np.maximum(_THICKNESS * float((high - low).max()) - (high - low), 0.0) / 2.0
+    return low - grow, high + grow
+
+
+def overlap(first: Bounds, second: Bounds) -> float:
+    """Return the intersection over union of two boxes (each made at least a bit thick)."""
+    a, b = _thick(first), _thick(second)
+    inside = float(np.prod(np.maximum(np.minimum(a[1], b[1]) - np.maximum(a[0], b[0]), 0.0)))
+    union = float(np.prod(a[1] - a[0])) + float(np.prod(b[1] - b[0])) - inside
+    return inside / union if union > 0.0 else 0.0
+
+
+def _turned(bounds: Bounds, turn: np.ndarray) -> Bounds:
+    """Return the box turned about the link origin (exact for quarter turns)."""
+    ends = turn @ np.stack([np.asarray(bounds[0], float), np.asarray(bounds[1], float)]).T
+    return ends.min(axis=1), ends.max(axis=1)
+
+
+def matrix_to_rpy(matrix: np.ndarray) -> Tuple[float, float, float]:
+    """Return URDF's roll, pitch, yaw of a rotation (R = Rz(yaw) Ry(pitch) Rx(roll))."""
+    pitch = math.asin(max(-1.0, min(1.0, -float(matrix[2, 0]))))
+    if abs(float(matrix[2, 0])) < 1.0 - 1e-9:
+        roll = math.atan2(float(matrix[2, 1]), float(matrix[2, 2]))
+        yaw = math.atan2(float(matrix[1, 0]), float(matrix[0, 0]))
+    else:  # gimbal lock: all the turn in roll
+        roll = math.atan2(-float(matrix[1, 2]), float(matrix[1, 1]))
+        yaw = 0.0
+    return roll, pitch, yaw
+
+
+def _rpy_text(rpy: Tuple[float, float, float]) -> str:
+    return ' '.join('0' if abs(value) < 1e-12 else f'{value:.6g}' for value in rpy)
+
+
+def _axis_words(turn: np.ndarray) -> str:
+    """Say a turn as people do: '90 degrees about x', else by its rpy."""
+    if int(np.count_nonzero(np.diag(turn) == 1.0)) != 1:  # not about one of the axes
+        return f'by rpy="{_rpy_text(matrix_to_rpy(turn))}"'
+    angle = math.degrees(math.acos(max(-1.0, min(1.0, (float(np.trace(turn)) - 1.0) / 2.0))))
+    axis = np.array([turn[2, 1] - turn[1, 2], turn[0, 2] - turn[2, 0], turn[1, 0] - turn[0, 1]])
+    if not np.linalg.norm(axis) > 1e-9:  # a half turn: the axis is what it leaves in place
+        values, vectors = np.linalg.eigh(turn + turn.T)
+        axis = vectors[:, int(np.argmax(values))]
+    axis = axis / np.linalg.norm(axis)
+    if axis[np.argmax(np.abs(axis))] < 0.0:
+        axis = -axis
+        angle = -angle if round(abs(angle)) != 180 else angle
+    names = ''.join(('-' if value < 0 else '+') + 'xyz'[index]
+                    for index, value in enumerate(axis) if abs(value) > 1e-9)
+    names = names.lstrip('+') if names.count('+') + names.count('-') == 1 else names
+    return f'{round(angle):d} degrees about {names}'
+
+
+class Turned:
+    """A link whose collision bounds are its visual's turned: by what, and how well."""
+
+    def __init__(self, link: Link, turn: np.ndarray, index: int, placed: float,
+                 turned: float) -> None:
+        self.link = link
+        self.turn = turn
+        self.index = index
+        self.placed = placed
+        self.turned = turned
+
+
+def turned_collision(ctx: CheckContext, link: Link) -> Optional[Turned]:
+    """Return how a link's collision geometry is its visual turned, or None."""
+    if not link.visuals or not link.collisions:
+        return None
+    visual = group_bounds(ctx, link.visuals)
+    collision = group_bounds(ctx, link.collisions)
+    if visual is None or collision is None:
+        return None
+    for box in (visual, collision):
+        if not (np.all(np.isfinite(box[0])) and np.all(np.isfinite(box[1]))) or \
+                not float(np.linalg.norm(np.asarray(box[1]) - np.asarray(box[0]))) >= MIN_SIZE:
+            return None
+    placed = overlap(visual, collision)
+    if placed >= APART:
+        return None
+    scores = [overlap(visual, _turned(collision, turn)) for turn in TURNS]
+    top = max(scores)
+    if top < TURNED:
+        return None
+    best = next(index for index, score in enumerate(scores) if score >= top - _TIE)
+    return Turned(link, TURNS[best], best, placed, scores[best])
+
+
+def _fix(found: Turned) -> str:
+    """Return the rpy the collision origin takes (one origin for all its elements)."""
+    origins = {tuple(element.origin.rpy) for element in found.link.collisions}
+    if len(origins) != 1:
+        return ''
+    (rpy,) = origins
+    return _rpy_text(matrix_to_rpy(found.turn @ rpy_to_matrix(rpy)))
+
+
+def _same_mesh(found: Turned) -> Optional[str]:
+    """
+    Say how to place a collision that names the visual's very mesh as the visual is, or None.
+
+    The exact fix when a visual and a collision name the same file: the visual's origin
+    rpy (the Alex SAKE hand's), or its scale (TIAGo dual's thumb: mirrored on another axis).
+    """
+    link = found.link
+    if len(link.visuals) != 1 or len(link.collisions) != 1:
+        return None
+    visual, collision = link.visuals[0].geometry, link.collisions[0].geometry
+    if not isinstance(visual, Mesh) or not isinstance(collision, Mesh) or \
+            visual.filename.strip() != collision.filename.strip():
+        return None
+    placed = link.visuals[0].origin
+    changes = []
+    if tuple(placed.rpy) != tuple(link.collisions[0].origin.rpy):
+        changes.append(f'rpy="{_rpy_text(tuple(placed.rpy))}" on its <origin>')
+    if tuple(visual.scale) != tuple(collision.scale):
+        changes.append(f'scale="{_rpy_text(tuple(visual.scale))}" on its <mesh>')
+    if not changes:
+        return None
+    return ('the collision names the same mesh file as the visual, placed otherwise: give '
+            "it the visual's " + ' and '.join(changes))
+
+
+def _percents(values: List[float]) -> str:
+    low, high = f'{round(min(values) * 100.0):d}', f'{round(max(values) * 100.0):d}'
+    return f'{low} %' if low == high else f'{low} to {high} %'
+
+
+def _said(found: Turned) -> str:
+    return (f'its collision geometry is its visual geometry turned {_axis_words(found.turn)}'
+            f': their bounds share {_percents([found.placed])} as placed, '
+            f'{_percents([found.turned])} with the collision turned back')
+
+
+def check_turned(ctx: CheckContext) -> Iterator[Finding]:
+    """Flag collision geometry standing turned from the visual (see the module's text)."""
+    found: List[Turned] = []
+    for link in ctx.robot.links:
+        if ctx.robot.link(link.name) is not link:
+            continue  # a duplicated name: only the first is checked
+        turned = turned_collision(ctx, link)
+        if turned is not None:
+            found.append(turned)
+    # One finding per cause: the same turn (an exporter's up axis), or collisions naming
+    # their visual's very mesh without its placement (one macro), whatever the turns.
+    by_turn: Dict[object, List[Turned]] = {}
+    for turned in found:
+        by_turn.setdefault('same mesh' if _same_mesh(turned) else turned.index,
+                           []).append(turned)
+    for members in by_turn.values():
+        if len(members) >= MODEL_WIDE_MIN:
+            yield _group(ctx, members)
+            continue
+        for turned in members:
+            rpy = _fix(turned)
+            element = turned.link.collisions[0]
+            yield ctx.finding(
+                'collision-visual-turned', Severity.WARNING,
+                _said(turned) + ' (a mesh exported with another up axis, an origin rpy left '
+                'out, or a mirror on another axis?): planners and simulators collide with a '
+                'shape standing across the part RViz shows',
+                link=turned.link.name, element=element.label,
+                line=element.origin.line or element.line,
+                suggestion=(_same_mesh(turned) or (
+                    f'turn the collision geometry: <origin rpy="{rpy}"/> on the collision'
+                    if rpy else 'turn the collision geometry back'))
+                + " (or the visual's, if the collision is the right one)",
+                values=(('turn', _axis_words(turned.turn)), ('rpy', rpy),
+                        ('overlap_placed', fmt(turned.placed, 3)),
+                        ('overlap_turned', fmt(turned.turned, 3))))
+
+
+def _group(ctx: CheckContext, members: List[Turned]) -> Finding:
+    """One finding for the links whose collision stands turned the same way."""
+    links = tuple(turned.link.name for turned in members)
+    first = members[0]
+    element = first.link.collisions[0]
+    fixes = [(turned.link.name, _fix(turned)) for turned in members]
+    same = {rpy for _, rpy in fixes}
+    if all(_same_mesh(turned) for turned in members):
+        how = ('each collision names the same mesh file as its visual, placed otherwise: give '
+               "each the visual's origin rpy and scale")
+    elif len(same) == 1 and '' not in same:
+        how = (f'turn the collision geometry: <origin rpy="{fixes[0][1]}"/> on each '
+               'collision, or export the meshes again with Z up')
+    else:
+        how = 'turn the collision geometry: ' + ('; '.join(
+            f'{name}: rpy="{rpy}"' for name, rpy in fixes if rpy) or 'each back')
+    turns: Dict[str, int] = {}
+    for turned in members:
+        words = _axis_words(turned.turn)
+        turns[words] = turns.get(words, 0) + 1
+    how_turned = next(iter(turns)) if len(turns) == 1 else '(' + ', '.join(
+        f'{words} on {count}' for words, count in turns.items()) + ')'
+    return ctx.finding(
+        'collision-visual-turned', Severity.WARNING,
+        f'on {len(members)} links ({listed(links)}) the collision geometry is the visual '
+        f'geometry turned {how_turned}: their bounds share '
+        f'{_percents([turned.placed for turned in members])} as placed, '
+        f'{_percents([turned.turned for turned in members])} turned back (meshes exported '
+        'with another up axis, e.g. Y-up, or origins left out?): planners and simulators '
+        'collide with shapes standing across the parts RViz shows',
+        link=None, element=None, line=element.origin.line or element.line,
+        suggestion=how + ' (or turn the visuals, if the collisions are the right ones)',
+        values=(('turn', how_turned), ('count', len(members)),
+                ('links', listed(links))),
+        links=links)
+
+
+CHECKS = (check_turned,)
+LINK_CHECKS = ()
