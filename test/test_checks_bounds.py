@@ -341,6 +341,15 @@ def test_one_placeholder_diagonal_over_tensors_of_their_own_is_one_finding():
                                       '0.01, each with products of its own')
     assert [name for name, _ in finding.links_suggested_inertia] == ['l0', 'l1', 'l2']
     assert [f.link for f in found([1e-5, -2e-5])] == ['l0', 'l1']
+    # An exporter's arithmetic leaves izz="0.009999999999999998" on some (iCub V2_10's
+    # shoulders, elbows, wrists, each of its own mass): the same placeholder, one finding.
+    parts = [('<inertial><mass value="{m}"/><inertia ixx="0.01" ixy="0" ixz="0" iyy="0.01" '
+              'iyz="0" izz="{z}"/></inertial><collision><geometry><box size="0.05 0.05 0.05"/>'
+              '</geometry></collision>').format(m=mass, z=izz)
+             for mass, izz in ((0.5, '0.01'), (0.6, '0.009999999999999998'), (0.7, '0.01'))]
+    (finding,) = [f for f in analyze(parse_urdf_string(_chain(parts)), NO_MESHES).findings
+                  if f.rule == 'inertia-exceeds-extent']
+    assert sorted(finding.links) == ['l0', 'l1', 'l2'], finding
 
 
 def test_a_tensor_exported_in_kg_mm2_is_named_and_rescaled():
@@ -684,3 +693,39 @@ def test_a_centre_of_mass_on_an_edge_is_named_and_moving_it_is_suggested():
         in finding.message
     assert finding.suggestion.endswith("move the <inertial> origin into the part (its box's "
                                        'centre is at xyz="0.016 0.016 0")'), finding.suggestion
+
+
+def test_a_whole_robot_too_light_for_its_geometry_is_one_finding():
+    # Dobot CR20: 36 g in all for a 20 kg-payload arm, every link 100 to 100,000 times too
+    # light, each its own mass: 7 findings of one slip before.
+    masses = (0.002, 0.009, 0.0005, 0.0019, 0.0031)
+    text = _chain([_body(mass, 1e-6, 0.2) for mass in masses])
+    findings = [f for f in analyze(parse_urdf_string(text), CheckConfig(check_meshes=False))
+                .findings if f.rule == 'density-implausible']
+    (finding,) = findings
+    assert finding.links == tuple(f'l{i}' for i in range(len(masses)))
+    assert finding.message.startswith('5 of the 5 links whose density can be judged are far '
+                                      'lighter than their geometry can be'), finding.message
+    assert 'the robot weighs 0.0165 kg in all' in finding.message, finding.message
+    # One link of plausible mass among them: still one slip when the others are 3 of 4 or
+    # more; with 2 of 4 light, each is said on its own.
+    text = _chain([_body(mass, 1e-6, 0.2) for mass in (0.002, 0.009, 0.0005)]
+                  + [_body(8.0, 0.05, 0.2)])
+    (finding,) = [f for f in analyze(parse_urdf_string(text), CheckConfig(
+        check_meshes=False)).findings if f.rule == 'density-implausible']
+    assert finding.message.startswith('3 of the 4 links'), finding.message
+    text = _chain([_body(mass, 1e-6, 0.2) for mass in (0.002, 0.009)]
+                  + [_body(8.0, 0.05, 0.2), _body(8.0, 0.05, 0.2)])
+    assert [f.link for f in analyze(parse_urdf_string(text), CheckConfig(
+        check_meshes=False)).findings if f.rule == 'density-implausible'] == ['l0', 'l1']
+
+
+def test_a_twin_part_with_another_mass_is_named_in_the_density_fix():
+    # duAro's upper_link_j4: 10 kg in 17 cm^3 ("grams as kilograms?"), while lower_link_j4,
+    # the same part exported again, has 0.5 kg: the copy slip is the likelier story.
+    text = _chain([_body(1.0, 0.004, 0.2), _body(10.0, 1e-4, 0.02), _body(0.05, 1e-6, 0.02)])
+    (finding,) = [f for f in analyze(parse_urdf_string(text), CheckConfig(
+        check_meshes=False)).findings if f.rule == 'density-implausible']
+    assert finding.link == 'l1', finding
+    assert finding.suggestion.startswith("'l2' has collision geometry of the same volume and "
+                                         '0.05 kg: if it is the same part'), finding.suggestion

@@ -86,6 +86,15 @@ def density_verdict(ctx: CheckContext, link: Link) -> Optional[DensityVerdict]:
     return verdict
 
 
+def density_judged(ctx: CheckContext, link: Link) -> bool:
+    """Return True when a link's density can be judged (mass, a volume, a real size)."""
+    if link.inertial is None or not (math.isfinite(link.mass) and link.mass > 0.0) or \
+            volume_range(ctx, link) is None:
+        return False
+    bounds = group_bounds(ctx, link.collisions)
+    return bounds is not None and float(np.linalg.norm(bounds[1] - bounds[0])) >= MARKER_SIZE
+
+
 #: a density this close to a limit is on it: 1 kg in 0.1 x 0.1 x 2 m is 49.99999999999999
 #: kg/m^3 in floating point, which is 50, the lower limit, not "50, outside 50 to 25,000"
 _ROUNDING = 1e-9
@@ -129,6 +138,14 @@ def _verdict(ctx: CheckContext, link: Link) -> Optional[DensityVerdict]:
     else:
         return None
     hint, slip = _density_hint(link, density, low)
+    twin = _twin(ctx, link)
+    if twin is not None:
+        # The same part on another link with another mass is said first: a unit guess alone
+        # misled (duAro's upper_link_j4: 10 kg, "grams as kilograms", while its twin
+        # lower_link_j4, the same mesh, has 0.5 kg: a value copied onto the wrong link).
+        hint = (f"'{twin.name}' has collision geometry of the same volume and "
+                f'{fmt(twin.mass)} kg: if it is the same part, the two masses should agree; '
+                + hint)
     return DensityVerdict(least, most, density, (smallest, largest), notes, hint,
                           Severity.WARNING if far or slip else Severity.INFO,
                           slip == 'length')
@@ -211,6 +228,31 @@ def _counted_visuals(ctx: CheckContext, link: Link) -> Set[int]:
                 visual.origin.rpy == collision.origin.rpy:
             counted.add(id(visual))
     return counted
+
+
+#: two parts whose volume bounds agree to this (relative) are one part (a left and a right
+#: export of it, re-meshed: duAro's upper and lower J4, 604 and 608 faces)
+TWIN_TOLERANCE = 0.01
+
+
+def _twin(ctx: CheckContext, link: Link) -> Optional[Link]:
+    """Return the first other link with the same collision volume and another mass, or None."""
+    mine = volume_range(ctx, link) if link.collisions else None
+    if mine is None:
+        return None
+
+    def near(first: float, second: float) -> bool:
+        return abs(first - second) <= TWIN_TOLERANCE * max(abs(first), abs(second))
+
+    for other in ctx.robot.links:
+        if other is link or other.inertial is None or ctx.robot.link(other.name) is not other \
+                or not (math.isfinite(other.mass) and other.mass > 0.0) or \
+                other.mass == link.mass or len(other.collisions) != len(link.collisions):
+            continue
+        theirs = volume_range(ctx, other)
+        if theirs is not None and near(mine[0], theirs[0]) and near(mine[1], theirs[1]):
+            return other
+    return None
 
 
 def _density_hint(link: Link, density: float, low: float) -> Tuple[str, str]:

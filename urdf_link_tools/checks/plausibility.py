@@ -31,7 +31,7 @@ import numpy as np
 from urdf_link_tools.checks.base import CheckContext, fmt, fmt_inertia, fmt_vector, Rule
 from urdf_link_tools.checks.bounds import (body_extent, COM_MIN_TOLERANCE, COM_TOLERANCE,
                                            excess, placeholder_carriers)
-from urdf_link_tools.checks.density import density_verdict, group_bounds, \
+from urdf_link_tools.checks.density import density_judged, density_verdict, group_bounds, \
     negligible_in_its_body
 from urdf_link_tools.checks.model_wide import grouped, grouped_by_value, listed, \
     MODEL_WIDE_MIN
@@ -470,15 +470,69 @@ def _tensor_slip_finding(ctx: CheckContext, factor: float,
 
 def check_densities(ctx: CheckContext) -> Iterator[Finding]:
     """
-    Flag implausible masses: per link, or once for one mass copied onto many links.
+    Flag implausible masses: per link, per copied mass, or once for the whole robot.
 
-    The same mass on 3 or more links, implausible in each one's geometry, is one
-    placeholder (KUKA's KR120: 2 kg on every link of a 1,050 kg arm): one finding.
+    The same mass on 3 or more links (to 6 significant digits), implausible in each one's
+    geometry, is one placeholder (KUKA's KR120: 2 kg on every link of a 1,050 kg arm): one
+    finding. Three or more links too light (too heavy) that make up at least
+    :data:`WHOLE_ROBOT_SHARE` of the links whose density is judged are one slip of the whole
+    robot (Dobot CR20: 36 g for a 20 kg-payload arm, 7 findings before): one finding, with
+    the robot's total mass.
     """
+    found = [finding for link in ctx.robot.links for finding in check_density(ctx, link)]
+    masses = {float(f'{ctx.robot.link(finding.link).mass:.6g}') for finding in found}
+    # One mass on every one of them is a placeholder, said as such; else one slip.
+    whole = _whole_robot_slip(ctx, found) if len(masses) > 1 else None
+    if whole is not None:
+        yield whole
+        return
     yield from grouped_by_value(
-        ctx, check_density, lambda link, _: link.mass,
+        ctx, lambda _, link: [finding for finding in found if finding.link == link.name],
+        lambda link, _: float(f'{link.mass:.6g}'),
         lambda mass: f'links declare the same mass ({fmt(mass)} kg), implausible for the '
                      'geometry of each')
+
+
+#: too light (or too heavy) links making up this share of the judged ones: the whole robot
+WHOLE_ROBOT_SHARE = 0.75
+
+
+def _whole_robot_slip(ctx: CheckContext, found: List[Finding]) -> Optional[Finding]:
+    """Return one finding for a robot whose judged links are nearly all too light or heavy."""
+    if len(found) < MODEL_WIDE_MIN:
+        return None
+    low = ctx.config.density_min
+    verdicts = [density_verdict(ctx, ctx.robot.link(finding.link)) for finding in found]
+    if any(verdict is None for verdict in verdicts):
+        return None
+    densities = [verdict.density for verdict in verdicts]  # type: ignore[union-attr]
+    light = [density for density in densities if density < low]
+    if len(light) not in (0, len(found)):
+        return None  # some too light, some too heavy: each says its own
+    judged = sum(1 for link in ctx.robot.links if link.inertial is not None
+                 and ctx.robot.link(link.name) is link and density_judged(ctx, link))
+    if not judged or len(found) < WHOLE_ROBOT_SHARE * judged:
+        return None
+    total = sum(link.mass for link in ctx.robot.links
+                if link.inertial is not None and math.isfinite(link.mass))
+    links = tuple(finding.link for finding in found if finding.link)
+    worst = max(found, key=lambda finding: finding.severity)
+    side = 'lighter' if light else 'heavier'
+    return ctx.finding(
+        'density-implausible', worst.severity,
+        f'{len(found)} of the {judged} links whose density can be judged are far {side} '
+        f'than their geometry can be ({fmt(min(densities))} to {fmt(max(densities))} '
+        f'kg/m^3, outside {fmt(low)} to {fmt(ctx.config.density_max)} kg/m^3; '
+        f'{listed(links)}): the robot weighs {fmt(total)} kg in all, a slip of every mass '
+        '(another unit, grams read as kilograms, or placeholders?) rather than of each link',
+        element='inertial/mass', line=worst.line,
+        suggestion=("give each link its part's real mass (the manufacturer's data sheet "
+                    "gives the robot's total; the CAD model with its real materials gives "
+                    'each part)'),
+        values=(('count', len(found)), ('judged', judged), ('total_mass', total),
+                ('density_min_found', min(densities)),
+                ('density_max_found', max(densities))),
+        links=links)
 
 
 #: Length slips a centre of mass can carry: the factor and what it usually is.
