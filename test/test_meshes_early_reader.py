@@ -177,3 +177,28 @@ def test_a_waiting_child_computes_what_it_is_given_or_ends(mode, expected):
 ])
 def test_only_a_check_that_may_read_meshes_aside_forks_early(arguments, shares):
     assert _shares_reading(arguments) is shares
+
+
+HANDED_OVER = """
+import sys
+import numpy as np
+from urdf_link_tools.meshes import elsewhere
+def arrays(count, size):
+    rng = np.random.default_rng(count)
+    return [rng.standard_normal(size) for _ in range(count)] + ['text', None]
+expected = arrays(int(sys.argv[1]), int(sys.argv[2]))
+got = elsewhere.start(arrays, [(int(sys.argv[1]), int(sys.argv[2]))]).collect()[0]
+same = all(np.array_equal(a, b) if isinstance(a, np.ndarray) else a == b
+           for a, b in zip(expected, got)) and len(got) == len(expected)
+print(same, type(got[0]).__name__)
+"""
+
+
+@pytest.mark.parametrize('count, size', [(3, 100_000), (5000, 4), (0, 1)])
+def test_a_childs_arrays_come_back_whole(count, size):
+    # Out of band (pickle protocol 5, the arrays' bytes after the pickle in the in-memory
+    # file, read once): up to 4,096 arrays; more go through the pipe in one pickle.
+    done = subprocess.run([sys.executable, '-c', HANDED_OVER, str(count), str(size)],
+                          capture_output=True, text=True, timeout=60, cwd=ROOT)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert done.stdout.split() == ['True', 'ndarray' if count else 'str'], done.stdout
