@@ -507,9 +507,11 @@ def test_a_product_that_repeats_a_moment_is_named_as_pasted(ixz, pasted):
     found = [f for f in analyze(parse_urdf_string(text), NO_MESHES).findings
              if f.rule == 'inertia-not-positive-definite']
     assert len(found) == 1
-    assert found[0].suggestion.startswith(
-        'ixz="7.582e-05" repeats iyy: a value pasted into the wrong attribute? With ixz="0" '
-        'the tensor is valid; otherwise, ') == pasted, found[0].suggestion
+    # Here that tensor fails a rule (a 1 kg body cannot be that compact): the fix written
+    # comes first, the slip after it, with why it is not the one written.
+    assert ('(ixz="7.582e-05" repeats iyy: a value pasted into the wrong attribute? With '
+            'ixz="0" the tensor is valid, but its largest moment 7.582e-05 is smaller than '
+            'any body of 1.054 kg can have' in found[0].suggestion) == pasted, found[0]
 
 
 def _arm(masses_moments, ratios=(0.9, 0.8)):
@@ -729,3 +731,18 @@ def test_a_twin_part_with_another_mass_is_named_in_the_density_fix():
     assert finding.link == 'l1', finding
     assert finding.suggestion.startswith("'l2' has collision geometry of the same volume and "
                                          '0.05 kg: if it is the same part'), finding.suggestion
+
+
+def test_a_pasted_product_is_what_the_fixer_writes_when_that_is_valid():
+    # HSR's hand_l_distal_link: the text led with ixz="0", --fix-inertia wrote the nearest
+    # valid tensor (iyy changed too). Where the tensor with that product 0 passes every
+    # rule, it is the suggested one, and the text says so.
+    text = ('<robot name="r"><link name="l"><inertial><mass value="1"/>'
+            '<inertia ixx="0.002" ixy="0" ixz="0.003" iyy="0.003" iyz="0" izz="0.004"/>'
+            '</inertial></link></robot>')
+    (found,) = [f for f in analyze(parse_urdf_string(text), NO_MESHES).findings
+                if f.rule == 'inertia-not-positive-definite']
+    assert found.suggestion.startswith(
+        'ixz="0.003" repeats iyy: a value pasted into the wrong attribute? With ixz="0" the '
+        'tensor is valid (--fix-inertia writes that); if the value is right, '), found
+    assert found.suggested_inertia == (0.002, 0.0, 0.0, 0.003, 0.0, 0.004), found

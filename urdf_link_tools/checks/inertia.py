@@ -591,12 +591,14 @@ def _flipped(ctx: CheckContext, link: Link, matrix: np.ndarray) -> Tuple[np.ndar
     return flipped, bool(flip_ok)
 
 
-def _pasted_note(link: Link) -> str:
+def _pasted_note(link: Link) -> Tuple[str, Optional[np.ndarray]]:
     """
     Say so when a product of inertia repeats a moment and is the tensor's only fault.
 
     Barrett WAM's wrist_yaw_link: ixz="0.00007582" is its iyy, a value pasted into the
     wrong attribute; with that product 0 the tensor is valid.
+
+    :return: the note and the tensor with that product 0, or ('', None)
     """
     values = link.inertial.inertia.as_tuple()
     for index, name in ((1, 'ixy'), (2, 'ixz'), (4, 'iyz')):
@@ -610,8 +612,8 @@ def _pasted_note(link: Link) -> str:
         tensor = TensorProperties(Inertia(*cleared))
         if tensor.is_positive_definite() and not violates_triangle(tensor.moments):
             return (f'{name}="{fmt(value)}" repeats {same[0]}: a value pasted into the wrong '
-                    f'attribute? With {name}="0" the tensor is valid; otherwise, ')
-    return ''
+                    f'attribute? With {name}="0" the tensor is valid'), tensor.matrix
+    return '', None
 
 
 def _with_notes(ctx: CheckContext, link: Link, flipped: np.ndarray, flip_ok: bool,
@@ -622,9 +624,21 @@ def _with_notes(ctx: CheckContext, link: Link, flipped: np.ndarray, flip_ok: boo
     A product pasted from a moment, then (unless the flipped products do) the flipped
     products' note; a slipped decimal, when nothing else explains it, becomes the fix.
     """
-    pasted = _pasted_note(link)
-    text = pasted + (text if flip_ok else _flip_note(ctx, link, flipped) + text)
-    decimal, corrected = _decimal_note(link) if not (pasted or flip_ok) else ('', None)
+    pasted, cleared = _pasted_note(link)
+    # What the text leads with is what --fix-inertia writes (HSR's hand_l_distal_link: the
+    # text led with ixz="0", the fixer wrote the nearest valid tensor, iyy changed too).
+    why = problem(ctx, link, cleared, geometry_tensor(ctx, link)) \
+        if cleared is not None else ''
+    if cleared is not None and not why:
+        return cleared, (pasted + ' (--fix-inertia writes that); if the value is right, '
+                         + (text if flip_ok else _flip_note(ctx, link, flipped) + text))
+    if pasted:
+        # The fixer writes the suggestion below: the slip is said after it.
+        text = (text if flip_ok else _flip_note(ctx, link, flipped) + text) + \
+            f' ({pasted}, but {why}: --fix-inertia writes the tensor above)'
+        return suggestion, text
+    text = text if flip_ok else _flip_note(ctx, link, flipped) + text
+    decimal, corrected = _decimal_note(link) if not flip_ok else ('', None)
     if corrected is not None:
         return corrected, decimal + text
     return suggestion, text
