@@ -746,3 +746,17 @@ def test_a_pasted_product_is_what_the_fixer_writes_when_that_is_valid():
         'ixz="0.003" repeats iyy: a value pasted into the wrong attribute? With ixz="0" the '
         'tensor is valid (--fix-inertia writes that); if the value is right, '), found
     assert found.suggested_inertia == (0.002, 0.0, 0.0, 0.003, 0.0, 0.004), found
+
+
+def test_two_placeholder_moments_with_a_computed_third_are_one_finding():
+    # duAro's macro: ixx="1" iyy="1" izz="${Izz+length*length*mass}" on 4 links (each its
+    # own izz), each over its bound: 4 errors of one macro line before.
+    parts = [('<inertial><mass value="{m}"/><inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" '
+              'izz="{z}"/></inertial><collision><geometry><box size="0.2 0.2 0.2"/></geometry>'
+              '</collision>').format(m=mass, z=izz)
+             for mass, izz in ((3.0, 0.5), (4.0, 0.6), (5.0, 0.7), (6.0, 0.8))]
+    (finding,) = [f for f in analyze(parse_urdf_string(_chain(parts)), NO_MESHES).findings
+                  if f.rule == 'inertia-exceeds-extent']
+    assert sorted(finding.links) == ['l0', 'l1', 'l2', 'l3'], finding
+    assert finding.message.startswith('4 links declare the same moments, ixx = iyy = 1, each '
+                                      'with izz and products of its own'), finding.message

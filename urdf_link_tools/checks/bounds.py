@@ -555,24 +555,34 @@ def _by_diagonal(ctx: CheckContext, singles: List[Tuple[Link, Finding]]) -> Iter
     iCub's Gazebo model: ixx = iyy = izz = 0.01 on 18 links, each with the products of its
     CAD tensor: one placeholder written over the moments, one finding.
     """
-    diagonals: Dict[Tuple[str, float], List[Finding]] = {}
+    diagonals: Dict[Tuple[str, str, float], List[Finding]] = {}
     for link, finding in singles:
         # To 9 significant digits: an exporter's arithmetic leaves izz="0.009999999999999998"
         # beside ixx="0.01" (iCub V2_10's shoulders, elbows and wrists escaped the group).
         ixx, _, _, iyy, _, izz = (float(f'{value:.9g}') if math.isfinite(value) else value
                                   for value in link.inertial.inertia.as_tuple())
         if ixx == iyy == izz:
-            diagonals.setdefault((finding.rule, ixx), []).append(finding)
+            diagonals.setdefault((finding.rule, 'ixx = iyy = izz', ixx), []).append(finding)
+            continue
+        # Two moments a placeholder, the third computed (duAro's macro: ixx="1" iyy="1"
+        # izz="${Izz+length*length*mass}" on 4 links, 4 errors of one line).
+        pair = next(((names, first) for names, first, second in (
+            ('ixx = iyy', ixx, iyy), ('ixx = izz', ixx, izz), ('iyy = izz', iyy, izz))
+            if first == second), None)
+        if pair is not None:
+            diagonals.setdefault((finding.rule,) + pair, []).append(finding)
         else:
             yield finding
-    for (_, value), findings in diagonals.items():
+    for (_, names, value), findings in diagonals.items():
         if len(findings) < MODEL_WIDE_MIN:
             yield from findings
             continue
-        yield from grouped(ctx, findings, f'links declare the same moments, ixx = iyy = izz = '
-                           f'{fmt(value)}, each with products of its own (a placeholder '
-                           'diagonal written over the tensors), and on each it exceeds what '
-                           'the link can have', own_fixes=True)
+        third = {'ixx = iyy': 'izz', 'ixx = izz': 'iyy', 'iyy = izz': 'ixx'}.get(names)
+        own = f'{third} and products' if third else 'products'
+        yield from grouped(ctx, findings, f'links declare the same moments, {names} = '
+                           f'{fmt(value)}, each with {own} of its own (a placeholder written '
+                           'over the tensors), and on each it exceeds what the link can have',
+                           own_fixes=True)
 
 
 def _face_axes(link: Link, lo: np.ndarray, hi: np.ndarray) -> List[int]:
