@@ -449,8 +449,11 @@ def _run_child(write: int, function: Callable[..., Any], calls: Sequence[tuple],
             buffers: List[pickle.PickleBuffer] = []
             data = pickle.dumps((results, capture.lines), protocol=5,
                                 buffer_callback=buffers.append)
-            if len(buffers) <= _MAX_BUFFERS:
+            try:
                 raws = [buffer.raw() for buffer in buffers]
+            except BufferError:  # (numpy hands over contiguous arrays only) in one pickle
+                raws = None
+            if raws is not None and len(raws) <= _MAX_BUFFERS:
                 try:
                     _write_all(answer, data)
                     for raw in raws:
