@@ -760,3 +760,30 @@ def test_two_placeholder_moments_with_a_computed_third_are_one_finding():
     assert sorted(finding.links) == ['l0', 'l1', 'l2', 'l3'], finding
     assert finding.message.startswith('4 links declare the same moments, ixx = iyy = 1, each '
                                       'with izz and products of its own'), finding.message
+
+
+def test_an_arm_as_dense_as_solid_steel_is_one_note():
+    # JAKA Zu 7: four of six moving links at the CAD's default steel over their whole
+    # volume, a 92 kg arm of 22 kg. Said once, as an info; two such links are not an arm.
+    def steel(side, density=7850.0, visual=True):
+        mass = density * side ** 3
+        moment = mass * side * side / 6.0
+        shown = f'<visual><geometry><box size="{side} {side} {side}"/></geometry></visual>'
+        return _body(round(mass, 6), round(moment, 9), side) + (shown if visual else '')
+
+    def notes(parts):
+        return [f for f in analyze(parse_urdf_string(_chain(parts)), NO_MESHES).findings
+                if f.rule == 'density-solid-metal']
+
+    (finding,) = notes([steel(0.2)] + [steel(0.1)] * 4)
+    assert finding.severity == Severity.INFO and finding.links == ('l1', 'l2', 'l3', 'l4')
+    assert finding.message.startswith('4 of the 4 moving links whose density can be judged '
+                                      'are as dense as solid metal'), finding.message
+    assert notes([steel(0.2)] + [steel(0.1)] * 2 + [steel(0.1, 1500.0)] * 2) == []
+    assert notes([steel(0.2)] + [steel(0.1, 2700.0)] * 4) == []  # aluminium through: fine
+    # A collision shape that is not the whole part (no visual to compare, or a smaller box
+    # inside it: Unitree H1's hips, Robotiq 3F's fingers) holds the mass in less volume.
+    assert notes([steel(0.2)] + [steel(0.1, visual=False)] * 4) == []
+    inside = steel(0.1).replace('<visual><geometry><box size="0.1 0.1 0.1"/>',
+                                '<visual><geometry><box size="0.2 0.2 0.2"/>')
+    assert notes([steel(0.2)] + [inside] * 4) == []

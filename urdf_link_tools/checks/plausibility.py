@@ -32,7 +32,7 @@ from urdf_link_tools.checks.base import CheckContext, fmt, fmt_inertia, fmt_vect
 from urdf_link_tools.checks.bounds import (body_extent, COM_MIN_TOLERANCE, COM_TOLERANCE,
                                            excess, placeholder_carriers)
 from urdf_link_tools.checks.density import density_judged, density_verdict, group_bounds, \
-    negligible_in_its_body
+    negligible_in_its_body, volume_range
 from urdf_link_tools.checks.model_wide import grouped, grouped_by_value, listed, \
     MODEL_WIDE_MIN
 from urdf_link_tools.checks.suggest import geometry_tensor, mismatch, suggest, visual_tensor
@@ -68,6 +68,18 @@ RULES = (
          'shape), an info',
          'fix the mass unit, the mesh scale or the collision geometry, as the hint says',
          'URDF link specification (mass in kg, lengths in m)'),
+    Rule('density-solid-metal', Severity.INFO,
+         'three or more moving links, at least half of those whose density can be judged, '
+         'are as dense as solid metal over their whole collision volume (6,000 to 12,000 '
+         'kg/m^3 even with each mesh as its convex hull), their collision geometry being the '
+         'part their visual shows',
+         "the masses look computed from solid CAD bodies at a metal's density (the CAD "
+         "tool's default material): robot links are hollow shells with motors and cables, "
+         'arms of 500 to 3,000 kg/m^3 over their outer volume; a robot that weighs several '
+         'times its real mass misleads gravity compensation, controllers and simulation',
+         "compare the robot's total mass with the manufacturer's data sheet; give each link "
+         'its real mass (the CAD model with its real materials and hollow parts)',
+         'this tool (calibrated on example-robot-data: no robot with more than one such link)'),
     Rule('com-outside-geometry', Severity.WARNING,
          'the inertial origin (centre of mass) lies outside the bounds of the collision '
          'geometry and of the visual geometry (not for a link welded to links so much heavier '
@@ -645,7 +657,76 @@ def _slip_finding(ctx: CheckContext, factor: float, links: List[Link]) -> Findin
         links=names)
 
 
-CHECKS = (check_mismatches, check_densities, check_coms)
+#: a density of solid metal: steel 7,850, titanium 4,500 (in kg/m^3); denser than the
+#: second bound, a collision shape smaller than the part is the likelier story
+SOLID_METAL = 6000.0
+DENSEST_METAL = 12000.0
+#: collision bounds sharing this much of the visual's (intersection over union): the part
+SAME_PART = 0.7
+
+
+def _collision_is_visual(ctx: CheckContext, link: Link) -> bool:
+    """
+    Return True when a link's collision geometry is the whole part its visual shows.
+
+    Then a density over the collision volume is the part's: not so for contact spheres or a
+    small box inside a larger visual (Unitree H1's hips, Robotiq 3F's fingers), which hold
+    the part's mass in a fraction of its volume.
+    """
+    from urdf_link_tools.checks.alignment import overlap
+    if not link.visuals:
+        return False
+    visual = group_bounds(ctx, link.visuals)
+    collision = group_bounds(ctx, link.collisions)
+    return visual is not None and collision is not None and \
+        overlap(visual, collision) >= SAME_PART
+
+
+def check_solid_metal(ctx: CheckContext) -> Iterator[Finding]:
+    """
+    Flag an arm whose links are as dense as solid metal: masses of solid CAD bodies.
+
+    JAKA's Zu 3, 5 and 7 and S5: four of six moving links at 7,200 to 7,460 kg/m^3 over
+    their hull (7,855 to 7,867 over their closed surfaces: the CAD's default steel), a 92 kg
+    Zu 7. Only what no real arm is: 3 or more moving links, at least half of those judged;
+    each one's density taken over the largest volume its geometry can have (so it is at
+    least that dense) and below density_max (above it, density-implausible says it).
+    """
+    dense: List[Tuple[str, float]] = []
+    judged = 0
+    for link in ctx.robot.links:
+        joint = ctx.robot.parent_joint(link.name)
+        if joint is None or not joint.is_moving or ctx.robot.link(link.name) is not link or \
+                not density_judged(ctx, link) or density_verdict(ctx, link) is not None:
+            continue
+        judged += 1
+        volumes = volume_range(ctx, link)
+        least = link.mass / volumes[1]  # type: ignore[index]
+        if SOLID_METAL <= least <= DENSEST_METAL and _collision_is_visual(ctx, link):
+            dense.append((link.name, least))
+    if len(dense) < MODEL_WIDE_MIN or len(dense) < 0.5 * judged:
+        return
+    links = tuple(name for name, _ in dense)
+    total = sum(link.mass for link in ctx.robot.links
+                if link.inertial is not None and math.isfinite(link.mass))
+    low, high = min(value for _, value in dense), max(value for _, value in dense)
+    first = ctx.robot.link(links[0])
+    yield ctx.finding(
+        'density-solid-metal', Severity.INFO,
+        f'{len(dense)} of the {judged} moving links whose density can be judged are as dense '
+        f'as solid metal over their whole collision volume ({fmt(low)} to {fmt(high)} kg/m^3 '
+        f'at least; {listed(links)}): masses computed from solid CAD bodies at a '
+        f"metal's density? The robot weighs {fmt(total)} kg in all",
+        element='inertial/mass', line=first.inertial.mass_line,  # type: ignore[union-attr]
+        suggestion="compare the robot's total mass with the manufacturer's data sheet; give "
+                   'each link its real mass (the CAD model with its real materials and hollow '
+                   'parts): robot links are hollow shells with motors and cables inside',
+        values=(('count', len(dense)), ('judged', judged), ('density_min_found', low),
+                ('density_max_found', high), ('total_mass', total)),
+        links=links)
+
+
+CHECKS = (check_mismatches, check_densities, check_solid_metal, check_coms)
 
 
 def _volume_text(smallest: float, largest: float) -> str:
