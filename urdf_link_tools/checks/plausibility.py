@@ -505,6 +505,12 @@ def check_densities(ctx: CheckContext) -> Iterator[Finding]:
                      'geometry of each')
 
 
+def _robot_mass(ctx: CheckContext) -> float:
+    """Return the robot's total mass: every link's that has an inertial with a finite mass."""
+    return sum(link.mass for link in ctx.robot.links
+               if link.inertial is not None and math.isfinite(link.mass))
+
+
 #: too light (or too heavy) links making up this share of the judged ones: the whole robot
 WHOLE_ROBOT_SHARE = 0.75
 
@@ -525,8 +531,7 @@ def _whole_robot_slip(ctx: CheckContext, found: List[Finding]) -> Optional[Findi
                  and ctx.robot.link(link.name) is link and density_judged(ctx, link))
     if not judged or len(found) < WHOLE_ROBOT_SHARE * judged:
         return None
-    total = sum(link.mass for link in ctx.robot.links
-                if link.inertial is not None and math.isfinite(link.mass))
+    total = _robot_mass(ctx)
     links = tuple(finding.link for finding in found if finding.link)
     worst = max(found, key=lambda finding: finding.severity)
     side = 'lighter' if light else 'heavier'
@@ -707,8 +712,7 @@ def check_solid_metal(ctx: CheckContext) -> Iterator[Finding]:
     if len(dense) < MODEL_WIDE_MIN or len(dense) < 0.5 * judged:
         return
     links = tuple(name for name, _ in dense)
-    total = sum(link.mass for link in ctx.robot.links
-                if link.inertial is not None and math.isfinite(link.mass))
+    total = _robot_mass(ctx)
     low, high = min(value for _, value in dense), max(value for _, value in dense)
     first = ctx.robot.link(links[0])
     yield ctx.finding(

@@ -98,10 +98,7 @@ class Child:
         try:
             with os.fdopen(self._stream, 'rb') as stream:
                 data = stream.read()
-            if self._answer is not None and data[:1] == _IN_FILE and \
-                    len(data) == 1 + _LENGTH.size:
-                data = _read_file(self._answer, _LENGTH.unpack(data[1:])[0])
-            elif self._answer is not None and data[:1] == _OUT_OF_BAND:
+            if self._answer is not None and data[:1] == _OUT_OF_BAND:
                 data, buffers = _mapped(self._answer, data)
             elif data[:1] == _IN_PIPE:
                 data = data[1:]
@@ -154,10 +151,10 @@ class Child:
             self._answer = None
 
 
-#: the first byte the child writes to the pipe: the answer follows, or is in the file (as
-#: one pickle, or as a pickle followed by its arrays' bytes: out of band)
-_IN_PIPE, _IN_FILE, _OUT_OF_BAND = b'P', b'F', b'B'
-#: the answer's length in the file, after _IN_FILE
+#: the first byte the child writes to the pipe: the answer follows, or is in the file (a
+#: pickle followed by its arrays' bytes: out of band)
+_IN_PIPE, _OUT_OF_BAND = b'P', b'B'
+#: a length (of the pickle, of each array) in what the pipe says of an out-of-band answer
 _LENGTH = struct.Struct('<Q')
 #: arrays handed over out of band at most (their lengths go through the pipe, 8 bytes each)
 _MAX_BUFFERS = 4096
