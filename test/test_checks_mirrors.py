@@ -134,6 +134,19 @@ def test_mirrored_centres_of_mass_are_one_finding():
     assert {'left_arm_link', 'right_arm_link'} <= analysis.concerned_links()
 
 
+def test_a_parse_note_on_both_mirrors_is_one_finding():
+    # diffbot: one line of its wheel macro writes two shapes in a <geometry>, on each side;
+    # the parser's note was said once per wheel while that pair's other faults were merged.
+    description = robot(limb('left_wheel', 0.3, com_at(0)), limb('right_wheel', -0.3, com_at(0)))
+    two_shapes = '<geometry><box size="0.1 0.1 0.1"/><sphere radius="0.05"/></geometry>'
+    description = description.replace(f'<visual>{BOX}', f'<visual>{two_shapes}')
+    analysis = analyze(parse_urdf_string(description), NO_MESHES)
+    found = of_rule(analysis, 'parse-extra-shape')
+    assert [(f.link, f.links) for f in found] == [('left_wheel', ('left_wheel', 'right_wheel'))]
+    assert "its mirror link 'right_wheel' has the same" in found[0].message
+    assert found[0] in analysis.link_findings('right_wheel')
+
+
 def test_one_side_only_stays_one_finding_of_its_own():
     analysis = analyze(parse_urdf_string(robot(
         limb('left_arm_link', 0.3, com_at(0.2)), limb('right_arm_link', -0.3, com_at(0)))),

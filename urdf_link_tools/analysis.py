@@ -433,12 +433,13 @@ def analyze(robot: Robot, config: CheckConfig = CheckConfig(),
         pending = ctx.memo.get(OVERLAPS_MEMO)
         if hasattr(pending, 'cancel'):  # a child whose answer was not taken (no-op if it was)
             pending.cancel()  # type: ignore[union-attr]
-    # A left link and its right mirror with the same fault: one finding (checks.mirrors).
-    found = merge_mirrors(found, [link.name for link in robot.links])
     # A repeated child MuJoCo refuses is said once, by its MuJoCo finding (checks.engines).
     covered = ctx.memo.get(COVERED_NOTES, frozenset())
     notes = [note for note in robot.notes if id(note) not in covered]  # type: ignore[operator]
-    return _finish(robot, config, grouped_notes(notes) + found, results)
+    # A left link and its right mirror with the same fault: one finding (checks.mirrors),
+    # the parser's notes too (one line of a wheel macro, called for each side: diffbot).
+    found = merge_mirrors(grouped_notes(notes) + found, [link.name for link in robot.links])
+    return _finish(robot, config, found, results)
 
 
 def _finish(robot: Robot, config: CheckConfig, findings: list,
