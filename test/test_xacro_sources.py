@@ -520,3 +520,34 @@ def test_lines_a_message_names_are_the_sources_lines(tmp_path):
     (repeated,) = [f for f in findings if f['rule'] == 'mujoco-repeated-element']
     assert '<inertial> in a link (line 6)' in repeated['message'], repeated
     assert not re.search(r'\(line (?!6\))', repeated['message']), repeated
+
+
+def test_a_fix_names_a_yaml_file_once_for_the_values_it_gives(tmp_path):
+    # Elite CS: the six values of each link from one YAML file, the same path six times in
+    # each fix (over 1,000 characters). The file once, its lines as ranges.
+    (tmp_path / 'inertia.yaml').write_text(
+        'arm:\n'
+        '  ixx: 0.01\n'
+        '  ixy: 0.0\n'
+        '  ixz: 0.0\n'
+        '  iyy: 0.01\n'
+        '  iyz: 0.0\n'
+        '  note: skipped\n'
+        '  izz: 0.05\n')
+    top = tmp_path / 'robot.urdf.xacro'
+    top.write_text(
+        '<robot name="r" xmlns:xacro="http://www.ros.org/wiki/xacro">\n'
+        '<xacro:property name="p" value="${xacro.load_yaml(\'$(find demo)/inertia.yaml\')}"/>\n'
+        '<link name="base"/>\n'
+        '<link name="arm"><inertial><mass value="1"/>\n'
+        '<inertia ixx="${p[\'arm\'][\'ixx\']}" ixy="${p[\'arm\'][\'ixy\']}" '
+        'ixz="${p[\'arm\'][\'ixz\']}" iyy="${p[\'arm\'][\'iyy\']}" iyz="${p[\'arm\'][\'iyz\']}" '
+        'izz="${p[\'arm\'][\'izz\']}"/>\n'
+        '</inertial></link>\n'
+        '<joint name="j" type="revolute"><parent link="base"/><child link="arm"/>'
+        '<axis xyz="0 0 1"/><limit lower="-1" upper="1" effort="1" velocity="1"/></joint>\n'
+        '</robot>\n')
+    report, err = check(str(top), f'--package-dir=demo={tmp_path}', cwd=tmp_path)
+    arm = by_rule_and_link(report)[('inertia-triangle-inequality', 'arm')]
+    assert '; the xacro computes ixx, ixy, ixz, iyy, iyz, izz (from inertia.yaml:2-6, 8): ' \
+        'change those expressions or values' in arm['suggestion'], (arm['suggestion'], err)

@@ -375,6 +375,27 @@ def plan_xacro_fixes(analysis: Analysis, source_map, display=lambda path: path
     return planned, reports
 
 
+def _from_yaml(values: Sequence[Tuple[str, str, int]], display) -> str:
+    """
+    Say which values one YAML file gives: 'ixx, iyy (from FILE:36-37)'.
+
+    Elite's six values each named the same 100-character path (a fix line of over 1,000
+    characters): the file is said once, its lines as ranges.
+    """
+    lines = sorted({line for _name, _file, line in values})
+    ranges: List[str] = []
+    start = previous = lines[0]
+    for line in lines[1:] + [None]:  # type: ignore[list-item]
+        if line is not None and line == previous + 1:
+            previous = line
+            continue
+        ranges.append(str(start) if start == previous else f'{start}-{previous}')
+        if line is not None:
+            start = previous = line
+    names = ', '.join(name for name, _file, _line in values)
+    return f'{names} (from {display(values[0][1])}:{", ".join(ranges)})'
+
+
 def xacro_sources_of_suggestions(findings: Sequence[Finding], robot, source_map,
                                  display=lambda path: path) -> Tuple[Finding, ...]:
     """
@@ -409,21 +430,34 @@ def xacro_sources_of_suggestions(findings: Sequence[Finding], robot, source_map,
         if len(spans) != 1:
             return ''
         attributes = _attribute_spans(data, *spans[0])
-        computed = []
+        computed: List[str] = []
         yaml_values = {name: (file, line) for name, file, line in where.value_sources}
+        from_yaml: List[Tuple[str, str, int]] = []  # values of one file in a row: said once
+        named = 0
         for name in INERTIA_NAMES:
             span = attributes.get(name)
             if name in yaml_values:
                 file, line = yaml_values[name]
-                computed.append(f'{name} (from {display(file)}:{line})')
-            elif span is not None:
+                if from_yaml and from_yaml[-1][1] != file:
+                    computed.append(_from_yaml(from_yaml, display))
+                    from_yaml = []
+                from_yaml.append((name, file, line))
+                named += 1
+                continue
+            if from_yaml:
+                computed.append(_from_yaml(from_yaml, display))
+                from_yaml = []
+            if span is not None:
                 text = data[span[0]:span[1]].decode('utf-8', 'replace')
                 if not _NUMBER.fullmatch(text):
                     computed.append(f'{name}="{text[:80]}"')
+                    named += 1
+        if from_yaml:
+            computed.append(_from_yaml(from_yaml, display))
         if computed:
             notes[link_name] = (
                 f'; the xacro computes {", ".join(computed)}: change '
-                + ('that expression or value' if len(computed) == 1 else
+                + ('that expression or value' if named == 1 else
                    'those expressions or values')
                 + ' to give these numbers for this link, not the numbers in their place (a '
                 'macro may serve other links; --fix-inertia edits only literal numbers and '
