@@ -146,9 +146,20 @@ def test_a_sibling_package_is_not_read_but_named_with_its_folder(tmp_path):
     assert result.returncode == 3, result.stderr
     assert result.stderr.strip().endswith(
         '; in this repository: --package-dir my_robot_gazebo=my_robot_gazebo'), result.stderr
-    # Outside a repository nothing is searched.
+    # Without .git (a source tarball, a colcon src from vcs export: DENSO's), the folder
+    # holding the package is searched, when it lies in the working directory.
     os.rmdir(repo / '.git')
     result = check(repo, str(top))
+    assert result.returncode == 3, result.stderr
+    assert result.stderr.strip().endswith(
+        '; in this repository: --package-dir my_robot_gazebo=my_robot_gazebo'), result.stderr
+    result = check(tmp_path, str(top))
+    assert result.stderr.strip().endswith(
+        '; in this repository: --package-dir my_robot_gazebo=repo/my_robot_gazebo'), \
+        result.stderr
+    # Run from elsewhere, nothing is searched.
+    (tmp_path / 'ci').mkdir()
+    result = check(tmp_path / 'ci', str(top))
     assert result.returncode == 3 and 'in this repository' not in result.stderr
 
 

@@ -32,7 +32,7 @@ import re
 from typing import Collection, Dict, Iterable, NamedTuple, Optional, Sequence, Tuple
 
 from urdf_link_tools.findings import Finding
-from urdf_link_tools.read_policy import ament_index_shares, enclosing, given_name
+from urdf_link_tools.read_policy import ament_index_shares, enclosing, given_name, inside
 
 #: the value naming the dependency a finding was written in
 PACKAGE_KEY = 'package'
@@ -111,26 +111,31 @@ _NOT_SOURCES = frozenset(('build', 'install', 'log', 'node_modules', '__pycache_
 
 def in_repository(names: Collection[str], near: str) -> Dict[str, str]:
     """
-    Return where packages of these names are in the git work tree holding a file.
+    Return where packages of these names are in the repository holding a file.
 
     For the hint of a package ``$(find)`` could not resolve: a robot's sibling package
     (``lbr_ros2_control`` beside ``lbr_description``) is one ``--package-dir`` away. Only the
-    same work tree is searched (the pull request's own files; nothing is found outside a
-    repository), at most :data:`REPOSITORY_SEARCH_FOLDERS` folders, without following
-    links, skipping hidden folders and colcon's build, install and log; nothing but the
-    names in its ``package.xml`` files is read.
+    same git work tree is searched (the pull request's own files); a tree without ``.git``
+    (a source tarball, a colcon ``src`` from ``vcs export``: DENSO's) is the folder holding
+    the file's package, when that lies in the working directory, else nothing is searched.
+    At most :data:`REPOSITORY_SEARCH_FOLDERS` folders, without following links, skipping
+    hidden folders and colcon's build, install and log; nothing but the names in its
+    ``package.xml`` files is read.
 
     :param names: the package names looked for
     :param near: the checked file
     :return: name -> folder, as a path relative to the working directory when below it
     """
-    tree = enclosing(near, ('.git',))
     wanted = set(names)
     found: Dict[str, str] = {}
-    if tree is None or not wanted:
+    if not wanted:
+        return found
+    tree = enclosing(near, ('.git',))
+    root = tree[0] if tree is not None else _beside_package(near)
+    if root is None:
         return found
     visited = 0
-    for folder, folders, files in os.walk(tree[0]):
+    for folder, folders, files in os.walk(root):
         visited += 1
         if visited > REPOSITORY_SEARCH_FOLDERS:
             break
@@ -147,6 +152,18 @@ def in_repository(names: Collection[str], near: str) -> Dict[str, str]:
             if len(found) == len(wanted):
                 break
     return found
+
+
+def _beside_package(near: str) -> Optional[str]:
+    """Return the folder holding the package of a file, when it lies in the working directory."""
+    from urdf_link_tools.reports.sanitize import working_directory
+    package = enclosing(near, ('package.xml',))
+    if package is None:
+        return None
+    holder = os.path.dirname(package[0])
+    if not inside(os.path.realpath(holder), os.path.realpath(working_directory())):
+        return None
+    return holder
 
 
 def _manifest_name(path: str) -> Optional[str]:
