@@ -787,3 +787,23 @@ def test_an_arm_as_dense_as_solid_steel_is_one_note():
     inside = steel(0.1).replace('<visual><geometry><box size="0.1 0.1 0.1"/>',
                                 '<visual><geometry><box size="0.2 0.2 0.2"/>')
     assert notes([steel(0.2)] + [inside] * 4) == []
+
+
+@pytest.mark.parametrize('joint,flagged', [('fixed', False), ('continuous', True)])
+def test_a_welded_tensor_off_its_geometry_is_judged_by_its_body(joint, flagged):
+    # Neobotix MPO-700: its wheels welded into the 140 kg base; one declares a tensor 11x
+    # smaller than its wheel's, which changes the fused body's inertia by under 1 %. The
+    # three whose tensors were 5.7x over their own bounds were judged by the body (silent):
+    # so is this one. On a joint that turns, the wheel is a body of its own: flagged.
+    wheel = ('<collision><origin rpy="1.5708 0 0"/><geometry><cylinder radius="0.09" '
+             'length="0.03"/></geometry></collision>')
+    text = ('<robot name="r"><link name="base_link">' + inertial(140, 5)
+            + box('0.9 0.6 0.3') + box('0.9 0.6 0.3', 'visual') + '</link>'
+            f'<joint name="wheel_joint" type="{joint}"><parent link="base_link"/>'
+            '<child link="wheel"/><origin xyz="0.3 0.3 -0.1"/><axis xyz="0 1 0"/></joint>'
+            '<link name="wheel"><inertial><mass value="2"/><inertia ixx="0.0004433" ixy="0" '
+            'ixz="0" iyy="0.00072" iyz="0" izz="0.0004433"/></inertial>' + wheel
+            + wheel.replace('collision', 'visual') + '</link></robot>')
+    findings = analyze(parse_urdf_string(text), NO_MESHES).findings
+    mismatches = [f.link for f in findings if f.rule == 'inertia-geometry-mismatch']
+    assert mismatches == (['wheel'] if flagged else []), findings

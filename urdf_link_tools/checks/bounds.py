@@ -385,6 +385,29 @@ def _welded_growth(ctx: CheckContext, link: Link) -> Optional[Tuple[str, float, 
     return named, with_it / without, copies
 
 
+def fused_change(ctx: CheckContext, link: Link, tensor: np.ndarray) -> Optional[float]:
+    """
+    Return how much another tensor for a welded link would change its body's inertia.
+
+    The largest change of a principal moment of the fused body (MuJoCo fuses and Gazebo
+    lumps fixed joints) were the link's declared tensor replaced by ``tensor`` (in its
+    inertial frame), as a share of the body's largest moment. None when the link is not
+    welded to another link (its body is its own), or the body has no inertia.
+    """
+    top = ctx.weld_top(link.name)
+    frames = _group_frames(ctx, top)
+    if len(frames) < 2 or link.name not in frames:
+        return None
+    rotation = frames[link.name][:3, :3] @ rpy_to_matrix(link.inertial.origin.rpy)
+    change = rotation @ (tensor - ctx.tensor(link).matrix) @ rotation.T
+    fused = ctx.fused(top).tensor
+    before = np.linalg.eigvalsh(fused)
+    if not (np.all(np.isfinite(before)) and before[-1] > 0.0):
+        return None
+    after = np.linalg.eigvalsh(fused + change)
+    return float(np.abs(after - before).max() / before[-1])
+
+
 def _exceeding(ctx: CheckContext) -> Dict[Tuple[object, ...], List[Tuple[Link, Excess]]]:
     """Return the links over their bound, by (of the robot?, the six declared numbers)."""
     key = ('exceeding', None)
