@@ -296,3 +296,51 @@ def test_a_gazebo_element_whose_reference_names_no_link_is_one_finding_with_a_tr
                .findings if f.rule == 'parse-gazebo-inside-link']
     assert '(its reference="b" names another link)' in note.message
     assert note.suggestion.endswith('as <gazebo reference="b">')
+
+
+SLIPS = (
+    '<robot name="r">\n'
+    '<link name="base"/>\n'
+    '<link name="lens">\n'
+    '  <intertial><mass value="0.1"/><inertia ixx="1e-5" ixy="0" ixz="0" iyy="1e-5" iyz="0" '
+    'izz="1e-5"/></intertial>\n'
+    '  <visual><geometry><box size="0.05 0.05 0.05"/></geometry></visual>\n'
+    '  <colision><geometry><box size="0.05 0.05 0.05"/></geometry></colision>\n'
+    '  <Visual><geometry><box size="0.05 0.05 0.05"/></geometry></Visual>\n'
+    '  <collision_checking><geometry><box size="0.05 0.05 0.05"/></geometry>'
+    '</collision_checking>\n'
+    '  <drake:proximity_properties xmlns:drake="http://drake.mit.edu"/>\n'
+    '</link>\n'
+    '<link name="arm"><inertial><mass values="2"/><inertia ixx="0.01" ixy="0" ixz="0" '
+    'iyy="0.01" iyz="0" izz="0.01"/></inertial>\n'
+    '  <visual><origin xyz="0 0 0"/><geometri><box size="0.1 0.1 0.1"/></geometri></visual>\n'
+    '</link>\n'
+    '<joint name="j" type="revolute"><parent link="base"/><child link="arm"/>\n'
+    '  <limt lower="-1" upper="1" effort="1" velocity="1"/></joint>\n'
+    '<joint name="f" type="fixed"><parent link="arm"/><child link="lens"/></joint>\n'
+    '</robot>\n')
+
+
+def test_a_slip_of_a_urdf_element_name_is_said_with_the_name_meant():
+    # FLIR's Blackfly description (pulled in by Dingo, Jackal and Husky) writes <intertial>
+    # with <mass values=...>: URDF readers ignore both, and nothing said why the welded lens
+    # had no inertial. A custom element (<collision_checking>, a namespaced one) is no slip.
+    robot = parse_urdf_string(SLIPS)
+    slips = [(note.line, dict(note.values)['element'], dict(note.values)['meant'], note.link)
+             for note in robot.notes if note.rule == 'parse-misspelled-element']
+    assert slips == [(4, 'intertial', 'inertial', 'lens'), (6, 'colision', 'collision', 'lens'),
+                     (7, 'Visual', 'visual', 'lens'), (12, 'geometri', 'geometry', 'arm'),
+                     (15, 'limt', 'limit', 'arm')]
+    lens = robot.link('lens')
+    assert lens.inertial is None and not lens.collisions and len(lens.visuals) == 1
+    assert [element.group for element in lens.custom] == ['collision_checking',
+                                                          '{http://drake.mit.edu}'
+                                                          'proximity_properties']
+    (slip,) = [note for note in robot.notes if note.line == 4]
+    assert slip.severity == Severity.WARNING and slip.suggestion == 'rename it <inertial>'
+    assert "<intertial> in link 'lens' is not a URDF element" in slip.message
+    (limit,) = [note for note in robot.notes if note.line == 15]
+    assert "<limt> in <joint> 'j'" in limit.message
+    (mass,) = [note for note in robot.notes if note.rule == 'parse-missing-value'
+               and note.line == 11]
+    assert '(it has values="2": did you mean value?)' in mass.message

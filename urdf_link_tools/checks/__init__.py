@@ -60,6 +60,13 @@ PARSE_NOTE_RULES = (
          'the element has no effect (a misplaced <material> leaves the visual without its '
          'colour)', 'move it into the enclosing <visual> or <collision>',
          'urdfdom link.cpp (parseGeometry)'),
+    Rule('parse-misspelled-element', Severity.WARNING,
+         'a child of a link, inertial, visual, collision or joint whose name is a slip of '
+         "one URDF defines there (<intertial>, <colision>, <Inertial>, <limt>: difflib's "
+         'ratio 0.8 or more; a namespaced or unlike name is a custom element)',
+         'URDF readers ignore an element they do not know, and what it holds: the link has '
+         'no inertial or no collision geometry, the joint no limit, and nothing says why',
+         'rename it', 'URDF link and joint specifications'),
     Rule('parse-gazebo-inside-link', Severity.WARNING,
          'a <gazebo> element is written inside a <link>',
          'Gazebo reads <gazebo> extensions only as children of <robot> (with reference= the '

@@ -21,7 +21,7 @@ Numbers are read as urdfdom reads them where it matters to the user: a token wit
 
 from __future__ import annotations
 
-from typing import Callable, Dict, FrozenSet, List, Optional, Tuple, TypeVar
+from typing import Callable, Dict, FrozenSet, List, Optional, Sequence, Tuple, TypeVar
 
 from lxml import etree
 
@@ -30,6 +30,8 @@ from urdf_link_tools.findings import Finding, Severity
 from urdf_link_tools.model import IDENTITY, Material, Origin, ZERO3
 
 QUOTE_LIMIT = 40
+#: how alike a tag must be to a URDF element's to be read as a slip of it (difflib's ratio)
+NEAR_MISS = 0.8
 T = TypeVar('T')
 
 
@@ -183,8 +185,11 @@ def vector(ctx: Context, element: etree._Element, attr: str, count: int,
     text = element.get(attr)
     if text is None:
         if default is None:
+            slips = [name for name in element.keys() if near_miss(name, (attr,))]
             raise ctx.error(element, None, f'the {attr} attribute is required '
-                            f'({count} number{"s" if count > 1 else ""})')
+                            f'({count} number{"s" if count > 1 else ""})'
+                            + (f' (it has {slips[0]}="{quote(element.get(slips[0]))}": did '
+                               f'you mean {attr}?)' if slips else ''))
         return default
     values = read_numbers(ctx, text)
     if values is not None and len(values) == count:
@@ -256,6 +261,8 @@ def pick(element: etree._Element, tags: Tuple[str, ...],
                 found[tag] = child
             else:
                 extra.setdefault(tag, []).append(child)
+        elif isinstance(tag, str):
+            misspelled(ctx, child, element, tags)
     for tag, children in extra.items():
         # One finding per element and tag, however many extras (CAD exporters write five
         # <material> in one <visual>). A second <material> changes nothing a user sees (the
@@ -269,6 +276,44 @@ def pick(element: etree._Element, tags: Tuple[str, ...],
                  Severity.INFO if tag == 'material' else Severity.WARNING,
                  (('parent', str(element.tag)),))
     return found
+
+
+def near_miss(name: str, known: Sequence[str]) -> Optional[str]:
+    """Return the known name that ``name`` is a slip of ('intertial': 'inertial'), or None."""
+    lowered = name.lower()
+    if lowered in known:
+        return lowered
+    import difflib  # (only for a name that is not known: rare)
+    close = difflib.get_close_matches(lowered, known, n=1, cutoff=NEAR_MISS)
+    return close[0] if close else None
+
+
+def misspelled(ctx: Context, child: etree._Element, parent: etree._Element,
+               known: Sequence[str]) -> bool:
+    """
+    Note a child whose tag is a slip of one the parent may hold; return True if it is.
+
+    URDF readers skip an element they do not know, so ``<intertial>`` leaves the link
+    without an inertial and ``<colision>`` without collision geometry, and nothing said why
+    (FLIR's Blackfly description, included by Dingo, Jackal and Husky). A namespaced tag or
+    a name not close to any (``<collision_checking>``, ``<self_collision_checking>``) is
+    a custom element, not a slip.
+    """
+    tag = child.tag
+    if not isinstance(tag, str) or tag.startswith('{') or ':' in tag:
+        return False
+    guess = near_miss(tag, known)
+    if guess is None:
+        return False
+    name = parent.get('name')
+    where = (f" in link '{ctx.link}'" if parent.tag == 'link' else
+             f' in <{parent.tag}>' + (f" '{quote(name)}'" if name else '')
+             + ('' if parent.tag == 'joint' else ctx.where()))
+    ctx.note('parse-misspelled-element', child,
+             f'<{quote(tag)}>{where} is not a URDF element: URDF readers ignore it and what '
+             f'it holds (did you mean <{guess}>?)', f'rename it <{guess}>',
+             values=(('element', tag), ('meant', guess)))
+    return True
 
 
 def origin_of(ctx: Context, element: Optional[etree._Element]) -> Origin:

@@ -30,7 +30,8 @@ from urdf_link_tools.findings import INERTIA_NAMES, Severity
 from urdf_link_tools.model import (
     Box, Cylinder, Geometry, GeometryElement, Inertia, Inertial, Link, Material, Mesh, ONE3,
     Sphere)
-from urdf_link_tools.parser.context import Context, origin_of, pick, read_numbers, scalar, vector
+from urdf_link_tools.parser.context import (Context, misspelled, origin_of, pick, read_numbers,
+                                            scalar, vector)
 
 
 def _box(ctx: Context, element: etree._Element) -> Geometry:
@@ -174,6 +175,7 @@ def resolve_material(ctx: Context, reference: Material) -> Material:
 
 
 _INERTIAL_PARTS = ('origin', 'mass', 'inertia')
+_LINK_PARTS = ('inertial', 'visual', 'collision')
 
 
 def _inertial(ctx: Context, element: etree._Element) -> Inertial:
@@ -259,6 +261,8 @@ def link_of(ctx: Context, element: etree._Element) -> Link:
                      'move it out of the <link>, to the <robot> level, with reference set to '
                      'the name of the link it was in')
         elif isinstance(tag, str):
+            if misspelled(ctx, child, element, _LINK_PARTS):
+                continue  # ignored by URDF readers: not a custom element of the link
             index = custom_counts.get(tag, 0)
             custom_counts[tag] = index + 1
             custom.append(_custom_element(ctx, child, index))
