@@ -257,7 +257,7 @@ def test_a_flat_collision_mesh_in_an_overlap_does_not_crash_the_check(tmp_path):
          '--fail-on', 'never'], capture_output=True, text=True, timeout=120, cwd=ROOT)
     assert done.returncode == 0, (done.returncode, done.stderr[-2000:])
     assert "collision-overlap-at-rest: collision[0]: 'base' and 'hand' overlap" in done.stdout
-    assert 'touching (less than 0.1 mm deep)' in done.stdout
+    assert 'touching (less than 0.1 mm deep, as the parts of a CAD assembly touch)' in done.stdout
 
 
 def test_a_link_overlapping_many_is_one_finding_listing_them():
@@ -357,7 +357,7 @@ def test_links_welded_together_overlap_as_an_info_with_the_srdf_entry():
             box_link('cage', '0.1 0.2 0.2', '0.35 0 0'),
             box_link('arm', '0.1 0.1 0.1', '0 0 0'),
             joint('jf', 'fixed', 'trunk', 'face'), joint('jc', 'fixed', 'trunk', 'cage'),
-            joint('ja', arm_joint, 'trunk', 'arm', '0.3 0 0.15'))
+            joint('ja', arm_joint, 'trunk', 'arm', '0.3 0 0.14'))
     found = {(f.link, dict(f.values)['other_link']): f for f in overlaps(with_arm('fixed'))}
     welded = found[('cage', 'face')]
     assert welded.severity == Severity.INFO
@@ -577,3 +577,39 @@ def test_meshes_too_big_for_a_bvh_leave_their_pairs_untested(tmp_path, monkeypat
     findings = analyze(parse_urdf_string(text, str(tmp_path / 'r.urdf'))).findings
     assert [f.rule for f in findings if f.rule.startswith('collision-overlap')] == \
         ['collision-overlap-at-rest']
+
+
+def test_an_overlap_under_a_millimetre_is_parts_touching_an_info():
+    # Barrett's palm on its wrist (0.45 mm), Kassow's link 5 on link 6 (0.35 mm): parts of
+    # a CAD assembly touching. Still said (MoveIt sees the pair in collision), as an info.
+    def at(depth):
+        return robot('r', box_link('base', '0.2 0.2 0.2'), box_link('a'), box_link('b'),
+                     joint('ja', 'revolute', 'base', 'a', '0 0 0.5'),
+                     joint('jb', 'revolute', 'base', 'b', f'0 {0.1 - depth} 0.5'))
+    (touching,) = overlaps(at(0.0005))
+    assert touching.severity == Severity.INFO
+    assert 'touching (about 0.5 mm deep, as the parts of a CAD assembly touch)' in \
+        touching.message
+    (deep,) = overlaps(at(0.002))
+    assert deep.severity == Severity.WARNING and 'about 2 mm deep' in deep.message
+
+
+def test_an_srdf_naming_links_the_robot_lacks_is_said_with_the_link_meant():
+    # Kassow's SRDF expanded with its default prefix named '_link1' where the robot has
+    # 'kassow_link1': its 12 pairs disabled nothing, silently.
+    text = ROBOT.format(lower=-1, upper=1)
+    config = CheckConfig(check_meshes=False)
+
+    def unknown(entries):
+        analysis = analyze(parse_urdf_string(text),
+                           config_from_mapping({'disabled_collisions': entries}, config))
+        return [f for f in analysis.findings if f.rule == 'srdf-unknown-links']
+
+    assert unknown(['arm camera']) == []
+    (stale,) = unknown(['r_arm r_camera', 'arm camera', 'arm hand'])
+    assert stale.severity == Severity.WARNING
+    assert stale.message.startswith('2 of the 3 pairs of links the SRDF disables name links '
+                                    "this robot does not have, such as 'r_arm' (did you mean "
+                                    "'arm'?)")
+    (few,) = unknown(['arm camer', 'arm camera', 'base arm'])
+    assert few.severity == Severity.INFO and "did you mean 'camera'?" in few.message

@@ -295,6 +295,7 @@ def test_every_documented_rule_has_a_case_or_is_tested_elsewhere():
                  'mujoco-repeated-material', 'mujoco-repeated-element',
                  # test_checks_collisions.py
                  'collision-overlap-at-rest', 'collision-overlap-not-all-tested',
+                 'srdf-unknown-links',
                  # test_checks_alignment.py (mesh files)
                  'collision-visual-turned',
                  # test_checks_bounds.py (chains of links)

@@ -40,8 +40,9 @@ and collides the links of one model only when the robot's ``<gazebo>`` sets
 
 from __future__ import annotations
 
+from dataclasses import replace
 import logging
-from typing import (Dict, FrozenSet, Iterator, List, Mapping, Optional, Sequence, Set,
+from typing import (Dict, FrozenSet, Iterable, Iterator, List, Mapping, Optional, Sequence, Set,
                     Tuple, TYPE_CHECKING)
 
 from urdf_link_tools.checks.base import CheckContext, fmt, fmt_vector, Rule
@@ -58,9 +59,14 @@ LOG = logging.getLogger(__name__)
 
 OVERLAP = 'collision-overlap-at-rest'
 OVERLAP_LIMITED = 'collision-overlap-not-all-tested'
+UNKNOWN_PAIRS = 'srdf-unknown-links'
+#: how many names missing from the robot are tried for the link meant
+MEANT_TRIED = 20
 
 #: A link overlapping this many links at rest is one design choice (an envelope): one finding.
 ENVELOPE_MIN = 3
+#: an overlap shallower than this (in metres) is parts touching: an info
+TOUCHING = 0.001
 #: The pairs of such a finding whose depth and place it carries (the deepest first): a
 #: generated robot's envelope over 10,000 links stays one finding of bounded size.
 ENVELOPE_DETAIL = 100
@@ -91,8 +97,9 @@ RULES = (
          'step, unless their bodies are fused or parent and child below the world; Gazebo '
          "only when the robot's <gazebo> sets <self_collide>. Links welded together (fixed "
          'joints to the same link) never move apart and simulators fuse them: their overlap '
-         'is an info, for the SRDF. A pair the SRDF disables is left out for every target. '
-         'The severity follows the targets',
+         'is an info, for the SRDF, and so is an overlap under 1 mm deep (parts touching, '
+         'as a CAD assembly places them). A pair the SRDF disables is left out for every '
+         'target. The severity follows the targets',
          'move or shrink the collision geometry; if the overlap is intended, disable the pair '
          'in the SRDF (urdf-link-tools collisions writes it with reason="Default") and give '
          'the SRDF to the check (--srdf; node: disabled_collisions); for MuJoCo, exclude the '
@@ -108,6 +115,14 @@ RULES = (
          'triangle)', 'overlaps among the other pairs are not reported',
          'check the robot with urdf-link-tools collisions, or split it; simplify the meshes '
          'too big', 'this tool'),
+    Rule(UNKNOWN_PAIRS, Severity.WARNING,
+         'pairs of links the SRDF (--srdf; node: disabled_collisions) disables name links '
+         'this robot does not have: a warning when most do (an SRDF expanded with another '
+         "prefix than the URDF's, Kassow's), an info when a few do",
+         'those pairs disable nothing: the overlaps they were written for are reported, and '
+         'MoveIt, given the same SRDF, checks them', 'give the SRDF made for this robot (the '
+         "same prefix and arguments as the URDF's); the finding names the link meant",
+         'MoveIt SRDF (disable_collisions)'),
 )
 
 
@@ -140,7 +155,29 @@ def overlaps_report(robot, meshes: Mapping[int, object]):
 
 
 def check_overlaps(ctx: CheckContext) -> Iterator[Finding]:
-    """Report non-adjacent links in collision at MoveIt's default state."""
+    """
+    Report non-adjacent links in collision at MoveIt's default state.
+
+    Overlaps all under 1 mm deep are parts touching as a CAD assembly places them
+    (Barrett's palm on its wrist, 0.45 mm; Kassow's link 5 on link 6, 0.35 mm): still a
+    collision for MoveIt and Pinocchio unless the SRDF disables the pair (the Setup
+    Assistant does, as "Default"), and said so, but an info, not a fault to fix.
+    """
+    for finding in _overlaps(ctx):
+        if finding.rule == OVERLAP and finding.severity > Severity.INFO and \
+                _deepest_mm(finding) < TOUCHING * 1000.0:
+            finding = replace(finding, severity=Severity.INFO)
+        yield finding
+
+
+def _deepest_mm(finding: Finding) -> float:
+    """Return the depth of the deepest pair an overlap finding carries, in millimetres."""
+    values = dict(finding.values)
+    depths = [float(value) for value in str(values.get('depths_mm', '')).split()]
+    return max(depths + [float(values.get('depth_mm', 'inf'))])
+
+
+def _overlaps(ctx: CheckContext) -> Iterator[Finding]:
     if not overlaps_wanted(ctx.config):
         return  # nor import coal (about 30 MB of libraries) for findings that are dropped
     from urdf_link_tools.collision.overlap import MAX_BVH_TRIANGLES, MAX_PAIRS
@@ -671,8 +708,10 @@ def _worst_claims(seen_by: Sequence[Dict[str, Severity]]) -> Dict[str, Severity]
 
 def _depth_text(depth_m: float) -> str:
     depth_mm = depth_m * 1000.0
-    return f'about {fmt(depth_mm, 3)} mm deep' if depth_mm >= 0.1 else \
-        'touching (less than 0.1 mm deep)'
+    if depth_m >= TOUCHING:
+        return f'about {fmt(depth_mm, 3)} mm deep'
+    return (f'touching (about {fmt(depth_mm, 3)} mm deep' if depth_mm >= 0.1 else
+            'touching (less than 0.1 mm deep') + ', as the parts of a CAD assembly touch)'
 
 
 def _micrometres(point: Sequence[float]) -> List[float]:
@@ -834,6 +873,50 @@ def _envelope_finding(ctx: CheckContext, name: str, group: List['Overlap'],
         links=(name,) + others)
 
 
+def check_disabled_names(ctx: CheckContext) -> Iterator[Finding]:
+    """
+    Say when the pairs disabled by the SRDF name links the robot does not have.
+
+    Kassow's SRDF expanded with its default prefix names '_link1' where the URDF's links
+    are 'kassow_link1': all 12 of its pairs disabled nothing, and the overlaps they were
+    meant for stayed, with no word why.
+    """
+    pairs = sorted(ctx.config.disabled_collisions)
+    names = {link.name for link in ctx.robot.links}
+    unknown = [pair for pair in pairs if pair[0] not in names or pair[1] not in names]
+    if not unknown:
+        return
+    missing = list(dict.fromkeys(name for pair in unknown for name in pair
+                                 if name not in names))
+    guesses = [(name, _meant(name, names)) for name in missing[:MEANT_TRIED]]
+    first, meant = next(((name, guess) for name, guess in guesses if guess),
+                        (missing[0], None))
+    most = 2 * len(unknown) > len(pairs)
+    yield ctx.finding(
+        UNKNOWN_PAIRS, Severity.WARNING if most else Severity.INFO,
+        f'{len(unknown)} of the {len(pairs)} pairs of links the SRDF disables name links '
+        f"this robot does not have, such as '{first}'"
+        + (f" (did you mean '{meant}'?)" if meant else '')
+        + ': they disable nothing, and the overlaps at rest they were written for are '
+        'reported',
+        suggestion=('give the SRDF made for this robot: expanded with the same prefix and '
+                    "arguments as the URDF's" if most else
+                    'remove or rename the stale entries of the SRDF'),
+        values=(('unknown_pairs', len(unknown)), ('pairs', len(pairs)),
+                ('example', first)) + ((('meant', meant),) if meant else ()))
+
+
+def _meant(name: str, names: Iterable[str]) -> Optional[str]:
+    """Return the robot's link a name in the SRDF stands for: the same with a prefix, or near."""
+    fixed = sorted((other for other in names if other.endswith(name) or name.endswith(other)),
+                   key=lambda other: (abs(len(other) - len(name)), other))
+    if fixed:
+        return fixed[0]
+    import difflib
+    close = difflib.get_close_matches(name, sorted(names), n=1, cutoff=0.6)
+    return close[0] if close else None
+
+
 def _element_line(link, label: str):
     if link is None:
         return None
@@ -843,4 +926,4 @@ def _element_line(link, label: str):
     return link.line
 
 
-CHECKS = (check_overlaps,)
+CHECKS = (check_overlaps, check_disabled_names)
