@@ -807,3 +807,29 @@ def test_a_welded_tensor_off_its_geometry_is_judged_by_its_body(joint, flagged):
     findings = analyze(parse_urdf_string(text), NO_MESHES).findings
     mismatches = [f.link for f in findings if f.rule == 'inertia-geometry-mismatch']
     assert mismatches == (['wheel'] if flagged else []), findings
+
+
+def test_a_placeholder_over_one_bound_and_off_the_geometry_of_its_copies_is_one_finding():
+    # Robotnik RB-1: ixx=iyy=izz=1 on 6 links. One (a 1 kg head on its own joint) is over
+    # its bound: an error; the others, welded into a 100 kg column whose bounds allow it,
+    # were a separate warning for the same tensor, 65x to 695x off their geometry.
+    unit = inertial(1, 1)
+    parts = ''.join(
+        f'<joint name="w{i}" type="fixed"><parent link="column"/><child link="cover{i}"/>'
+        f'<origin xyz="0 0 {0.3 * i - 0.3}"/></joint>'
+        f'<link name="cover{i}">{unit}{box("0.1 0.1 0.1")}{box("0.1 0.1 0.1", "visual")}</link>'
+        for i in range(3))
+    text = ('<robot name="r"><link name="column">' + inertial(100, 80)
+            + box('2 2 3') + box('2 2 3', 'visual') + '</link>' + parts
+            + '<joint name="neck" type="revolute"><parent link="column"/><child link="head"/>'
+            '<origin xyz="0 0 1.6"/><axis xyz="0 0 1"/>'
+            '<limit lower="-1" upper="1" effort="1" velocity="1"/></joint>'
+            f'<link name="head">{unit}{box("0.2 0.2 0.1")}{box("0.2 0.2 0.1", "visual")}</link>'
+            '</robot>')
+    findings = analyze(parse_urdf_string(text), NO_MESHES).findings
+    rules = ('inertia-exceeds-extent', 'inertia-geometry-mismatch')
+    tensor = [f for f in findings if f.rule in rules]
+    assert [(f.rule, f.severity, f.links) for f in tensor] == [
+        ('inertia-exceeds-extent', Severity.ERROR, ('head', 'cover0', 'cover1', 'cover2'))]
+    assert 'cover0, cover1, cover2 carry it too (within the bound of the body each is in, ' \
+        'but off its collision geometry by 600x, 600x, 600x)' in tensor[0].message

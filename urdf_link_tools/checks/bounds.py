@@ -39,7 +39,7 @@ import numpy as np
 
 from urdf_link_tools.checks.base import CheckContext, fmt, fmt_inertia, fmt_vector, Rule
 from urdf_link_tools.checks.model_wide import grouped, listed, MODEL_WIDE_MIN
-from urdf_link_tools.checks.suggest import geometry_tensor, suggest
+from urdf_link_tools.checks.suggest import geometry_tensor, mismatch, suggest
 from urdf_link_tools.findings import Finding, Severity
 from urdf_link_tools.geometry import (
     Bounds, distance_outside, has_size, is_finite, origin_to_matrix, rpy_to_matrix,
@@ -430,7 +430,10 @@ def placeholder_carriers(ctx: CheckContext) -> Dict[str, Tuple[float, ...]]:
     (reported once by check_bounds); a link with the same six numbers whose bound could
     not be judged (its centre of mass outside its geometry) carries the same placeholder,
     and is listed in that finding rather than compared with its geometry on its own
-    (r6bot: ixx=iyy=izz=1 on 7 links from one macro line, 4 over their bounds).
+    (r6bot: ixx=iyy=izz=1 on 7 links from one macro line, 4 over their bounds). So does a
+    link within its bound (that of the body it is welded into) but more than
+    inertia_mismatch_factor off its own collision geometry: Robotnik RB-1's ixx=iyy=izz=1
+    on 6 links was an error on the one over its bound and a warning listing the other five.
 
     :return: link name -> the six numbers it shares
     """
@@ -448,7 +451,8 @@ def placeholder_carriers(ctx: CheckContext) -> Dict[str, Tuple[float, ...]]:
         if inertial is None or link.name in judged:
             continue
         values = inertial.inertia.as_tuple()
-        if values in over and _centre_outside(ctx, link):
+        if values in over and (_centre_outside(ctx, link) or
+                               off_own_geometry(ctx, link) is not None):
             candidates[link.name] = values
     # A placeholder from 3 links on, counting those over their bound and those carrying it
     # (Interbotix's grippers: 2 over, the third with its centre of mass off its body).
@@ -459,6 +463,31 @@ def placeholder_carriers(ctx: CheckContext) -> Dict[str, Tuple[float, ...]]:
                 if over[values] + counts[values] >= MODEL_WIDE_MIN}
     ctx.memo[key] = carriers
     return carriers
+
+
+def off_own_geometry(ctx: CheckContext, link: Link) -> Optional[float]:
+    """
+    Return how far a valid tensor is off its collision geometry's, when beyond the factor.
+
+    As inertia-geometry-mismatch compares them (sorted principal moments), without its
+    exceptions for a partial collision shape: for a link that carries a placeholder other
+    links are over their bounds with. None when within the factor or not comparable.
+    """
+    inertial = link.inertial
+    if inertial is None or not (math.isfinite(link.mass) and link.mass > 0.0):
+        return None
+    if not (is_finite(inertial.inertia.as_tuple()) and
+            is_finite(inertial.origin.xyz + inertial.origin.rpy)):
+        return None
+    declared = ctx.tensor(link)
+    if not (declared.gz_is_valid(link.mass) and declared.is_positive_definite()) or \
+            violates_triangle(declared.moments):
+        return None
+    expected = geometry_tensor(ctx, link)
+    if expected is None:
+        return None
+    off, _ = mismatch(declared.moments, principal_values(expected))
+    return off if math.isfinite(off) and off > ctx.config.inertia_mismatch_factor else None
 
 
 def _centre_outside(ctx: CheckContext, link: Link) -> bool:
@@ -539,11 +568,18 @@ def check_bounds(ctx: CheckContext) -> Iterator[Finding]:
                 own.append((name, inertia_values(tensor)))
         # How far outside, so that a few millimetres (within com-outside-geometry's
         # tolerance, no finding of its own) read as what they are (TIAGo's thumb: 8 mm).
-        away = [_distance_outside(ctx, ctx.robot.link(name)) for name in also]
-        carried = (f'; {listed(also)} {"carries" if len(also) == 1 else "carry"} it too '
-                   '(not judged by its bound: the centre of mass lies outside the geometry, '
-                   + ('by ' + ', '.join(fmt(value * 1000.0, 3) for value in away) + ' mm)')
-                   if also else '')
+        outside = tuple(name for name in also if _centre_outside(ctx, ctx.robot.link(name)))
+        away = [_distance_outside(ctx, ctx.robot.link(name)) for name in outside]
+        carried = (f'; {listed(outside)} {"carries" if len(outside) == 1 else "carry"} it '
+                   'too (not judged by its bound: the centre of mass lies outside the '
+                   'geometry, by ' + ', '.join(fmt(value * 1000.0, 3) for value in away)
+                   + ' mm)' if outside else '')
+        off = tuple(name for name in also if name not in outside)
+        factors = [off_own_geometry(ctx, ctx.robot.link(name)) or math.nan for name in off]
+        carried += (f'; {listed(off)} {"carries" if len(off) == 1 else "carry"} it too '
+                    '(within the bound of the body each is in, but off its collision geometry '
+                    'by ' + ', '.join(f'{fmt(value, 3)}x' for value in factors) + ')'
+                    if off else '')
         # Every link that declares it is counted (KHI's RS080N: 7 links, of which the
         # heaviest three are within their bound, read "4 links declare the same tensor").
         declared = tuple(link.name for link in ctx.robot.links
