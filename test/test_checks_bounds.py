@@ -833,3 +833,35 @@ def test_a_placeholder_over_one_bound_and_off_the_geometry_of_its_copies_is_one_
         ('inertia-exceeds-extent', Severity.ERROR, ('head', 'cover0', 'cover1', 'cover2'))]
     assert 'cover0, cover1, cover2 carry it too (within the bound of the body each is in, ' \
         'but off its collision geometry by 600x, 600x, 600x)' in tensor[0].message
+
+
+def _swapped(visual_size):
+    # A 0.4 m bar along x whose tensor has the moments of x and y swapped (the inertial rpy
+    # turned 90 degrees about z): the moments of the bar, on other axes.
+    return ('<robot name="r"><link name="base">' + inertial(5, 0.05) + box('0.3 0.3 0.3')
+            + '</link><joint name="j" type="revolute"><parent link="base"/><child link="bar"/>'
+            '<origin xyz="0 0 0.5"/><axis xyz="0 0 1"/>'
+            '<limit lower="-1" upper="1" effort="1" velocity="1"/></joint>'
+            '<link name="bar"><inertial><mass value="1"/><inertia ixx="0.01354" ixy="0" ixz="0" '
+            'iyy="0.00354" iyz="0" izz="0.01667"/></inertial>' + box('0.4 0.2 0.05')
+            + box(visual_size, 'visual') + '</link></robot>')
+
+
+def test_a_tensor_with_its_geometry_moments_on_other_axes_is_said_turned():
+    # KUKA KR 560 R3100-2's link_3 (241 kg): (6.42, 26.6, 29.6) kg m^2 where its mesh gives
+    # (26.7, 6.10, 28.6). Sorted, the moments matched: nothing was said.
+    findings = analyze(parse_urdf_string(_swapped('0.4 0.4 0.4')), NO_MESHES).findings
+    (turned,) = [f for f in findings if f.link == 'bar' and f.rule.startswith('inertia-')]
+    assert turned.rule == 'inertia-axes-turned' and turned.severity == Severity.WARNING
+    assert "about the inertial frame's y axis, where the geometry gives 0.01354 kg m^2, " \
+        'the tensor has 0.00354 (3.83x); the inertial frame looks turned' in turned.message
+    assert turned.suggestion.startswith('the declared tensor turned -90 degrees about z fits '
+                                        "the geometry's axes within 1x")
+    assert turned.suggested_inertia == pytest.approx((0.00354, 0, 0, 0.01354, 0, 0.01667))
+    # Over its bound (the visual no larger than the bar), the bound's finding says why.
+    findings = analyze(parse_urdf_string(_swapped('0.4 0.2 0.05')), NO_MESHES).findings
+    (over,) = [f for f in findings if f.link == 'bar' and f.rule.startswith('inertia-')]
+    assert over.rule == 'inertia-exceeds-extent'
+    assert "x: the collision geometry's moments, on other axes)" in over.message
+    assert 'the inertial frame looks turned; turned -90 degrees about z' in over.suggestion
+    assert over.suggested_inertia == pytest.approx((0.00354, 0, 0, 0.01354, 0, 0.01667))

@@ -139,7 +139,7 @@ def _rpy_text(rpy: Tuple[float, float, float]) -> str:
     return ' '.join('0' if abs(value) < 1e-12 else f'{value:.6g}' for value in rpy)
 
 
-def _axis_words(turn: np.ndarray) -> str:
+def axis_words(turn: np.ndarray) -> str:
     """Say a turn as people do: '90 degrees about x', else by its rpy."""
     if int(np.count_nonzero(np.diag(turn) == 1.0)) != 1:  # not about one of the axes
         return f'by rpy="{_rpy_text(matrix_to_rpy(turn))}"'
@@ -234,7 +234,7 @@ def _percents(values: List[float]) -> str:
 
 
 def _said(found: Turned) -> str:
-    return (f'its collision geometry is its visual geometry turned {_axis_words(found.turn)}'
+    return (f'its collision geometry is its visual geometry turned {axis_words(found.turn)}'
             f': their bounds share {_percents([found.placed])} as placed, '
             f'{_percents([found.turned])} with the collision turned back')
 
@@ -272,7 +272,7 @@ def check_turned(ctx: CheckContext) -> Iterator[Finding]:
                     f'turn the collision geometry: <origin rpy="{rpy}"/> on the collision'
                     if rpy else 'turn the collision geometry back'))
                 + " (or the visual's, if the collision is the right one)",
-                values=(('turn', _axis_words(turned.turn)), ('rpy', rpy),
+                values=(('turn', axis_words(turned.turn)), ('rpy', rpy),
                         ('overlap_placed', fmt(turned.placed, 3)),
                         ('overlap_turned', fmt(turned.turned, 3))))
 
@@ -295,7 +295,7 @@ def _group(ctx: CheckContext, members: List[Turned]) -> Finding:
             f'{name}: rpy="{rpy}"' for name, rpy in fixes if rpy) or 'each back')
     turns: Dict[str, int] = {}
     for turned in members:
-        words = _axis_words(turned.turn)
+        words = axis_words(turned.turn)
         turns[words] = turns.get(words, 0) + 1
     how_turned = next(iter(turns)) if len(turns) == 1 else '(' + ', '.join(
         f'{words} on {count}' for words, count in turns.items()) + ')'

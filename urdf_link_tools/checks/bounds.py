@@ -37,9 +37,11 @@ from typing import Dict, Iterator, List, Optional, Tuple
 
 import numpy as np
 
+from urdf_link_tools.checks.alignment import axis_words
 from urdf_link_tools.checks.base import CheckContext, fmt, fmt_inertia, fmt_vector, Rule
 from urdf_link_tools.checks.model_wide import grouped, listed, MODEL_WIDE_MIN
-from urdf_link_tools.checks.suggest import geometry_tensor, mismatch, suggest
+from urdf_link_tools.checks.suggest import (about_axes, AXES_SAME, AXES_TURNED, best_turn,
+                                            geometry_tensor, mismatch, suggest)
 from urdf_link_tools.findings import Finding, Severity
 from urdf_link_tools.geometry import (
     Bounds, distance_outside, has_size, is_finite, origin_to_matrix, rpy_to_matrix,
@@ -723,6 +725,39 @@ def _unit_slip(ctx: CheckContext, link: Link, found: Excess) -> Optional[Tuple[o
     return None
 
 
+def _turned_frame(ctx: CheckContext,
+                  link: Link) -> Optional[Tuple[Optional[np.ndarray], str]]:
+    """
+    Return the tensor turned onto its geometry's axes and the fix, when its frame is turned.
+
+    (None, '') when the moments are the geometry's on other axes, but no quarter or half
+    turn puts them on its axes: the geometry's own tensor stays the fix.
+
+    KUKA KR 210 R2700-2's link_3 declares (3.60, 21.8, 21.4) kg m^2 where its collision
+    mesh gives (22.1, 2.04, 22.2): the geometry's moments about other axes (the inertial rpy
+    turned 90 degrees about z), 1.51x over its bound about y, and said to be "the tensor of
+    a shape larger than the part".
+    """
+    expected = geometry_tensor(ctx, link)
+    if expected is None:
+        return None
+    declared = ctx.tensor(link)
+    want, axes = np.linalg.eigh(expected)
+    off, _ = mismatch(declared.moments, want)
+    apart, _ = about_axes(declared.matrix, axes, want)
+    if not (off <= AXES_SAME and math.isfinite(apart) and apart >= AXES_TURNED):
+        return None
+    turn, fit = best_turn(declared.matrix, axes, want)
+    if not fit <= AXES_SAME:
+        return None, ''  # said so; the geometry's tensor is the fix (the part stands askew)
+    tensor = turn @ declared.matrix @ turn.T
+    return tensor, (f"the moments are the collision geometry's (within {fmt(off, 3)}x) about "
+                    f'other axes, {fmt(apart, 3)}x off about its own: the inertial frame looks '
+                    f'turned; turned {axis_words(turn)}, the tensor fits them within '
+                    f'{fmt(fit, 3)}x: {fmt_inertia(inertia_values(tensor))} (in the same '
+                    'inertial frame), or fix the rpy of the inertial origin')
+
+
 #: A tensor this many times over its link's bound needs a body this many times heavier.
 PLACEHOLDER_MASS_FACTOR = 10.0
 
@@ -844,16 +879,20 @@ def _finding(ctx: CheckContext, link: Link, found: Excess, suggesting: bool = Tr
     lo, hi = found.bounds
     gyration = math.sqrt(found.moment / link.mass)
     over = found.moment / found.bound if found.bound > 0.0 else math.inf
+    turned: Optional[Tuple[Optional[np.ndarray], str]] = None
     if found.of_robot:
         size = float(np.linalg.norm(hi - lo))
         claim = (f'larger than the whole robot ({fmt(size, 3)} m across at its zero '
                  'configuration; the link has no geometry of 1 cm or more): no part of it '
                  f'has a radius of gyration over {fmt(size, 3)} m')
     else:
+        turned = _turned_frame(ctx, link) if suggesting else None
         claim = (f'more than any {fmt(link.mass)} kg body inside the visual and collision '
                  f'geometry of its body can have'
-                 + (f' ({fmt(over, 3)}x: the tensor of a shape larger than the part, or parts '
-                    'the meshes leave out?)' if over < CLEAR_EXCESS else '')
+                 + ((f" ({fmt(over, 3)}x: the collision geometry's moments, on other axes)"
+                     if turned is not None else
+                     f' ({fmt(over, 3)}x: the tensor of a shape larger than the part, or '
+                     'parts the meshes leave out?)') if over < CLEAR_EXCESS else '')
                  + f': at most m ({others}) = {fmt(found.bound)} '
                  f'kg m^2 with all the mass at the corners of {fmt_vector(lo, 3)} to '
                  f'{fmt_vector(hi, 3)} m'
@@ -887,6 +926,8 @@ def _finding(ctx: CheckContext, link: Link, found: Excess, suggesting: bool = Tr
     unit = _unit_slip(ctx, link, found) if suggesting and not found.of_robot else None
     if unit is not None:
         tensor, text = unit
+    elif turned is not None and turned[0] is not None:
+        tensor, text = turned
     if suggesting and not found.of_robot and found.outside == 0.0 and \
             'inertial origin' not in text and _face_axes(link, lo, hi):
         # The origin left at the part's end or corner is the likelier fault (OP2's arms).

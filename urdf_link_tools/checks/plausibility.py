@@ -28,6 +28,7 @@ from typing import Dict, Iterator, List, Optional, Tuple
 
 import numpy as np
 
+from urdf_link_tools.checks.alignment import axis_words
 from urdf_link_tools.checks.base import CheckContext, fmt, fmt_inertia, fmt_vector, Rule
 from urdf_link_tools.checks.bounds import (body_extent, COM_MIN_TOLERANCE, COM_TOLERANCE,
                                            excess, FUSED_AWAY, fused_change,
@@ -36,7 +37,8 @@ from urdf_link_tools.checks.density import density_judged, density_verdict, grou
     negligible_in_its_body, volume_range
 from urdf_link_tools.checks.model_wide import grouped, grouped_by_value, listed, \
     MODEL_WIDE_MIN
-from urdf_link_tools.checks.suggest import geometry_tensor, mismatch, suggest, visual_tensor
+from urdf_link_tools.checks.suggest import (about_axes, AXES_SAME, AXES_TURNED, best_turn,
+                                            geometry_tensor, mismatch, suggest, visual_tensor)
 from urdf_link_tools.findings import Finding, Severity
 from urdf_link_tools.geometry import (
     distance_outside, has_size, is_finite, union_bounds)
@@ -46,6 +48,17 @@ from urdf_link_tools.model import Link
 
 
 RULES = (
+    Rule('inertia-axes-turned', Severity.WARNING,
+         "a tensor whose principal moments match the collision geometry's (sorted, within "
+         "2x) but lie on other axes: about one of the geometry's principal axes it is 3x or "
+         'more off (an inertial origin rpy, or a CAD frame, turned by a quarter turn); 3 or '
+         'more links turned alike are one finding',
+         'the link resists turning about the wrong axes: joints too sluggish about one '
+         'axis and too twitchy about another in simulation and control, while every moment '
+         'looks plausible',
+         "use the suggested tensor (the declared one turned onto the geometry's axes, in the "
+         'same inertial frame), or fix the inertial origin rpy',
+         'this tool (principal axes of the declared and the geometry tensor)'),
     Rule('inertia-geometry-mismatch', Severity.WARNING,
          "a principal moment differs from the collision geometry's by more than "
          'inertia_mismatch_factor (10x by default), either way (not when the tensor is within '
@@ -740,7 +753,79 @@ def check_solid_metal(ctx: CheckContext) -> Iterator[Finding]:
         links=links)
 
 
-CHECKS = (check_mismatches, check_densities, check_solid_metal, check_coms)
+def turned_axes(ctx: CheckContext, link: Link) -> Optional[Finding]:
+    """
+    Flag a tensor with the geometry's moments on other axes: its frame turned.
+
+    KUKA KR 560 R3100-2's link_3 (241 kg) declares (6.42, 26.6, 29.6) kg m^2 about its
+    inertial axes where its collision mesh gives (26.7, 6.10, 28.6): the moments agree, the
+    small one lies across the arm instead of along it (the inertial rpy turned 90 degrees
+    about z), and inertia-geometry-mismatch, comparing sorted moments, said nothing.
+    """
+    if not _usable(link):
+        return None
+    declared = ctx.tensor(link)
+    if not (declared.gz_is_valid(link.mass) and declared.is_positive_definite()) or \
+            violates_triangle(declared.moments) or declared.moments[0] < MUJOCO_EPS:
+        return None
+    if negligible_in_its_body(ctx, link) or excess(ctx, link) is not None or \
+            link.name in placeholder_carriers(ctx):
+        return None
+    expected = geometry_tensor(ctx, link)
+    if expected is None:
+        return None
+    want, axes = np.linalg.eigh(expected)
+    off, _ = mismatch(declared.moments, want)
+    if not off <= AXES_SAME:
+        return None  # not the geometry's moments (inertia-geometry-mismatch's, if far off)
+    matrix = declared.matrix
+    apart, worst = about_axes(matrix, axes, want)
+    if not (math.isfinite(apart) and apart >= AXES_TURNED):
+        return None
+    turn, fit = best_turn(matrix, axes, want)
+    axis = axes[:, worst]
+    named = next((f'{"xyz"[index]} axis' for index in range(3) if abs(axis[index]) > 0.99),
+                 f'axis ({fmt_vector(axis, 3)})')
+    along = float(axis @ matrix @ axis)
+    simple = fit <= AXES_SAME
+    suggested = turn @ matrix @ turn.T if simple else expected
+    how = (f"the declared tensor turned {axis_words(turn)} fits the geometry's axes within "
+           f'{fmt(fit, 3)}x: ' if simple else
+           "no quarter turn of the declared tensor fits the geometry's axes: the collision "
+           "geometry's tensor at uniform density is ")
+    values = inertia_values(suggested)
+    return ctx.finding(
+        'inertia-axes-turned', Severity.WARNING,
+        f'principal moments {fmt_vector(declared.moments)} kg m^2 match the collision '
+        f"geometry's ({fmt_vector(want)}, within {fmt(off, 3)}x) but lie on other axes: "
+        f"about the inertial frame's {named}, where the geometry gives "
+        f'{fmt(float(want[worst]))} kg m^2, the tensor has {fmt(along)} '
+        f'({fmt(apart, 3)}x); the inertial frame looks turned',
+        link=link.name, element='inertial/inertia', line=link.inertial.inertia.line,
+        suggestion=how + ' '.join(f'{name}="{value:.9g}"' for name, value in zip(
+            ('ixx', 'ixy', 'ixz', 'iyy', 'iyz', 'izz'), values))
+        + ' (in the same inertial frame); or fix the rpy of the inertial origin',
+        values=(('factor', apart), ('moments_match', off),
+                ('turn', axis_words(turn) if simple else '')),
+        suggested_inertia=values)
+
+
+def check_axes(ctx: CheckContext) -> Iterator[Finding]:
+    """Report tensors turned off their geometry's axes: per link, or once for 3 or more alike."""
+    by_turn: Dict[str, List[Finding]] = {}
+    for link in ctx.robot.links:
+        if ctx.robot.link(link.name) is not link:
+            continue  # a duplicated name: only the first is checked
+        found = turned_axes(ctx, link)
+        if found is not None:
+            by_turn.setdefault(str(dict(found.values)['turn']), []).append(found)
+    for turn, findings in by_turn.items():
+        yield from grouped(ctx, findings, 'links declare tensors whose moments are their '
+                                          "geometry's on other axes"
+                           + (f' (each turned {turn})' if turn else ''), own_fixes=True)
+
+
+CHECKS = (check_mismatches, check_axes, check_densities, check_solid_metal, check_coms)
 
 
 def _volume_text(smallest: float, largest: float) -> str:

@@ -32,6 +32,7 @@ from typing import Optional, Tuple
 
 import numpy as np
 
+from urdf_link_tools.checks.alignment import TURNS
 from urdf_link_tools.checks.base import CheckContext, fmt, fmt_inertia, fmt_vector
 from urdf_link_tools.checks.density import density_verdict, geometry_is_the_part, \
     group_bounds, volume_range
@@ -81,6 +82,36 @@ def mismatch(have: np.ndarray, want: np.ndarray) -> Tuple[float, int]:
     spread = np.maximum(ratios, 1.0 / ratios)
     worst = int(np.argmax(spread))
     return float(spread[worst]), worst
+
+
+#: declared moments within this of the geometry's, sorted, are the part's...
+AXES_SAME = 2.0
+#: ...and a declared moment this far off the geometry's about one of its axes is on another
+AXES_TURNED = 3.0
+
+
+def about_axes(matrix: np.ndarray, axes: np.ndarray, want: np.ndarray) -> Tuple[float, int]:
+    """
+    Return how far a tensor's moments about the geometry's principal axes are off, and where.
+
+    :param matrix: the tensor
+    :param axes: the geometry tensor's principal axes (columns), in the same frame
+    :param want: the geometry's principal moments, in the order of ``axes``
+    :return: (factor >= 1 of the worst axis, its index); (inf, 0) when not comparable
+    """
+    along = np.einsum('ji,jk,ki->i', axes, matrix, axes)
+    if not (np.all(np.isfinite(along)) and np.all(along > 0.0) and np.all(want > 0.0)):
+        return math.inf, 0
+    spread = np.maximum(along / want, want / along)
+    worst = int(np.argmax(spread))
+    return float(spread[worst]), worst
+
+
+def best_turn(matrix: np.ndarray, axes: np.ndarray, want: np.ndarray) -> Tuple[np.ndarray, float]:
+    """Return the quarter or half turn putting a tensor on the geometry's axes, and its fit."""
+    fits = [about_axes(turn @ matrix @ turn.T, axes, want)[0] for turn in TURNS]
+    best = min(range(len(TURNS)), key=lambda index: fits[index])
+    return TURNS[best], fits[best]
 
 
 def geometry_tensor(ctx: CheckContext, link: Link) -> Optional[np.ndarray]:
