@@ -518,7 +518,8 @@ def test_lines_a_message_names_are_the_sources_lines(tmp_path):
     assert "'j1' (line 12), 'j2' (line 14)" in parents['message'], parents
     # The repeated <inertial> of each link: the second, on line 6 of the macro's body.
     (repeated,) = [f for f in findings if f['rule'] == 'mujoco-repeated-element']
-    assert '<inertial> in a link (line 6)' in repeated['message'], repeated
+    assert "<inertial> in link 'a' (line 6), <inertial> in link 'b' (line 6)" in \
+        repeated['message'], repeated
     assert not re.search(r'\(line (?!6\))', repeated['message']), repeated
 
 

@@ -211,8 +211,12 @@ def _repeated(ctx: CheckContext) -> Iterator[Finding]:
             values=(('count', len(materials)),), links=links)
     if others:
         links = tuple(dict.fromkeys(note.link for _, _, note in others if note.link))
-        kinds = ', '.join(dict.fromkeys(f'<{tag}> in a {parent} (line {note.line})'
-                                        for parent, tag, note in others[:5]))
+        # Named by link: one macro line made for each side reads '(line 239)' twice (ARI).
+        kinds = ', '.join(dict.fromkeys(
+            (f"<{tag}> in link '{note.link}'" if parent == 'link' else
+             f"<{tag}> in a {parent} of '{note.link}'" if note.link else
+             f'<{tag}> in a {parent}') + f' (line {note.line})'
+            for parent, tag, note in others[:5]))
         first = others[0]
         yield ctx.finding(
             'mujoco-repeated-element', Severity.ERROR,
