@@ -124,7 +124,21 @@ def test_an_srdf_that_cannot_be_the_moveit_configs_is_said(tmp_path):
                           '<xacro:arg name="prefix" default=""/><disable_collisions '
                           'link1="$(arg prefix)arm" link2="$(arg prefix)camera" '
                           'reason="Never"/></robot>')
-    status, _, err = run(['check', str(robot), '--srdf', str(xacro_srdf)])
+    # A .srdf.xacro is expanded as the robot is, with the same arguments (Kassow's SRDF,
+    # expanded by hand with its default prefix, named none of the robot's links).
+    status, out, err = run(['check', str(robot), '--no-meshes', '--format', 'json',
+                            '--srdf', str(xacro_srdf)])
+    assert status in (0, 1, 2) and RULE not in out, err
+    robot_xacro = tmp_path / 'robot.urdf.xacro'
+    robot_xacro.write_text(ROBOT.format(lower=-1, upper=1))
+    status, out, err = run(['check', str(robot_xacro), '--no-meshes', '--format', 'json',
+                            '--srdf', str(xacro_srdf), 'prefix:=r_'])
+    rules = [finding['rule'] for finding in json.loads(out)['findings']]
+    assert RULE in rules and 'srdf-unknown-links' in rules, err
+    # xacro in a file not named .xacro is not run: said.
+    disguised = tmp_path / 'robot_xacro.srdf'
+    disguised.write_text(xacro_srdf.read_text())
+    status, _, err = run(['check', str(robot), '--srdf', str(disguised)])
     assert status == EXIT_USAGE and 'this SRDF is xacro: expand it first' in err
     empty = tmp_path / 'empty.srdf'
     empty.write_text('<robot name="r"><group name="arm"><link name="arm"/></group></robot>')

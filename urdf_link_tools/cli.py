@@ -287,7 +287,7 @@ def _check_config(args: argparse.Namespace, err: Optional[TextIO] = None):
         changes['targets'] = list(args.target)
     if getattr(args, 'srdf', None):
         changes['disabled_collisions'] = sorted(
-            config.disabled_collisions | _srdf_pairs(args.srdf, err))
+            config.disabled_collisions | _srdf_pairs(args.srdf, err, args))
     if args.no_meshes:
         changes['check_meshes'] = False
     try:
@@ -296,20 +296,29 @@ def _check_config(args: argparse.Namespace, err: Optional[TextIO] = None):
         raise UsageError(str(exc)) from None
 
 
-def _srdf_pairs(paths: List[str], err: Optional[TextIO] = None):
+def _srdf_pairs(paths: List[str], err: Optional[TextIO] = None,
+                args: Optional[argparse.Namespace] = None):
     """
     Return the pairs of links the SRDF files disable (any reason).
 
-    A URDF or an unexpanded ``.srdf.xacro`` given as the SRDF is a usage error (its pairs
-    would be silently missing); an SRDF that disables no pair gets a note.
+    A ``.srdf.xacro`` is expanded as the robot is, in the same sandbox with the same
+    ``NAME:=VALUE`` arguments and packages (a prefix given to both: Kassow's SRDF, expanded
+    by hand with its default prefix, named none of the robot's links). A URDF, or xacro in a
+    file not named ``.xacro``, given as the SRDF is a usage error (its pairs would be
+    silently missing); an SRDF that disables no pair gets a note.
     """
     from urdf_link_tools.collision.srdf import disabled_pairs, read_srdf
     from urdf_link_tools.errors import UrdfInputError
     pairs = set()
     for path in paths:
         try:
-            with open(path, 'rb') as stream:
-                root = read_srdf(stream.read(16 << 20))
+            if args is not None and path.endswith('.xacro'):
+                from urdf_link_tools.xacro.sandbox import expand_xacro
+                root = read_srdf(expand_xacro(
+                    path, _xacro_options(args, own_package(args, path))).data)
+            else:
+                with open(path, 'rb') as stream:
+                    root = read_srdf(stream.read(16 << 20))
         except OSError as exc:
             raise UsageError(f'--srdf {path}: cannot read it: {exc.strerror}') from None
         except UrdfInputError as exc:
@@ -722,7 +731,8 @@ def _add_check_parser(commands) -> None:
     check.add_argument('--srdf', action='append', metavar='SRDF', default=[],
                        help="the robot's SRDF (MoveIt config): the pairs of links its "
                             '<disable_collisions> names are not reported as overlapping at '
-                            'rest (repeatable)')
+                            'rest (repeatable; a .srdf.xacro is expanded with the same '
+                            'NAME:=VALUE arguments)')
     check.add_argument('--target', action='append', metavar='NAME', default=[],
                        help='what the robot is loaded into: mujoco, gazebo, moveit, rviz, kdl, '
                             'pinocchio or all (repeatable or comma-separated; default all): '

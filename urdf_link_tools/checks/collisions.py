@@ -892,15 +892,18 @@ def check_disabled_names(ctx: CheckContext) -> Iterator[Finding]:
     first, meant = next(((name, guess) for name, guess in guesses if guess),
                         (missing[0], None))
     most = 2 * len(unknown) > len(pairs)
+    prefix = meant[:len(meant) - len(first)] if meant and meant.endswith(first) else ''
     yield ctx.finding(
         UNKNOWN_PAIRS, Severity.WARNING if most else Severity.INFO,
         f'{len(unknown)} of the {len(pairs)} pairs of links the SRDF disables name links '
         f"this robot does not have, such as '{first}'"
         + (f" (did you mean '{meant}'?)" if meant else '')
         + ': they disable nothing, and the overlaps at rest they were written for are '
-        'reported',
-        suggestion=('give the SRDF made for this robot: expanded with the same prefix and '
-                    "arguments as the URDF's" if most else
+        'reported' + (f"; the robot's link names begin with '{prefix}' where the SRDF's do "
+                      'not' if prefix and most else ''),
+        suggestion=('give the SRDF made for this robot, expanded with the prefix and '
+                    "arguments of the URDF (a .srdf.xacro given to --srdf takes the check's "
+                    'NAME:=VALUE arguments)' if most else
                     'remove or rename the stale entries of the SRDF'),
         values=(('unknown_pairs', len(unknown)), ('pairs', len(pairs)),
                 ('example', first)) + ((('meant', meant),) if meant else ()))
