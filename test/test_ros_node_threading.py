@@ -369,6 +369,68 @@ def test_ros_node_process_stops_cleanly_on_ctrl_c_twice_as_ros2_launch_sends_it(
                                ('Traceback', 'KeyboardInterrupt', 'FATAL'))
 
 
+SECOND_SIGINT_AT_THE_WORST_MOMENT = """
+import os
+import signal
+import sys
+import threading
+import time
+import types
+
+from urdf_link_tools.ros import node as node_module
+
+# The second SIGINT of a pair, pending at the worst moment: when the stop ignores SIGINT
+# (CPython's signal.signal runs the pending handlers first). Once in about 40 CI runs it
+# came there by itself; Python's handler then raised KeyboardInterrupt inside the stop, which
+# skipped the rest of it, and an executor thread still spinning at the interpreter's end
+# aborted the process ('terminate called without an active exception').
+real_signal = signal.signal
+
+
+def second_sigint_pending(signum, handler):
+    if signum == signal.SIGINT and handler is signal.SIG_IGN:
+        os.kill(os.getpid(), signal.SIGINT)
+    return real_signal(signum, handler)
+
+
+node_module.signal = types.SimpleNamespace(
+    **{name: getattr(signal, name) for name in dir(signal) if name.isupper()},
+    signal=second_sigint_pending)
+destroyed = []
+destroy_node = node_module.UrdfLinkToolsNode.destroy_node
+node_module.UrdfLinkToolsNode.destroy_node = (
+    lambda self: (destroy_node(self), destroyed.append(True)))
+
+
+def first_sigint():  # once every executor spins
+    deadline = time.monotonic() + 60.0
+    while time.monotonic() < deadline and sum(
+            thread.name.startswith('urdf_link_tools-executor-')
+            for thread in threading.enumerate()) < 3:
+        time.sleep(0.05)
+    os.kill(os.getpid(), signal.SIGINT)
+
+
+threading.Thread(target=first_sigint, daemon=True).start()
+node_module.main(['node', '--ros-args', '-r', '__ns:=/ult_second_sigint'])
+spinning = [thread.name for thread in threading.enumerate()
+            if thread.name.startswith('urdf_link_tools-executor-') and thread.is_alive()]
+print('stopped:', bool(destroyed), 'still spinning:', spinning)
+"""
+
+
+def test_a_second_sigint_as_the_stop_begins_skips_none_of_it():
+    import os
+    import sys
+    done = subprocess.run([sys.executable, '-c', SECOND_SIGINT_AT_THE_WORST_MOMENT],
+                          capture_output=True, text=True, timeout=120, cwd=REPO,
+                          env=dict(os.environ, ROS_DOMAIN_ID=str(allocate_domain_id()),
+                                   ROS_AUTOMATIC_DISCOVERY_RANGE='LOCALHOST'))
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert 'stopped: True still spinning: []' in done.stdout, (done.stdout, done.stderr)
+    assert 'Traceback' not in done.stderr, done.stderr[-3000:]
+
+
 def test_a_worker_error_after_shutdown_is_a_stop_not_a_rejected_description(monkeypatch):
     # SIGTERM shuts the context down while the worker publishes an analysis: the publish
     # fails ("publisher's context is invalid"), and the node must not then report that

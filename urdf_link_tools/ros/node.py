@@ -606,6 +606,13 @@ def main(args: Optional[list] = None) -> None:
     # callback waits up to that long for the GIL at every step; 1 ms keeps answers prompt
     # while an analysis runs.
     sys.setswitchinterval(0.001)
+    # Set before rclpy.init, so that rclpy's handler chains to it as to Python's own (rclpy's
+    # signal thread still shuts the context down on SIGINT).
+    interrupt = _InterruptOnce()
+    try:
+        signal.signal(signal.SIGINT, interrupt)
+    except ValueError:  # main() called from a thread other than the main one
+        pass
     rclpy.init(args=args)
     node = None
     executors: List[Executor] = []
@@ -637,11 +644,39 @@ def main(args: Optional[list] = None) -> None:
         except RuntimeError:
             # Two SIGINTs at once (Ctrl-C on ros2 launch): the second KeyboardInterrupt came
             # while the wait restored its lock after the first ('release unlocked lock').
+            # (No second one comes since _InterruptOnce; kept for a handler set by others.)
             pass
+        # Stopping (SIGTERM): a SIGINT from here on is no KeyboardInterrupt (see _stop).
+        interrupt.armed = False
     except (KeyboardInterrupt, ExternalShutdownException):
         pass
     finally:
+        interrupt.armed = False  # (on an error out of the start, too)
         _stop(node, executors, threads)
+
+
+class _InterruptOnce:
+    """
+    main()'s SIGINT handler: KeyboardInterrupt the first time, as Python's; nothing after.
+
+    Ctrl-C on ``ros2 launch`` reaches the node twice, the terminal's SIGINT and launch's own,
+    at times at the same instant. Python's handler raised a second KeyboardInterrupt wherever
+    the main thread was after the first: in main()'s ``except`` or ``finally``, or in _stop
+    before it ignored SIGINT (``signal.signal`` runs pending handlers first). Caught there,
+    it skipped the whole stop: main() returned with the executor threads still spinning, and
+    one that came back from rcl_wait while the interpreter finalized was ended inside
+    pybind11's GIL re-acquisition, which may not throw: "terminate called without an active
+    exception", SIGABRT, once in about 40 CI runs of the double-SIGINT test.
+    """
+
+    def __init__(self) -> None:
+        #: raise on the next SIGINT (cleared by the first one, and by main() when it stops)
+        self.armed = True
+
+    def __call__(self, signum: int, frame: Any) -> None:
+        if self.armed:
+            self.armed = False
+            raise KeyboardInterrupt
 
 
 def _stop(node: Optional['UrdfLinkToolsNode'], executors: List[Executor],
@@ -651,34 +686,35 @@ def _stop(node: Optional['UrdfLinkToolsNode'], executors: List[Executor],
 
     Ctrl-C on ``ros2 launch`` reaches the node twice: the terminal's SIGINT, then launch's
     own a moment later. That second one raised KeyboardInterrupt in the middle of this
-    cleanup (a traceback and exit -2 in a third of the stops of a new user's trial).
+    cleanup (a traceback and exit -2 in a third of the stops of a new user's trial); main()'s
+    :class:`_InterruptOnce` raises none after the first, so nothing here is skipped.
     """
-    try:
-        try:  # (not restored: the process ends once main() returns)
-            signal.signal(signal.SIGINT, signal.SIG_IGN)
-        except ValueError:  # main() called from a thread other than the main one
-            pass
-        # The context first: its shutdown wakes every executor's wait, so each thread leaves
-        # its spin before its executor and the nodes are destroyed. An executor shut down
-        # while another thread still waited on it (on SIGINT with requests in flight) freed
-        # what that wait used: a segmentation fault, about one stop in five.
-        try:
-            rclpy.try_shutdown()
-        except Exception as exc:  # noqa: B902 (rclpy's RCLError is not public)
-            # rclpy's own SIGINT handling (its signal thread) shut the context down between
-            # try_shutdown's check and its call, on two SIGINTs at once: 'rcl_shutdown
-            # already called' (a traceback and exit 1 in one CI run). Down is what we want.
-            if 'already called' not in str(exc):
-                raise
-        for thread in threads:
-            if thread.ident is not None:  # (one made but not started cannot be joined)
-                thread.join(5.0)
-        for executor in reversed(executors):
-            executor.shutdown()
-        if node is not None:
-            node.destroy_node()
-    except KeyboardInterrupt:  # one that came before SIGINT was ignored: stopping anyway
+    try:  # (not restored: the process ends once main() returns)
+        # Ignored outright, not just left to the disarmed handler: at its end the interpreter
+        # resets a Python-handled SIGINT to the default, which would kill the process on a
+        # late one. (Also takes rclpy's handler out: no second shutdown from its thread.)
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+    except ValueError:  # main() called from a thread other than the main one
         pass
+    # The context first: its shutdown wakes every executor's wait, so each thread leaves
+    # its spin before its executor and the nodes are destroyed. An executor shut down
+    # while another thread still waited on it (on SIGINT with requests in flight) freed
+    # what that wait used: a segmentation fault, about one stop in five.
+    try:
+        rclpy.try_shutdown()
+    except Exception as exc:  # noqa: B902 (rclpy's RCLError is not public)
+        # rclpy's own SIGINT handling (its signal thread) shut the context down between
+        # try_shutdown's check and its call, on two SIGINTs at once: 'rcl_shutdown
+        # already called' (a traceback and exit 1 in one CI run). Down is what we want.
+        if 'already called' not in str(exc):
+            raise
+    for thread in threads:
+        if thread.ident is not None:  # (one made but not started cannot be joined)
+            thread.join(5.0)
+    for executor in reversed(executors):
+        executor.shutdown()
+    if node is not None:
+        node.destroy_node()
 
 
 def query_executor(context: Optional[rclpy.Context] = None) -> Executor:
