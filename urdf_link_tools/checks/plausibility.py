@@ -793,6 +793,9 @@ def turned_axes(ctx: CheckContext, link: Link) -> Optional[Finding]:
            f'{fmt(fit, 3)}x: ' if simple else
            "no quarter turn of the declared tensor fits the geometry's axes: the collision "
            "geometry's tensor at uniform density is ")
+    change = fused_change(ctx, link, suggested)
+    if change is not None and change < FUSED_AWAY:
+        return None  # welded into a body it changes by under 10 %: fused away
     values = inertia_values(suggested)
     return ctx.finding(
         'inertia-axes-turned', Severity.WARNING,
@@ -802,8 +805,7 @@ def turned_axes(ctx: CheckContext, link: Link) -> Optional[Finding]:
         f'{fmt(float(want[worst]))} kg m^2, the tensor has {fmt(along)} '
         f'({fmt(apart, 3)}x); the inertial frame looks turned',
         link=link.name, element='inertial/inertia', line=link.inertial.inertia.line,
-        suggestion=how + ' '.join(f'{name}="{value:.9g}"' for name, value in zip(
-            ('ixx', 'ixy', 'ixz', 'iyy', 'iyz', 'izz'), values))
+        suggestion=how + fmt_inertia(values)
         + ' (in the same inertial frame); or fix the rpy of the inertial origin',
         values=(('factor', apart), ('moments_match', off),
                 ('turn', axis_words(turn) if simple else '')),
