@@ -387,14 +387,17 @@ def _welded_growth(ctx: CheckContext, link: Link) -> Optional[Tuple[str, float, 
     return named, with_it / without, copies
 
 
-def fused_change(ctx: CheckContext, link: Link, tensor: np.ndarray) -> Optional[float]:
+def fused_change(ctx: CheckContext, link: Link, tensor: np.ndarray,
+                 turned: bool = False) -> Optional[float]:
     """
     Return how much another tensor for a welded link would change its body's inertia.
 
     The largest change of a principal moment of the fused body (MuJoCo fuses and Gazebo
     lumps fixed joints) were the link's declared tensor replaced by ``tensor`` (in its
-    inertial frame), as a share of the body's largest moment. None when the link is not
-    welded to another link (its body is its own), or the body has no inertia.
+    inertial frame), as a share of the body's largest moment. With ``turned``, the largest
+    moment of the change itself: a tensor turned leaves the moments of a body that is the
+    link alone as they were, but not its axes. None when the link is not welded to another
+    link (its body is its own), or the body has no inertia.
     """
     top = ctx.weld_top(link.name)
     frames = _group_frames(ctx, top)
@@ -406,6 +409,8 @@ def fused_change(ctx: CheckContext, link: Link, tensor: np.ndarray) -> Optional[
     before = np.linalg.eigvalsh(fused)
     if not (np.all(np.isfinite(before)) and before[-1] > 0.0):
         return None
+    if turned:
+        return float(np.abs(np.linalg.eigvalsh(change)).max() / before[-1])
     after = np.linalg.eigvalsh(fused + change)
     return float(np.abs(after - before).max() / before[-1])
 

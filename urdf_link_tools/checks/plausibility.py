@@ -793,7 +793,7 @@ def turned_axes(ctx: CheckContext, link: Link) -> Optional[Finding]:
            f'{fmt(fit, 3)}x: ' if simple else
            "no quarter turn of the declared tensor fits the geometry's axes: the collision "
            "geometry's tensor at uniform density is ")
-    change = fused_change(ctx, link, suggested)
+    change = fused_change(ctx, link, suggested, turned=True)
     if change is not None and change < FUSED_AWAY:
         return None  # welded into a body it changes by under 10 %: fused away
     values = inertia_values(suggested)
