@@ -359,6 +359,25 @@ def test_a_small_hinge_between_colliding_parts_is_an_info_a_large_part_a_warning
     assert [(f.link, f.severity) for f in found] == [('l3', Severity.WARNING)]
 
 
+def test_a_collision_token_for_a_visible_part_is_said_as_missing():
+    # KUKA KR 16 R2010-2's flange: a 5 x 5 x 0.8 mm collision box for a 67 mm part. A
+    # marker-sized visual, or a token as big as its visual, says nothing.
+    def flange(visual, collision):
+        return (f'{MASS}<visual><geometry><box size="{visual}"/></geometry></visual>'
+                f'<collision><geometry><box size="{collision}"/></geometry></collision>')
+
+    found = findings(chain([full(), full(), flange('0.067 0.067 0.014', '0.005 0.005 0.0008')]),
+                     'collision-missing')
+    assert [(f.link, f.severity) for f in found] == [('l2', Severity.WARNING)]
+    assert found[0].message.startswith('the link collides as 7.12 mm of geometry where it draws '
+                                       'a part 0.0958 m across: a stand-in, not its shape')
+    for visual, collision in (('0.008 0.004 0.002', '0.005 0.005 0.0008'),
+                              ('0.03 0.03 0.005', '0.005 0.005 0.005'),
+                              ('0.067 0.067 0.014', '0.05 0.05 0.01')):
+        assert not findings(chain([full(), full(), flange(visual, collision)]),
+                            'collision-missing'), (visual, collision)
+
+
 def test_small_hinges_without_collision_on_many_links_are_one_note():
     # TIAGo's four casters (one macro): four identical infos became one listing them;
     # two stay per link.

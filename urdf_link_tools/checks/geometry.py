@@ -26,14 +26,16 @@ import math
 import os
 from typing import Dict, FrozenSet, Iterator, List, Optional, Tuple
 
+import numpy as np
+
 from urdf_link_tools.checks.base import CheckContext, fmt, fmt_vector, Rule
 from urdf_link_tools.checks.complexity import grouped_meshes, reused_visuals, too_complex
 from urdf_link_tools.checks.model_wide import grouped, grouped_by_value, HINGE_SIZE, is_hinge, \
-    is_unexpanded, listed, model_choices, MODEL_WIDE_MIN, visible_without_collision, \
-    visual_size
+    is_unexpanded, listed, MARKER_SIZE, model_choices, MODEL_WIDE_MIN, \
+    visible_without_collision, visual_size
 from urdf_link_tools.checks.names import NameSuggester
 from urdf_link_tools.findings import Finding, Severity
-from urdf_link_tools.geometry import is_finite
+from urdf_link_tools.geometry import is_finite, union_bounds
 from urdf_link_tools.meshes import MeshInfo, MeshProblem
 from urdf_link_tools.meshes.files import ASSIMP_FORMATS
 from urdf_link_tools.meshes.reading import LFS_FILE
@@ -102,7 +104,9 @@ RULES = (
          'URDF link specification (Recommended Mesh Resolution)'),
     Rule('collision-missing', Severity.WARNING,
          'a link with visual geometry (1 cm or more) has no collision, nor has any link '
-         'welded to it; an info for a moving link with mass and nothing to draw',
+         'welded to it, or collides as a token under 1 cm across for a part of 5 cm or more '
+         '(10x its size: a stand-in, not its shape); an info for a moving link with mass and '
+         'nothing to draw',
          'the robot passes through obstacles and itself in planning and simulation',
          'add a <collision> (a primitive around the visual is often enough)',
          'URDF link specification (collision)'),
@@ -741,8 +745,11 @@ def _collision_missing_of(ctx: CheckContext, link: Link) -> Iterator[Tuple[Findi
     model (reported once by ``robot-collision-partial``). A moving link with mass and no geometry
     at all (an intermediate link of a multi-axis joint) is an info.
     """
-    if link.collisions or link.name in model_choices(ctx).collisionless_set:
-        return  # (a <collision> urdfdom refuses is its parse finding's)
+    if link.name in model_choices(ctx).collisionless_set:
+        return
+    if link.collisions:  # (a <collision> urdfdom refuses is its parse finding's)
+        yield from _stand_in(ctx, link)
+        return
     visuals = [element for element in link.visuals if element.geometry is not None]
     moving_mass = ctx.is_moving(link.name) and link.mass > 0.0
     if not (visuals or moving_mass):
@@ -779,6 +786,51 @@ def _collision_missing_of(ctx: CheckContext, link: Link) -> Iterator[Tuple[Findi
                    + (' (the visual geometry is a starting point)' if visuals else
                       '; an intermediate link of a multi-axis joint needs none'),
         values=(('visuals', len(visuals)), ('mass', link.mass))), hinge
+
+
+#: A link's collision geometry under MARKER_SIZE across, for a visual part at least this big
+#: (m) and STAND_IN_FACTOR times bigger, is a stand-in, not the part's shape.
+STAND_IN_PART = 0.05
+STAND_IN_FACTOR = 10.0
+
+
+def _stand_in(ctx: CheckContext, link: Link) -> Iterator[Tuple[Finding, bool]]:
+    """
+    Flag collision geometry that is a token for a visible part: a few millimetres for a flange.
+
+    KUKA KR 16 R2010-2's link_6 collides as a 5 x 5 x 0.8 mm box where it draws a 67 mm
+    flange: a tool passes through it in MoveIt, and no rule said so (a shape under 1 cm is a
+    marker to the other rules).
+    """
+    if any(element.geometry is None for element in link.collisions):
+        return
+    if any(member.collisions for member in (ctx.robot.link(name)
+                                            for name in ctx.weld_group(link.name))
+           if member is not None and member is not link):
+        return  # a link welded to it collides for the body
+    boxes = [ctx.element_bounds(element) for element in link.collisions]
+    if any(box is None for box in boxes):
+        return
+    low, high = union_bounds(boxes)
+    size = float(np.linalg.norm(high - low))
+    if not size < MARKER_SIZE:
+        return
+    visuals = [element for element in link.visuals if element.geometry is not None]
+    part = visual_size(ctx, visuals) if visuals else None
+    if part is None or not (part >= STAND_IN_PART and part >= STAND_IN_FACTOR * size):
+        return
+    hinge = is_hinge(ctx, link, part)
+    why = (f' (an info: a part under {fmt(HINGE_SIZE * 100)} cm between links that collide '
+           'on both sides, whose shapes cover it in practice)' if hinge else '')
+    yield ctx.finding(
+        'collision-missing', Severity.INFO if hinge else Severity.WARNING,
+        f'the link collides as {fmt(size * 1000.0, 3)} mm of geometry where it draws a part '
+        f'{fmt(part, 3)} m across: a stand-in, not its shape; planners and simulators let the '
+        f'part pass through everything but that{why}',
+        link=link.name, line=link.collisions[0].line or link.line,
+        suggestion='give the <collision> a primitive or a simplified mesh that encloses the '
+                   'part (the visual geometry is a starting point)',
+        values=(('collision_size_mm', size * 1000.0), ('visual_size', part))), hinge
 
 
 def _bare_moving(ctx: CheckContext) -> Tuple[Link, ...]:
