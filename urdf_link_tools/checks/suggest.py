@@ -115,13 +115,23 @@ def best_turn(matrix: np.ndarray, axes: np.ndarray, want: np.ndarray) -> Tuple[n
 
 
 def geometry_tensor(ctx: CheckContext, link: Link) -> Optional[np.ndarray]:
-    """Return the collision-derived tensor in the inertial frame, scaled to the mass."""
+    """
+    Return the collision-derived tensor in the inertial frame, scaled to the mass.
+
+    Computed once per link and analysis (four tensor rules ask for it), read-only.
+    """
+    key = ('geometry-tensor', id(link))
+    if key in ctx.memo:
+        return ctx.memo[key]  # type: ignore[return-value]
+    tensor = None
     model, _ = ctx.collision_model(link)
-    if model is None or not link.mass > 0.0 or not model.volume > 0.0:
-        return None
-    if not geometry_is_the_part(ctx, link):
-        return None  # a mesh in millimetres, a placeholder shape: its tensor is not the part's
-    return _in_inertial_frame(link, model.unit_inertia * (link.mass / model.volume))
+    if model is not None and link.mass > 0.0 and model.volume > 0.0 and \
+            geometry_is_the_part(ctx, link):  # (not a mesh in millimetres, a placeholder)
+        tensor = _in_inertial_frame(link, model.unit_inertia * (link.mass / model.volume))
+        if tensor is not None:
+            tensor.flags.writeable = False
+    ctx.memo[key] = tensor
+    return tensor
 
 
 def _in_inertial_frame(link: Link, tensor: np.ndarray) -> Optional[np.ndarray]:
