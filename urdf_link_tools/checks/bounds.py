@@ -40,8 +40,8 @@ import numpy as np
 from urdf_link_tools.checks.alignment import axis_words
 from urdf_link_tools.checks.base import CheckContext, fmt, fmt_inertia, fmt_vector, Rule
 from urdf_link_tools.checks.model_wide import grouped, listed, MODEL_WIDE_MIN
-from urdf_link_tools.checks.suggest import (about_axes, AXES_SAME, AXES_TURNED, best_turn,
-                                            geometry_tensor, mismatch, suggest)
+from urdf_link_tools.checks.suggest import (AXES_SAME, geometry_tensor, mismatch, suggest,
+                                            turned_onto_geometry, valid_tensor)
 from urdf_link_tools.findings import Finding, Severity
 from urdf_link_tools.geometry import (
     Bounds, distance_outside, has_size, is_finite, origin_to_matrix, rpy_to_matrix,
@@ -480,18 +480,9 @@ def off_own_geometry(ctx: CheckContext, link: Link) -> Optional[float]:
     exceptions for a partial collision shape: for a link that carries a placeholder other
     links are over their bounds with. None when within the factor or not comparable.
     """
-    inertial = link.inertial
-    if inertial is None or not (math.isfinite(link.mass) and link.mass > 0.0):
-        return None
-    if not (is_finite(inertial.inertia.as_tuple()) and
-            is_finite(inertial.origin.xyz + inertial.origin.rpy)):
-        return None
-    declared = ctx.tensor(link)
-    if not (declared.gz_is_valid(link.mass) and declared.is_positive_definite()) or \
-            violates_triangle(declared.moments):
-        return None
-    expected = geometry_tensor(ctx, link)
-    if expected is None:
+    declared = valid_tensor(ctx, link)
+    expected = geometry_tensor(ctx, link) if declared is not None else None
+    if declared is None or expected is None:
         return None
     off, _ = mismatch(declared.moments, principal_values(expected))
     return off if math.isfinite(off) and off > ctx.config.inertia_mismatch_factor else None
@@ -743,24 +734,19 @@ def _turned_frame(ctx: CheckContext,
     turned 90 degrees about z), 1.51x over its bound about y, and said to be "the tensor of
     a shape larger than the part".
     """
-    expected = geometry_tensor(ctx, link)
-    if expected is None:
-        return None
     declared = ctx.tensor(link)
-    want, axes = np.linalg.eigh(expected)
-    off, _ = mismatch(declared.moments, want)
-    apart, _ = about_axes(declared.matrix, axes, want)
-    if not (off <= AXES_SAME and math.isfinite(apart) and apart >= AXES_TURNED):
+    turned = turned_onto_geometry(ctx, link, declared)
+    if turned is None:
         return None
-    turn, fit = best_turn(declared.matrix, axes, want)
-    if not fit <= AXES_SAME:
+    if not turned.fit <= AXES_SAME:
         return None, ''  # said so; the geometry's tensor is the fix (the part stands askew)
-    tensor = turn @ declared.matrix @ turn.T
-    return tensor, (f"the moments are the collision geometry's (within {fmt(off, 3)}x) about "
-                    f'other axes, {fmt(apart, 3)}x off about its own: the inertial frame looks '
-                    f'turned; turned {axis_words(turn)}, the tensor fits them within '
-                    f'{fmt(fit, 3)}x: {fmt_inertia(inertia_values(tensor))} (in the same '
-                    'inertial frame), or fix the rpy of the inertial origin')
+    tensor = turned.turn @ declared.matrix @ turned.turn.T
+    return tensor, (f"the moments are the collision geometry's (within {fmt(turned.off, 3)}x) "
+                    f'about other axes, {fmt(turned.apart, 3)}x off about its own: the '
+                    f'inertial frame looks turned; turned {axis_words(turned.turn)}, the '
+                    f'tensor fits them within {fmt(turned.fit, 3)}x: '
+                    f'{fmt_inertia(inertia_values(tensor))} (in the same inertial frame), or '
+                    'fix the rpy of the inertial origin')
 
 
 #: A tensor this many times over its link's bound needs a body this many times heavier.

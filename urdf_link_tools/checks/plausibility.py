@@ -37,13 +37,14 @@ from urdf_link_tools.checks.density import density_judged, density_verdict, grou
     negligible_in_its_body, volume_range
 from urdf_link_tools.checks.model_wide import grouped, grouped_by_value, listed, \
     MODEL_WIDE_MIN
-from urdf_link_tools.checks.suggest import (about_axes, AXES_SAME, AXES_TURNED, best_turn,
-                                            geometry_tensor, mismatch, suggest, visual_tensor)
+from urdf_link_tools.checks.suggest import (AXES_SAME, geometry_tensor, mismatch, suggest,
+                                            turned_onto_geometry, usable, valid_tensor,
+                                            visual_tensor)
 from urdf_link_tools.findings import Finding, Severity
 from urdf_link_tools.geometry import (
     distance_outside, has_size, is_finite, union_bounds)
 from urdf_link_tools.inertia import (
-    inertia_values, MUJOCO_EPS, principal_values, violates_triangle)
+    inertia_values, MUJOCO_EPS, principal_values)
 from urdf_link_tools.model import Link
 
 
@@ -110,23 +111,13 @@ RULES = (
 )
 
 
-def _usable(link: Link) -> bool:
-    inertial = link.inertial
-    return (inertial is not None and math.isfinite(inertial.mass) and inertial.mass > 0.0
-            and is_finite(inertial.inertia.as_tuple())
-            and is_finite(inertial.origin.xyz + inertial.origin.rpy))
-
-
 def check_mismatch(ctx: CheckContext, link: Link) -> Iterator[Finding]:
     """Compare each valid tensor with the collision geometry's."""
     factor = ctx.config.inertia_mismatch_factor
-    if not _usable(link):
-        return
-    inertial = link.inertial
-    declared = ctx.tensor(link)
-    if not (declared.gz_is_valid(link.mass) and declared.is_positive_definite()) or \
-            violates_triangle(declared.moments):
+    declared = valid_tensor(ctx, link)
+    if declared is None:
         return  # the inertia rules report invalid tensors with their own suggestion
+    inertial = link.inertial
     if declared.moments[0] < MUJOCO_EPS:
         return  # inertia-moment-tiny reports it, with a suggestion that also fits here
     if negligible_in_its_body(ctx, link):
@@ -274,7 +265,7 @@ def check_com(ctx: CheckContext, link: Link) -> Iterator[Finding]:
     bounds of its geometry; collision geometry is often partial (a sole plate, a few
     spheres), so a centre of mass inside the visual geometry's bounds is fine too.
     """
-    if not _usable(link) or not any(e.geometry is not None for e in link.collisions):
+    if not usable(link) or not any(e.geometry is not None for e in link.collisions):
         return
     if any(e.geometry is None for e in link.collisions + link.visuals):
         return  # a shape not read (a <capsule>, refused) may hold it: unknown, not outside
@@ -478,7 +469,7 @@ def _tensor_slip_finding(ctx: CheckContext, factor: float,
     # (only those com-outside-geometry reports: a centre of mass inside its geometry, or
     # one not judged, shows nothing)
     same = [link.name for link in ctx.robot.links
-            if link.name in names and _usable(link) and _slip_factor(ctx, link) == factor
+            if link.name in names and usable(link) and _slip_factor(ctx, link) == factor
             and any(True for _ in check_com(ctx, link))]
     centres = ('; their centres of mass show the same slip (com-outside-geometry)'
                if len(same) >= MODEL_WIDE_MIN else '')
@@ -753,23 +744,6 @@ def check_solid_metal(ctx: CheckContext) -> Iterator[Finding]:
         links=links)
 
 
-def _near(declared: np.ndarray, expected: np.ndarray) -> bool:
-    """
-    Return True when no moment about the geometry's axes can be AXES_TURNED off: decided cheaply.
-
-    About any axis the two tensors differ by at most the norm of their difference (the
-    Frobenius norm bounds the spectral one), and the geometry's moments are at least its
-    Gershgorin bound: a difference under (1 - 1/AXES_TURNED) of that keeps every ratio under
-    AXES_TURNED. Most links pass here, without an eigendecomposition (bench_analysis).
-    """
-    rows, wanted = declared.tolist(), expected.tolist()
-    difference = math.sqrt(sum((a - b) * (a - b) for row, other in zip(rows, wanted)
-                               for a, b in zip(row, other)))
-    least = min(wanted[i][i] - sum(abs(wanted[i][j]) for j in range(3) if j != i)
-                for i in range(3))
-    return least > 0.0 and difference < (1.0 - 1.0 / AXES_TURNED) * least
-
-
 def turned_axes(ctx: CheckContext, link: Link) -> Optional[Finding]:
     """
     Flag a tensor with the geometry's moments on other axes: its frame turned.
@@ -779,33 +753,24 @@ def turned_axes(ctx: CheckContext, link: Link) -> Optional[Finding]:
     small one lies across the arm instead of along it (the inertial rpy turned 90 degrees
     about z), and inertia-geometry-mismatch, comparing sorted moments, said nothing.
     """
-    if not _usable(link):
-        return None
-    declared = ctx.tensor(link)
-    if not (declared.gz_is_valid(link.mass) and declared.is_positive_definite()) or \
-            violates_triangle(declared.moments) or declared.moments[0] < MUJOCO_EPS:
+    declared = valid_tensor(ctx, link)
+    if declared is None or declared.moments[0] < MUJOCO_EPS:
         return None
     if negligible_in_its_body(ctx, link) or excess(ctx, link) is not None or \
             link.name in placeholder_carriers(ctx):
         return None
-    expected = geometry_tensor(ctx, link)
-    if expected is None or _near(declared.matrix, expected):
+    turned = turned_onto_geometry(ctx, link, declared)
+    if turned is None:
         return None
-    want, axes = np.linalg.eigh(expected)
-    off, _ = mismatch(declared.moments, want)
-    if not off <= AXES_SAME:
-        return None  # not the geometry's moments (inertia-geometry-mismatch's, if far off)
     matrix = declared.matrix
-    apart, worst = about_axes(matrix, axes, want)
-    if not (math.isfinite(apart) and apart >= AXES_TURNED):
-        return None
-    turn, fit = best_turn(matrix, axes, want)
-    axis = axes[:, worst]
+    want, worst, turn, fit, off, apart = (turned.want, turned.worst, turned.turn, turned.fit,
+                                          turned.off, turned.apart)
+    axis = turned.axes[:, worst]
     named = next((f'{"xyz"[index]} axis' for index in range(3) if abs(axis[index]) > 0.99),
                  f'axis ({fmt_vector(axis, 3)})')
     along = float(axis @ matrix @ axis)
     simple = fit <= AXES_SAME
-    suggested = turn @ matrix @ turn.T if simple else expected
+    suggested = turn @ matrix @ turn.T if simple else geometry_tensor(ctx, link)
     how = (f"the declared tensor turned {axis_words(turn)} fits the geometry's axes within "
            f'{fmt(fit, 3)}x: ' if simple else
            "no quarter turn of the declared tensor fits the geometry's axes: the collision "

@@ -41,6 +41,7 @@ from urdf_link_tools.inertia import (
     inertia_values, MUJOCO_EPS, nearest_triangle_moments, principal_moments, principal_values,
     ROUNDING_PRODUCTS, tensor_from_principal, TensorProperties, tidy, violates_triangle)
 from urdf_link_tools.model import Link
+from urdf_link_tools.records import record
 
 #: Smallest principal moment of a suggested tensor, kg m^2 (MuJoCo refuses below 1e-14).
 SAFE_FLOOR = 100.0 * MUJOCO_EPS
@@ -107,11 +108,92 @@ def about_axes(matrix: np.ndarray, axes: np.ndarray, want: np.ndarray) -> Tuple[
     return float(spread[worst]), worst
 
 
-def best_turn(matrix: np.ndarray, axes: np.ndarray, want: np.ndarray) -> Tuple[np.ndarray, float]:
+def _best_turn(matrix: np.ndarray, axes: np.ndarray, want: np.ndarray) -> Tuple[np.ndarray, float]:
     """Return the quarter or half turn putting a tensor on the geometry's axes, and its fit."""
     fits = [about_axes(turn @ matrix @ turn.T, axes, want)[0] for turn in TURNS]
     best = min(range(len(TURNS)), key=lambda index: fits[index])
     return TURNS[best], fits[best]
+
+
+def _near(declared: np.ndarray, expected: np.ndarray) -> bool:
+    """
+    Return True when no moment about the geometry's axes can be AXES_TURNED off: decided cheaply.
+
+    About any axis the two tensors differ by at most the norm of their difference (the
+    Frobenius norm bounds the spectral one), and the geometry's moments are at least its
+    Gershgorin bound: a difference under (1 - 1/AXES_TURNED) of that keeps every ratio under
+    AXES_TURNED. Most links pass here, without an eigendecomposition (bench_analysis).
+    """
+    rows, wanted = declared.tolist(), expected.tolist()
+    difference = math.sqrt(sum((a - b) * (a - b) for row, other in zip(rows, wanted)
+                               for a, b in zip(row, other)))
+    least = min(wanted[i][i] - sum(abs(wanted[i][j]) for j in range(3) if j != i)
+                for i in range(3))
+    return least > 0.0 and difference < (1.0 - 1.0 / AXES_TURNED) * least
+
+
+@record
+class TurnedAxes:
+    """A tensor with its collision geometry's moments about other axes, and the turn back."""
+
+    #: the geometry's principal moments (ascending) and axes (columns), inertial frame
+    want: np.ndarray
+    axes: np.ndarray
+    #: how far the sorted moments are apart (<= AXES_SAME)
+    off: float
+    #: how far the tensor is off about the geometry's worst axis (>= AXES_TURNED), and which
+    apart: float
+    worst: int
+    #: the quarter or half turn that best puts the tensor on the geometry's axes, and its fit
+    turn: np.ndarray
+    fit: float
+
+
+def turned_onto_geometry(ctx: CheckContext, link: Link,
+                         declared: TensorProperties) -> Optional[TurnedAxes]:
+    """
+    Return how a tensor is its collision geometry's on other axes, or None.
+
+    Its moments match the geometry's sorted (within AXES_SAME) but one is AXES_TURNED or
+    more off about one of the geometry's principal axes: an inertial frame turned (KUKA KR
+    560's link_3). For inertia-axes-turned and for inertia-exceeds-extent's fix.
+    """
+    expected = geometry_tensor(ctx, link)
+    if expected is None or _near(declared.matrix, expected):
+        return None
+    want, axes = np.linalg.eigh(expected)
+    off, _ = mismatch(declared.moments, want)
+    if not off <= AXES_SAME:
+        return None
+    apart, worst = about_axes(declared.matrix, axes, want)
+    if not (math.isfinite(apart) and apart >= AXES_TURNED):
+        return None
+    turn, fit = _best_turn(declared.matrix, axes, want)
+    return TurnedAxes(want, axes, off, apart, worst, turn, fit)
+
+
+def usable(link: Link) -> bool:
+    """Return True for a link with a positive mass and finite inertia and inertial origin."""
+    inertial = link.inertial
+    return (inertial is not None and math.isfinite(inertial.mass) and inertial.mass > 0.0
+            and is_finite(inertial.inertia.as_tuple())
+            and is_finite(inertial.origin.xyz + inertial.origin.rpy))
+
+
+def valid_tensor(ctx: CheckContext, link: Link) -> Optional[TensorProperties]:
+    """
+    Return a link's declared tensor when the comparisons with its geometry apply, else None.
+
+    Not for an unusable inertial nor a tensor the inertia rules report invalid (they give
+    their own suggestion): not positive definite, or breaking the triangle inequality.
+    """
+    if not usable(link):
+        return None
+    declared = ctx.tensor(link)
+    if not (declared.gz_is_valid(link.mass) and declared.is_positive_definite()) or \
+            violates_triangle(declared.moments):
+        return None
+    return declared
 
 
 def geometry_tensor(ctx: CheckContext, link: Link) -> Optional[np.ndarray]:
