@@ -47,6 +47,7 @@ from typing import (Dict, FrozenSet, Iterable, Iterator, List, Mapping, Optional
 
 from urdf_link_tools.checks.base import CheckContext, fmt, fmt_vector, Rule
 from urdf_link_tools.checks.model_wide import listed
+from urdf_link_tools.checks.names import NameSuggester
 from urdf_link_tools.findings import Finding, Severity
 from urdf_link_tools.geometry import origin_to_matrix, transform_bounds, union_bounds
 from urdf_link_tools.targets import named, severity_for, TARGETS
@@ -888,7 +889,8 @@ def check_disabled_names(ctx: CheckContext) -> Iterator[Finding]:
         return
     missing = list(dict.fromkeys(name for pair in unknown for name in pair
                                  if name not in names))
-    guesses = [(name, _meant(name, names)) for name in missing[:MEANT_TRIED]]
+    suggester = NameSuggester(names)
+    guesses = [(name, _meant(name, names, suggester)) for name in missing[:MEANT_TRIED]]
     first, meant = next(((name, guess) for name, guess in guesses if guess),
                         (missing[0], None))
     most = 2 * len(unknown) > len(pairs)
@@ -909,15 +911,18 @@ def check_disabled_names(ctx: CheckContext) -> Iterator[Finding]:
                 ('example', first)) + ((('meant', meant),) if meant else ()))
 
 
-def _meant(name: str, names: Iterable[str]) -> Optional[str]:
-    """Return the robot's link a name in the SRDF stands for: the same with a prefix, or near."""
+def _meant(name: str, names: Iterable[str], suggester: NameSuggester) -> Optional[str]:
+    """
+    Return the robot's link a name in the SRDF stands for: the same with a prefix, or near.
+
+    Near by the bounded suggester the structure rules use: difflib over every link for each
+    name is quadratic on a large robot (a description and an SRDF from a pull request).
+    """
     fixed = sorted((other for other in names if other.endswith(name) or name.endswith(other)),
                    key=lambda other: (abs(len(other) - len(name)), other))
     if fixed:
         return fixed[0]
-    import difflib
-    close = difflib.get_close_matches(name, sorted(names), n=1, cutoff=0.6)
-    return close[0] if close else None
+    return suggester.suggest(name) or None
 
 
 def _element_line(link, label: str):
