@@ -100,7 +100,7 @@ def test_sarif_sample_robot(workdir):
         assert descriptor['defaultConfiguration']['level'] == {
             'error': 'error', 'warning': 'warning', 'info': 'note'}[rule.severity.label]
     # fingerprints follow the baseline identity (rule, link, element): one per finding here
-    prints = {result['partialFingerprints']['urdfLinkTools/v1'] for result in results}
+    prints = {result['partialFingerprints']['urdfLinkTools/v2'] for result in results}
     assert len(prints) == len(results)
 
 

@@ -22,7 +22,9 @@ carry the file:line and macro calls that the xacro source mapping gives.
 
 import io
 import json
+import os
 import pathlib
+import shutil
 
 from cli_harness import checkout_with_samples, ROOT, run, SAMPLE
 import jsonschema
@@ -246,12 +248,74 @@ def test_baseline_round_trip(workdir):
     assert status == EXIT_OK and json.loads(out)['findings'] == []
 
 
+def test_baseline_entries_absorb_only_in_the_file_they_were_written_for(
+        workdir, tmp_path, monkeypatch):
+    # Two copies of one robot: the same names, the same findings. A baseline written for the
+    # first, in another checkout (another folder above samples/), absorbs its findings only.
+    shutil.copytree('samples', 'copy')
+    pathlib.Path('copy/sample_robot.urdf').rename('copy/other_robot.urdf')
+    elsewhere = tmp_path.parent / (tmp_path.name + '_developer')
+    shutil.copytree(workdir, elsewhere)
+    status, out, _ = run(['check', str(elsewhere / SAMPLE), '--package-dir',
+                          f'urdf_link_tools={elsewhere}', '--format', 'json'])
+    assert status == EXIT_ERRORS and len(json.loads(out)['findings']) == 7
+    pathlib.Path('base.json').write_text(out)
+    status, out, err = run(['check', SAMPLE, 'copy/other_robot.urdf', '--package-dir',
+                            f'urdf_link_tools={workdir}', '--format', 'json',
+                            '--baseline', 'base.json'])
+    first, second = json.loads(out)['reports']
+    assert (len(first['findings']), len(first['baselined'])) == (0, 7)
+    assert (len(second['findings']), len(second['baselined'])) == (7, 0)
+    assert status == EXIT_ERRORS
+    assert ('none of its reports was written for copy/other_robot.urdf (it has '
+            'sample_robot.urdf), so every finding of it is new') in err
+    assert 'written for samples/sample_robot.urdf' not in err
+    # a baseline of both robots absorbs each one's findings in its own file
+    pathlib.Path('both.json').write_text(run(
+        ['check', SAMPLE, 'copy/other_robot.urdf', '--package-dir',
+         f'urdf_link_tools={workdir}', '--format', 'json'])[1])
+    status, out, err = run(['check', 'copy/other_robot.urdf', SAMPLE, '--package-dir',
+                            f'urdf_link_tools={workdir}', '--format', 'json',
+                            '--baseline', 'both.json'])
+    assert status == EXIT_OK and err == ''
+    assert [len(report['baselined']) for report in json.loads(out)['reports']] == [7, 7]
+    # a report read from standard input names no file: its entries absorb in every robot
+    with open(SAMPLE, 'rb') as stream:
+        monkeypatch.setattr('sys.stdin', io.TextIOWrapper(io.BytesIO(stream.read())))
+    status, out, _ = run(['check', '-', '--package-dir', f'urdf_link_tools={workdir}',
+                          '--format', 'json'])
+    pathlib.Path('stdin.json').write_text(out)
+    status, out, err = run(['check', SAMPLE, 'copy/other_robot.urdf', '--package-dir',
+                            f'urdf_link_tools={workdir}', '--format', 'json',
+                            '--baseline', 'stdin.json'])
+    assert [len(report['findings']) for report in json.loads(out)['reports']] == [0, 0]
+    assert status == EXIT_OK and err == ''
+
+
+def test_sarif_fingerprints_tell_two_files_of_one_robot_apart(workdir):
+    shutil.copytree('samples', 'copy')
+    status, out, _ = run(['check', SAMPLE, 'copy/sample_robot.urdf', '--package-dir',
+                          f'urdf_link_tools={workdir}', '--format', 'sarif'])
+    results = json.loads(out)['runs'][0]['results']
+    assert len(results) == 14
+    prints = {result['partialFingerprints']['urdfLinkTools/v2'] for result in results}
+    assert len(prints) == 14
+    # and a fingerprint does not depend on where the checkout is, nor on the line
+    edit('<robot name="sample_robot">', '<robot name="sample_robot">\n  <!-- moved -->')
+    moved = shutil.copytree(workdir, workdir.parent / (workdir.name + '_moved'))
+    os.chdir(moved)
+    _, out, _ = run(['check', SAMPLE, 'copy/sample_robot.urdf', '--package-dir',
+                     f'urdf_link_tools={moved}', '--format', 'sarif'])
+    assert {result['partialFingerprints']['urdfLinkTools/v2']
+            for result in json.loads(out)['runs'][0]['results']} == prints
+
+
 def test_baseline_counts_duplicates_and_refuses_bad_files(tmp_path):
     one = Finding(rule='mesh-not-found', severity=Severity.ERROR, message='m', link='a',
                   element='visual[0]', line=3)
     path = tmp_path / 'base.json'
     path.write_text(json.dumps({'findings': [one.to_dict()]}))
-    new, known = apply_baseline([one, one], load_baseline(str(path)))
+    new, known = apply_baseline([one, one], load_baseline(str(path)).entries_for(None))
     assert (len(new), len(known)) == (1, 1)
     for text, needle in (('{', 'not JSON'), ('[1, 2]', 'no "findings"'),
                          ('{"robot": "x"}', 'no "findings"')):

@@ -550,6 +550,10 @@ def _check_to(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             err.write(f'urdf-link-tools: {one_line(path)}: skipped, {what}\n')
         else:
             reports.append(payload)
+            note = baseline.unmatched_note(payload.analysis.robot.source) \
+                if baseline is not None else None
+            if note:
+                err.write(f'urdf-link-tools: {one_line(note)}\n')
             if stream:
                 from urdf_link_tools.reports.jsonl import OUTPUT, report_line
                 out.write(neutralise(report_line(payload), OUTPUT) + '\n')

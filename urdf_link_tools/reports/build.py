@@ -16,7 +16,6 @@
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import replace
 from typing import List, Optional
 
@@ -24,13 +23,13 @@ from urdf_link_tools.analysis import Analysis
 from urdf_link_tools.checks import INTERNAL_RULE
 from urdf_link_tools.findings import Finding, sort_key
 from urdf_link_tools.reports import CheckReport
-from urdf_link_tools.reports.baseline import apply_baseline, BaselineKey
+from urdf_link_tools.reports.baseline import apply_baseline, Baseline
 from urdf_link_tools.reports.suppression import (
     apply_suppressions, collect_suppressions, finding_files)
 
 
 def build_report(analysis: Analysis, label: str, stdin_data: Optional[bytes] = None,
-                 baseline: 'Optional[Counter[BaselineKey]]' = None) -> CheckReport:
+                 baseline: Optional[Baseline] = None) -> CheckReport:
     """
     Apply the inline suppression comments, then the baseline, to an analysis.
 
@@ -52,7 +51,7 @@ def build_report(analysis: Analysis, label: str, stdin_data: Optional[bytes] = N
         [f for f in findings if f.rule != INTERNAL_RULE.rule_id], comments)
     known: List[Finding] = []
     if baseline is not None:
-        kept, known = apply_baseline(kept, baseline)
+        kept, known = apply_baseline(kept, baseline.entries_for(analysis.robot.source))
     kept = list(kept) + failures
     return CheckReport(analysis=replace(analysis, findings=tuple(sorted(kept, key=sort_key))),
                        label=label, suppressed=tuple(suppressed), baselined=tuple(known))

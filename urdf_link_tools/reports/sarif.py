@@ -18,8 +18,10 @@
 One run; every documented rule in ``tool.driver.rules`` (id, short description, help from
 the rule table that docs/rules.md shows, default level); one result per finding with the
 file relative to ``%SRCROOT%`` (the working directory) when it is under it, the start line,
-the macro calls as related locations, and a fingerprint from (rule, link, element), the
-identity ``--baseline`` uses, so that an alert survives edits above it. Suppressed findings
+the macro calls as related locations, and a fingerprint from the checked file (relative to
+``%SRCROOT%``), the robot's name and (rule, link, element), the identity ``--baseline``
+uses, so that an alert survives edits above it and two robot files with the same robot and
+link name keep an alert each. Suppressed findings
 are results with an ``inSource`` suppression (the comment's reason as justification);
 findings in the baseline have ``baselineState: unchanged`` and an ``external`` suppression.
 """
@@ -113,8 +115,10 @@ def _location(file: Optional[str], line: Optional[int], root: str,
     return location
 
 
-def _fingerprint(finding: Finding, robot: Optional[str]) -> str:
-    key = json.dumps([robot, *finding_key(finding)])
+def _fingerprint(finding: Finding, robot: Optional[str], source: Optional[str],
+                 root: str) -> str:
+    checked = artifact_location(source, root)['uri'] if source is not None else None
+    key = json.dumps([checked, robot, *finding_key(finding)])
     return hashlib.sha256(key.encode('utf-8')).hexdigest()[:32]
 
 
@@ -144,7 +148,8 @@ def result(finding: Finding, report: CheckReport, rule_index: Dict[str, int], ro
         'message': _text(text),
         'locations': [_location(file, finding.line, root, finding)],
         'partialFingerprints': {
-            'urdfLinkTools/v1': _fingerprint(finding, report.analysis.robot.name)},
+            'urdfLinkTools/v2': _fingerprint(finding, report.analysis.robot.name, source,
+                                             root)},
     }
     if finding.rule in rule_index:
         out['ruleIndex'] = rule_index[finding.rule]
