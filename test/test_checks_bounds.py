@@ -682,6 +682,43 @@ def test_tensors_of_their_own_with_a_moment_near_zero_are_one_finding(count):
     assert [name for name, _ in finding.links_suggested_inertia] == list(finding.links)
 
 
+@pytest.mark.parametrize('count', [1, 3])
+def test_a_tensor_zero_but_for_round_off_is_the_zero_tensor(count):
+    # iCub: 'ixx="-5.42101e-20" iyy="-5.42101e-20"' on a 0.5 kg link, 'iyy="4.07592e-18"' on a
+    # 2 kg one, beside exact zeros: one design choice (point masses) said as 5 not positive
+    # definite tensors, a broken triangle and a group of the exact zeros (7 errors). A tiny
+    # real tensor (a 1 g, 1 cm part: 1.7e-8 kg m^2) is not round-off.
+    tensors = ('ixx="-5.42101e-20" ixy="0" ixz="0" iyy="-5.42101e-20" iyz="0" izz="0"',
+               'ixx="0" ixy="0" ixz="0" iyy="4.07592e-18" iyz="-2.71051e-20" izz="0"',
+               'ixx="0" ixy="0" ixz="0" iyy="0" iyz="0" izz="0"')[:count]
+    parts = ''.join(f'<link name="p{i}"><inertial><mass value="0.5"/><inertia {tensor}/>'
+                    f'</inertial>{box("0.1 0.1 0.1")}</link>'
+                    for i, tensor in enumerate(tensors))
+    parts += ('<link name="screw"><inertial><mass value="0.001"/><inertia ixx="1.7e-8" '
+              'ixy="0" ixz="0" iyy="1.7e-8" iyz="0" izz="1.7e-8"/></inertial>'
+              f'{box("0.01 0.01 0.01")}</link>')
+    joints = ''.join(
+        f'<joint name="j{name}" type="revolute"><parent link="base"/><child link="{name}"/>'
+        '<axis xyz="0 0 1"/><limit lower="-1" upper="1" effort="1" velocity="1"/></joint>'
+        for name in [f'p{i}' for i in range(count)] + ['screw'])
+    text = f'<robot name="r"><link name="base"/>{parts}{joints}</robot>'
+    findings = [f for f in analyze(parse_urdf_string(text), NO_MESHES).findings
+                if f.rule.startswith('inertia-')]
+    assert [f.rule for f in findings] == ['inertia-moment-tiny'], findings
+    (finding,) = findings
+    if count == 1:
+        assert finding.link == 'p0'
+        assert finding.message.startswith(
+            'the inertia tensor is zero but for round-off (its largest entry, 5.421e-20 kg '
+            'm^2, is a radius of gyration of 3.293e-10 m): a point mass of 0.5 kg'), \
+            finding.message
+    else:
+        assert finding.links == ('p0', 'p1', 'p2')
+        assert finding.message.startswith('3 links declare a zero tensor (every entry 0, or '
+                                          'round-off under a micrometre radius of gyration)')
+        assert [name for name, _ in finding.links_suggested_inertia] == ['p0', 'p1', 'p2']
+
+
 def test_a_centre_of_mass_on_an_edge_is_named_and_moving_it_is_suggested():
     # ROBOTIS OP2's arm links: the <inertial> at the corner of the part's box (its x and y
     # minimum), where no tensor fits: the finding says the edge, and the fix says to move

@@ -316,6 +316,30 @@ def is_zero_tensor(inertia: InertiaLike) -> bool:
     return not any(values)  # NaN is not zero, as for np.any
 
 
+#: metres: a tensor whose every entry is below mass times this squared (a radius of gyration
+#: of a micrometre) is a zero tensor written with a CAD or conversion tool's round-off
+ROUNDOFF_GYRATION = 1e-6
+
+
+def roundoff_zero(values: Tuple[float, ...], mass: float) -> float:
+    """
+    Return the largest entry of a tensor that is 0 but for round-off, else 0.0.
+
+    iCub's URDF declares ``ixx="-5.42101e-20"`` and ``iyy="4.07592e-18"`` with the other
+    entries 0 on 2 kg links: a zero tensor (a point mass), not a tensor with a negative
+    moment. No part has a radius of gyration of a micrometre (a 1 g screw has a millimetre).
+
+    :param values: the six entries (ixx, ixy, ixz, iyy, iyz, izz), kg m^2
+    :param mass: the link's mass, kg
+    :return: the largest absolute entry when all are below ``mass * ROUNDOFF_GYRATION**2``
+        and not all exactly 0; 0.0 otherwise
+    """
+    largest = max((abs(value) for value in values), default=0.0)
+    if not (math.isfinite(mass) and mass > 0.0 and math.isfinite(largest)):
+        return 0.0
+    return largest if 0.0 < largest <= mass * ROUNDOFF_GYRATION ** 2 else 0.0
+
+
 def _plain_diagonal(inertia: InertiaLike) -> Optional[Tuple[float, float, float]]:
     """
     Return (ixx, iyy, izz) of a tensor without products, None for any other.

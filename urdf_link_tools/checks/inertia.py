@@ -37,8 +37,8 @@ from urdf_link_tools.geometry import is_finite, rpy_to_matrix
 from urdf_link_tools.inertia import (
     flip_products, gz_epsilon, gz_valid_moments, inertia_values, is_zero_tensor, MUJOCO_EPS,
     MUJOCO_MINVAL, nearest_triangle_moments, principal_moments, rotate_inertia,
-    ROUNDING_PRODUCTS, tensor_from_principal, TensorProperties, tidy, triangle_margin,
-    violates_triangle)
+    ROUNDING_PRODUCTS, roundoff_zero, tensor_from_principal, TensorProperties, tidy,
+    triangle_margin, violates_triangle)
 from urdf_link_tools.model import Inertia, Link
 from urdf_link_tools.targets import severity_for
 
@@ -82,12 +82,15 @@ RULES = (
     Rule('inertia-moment-tiny', Severity.ERROR,
          "a principal moment is below MuJoCo's floor (1e-14 kg m^2), or the tensor is all "
          'zero (a point mass) on a moving or floating root link whose fused body has no '
-         'inertia',
+         'inertia, or zero but for round-off (every entry under the mass times (1 um)^2, '
+         'not a valid tensor: said as a zero tensor, not as a negative moment)',
          'MuJoCo refuses a non-zero tensor with an eigenvalue below mjEPS ("inertia must have '
          'positive eigenvalues"), on any link, and a moving body (a floating base with its '
          'free joint) whose fused mass or inertia is below mjMINVAL; it fuses links welded '
          'by fixed joints first, so a point mass welded to a body, or a moving point mass '
-         'whose welded child has inertia, compiles and gets no finding. The severity follows '
+         'whose welded child has inertia, compiles and gets no finding; round-off products '
+         'make it a fullinertia whose negative eigenvalue MuJoCo refuses before fusing, '
+         'welded or not. The severity follows '
          'the targets: an error for MuJoCo (and for Gazebo when A + B falls short of C '
          'beyond its tolerance), an info for RViz (no inertia box), silent for the others',
          'give every principal moment a physical value (a thin rod still has m r^2 / 2 about '
@@ -263,30 +266,74 @@ def _nearest_valid(tensor: TensorProperties) -> np.ndarray:
 
 
 def _zero_tensor(ctx: CheckContext, link: Link) -> Iterator[Finding]:
-    """Report an all-zero tensor (a point mass) only where MuJoCo refuses it."""
-    joint = ctx.robot.parent_joint(link.name)
-    if joint is not None and not joint.is_moving:
-        return  # welded: fused into the moving body above (reported there if need be)
-    if ctx.fused(link.name).has_inertia(MUJOCO_MINVAL):
-        return  # a welded child carries the inertia: MuJoCo compiles the fused body
-    severity = severity_for(ctx.config.targets, {'mujoco': Severity.ERROR})
-    if severity is None:
-        return  # a claim about MuJoCo only
+    """
+    Report a zero tensor (a point mass) where an engine refuses it.
+
+    All zero: MuJoCo refuses it on a moving body no welded link adds inertia to. Zero but
+    for round-off (:func:`_zero_but_round_off`): MuJoCo reads products as a ``fullinertia``
+    and refuses its negative eigenvalue before it fuses welded links (iCub's ankles, the
+    cross-check of test_checks_mujoco_crosscheck), and gz-math refuses a negative moment of
+    a body it does not lump into a valid one.
+    """
     inertia = link.inertial.inertia
+    values = inertia.as_tuple()
+    largest = roundoff_zero(values, link.mass)
+    joint = ctx.robot.parent_joint(link.name)
+    moving = joint is None or joint.is_moving
+    alone = moving and not ctx.fused(link.name).has_inertia(MUJOCO_MINVAL)
+    targets = ctx.config.targets
+    refused = []
+    if 'gazebo' in targets and largest and \
+            not ctx.tensor(link).gz_is_valid(link.mass) and not _lumped_valid(ctx, link):
+        refused.append('Gazebo')
+    if 'mujoco' in targets and (alone or (largest and (
+            any(values[index] for index in (1, 2, 4))
+            or min(values[index] for index in (0, 3, 5)) < 0.0))):
+        refused.append('MuJoCo')
+    if not refused:
+        return  # welded (fused into the body above) or given inertia by a welded child
     tensor, text = suggest(ctx, link, None, 'the declared tensor')
-    where = (f"on a moving link (joint '{joint.name}'), and no link welded to it adds "
-             'inertia: MuJoCo refuses it' if joint is not None
-             else 'on the root link, and no link welded to it adds inertia: MuJoCo refuses it '
-                  'as a floating base (a free joint, as for legged and mobile robots), and '
-                  'accepts it welded to the world')
+    engines = ' and '.join(refused) + (' refuse' if len(refused) > 1 else ' refuses')
+    if not alone:
+        how = ', welded' if not moving else ', given inertia by a welded link'
+        where = (f'{how}: '
+                 f'{engines} it even so (MuJoCo reads the round-off as a tensor with a '
+                 'negative eigenvalue before fusing welded links)'
+                 if 'MuJoCo' in refused else f'{engines} its negative moment')
+    elif joint is not None:
+        where = (f"on a moving link (joint '{joint.name}'), and no link welded to it adds "
+                 f'inertia: {engines} it')
+    else:
+        where = (f'on the root link, and no link welded to it adds inertia: {engines} it'
+                 + (' as a floating base (a free joint, as for legged and mobile robots), '
+                    'and MuJoCo accepts it welded to the world' if refused == ['MuJoCo']
+                    else ''))
+    zero = 'all zero' if not largest else (
+        f'zero but for round-off (its largest entry, {fmt(largest)} kg m^2, is a radius of '
+        f'gyration of {fmt(math.sqrt(largest / link.mass))} m)')
     yield ctx.finding(
-        'inertia-moment-tiny', severity,
-        f'the inertia tensor is all zero: a point mass of {fmt(link.mass)} kg {where} '
-        '(MuJoCo: "mass and inertia of moving bodies must be larger than mjMINVAL" or '
-        '"inertia must have positive eigenvalues")',
+        'inertia-moment-tiny', Severity.ERROR,
+        f'the inertia tensor is {zero}: a point mass of {fmt(link.mass)} kg {where}'
+        + (' (MuJoCo: "mass and inertia of moving bodies must be larger than mjMINVAL" or '
+           '"inertia must have positive eigenvalues")' if 'MuJoCo' in refused else ''),
         link=link.name, element='inertial/inertia', line=inertia.line,
         suggestion=text, values=(('mass', link.mass),),
         suggested_inertia=inertia_values(tensor) if tensor is not None else None)
+
+
+def _zero_but_round_off(ctx: CheckContext, link: Link) -> bool:
+    """
+    Return True for a tensor no body has whose entries are all round-off of 0.
+
+    Below a micrometre's radius of gyration (:func:`.inertia.roundoff_zero`) and not a valid
+    tensor (iCub's ``ixx="-5.42101e-20"``): a zero tensor. A valid one that small is what
+    it says (Unitree B2's cameras: a sphere of a micrometre, 4.19e-15 kg), judged as such.
+    """
+    inertial = link.inertial
+    if inertial is None or not roundoff_zero(inertial.inertia.as_tuple(), link.mass):
+        return False
+    tensor = ctx.tensor(link)
+    return not tensor.is_positive_definite() or violates_triangle(tensor.moments)
 
 
 def _tensor_findings(ctx: CheckContext, link: Link) -> Tuple[Finding, ...]:
@@ -316,7 +363,9 @@ def _copied(ctx: CheckContext) -> Dict[Tuple[object, ...], List[Finding]]:
                 findings = _tensor_findings(ctx, link)
             except Exception:  # noqa: B902 (check_link reports it on the link)
                 continue
-            shared = _same_tensor(link.inertial.inertia.as_tuple())
+            values = link.inertial.inertia.as_tuple()
+            # Zero but for round-off (iCub: 1e-35 to 4e-18 on 2 kg links) is the zero tensor.
+            shared = _ZERO if _zero_but_round_off(ctx, link) else _same_tensor(values)
             for finding in findings:
                 groups.setdefault((finding.rule,) + shared, []).append(finding)
         found = {group: findings for group, findings in groups.items()
@@ -331,6 +380,8 @@ def _copied(ctx: CheckContext) -> Dict[Tuple[object, ...], List[Finding]]:
         ctx.memo[key] = found
     return found  # type: ignore[return-value]
 
+
+_ZERO = (0.0,) * 6
 
 #: _copied's key of the tensors of their own whose smallest moment is near 0
 NEAR_ZERO = ('inertia-moment-tiny', 'near zero')
@@ -381,6 +432,13 @@ def check_copied_tensors(ctx: CheckContext) -> Iterator[Finding]:
             continue
         first = ctx.robot.link(findings[0].link or '')
         tensor = first.inertial.inertia.as_tuple()  # type: ignore[union-attr]
+        if group[1:] == _ZERO and any(
+                any(ctx.robot.link(finding.link or '').inertial.inertia.as_tuple())
+                for finding in findings):
+            yield from grouped(ctx, findings, 'links declare a zero tensor (every entry 0, or '
+                                              'round-off under a micrometre radius of '
+                                              'gyration)', own_fixes=True)
+            continue
         yield from grouped(ctx, findings, f'links declare the same tensor '
                                           f'({fmt_inertia(tensor)})', own_fixes=True)
 
@@ -407,7 +465,7 @@ def _check_tensor(ctx: CheckContext, link: Link) -> Iterator[Finding]:
         return  # the mass rules have said what matters
     tensor = ctx.tensor(link)
     matrix = tensor.matrix
-    if is_zero_tensor(matrix):
+    if is_zero_tensor(matrix) or _zero_but_round_off(ctx, link):
         yield from _zero_tensor(ctx, link)
         return
     # Most tensors pass every rule below: what only a finding needs (the axes, the flipped
