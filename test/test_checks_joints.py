@@ -67,6 +67,14 @@ CASES = [
      'prismatic', '', '<limit upper="0.5" effort="10" velocity="2"/>', ''),
     ('joint-range-zero', Severity.WARNING,
      '<limit lower="0.3" upper="0.3" effort="10" velocity="2"/>', 'revolute', '', LIMIT, ''),
+    # Unitree B2's thighs: lower="-94" for -0.94 (its shipped URDF has -0.94); a Fanuc wrist
+    # of +-7.85 rad and a huge value written for no limit are not slips.
+    ('joint-range-implausible', Severity.WARNING,
+     '<limit lower="-94" upper="4.69" effort="10" velocity="2"/>', 'revolute', '',
+     '<limit lower="-7.85" upper="7.85" effort="10" velocity="2"/>', ''),
+    ('joint-range-implausible', Severity.WARNING,
+     '<limit lower="-180" upper="180" effort="10" velocity="2"/>', 'revolute', '',
+     '<limit lower="-1e16" upper="1e16" effort="10" velocity="2"/>', ''),
     ('joint-limit-zero', Severity.WARNING,
      '<limit lower="-1" upper="1" effort="10" velocity="0"/>', 'revolute', '', LIMIT, ''),
     ('joint-limit-zero', Severity.INFO,
@@ -106,6 +114,26 @@ def test_joint_defect_fires_and_benign_neighbour_is_quiet(
     assert finding.line in (2, 3)  # the joint, or its element on line 3
     assert finding.link in ('b', 'c') and '\n' not in finding.message
     assert joint_findings(robot(benign, joint_type, benign_extra)) == []
+
+
+def test_an_implausible_range_names_both_readings_and_is_one_finding_on_alike_joints():
+    (finding,) = joint_findings(robot(
+        '<limit lower="-94" upper="4.69" effort="10" velocity="2"/>'))
+    assert finding.message == (
+        "revolute joint 'j': lower -94 and upper 4.69 rad: the joint spans 98.69 rad (15.7 "
+        'turns), where a revolute joint turns within a turn or two, so nothing limits it '
+        "wherever limits are enforced (MoveIt, Pinocchio, ros2_control, MuJoCo's range)"), \
+        finding.message
+    assert finding.suggestion.startswith(
+        'write the limit in radians: lower="-0.94" (a decimal slip) or "-1.641" (degrees)')
+    legs = ''.join(
+        f'<link name="t{i}">{INERTIAL}</link><joint name="thigh{i}" type="revolute">'
+        f'<parent link="b"/><child link="t{i}"/><axis xyz="0 1 0"/>'
+        '<limit lower="-94" upper="4.69" effort="10" velocity="2"/></joint>' for i in range(4))
+    (finding,) = joint_findings(robot(LIMIT, extra=legs))
+    assert finding.message.startswith('4 revolute joints (thigh0, thigh1, thigh2, thigh3): '
+                                      'lower -94 and upper 4.69 rad: each joint spans 98.69 '
+                                      'rad'), finding.message
 
 
 def test_every_joint_rule_has_a_case():

@@ -57,6 +57,15 @@ RULES = (
          'while MuJoCo '
          'ignores the limit ("equal lower and upper limits") and lets it move',
          'use type="fixed" for a locked joint, or write the real range', URDFDOM),
+    Rule('joint-range-implausible', Severity.WARNING,
+         'a revolute joint has a limit beyond two turns (4 pi rad) and under 1000 rad (huge '
+         'values written for no limit are not reported); the same limits on 3 or more '
+         'joints are one finding',
+         'a revolute joint turns within a turn or two: lower="-94" for -0.94 (Unitree B2 '
+         'thighs) or degrees for radians leave the joint without a limit wherever limits are '
+         "enforced (MoveIt, Pinocchio, ros2_control, MuJoCo's range)",
+         'write the limit in radians (the value over 100, or times pi/180 from degrees), or '
+         'use type="continuous" for an endless rotation', URDFDOM),
     Rule('joint-limit-zero', Severity.WARNING, 'effort or velocity is 0 on a moving joint '
          '(INFO when both are 0, as passive joints and placeholders are written; effort 0 '
          'is not reported on a joint that no <transmission> or ros2_control command '
@@ -187,6 +196,8 @@ def _range(ctx: CheckContext, joint: Joint) -> Iterator[Finding]:
             line, ('swap lower and upper' if not absent else f'write {absent[0]}')
             + ("; if the joint is meant to turn without limit (Bullet's idiom), use "
                'type="continuous"' if joint.type == 'revolute' else ''), values)
+    elif joint.type == 'revolute' and TWO_TURNS < max(abs(lower), abs(upper)) < NO_LIMIT:
+        yield _implausible(ctx, joint, lower, upper, values)
     elif lower == upper:
         yield _finding(
             ctx, joint, 'joint-range-zero', Severity.WARNING,
@@ -194,6 +205,31 @@ def _range(ctx: CheckContext, joint: Joint) -> Iterator[Finding]:
             'Pinocchio, MoveIt and limit-aware IK, while MuJoCo ignores the limit and lets it '
             'move', line,
             'use type="fixed" for a locked joint, or write the real range', values)
+
+
+#: radians: a revolute joint's limit beyond this (two turns) is a slip; from NO_LIMIT on, a
+#: huge value written for no limit (an idiom, not reported)
+TWO_TURNS = 4.0 * math.pi
+NO_LIMIT = 1000.0
+
+
+def _implausible(ctx: CheckContext, joint: Joint, lower: float, upper: float,
+                 values: Tuple[Tuple[str, float], ...]) -> Finding:
+    """Return the finding of a revolute joint's limit beyond two turns."""
+    far = [(name, value) for name, value in values if abs(value) > TWO_TURNS]
+    readings = []
+    for name, value in far:
+        readings.append(f'{name}="{fmt(value / 100.0)}" (a decimal slip) or '
+                        f'"{fmt(math.radians(value))}" (degrees)')
+    span = upper - lower
+    return _finding(
+        ctx, joint, 'joint-range-implausible', Severity.WARNING,
+        f'lower {fmt(lower)} and upper {fmt(upper)} rad: the joint spans {fmt(span)} rad '
+        f'({fmt(span / (2.0 * math.pi), 3)} turns), where a revolute joint turns within a '
+        'turn or two, so nothing limits it wherever limits are enforced (MoveIt, Pinocchio, '
+        "ros2_control, MuJoCo's range)", joint.limit.line,  # type: ignore[union-attr]
+        'write the limit in radians: ' + '; '.join(readings)
+        + '; or use type="continuous" for an endless rotation', values)
 
 
 def _axis(ctx: CheckContext, joint: Joint) -> Optional[Finding]:
@@ -233,7 +269,7 @@ def _at_their_positions(message: str) -> str:
 #: Limit findings that one choice writes on many joints (a macro, an engine's idiom): said
 #: once for the joints that share the rule, severity and values, from 3 on.
 ALIKE_RULES = ('joint-range-zero', 'joint-range-inverted', 'joint-range-missing',
-               'joint-limit-zero')
+               'joint-limit-zero', 'joint-range-implausible')
 
 
 def check_alike_limits(ctx: CheckContext) -> Iterator[Finding]:
