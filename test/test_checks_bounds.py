@@ -884,6 +884,35 @@ def _swapped(visual_size, joint='revolute'):
             + box(visual_size, 'visual') + '</link></robot>')
 
 
+def test_an_error_over_the_bound_says_the_moments_are_on_other_axes():
+    # Elfin 5's link2: 2.34x over its bound, the geometry's moments turned 90 degrees about z:
+    # the warning under 2x said it in its message, the error only in its fix.
+    text = ('<robot name="r"><link name="base">' + inertial(5, 0.05) + box('0.3 0.3 0.3')
+            + '</link><joint name="j" type="revolute"><parent link="base"/><child link="bar"/>'
+            '<origin xyz="0 0 0.5"/><axis xyz="0 0 1"/>'
+            '<limit lower="-1" upper="1" effort="1" velocity="1"/></joint>'
+            '<link name="bar"><inertial><mass value="1"/><inertia ixx="0.01337" ixy="0" '
+            'ixz="0" iyy="0.000867" iyz="0" izz="0.01417"/></inertial>' + box('0.4 0.1 0.02')
+            + box('0.4 0.1 0.02', 'visual') + '</link></robot>')
+    (over,) = [f for f in analyze(parse_urdf_string(text), NO_MESHES).findings
+               if f.link == 'bar' and f.rule.startswith('inertia-')]
+    assert (over.rule, over.severity) == ('inertia-exceeds-extent', Severity.ERROR)
+    assert "(5.14x: the collision geometry's moments, on other axes)" in over.message, \
+        over.message
+
+
+def test_a_centre_of_mass_a_hair_outside_its_box_is_on_its_boundary():
+    # Schunk LWA's arm_7_link: 'the declared centre of mass lies 2.83e-07 mm outside them'.
+    text = ('<robot name="r"><link name="l"><inertial><origin xyz="0.045000001 0 0"/>'
+            '<mass value="1"/><inertia ixx="0.03" ixy="0" ixz="0" iyy="0.03" iyz="0" '
+            'izz="0.03"/></inertial>' + box('0.09 0.09 0.09') + '</link></robot>')
+    (bound,) = [f for f in analyze(parse_urdf_string(text), NO_MESHES).findings
+                if f.rule == 'inertia-exceeds-extent']
+    assert bound.message.endswith('(the declared centre of mass lies on the boundary of that '
+                                  "box, within a micrometre; a part's centre of mass lies "
+                                  'inside it)'), bound.message
+
+
 def test_a_tensor_with_its_geometry_moments_on_other_axes_is_said_turned():
     # KUKA KR 560 R3100-2's link_3 (241 kg): (6.42, 26.6, 29.6) kg m^2 where its mesh gives
     # (26.7, 6.10, 28.6). Sorted, the moments matched: nothing was said.

@@ -649,6 +649,10 @@ def _face_axes(link: Link, lo: np.ndarray, hi: np.ndarray) -> List[int]:
             and (com[axis] == lo[axis] or com[axis] == hi[axis])]
 
 
+#: metres: a centre of mass this close outside its body's box lies on its boundary
+ON_BOUNDARY = 1e-6
+
+
 def _on_face(link: Link, lo: np.ndarray, hi: np.ndarray) -> str:
     """
     Say so when the declared centre of mass lies on a face of the body's box (or an edge).
@@ -880,15 +884,18 @@ def _finding(ctx: CheckContext, link: Link, found: Excess, suggesting: bool = Tr
         turned = _turned_frame(ctx, link) if suggesting else None
         claim = (f'more than any {fmt(link.mass)} kg body inside the visual and collision '
                  f'geometry of its body can have'
-                 + ((f" ({fmt(over, 3)}x: the collision geometry's moments, on other axes)"
-                     if turned is not None else
-                     f' ({fmt(over, 3)}x: the tensor of a shape larger than the part, or '
-                     'parts the meshes leave out?)') if over < CLEAR_EXCESS else '')
+                 + (f" ({fmt(over, 3)}x: the collision geometry's moments, on other axes)"
+                    if turned is not None else
+                    f' ({fmt(over, 3)}x: the tensor of a shape larger than the part, or '
+                    'parts the meshes leave out?)' if over < CLEAR_EXCESS else '')
                  + f': at most m ({others}) = {fmt(found.bound)} '
                  f'kg m^2 with all the mass at the corners of {fmt_vector(lo, 3)} to '
                  f'{fmt_vector(hi, 3)} m'
                  + (f' (about their centre: the declared centre of mass lies '
                     f'{fmt(found.outside * 1000.0, 3)} mm outside them)'
+                    if found.outside >= ON_BOUNDARY else
+                    ' (the declared centre of mass lies on the boundary of that box, within '
+                    "a micrometre; a part's centre of mass lies inside it)"
                     if found.outside > 0.0 else _on_face(link, lo, hi)))
     rule = 'inertia-exceeds-robot' if found.of_robot else 'inertia-exceeds-extent'
     growth = _welded_growth(ctx, link)
