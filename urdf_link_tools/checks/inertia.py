@@ -306,7 +306,7 @@ def _zero_tensor(ctx: CheckContext, link: Link) -> Iterator[Finding]:
     else:
         where = (f'on the root link, and no link welded to it adds inertia: {engines} it'
                  + (' as a floating base (a free joint, as for legged and mobile robots), '
-                    'and MuJoCo accepts it welded to the world' if refused == ['MuJoCo']
+                    'and accepts it welded to the world' if refused == ['MuJoCo']
                     else ''))
     zero = 'all zero' if not largest else (
         f'zero but for round-off (its largest entry, {fmt(largest)} kg m^2, is a radius of '
