@@ -376,6 +376,14 @@ def test_a_collision_token_for_a_visible_part_is_said_as_missing():
                               ('0.067 0.067 0.014', '0.05 0.05 0.01')):
         assert not findings(chain([full(), full(), flange(visual, collision)]),
                             'collision-missing'), (visual, collision)
+    # uuv_simulator's RexROV: 8 thrusters and 6 sensors from two macros, each a token of a
+    # few micrometres (14 warnings): from 3 links, one finding listing them.
+    tokens = [flange('0.2 0.1 0.1', '0.000003 0.000003 0.000003')] * 3
+    (group,) = findings(chain([full()] + tokens), 'collision-missing')
+    assert group.links == ('l1', 'l2', 'l3') and group.severity == Severity.WARNING
+    assert group.message.startswith('3 links collide as tokens of 0.0052 mm where they draw '
+                                    'parts 0.245 m across (l1, l2, l3): stand-ins'), \
+        group.message
 
 
 def test_small_hinges_without_collision_on_many_links_are_one_note():

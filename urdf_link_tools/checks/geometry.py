@@ -105,8 +105,8 @@ RULES = (
     Rule('collision-missing', Severity.WARNING,
          'a link with visual geometry (1 cm or more) has no collision, nor has any link '
          'welded to it, or collides as a token under 1 cm across for a part of 5 cm or more '
-         '(10x its size: a stand-in, not its shape); an info for a moving link with mass and '
-         'nothing to draw',
+         '(10x its size: a stand-in, not its shape; 3 or more such tokens are one finding); '
+         'an info for a moving link with mass and nothing to draw',
          'the robot passes through obstacles and itself in planning and simulation',
          'add a <collision> (a primitive around the visual is often enough)',
          'URDF link specification (collision)'),
@@ -692,7 +692,55 @@ def check_collision_missing(ctx: CheckContext, link: Link) -> Iterator[Finding]:
     found = _collision_missing(ctx, link)
     if found is None or (found[1] and len(_missing_hinges(ctx)) >= MODEL_WIDE_MIN):
         return
+    if link.name in _stand_ins(ctx) and len(_stand_ins(ctx)) >= MODEL_WIDE_MIN:
+        return  # one finding for them all (check_stand_ins)
     yield found[0]
+
+
+def _stand_ins(ctx: CheckContext) -> Tuple[str, ...]:
+    """Return the links (not small hinges) whose collision is a token (once per analysis)."""
+    key = ('collision stand-ins', None)
+    if key not in ctx.memo:
+        names = []
+        for link in ctx.robot.links:
+            try:
+                found = _collision_missing(ctx, link)
+            except Exception:  # noqa: B902 (check_collision_missing reports it on the link)
+                continue
+            if found is not None and not found[1] and \
+                    'collision_size_mm' in dict(found[0].values):
+                names.append(link.name)
+        ctx.memo[key] = tuple(names)
+    return ctx.memo[key]  # type: ignore[return-value]
+
+
+def check_stand_ins(ctx: CheckContext) -> Iterator[Finding]:
+    """
+    Flag token collision geometry once for 3 or more links (one macro's choice).
+
+    uuv_simulator's RexROV: its 8 thrusters and 6 sensors, from two macros, each collide as
+    a box of a few micrometres where they draw their parts (14 warnings before).
+    """
+    names = _stand_ins(ctx)
+    if len(names) < MODEL_WIDE_MIN:
+        return  # per link (check_collision_missing)
+    findings = [_collision_missing(ctx, ctx.robot.link(name))[0]  # type: ignore[index]
+                for name in names]
+    tokens = [float(dict(finding.values)['collision_size_mm']) for finding in findings]
+    parts = [float(dict(finding.values)['visual_size']) for finding in findings]
+    first = findings[0]
+    yield ctx.finding(
+        'collision-missing', Severity.WARNING,
+        f'{len(names)} links collide as tokens of {_span(tokens, 3)} mm where they draw parts '
+        f'{_span(parts, 3)} m across ({listed(names)}): stand-ins, not their shapes; '
+        'planners and simulators let the parts pass through everything but that',
+        line=first.line, suggestion=first.suggestion,
+        values=(('count', len(names)), ('links', listed(names))), links=names)
+
+
+def _span(values: List[float], digits: int) -> str:
+    low, high = fmt(min(values), digits), fmt(max(values), digits)
+    return low if low == high else f'{low} to {high}'
 
 
 def _missing_hinges(ctx: CheckContext) -> Tuple[str, ...]:
@@ -968,5 +1016,5 @@ def _colour(ctx: CheckContext, link: Optional[str], element: str, material) -> I
 
 CHECKS = (check_joint_origins, check_materials, check_undefined_materials, check_reuses,
           check_mirrored, check_bare_moving, check_missing_places, check_missing_hinges,
-          check_degenerate_shapes)
+          check_stand_ins, check_degenerate_shapes)
 LINK_CHECKS = (check_elements, check_collision_missing, check_link_materials)
