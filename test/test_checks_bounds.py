@@ -934,3 +934,71 @@ def test_a_tensor_with_its_geometry_moments_on_other_axes_is_said_turned():
     # Welded 0.5 m from a 5 kg base, the bar turned changes that body by about 3 %: fused.
     findings = analyze(parse_urdf_string(_swapped('0.4 0.4 0.4', 'fixed')), NO_MESHES).findings
     assert not [f for f in findings if f.rule == 'inertia-axes-turned']
+
+
+def _arm_about_origin(count, negate=False, about_origin=True):
+    # Links 0.6 m long along x, their centre of mass mid-way (and 5 cm up): the box's own
+    # tensor about it, or (as Neuromeka's Indy writes them) about the link origin, with the
+    # products' signs of the CAD convention when negate.
+    mass, size, com = 4.0, np.array([0.6, 0.1, 0.1]), np.array([0.3, 0.0, 0.05])
+    central = np.diag(mass / 12.0 * (size @ size - size * size))
+    shift = mass * (com @ com * np.eye(3) - np.outer(com, com))
+    tensor = central + shift if about_origin else central
+    if negate:
+        tensor = np.diag(np.diag(tensor)) - (tensor - np.diag(np.diag(tensor)))
+    values = ' '.join(f'{name}="{float(tensor[i, j])!r}"' for name, (i, j) in (
+        ('ixx', (0, 0)), ('ixy', (0, 1)), ('ixz', (0, 2)), ('iyy', (1, 1)), ('iyz', (1, 2)),
+        ('izz', (2, 2))))
+    links, joints, parent = '', '', 'base'
+    for index in range(count):
+        links += (f'<link name="l{index}"><inertial><origin xyz="0.3 0 0.05"/>'
+                  f'<mass value="{mass}"/><inertia {values}/></inertial>'
+                  '<collision><origin xyz="0.3 0 0.05"/><geometry><box size="0.6 0.1 0.1"/>'
+                  '</geometry></collision></link>')
+        joints += (f'<joint name="j{index}" type="revolute"><parent link="{parent}"/>'
+                   f'<child link="l{index}"/><origin xyz="0.6 0 0"/><axis xyz="0 0 1"/>'
+                   '<limit lower="-1" upper="1" effort="1" velocity="1"/></joint>')
+        parent = f'l{index}'
+    text = (f'<robot name="r"><link name="base">{inertial(5, 0.05)}{box("0.3 0.3 0.3")}'
+            f'</link>{links}{joints}</robot>')
+    return text, central
+
+
+@pytest.mark.parametrize('negate', [False, True])
+def test_tensors_written_about_the_link_origin_are_one_finding_with_each_fix(negate):
+    # Neuromeka Indy (all six models): each tensor about the link origin, 3.7x to 8.4x off
+    # its geometry, said as 4 unrelated inertia-exceeds-extent (a shape larger than the
+    # part?) whose fix replaced the CAD data with the geometry's tensor.
+    text, central = _arm_about_origin(3, negate)
+    findings = [f for f in analyze(parse_urdf_string(text), NO_MESHES).findings
+                if f.rule.startswith('inertia-')]
+    assert [f.rule for f in findings] == ['inertia-about-link-origin'], findings
+    (finding,) = findings
+    assert finding.links == ('l0', 'l1', 'l2')
+    assert finding.message.startswith(
+        '3 links declare tensors about the link origin, not about their centre of mass (l0, '
+        'l1, l2): as written they are'), finding.message
+    assert ('their products negated (l0, l1, l2)' in finding.message) == negate
+    expected = (central[0, 0], 0.0, 0.0, central[1, 1], 0.0, central[2, 2])
+    for name, values in finding.links_suggested_inertia:
+        assert values == pytest.approx(expected, abs=1e-12), name
+    assert finding.suggested_inertia == pytest.approx(expected, abs=1e-12)
+
+
+def test_one_link_about_its_origin_or_tensors_about_the_centre_of_mass_are_not_said_so():
+    text, _ = _arm_about_origin(1)
+    assert not [f for f in analyze(parse_urdf_string(text), NO_MESHES).findings
+                if f.rule == 'inertia-about-link-origin']
+    text, _ = _arm_about_origin(3, about_origin=False)
+    assert not [f for f in analyze(parse_urdf_string(text), NO_MESHES).findings
+                if f.rule.startswith('inertia-')]
+
+
+def test_fix_inertia_writes_each_tensor_about_its_centre_of_mass():
+    from urdf_link_tools.fix import fix_inertia
+    text, central = _arm_about_origin(3, negate=True)
+    fixed, fixes = fix_inertia(text.encode(), analyze(parse_urdf_string(text), NO_MESHES))
+    assert sorted(fix.link for fix in fixes) == ['l0', 'l1', 'l2']
+    assert {fix.rule for fix in fixes} == {'inertia-about-link-origin'}
+    assert not [f for f in analyze(parse_urdf_string(fixed), NO_MESHES).findings
+                if f.rule.startswith('inertia-')]

@@ -42,6 +42,7 @@ from urdf_link_tools.records import record
 
 #: When several findings of one link carry a tensor, the first rule listed here wins.
 PRIORITY = (
+    'inertia-about-link-origin',
     'inertia-products-sign',
     'inertia-geometry-mismatch',
     'inertia-exceeds-extent',

@@ -526,6 +526,10 @@ def check_bounds(ctx: CheckContext) -> Iterator[Finding]:
     masses = _placeholder_masses(ctx)
     yield from (_mass_finding(ctx, mass, members) for mass, members in masses.items())
     by_mass = {link.name for members in masses.values() for link, _ in members}
+    # (imported here: plausibility builds on this module)
+    from urdf_link_tools.checks.plausibility import about_link_origin
+    # tensors written about the link origin: inertia-about-link-origin says it, and the fix
+    by_mass.update(about_link_origin(ctx))
     for key, members in _exceeding(ctx).items():
         members = [(link, found) for link, found in members if link.name not in by_mass]
         if not members:

@@ -313,7 +313,8 @@ def _zero_tensor(ctx: CheckContext, link: Link) -> Iterator[Finding]:
         f'gyration of {fmt(math.sqrt(largest / link.mass))} m)')
     yield ctx.finding(
         'inertia-moment-tiny', Severity.ERROR,
-        f'the inertia tensor is {zero}: a point mass of {fmt(link.mass)} kg {where}'
+        f'the inertia tensor is {zero}: a point mass of {fmt(link.mass)} kg'
+        + ('' if where.startswith(',') else ' ') + where
         + (' (MuJoCo: "mass and inertia of moving bodies must be larger than mjMINVAL" or '
            '"inertia must have positive eigenvalues")' if 'MuJoCo' in refused else ''),
         link=link.name, element='inertial/inertia', line=inertia.line,

@@ -30,21 +30,22 @@ import numpy as np
 
 from urdf_link_tools.checks.alignment import axis_words
 from urdf_link_tools.checks.base import CheckContext, fmt, fmt_inertia, fmt_vector, Rule
-from urdf_link_tools.checks.bounds import (body_extent, COM_MIN_TOLERANCE, COM_TOLERANCE,
-                                           excess, FUSED_AWAY, fused_change,
+from urdf_link_tools.checks.bounds import (body_extent, CLEAR_EXCESS, COM_MIN_TOLERANCE,
+                                           COM_TOLERANCE, excess, FUSED_AWAY, fused_change,
                                            placeholder_carriers)
 from urdf_link_tools.checks.density import density_judged, density_verdict, group_bounds, \
     negligible_in_its_body, volume_range
 from urdf_link_tools.checks.model_wide import grouped, grouped_by_value, listed, \
     MODEL_WIDE_MIN
-from urdf_link_tools.checks.suggest import (AXES_SAME, geometry_tensor, mismatch, suggest,
-                                            turned_onto_geometry, usable, valid_tensor,
-                                            visual_tensor)
+from urdf_link_tools.checks.suggest import (about_axes, AXES_SAME, geometry_tensor, mismatch,
+                                            suggest, turned_onto_geometry, usable,
+                                            valid_tensor, visual_tensor)
 from urdf_link_tools.findings import Finding, Severity
 from urdf_link_tools.geometry import (
-    distance_outside, has_size, is_finite, union_bounds)
+    distance_outside, has_size, is_finite, rpy_to_matrix, union_bounds)
 from urdf_link_tools.inertia import (
-    inertia_values, MUJOCO_EPS, principal_values)
+    inertia_values, MUJOCO_EPS, parallel_axis, principal_values, TensorProperties, tidy,
+    violates_triangle)
 from urdf_link_tools.model import Link
 
 
@@ -60,6 +61,22 @@ RULES = (
          "use the suggested tensor (the declared one turned onto the geometry's axes, in the "
          'same inertial frame), or fix the inertial origin rpy',
          'this tool (principal axes of the declared and the geometry tensor)'),
+    Rule('inertia-about-link-origin', Severity.WARNING,
+         'on 2 or more links, the declared tensor is 2.5x or more off the collision '
+         "geometry's (about the geometry's principal axes, at the declared centre of mass) "
+         'and, less the parallel-axis term m (|c|^2 E - c c^T) of its centre of mass c (with '
+         'the products negated when that fits better), within 2x of it and at least 2x '
+         'closer: the tensors are written about the link origin, not about the centre of '
+         'mass (an error when one of them exceeds its physical bound 2x or more); replaces '
+         'inertia-exceeds-extent, inertia-geometry-mismatch and inertia-axes-turned on '
+         'those links',
+         'URDF gives the tensor about the centre of mass; a CAD export "at the output '
+         'coordinate system" gives it about the link origin, m d^2 too large across the '
+         'link: a simulator turning the link about its joint sees up to twice the inertia '
+         "(Neuromeka Indy7's link2: 1.21 kg m^2 about its joint where the part has 0.70)",
+         'write each tensor about its centre of mass: the suggested one per link (the '
+         'declared tensor less m (|c|^2 E - c c^T)), which --fix-inertia writes',
+         'URDF link specification (inertia about the centre of mass); parallel axis theorem'),
     Rule('inertia-geometry-mismatch', Severity.WARNING,
          "a principal moment differs from the collision geometry's by more than "
          'inertia_mismatch_factor (10x by default), either way (not when the tensor is within '
@@ -124,6 +141,8 @@ def check_mismatch(ctx: CheckContext, link: Link) -> Iterator[Finding]:
         return  # a sensor frame of a few grams welded to a heavy body: fused away
     if excess(ctx, link) is not None or link.name in placeholder_carriers(ctx):
         return  # inertia-exceeds-extent/-robot: impossible, or a copy of such a placeholder
+    if link.name in about_link_origin(ctx):
+        return  # inertia-about-link-origin says why, with the tensor about its centre of mass
     model, _ = ctx.collision_model(link)
     expected = geometry_tensor(ctx, link)
     if model is None or expected is None:
@@ -757,7 +776,7 @@ def turned_axes(ctx: CheckContext, link: Link) -> Optional[Finding]:
     if declared is None or declared.moments[0] < MUJOCO_EPS:
         return None
     if negligible_in_its_body(ctx, link) or excess(ctx, link) is not None or \
-            link.name in placeholder_carriers(ctx):
+            link.name in placeholder_carriers(ctx) or link.name in about_link_origin(ctx):
         return None
     turned = turned_onto_geometry(ctx, link, declared)
     if turned is None:
@@ -809,7 +828,151 @@ def check_axes(ctx: CheckContext) -> Iterator[Finding]:
                            + (f' (each turned {turn})' if turn else ''), own_fixes=True)
 
 
-CHECKS = (check_mismatches, check_axes, check_densities, check_solid_metal, check_coms)
+#: inertia-about-link-origin: the declared tensor this far off its geometry, the corrected
+#: one within ORIGIN_FIT and ORIGIN_GAIN times closer, on ORIGIN_MIN links or more
+ORIGIN_OFF = 2.5
+ORIGIN_FIT = 2.0
+ORIGIN_GAIN = 2.0
+ORIGIN_MIN = 2
+
+
+class OriginTensor:
+    """A tensor written about the link origin: how it fits, and the tensor about the COM."""
+
+    def __init__(self, declared: float, fit: float, negated: bool, tensor: np.ndarray) -> None:
+        self.declared = declared
+        self.fit = fit
+        self.negated = negated
+        self.tensor = tensor
+
+
+def _negated_products(matrix: np.ndarray) -> np.ndarray:
+    flipped = -matrix
+    np.fill_diagonal(flipped, np.diag(matrix))
+    return flipped
+
+
+def origin_tensor(ctx: CheckContext, link: Link) -> Optional[OriginTensor]:
+    """
+    Return how a link's tensor is its geometry's about the link origin, or None.
+
+    Neuromeka's Indy (all six models) writes each tensor about the link origin, as a CAD
+    tool reports it "at the output coordinate system", with the products' signs of the CAD
+    convention: link2 of the Indy7 declares (0.036, 0.723, 0.700) kg m^2, 3.7x off its
+    geometry; less m (|c|^2 E - c c^T) for its centre of mass 0.3 m out, products negated,
+    (0.024, 0.198, 0.187), within 1.13x of the geometry's (0.020, 0.194, 0.189).
+    """
+    declared = valid_tensor(ctx, link)
+    if declared is None or declared.moments[0] < MUJOCO_EPS:
+        return None
+    centre = link.inertial.origin.xyz
+    if not any(centre) or negligible_in_its_body(ctx, link) or \
+            link.name in placeholder_carriers(ctx):
+        return None
+    expected = geometry_tensor(ctx, link)
+    model, _ = ctx.collision_model(link)
+    if expected is None or model is None:
+        return None
+    rotation = rpy_to_matrix(link.inertial.origin.rpy)
+    com = np.asarray(centre, dtype=float)
+    mass = link.mass
+    # The geometry's tensor about the declared centre of mass (the part's real centre of
+    # mass is the CAD's, not the uniform-density centroid), in the inertial frame.
+    at_com = expected + parallel_axis(mass, rotation.T @ (com - np.asarray(model.centre)))
+    want, axes = np.linalg.eigh(at_com)
+    if not np.all(want > 0.0):
+        return None
+    matrix = declared.matrix
+    off, _ = about_axes(matrix, axes, want)
+    if not off >= ORIGIN_OFF:
+        return None
+    term = parallel_axis(mass, rotation.T @ com)
+    best: Optional[OriginTensor] = None
+    for negated in (False, True):
+        corrected = (_negated_products(matrix) if negated else matrix) - term
+        tensor = TensorProperties(corrected)
+        if not tensor.is_positive_definite() or violates_triangle(tensor.moments):
+            continue
+        fit, _ = about_axes(corrected, axes, want)
+        # products negated only when that fits clearly better (small products fit alike)
+        if best is None or fit < 0.9 * best.fit:
+            best = OriginTensor(off, fit, negated, corrected)
+    if best is None or not (best.fit <= ORIGIN_FIT and off >= ORIGIN_GAIN * best.fit):
+        return None
+    return best
+
+
+def about_link_origin(ctx: CheckContext) -> Dict[str, OriginTensor]:
+    """Return the links whose tensors are about the link origin, when 2 or more are."""
+    key = ('about-link-origin', None)
+    found = ctx.memo.get(key)
+    if found is None:
+        found = {}
+        for link in ctx.robot.links:
+            if ctx.robot.link(link.name) is not link:
+                continue  # a duplicated name: only the first is checked
+            origin = origin_tensor(ctx, link)
+            if origin is not None:
+                found[link.name] = origin
+        if len(found) < ORIGIN_MIN:
+            found = {}
+        ctx.memo[key] = found
+    return found  # type: ignore[return-value]
+
+
+def check_origin_tensors(ctx: CheckContext) -> Iterator[Finding]:
+    """Report tensors written about the link origin: one finding for the robot."""
+    found = about_link_origin(ctx)
+    if not found:
+        return
+    names = tuple(found)
+    first = ctx.robot.link(names[0])
+    origin = found[names[0]]
+    over = []
+    for name in names:
+        excess_found = excess(ctx, ctx.robot.link(name))
+        if excess_found is not None and excess_found.bound > 0.0 and \
+                excess_found.moment >= CLEAR_EXCESS * excess_found.bound:
+            over.append(name)
+    negated = [name for name in names if found[name].negated]
+    fits = [found[name].fit for name in names]
+    offs = [found[name].declared for name in names]
+    products = (f'; their products negated ({listed(tuple(negated))}), as CAD tools sign '
+                'them' if negated else '')
+    tensor = first.inertial.inertia  # type: ignore[union-attr]
+    suggested = tidy_values(origin.tensor)
+    yield ctx.finding(
+        'inertia-about-link-origin', Severity.ERROR if over else Severity.WARNING,
+        f'{len(names)} links declare tensors about the link origin, not about their centre '
+        f'of mass ({listed(names)}): as written they are {_range_text(offs)}x off their '
+        f"collision geometry's; less m (|c|^2 E - c c^T) for each centre of mass c, within "
+        f'{_range_text(fits)}x{products}'
+        + (f'; as written, {listed(tuple(over))} exceed{"s" if len(over) == 1 else ""} '
+           'their physical bound' if over else '')
+        + f' (the first, {first.name}: ixx={fmt(tensor.ixx)} iyy={fmt(tensor.iyy)} '
+        f'izz={fmt(tensor.izz)} about its origin, its centre of mass at '
+        f'xyz="{fmt_vector(first.inertial.origin.xyz)}")',
+        link=first.name, element='inertial/inertia', line=tensor.line,
+        suggestion=(f'write each tensor about its centre of mass (for {first.name}: '
+                    f'{fmt_inertia(suggested)}); --fix-inertia writes them all'),
+        values=(('count', len(names)), ('links', listed(names))),
+        suggested_inertia=suggested, links=names,
+        links_suggested_inertia=tuple((name, tidy_values(found[name].tensor))
+                                      for name in names))
+
+
+def tidy_values(matrix: np.ndarray) -> Tuple[float, float, float, float, float, float]:
+    """Return a tensor's six values, its rounding-noise products set to 0."""
+    return inertia_values(tidy(matrix))
+
+
+def _range_text(values: List[float]) -> str:
+    low, high = fmt(min(values), 3), fmt(max(values), 3)
+    return low if low == high else f'{low} to {high}'
+
+
+CHECKS = (check_mismatches, check_axes, check_origin_tensors, check_densities,
+          check_solid_metal, check_coms)
 
 
 def _volume_text(smallest: float, largest: float) -> str:
