@@ -704,3 +704,26 @@ def test_one_placeholder_mass_with_tensors_off_the_same_way_is_one_finding():
     assert len(finding.links_suggested_inertia) == 3
     # Two such links stay two findings.
     assert len(findings(chain(bodies[:3]), 'inertia-geometry-mismatch')) == 2
+
+
+def test_a_centre_of_mass_written_in_its_turned_inertial_frame_is_said_so():
+    # Rainbow RB3-1200E: rpy="-1.5708 0 0" with the xyz in that turned frame, where URDF
+    # applies the xyz in the link frame: 0.07 to 0.24 m outside each part, and a fix that
+    # said to check the link frame. The part: a 0.1 x 0.1 x 0.4 m box centred 0.2 m up.
+    def part(y, z):
+        return ('<inertial><origin xyz="0 ' + y + ' ' + z + '" rpy="-1.5708 0 0"/>'
+                '<mass value="1"/><inertia ixx="0.0138" ixy="0" ixz="0" iyy="0.0017" iyz="0" '
+                'izz="0.0138"/></inertial><collision><origin xyz="0 0 0.2"/><geometry><box '
+                'size="0.1 0.1 0.4"/></geometry></collision>')
+    # turned by rpy, (0, -0.2, 0) in the inertial frame is (0, 0, 0.2) in the link frame
+    (one,) = findings(chain([full(), part('-0.2', '0')]), 'com-outside-geometry')
+    assert one.suggestion.startswith(
+        'the xyz looks written in the inertial frame its rpy turns (rpy="-1.571 0 0"), where '
+        'URDF applies it in the link frame, before the rpy: turned into the link frame, '
+        'xyz="0 '), one.suggestion
+    (group,) = findings(chain([full()] + [part('-0.2', '0')] * 3), 'com-outside-geometry')
+    assert group.links == ('l1', 'l2', 'l3')
+    assert group.message.startswith('3 links write their centre of mass in the inertial frame '
+                                    'their rpy turns'), group.message
+    # written in the link frame, it is inside: nothing
+    assert not findings(chain([full(), part('0', '0.2')]), 'com-outside-geometry')

@@ -121,7 +121,9 @@ RULES = (
          'inside the geometry of the links welded to it: one rigid body); the same xyz on 3 '
          'or more links is one finding, and so are 3 or more centres of mass at one length '
          "slip (each that factor times its geometry's centroid, or within its geometry once "
-         'divided by a slip its tensor shows as its square)',
+         'divided by a slip its tensor shows as its square), and 3 or more whose xyz is '
+         'written in the inertial frame their rpy turns (within the geometry once turned '
+         'into the link frame: the fix says so for one)',
          'usually a frame mix-up (a CAD origin, or the COM written in the parent frame)',
          'put the centre of mass in the link frame; the geometric centroid is given',
          'URDF link specification (inertial origin)'),
@@ -335,9 +337,33 @@ def check_com(ctx: CheckContext, link: Link) -> Iterator[Finding]:
         'a body lies within its material',
         link=link.name, element='inertial/origin',
         line=link.inertial.origin.line or link.inertial.line,
-        suggestion=(_sign_slip(com, both, tolerance)
+        suggestion=(_frame_slip(link, com, both, tolerance) or _sign_slip(com, both, tolerance)
                     or 'check that the centre of mass is in the link frame') + centroid,
         values=(('com', fmt_vector(com)), ('distance', distance)))
+
+
+#: the start of com-outside-geometry's fix for an xyz written in the turned inertial frame
+FRAME_SLIP = 'the xyz looks written in the inertial frame its rpy turns'
+
+
+def _frame_slip(link: Link, com: np.ndarray, bounds, tolerance: float) -> str:
+    """
+    Return the fix when the inertial's own rotation puts the centre of mass inside, else ''.
+
+    Rainbow's RB3-1200E writes its inertials with rpy="1.5708 0 0" and the xyz of the
+    centre of mass in that turned frame; URDF applies the xyz in the link frame, before the
+    rpy: R(rpy) xyz lies in each part (its sibling model's centre of mass, within 3 mm).
+    """
+    rpy = link.inertial.origin.rpy  # type: ignore[union-attr]
+    if not any(rpy):
+        return ''
+    rotation = rpy_to_matrix(rpy)
+    for turned in (rotation @ com, rotation.T @ com):
+        if distance_outside(turned, bounds) <= tolerance:
+            return (f'{FRAME_SLIP} (rpy="{fmt_vector(rpy)}"), where URDF applies it in the '
+                    'link frame, before the rpy: turned into the link frame, xyz="'
+                    f'{fmt_vector(turned)}", it lies within the geometry')
+    return ''
 
 
 def _inside_every_box(ctx: CheckContext, link: Link) -> bool:
@@ -662,6 +688,15 @@ def check_coms(ctx: CheckContext) -> Iterator[Finding]:
         if len(links) >= MODEL_WIDE_MIN:
             slipped.update(link.name for link in links)
             yield _slip_finding(ctx, factor, links)
+    # Centres of mass written in their turned inertial frames on 3 or more links: one choice
+    # (RB3-1200E's link.yaml), one finding with each link's xyz in the fix's example.
+    turned = [finding for link in ctx.robot.links if link.name not in slipped
+              for finding in found[link.name] if finding.suggestion.startswith(FRAME_SLIP)]
+    if len(turned) >= MODEL_WIDE_MIN:
+        slipped.update(finding.link for finding in turned)
+        yield from grouped(ctx, turned, 'links write their centre of mass in the inertial frame '
+                                        'their rpy turns, where URDF applies the xyz before '
+                                        'the rpy', own_fixes=True)
     yield from grouped_by_value(
         ctx, lambda _, link: iter(() if link.name in slipped else found[link.name]),
         lambda _, finding: dict(finding.values)['com'],
