@@ -344,3 +344,15 @@ def test_a_slip_of_a_urdf_element_name_is_said_with_the_name_meant():
     (mass,) = [note for note in robot.notes if note.rule == 'parse-missing-value'
                and note.line == 11]
     assert '(it has values="2": did you mean value?)' in mass.message
+
+
+def test_a_misspelled_limit_attribute_is_named_in_the_missing_ones_finding():
+    # Sweep G: <limit ... velocty="1"/> said "the <limit> has no velocity attribute", with
+    # the slip right there unnamed.
+    robot = parse_urdf_string(
+        '<robot name="r"><link name="a"/><link name="b"/><joint name="j" type="revolute">'
+        '<parent link="a"/><child link="b"/><axis xyz="0 0 1"/>'
+        '<limit lower="-1" upper="1" effort="1" velocty="1"/></joint></robot>')
+    (missing,) = [note for note in robot.notes if note.rule == 'parse-missing-value']
+    assert 'the <limit> has no velocity attribute (urdfdom requires both) (it has ' \
+        'velocty="1": did you mean velocity?)' in missing.message, missing.message

@@ -31,7 +31,7 @@ from urdf_link_tools.model import (
     IDENTITY, Joint, JOINT_TYPES, JointCalibration, JointDynamics, JointLimit, Mimic,
     SafetyController, Vector3, ZERO3)
 from urdf_link_tools.parser.context import (
-    Context, optional_scalar, origin_of, pick, scalar, vector)
+    Context, near_miss, optional_scalar, origin_of, pick, quote, scalar, vector)
 
 _PARTS = ('parent', 'child', 'origin', 'axis', 'limit', 'mimic', 'dynamics', 'calibration',
           'safety_controller')
@@ -56,8 +56,13 @@ def _limit(ctx: Context, element: etree._Element, name: str) -> JointLimit:
     missing = [attr for attr in ('effort', 'velocity')
                if element.get(attr) is None]
     if missing:
+        # A slip of the name (velocty="1") is no attribute to urdfdom either: named, it is
+        # the fix.
+        slips = [f'{slip}="{quote(element.get(slip))}": did you mean {attr}?'
+                 for attr in missing for slip in element.keys() if near_miss(slip, (attr,))]
         _refuse(ctx, element, f"joint '{name}': the <limit> has no "
-                f'{" and no ".join(missing)} attribute (urdfdom requires both)',
+                f'{" and no ".join(missing)} attribute (urdfdom requires both)'
+                + (f' (it has {"; ".join(slips)})' if slips else ''),
                 f'without {" and ".join(missing)} limits')
     return JointLimit(line=element.sourceline, unreadable=tuple(unreadable), **values)
 
