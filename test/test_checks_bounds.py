@@ -207,18 +207,20 @@ def test_a_misplaced_material_inside_geometry_is_not_an_extra_shape():
     assert sorted(found) == ['parse-extra-shape', 'parse-ignored-element']
 
 
-def _placeholder_findings(parts, step):
+def _placeholder_findings(parts, step, masses=None):
     """
-    Return the findings of a chain whose links all declare 1 kg and ixx=iyy=izz=1.
+    Return the findings of a chain whose links all declare ixx=iyy=izz=1 (and 1 kg).
 
     :param parts: (side of the link's collision cube, its height in the link frame) per link
     :param step: the height of each joint above the previous link
+    :param masses: each link's mass, if not 1 kg each
     """
+    masses = masses or [1] * len(parts)
     links = ''.join(
-        f'<link name="l{i}"><inertial><mass value="1"/><inertia ixx="1" ixy="0" ixz="0" '
+        f'<link name="l{i}"><inertial><mass value="{mass}"/><inertia ixx="1" ixy="0" ixz="0" '
         'iyy="1" iyz="0" izz="1"/></inertial><collision><origin xyz="0 0 '
         f'{z}"/><geometry><box size="{side} {side} {side}"/></geometry></collision></link>'
-        for i, (side, z) in enumerate(parts))
+        for i, ((side, z), mass) in enumerate(zip(parts, masses)))
     joints = ''.join(
         f'<joint name="j{i}" type="revolute"><parent link="l{i - 1}"/><child link="l{i}"/>'
         f'<origin xyz="0 0 {step}"/><axis xyz="0 0 1"/>'
@@ -250,12 +252,16 @@ def test_a_placeholder_copied_onto_every_link_is_one_finding_with_every_carrier(
 def test_the_count_of_a_copied_tensor_includes_the_links_within_their_bound():
     # KHI's RS080N: all 7 links declare ixx=iyy=izz=1, the message said "4 links declare the
     # same tensor": the three heaviest, within their bound, were not counted.
-    findings = _placeholder_findings([(0.1 if i < 4 else 2.0, 0.0) for i in range(6)], 3.0)
-    (placeholder,) = [f for f in findings if f.rule == 'inertia-exceeds-extent']
-    assert placeholder.links == ('l0', 'l1', 'l2', 'l3')
-    assert placeholder.message.startswith('6 links declare the same tensor'), placeholder.message
-    assert 'on 4 it exceeds what the link can have (l0, l1, l2, l3); l4, l5 declare it too;' \
-        in placeholder.message
+    # One tensor on parts 20x apart in size: inertial-placeholder, naming all six and the
+    # four over their bound (whatever their masses).
+    parts = [(0.1 if i < 4 else 2.0, 0.0) for i in range(6)]
+    for masses in (None, [1, 1.1, 1.2, 1.3, 1.4, 1.5]):
+        (placeholder,) = [f for f in _placeholder_findings(parts, 3.0, masses)
+                          if f.rule.startswith(('inertia-', 'inertial-'))]
+        assert placeholder.rule == 'inertial-placeholder'
+        assert placeholder.links == ('l0', 'l1', 'l2', 'l3', 'l4', 'l5')
+        assert placeholder.message.startswith('6 links declare the same inertia tensor')
+        assert 'as written, l0, l1, l2, l3 exceed their physical bound' in placeholder.message
 
 
 def _chain(parts):

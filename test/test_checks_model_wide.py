@@ -727,3 +727,34 @@ def test_a_centre_of_mass_written_in_its_turned_inertial_frame_is_said_so():
                                     'their rpy turns'), group.message
     # written in the link frame, it is inside: nothing
     assert not findings(chain([full(), part('0', '0.2')]), 'com-outside-geometry')
+
+
+def test_one_inertial_on_parts_of_different_sizes_is_one_placeholder_finding():
+    # KUKA KR 16-2 (ROS-Industrial): 2 kg, 0.01 kg m^2 on each axis, centre of mass at the
+    # origin, on all 7 links of a 235 kg arm: 2 centres of mass outside and 2 densities
+    # before, each plausible-looking alone, and nothing on the tensor or the placeholder.
+    placeholder = ('<inertial><mass value="2"/><inertia ixx="0.01" ixy="0" ixz="0" '
+                   'iyy="0.01" iyz="0" izz="0.01"/></inertial>')
+
+    def part(size):
+        return (placeholder + f'<collision><origin xyz="0 0 {size / 2}"/><geometry><box '
+                f'size="{size / 3} {size / 3} {size}"/></geometry></collision>')
+    text = chain([part(size) for size in (0.1, 0.3, 0.6, 0.9)])
+    found = [f for f in analyze(parse_urdf_string(text), NO_MESHES).findings
+             if f.rule.startswith(('inertia', 'density', 'com-', 'inertial-'))]
+    assert [f.rule for f in found] == ['inertial-placeholder'], found
+    (finding,) = found
+    assert finding.links == ('l0', 'l1', 'l2', 'l3')
+    assert finding.message == (
+        '4 links declare the same inertia tensor (ixx="0.01" ixy="0" ixz="0" iyy="0.01" '
+        'iyz="0" izz="0.01") though their parts are 0.111 to 0.995 m across (each 2 kg, each '
+        'centre of mass at xyz="0 0 0"): a placeholder, not their mass properties (l0, l1, '
+        'l2, l3); the robot weighs 8 kg in all; as written, l0, l1 exceed their physical '
+        'bound'), finding.message
+    assert finding.severity == Severity.ERROR
+    # the geometry's tensors at the declared mass where one passes every rule (not where the
+    # centre of mass at the origin lies on the part's face: its mass and centre are wanted)
+    assert [name for name, _ in finding.links_suggested_inertia] == ['l1', 'l2']
+    # one part's inertial on its copies (a hand's fingers) is not a placeholder
+    same = chain([part(0.3)] * 4)
+    assert not findings(same, 'inertial-placeholder')

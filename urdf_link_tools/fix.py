@@ -43,6 +43,7 @@ from urdf_link_tools.records import record
 #: When several findings of one link carry a tensor, the first rule listed here wins.
 PRIORITY = (
     'inertia-about-link-origin',
+    'inertial-placeholder',
     'inertia-products-sign',
     'inertia-geometry-mismatch',
     'inertia-exceeds-extent',

@@ -527,9 +527,10 @@ def check_bounds(ctx: CheckContext) -> Iterator[Finding]:
     yield from (_mass_finding(ctx, mass, members) for mass, members in masses.items())
     by_mass = {link.name for members in masses.values() for link, _ in members}
     # (imported here: plausibility builds on this module)
-    from urdf_link_tools.checks.plausibility import about_link_origin
-    # tensors written about the link origin: inertia-about-link-origin says it, and the fix
+    from urdf_link_tools.checks.plausibility import about_link_origin, placeholder_inertials
+    # tensors written about the link origin, and placeholder inertials: their rules say it
     by_mass.update(about_link_origin(ctx))
+    by_mass.update(placeholder_inertials(ctx))
     for key, members in _exceeding(ctx).items():
         members = [(link, found) for link, found in members if link.name not in by_mass]
         if not members:

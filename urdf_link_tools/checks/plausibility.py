@@ -38,7 +38,7 @@ from urdf_link_tools.checks.density import density_judged, density_verdict, grou
 from urdf_link_tools.checks.model_wide import grouped, grouped_by_value, listed, \
     MODEL_WIDE_MIN
 from urdf_link_tools.checks.suggest import (about_axes, AXES_SAME, geometry_tensor, mismatch,
-                                            suggest, turned_onto_geometry, usable,
+                                            near, suggest, turned_onto_geometry, usable,
                                             valid_tensor, visual_tensor)
 from urdf_link_tools.findings import Finding, Severity
 from urdf_link_tools.geometry import (
@@ -77,6 +77,21 @@ RULES = (
          'write each tensor about its centre of mass: the suggested one per link (the '
          'declared tensor less m (|c|^2 E - c c^T)), which --fix-inertia writes',
          'URDF link specification (inertia about the centre of mass); parallel axis theorem'),
+    Rule('inertial-placeholder', Severity.WARNING,
+         '3 or more links declare the same inertia tensor in the same frame (to 6 '
+         'significant digits; masses and centres of mass may differ) though their parts '
+         'differ in size 3x or '
+         "more: a macro's default, not their parts' mass properties (an error when one of "
+         'them exceeds its physical bound 2x or more); replaces the tensor, density and '
+         'centre-of-mass findings on those links',
+         'a placeholder makes every link as heavy and as hard to turn as every other, and the '
+         "robot's total mass a multiple of the placeholder (KUKA KR 16-2: 14 kg for a 235 kg "
+         'arm): dynamics, gravity compensation and simulation are wrong while each number '
+         'alone may look plausible',
+         "give each link its part's mass, centre of mass and tensor (CAD or the "
+         "manufacturer's data); the tensors of the collision geometry at the declared mass "
+         'are suggested, for --fix-inertia',
+         'this tool (the same inertial on parts of different sizes)'),
     Rule('inertia-geometry-mismatch', Severity.WARNING,
          "a principal moment differs from the collision geometry's by more than "
          'inertia_mismatch_factor (10x by default), either way (not when the tensor is within '
@@ -143,8 +158,8 @@ def check_mismatch(ctx: CheckContext, link: Link) -> Iterator[Finding]:
         return  # a sensor frame of a few grams welded to a heavy body: fused away
     if excess(ctx, link) is not None or link.name in placeholder_carriers(ctx):
         return  # inertia-exceeds-extent/-robot: impossible, or a copy of such a placeholder
-    if link.name in about_link_origin(ctx):
-        return  # inertia-about-link-origin says why, with the tensor about its centre of mass
+    if link.name in about_link_origin(ctx) or link.name in placeholder_inertials(ctx):
+        return  # inertia-about-link-origin or inertial-placeholder says why
     model, _ = ctx.collision_model(link)
     expected = geometry_tensor(ctx, link)
     if model is None or expected is None:
@@ -261,6 +276,8 @@ def _fits_visual(ctx: CheckContext, link: Link, have: np.ndarray) -> bool:
 def check_density(ctx: CheckContext, link: Link) -> Iterator[Finding]:
     """Flag masses that are implausible for any volume the geometry can have."""
     low, high = ctx.config.density_min, ctx.config.density_max
+    if link.name in placeholder_inertials(ctx):
+        return  # inertial-placeholder says it for all the links that share it
     verdict = density_verdict(ctx, link)
     if verdict is None:
         return
@@ -288,6 +305,8 @@ def check_com(ctx: CheckContext, link: Link) -> Iterator[Finding]:
     """
     if not usable(link) or not any(e.geometry is not None for e in link.collisions):
         return
+    if link.name in placeholder_inertials(ctx):
+        return  # inertial-placeholder says it for all the links that share it
     if any(e.geometry is None for e in link.collisions + link.visuals):
         return  # a shape not read (a <capsule>, refused) may hold it: unknown, not outside
     if negligible_in_its_body(ctx, link):
@@ -811,7 +830,8 @@ def turned_axes(ctx: CheckContext, link: Link) -> Optional[Finding]:
     if declared is None or declared.moments[0] < MUJOCO_EPS:
         return None
     if negligible_in_its_body(ctx, link) or excess(ctx, link) is not None or \
-            link.name in placeholder_carriers(ctx) or link.name in about_link_origin(ctx):
+            link.name in placeholder_carriers(ctx) or link.name in about_link_origin(ctx) or \
+            link.name in placeholder_inertials(ctx):
         return None
     turned = turned_onto_geometry(ctx, link, declared)
     if turned is None:
@@ -902,7 +922,7 @@ def origin_tensor(ctx: CheckContext, link: Link) -> Optional[OriginTensor]:
         return None
     centre = link.inertial.origin.xyz
     if not any(centre) or negligible_in_its_body(ctx, link) or \
-            link.name in placeholder_carriers(ctx):
+            link.name in placeholder_carriers(ctx) or link.name in placeholder_inertials(ctx):
         return None
     expected = geometry_tensor(ctx, link)
     model, _ = ctx.collision_model(link)
@@ -914,10 +934,12 @@ def origin_tensor(ctx: CheckContext, link: Link) -> Optional[OriginTensor]:
     # The geometry's tensor about the declared centre of mass (the part's real centre of
     # mass is the CAD's, not the uniform-density centroid), in the inertial frame.
     at_com = expected + parallel_axis(mass, rotation.T @ (com - np.asarray(model.centre)))
+    matrix = declared.matrix
+    if near(matrix, at_com, ORIGIN_OFF):
+        return None  # most links: no axis can be ORIGIN_OFF off (without the eigenvectors)
     want, axes = np.linalg.eigh(at_com)
     if not np.all(want > 0.0):
         return None
-    matrix = declared.matrix
     off, _ = about_axes(matrix, axes, want)
     if not off >= ORIGIN_OFF:
         return None
@@ -996,6 +1018,134 @@ def check_origin_tensors(ctx: CheckContext) -> Iterator[Finding]:
                                       for name in names))
 
 
+#: inertial-placeholder: the parts sharing one inertial differ in size this much or more
+#: (their densities then differ about its cube: no real parts share one mass so)
+PLACEHOLDER_SIZES = 3.0
+
+
+def _sig(values) -> Tuple[float, ...]:
+    return tuple(float(f'{float(value):.6g}') for value in values)
+
+
+def placeholder_inertials(ctx: CheckContext) -> Dict[str, Tuple[Link, ...]]:
+    """
+    Return link -> the links sharing its inertial, for inertials that are placeholders.
+
+    KUKA's KR 16-2 (ROS-Industrial) gives its 7 links one inertial, 2 kg, 0.01 kg m^2 on
+    each axis, centre of mass at the origin: a 14 kg robot of 235 kg, which the rules said
+    as 2 centres of mass outside and 2 densities, each plausible-looking alone.
+    """
+    key = ('placeholder-inertials', None)
+    found = ctx.memo.get(key)
+    if found is None:
+        found = {}
+        groups: Dict[Tuple[object, ...], List[Link]] = {}
+        for link in ctx.robot.links:
+            if ctx.robot.link(link.name) is not link or not usable(link) or \
+                    not any(link.inertial.inertia.as_tuple()):
+                continue  # (a point mass: the zero-tensor rules judge it)
+            verdict = density_verdict(ctx, link)
+            if verdict is not None and verdict.length_slip:
+                continue  # a mesh in millimetres: its size is not the part's (density says)
+            inertial = link.inertial
+            # The tensor and its frame only: YuMi's macro gives its 14 links one tensor, 12 of
+            # them one mass and one centre of mass.
+            groups.setdefault((_sig(inertial.inertia.as_tuple()), _sig(inertial.origin.rpy)),
+                              []).append(link)
+        for links in groups.values():
+            # Judged by the links whose inertial matters (a sensor frame's 0.1 g welded to
+            # its body is fused away), listing every link that carries it.
+            judged = [link for link in links if not negligible_in_its_body(ctx, link)]
+            if len(judged) < MODEL_WIDE_MIN:
+                continue
+            sizes = [size for size in (_part_size(ctx, link) for link in judged)
+                     if size is not None and size > 0.0]
+            if len(sizes) >= 2 and max(sizes) >= PLACEHOLDER_SIZES * min(sizes):
+                found.update((link.name, tuple(links)) for link in links)
+        ctx.memo[key] = found
+    return found  # type: ignore[return-value]
+
+
+def _part_size(ctx: CheckContext, link: Link) -> Optional[float]:
+    """Return the diagonal of a link's collision and visual bounds, None if unknown."""
+    boxes = [group_bounds(ctx, elements) for elements in (link.collisions, link.visuals)
+             if any(element.geometry is not None for element in elements)]
+    if not boxes or any(box is None for box in boxes):
+        return None
+    low, high = union_bounds(boxes)
+    size = float(np.linalg.norm(high - low))
+    return size if math.isfinite(size) else None
+
+
+def check_placeholder_inertials(ctx: CheckContext) -> Iterator[Finding]:
+    """Report one inertial shared by parts of different sizes: one finding per inertial."""
+    said = set()
+    for name, links in placeholder_inertials(ctx).items():
+        if name in said:
+            continue
+        said.update(link.name for link in links)
+        yield _placeholder_finding(ctx, links)
+
+
+def _placeholder_finding(ctx: CheckContext, links: Tuple[Link, ...]) -> Finding:
+    names = tuple(link.name for link in links)
+    first = links[0]
+    inertial = first.inertial
+    sizes = [size for size in (_part_size(ctx, link) for link in links) if size is not None]
+    over = []
+    outside = []
+    for link in links:
+        found = excess(ctx, link)
+        if found is not None and found.bound > 0.0 and \
+                found.moment >= CLEAR_EXCESS * found.bound:
+            over.append(link.name)
+        both = [group_bounds(ctx, elements) for elements in (link.collisions, link.visuals)
+                if any(element.geometry is not None for element in elements)]
+        if both and all(box is not None for box in both):
+            box = union_bounds(both)
+            tolerance = max(COM_MIN_TOLERANCE,
+                            COM_TOLERANCE * float(np.linalg.norm(box[1] - box[0])))
+            centre = np.asarray(link.inertial.origin.xyz, dtype=float)
+            if distance_outside(centre, box) > tolerance:
+                outside.append(link.name)
+    own = []
+    for link in links:
+        tensor, _ = suggest(ctx, link, None, '')
+        if tensor is not None:
+            own.append((link.name, inertia_values(tensor)))
+    details = []
+    if over:
+        details.append(f'as written, {listed(tuple(over))} '
+                       + ('exceeds its' if len(over) == 1 else 'exceed their')
+                       + ' physical bound')
+    if outside:
+        details.append(f'the centre of mass lies outside {listed(tuple(outside))}')
+    rpy = inertial.origin.rpy
+    centres = {fmt_vector(link.inertial.origin.xyz) for link in links}
+    low, high = min(link.mass for link in links), max(link.mass for link in links)
+    mass = f'each {fmt(low)} kg' if fmt(low) == fmt(high) else \
+        f'{fmt(low)} to {fmt(high)} kg'
+    same = (f', each centre of mass at xyz="{fmt_vector(inertial.origin.xyz)}"'
+            if len(centres) == 1 else '')
+    return ctx.finding(
+        'inertial-placeholder', Severity.ERROR if over else Severity.WARNING,
+        f'{len(names)} links declare the same inertia tensor '
+        f'({fmt_inertia(inertial.inertia.as_tuple())}'
+        + (f' in a frame turned by rpy="{fmt_vector(rpy)}"' if any(rpy) else '')
+        + f') though their parts are {fmt(min(sizes), 3)} to {fmt(max(sizes), 3)} m across '
+        f'({mass}{same}): a placeholder, not their mass properties ({listed(names)}); the '
+        f'robot weighs {fmt(_robot_mass(ctx))} kg in all'
+        + ''.join(f'; {text}' for text in details),
+        link=first.name, element='inertial', line=inertial.line,
+        suggestion="give each link its part's mass, centre of mass and tensor (CAD or the "
+                   "manufacturer's data)" + (
+                       f'; the collision geometry at the declared mass gives, for '
+                       f'{own[0][0]}: {fmt_inertia(own[0][1])} (--fix-inertia writes one '
+                       'per link)' if own else ''),
+        values=(('count', len(names)), ('links', listed(names)), ('mass', mass)),
+        links=names, links_suggested_inertia=tuple(own))
+
+
 def tidy_values(matrix: np.ndarray) -> Tuple[float, float, float, float, float, float]:
     """Return a tensor's six values, its rounding-noise products set to 0."""
     return inertia_values(tidy(matrix))
@@ -1006,8 +1156,8 @@ def _range_text(values: List[float]) -> str:
     return low if low == high else f'{low} to {high}'
 
 
-CHECKS = (check_mismatches, check_axes, check_origin_tensors, check_densities,
-          check_solid_metal, check_coms)
+CHECKS = (check_mismatches, check_axes, check_origin_tensors, check_placeholder_inertials,
+          check_densities, check_solid_metal, check_coms)
 
 
 def _volume_text(smallest: float, largest: float) -> str:

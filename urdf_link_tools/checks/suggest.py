@@ -115,9 +115,9 @@ def _best_turn(matrix: np.ndarray, axes: np.ndarray, want: np.ndarray) -> Tuple[
     return TURNS[best], fits[best]
 
 
-def _near(declared: np.ndarray, expected: np.ndarray) -> bool:
+def near(declared: np.ndarray, expected: np.ndarray, factor: float = AXES_TURNED) -> bool:
     """
-    Return True when no moment about the geometry's axes can be AXES_TURNED off: decided cheaply.
+    Return True when no moment about the geometry's axes can be ``factor`` off: decided cheaply.
 
     About any axis the two tensors differ by at most the norm of their difference (the
     Frobenius norm bounds the spectral one), and the geometry's moments are at least its
@@ -129,7 +129,7 @@ def _near(declared: np.ndarray, expected: np.ndarray) -> bool:
                                for a, b in zip(row, other)))
     least = min(wanted[i][i] - sum(abs(wanted[i][j]) for j in range(3) if j != i)
                 for i in range(3))
-    return least > 0.0 and difference < (1.0 - 1.0 / AXES_TURNED) * least
+    return least > 0.0 and difference < (1.0 - 1.0 / factor) * least
 
 
 @record
@@ -159,7 +159,7 @@ def turned_onto_geometry(ctx: CheckContext, link: Link,
     560's link_3). For inertia-axes-turned and for inertia-exceeds-extent's fix.
     """
     expected = geometry_tensor(ctx, link)
-    if expected is None or _near(declared.matrix, expected):
+    if expected is None or near(declared.matrix, expected):
         return None
     want, axes = np.linalg.eigh(expected)
     off, _ = mismatch(declared.moments, want)
