@@ -1008,3 +1008,26 @@ def test_fix_inertia_writes_each_tensor_about_its_centre_of_mass():
     assert {fix.rule for fix in fixes} == {'inertia-about-link-origin'}
     assert not [f for f in analyze(parse_urdf_string(fixed), NO_MESHES).findings
                 if f.rule.startswith('inertia-')]
+
+
+def test_a_whole_inertial_turned_is_one_finding_with_its_centre_of_mass():
+    # Niryo Ned3 Pro's arm_link: the <inertial> in the CAD frame turned 90 degrees about z
+    # (no rpy): its axes turned and its centre of mass 0.067 m outside were two findings.
+    # The part: a 0.1 x 0.4 x 0.1 m box from the origin along y; the inertial as if it ran
+    # along x (centre of mass at x = 0.2, the small moment about x).
+    text = ('<robot name="r"><link name="base">' + inertial(5, 0.05) + box('0.3 0.3 0.3')
+            + '</link><joint name="j" type="revolute"><parent link="base"/><child link="arm"/>'
+            '<origin xyz="0 0 0.5"/><axis xyz="0 0 1"/>'
+            '<limit lower="-1" upper="1" effort="1" velocity="1"/></joint>'
+            '<link name="arm"><inertial><origin xyz="0.2 0 0"/><mass value="1"/><inertia '
+            'ixx="0.001667" ixy="0" ixz="0" iyy="0.01417" iyz="0" izz="0.01417"/></inertial>'
+            '<collision><origin xyz="0 0.2 0"/><geometry><box size="0.1 0.4 0.1"/></geometry>'
+            '</collision></link></robot>')
+    found = [f for f in analyze(parse_urdf_string(text), NO_MESHES).findings
+             if f.link == 'arm']
+    assert [f.rule for f in found] == ['inertia-axes-turned'], found
+    assert found[0].message.endswith(
+        'the inertial frame looks turned; turned 90 degrees about z too, the centre of mass, '
+        'written outside the part, lies within it (xyz="0 0.2 0"): the whole <inertial> is '
+        "written in a frame turned from the link's"), found[0].message
+    assert 'with the centre of mass at xyz="0 0.2 0"' in found[0].suggestion

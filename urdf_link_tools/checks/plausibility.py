@@ -28,7 +28,7 @@ from typing import Dict, Iterator, List, Optional, Tuple
 
 import numpy as np
 
-from urdf_link_tools.checks.alignment import axis_words
+from urdf_link_tools.checks.alignment import axis_words, TURNS
 from urdf_link_tools.checks.base import CheckContext, fmt, fmt_inertia, fmt_vector, Rule
 from urdf_link_tools.checks.bounds import (body_extent, CLEAR_EXCESS, COM_MIN_TOLERANCE,
                                            COM_TOLERANCE, excess, FUSED_AWAY, fused_change,
@@ -54,7 +54,9 @@ RULES = (
          "a tensor whose principal moments match the collision geometry's (sorted, within "
          "2x) but lie on other axes: about one of the geometry's principal axes it is 3x or "
          'more off (an inertial origin rpy, or a CAD frame, turned by a quarter turn); 3 or '
-         'more links turned alike are one finding',
+         'more links turned alike are one finding; when the turn that fits the tensor also '
+         'puts a centre of mass written outside the part inside it (no rpy), the finding '
+         'says so and com-outside-geometry is silent on that link',
          'the link resists turning about the wrong axes: joints too sluggish about one '
          'axis and too twitchy about another in simulation and control, while every moment '
          'looks plausible',
@@ -344,6 +346,8 @@ def check_com(ctx: CheckContext, link: Link) -> Iterator[Finding]:
     reach = distance + float(np.linalg.norm(both[1] - both[0]))
     if body > link.mass and link.mass / body * reach <= COM_MIN_TOLERANCE:
         return
+    if turned_centre(ctx, link) is not None and turned_axes(ctx, link) is not None:
+        return  # inertia-axes-turned says it: the whole inertial is turned, its centre too
     model, _ = ctx.collision_model(link)
     centroid = (f'; the collision geometry\'s centroid is at xyz="'
                 f'{fmt_vector(model.centre, 6)}"' if model is not None else '')
@@ -818,6 +822,55 @@ def check_solid_metal(ctx: CheckContext) -> Iterator[Finding]:
 
 
 def turned_axes(ctx: CheckContext, link: Link) -> Optional[Finding]:
+    """Return a link's inertia-axes-turned finding, or None (computed once per analysis)."""
+    key = ('turned-axes', id(link))
+    if key not in ctx.memo:
+        ctx.memo[key] = _turned_axes(ctx, link)
+    return ctx.memo[key]  # type: ignore[return-value]
+
+
+def turned_centre(ctx: CheckContext, link: Link) -> Optional[Tuple[np.ndarray, np.ndarray]]:
+    """
+    Return the turn and the centre of mass it puts inside the part, when its tensor is turned.
+
+    Niryo Ned3 Pro's arm_link: the whole <inertial> written in the CAD frame turned 90
+    degrees about z (no rpy): its tensor's moments lie on other axes, and its centre of mass
+    0.067 m outside the part; turned as the tensor is, both fit. Only the quarter and half
+    turns that put the tensor on the geometry's axes are tried (the tensor chose them: no
+    chance match), and only for an inertial frame that is the link's (no rpy).
+
+    :return: (the turn, the centre of mass turned), or None
+    """
+    inertial = link.inertial
+    if inertial is None or any(inertial.origin.rpy):
+        return None
+    declared = valid_tensor(ctx, link)
+    if declared is None:
+        return None
+    turned = turned_onto_geometry(ctx, link, declared)
+    if turned is None or not turned.fit <= AXES_SAME:
+        return None
+    boxes = [group_bounds(ctx, elements) for elements in (link.collisions, link.visuals)
+             if any(element.geometry is not None for element in elements)]
+    if not boxes or any(box is None for box in boxes):
+        return None
+    both = union_bounds(boxes)
+    com = np.asarray(inertial.origin.xyz, dtype=float)
+    tolerance = max(COM_MIN_TOLERANCE,
+                    COM_TOLERANCE * float(np.linalg.norm(both[1] - both[0])))
+    if distance_outside(com, both) <= tolerance:
+        return None  # inside as written
+    matrix = declared.matrix
+    for turn in (turned.turn,) + tuple(TURNS):
+        if about_axes(turn @ matrix @ turn.T, turned.axes, turned.want)[0] > AXES_SAME:
+            continue
+        centre = turn @ com
+        if distance_outside(centre, both) <= tolerance:
+            return turn, centre
+    return None
+
+
+def _turned_axes(ctx: CheckContext, link: Link) -> Optional[Finding]:
     """
     Flag a tensor with the geometry's moments on other axes: its frame turned.
 
@@ -844,6 +897,10 @@ def turned_axes(ctx: CheckContext, link: Link) -> Optional[Finding]:
                  f'axis ({fmt_vector(axis, 3)})')
     along = float(axis @ matrix @ axis)
     simple = fit <= AXES_SAME
+    centre = turned_centre(ctx, link) if simple else None
+    if centre is not None:  # the turn that puts the centre of mass inside too
+        turn = centre[0]
+        fit = about_axes(turn @ matrix @ turn.T, turned.axes, turned.want)[0]
     suggested = turn @ matrix @ turn.T if simple else geometry_tensor(ctx, link)
     how = (f"the declared tensor turned {axis_words(turn)} fits the geometry's axes within "
            f'{fmt(fit, 3)}x: ' if simple else
@@ -853,15 +910,22 @@ def turned_axes(ctx: CheckContext, link: Link) -> Optional[Finding]:
     if change is not None and change < FUSED_AWAY:
         return None  # welded into a body it changes by under 10 %: fused away
     values = inertia_values(suggested)
+    both = ''
+    if centre is not None:
+        both = (f'; turned {axis_words(centre[0])} too, the centre of mass, written outside '
+                f'the part, lies within it (xyz="{fmt_vector(centre[1])}"): the whole '
+                "<inertial> is written in a frame turned from the link's")
     return ctx.finding(
         'inertia-axes-turned', Severity.WARNING,
         f'principal moments {fmt_vector(declared.moments)} kg m^2 match the collision '
         f"geometry's ({fmt_vector(want)}, within {fmt(off, 3)}x) but lie on other axes: "
         f"about the inertial frame's {named}, where the geometry gives "
         f'{fmt(float(want[worst]))} kg m^2, the tensor has {fmt(along)} '
-        f'({fmt(apart, 3)}x); the inertial frame looks turned',
+        f'({fmt(apart, 3)}x); the inertial frame looks turned{both}',
         link=link.name, element='inertial/inertia', line=link.inertial.inertia.line,
         suggestion=how + fmt_inertia(values)
+        + (f' with the centre of mass at xyz="{fmt_vector(centre[1])}"'
+           if centre is not None else '')
         + ' (in the same inertial frame); or fix the rpy of the inertial origin',
         values=(('factor', apart), ('moments_match', off),
                 ('turn', axis_words(turn) if simple else '')),
