@@ -24,7 +24,7 @@ from __future__ import annotations
 from dataclasses import replace
 import math
 import os
-from typing import Dict, FrozenSet, Iterator, List, Optional, Tuple
+from typing import Callable, Dict, FrozenSet, Iterator, List, Optional, Tuple
 
 import numpy as np
 
@@ -699,7 +699,14 @@ def check_collision_missing(ctx: CheckContext, link: Link) -> Iterator[Finding]:
 
 def _stand_ins(ctx: CheckContext) -> Tuple[str, ...]:
     """Return the links (not small hinges) whose collision is a token (once per analysis)."""
-    key = ('collision stand-ins', None)
+    return _missing_where(ctx, 'collision stand-ins', lambda finding, hinge: not hinge and
+                          'collision_size_mm' in dict(finding.values))
+
+
+def _missing_where(ctx: CheckContext, name: str,
+                   keep: Callable[[Finding, bool], bool]) -> Tuple[str, ...]:
+    """Return the links whose collision-missing finding ``keep`` takes (once per analysis)."""
+    key = (name, None)
     if key not in ctx.memo:
         names = []
         for link in ctx.robot.links:
@@ -707,8 +714,7 @@ def _stand_ins(ctx: CheckContext) -> Tuple[str, ...]:
                 found = _collision_missing(ctx, link)
             except Exception:  # noqa: B902 (check_collision_missing reports it on the link)
                 continue
-            if found is not None and not found[1] and \
-                    'collision_size_mm' in dict(found[0].values):
+            if found is not None and keep(*found):
                 names.append(link.name)
         ctx.memo[key] = tuple(names)
     return ctx.memo[key]  # type: ignore[return-value]
@@ -745,18 +751,7 @@ def _span(values: List[float], digits: int) -> str:
 
 def _missing_hinges(ctx: CheckContext) -> Tuple[str, ...]:
     """Return the small hinges without collision geometry (once per analysis)."""
-    key = ('missing collision hinges', None)
-    if key not in ctx.memo:
-        names = []
-        for link in ctx.robot.links:
-            try:
-                found = _collision_missing(ctx, link)
-            except Exception:  # noqa: B902 (check_collision_missing reports it on the link)
-                continue
-            if found is not None and found[1]:
-                names.append(link.name)
-        ctx.memo[key] = tuple(names)
-    return ctx.memo[key]  # type: ignore[return-value]
+    return _missing_where(ctx, 'missing collision hinges', lambda _, hinge: hinge)
 
 
 def check_missing_hinges(ctx: CheckContext) -> Iterator[Finding]:
