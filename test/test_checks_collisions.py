@@ -627,3 +627,10 @@ def test_an_srdf_naming_links_the_robot_lacks_is_said_with_the_link_meant():
                                     "'arm'?)")
     (few,) = unknown(['arm camer', 'arm camera', 'base arm'])
     assert few.severity == Severity.INFO and "did you mean 'camera'?" in few.message
+    # Care-O-bot raw3-1's SRDF names its arm's links (arm_base_link ... arm_wrist_3_link) on
+    # a robot without the arm: not 'base_link' renamed, since the others have no link either.
+    (variant,) = unknown(['x_arm x_shoulder', 'x_shoulder x_elbow', 'x_elbow x_wrist'])
+    assert "such as 'x_arm': they disable nothing" in variant.message, variant.message
+    assert variant.message.endswith("; 4 of the names begin with 'x_' and this robot has no "
+                                    'such links: the SRDF is for a variant with them')
+    assert 'did you mean' not in variant.message

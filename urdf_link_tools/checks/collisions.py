@@ -122,7 +122,8 @@ RULES = (
          "prefix than the URDF's, Kassow's), an info when a few do",
          'those pairs disable nothing: the overlaps they were written for are reported, and '
          'MoveIt, given the same SRDF, checks them', 'give the SRDF made for this robot (the '
-         "same prefix and arguments as the URDF's); the finding names the link meant",
+         "same prefix and arguments as the URDF's); the finding names the link meant, or "
+         'says the SRDF is for a variant when the names of one prefix have no link at all',
          'MoveIt SRDF (disable_collisions)'),
 )
 
@@ -893,6 +894,15 @@ def check_disabled_names(ctx: CheckContext) -> Iterator[Finding]:
     guesses = [(name, _meant(name, names, suggester)) for name in missing[:MEANT_TRIED]]
     first, meant = next(((name, guess) for name, guess in guesses if guess),
                         (missing[0], None))
+    absent = ''
+    stem = first[:len(first) - len(meant)] if meant and first.endswith(meant) else ''
+    if stem and not _renamed(stem, missing, names):
+        # 'arm_base_link' is no 'base_link' renamed when 'arm_shoulder_link' and the rest
+        # have no link either: the robot lacks the arm (Care-O-bot raw3-1's SRDF).
+        count = sum(1 for name in missing if name.startswith(stem))
+        absent = (f"; {count} of the names begin with '{stem}' and this robot has no such "
+                  'links: the SRDF is for a variant with them')
+        meant = None
     most = 2 * len(unknown) > len(pairs)
     prefix = meant[:len(meant) - len(first)] if meant and meant.endswith(first) else ''
     yield ctx.finding(
@@ -902,13 +912,20 @@ def check_disabled_names(ctx: CheckContext) -> Iterator[Finding]:
         + (f" (did you mean '{meant}'?)" if meant else '')
         + ': they disable nothing, and the overlaps at rest they were written for are '
         'reported' + (f"; the robot's link names begin with '{prefix}' where the SRDF's do "
-                      'not' if prefix and most else ''),
+                      'not' if prefix and most else '') + absent,
         suggestion=('give the SRDF made for this robot, expanded with the prefix and '
                     "arguments of the URDF (a .srdf.xacro given to --srdf takes the check's "
                     'NAME:=VALUE arguments)' if most else
                     'remove or rename the stale entries of the SRDF'),
         values=(('unknown_pairs', len(unknown)), ('pairs', len(pairs)),
                 ('example', first)) + ((('meant', meant),) if meant else ()))
+
+
+def _renamed(stem: str, missing: Sequence[str], names: Set[str]) -> bool:
+    """Return True when most SRDF names beginning with ``stem`` are links without it."""
+    stemmed = [name for name in missing if name.startswith(stem)]
+    found = sum(1 for name in stemmed if name[len(stem):] in names)
+    return 2 * found > len(stemmed)
 
 
 def _meant(name: str, names: Iterable[str], suggester: NameSuggester) -> Optional[str]:
