@@ -79,6 +79,13 @@ def fmt(value: float, digits: int = 4) -> str:
     return f'{value:.{digits}g}'
 
 
+def fmt_range(values: Iterable[float], digits: int = 4) -> str:
+    """Format numbers as their range, '0.1 to 0.3', or one number when all print alike."""
+    values = list(values)
+    low, high = fmt(min(values), digits), fmt(max(values), digits)
+    return low if low == high else f'{low} to {high}'
+
+
 def fmt_vector(values: Iterable[float], digits: int = 4) -> str:
     """Format numbers separated by blanks, as URDF attributes are written."""
     return ' '.join(fmt(v, digits) for v in values)

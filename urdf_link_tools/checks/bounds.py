@@ -122,6 +122,12 @@ class Excess:
     outside: float = 0.0
 
 
+def com_tolerance(bounds: Bounds) -> float:
+    """Return how far (m) outside a link's bounds a centre of mass is still not outside."""
+    return max(COM_MIN_TOLERANCE,
+               COM_TOLERANCE * float(np.linalg.norm(bounds[1] - bounds[0])))
+
+
 def _judged_centre(centre: np.ndarray, bounds: Bounds) -> Optional[Tuple[np.ndarray, float]]:
     """
     Return the point a link's bound is taken about and how far (m) the centre lies outside.
@@ -134,10 +140,8 @@ def _judged_centre(centre: np.ndarray, bounds: Bounds) -> Optional[Tuple[np.ndar
     """
     if not _outside(centre, bounds):
         return centre, 0.0
-    tolerance = max(COM_MIN_TOLERANCE,
-                    COM_TOLERANCE * float(np.linalg.norm(bounds[1] - bounds[0])))
     outside = distance_outside(centre, bounds)
-    if outside <= tolerance:
+    if outside <= com_tolerance(bounds):
         return (bounds[0] + bounds[1]) / 2.0, float(outside)
     return None
 

@@ -28,7 +28,7 @@ from typing import Callable, Dict, FrozenSet, Iterator, List, Optional, Tuple
 
 import numpy as np
 
-from urdf_link_tools.checks.base import CheckContext, fmt, fmt_vector, Rule
+from urdf_link_tools.checks.base import CheckContext, fmt, fmt_range, fmt_vector, Rule
 from urdf_link_tools.checks.complexity import grouped_meshes, reused_visuals, too_complex
 from urdf_link_tools.checks.model_wide import grouped, grouped_by_value, HINGE_SIZE, is_hinge, \
     is_unexpanded, listed, MARKER_SIZE, model_choices, MODEL_WIDE_MIN, \
@@ -737,16 +737,11 @@ def check_stand_ins(ctx: CheckContext) -> Iterator[Finding]:
     first = findings[0]
     yield ctx.finding(
         'collision-missing', Severity.WARNING,
-        f'{len(names)} links collide as tokens of {_span(tokens, 3)} mm where they draw parts '
-        f'{_span(parts, 3)} m across ({listed(names)}): stand-ins, not their shapes; '
+        f'{len(names)} links collide as tokens of {fmt_range(tokens, 3)} mm where they draw parts '
+        f'{fmt_range(parts, 3)} m across ({listed(names)}): stand-ins, not their shapes; '
         'planners and simulators let the parts pass through everything but that',
         line=first.line, suggestion=first.suggestion,
         values=(('count', len(names)), ('links', listed(names))), links=names)
-
-
-def _span(values: List[float], digits: int) -> str:
-    low, high = fmt(min(values), digits), fmt(max(values), digits)
-    return low if low == high else f'{low} to {high}'
 
 
 def _missing_hinges(ctx: CheckContext) -> Tuple[str, ...]:

@@ -29,9 +29,10 @@ from typing import Dict, Iterator, List, Optional, Tuple
 import numpy as np
 
 from urdf_link_tools.checks.alignment import axis_words, TURNS
-from urdf_link_tools.checks.base import CheckContext, fmt, fmt_inertia, fmt_vector, Rule
+from urdf_link_tools.checks.base import (CheckContext, fmt, fmt_inertia, fmt_range, fmt_vector,
+                                         Rule)
 from urdf_link_tools.checks.bounds import (body_extent, CLEAR_EXCESS, COM_MIN_TOLERANCE,
-                                           COM_TOLERANCE, excess, FUSED_AWAY, fused_change,
+                                           com_tolerance, excess, FUSED_AWAY, fused_change,
                                            placeholder_carriers)
 from urdf_link_tools.checks.density import density_judged, density_verdict, group_bounds, \
     negligible_in_its_body, volume_range
@@ -42,11 +43,12 @@ from urdf_link_tools.checks.suggest import (about_axes, AXES_SAME, geometry_tens
                                             valid_tensor, visual_tensor)
 from urdf_link_tools.findings import Finding, Severity
 from urdf_link_tools.geometry import (
-    distance_outside, has_size, is_finite, rpy_to_matrix, union_bounds)
+    Bounds, distance_outside, has_size, is_finite, rpy_to_matrix, union_bounds)
 from urdf_link_tools.inertia import (
-    inertia_values, MUJOCO_EPS, parallel_axis, principal_values, TensorProperties, tidy,
-    violates_triangle)
+    flip_products, inertia_values, MUJOCO_EPS, parallel_axis, principal_values,
+    TensorProperties, tidy, violates_triangle)
 from urdf_link_tools.model import Link
+from urdf_link_tools.records import record
 
 
 RULES = (
@@ -328,8 +330,7 @@ def check_com(ctx: CheckContext, link: Link) -> Iterator[Finding]:
     low, high = both[0].tolist(), both[1].tolist()
     if all(lo <= c <= hi for lo, c, hi in zip(low, com.tolist(), high)):
         return  # inside: 0 m outside, within any tolerance (the usual case, without norms)
-    tolerance = max(COM_MIN_TOLERANCE,
-                    COM_TOLERANCE * float(np.linalg.norm(both[1] - both[0])))
+    tolerance = com_tolerance(both)
     distance = distance_outside(com, both)
     if distance <= tolerance:
         return
@@ -686,9 +687,7 @@ def _slip_factor(ctx: CheckContext, link: Link) -> Optional[float]:
     if named is None:
         return None
     both = union_bounds([collision, group_bounds(ctx, link.visuals)])
-    tolerance = max(COM_MIN_TOLERANCE,
-                    COM_TOLERANCE * float(np.linalg.norm(both[1] - both[0])))
-    return named if distance_outside(com / named, both) <= tolerance else None
+    return named if distance_outside(com / named, both) <= com_tolerance(both) else None
 
 
 def check_coms(ctx: CheckContext) -> Iterator[Finding]:
@@ -851,14 +850,11 @@ def turned_centre(ctx: CheckContext, link: Link) -> Optional[Tuple[np.ndarray, n
     turned = turned_onto_geometry(ctx, link, declared)
     if turned is None or not turned.fit <= AXES_SAME:
         return None
-    boxes = [group_bounds(ctx, elements) for elements in (link.collisions, link.visuals)
-             if any(element.geometry is not None for element in elements)]
-    if not boxes or any(box is None for box in boxes):
+    both = _drawn_bounds(ctx, link)
+    if both is None:
         return None
-    both = union_bounds(boxes)
     com = np.asarray(inertial.origin.xyz, dtype=float)
-    tolerance = max(COM_MIN_TOLERANCE,
-                    COM_TOLERANCE * float(np.linalg.norm(both[1] - both[0])))
+    tolerance = com_tolerance(both)
     if distance_outside(com, both) <= tolerance:
         return None  # inside as written
     matrix = declared.matrix
@@ -956,20 +952,17 @@ ORIGIN_GAIN = 2.0
 ORIGIN_MIN = 2
 
 
+@record
 class OriginTensor:
     """A tensor written about the link origin: how it fits, and the tensor about the COM."""
 
-    def __init__(self, declared: float, fit: float, negated: bool, tensor: np.ndarray) -> None:
-        self.declared = declared
-        self.fit = fit
-        self.negated = negated
-        self.tensor = tensor
-
-
-def _negated_products(matrix: np.ndarray) -> np.ndarray:
-    flipped = -matrix
-    np.fill_diagonal(flipped, np.diag(matrix))
-    return flipped
+    #: how far the declared tensor is off its geometry, and the corrected one
+    declared: float
+    fit: float
+    #: the products were negated (the CAD convention) before the correction
+    negated: bool
+    #: the tensor about the centre of mass (inertial frame)
+    tensor: np.ndarray
 
 
 def origin_tensor(ctx: CheckContext, link: Link) -> Optional[OriginTensor]:
@@ -1011,7 +1004,7 @@ def origin_tensor(ctx: CheckContext, link: Link) -> Optional[OriginTensor]:
     term = parallel_axis(mass, rotation.T @ com)
     best: Optional[OriginTensor] = None
     for negated in (False, True):
-        corrected = (_negated_products(matrix) if negated else matrix) - term
+        corrected = (flip_products(matrix) if negated else matrix) - term
         tensor = TensorProperties(corrected)
         if not tensor.is_positive_definite() or violates_triangle(tensor.moments):
             continue
@@ -1055,12 +1048,7 @@ def check_origin_tensors(ctx: CheckContext) -> Iterator[Finding]:
     names = tuple(found)
     first = ctx.robot.link(names[0])
     origin = found[names[0]]
-    over = []
-    for name in names:
-        excess_found = excess(ctx, ctx.robot.link(name))
-        if excess_found is not None and excess_found.bound > 0.0 and \
-                excess_found.moment >= CLEAR_EXCESS * excess_found.bound:
-            over.append(name)
+    over = [name for name in names if _clearly_over(ctx, ctx.robot.link(name))]
     negated = [name for name in names if found[name].negated]
     fits = [found[name].fit for name in names]
     offs = [found[name].declared for name in names]
@@ -1071,9 +1059,9 @@ def check_origin_tensors(ctx: CheckContext) -> Iterator[Finding]:
     yield ctx.finding(
         'inertia-about-link-origin', Severity.ERROR if over else Severity.WARNING,
         f'{len(names)} links declare tensors about the link origin, not about their centre '
-        f'of mass ({listed(names)}): as written they are {_range_text(offs)}x off their '
+        f'of mass ({listed(names)}): as written they are {fmt_range(offs, 3)}x off their '
         f"collision geometry's; less m (|c|^2 E - c c^T) for each centre of mass c, within "
-        f'{_range_text(fits)}x{products}'
+        f'{fmt_range(fits, 3)}x{products}'
         + (f'; as written, {listed(tuple(over))} exceed{"s" if len(over) == 1 else ""} '
            'their physical bound' if over else '')
         + f' (the first, {first.name}: ixx={fmt(tensor.ixx)} iyy={fmt(tensor.iyy)} '
@@ -1136,15 +1124,29 @@ def placeholder_inertials(ctx: CheckContext) -> Dict[str, Tuple[Link, ...]]:
     return found  # type: ignore[return-value]
 
 
-def _part_size(ctx: CheckContext, link: Link) -> Optional[float]:
-    """Return the diagonal of a link's collision and visual bounds, None if unknown."""
+def _drawn_bounds(ctx: CheckContext, link: Link) -> Optional[Bounds]:
+    """Return the union of a link's collision and visual bounds, None if one is unknown."""
     boxes = [group_bounds(ctx, elements) for elements in (link.collisions, link.visuals)
              if any(element.geometry is not None for element in elements)]
     if not boxes or any(box is None for box in boxes):
         return None
-    low, high = union_bounds(boxes)
-    size = float(np.linalg.norm(high - low))
+    return union_bounds(boxes)
+
+
+def _part_size(ctx: CheckContext, link: Link) -> Optional[float]:
+    """Return the diagonal of a link's collision and visual bounds, None if unknown."""
+    box = _drawn_bounds(ctx, link)
+    if box is None:
+        return None
+    size = float(np.linalg.norm(box[1] - box[0]))
     return size if math.isfinite(size) else None
+
+
+def _clearly_over(ctx: CheckContext, link: Link) -> bool:
+    """Return True when a link's tensor is CLEAR_EXCESS times its physical bound or more."""
+    found = excess(ctx, link)
+    return found is not None and found.bound > 0.0 and \
+        found.moment >= CLEAR_EXCESS * found.bound
 
 
 def check_placeholder_inertials(ctx: CheckContext) -> Iterator[Finding]:
@@ -1162,22 +1164,13 @@ def _placeholder_finding(ctx: CheckContext, links: Tuple[Link, ...]) -> Finding:
     first = links[0]
     inertial = first.inertial
     sizes = [size for size in (_part_size(ctx, link) for link in links) if size is not None]
-    over = []
+    over = [link.name for link in links if _clearly_over(ctx, link)]
     outside = []
     for link in links:
-        found = excess(ctx, link)
-        if found is not None and found.bound > 0.0 and \
-                found.moment >= CLEAR_EXCESS * found.bound:
-            over.append(link.name)
-        both = [group_bounds(ctx, elements) for elements in (link.collisions, link.visuals)
-                if any(element.geometry is not None for element in elements)]
-        if both and all(box is not None for box in both):
-            box = union_bounds(both)
-            tolerance = max(COM_MIN_TOLERANCE,
-                            COM_TOLERANCE * float(np.linalg.norm(box[1] - box[0])))
-            centre = np.asarray(link.inertial.origin.xyz, dtype=float)
-            if distance_outside(centre, box) > tolerance:
-                outside.append(link.name)
+        box = _drawn_bounds(ctx, link)
+        centre = np.asarray(link.inertial.origin.xyz, dtype=float)
+        if box is not None and distance_outside(centre, box) > com_tolerance(box):
+            outside.append(link.name)
     own = []
     for link in links:
         tensor, _ = suggest(ctx, link, None, '')
@@ -1192,9 +1185,8 @@ def _placeholder_finding(ctx: CheckContext, links: Tuple[Link, ...]) -> Finding:
         details.append(f'the centre of mass lies outside {listed(tuple(outside))}')
     rpy = inertial.origin.rpy
     centres = {fmt_vector(link.inertial.origin.xyz) for link in links}
-    low, high = min(link.mass for link in links), max(link.mass for link in links)
-    mass = f'each {fmt(low)} kg' if fmt(low) == fmt(high) else \
-        f'{fmt(low)} to {fmt(high)} kg'
+    masses = fmt_range([link.mass for link in links])
+    mass = f'{masses} kg' if ' to ' in masses else f'each {masses} kg'
     same = (f', each centre of mass at xyz="{fmt_vector(inertial.origin.xyz)}"'
             if len(centres) == 1 else '')
     return ctx.finding(
@@ -1219,11 +1211,6 @@ def _placeholder_finding(ctx: CheckContext, links: Tuple[Link, ...]) -> Finding:
 def tidy_values(matrix: np.ndarray) -> Tuple[float, float, float, float, float, float]:
     """Return a tensor's six values, its rounding-noise products set to 0."""
     return inertia_values(tidy(matrix))
-
-
-def _range_text(values: List[float]) -> str:
-    low, high = fmt(min(values), 3), fmt(max(values), 3)
-    return low if low == high else f'{low} to {high}'
 
 
 CHECKS = (check_mismatches, check_axes, check_origin_tensors, check_placeholder_inertials,

@@ -58,15 +58,6 @@ def _common_tail(first: Tuple[str, ...], second: Tuple[str, ...]) -> int:
     return count
 
 
-def _shown(path: str) -> str:
-    """Return a path relative to the working directory when it is under it."""
-    try:
-        relative = os.path.relpath(path)
-    except ValueError:  # another drive
-        return path
-    return path if relative.startswith(os.pardir) else relative
-
-
 class Baseline:
     """The findings of an earlier report, by the file each of its robots was read from."""
 
@@ -111,14 +102,12 @@ class Baseline:
         names = sorted({os.path.basename(written) for written in self.tied})
         more = f' and {len(names) - 5} more' if len(names) > 5 else ''
         listed = ', '.join(names[:5]) + more
-        what = _shown(source) if source is not None else 'standard input'
+        # (imported here: a check without --baseline does not need the text report's module)
+        from urdf_link_tools.reports.text import display_path
+        what = display_path(source) if source is not None else 'standard input'
         return (f'--baseline {self.path}: none of its reports was written for {what} '
                 f'(it has {listed}), so every finding of it is new; write the baseline '
                 'with this file among those checked')
-
-    def __len__(self) -> int:
-        """Return the number of entries."""
-        return sum(self.untied.values()) + sum(sum(c.values()) for c in self.tied.values())
 
 
 def _reports(document: Any) -> Iterable[Any]:
