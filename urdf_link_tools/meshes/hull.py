@@ -15,9 +15,9 @@
 """
 Convex hulls: by coal's Qhull, by a checked quickhull in NumPy, or by SciPy's Qhull.
 
-Which one builds a hull depends on the points and on coal being installed, with the one
-exception said below (a --jobs worker checks many robots; the findings must not depend on
-their order):
+Which one builds a hull depends on the points and on coal being installed, never on what
+the process loaded before (a --jobs worker checks many robots; the findings must not depend
+on their order):
 
 - :data:`NATIVE_MIN_POINTS` points or more, when coal (an exec_depend, the self-collision
   library) is installed: its Qhull, in C++ (a humanoid's CAD part in a millisecond or two,
@@ -26,13 +26,12 @@ their order):
   a 150-point capsule, 40 ms for a thousand), which imports nothing;
 - a hull needing more than :data:`MAX_STEPS` insertions, or a result the NumPy quickhull
   cannot trust (it checks that it is closed, consistently wound and holds every point):
-  SciPy's Qhull (its import costs 0.15 to 0.35 s and 35 MB); once SciPy is loaded anyway
-  (trimesh brings it for OBJ and glTF meshes), it also builds what coal refuses, instead of
-  the NumPy quickhull. That one exception depends on what the process loaded before: a hull
-  coal refuses ("Too many neighbors": a cylinder's cap fanned around one corner) may then
-  differ in its last digits between a --jobs worker that loaded SciPy and one that did not.
-  The NumPy quickhull, a Python loop of NumPy calls, was measured at 22 s instead of 0.04 s
-  in a node whose executor thread a client kept busy (each NumPy call gives the GIL away).
+  SciPy's Qhull (its import costs 0.15 to 0.35 s and 35 MB). SciPy loaded already (trimesh
+  brings it for OBJ and glTF meshes) changes nothing: building the small hulls and those
+  coal refuses by SciPy then made TwoDofs's suggested tensor differ in its last digits
+  between a --jobs worker that had checked an OBJ robot before and one that had not. The
+  NumPy quickhull, a Python loop of NumPy calls, was measured at 22 s instead of 0.04 s in
+  a node whose executor thread a client kept busy (each NumPy call gives the GIL away).
 
 Points within a relative tolerance of 1e-10 of a facet count as on it (Qhull merges such
 near-coplanar facets too): all give the same volume to that tolerance.
@@ -111,7 +110,7 @@ def convex_hull(points: np.ndarray, native: bool = True) -> Tuple[Optional[Hull]
             return None, 'flat'
         if native is not None:
             return native, 'convex hull'
-    if len(points) <= MAX_POINTS and 'scipy.spatial' not in sys.modules:
+    if len(points) <= MAX_POINTS:
         try:
             return _quickhull(points), 'convex hull'
         except _Flat:
