@@ -278,7 +278,25 @@ def _density_hint(link: Link, density: float, low: float) -> Tuple[str, str]:
 
 
 def group_bounds(ctx: CheckContext, elements: Sequence[GeometryElement]) -> Optional[Bounds]:
-    """Return the union bounds of the elements with a real size; None if one is unknown."""
+    """
+    Return the union bounds of the elements with a real size; None if one is unknown.
+
+    Once per group of a link (a link's visuals or collisions, asked by a dozen rules): the
+    arrays are shared, read-only.
+    """
+    key = ('group-bounds', id(elements))
+    held = ctx.memo.get(key)
+    if held is not None and held[0] is elements:  # type: ignore[index]
+        return held[1]  # type: ignore[index]
+    bounds = _group_bounds(ctx, elements)
+    if bounds is not None:
+        for array in bounds:
+            array.setflags(write=False)
+    ctx.memo[key] = (elements, bounds)  # the elements kept: their id is not reused meanwhile
+    return bounds
+
+
+def _group_bounds(ctx: CheckContext, elements: Sequence[GeometryElement]) -> Optional[Bounds]:
     boxes = []
     for element in elements:
         if element.geometry is not None and not has_size(element.geometry):
