@@ -99,9 +99,7 @@ RULES = (
          'this tool (the same inertial on parts of different sizes)'),
     Rule('inertia-geometry-mismatch', Severity.WARNING,
          "a principal moment differs from the collision geometry's by more than "
-         'inertia_mismatch_factor (10x by default), either way, or, the sorted moments 2x to '
-         "that factor off, a moment about one of the geometry's principal axes does and is "
-         'at least twice as far off as the sorted ones (not when the tensor is within '
+         'inertia_mismatch_factor (10x by default), either way (not when the tensor is within '
          "2x of a solid box over the link's geometry, or of its visual geometry filled at a "
          'plausible density: the collision is then a partial shape; nor for a link welded '
          "into a body whose inertia the geometry's tensor changes by under 10 %, as "
@@ -174,11 +172,8 @@ def check_mismatch(ctx: CheckContext, link: Link) -> Iterator[Finding]:
     have = declared.moments
     want = principal_values(expected)
     off, worst = mismatch(have, want)
-    turned = None
     if not (math.isfinite(off) and off > factor):
-        turned = _off_about_axes(declared, expected, factor, off)
-        if turned is None:
-            return
+        return
     if _fits_extent_box(ctx, link, have) or _fits_visual(ctx, link, have):
         return  # the tensor is the whole part's; the collision is a partial shape
     change = fused_change(ctx, link, expected)
@@ -188,15 +183,12 @@ def check_mismatch(ctx: CheckContext, link: Link) -> Iterator[Finding]:
         # (Neobotix MPO-700's four wheels, welded into its 140 kg base: one was flagged for
         # a tensor 11x too small, the three 5.7x over their own bounds were not).
         return
-    approx = (f'; approximate volume for {", ".join(model.approximate)}'
-              if model.approximate else '')
-    if turned is not None:
-        yield _about_axes_finding(ctx, link, declared, expected, turned, factor, approx)
-        return
     ratios = have / want
     direction = 'larger' if ratios[worst] > 1.0 else 'smaller'
     suggested, text = suggest(ctx, link, None, '')
     text += _mass_hint(ctx, link, model, ratios)
+    approx = (f'; approximate volume for {", ".join(model.approximate)}'
+              if model.approximate else '')
     yield ctx.finding(
         'inertia-geometry-mismatch', Severity.WARNING,
         f'principal moments {fmt_vector(have)} kg m^2, but the collision geometry at '
@@ -207,71 +199,6 @@ def check_mismatch(ctx: CheckContext, link: Link) -> Iterator[Finding]:
         values=(('moments', fmt_vector(have)), ('geometry_moments', fmt_vector(want)),
                 ('factor', off), ('limit', factor), ('direction', direction),
                 ('geometry_centroid', fmt_vector(model.centre))),
-        suggested_inertia=inertia_values(suggested) if suggested is not None else None)
-
-
-@record
-class OffAxes:
-    """A tensor whose sorted moments are near its geometry's but far off about one axis."""
-
-    #: how far off, about which of the geometry's principal axes (a column of ``axes``)
-    apart: float
-    axis: int
-    #: the sorted moments' factor
-    sorted_off: float
-    #: the geometry's principal moments and axes (columns), inertial frame
-    want: np.ndarray
-    axes: np.ndarray
-
-
-def _off_about_axes(declared: TensorProperties, expected: np.ndarray, factor: float,
-                    off: float) -> Optional[OffAxes]:
-    """
-    Return how a tensor is more than ``factor`` off about one of its geometry's axes, or None.
-
-    KUKA KR 5 arc's link_2, 0.75 m long along x: its sorted moments are within 4.9x of its
-    mesh's, but about the mesh's long axis it declares 0.0103 kg m^2 where the mesh gives
-    0.179 (17x), the small moment on the wrong axis. Sorted within AXES_SAME (2x), that is
-    inertia-axes-turned's (the moments are the part's, the frame turned); between it and
-    ``factor``, the sorted comparison of inertia-geometry-mismatch let it pass. Only when
-    the axes make it AXES_SAME times worse than the sorted moments (KR 5: 14.8x against
-    4.9x): a collision shape cruder than the part but on its axes is off by about as much
-    either way (Panda's link2 in panda_collision.urdf, a capsule: 11.4x against 8.5x).
-    """
-    if not (math.isfinite(off) and off > AXES_SAME):
-        return None
-    want, axes = np.linalg.eigh(expected)
-    apart, axis = about_axes(declared.matrix, axes, want)
-    if not (math.isfinite(apart) and apart > factor and apart >= AXES_SAME * off):
-        return None
-    return OffAxes(apart, axis, off, want, axes)
-
-
-def _about_axes_finding(ctx: CheckContext, link: Link, declared: TensorProperties,
-                        expected: np.ndarray, turned: OffAxes, factor: float,
-                        approx: str) -> Finding:
-    """Return the inertia-geometry-mismatch finding of a tensor off about one axis."""
-    axis = turned.axes[:, turned.axis]
-    named = next((f'{"xyz"[index]} axis' for index in range(3) if abs(axis[index]) > 0.99),
-                 f'axis ({fmt_vector(axis, 3)})')
-    along = float(axis @ declared.matrix @ axis)
-    gives = float(turned.want[turned.axis])
-    direction = 'larger' if along > gives else 'smaller'
-    suggested, text = suggest(ctx, link, None, '')
-    return ctx.finding(
-        'inertia-geometry-mismatch', Severity.WARNING,
-        f'principal moments {fmt_vector(declared.moments)} kg m^2 are within '
-        f"{fmt(turned.sorted_off, 3)}x of the collision geometry's at {fmt(link.mass)} kg "
-        f'({fmt_vector(principal_values(expected))}), but not about its axes: about the '
-        f"inertial frame's {named}, where the geometry gives {fmt(gives)} kg m^2, the tensor "
-        f'has {fmt(along)} ({fmt(turned.apart, 3)}x {direction}; limit {fmt(factor)}x){approx}',
-        link=link.name, element='inertial/inertia', line=link.inertial.inertia.line,
-        suggestion=text + '; or check the rpy of the inertial origin (the frame the tensor is '
-                          'written in)',
-        values=(('moments', fmt_vector(declared.moments)),
-                ('geometry_moments', fmt_vector(principal_values(expected))),
-                ('factor', turned.apart), ('limit', factor), ('direction', direction),
-                ('about', named), ('sorted_factor', turned.sorted_off)),
         suggested_inertia=inertia_values(suggested) if suggested is not None else None)
 
 
