@@ -1007,6 +1007,27 @@ def test_one_link_about_its_origin_or_tensors_about_the_centre_of_mass_are_not_s
                 if f.rule.startswith('inertia-')]
 
 
+@pytest.mark.parametrize('negate', [False, True])
+def test_one_link_whose_tensor_fits_about_its_centre_of_mass_says_so_in_its_fix(negate):
+    # One design is no finding of its own (a chance fit), but the bound's fix replaced the
+    # CAD tensor by the geometry's without a word of the alternative.
+    text, centrals = _arm_about_origin(1, negate, masses=(4.0,))
+    (found,) = [f for f in analyze(parse_urdf_string(text), NO_MESHES).findings
+                if f.rule.startswith('inertia-')]
+    assert found.rule == 'inertia-exceeds-extent'
+    assert found.suggestion.endswith(
+        '; or, if the tensor is written about the link origin (as CAD tools report it "at the '
+        'output coordinate system"), not about the centre of mass: less m (|c|^2 E - c c^T) '
+        'for its centre of mass c' + (', its products negated,' if negate else '')
+        + ' it fits the geometry within 1x (as written 4x off): ixx="0.00666666667" ixy="0" '
+        'ixz="0" iyy="0.123333333" iyz="0" izz="0.123333333"'), found.suggestion
+    # The same tensor on a part ten times lighter: less the term of its mass it fits nothing
+    text = text.replace('<mass value="4.0"/>', '<mass value="0.4"/>')
+    found = [f for f in analyze(parse_urdf_string(text), NO_MESHES).findings
+             if f.rule.startswith('inertia-')]
+    assert found and not [f for f in found if 'link origin' in f.suggestion], found
+
+
 def test_fix_inertia_writes_each_tensor_about_its_centre_of_mass():
     from urdf_link_tools.fix import fix_inertia
     text, _ = _arm_about_origin(3, negate=True)

@@ -941,6 +941,9 @@ def _finding(ctx: CheckContext, link: Link, found: Excess, suggesting: bool = Tr
         text += ('; the centre of mass on the boundary of the body is the likelier fault: '
                  "move the <inertial> origin into the part (its box's centre is at "
                  f'xyz="{fmt_vector((lo + hi) / 2.0)}")')
+    if suggesting and not found.of_robot and unit is None:
+        from urdf_link_tools.checks.plausibility import origin_note  # (it imports this module)
+        text += origin_note(ctx, link)
     return ctx.finding(
         rule, severity,
         f"the moment about the link's {axis} axis is {fmt(found.moment)} kg m^2 (a radius "

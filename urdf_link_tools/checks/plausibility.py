@@ -186,7 +186,7 @@ def check_mismatch(ctx: CheckContext, link: Link) -> Iterator[Finding]:
     ratios = have / want
     direction = 'larger' if ratios[worst] > 1.0 else 'smaller'
     suggested, text = suggest(ctx, link, None, '')
-    text += _mass_hint(ctx, link, model, ratios)
+    text += _mass_hint(ctx, link, model, ratios) + origin_note(ctx, link)
     approx = (f'; approximate volume for {", ".join(model.approximate)}'
               if model.approximate else '')
     yield ctx.finding(
@@ -1029,6 +1029,7 @@ def about_link_origin(ctx: CheckContext) -> Dict[str, OriginTensor]:
             origin = origin_tensor(ctx, link)
             if origin is not None:
                 found[link.name] = origin
+        ctx.memo[('about-link-origin-each', None)] = found
         # Parts of 2 designs or more: a left/right pair, or a quadruped's four legs, is one
         # part written once (its moments sorted, to 6 digits) and one fit could be chance
         # (TALOS's ankle pair: another test with the whole hull did not confirm it).
@@ -1038,6 +1039,28 @@ def about_link_origin(ctx: CheckContext) -> Dict[str, OriginTensor]:
             found = {}
         ctx.memo[key] = found
     return found  # type: ignore[return-value]
+
+
+def origin_note(ctx: CheckContext, link: Link) -> str:
+    """
+    Say, in a tensor finding's fix, that the tensor fits once moved to its centre of mass.
+
+    One design alone is no rule's finding (:func:`about_link_origin`: a chance fit), but the
+    other rules' fix then replaces a CAD tensor by the geometry's: the alternative is said.
+    '' for a link inertia-about-link-origin lists, or whose tensor does not fit so.
+    """
+    if link.name in about_link_origin(ctx):
+        return ''
+    each: Dict[str, OriginTensor] = ctx.memo[('about-link-origin-each', None)]  # type: ignore
+    found = each.get(link.name)
+    if found is None:
+        return ''
+    return ('; or, if the tensor is written about the link origin (as CAD tools report it '
+            '"at the output coordinate system"), not about the centre of mass: less m '
+            '(|c|^2 E - c c^T) for its centre of mass c'
+            + (', its products negated,' if found.negated else '')
+            + f' it fits the geometry within {fmt(found.fit, 3)}x (as written '
+            f'{fmt(found.declared, 3)}x off): {fmt_inertia(tidy_values(found.tensor))}')
 
 
 def check_origin_tensors(ctx: CheckContext) -> Iterator[Finding]:
