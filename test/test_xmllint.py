@@ -14,8 +14,11 @@
 
 from glob import glob
 
-from ament_xmllint.main import main
 import pytest
+
+# A test dependency: without it this module is skipped, and `make test` fails the run
+# (test/conftest.py); in a plain workspace `colcon test-result` lists the skip.
+main = pytest.importorskip('ament_xmllint.main').main
 
 
 @pytest.mark.linter
