@@ -833,6 +833,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser = _ArgumentParser(
         prog='urdf-link-tools',
         description='Explain what is wrong with the links of a URDF, with no ROS graph.')
+    from urdf_link_tools import __version__
+    parser.add_argument('--version', action='version', version=f'%(prog)s {__version__}')
     commands = parser.add_subparsers(dest='command', metavar='COMMAND')
     commands.required = True
     info = commands.add_parser('info', help='print a summary of every link')
