@@ -204,7 +204,7 @@ def test_hostile_blank_link_name_is_an_error_finding(hostile, tmp_path):
                          'a <link> needs a non-empty name attribute')
 
 
-@pytest.mark.parametrize('attribute', _vectors())
+@pytest.mark.parametrize('attribute', list(_vectors()))
 def test_hostile_wrong_vector_lengths(hostile, attribute, tmp_path):
     count = len(attribute.tokens)
     for index, wrong in enumerate((attribute.tokens[:-1], attribute.tokens + ('0',))):

@@ -109,7 +109,7 @@ def test_hostile_template_is_clean_of_errors():
     assert len(ATTRIBUTES) >= 40
 
 
-@pytest.mark.parametrize('attribute, kind', _cases())
+@pytest.mark.parametrize('attribute, kind', list(_cases()))
 def test_hostile_number(hostile, attribute, kind):
     hostile.serial += 1
     name = f'case_{hostile.serial}'
@@ -148,7 +148,7 @@ def test_hostile_number(hostile, attribute, kind):
     assert hostile.session.process.alive()
 
 
-@pytest.mark.parametrize('attribute, kind', _cases())
+@pytest.mark.parametrize('attribute, kind', list(_cases()))
 def test_hostile_number_cli(attribute, kind, tmp_path):
     """The same cases through ``urdf-link-tools check``: an exit status, never a crash."""
     value = {'nan': 'nan', 'inf': 'inf', 'negative': _negative(attribute.tokens[0]),
