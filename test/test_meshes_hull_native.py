@@ -166,14 +166,20 @@ main(['check', sys.argv[1], '--format', 'json', '--fail-on', 'never'])
 """
 
 
-def test_findings_do_not_depend_on_coal_being_loaded_already():
-    path = str(corpus.urdf_path('centauro.urdf'))
+def _reports(robot_file, first):
+    """Return the JSON reports of one robot checked after importing ``first``, and without."""
+    path = str(corpus.urdf_path(robot_file))
     reports = []
-    for order in ('coal first', 'as it comes'):
+    for order in (first, 'as it comes'):
         done = subprocess.run([sys.executable, '-c', ORDER, path, order], capture_output=True,
                               text=True, timeout=300)
         assert done.returncode == 0, done.stderr[-2000:]
         reports.append(done.stdout)
+    return reports
+
+
+def test_findings_do_not_depend_on_coal_being_loaded_already():
+    reports = _reports('centauro.urdf', 'coal first')
     assert reports[0] == reports[1]
     assert '"internal-error"' not in reports[0]
 
@@ -183,13 +189,7 @@ def test_findings_do_not_depend_on_scipy_being_loaded_already():
     # once SciPy was loaded (an OBJ robot before it in the same --jobs worker) their hulls
     # under 32 points were SciPy's, and the suggested tensor differed in its last digits
     # from a run of TwoDofs alone (the JSON of a corpus changed with the order of its files).
-    path = str(corpus.urdf_path('TwoDofs.urdf'))
-    reports = []
-    for order in ('SciPy first', 'as it comes'):
-        done = subprocess.run([sys.executable, '-c', ORDER, path, order], capture_output=True,
-                              text=True, timeout=300)
-        assert done.returncode == 0, done.stderr[-2000:]
-        reports.append(done.stdout)
+    reports = _reports('TwoDofs.urdf', 'SciPy first')
     assert '"suggested_inertia"' in reports[0]
     assert reports[0] == reports[1]
 
