@@ -1017,9 +1017,9 @@ def origin_tensor(ctx: CheckContext, link: Link) -> Optional[OriginTensor]:
     return best
 
 
-def about_link_origin(ctx: CheckContext) -> Dict[str, OriginTensor]:
-    """Return the links whose tensors are about the link origin, when 2 or more are."""
-    key = ('about-link-origin', None)
+def _origin_fits(ctx: CheckContext) -> Dict[str, OriginTensor]:
+    """Return every link whose tensor fits about the link origin (once per analysis)."""
+    key = ('origin-fits', None)
     found = ctx.memo.get(key)
     if found is None:
         found = {}
@@ -1029,7 +1029,16 @@ def about_link_origin(ctx: CheckContext) -> Dict[str, OriginTensor]:
             origin = origin_tensor(ctx, link)
             if origin is not None:
                 found[link.name] = origin
-        ctx.memo[('about-link-origin-each', None)] = found
+        ctx.memo[key] = found
+    return found  # type: ignore[return-value]
+
+
+def about_link_origin(ctx: CheckContext) -> Dict[str, OriginTensor]:
+    """Return the links whose tensors are about the link origin, when 2 or more are."""
+    key = ('about-link-origin', None)
+    found = ctx.memo.get(key)
+    if found is None:
+        found = _origin_fits(ctx)
         # Parts of 2 designs or more: a left/right pair, or a quadruped's four legs, is one
         # part written once (its moments sorted, to 6 digits) and one fit could be chance
         # (TALOS's ankle pair: another test with the whole hull did not confirm it).
@@ -1049,11 +1058,8 @@ def origin_note(ctx: CheckContext, link: Link) -> str:
     other rules' fix then replaces a CAD tensor by the geometry's: the alternative is said.
     '' for a link inertia-about-link-origin lists, or whose tensor does not fit so.
     """
-    if link.name in about_link_origin(ctx):
-        return ''
-    each: Dict[str, OriginTensor] = ctx.memo[('about-link-origin-each', None)]  # type: ignore
-    found = each.get(link.name)
-    if found is None:
+    found = _origin_fits(ctx).get(link.name)
+    if found is None or link.name in about_link_origin(ctx):
         return ''
     return ('; or, if the tensor is written about the link origin (as CAD tools report it '
             '"at the output coordinate system"), not about the centre of mass: less m '
