@@ -583,6 +583,10 @@ def _copies(pair: Tuple[str, str], known: Set[str],
     for name in pair:
         for match in _DIGITS.finditer(name):
             prefix, old = name[:match.start()], match.group(0)
+            # Another number at this place in either name: no copy for any new number (a
+            # chain's link_3 and link_7 against each of its thousands of numbers).
+            if any(_renumbered(each, prefix, old, old) is None for each in pair):
+                continue
             for new in index.get((prefix, name[match.end():]), ()):
                 if new == old:
                     continue
