@@ -191,3 +191,24 @@ def test_links_hung_from_a_missing_parent_are_said_once():
     assert [(f.rule, f.link) for f in found if f.rule in (
         'joint-unknown-link', 'link-disconnected')] == [
         ('joint-unknown-link', 'camera'), ('link-disconnected', 'stray')]
+
+
+def test_unknown_parent_is_never_guessed_as_the_joints_own_child():
+    # Stretch's base IMU fragment: joint_base_imu hangs base_imu from base_link, which the
+    # fragment does not define. 'base_imu' is the closest name, but a joint cannot join a
+    # link to itself: it was suggested anyway ("did you mean 'base_imu'?").
+    from urdf_link_tools.analysis import analyze
+    from urdf_link_tools.config import CheckConfig
+    from urdf_link_tools.parser import parse_urdf_string
+
+    text = ('<robot name="imu"><link name="base_imu"/><link name="base_lin"/>'
+            '<joint name="joint_base_imu" type="fixed"><parent link="base_link"/>'
+            '<child link="base_imu"/></joint></robot>')
+    analysis = analyze(parse_urdf_string(text, 'imu.urdf'), CheckConfig(check_meshes=False))
+    (unknown,) = [f for f in analysis.findings if f.rule == 'joint-unknown-link']
+    # the next closest name is given instead; with none, no guess at all
+    assert "did you mean 'base_lin'?" in unknown.suggestion
+    alone = text.replace('<link name="base_lin"/>', '')
+    analysis = analyze(parse_urdf_string(alone, 'imu.urdf'), CheckConfig(check_meshes=False))
+    (unknown,) = [f for f in analysis.findings if f.rule == 'joint-unknown-link']
+    assert 'did you mean' not in unknown.suggestion

@@ -39,16 +39,25 @@ class NameSuggester:
         self._buckets: Dict[Tuple[str, int], List[str]] = {}
         for name in sorted(set(names)):
             self._buckets.setdefault((name[:1].lower(), len(name)), []).append(name)
-        self._answers: Dict[str, str] = {}
+        self._answers: Dict[str, List[str]] = {}
 
-    def suggest(self, name: str) -> str:
-        """Return the closest known name, or '' when none is close (or the budget is spent)."""
+    def suggest(self, name: str, other_than: str = '') -> str:
+        """
+        Return the closest known name, or '' when none is close (or the budget is spent).
+
+        :param other_than: a name never to suggest (a joint's child for its unknown parent:
+            a joint cannot join a link to itself)
+        """
+        answers = self._closest(name)
+        return next((answer for answer in answers if answer != other_than), '')
+
+    def _closest(self, name: str) -> List[str]:
         import difflib
 
         if name in self._answers:
             return self._answers[name]
         if len(self._answers) >= self.QUERIES:
-            return ''
+            return []
         candidates: List[str] = []
         first = name[:1].lower()
         for delta in range(0, 4):
@@ -56,7 +65,6 @@ class NameSuggester:
                 candidates.extend(self._buckets.get((first, length), ()))
             if len(candidates) >= self.CANDIDATES:
                 break
-        found = difflib.get_close_matches(name, candidates[:self.CANDIDATES], n=1)
-        answer = found[0] if found else ''
-        self._answers[name] = answer
-        return answer
+        found = difflib.get_close_matches(name, candidates[:self.CANDIDATES], n=2)
+        self._answers[name] = found
+        return found

@@ -137,7 +137,8 @@ def check_structure(ctx: CheckContext) -> Iterator[Finding]:
                     fragment = ('; if this file is a part that robots include (a gripper, a '
                                 'sensor mount), check those robots, or check its own links '
                                 'alone with --skip-macro-files' if is_fragment(robot) else '')
-                close = suggester.suggest(name)
+                close = suggester.suggest(
+                    name, joint.child if role == 'parent' else joint.parent)
                 hint = f' (did you mean {close!r}?)' if close else ''
                 # 'world' is the fixed frame Gazebo and Drake provide (Drake's PR2 names it
                 # as a parent without a <link>): urdfdom and MoveIt need the link declared.
