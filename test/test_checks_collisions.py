@@ -569,6 +569,45 @@ def test_links_that_all_overlap_each_other_are_one_finding():
     assert not any(f.message.startswith('5 links') for f in overlaps(robot('hand', *parts)))
 
 
+def telescope(axes=('1 0 0', '1 0 0', '1 0 0'), wrist=False):
+    """Return a base far away and four nested segments on three prismatic joints."""
+    parts = [box_link('base', '0.05 0.05 0.05', '0 0 -1'),
+             joint('mount', 'fixed', 'base', 's0')]
+    sizes = ('0.4 0.1 0.1', '0.56 0.08 0.08', '0.64 0.06 0.06', '0.72 0.04 0.04')
+    for index, size in enumerate(sizes):
+        parts.append(box_link(f's{index}', size))
+        if index:
+            parts.append(joint(f'slide{index}', 'prismatic', f's{index - 1}', f's{index}',
+                               axis=axes[index - 1], lower=0.0, upper=0.3))
+    if wrist:  # beyond the outer segment's end, inside the next two
+        parts += [box_link('wrist', '0.04 0.04 0.04', '0.25 0 0'),
+                  joint('twist', 'revolute', 's3', 'wrist')]
+    return robot('telescope', *parts)
+
+
+def test_the_segments_of_a_telescope_are_one_finding():
+    # Stretch's arm at rest: its segments retracted into each other and into the lift, 9
+    # pairs that were 6 findings (envelopes and pairs); its wrist resting on two segments.
+    found = overlaps(telescope(wrist=True))
+    (nested,) = [f for f in found if f.message.startswith('the segments of a telescope')]
+    assert nested.message.startswith(
+        'the segments of a telescope (prismatic joints slide1, slide2, slide3 in series, '
+        'along one axis) overlap at rest in 3 pairs of links'), nested.message
+    assert dict(nested.values)['telescope'] == 'slide1, slide2, slide3'
+    assert sorted(dict(nested.values)['pairs'].split('; ')) == ['s0, s2', 's0, s3', 's1, s3']
+    assert nested.suggestion.startswith('if the segments are not meant to nest at rest')
+    (resting,) = [f for f in found if f is not nested]
+    assert resting.link == 'wrist' and dict(resting.values)['count'] == '2'
+    assert resting.message.startswith("the collision geometry of 'wrist' intersects 2 "
+                                      'segments of a telescope'), resting.message
+    # A gantry's axes at right angles slide no telescope.
+    gantry = overlaps(telescope(('1 0 0', '0 1 0', '0 0 1')))
+    assert gantry and not any('telescope' in dict(f.values) for f in gantry)
+    # Two joints along one axis (the third turned away) are one still: a pair or more.
+    assert any(dict(f.values).get('telescope') == 'slide1, slide2'
+               for f in overlaps(telescope(('1 0 0', '-1 0 0', '0 0 1'))))
+
+
 def test_meshes_too_big_for_a_bvh_leave_their_pairs_untested(tmp_path, monkeypatch):
     # A 7 kB COLLADA file instancing one part 65,536 times: 2.6 million triangles, whose BVHs
     # took 3.2 GB (a MemoryError, an internal error, at 4 GB). Past the limit, the pair is

@@ -82,6 +82,9 @@ WELDED_MIN = 3
 #: Pairs of links on two branches of the tree (two arms) that overlap at rest: from this
 #: many between the same two branches, one finding (one pose puts them into each other).
 BRANCHES_MIN = 3
+#: Prismatic joints in series whose axes at rest are this close to parallel (the cosine of
+#: the angle between them) slide the segments of one telescope.
+TELESCOPE_PARALLEL = 0.999
 
 #: Targets that collide every pair of links the SRDF does not disable.
 PLANNERS = ('moveit', 'pinocchio')
@@ -211,6 +214,11 @@ def _overlaps(ctx: CheckContext) -> Iterator[Finding]:
         # covers): one choice, never moving apart, one info for the SRDF.
         kept = [item for item in kept if item not in welded]
         yield _welded_finding(ctx, welded, [seen[(item.link1, item.link2)] for item in welded])
+    scopes = telescopes(ctx)
+    for joints, group in telescope_groups(ctx, scopes, kept):
+        kept = [item for item in kept if item not in group]
+        yield _telescope_finding(ctx, joints, group,
+                                 [seen[(item.link1, item.link2)] for item in group])
     cliques, kept = clique_groups(
         kept, [ctx.weld_top(item.link1) == ctx.weld_top(item.link2) for item in kept])
     for group in cliques:
@@ -223,6 +231,10 @@ def _overlaps(ctx: CheckContext) -> Iterator[Finding]:
     for link_name, group in envelopes:
         yield _envelope_finding(ctx, link_name, group,
                                 [seen[(item.link1, item.link2)] for item in group])
+    against, single = against_telescopes(ctx, scopes, single)
+    for link_name, joints, group in against:
+        yield _against_telescope_finding(ctx, link_name, joints, group,
+                                         [seen[(item.link1, item.link2)] for item in group])
     for overlap in single:
         yield _pair_finding(ctx, overlap, seen[(overlap.link1, overlap.link2)])
     if report.untested:
@@ -377,6 +389,136 @@ def envelope_groups(overlaps: Sequence['Overlap']) \
         groups.append((name, group))
         left = [overlap for overlap in left if name not in (overlap.link1, overlap.link2)]
     return groups, left
+
+
+def telescopes(ctx: CheckContext) -> List[Tuple[List[str], Set[str]]]:
+    """
+    Return the robot's telescopes: their prismatic joints and the bodies they slide.
+
+    A telescope is 2 or more prismatic joints in series, each moving the body the one
+    before it moved (welded links one body), along one axis at rest: Stretch's arm, whose
+    segments link_arm_l3 to link_arm_l0 slide out of link_arm_l4 (welded to the lift). Its
+    segments nest inside each other by design. A gantry's axes (at right angles) and a
+    gripper's fingers (side by side) are none.
+
+    :return: [(the joints' names in the robot's order, the weld tops of their bodies)]
+    """
+    from urdf_link_tools.kinematics import forward_kinematics, unit_axis
+
+    axes: Dict[str, Tuple[object, str, str]] = {}  # joint -> (axis at rest, bodies moved)
+    poses = None
+    for joint in ctx.robot.joints:
+        if joint.type != 'prismatic':
+            continue
+        axis = unit_axis(joint)
+        if axis is None:
+            continue
+        if poses is None:
+            poses = forward_kinematics(ctx.robot, {})
+        frame = poses.get(joint.parent)
+        if frame is None:
+            continue
+        turned = frame[:3, :3] @ origin_to_matrix(joint.origin)[:3, :3] @ axis
+        axes[joint.name] = (turned, ctx.weld_top(joint.parent), ctx.weld_top(joint.child))
+    if len(axes) < 2:
+        return []
+    # Each joint joins the one whose body it moves along (a union of joints in series).
+    group_of = {name: name for name in axes}
+
+    def top(name: str) -> str:
+        while group_of[name] != name:
+            name = group_of[name]
+        return name
+
+    by_child = {}
+    for name, (_, _, child) in axes.items():
+        by_child.setdefault(child, []).append(name)
+    for name, (axis, parent, _) in axes.items():
+        for before in by_child.get(parent, ()):
+            if abs(float(axes[before][0] @ axis)) >= TELESCOPE_PARALLEL:
+                group_of[top(name)] = top(before)
+    found: Dict[str, List[str]] = {}
+    for name in axes:  # in the robot's order
+        found.setdefault(top(name), []).append(name)
+    return [(names, {body for name in names for body in axes[name][1:]})
+            for names in found.values() if len(names) >= 2]
+
+
+def telescope_groups(ctx: CheckContext, scopes: List[Tuple[List[str], Set[str]]],
+                     overlaps: Sequence['Overlap']) -> List[Tuple[List[str], List['Overlap']]]:
+    """
+    Return the overlaps between the segments of each telescope (2 pairs or more).
+
+    Stretch's arm at rest, its five segments retracted into each other and into the lift:
+    9 pairs that were 6 findings are one design choice.
+
+    :param scopes: the robot's :func:`telescopes`
+    """
+    groups = []
+    for joints, bodies in scopes:
+        group = [item for item in overlaps if ctx.weld_top(item.link1) in bodies
+                 and ctx.weld_top(item.link2) in bodies
+                 and ctx.weld_top(item.link1) != ctx.weld_top(item.link2)]
+        if len(group) >= 2:
+            groups.append((joints, group))
+    return groups
+
+
+def against_telescopes(ctx: CheckContext, scopes: List[Tuple[List[str], Set[str]]],
+                       overlaps: Sequence['Overlap']) \
+        -> Tuple[List[Tuple[str, List[str], List['Overlap']]], List['Overlap']]:
+    """
+    Return the links overlapping 2 or more segments of one telescope, and the other pairs.
+
+    Stretch SE3's wrist rests against the retracted arm's two outer segments: one pose, one
+    finding. Only pairs no other group took (an envelope keeps its own).
+
+    :return: ([(the link, the telescope's joints, its overlaps)], the pairs left)
+    """
+    taken: Set[int] = set()
+    found = []
+    for joints, bodies in scopes:
+        by_link: Dict[str, List['Overlap']] = {}
+        for item in overlaps:
+            inside = (ctx.weld_top(item.link1) in bodies, ctx.weld_top(item.link2) in bodies)
+            if inside[0] != inside[1] and id(item) not in taken:
+                by_link.setdefault(item.link2 if inside[0] else item.link1, []).append(item)
+        for name, group in by_link.items():
+            if len(group) >= 2:
+                found.append((name, joints, group))
+                taken.update(id(item) for item in group)
+    return found, [item for item in overlaps if id(item) not in taken]
+
+
+def _against_telescope_finding(ctx: CheckContext, name: str, joints: List[str],
+                               group: List['Overlap'],
+                               seen_by: Sequence[Dict[str, Severity]]) -> Finding:
+    """One finding for a link overlapping segments of a telescope (:func:`_pair_list_finding`)."""
+    def describe(pairs: List[Tuple[str, str]], links: Tuple[str, ...]) -> str:
+        segments = tuple(b for _, b in pairs)
+        return (f"the collision geometry of '{name}' intersects {len(pairs)} segments of a "
+                f'telescope (prismatic joints {listed(tuple(joints))}) at rest '
+                f'({listed(segments)}): one choice, where it rests against the telescope')
+
+    return _pair_list_finding(
+        ctx, group, seen_by, frozenset((name,)), describe,
+        f"if '{name}' is not meant to touch the telescope at rest, move it or the zero of its "
+        'joints; else ', '', (('telescope', ', '.join(joints)),))
+
+
+def _telescope_finding(ctx: CheckContext, joints: List[str], group: List['Overlap'],
+                       seen_by: Sequence[Dict[str, Severity]]) -> Finding:
+    """One finding for the segments of a telescope (:func:`_pair_list_finding`)."""
+    def describe(pairs: List[Tuple[str, str]], links: Tuple[str, ...]) -> str:
+        named = listed(tuple(f'{a} and {b}' for a, b in pairs))
+        return (f'the segments of a telescope (prismatic joints {listed(tuple(joints))} in '
+                f'series, along one axis) overlap at rest in {len(pairs)} pairs of links '
+                f'({named}): one choice, the segments nest inside each other')
+
+    return _pair_list_finding(
+        ctx, group, seen_by, frozenset(), describe,
+        'if the segments are not meant to nest at rest, move the zero of their joints; else ',
+        '', (('telescope', ', '.join(joints)),))
 
 
 def clique_groups(overlaps: Sequence['Overlap'], welded: Sequence[bool]) \
