@@ -607,6 +607,34 @@ def test_a_centre_of_mass_with_a_sign_slip_says_which(xyz, hint):
     assert 'the collision geometry\'s centroid is at xyz="-0.05 0 0"' in finding.suggestion
 
 
+def test_centres_of_mass_with_sign_slips_on_three_links_are_one_finding():
+    # Kinova's Gen3 lite: the forearm, the upper wrist and three finger links each put their
+    # centre of mass outside the part, one coordinate's sign wrong: 4 findings, one export.
+    parts, parent = ['<link name="base"/>'], 'base'
+    for index, (com, centre) in enumerate((('0.08 0 0', '-0.05 0 0'),
+                                           ('0 0.07 0', '0 -0.05 0'),
+                                           ('0 0 0.09', '0 0 -0.05'))):
+        name = f'l{index}'
+        parts.append(f'<joint name="j{index}" type="revolute"><parent link="{parent}"/>'
+                     f'<child link="{name}"/><origin xyz="{index} 0 0"/><axis xyz="0 0 1"/>'
+                     '<limit lower="-1" upper="1" effort="1" velocity="1"/></joint>'
+                     f'<link name="{name}">{cube_inertial(0.1, 0.05, xyz=com)}'
+                     f'{box("0.1 0.1 0.1", xyz=centre)}</link>')
+        parent = name
+    found = [f for f in analyze(parse_urdf_string(robot(''.join(parts))), NO_MESHES).findings
+             if f.rule == 'com-outside-geometry']
+    (finding,) = found
+    assert finding.links == ('l0', 'l1', 'l2')
+    assert finding.message.startswith(
+        '3 links put their centre of mass outside their geometry with one coordinate of the '
+        'wrong sign'), finding.message
+    assert finding.suggestion.startswith('each link its own; for l0: x has the wrong sign')
+    # Two stay two, each with its fix.
+    two = [f for f in analyze(parse_urdf_string(robot(''.join(parts[:-1]))), NO_MESHES).findings
+           if f.rule == 'com-outside-geometry']
+    assert [f.link for f in two] == ['l0', 'l1']
+
+
 @pytest.mark.parametrize('com_z,fires', [(0.159, False), (0.7, True)])
 def test_com_inside_the_geometry_of_a_link_welded_to_it(com_z, fires):
     # TIAGo's torso plate (a 1 cm slab) carries the torso column's mass, the column (welded

@@ -141,9 +141,10 @@ RULES = (
          'inside the geometry of the links welded to it: one rigid body); the same xyz on 3 '
          'or more links is one finding, and so are 3 or more centres of mass at one length '
          "slip (each that factor times its geometry's centroid, or within its geometry once "
-         'divided by a slip its tensor shows as its square), and 3 or more whose xyz is '
+         'divided by a slip its tensor shows as its square), 3 or more whose xyz is '
          'written in the inertial frame their rpy turns (within the geometry once turned '
-         'into the link frame: the fix says so for one)',
+         'into the link frame: the fix says so for one), and 3 or more with one coordinate '
+         'of the wrong sign (within the geometry once it is negated)',
          'usually a frame mix-up (a CAD origin, or the COM written in the parent frame)',
          'put the centre of mass in the link frame; the geometric centroid is given',
          'URDF link specification (inertial origin)'),
@@ -367,6 +368,8 @@ def check_com(ctx: CheckContext, link: Link) -> Iterator[Finding]:
         values=(('com', fmt_vector(com)), ('distance', distance)))
 
 
+#: in com-outside-geometry's fix for one coordinate of the wrong sign, after the axis
+SIGN_SLIP = ' has the wrong sign: with it negated'
 #: the start of com-outside-geometry's fix for an xyz written in the turned inertial frame
 FRAME_SLIP = 'the xyz looks written in the inertial frame its rpy turns'
 
@@ -428,7 +431,7 @@ def _sign_slip(com: np.ndarray, bounds, tolerance: float) -> str:
         mirrored = com.copy()
         mirrored[axis] = -mirrored[axis]
         if distance_outside(mirrored, bounds) <= tolerance:
-            return (f'{"xyz"[axis]} has the wrong sign: with it negated the centre of mass, '
+            return (f'{"xyz"[axis]}{SIGN_SLIP} the centre of mass, '
                     f'xyz="{fmt_vector(mirrored)}", lies within the geometry (a value written '
                     'for the mirrored part?)')
     return ''
@@ -720,6 +723,15 @@ def check_coms(ctx: CheckContext) -> Iterator[Finding]:
         yield from grouped(ctx, turned, 'links write their centre of mass in the inertial frame '
                                         'their rpy turns, where URDF applies the xyz before '
                                         'the rpy', own_fixes=True)
+    # One coordinate's sign wrong on 3 or more links (Kinova's Gen3 lite: the forearm, the
+    # upper wrist and three finger links, each inside its part once negated): one export.
+    signs = [finding for link in ctx.robot.links if link.name not in slipped
+             for finding in found[link.name] if SIGN_SLIP in finding.suggestion]
+    if len(signs) >= MODEL_WIDE_MIN:
+        slipped.update(finding.link for finding in signs)
+        yield from grouped(ctx, signs, 'links put their centre of mass outside their geometry '
+                                       'with one coordinate of the wrong sign (negated, each '
+                                       'lies within its geometry)', own_fixes=True)
     yield from grouped_by_value(
         ctx, lambda _, link: iter(() if link.name in slipped else found[link.name]),
         lambda _, finding: dict(finding.values)['com'],
