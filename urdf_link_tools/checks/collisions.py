@@ -42,6 +42,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 import logging
+import math
 from typing import (Dict, FrozenSet, Iterable, Iterator, List, Mapping, Optional, Sequence, Set,
                     Tuple, TYPE_CHECKING)
 
@@ -85,6 +86,11 @@ BRANCHES_MIN = 3
 #: Prismatic joints in series whose axes at rest are this close to parallel (the cosine of
 #: the angle between them) slide the segments of one telescope.
 TELESCOPE_PARALLEL = 0.999
+#: Two revolute joints in series whose axes meet at one point (the second's origin this
+#: close to the first's, in metres) are one multi-axis joint (a hip, a wrist, an ankle).
+MULTI_AXIS_OFFSET = 1e-3
+#: pairs of links on either side of multi-axis joints: from this many, one finding
+MULTI_AXIS_MIN = 2
 
 #: Targets that collide every pair of links the SRDF does not disable.
 PLANNERS = ('moveit', 'pinocchio')
@@ -219,6 +225,10 @@ def _overlaps(ctx: CheckContext) -> Iterator[Finding]:
         kept = [item for item in kept if item not in group]
         yield _telescope_finding(ctx, joints, group,
                                  [seen[(item.link1, item.link2)] for item in group])
+    joint_parts, kept = multi_axis_groups(ctx, kept)
+    if joint_parts:
+        yield _multi_axis_finding(ctx, joint_parts,
+                                  [seen[(item.link1, item.link2)] for item in joint_parts])
     cliques, kept = clique_groups(
         kept, [ctx.weld_top(item.link1) == ctx.weld_top(item.link2) for item in kept])
     for group in cliques:
@@ -456,8 +466,8 @@ def telescope_groups(ctx: CheckContext, scopes: List[Tuple[List[str], Set[str]]]
     """
     groups = []
     for joints, bodies in scopes:
-        group = [item for item in overlaps if ctx.weld_top(item.link1) in bodies
-                 and ctx.weld_top(item.link2) in bodies
+        group = [item for item in overlaps if item.depth >= TOUCHING  # (touching: an info)
+                 and ctx.weld_top(item.link1) in bodies and ctx.weld_top(item.link2) in bodies
                  and ctx.weld_top(item.link1) != ctx.weld_top(item.link2)]
         if len(group) >= 2:
             groups.append((joints, group))
@@ -481,7 +491,7 @@ def against_telescopes(ctx: CheckContext, scopes: List[Tuple[List[str], Set[str]
         by_link: Dict[str, List['Overlap']] = {}
         for item in overlaps:
             inside = (ctx.weld_top(item.link1) in bodies, ctx.weld_top(item.link2) in bodies)
-            if inside[0] != inside[1] and id(item) not in taken:
+            if inside[0] != inside[1] and id(item) not in taken and item.depth >= TOUCHING:
                 by_link.setdefault(item.link2 if inside[0] else item.link1, []).append(item)
         for name, group in by_link.items():
             if len(group) >= 2:
@@ -519,6 +529,78 @@ def _telescope_finding(ctx: CheckContext, joints: List[str], group: List['Overla
         ctx, group, seen_by, frozenset(), describe,
         'if the segments are not meant to nest at rest, move the zero of their joints; else ',
         '', (('telescope', ', '.join(joints)),))
+
+
+def multi_axis_joint(ctx: CheckContext, first: str, second: str) -> Optional[str]:
+    """
+    Return the middle link when two links are the two sides of a multi-axis joint, else None.
+
+    One link hangs from the other through a small middle link, by two revolute joints whose
+    axes cross at one point (the lower joint's origin at the middle link's origin): TALOS's
+    hips (leg_left_1_link and leg_left_3_link), wrists and ankles. Their parts meet at the
+    joint's centre by design.
+    """
+    from urdf_link_tools.kinematics import unit_axis
+
+    for upper, lower in ((first, second), (second, first)):
+        below = ctx.robot.parent_joint(lower)
+        middle = below.parent if below is not None else None
+        above = ctx.robot.parent_joint(middle) if middle is not None else None
+        if above is None or above.parent != upper:
+            continue
+        if below.type not in ('revolute', 'continuous') or \
+                above.type not in ('revolute', 'continuous'):
+            return None
+        offset = [float(value) for value in below.origin.xyz]
+        if not all(math.isfinite(value) and abs(value) <= MULTI_AXIS_OFFSET
+                   for value in offset):
+            return None
+        axis_above, axis_below = unit_axis(above), unit_axis(below)
+        if axis_above is None or axis_below is None:
+            return None
+        # both in the middle link's frame: the lower axis turned by its joint's rpy
+        turned = origin_to_matrix(below.origin)[:3, :3] @ axis_below
+        if abs(float(axis_above @ turned)) >= TELESCOPE_PARALLEL:
+            return None  # one axis twice: two hinges in series, not a multi-axis joint
+        return middle
+    return None
+
+
+def multi_axis_groups(ctx: CheckContext, overlaps: Sequence['Overlap']) \
+        -> Tuple[List['Overlap'], List['Overlap']]:
+    """
+    Return the pairs on either side of multi-axis joints (2 or more), and the other pairs.
+
+    TALOS: its hips, wrists and ankles (each two or three revolute joints at one point)
+    overlap at rest across the joint, left and right, 6 pairs that were 3 findings: the
+    parts of such joints meet at their centre by the model's design, one choice.
+    """
+    # (parts touching stay infos of their own)
+    parts = [item for item in overlaps
+             if item.depth >= TOUCHING and ctx.weld_top(item.link1) != ctx.weld_top(item.link2)
+             and multi_axis_joint(ctx, item.link1, item.link2) is not None]
+    if len(parts) < MULTI_AXIS_MIN:
+        return [], list(overlaps)
+    return parts, [item for item in overlaps if item not in parts]
+
+
+def _multi_axis_finding(ctx: CheckContext, group: List['Overlap'],
+                        seen_by: Sequence[Dict[str, Severity]]) -> Finding:
+    """One finding for the sides of multi-axis joints (:func:`_pair_list_finding`)."""
+    middles = tuple(dict.fromkeys(multi_axis_joint(ctx, item.link1, item.link2) or ''
+                                  for item in group))
+
+    def describe(pairs: List[Tuple[str, str]], links: Tuple[str, ...]) -> str:
+        named = listed(tuple(f'{a} and {b}' for a, b in pairs))
+        return (f'{len(pairs)} pairs of links on either side of a multi-axis joint (two '
+                'revolute joints whose axes cross at one point, through a middle link: '
+                f'{listed(middles)}) overlap at rest ({named}): one choice, the parts of '
+                'such joints meet at their centre')
+
+    return _pair_list_finding(
+        ctx, group, seen_by, frozenset(), describe,
+        'if the parts are not meant to meet, shrink their collision geometry near the joint; '
+        'else ', '', (('middle_links', ', '.join(middles)),))
 
 
 def clique_groups(overlaps: Sequence['Overlap'], welded: Sequence[bool]) \
