@@ -451,6 +451,37 @@ def test_the_two_sides_of_a_closed_linkage_are_told_to_be_disabled_not_moved():
     assert finding.suggestion.startswith("move or shrink the collision geometry of 'inner'")
 
 
+def test_the_pairs_of_one_linkage_are_one_finding():
+    # TALOS's gripper: one joint (gripper_left_joint) moves its motor, inner and fingertip
+    # links through <mimic>; 5 pairs overlapping at rest were an envelope and 2 pairs.
+    text = robot(
+        'gripper', box_link('base', '0.1 0.1 0.02'),
+        box_link('outer', '0.02 0.02 0.06', '0 0 0.03'),
+        box_link('tip', '0.06 0.02 0.04', '0 0 0.02'),
+        box_link('inner', '0.02 0.02 0.1', '0.025 0 0.05'),
+        box_link('tip2', '0.06 0.02 0.04', '0 0 0.02'),
+        box_link('inner2', '0.02 0.02 0.1', '0.025 0 0.05'),
+        joint('finger_joint', 'revolute', 'base', 'outer', '0 0 0.05', '0 1 0', 0.0, 0.8),
+        joint('tip_joint', 'revolute', 'outer', 'tip', '0 0 0.06', '0 1 0', -0.8, 0.0,
+              mimic='joint="finger_joint" multiplier="-1"'),
+        joint('inner_joint', 'revolute', 'base', 'inner', '0 0 0.05', '0 1 0', 0.0, 0.8,
+              mimic='joint="finger_joint"'),
+        joint('tip2_joint', 'revolute', 'outer', 'tip2', '0 0.5 0.06', '0 1 0', -0.8, 0.0,
+              mimic='joint="finger_joint" multiplier="-1"'),
+        joint('inner2_joint', 'revolute', 'base', 'inner2', '0 0.5 0.05', '0 1 0', 0.0, 0.8,
+              mimic='joint="finger_joint"'))
+    analysis = analyze(parse_urdf_string(text), CheckConfig(check_meshes=False))
+    (finding,) = [f for f in analysis.findings if f.rule == RULE]
+    assert dict(finding.values)['driver'] == 'finger_joint'
+    assert sorted(dict(finding.values)['pairs'].split('; ')) == ['inner, tip', 'inner2, tip2']
+    assert finding.message.startswith(
+        "2 pairs of links that only joint 'finger_joint' moves (the joints between them "
+        'follow it through <mimic>) overlap at rest'), finding.message
+    assert finding.suggestion.startswith('if they are coupled parts meant to touch, declare '
+                                         'it: disable its 2 pairs in the SRDF')
+    assert finding.suggestion.endswith('; otherwise move or shrink their collision geometry')
+
+
 def test_one_mujoco_exclude_per_pair_of_bodies():
     # Fetch's bellows overlaps base_link and torso_fixed_link, both welded to the root: two
     # pairs of links, one pair of MuJoCo bodies (world, bellows), which was suggested twice,

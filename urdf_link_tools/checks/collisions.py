@@ -241,6 +241,11 @@ def _overlaps(ctx: CheckContext) -> Iterator[Finding]:
     for link_name, group in envelopes:
         yield _envelope_finding(ctx, link_name, group,
                                 [seen[(item.link1, item.link2)] for item in group])
+    # (after the envelopes: a wrist box over a whole gripper stays one envelope)
+    linkages, single = linkage_groups(ctx, single)
+    for driver, group in linkages:
+        yield _linkage_finding(ctx, driver, group,
+                               [seen[(item.link1, item.link2)] for item in group])
     against, single = against_telescopes(ctx, scopes, single)
     for link_name, joints, group in against:
         yield _against_telescope_finding(ctx, link_name, joints, group,
@@ -601,6 +606,44 @@ def _multi_axis_finding(ctx: CheckContext, group: List['Overlap'],
         ctx, group, seen_by, frozenset(), describe,
         'if the parts are not meant to meet, shrink their collision geometry near the joint; '
         'else ', '', (('middle_links', ', '.join(middles)),))
+
+
+def linkage_groups(ctx: CheckContext, overlaps: Sequence['Overlap']) \
+        -> Tuple[List[Tuple[str, List['Overlap']]], List['Overlap']]:
+    """
+    Return the pairs of each one-joint linkage (2 or more), and the other pairs.
+
+    Links that only one joint moves relative to each other, the joints between them
+    following it through <mimic> (:func:`linkage_driver`), are the parts of one mechanism:
+    TALOS's gripper, whose inner and fingertip links overlap its motor link beside its
+    other motor's envelope; an ABB IRB 6640's balancer, its piston in its cylinder and in
+    link_1. Only pairs no other group took; parts touching (under 1 mm) stay infos.
+    """
+    by_driver: Dict[str, List['Overlap']] = {}
+    for item in overlaps:
+        if item.depth >= TOUCHING and ctx.weld_top(item.link1) != ctx.weld_top(item.link2):
+            driver = linkage_driver(ctx, item.link1, item.link2)
+            if driver is not None:
+                by_driver.setdefault(driver, []).append(item)
+    groups = [(driver, group) for driver, group in by_driver.items() if len(group) >= 2]
+    taken = {id(item) for _, group in groups for item in group}
+    return groups, [item for item in overlaps if id(item) not in taken]
+
+
+def _linkage_finding(ctx: CheckContext, driver: str, group: List['Overlap'],
+                     seen_by: Sequence[Dict[str, Severity]]) -> Finding:
+    """One finding for the parts of a one-joint linkage (:func:`_pair_list_finding`)."""
+    def describe(pairs: List[Tuple[str, str]], links: Tuple[str, ...]) -> str:
+        named = listed(tuple(f'{a} and {b}' for a, b in pairs))
+        return (f"{len(pairs)} pairs of links that only joint '{driver}' moves (the joints "
+                f'between them follow it through <mimic>) overlap at rest ({named}): one '
+                'choice, the parts of one mechanism (closed gripper fingers, the pins of a '
+                'closed linkage, which URDF cannot express)')
+
+    return _pair_list_finding(
+        ctx, group, seen_by, frozenset(), describe,
+        'if they are coupled parts meant to touch, declare it: ', '; otherwise move or '
+        'shrink their collision geometry', (('driver', driver),))
 
 
 def clique_groups(overlaps: Sequence['Overlap'], welded: Sequence[bool]) \
