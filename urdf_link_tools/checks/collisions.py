@@ -218,11 +218,13 @@ def _overlaps(ctx: CheckContext) -> Iterator[Finding]:
     if len(welded) >= WELDED_MIN:
         # Parts welded together whose shapes overlap (a kitchen's drawer panels, a torso's
         # covers): one choice, never moving apart, one info for the SRDF.
-        kept = [item for item in kept if item not in welded]
+        gone = {id(item) for item in welded}
+        kept = [item for item in kept if id(item) not in gone]
         yield _welded_finding(ctx, welded, [seen[(item.link1, item.link2)] for item in welded])
     scopes = telescopes(ctx)
     for joints, group in telescope_groups(ctx, scopes, kept):
-        kept = [item for item in kept if item not in group]
+        gone = {id(item) for item in group}  # (by identity: a list's 'in' compares
+        kept = [item for item in kept if id(item) not in gone]  # fields, n x m times)
         yield _telescope_finding(ctx, joints, group,
                                  [seen[(item.link1, item.link2)] for item in group])
     joint_parts, kept = multi_axis_groups(ctx, kept)
@@ -440,10 +442,13 @@ def telescopes(ctx: CheckContext) -> List[Tuple[List[str], Set[str]]]:
     # Each joint joins the one whose body it moves along (a union of joints in series).
     group_of = {name: name for name in axes}
 
-    def top(name: str) -> str:
-        while group_of[name] != name:
-            name = group_of[name]
-        return name
+    def top(name: str) -> str:  # (each name visited points at its root after: a 10,000
+        root = name                 # joint chain is linear, not quadratic)
+        while group_of[root] != root:
+            root = group_of[root]
+        while group_of[name] != root:
+            group_of[name], name = root, group_of[name]
+        return root
 
     by_child = {}
     for name, (_, _, child) in axes.items():
@@ -586,7 +591,8 @@ def multi_axis_groups(ctx: CheckContext, overlaps: Sequence['Overlap']) \
              and multi_axis_joint(ctx, item.link1, item.link2) is not None]
     if len(parts) < MULTI_AXIS_MIN:
         return [], list(overlaps)
-    return parts, [item for item in overlaps if item not in parts]
+    gone = {id(item) for item in parts}
+    return parts, [item for item in overlaps if id(item) not in gone]
 
 
 def _multi_axis_finding(ctx: CheckContext, group: List['Overlap'],
@@ -853,7 +859,8 @@ def second_model_group(ctx: CheckContext, overlaps: Sequence['Overlap']) \
     involved = {name for item in group for name in (item.link1, item.link2) if name in shadows}
     if len(involved) < SECOND_MODEL_MIN:
         return shadows, [], list(overlaps)
-    return shadows, group, [item for item in overlaps if item not in group]
+    gone = {id(item) for item in group}
+    return shadows, group, [item for item in overlaps if id(item) not in gone]
 
 
 def _second_model_finding(ctx: CheckContext, shadows: FrozenSet[str], group: List['Overlap'],
