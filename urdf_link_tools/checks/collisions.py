@@ -474,14 +474,24 @@ def telescope_groups(ctx: CheckContext, scopes: List[Tuple[List[str], Set[str]]]
 
     :param scopes: the robot's :func:`telescopes`
     """
-    groups = []
-    for joints, bodies in scopes:
-        group = [item for item in overlaps if item.depth >= TOUCHING  # (touching: an info)
-                 and ctx.weld_top(item.link1) in bodies and ctx.weld_top(item.link2) in bodies
-                 and ctx.weld_top(item.link1) != ctx.weld_top(item.link2)]
-        if len(group) >= 2:
-            groups.append((joints, group))
-    return groups
+    inside = _telescopes_of(scopes)
+    found: List[List['Overlap']] = [[] for _ in scopes]
+    for item in overlaps:
+        top1, top2 = ctx.weld_top(item.link1), ctx.weld_top(item.link2)
+        if item.depth >= TOUCHING and top1 != top2:  # (touching: an info of its own)
+            for index in inside.get(top1, ()):
+                if index in inside.get(top2, ()):
+                    found[index].append(item)
+    return [(scope[0], group) for scope, group in zip(scopes, found) if len(group) >= 2]
+
+
+def _telescopes_of(scopes: List[Tuple[List[str], Set[str]]]) -> Dict[str, List[int]]:
+    """Return, for each body of a telescope, the telescopes it is in (a base holds two)."""
+    inside: Dict[str, List[int]] = {}
+    for index, (_, bodies) in enumerate(scopes):
+        for body in bodies:
+            inside.setdefault(body, []).append(index)
+    return inside
 
 
 def against_telescopes(ctx: CheckContext, scopes: List[Tuple[List[str], Set[str]]],
@@ -495,15 +505,22 @@ def against_telescopes(ctx: CheckContext, scopes: List[Tuple[List[str], Set[str]
 
     :return: ([(the link, the telescope's joints, its overlaps)], the pairs left)
     """
+    inside = _telescopes_of(scopes)
+    # per telescope, the pairs with one side in it, by the link outside
+    outside: List[Dict[str, List['Overlap']]] = [{} for _ in scopes]
+    for item in overlaps:
+        if item.depth < TOUCHING:
+            continue
+        first = inside.get(ctx.weld_top(item.link1), [])
+        second = inside.get(ctx.weld_top(item.link2), [])
+        for index in set(first) ^ set(second):
+            name = item.link2 if index in first else item.link1
+            outside[index].setdefault(name, []).append(item)
     taken: Set[int] = set()
     found = []
-    for joints, bodies in scopes:
-        by_link: Dict[str, List['Overlap']] = {}
-        for item in overlaps:
-            inside = (ctx.weld_top(item.link1) in bodies, ctx.weld_top(item.link2) in bodies)
-            if inside[0] != inside[1] and id(item) not in taken and item.depth >= TOUCHING:
-                by_link.setdefault(item.link2 if inside[0] else item.link1, []).append(item)
-        for name, group in by_link.items():
+    for (joints, _), by_link in zip(scopes, outside):
+        for name, candidates in by_link.items():
+            group = [item for item in candidates if id(item) not in taken]
             if len(group) >= 2:
                 found.append((name, joints, group))
                 taken.update(id(item) for item in group)
