@@ -419,20 +419,26 @@ def test_an_envelope_names_the_links_welded_to_it():
     assert severities == {'plate': 'info', 'lift': 'warning', 'arm': 'warning'}
 
 
+def four_bar(second: bool = False) -> str:
+    """Return a gripper's four-bar (two with ``second``, both on the finger joint)."""
+    parts = [box_link('base', '0.1 0.1 0.02'), box_link('outer', '0.02 0.02 0.06', '0 0 0.03'),
+             joint('finger_joint', 'revolute', 'base', 'outer', '0 0 0.05', '0 1 0', 0.0, 0.8)]
+    for suffix, y in (('', 0), ('2', 0.5)) if second else (('', 0),):
+        parts += [box_link(f'tip{suffix}', '0.06 0.02 0.04', '0 0 0.02'),
+                  box_link(f'inner{suffix}', '0.02 0.02 0.1', '0.025 0 0.05'),
+                  joint(f'tip{suffix}_joint', 'revolute', 'outer', f'tip{suffix}',
+                        f'0 {y} 0.06', '0 1 0', -0.8, 0.0,
+                        mimic='joint="finger_joint" multiplier="-1"'),
+                  joint(f'inner{suffix}_joint', 'revolute', 'base', f'inner{suffix}',
+                        f'0 {y} 0.05', '0 1 0', 0.0, 0.8, mimic='joint="finger_joint"')]
+    return robot('gripper', *parts)
+
+
 def test_the_two_sides_of_a_closed_linkage_are_told_to_be_disabled_not_moved():
     # Robotiq's 2F-85: the inner knuckle (mimics the finger joint) and the finger tip (on
     # the outer knuckle, the finger joint, then a mimic) meet at the four-bar's pin, which
     # URDF cannot express. "Move or shrink the geometry" was the wrong first advice.
-    text = robot(
-        'gripper', box_link('base', '0.1 0.1 0.02'),
-        box_link('outer', '0.02 0.02 0.06', '0 0 0.03'),
-        box_link('tip', '0.06 0.02 0.04', '0 0 0.02'),
-        box_link('inner', '0.02 0.02 0.1', '0.025 0 0.05'),
-        joint('finger_joint', 'revolute', 'base', 'outer', '0 0 0.05', '0 1 0', 0.0, 0.8),
-        joint('tip_joint', 'revolute', 'outer', 'tip', '0 0 0.06', '0 1 0', -0.8, 0.0,
-              mimic='joint="finger_joint" multiplier="-1"'),
-        joint('inner_joint', 'revolute', 'base', 'inner', '0 0 0.05', '0 1 0', 0.0, 0.8,
-              mimic='joint="finger_joint"'))
+    text = four_bar()
     analysis = analyze(parse_urdf_string(text), CheckConfig(check_meshes=False))
     (finding,) = [f for f in analysis.findings if f.rule == RULE]
     assert {finding.link, dict(finding.values)['other_link']} == {'inner', 'tip'}
@@ -454,22 +460,7 @@ def test_the_two_sides_of_a_closed_linkage_are_told_to_be_disabled_not_moved():
 def test_the_pairs_of_one_linkage_are_one_finding():
     # TALOS's gripper: one joint (gripper_left_joint) moves its motor, inner and fingertip
     # links through <mimic>; 5 pairs overlapping at rest were an envelope and 2 pairs.
-    text = robot(
-        'gripper', box_link('base', '0.1 0.1 0.02'),
-        box_link('outer', '0.02 0.02 0.06', '0 0 0.03'),
-        box_link('tip', '0.06 0.02 0.04', '0 0 0.02'),
-        box_link('inner', '0.02 0.02 0.1', '0.025 0 0.05'),
-        box_link('tip2', '0.06 0.02 0.04', '0 0 0.02'),
-        box_link('inner2', '0.02 0.02 0.1', '0.025 0 0.05'),
-        joint('finger_joint', 'revolute', 'base', 'outer', '0 0 0.05', '0 1 0', 0.0, 0.8),
-        joint('tip_joint', 'revolute', 'outer', 'tip', '0 0 0.06', '0 1 0', -0.8, 0.0,
-              mimic='joint="finger_joint" multiplier="-1"'),
-        joint('inner_joint', 'revolute', 'base', 'inner', '0 0 0.05', '0 1 0', 0.0, 0.8,
-              mimic='joint="finger_joint"'),
-        joint('tip2_joint', 'revolute', 'outer', 'tip2', '0 0.5 0.06', '0 1 0', -0.8, 0.0,
-              mimic='joint="finger_joint" multiplier="-1"'),
-        joint('inner2_joint', 'revolute', 'base', 'inner2', '0 0.5 0.05', '0 1 0', 0.0, 0.8,
-              mimic='joint="finger_joint"'))
+    text = four_bar(second=True)
     analysis = analyze(parse_urdf_string(text), CheckConfig(check_meshes=False))
     (finding,) = [f for f in analysis.findings if f.rule == RULE]
     assert dict(finding.values)['driver'] == 'finger_joint'
