@@ -218,18 +218,16 @@ def _overlaps(ctx: CheckContext) -> Iterator[Finding]:
     if len(welded) >= WELDED_MIN:
         # Parts welded together whose shapes overlap (a kitchen's drawer panels, a torso's
         # covers): one choice, never moving apart, one info for the SRDF.
-        gone = {id(item) for item in welded}
-        kept = [item for item in kept if id(item) not in gone]
+        kept = _untaken(kept, welded)
         yield _welded_finding(ctx, welded, [seen[(item.link1, item.link2)] for item in welded])
     scopes = telescopes(ctx)
     for joints, group in telescope_groups(ctx, scopes, kept):
-        gone = {id(item) for item in group}  # (by identity: a list's 'in' compares
-        kept = [item for item in kept if id(item) not in gone]  # fields, n x m times)
+        kept = _untaken(kept, group)
         yield _telescope_finding(ctx, joints, group,
                                  [seen[(item.link1, item.link2)] for item in group])
-    joint_parts, kept = multi_axis_groups(ctx, kept)
+    joint_parts, middles, kept = multi_axis_groups(ctx, kept)
     if joint_parts:
-        yield _multi_axis_finding(ctx, joint_parts,
+        yield _multi_axis_finding(ctx, joint_parts, middles,
                                   [seen[(item.link1, item.link2)] for item in joint_parts])
     cliques, kept = clique_groups(
         kept, [ctx.weld_top(item.link1) == ctx.weld_top(item.link2) for item in kept])
@@ -408,6 +406,22 @@ def envelope_groups(overlaps: Sequence['Overlap']) \
     return groups, left
 
 
+def _untaken(overlaps: Iterable['Overlap'], taken: Iterable['Overlap']) -> List['Overlap']:
+    """
+    Return the overlaps a group did not take, in their order.
+
+    By identity: a list's ``in`` compares every field of every pair, n x m times (a
+    3,000-link prismatic chain spent minutes there).
+    """
+    gone = {id(item) for item in taken}
+    return [item for item in overlaps if id(item) not in gone]
+
+
+def _named(pairs: List[Tuple[str, str]]) -> str:
+    """Return a group's pairs as its message lists them: 'a and b, c and d'."""
+    return listed(tuple(f'{a} and {b}' for a, b in pairs))
+
+
 def telescopes(ctx: CheckContext) -> List[Tuple[List[str], Set[str]]]:
     """
     Return the robot's telescopes: their prismatic joints and the bodies they slide.
@@ -547,7 +561,7 @@ def _telescope_finding(ctx: CheckContext, joints: List[str], group: List['Overla
                        seen_by: Sequence[Dict[str, Severity]]) -> Finding:
     """One finding for the segments of a telescope (:func:`_pair_list_finding`)."""
     def describe(pairs: List[Tuple[str, str]], links: Tuple[str, ...]) -> str:
-        named = listed(tuple(f'{a} and {b}' for a, b in pairs))
+        named = _named(pairs)
         return (f'the segments of a telescope (prismatic joints {listed(tuple(joints))} in '
                 f'series, along one axis) overlap at rest in {len(pairs)} pairs of links '
                 f'({named}): one choice, the segments nest inside each other')
@@ -594,32 +608,33 @@ def multi_axis_joint(ctx: CheckContext, first: str, second: str) -> Optional[str
 
 
 def multi_axis_groups(ctx: CheckContext, overlaps: Sequence['Overlap']) \
-        -> Tuple[List['Overlap'], List['Overlap']]:
+        -> Tuple[List['Overlap'], Tuple[str, ...], List['Overlap']]:
     """
-    Return the pairs on either side of multi-axis joints (2 or more), and the other pairs.
+    Return the pairs across multi-axis joints (2 or more), their middle links, the others.
 
     TALOS: its hips, wrists and ankles (each two or three revolute joints at one point)
     overlap at rest across the joint, left and right, 6 pairs that were 3 findings: the
     parts of such joints meet at their centre by the model's design, one choice.
     """
-    # (parts touching stay infos of their own)
-    parts = [item for item in overlaps
-             if item.depth >= TOUCHING and ctx.weld_top(item.link1) != ctx.weld_top(item.link2)
-             and multi_axis_joint(ctx, item.link1, item.link2) is not None]
+    parts: List['Overlap'] = []
+    middles: Dict[str, None] = {}  # in the pairs' order
+    for item in overlaps:
+        # (parts touching stay infos of their own)
+        if item.depth >= TOUCHING and ctx.weld_top(item.link1) != ctx.weld_top(item.link2):
+            middle = multi_axis_joint(ctx, item.link1, item.link2)
+            if middle is not None:
+                parts.append(item)
+                middles[middle] = None
     if len(parts) < MULTI_AXIS_MIN:
-        return [], list(overlaps)
-    gone = {id(item) for item in parts}
-    return parts, [item for item in overlaps if id(item) not in gone]
+        return [], (), list(overlaps)
+    return parts, tuple(middles), _untaken(overlaps, parts)
 
 
-def _multi_axis_finding(ctx: CheckContext, group: List['Overlap'],
+def _multi_axis_finding(ctx: CheckContext, group: List['Overlap'], middles: Tuple[str, ...],
                         seen_by: Sequence[Dict[str, Severity]]) -> Finding:
     """One finding for the sides of multi-axis joints (:func:`_pair_list_finding`)."""
-    middles = tuple(dict.fromkeys(multi_axis_joint(ctx, item.link1, item.link2) or ''
-                                  for item in group))
-
     def describe(pairs: List[Tuple[str, str]], links: Tuple[str, ...]) -> str:
-        named = listed(tuple(f'{a} and {b}' for a, b in pairs))
+        named = _named(pairs)
         return (f'{len(pairs)} pairs of links on either side of a multi-axis joint (two '
                 'revolute joints whose axes cross at one point, through a middle link: '
                 f'{listed(middles)}) overlap at rest ({named}): one choice, the parts of '
@@ -649,15 +664,14 @@ def linkage_groups(ctx: CheckContext, overlaps: Sequence['Overlap']) \
             if driver is not None:
                 by_driver.setdefault(driver, []).append(item)
     groups = [(driver, group) for driver, group in by_driver.items() if len(group) >= 2]
-    taken = {id(item) for _, group in groups for item in group}
-    return groups, [item for item in overlaps if id(item) not in taken]
+    return groups, _untaken(overlaps, (item for _, group in groups for item in group))
 
 
 def _linkage_finding(ctx: CheckContext, driver: str, group: List['Overlap'],
                      seen_by: Sequence[Dict[str, Severity]]) -> Finding:
     """One finding for the parts of a one-joint linkage (:func:`_pair_list_finding`)."""
     def describe(pairs: List[Tuple[str, str]], links: Tuple[str, ...]) -> str:
-        named = listed(tuple(f'{a} and {b}' for a, b in pairs))
+        named = _named(pairs)
         return (f"{len(pairs)} pairs of links that only joint '{driver}' moves (the joints "
                 f'between them follow it through <mimic>) overlap at rest ({named}): one '
                 'choice, the parts of one mechanism (closed gripper fingers, the pins of a '
@@ -702,8 +716,7 @@ def clique_groups(overlaps: Sequence['Overlap'], welded: Sequence[bool]) \
         if len(component) >= 3 and all(len(neighbours[link]) == len(component) - 1
                                        for link in component):
             groups.append([item for item in movable if item.link1 in component])
-    taken = {id(item) for group in groups for item in group}
-    return groups, [item for item in overlaps if id(item) not in taken]
+    return groups, _untaken(overlaps, (item for group in groups for item in group))
 
 
 def _clique_finding(ctx: CheckContext, group: List['Overlap'],
@@ -781,8 +794,7 @@ def branch_groups(ctx: CheckContext, overlaps: Sequence['Overlap']) \
         on_first, on_second = _sides_links(ctx, sides, group)
         if len(on_first) > 1 and len(on_second) > 1:
             found.append((sides, group, frozenset(on_first)))
-    taken = {id(item) for _, group, _ in found for item in group}
-    return found, [item for item in overlaps if id(item) not in taken]
+    return found, _untaken(overlaps, (item for _, group, _ in found for item in group))
 
 
 def _sides_links(ctx: CheckContext, sides: Tuple[str, str],
@@ -802,7 +814,7 @@ def _branches_finding(ctx: CheckContext, sides: Tuple[str, str], group: List['Ov
     """One finding for the overlaps between two branches (:func:`_pair_list_finding`)."""
 
     def describe(pairs: List[Tuple[str, str]], links: Tuple[str, ...]) -> str:
-        named = listed(tuple(f'{a} and {b}' for a, b in pairs))
+        named = _named(pairs)
         return (f"the branch from '{sides[0]}' and the branch from '{sides[1]}' overlap at rest "
                 f'in {len(pairs)} pairs of links ({named}): one choice, the pose they rest in '
                 "(MoveIt's default state)")
@@ -876,8 +888,7 @@ def second_model_group(ctx: CheckContext, overlaps: Sequence['Overlap']) \
     involved = {name for item in group for name in (item.link1, item.link2) if name in shadows}
     if len(involved) < SECOND_MODEL_MIN:
         return shadows, [], list(overlaps)
-    gone = {id(item) for item in group}
-    return shadows, group, [item for item in overlaps if id(item) not in gone]
+    return shadows, group, _untaken(overlaps, group)
 
 
 def _second_model_finding(ctx: CheckContext, shadows: FrozenSet[str], group: List['Overlap'],
