@@ -473,6 +473,34 @@ def test_the_pairs_of_one_linkage_are_one_finding():
     assert finding.suggestion.endswith('; otherwise move or shrink their collision geometry')
 
 
+def test_a_linkage_part_over_three_of_its_parts_is_the_linkage_finding():
+    # TALOS's gripper: its motor_double link (the driving joint's) overlaps three links
+    # that follow it through <mimic>: an envelope, and 2 more pairs of the same gripper were
+    # a second finding for the one mechanism.
+    def gripper(mimic_of_a: bool) -> str:
+        parts = [box_link('base', '0.01 0.01 0.01', '0 0 -1'), box_link('motor', '0.3 0.1 0.04'),
+                 joint('finger_joint', 'revolute', 'base', 'motor', axis='0 1 0')]
+        for name, x in (('a', -0.16), ('b', 0.0), ('c', 0.16), ('d', -0.2)):
+            follows = mimic_of_a or name != 'a'
+            parts += [box_link(name, '0.05 0.05 0.05', f'{x} 0 0'),
+                      joint(f'{name}_joint', 'revolute', 'base', name, axis='0 1 0',
+                            mimic='joint="finger_joint" multiplier="-1"' if follows else None)]
+        return robot('gripper', *parts)
+
+    findings = [f for f in analyze(parse_urdf_string(gripper(True)), CheckConfig(
+        check_meshes=False)).findings if f.rule == RULE]
+    assert len(findings) == 1, [f.message for f in findings]
+    values = dict(findings[0].values)
+    assert values['driver'] == 'finger_joint' and values['count'] == '4'
+    assert sorted(values['pairs'].split('; ')) == ['a, d', 'a, motor', 'b, motor', 'c, motor']
+    # 'a' on a joint of its own: the motor link is an envelope again (not one mechanism)
+    findings = [f for f in analyze(parse_urdf_string(gripper(False)), CheckConfig(
+        check_meshes=False)).findings if f.rule == RULE]
+    envelope = [f for f in findings if f.link == 'motor']
+    assert len(envelope) == 1 and 'intersects that of 3 links at rest' in \
+        envelope[0].message, [f.message for f in findings]
+
+
 def test_one_mujoco_exclude_per_pair_of_bodies():
     # Fetch's bellows overlaps base_link and torso_fixed_link, both welded to the root: two
     # pairs of links, one pair of MuJoCo bodies (world, bellows), which was suggested twice,

@@ -237,11 +237,16 @@ def _overlaps(ctx: CheckContext) -> Iterator[Finding]:
     for sides, group, under_first in branches:
         yield _branches_finding(ctx, sides, group, under_first,
                                 [seen[(item.link1, item.link2)] for item in group])
-    envelopes, single = envelope_groups(kept)
+    envelopes, _ = envelope_groups(kept)
+    # An envelope that is itself a part of a one-joint linkage goes to the linkage's group
+    # (TALOS's gripper motor link); after the envelopes otherwise: a wrist box over a whole
+    # gripper (one joint between it and each finger) stays one envelope.
+    envelopes = [(name, group) for name, group in envelopes if _driven_together(ctx, group)
+                 is None]
+    single = _untaken(kept, (item for _, group in envelopes for item in group))
     for link_name, group in envelopes:
         yield _envelope_finding(ctx, link_name, group,
                                 [seen[(item.link1, item.link2)] for item in group])
-    # (after the envelopes: a wrist box over a whole gripper stays one envelope)
     linkages, single = linkage_groups(ctx, single)
     for driver, group in linkages:
         yield _linkage_finding(ctx, driver, group,
@@ -653,9 +658,10 @@ def linkage_groups(ctx: CheckContext, overlaps: Sequence['Overlap']) \
 
     Links that only one joint moves relative to each other, the joints between them
     following it through <mimic> (:func:`linkage_driver`), are the parts of one mechanism:
-    TALOS's gripper, whose inner and fingertip links overlap its motor link beside its
-    other motor's envelope; an ABB IRB 6640's balancer, its piston in its cylinder and in
-    link_1. Only pairs no other group took; parts touching (under 1 mm) stay infos.
+    TALOS's gripper, whose inner and fingertip links overlap its two motor links (one of
+    them overlapping three: an envelope, but of the same mechanism); an ABB IRB 6640's
+    balancer, its piston in its cylinder and in link_1. Only pairs no other group took;
+    parts touching (under 1 mm) stay infos.
     """
     by_driver: Dict[str, List['Overlap']] = {}
     for item in overlaps:
@@ -665,6 +671,23 @@ def linkage_groups(ctx: CheckContext, overlaps: Sequence['Overlap']) \
                 by_driver.setdefault(driver, []).append(item)
     groups = [(driver, group) for driver, group in by_driver.items() if len(group) >= 2]
     return groups, _untaken(overlaps, (item for _, group in groups for item in group))
+
+
+def _driven_together(ctx: CheckContext, group: Sequence['Overlap']) -> Optional[str]:
+    """
+    Return the joint that alone moves every pair of a group (:func:`linkage_driver`), or None.
+
+    None too when a pair touches (under 1 mm) or is welded: :func:`linkage_groups` leaves
+    those, so an envelope holding one stays an envelope.
+    """
+    drivers = set()
+    for item in group:
+        if item.depth < TOUCHING or ctx.weld_top(item.link1) == ctx.weld_top(item.link2):
+            return None
+        drivers.add(linkage_driver(ctx, item.link1, item.link2))
+        if None in drivers or len(drivers) > 1:
+            return None
+    return drivers.pop() if drivers else None
 
 
 def _linkage_finding(ctx: CheckContext, driver: str, group: List['Overlap'],
