@@ -175,6 +175,11 @@ def test_a_ros1_file_of_macros_under_root_is_said_so_or_skipped(tmp_path):
     assert 'a file of macros' in result.stderr and '--skip-macro-files' in result.stderr
     result = check(tmp_path, str(path), '--skip-macro-files')
     assert result.returncode == 0 and 'skipped' in result.stderr, result.stderr
+    # info says the same (it said "expected <robot>: is this a URDF?")
+    result = subprocess.run([sys.executable, '-m', 'urdf_link_tools.cli', 'info', str(path)],
+                            cwd=tmp_path, capture_output=True, text=True, timeout=120,
+                            env=dict(os.environ, AMENT_PREFIX_PATH=''))
+    assert result.returncode == 3 and 'a file of macros' in result.stderr, result.stderr
     # A <root> document that does hold links is no macro file: still refused.
     path.write_text(f'<root {XACRO_NS}>\n  <link name="a"/>\n</root>\n')
     result = check(tmp_path, str(path), '--skip-macro-files')

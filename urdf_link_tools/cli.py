@@ -241,9 +241,19 @@ def format_info(robot: Robot, where: Optional[Callable[[Optional[int]], str]] = 
     return '\n'.join(one_line(line) for line in lines)
 
 
+#: what a ROS 1 file of macros (another root than <robot>) expanded to, and what to do
+_MACRO_FILE = ('xacro expanded it to a document without <robot> and without any <link>: a '
+               "file of macros (ROS 1's <root> convention); check the robot that uses them")
+
+
 def _cmd_info(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     loaded = _load(args, args.robot, err, own_package(args, args.robot))
-    robot = parse_urdf_string(loaded.data, loaded.source)
+    try:
+        robot = parse_urdf_string(loaded.data, loaded.source)
+    except UrdfStructureError:
+        if not (loaded.expanded and _no_links(loaded.data)):
+            raise
+        raise UrdfStructureError(_MACRO_FILE) from None  # as check says it
     NeutralStream(out).write(format_info(robot, _source_label(loaded)) + '\n')
     return EXIT_OK
 
@@ -359,10 +369,8 @@ def _check_robot(path: str, args: argparse.Namespace, config, baseline, out: Tex
             raise
         if args.skip_macro_files:
             return None
-        raise UrdfStructureError(
-            'xacro expanded it to a document without <robot> and without any <link>: a file '
-            "of macros (ROS 1's <root> convention); check the robot that uses them, or pass "
-            '--skip-macro-files to skip such files') from None
+        raise UrdfStructureError(_MACRO_FILE + ', or pass --skip-macro-files to skip such '
+                                 'files') from None
     # A file of macros, or a plain fragment that descriptions include (a placeholder
     # <robot/>, shared materials): not a robot. A URDF with joints and no link is one, broken.
     # (Not one whose xacro directives lack their prefix: that is why it is empty.)
