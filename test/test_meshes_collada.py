@@ -233,6 +233,21 @@ def test_reading_uses_the_reader_and_applies_the_unit(tmp_path):
     assert np.allclose(result.vertices.max(axis=0), (0.001, 0.0015, 0.00025))
 
 
+def test_blanks_before_the_xml_declaration_are_read_as_assimp_reads_them(tmp_path):
+    # Doosan's H2017_2_2.dae starts with two tabs and a newline: libxml2 refuses a late
+    # declaration ("reserved xml name"), Assimp (RViz, Gazebo, MoveIt) reads it.
+    plain = document(POLYLIST, ONE)
+    assert plain.startswith(b'<?xml')
+    results = []
+    for name, data in (('plain.dae', plain), ('late.dae', b'\t\t\n' + plain)):
+        path = tmp_path / name
+        path.write_bytes(data)
+        results.append(reading.read_mesh(str(path), 'dae', BUDGET))
+    assert all(isinstance(result, RawMesh) for result in results), results
+    assert np.array_equal(results[0].vertices, results[1].vertices)
+    assert np.array_equal(results[0].faces, results[1].faces)
+
+
 def test_points_no_triangle_uses_are_not_part_of_the_mesh(tmp_path):
     # A source shared by several exported parts: this file's triangles use 4 of its 6
     # points (TRIANGLES uses 0..3); the far ones must not widen its bounds.

@@ -115,6 +115,11 @@ def screen(data: bytes) -> Union[Screened, str]:
     :param data: the file (within the size limit)
     :return: the screened file, or why it is refused (a phrase following the file's name)
     """
+    # Blanks before the XML declaration (Doosan's H2017_2_2.dae): Assimp (RViz, Gazebo,
+    # MoveIt) reads the file; libxml2 refuses a declaration that is not first.
+    start = len(data) - len(data.lstrip(b' \t\r\n'))
+    if start and data.startswith(b'<?xml', start):
+        data = data[start:]
     try:
         etree.fromstring(data, etree.XMLParser(
             target=_PrologTarget(), resolve_entities=False, no_network=True, load_dtd=False,
