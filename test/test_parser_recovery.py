@@ -147,6 +147,10 @@ BODY = ('<link name="a"><inertial><mass value="1"/><inertia ixx="1" ixy="0" ixz=
     # Bullet's Quadrotor: Drake's default namespace on <robot>
     (f'<robot name="r" xmlns="http://drake.mit.edu">\n{BODY}</robot>',
      'parse-default-namespace', 1, 'http://drake.mit.edu'),
+    # pybullet's humanoid.urdf: a NUL after </robot> (a C string's terminator)
+    (f'<robot name="r">\n{BODY}</robot>\n\0', 'parse-trailing-nul', 3, 'a NUL byte follows'),
+    (f'\n<?xml version="1.0"?>\n<robot name="r">\n{BODY}</robot>\0\0\n\0',
+     'parse-trailing-nul', 4, '3 NUL bytes follow'),
 ])
 def test_what_urdfdom_and_mujoco_read_is_read_with_a_warning(text, rule, line, said):
     # TinyXML2 (urdfdom, Bullet, MuJoCo) reads these; libxml2 and expat refuse them.
@@ -154,8 +158,10 @@ def test_what_urdfdom_and_mujoco_read_is_read_with_a_warning(text, rule, line, s
     assert [link.name for link in robot.links] == ['a'] and robot.links[0].mass == 1.0
     # lines keep their numbers
     assert robot.links[0].line == text.count('\n', 0, text.index('<link')) + 1
-    (note,) = robot.notes
+    (note,) = [n for n in robot.notes if n.rule == rule]
     assert (note.rule, note.severity, note.line) == (rule, Severity.WARNING, line)
+    # (a late declaration before the NUL: said too)
+    assert len(robot.notes) == 1 + (text.startswith('\n') and rule == 'parse-trailing-nul')
     assert said in note.message
     mujoco = pytest.importorskip('mujoco')
     assert mujoco.MjModel.from_xml_string(text).ngeom == 1
@@ -164,6 +170,10 @@ def test_what_urdfdom_and_mujoco_read_is_read_with_a_warning(text, rule, line, s
         assert 'xacro' in note.message
         with pytest.raises(Exception, match='XML or text declaration not at start'):
             xml.dom.minidom.parseString(text)
+    elif rule == 'parse-trailing-nul':
+        assert 'xacro' in note.message
+        with pytest.raises(Exception, match='invalid token'):
+            xml.dom.minidom.parseString(text.lstrip('\n'))
     elif rule == 'parse-xml-declaration':
         assert 'xacro' not in note.message
         assert xml.dom.minidom.parseString(text).documentElement.tagName == 'robot'

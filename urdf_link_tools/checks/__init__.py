@@ -120,6 +120,11 @@ PARSE_REFUSAL_RULES = (
          'xmllint) refuses both, and xacro (xml.dom.minidom) a declaration after blanks',
          'write <?xml version="1.0"?> as the first bytes of the file, or remove it',
          'XML 1.0 (2.8 Prolog and Document Type Declaration)'),
+    Rule('parse-trailing-nul', Severity.WARNING, 'NUL bytes follow the root element '
+         "(pybullet's humanoid.urdf)", 'urdfdom, Bullet and MuJoCo stop reading at the NUL '
+         'and read the robot; XML readers (xacro, urdf_parser_py, xmllint) refuse the file',
+         'remove the bytes after </robot>', 'XML 1.0 (2.2 Characters: NUL is no XML '
+         'character)'),
     Rule('parse-default-namespace', Severity.WARNING, '<robot> declares a default namespace '
          '(xmlns="...", as Drake\'s examples do)', 'urdfdom, xacro and MuJoCo read the plain '
          'names; namespace-aware readers (urdf_parser_py, lxml-based tools) find no <robot>',
