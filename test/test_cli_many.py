@@ -27,6 +27,7 @@ import time
 
 from cli_harness import run
 import corpus
+import pytest
 from urdf_link_tools import batch
 from urdf_link_tools.cli import EXIT_USAGE
 
@@ -313,6 +314,24 @@ def test_a_recorded_file_is_not_read_again_until_it_is_written(tmp_path, monkeyp
 MACRO_FILE = ('<?xml version="1.0"?>\n<robot xmlns:xacro="http://www.ros.org/wiki/xacro">\n'
               '  <xacro:macro name="wheel" params="prefix">\n'
               '    <link name="${prefix}_wheel"/>\n  </xacro:macro>\n</robot>\n')
+
+
+SRDF = ('<?xml version="1.0"?>\n<robot name="px100" xmlns:xacro="http://www.ros.org/wiki/xacro">'
+        '\n  <group name="arm"><joint name="waist"/></group>\n'
+        '  <disable_collisions link1="a" link2="b" reason="Adjacent"/>\n</robot>\n')
+
+
+@pytest.mark.parametrize('name', ['px100.srdf', 'px100.srdf.xacro'])
+def test_a_moveit_srdf_is_said_to_be_one(tmp_path, name):
+    # Interbotix's px100.srdf.xacro (and panda's), met by a CI job linting every *.xacro: it
+    # was "a file of macros" (or, as .srdf, "another reader's extension").
+    path = tmp_path / name
+    path.write_text(SRDF)
+    status, out, _ = run(['check', str(path)])
+    assert status == 2 and 'robot-empty' in out and 'this is a MoveIt SRDF' in out, out
+    assert '--srdf' in out and 'macros' not in out and 'extension' not in out
+    status, _, err = run(['check', str(path), '--skip-macro-files'])
+    assert status == 0 and 'skipped' in err, err
 
 
 def test_a_macro_file_is_one_finding_that_says_so_or_is_skipped(tmp_path):

@@ -63,6 +63,13 @@ RULES = (
 )
 
 
+#: the elements of a MoveIt SRDF (srdfdom's model.cpp), whose root is a <robot> too
+_SRDF_ELEMENTS = frozenset(('group', 'group_state', 'end_effector', 'virtual_joint',
+                            'passive_joint', 'disable_collisions', 'enable_collisions',
+                            'disable_default_collisions', 'link_sphere_approximation',
+                            'joint_property'))
+
+
 def check_structure(ctx: CheckContext) -> Iterator[Finding]:
     """Check names, parents, roots, loops and reachability."""
     robot = ctx.robot
@@ -70,7 +77,19 @@ def check_structure(ctx: CheckContext) -> Iterator[Finding]:
         source = (robot.source or '').lower()
         if robot.has_note('parse-xacro-unprefixed'):
             return  # the parser's error says why there is no link (xacro included nothing)
-        if source.endswith('.xacro'):
+        srdf = [tag for tag in robot.other_elements if tag in _SRDF_ELEMENTS]
+        if srdf:
+            # Interbotix's px100.srdf.xacro, panda's: a CI glob over *.xacro takes them too.
+            held = ', '.join(f'<{tag}>' for tag in srdf)
+            yield ctx.finding(
+                'robot-empty', Severity.ERROR,
+                f'the robot has no <link> elements: it holds {held}: this is a MoveIt SRDF '
+                '(the semantic description of a robot), not a URDF',
+                line=robot.line,
+                suggestion='check the URDF it describes and give this file with --srdf (its '
+                           'disabled collision pairs are then not reported); --skip-macro-files '
+                           'skips such files')
+        elif source.endswith('.xacro'):
             yield ctx.finding(
                 'robot-empty', Severity.ERROR,
                 'the robot has no <link> elements: this xacro file expands to none, as a '
