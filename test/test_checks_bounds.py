@@ -942,6 +942,30 @@ def test_a_tensor_with_its_geometry_moments_on_other_axes_is_said_turned():
     assert not [f for f in findings if f.rule == 'inertia-axes-turned']
 
 
+def test_a_tensor_is_not_said_turned_against_a_collision_turned_from_its_visual():
+    # Flexiv Rizon 10: its collision meshes stand -90 degrees about x from the visuals
+    # (collision-visual-turned says so); link3's and link5's tensors, right for the parts,
+    # were told to turn with them. A bar along y, its collision along x.
+    def bar(visual, collision):
+        return ('<robot name="r"><link name="base">' + inertial(5, 0.05) + box('0.3 0.3 0.3')
+                + '</link><joint name="j" type="revolute"><parent link="base"/>'
+                '<child link="bar"/><origin xyz="0 0 0.5"/><axis xyz="0 0 1"/>'
+                '<limit lower="-1" upper="1" effort="1" velocity="1"/></joint>'
+                '<link name="bar"><inertial><mass value="1"/><inertia ixx="0.05354" ixy="0" '
+                'ixz="0" iyy="0.00104" iyz="0" izz="0.05417"/></inertial>' + box(collision)
+                + box(visual, 'visual') + '</link></robot>')
+
+    rules = [f.rule for f in analyze(parse_urdf_string(bar('0.1 0.8 0.05', '0.8 0.1 0.05')),
+                                     NO_MESHES).findings if f.link == 'bar']
+    assert rules == ['collision-visual-turned']
+    # the collision turned back: nothing; the tensor turned from both: still said
+    assert not [f for f in analyze(parse_urdf_string(bar('0.1 0.8 0.05', '0.1 0.8 0.05')),
+                                   NO_MESHES).findings if f.link == 'bar']
+    rules = [f.rule for f in analyze(parse_urdf_string(bar('0.8 0.1 0.05', '0.8 0.1 0.05')),
+                                     NO_MESHES).findings if f.link == 'bar']
+    assert rules == ['inertia-exceeds-extent']
+
+
 def _arm_about_origin(count, negate=False, about_origin=True, masses=(4.0, 3.0, 5.0)):
     # Links 0.6 m long along x, their centre of mass mid-way (and 5 cm up): the box's own
     # tensor about it, or (as Neuromeka's Indy writes them) about the link origin, with the

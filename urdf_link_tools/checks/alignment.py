@@ -226,7 +226,14 @@ class Turned:
 
 
 def turned_collision(ctx: CheckContext, link: Link) -> Optional[Turned]:
-    """Return how a link's collision geometry is its visual turned, or None."""
+    """Return how a link's collision geometry is its visual turned, or None (once a link)."""
+    key = ('turned-collision', id(link))
+    if key not in ctx.memo:
+        ctx.memo[key] = _turned_collision(ctx, link)
+    return ctx.memo[key]  # type: ignore[return-value]
+
+
+def _turned_collision(ctx: CheckContext, link: Link) -> Optional[Turned]:
     if not link.visuals or not link.collisions:
         return None
     visual = group_bounds(ctx, link.visuals)
