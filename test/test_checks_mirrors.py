@@ -371,6 +371,25 @@ def test_numbered_copies_of_a_pair_are_one_finding_drawn_whole():
         [['arm_1_link1', 'arm_1_link3'], ['arm_2_link1', 'arm_2_link3']]
 
 
+def test_parts_numbered_after_their_names_are_copies_too():
+    needs_coal()
+    # Bullet's Vision 60: each leg's hip overlaps its toe the same way, hip0/toe0 to
+    # hip3/toe3, the leg's number after each name: four findings, now one.
+    analysis = analyze(parse_urdf_string(robot(*(
+        limb(f'{part}{leg}', x + leg, com_at(0)) for leg in range(4)
+        for part, x in (('hip', 0.3), ('toe', 0.32))))))
+    (finding,) = of_rule(analysis, 'collision-overlap-at-rest')
+    values = dict(finding.values)
+    assert (finding.link, values['other_link']) == ('hip0', 'toe0')
+    assert (values['copy_links'], values['copy_other_links']) == (
+        'hip1, hip2, hip3', 'toe1, toe2, toe3')
+    # hip1 with toe2 is no copy of hip0 with toe0 (another number on each side)
+    analysis = analyze(parse_urdf_string(robot(
+        limb('hip0', 0.3, com_at(0)), limb('toe0', 0.32, com_at(0)),
+        limb('hip1', 1.3, com_at(0)), limb('toe2', 1.32, com_at(0)))))
+    assert len(of_rule(analysis, 'collision-overlap-at-rest')) == 2
+
+
 def test_links_of_one_chain_are_no_copies_and_other_depths_stay_apart():
     needs_coal()
     # link1/link3 and link5/link7 of one arm overlap alike: renumbering link1 into link5

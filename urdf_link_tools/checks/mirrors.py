@@ -598,6 +598,25 @@ def _copies(pair: Tuple[str, str], known: Set[str],
     return sorted(found)
 
 
+def _number_forms(pair: Tuple[str, str]) -> List[Tuple[str, str]]:
+    """
+    Return the pair with a number both names carry blanked in both, once per such number.
+
+    Bullet's Vision 60: ``hip0`` and ``toe0``, a leg's parts numbered after their names
+    (``hip#``, ``toe#``), where panda's arms carry theirs in a shared prefix (:func:`_copies`).
+    The forms are sorted, so that a copy found in the other order has the same form.
+    """
+    first, second = pair
+    forms = []
+    for one in _DIGITS.finditer(first):
+        for other in _DIGITS.finditer(second):
+            if one.group(0) == other.group(0):
+                forms.append(tuple(sorted((  # (NUL: in no XML name)
+                    first[:one.start()] + '\0' + first[one.end():],
+                    second[:other.start()] + '\0' + second[other.end():]))))
+    return forms  # type: ignore[return-value]
+
+
 def _merge_copies(findings: List[Finding], known: Set[str]) -> List[Finding]:
     """
     Return the findings with the pair findings of numbered copies made one.
@@ -617,6 +636,10 @@ def _merge_copies(findings: List[Finding], known: Set[str]) -> List[Finding]:
     if len(keys) < 2:
         return findings
     numbered = _numbered(known)
+    by_form: Dict[Tuple[str, ...], List[int]] = {}
+    for (rule, link, other), index in keys.items():
+        for form in _number_forms((link, other)):
+            by_form.setdefault((rule,) + form, []).append(index)
     merged: Dict[int, Finding] = {}
     dropped: Set[int] = set()
     for (rule, link, other), index in keys.items():
@@ -625,8 +648,11 @@ def _merge_copies(findings: List[Finding], known: Set[str]) -> List[Finding]:
         first = findings[index]
         shape = _shape(first)
         copies = []
-        for name, partner in _copies((link, other), known, numbered):
-            theirs = keys.get((rule, name, partner), keys.get((rule, partner, name)))
+        candidates = [keys.get((rule, name, partner), keys.get((rule, partner, name)))
+                      for name, partner in _copies((link, other), known, numbered)]
+        candidates += [theirs for form in _number_forms((link, other))
+                       for theirs in by_form.get((rule,) + form, ())]
+        for theirs in dict.fromkeys(candidates):
             if theirs is None or theirs in dropped or theirs == index or theirs in merged:
                 continue
             second = findings[theirs]
