@@ -692,6 +692,9 @@ def test_root_link_inertia_is_a_claim_about_kdl_only(targets, severity):
     found = [f for f in analyze(parse_urdf_string(text), config).findings
              if f.rule == 'root-link-inertia']
     assert [f.severity for f in found] == ([] if severity is None else [severity])
+    # The dummy root it suggests would weigh 1 kg in Bullet (a link without <inertial>:
+    # BulletUrdfImporter's mass=1, unit tensor): the fix says not to there.
+    assert all('not for Bullet' in f.suggestion for f in found)
 
 
 @pytest.mark.parametrize('targets,severity,said', [

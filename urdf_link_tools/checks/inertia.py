@@ -161,7 +161,9 @@ def _root_inertia(ctx: CheckContext, link: Link, severity: Severity) -> Finding:
         'ignores the inertia of the root link and warns about it',
         link=link.name, element='inertial', line=link.inertial.line,
         suggestion=f'add <link name="{link.name}_root"/> and a fixed joint from it to '
-                   f"'{link.name}' so that '{link.name}' is no longer the root",
+                   f"'{link.name}' so that '{link.name}' is no longer the root (not for "
+                   'Bullet: it gives a link without <inertial> 1 kg and a unit tensor, a '
+                   'phantom part on a floating base; there, leave the root as it is)',
         values=(('mass', link.mass),))
 
 
