@@ -296,8 +296,16 @@ def test_unexpanded_xacro_mesh_paths_are_one_finding_not_one_per_mesh(tmp_path):
     (missing,) = [f for f in analysis.findings if f.rule == 'mesh-not-found']
     assert missing.links == ('l0', 'l1', 'l2') and missing.severity == Severity.ERROR
     assert "package 'missing_pkg' was not found: 6 meshes (3 collision)" in missing.message
-    assert '--package-dir missing_pkg=' in missing.suggestion
+    assert '--package-dir missing_pkg=/path/to/missing_pkg ' in missing.suggestion
     assert not [f for f in analysis.findings if f.rule == 'xacro-unexpanded']
+    # pybullet_data's xarm: a folder of that name beside the description is named
+    (tmp_path / 'missing_pkg').mkdir()
+    analysis = analyze(parse_urdf_string(plain, str(path)), CheckConfig(),
+                       MeshLibrary(use_ament_index=False))
+    (missing,) = [f for f in analysis.findings if f.rule == 'mesh-not-found']
+    assert f'--package-dir missing_pkg={tmp_path / "missing_pkg"} ' in missing.suggestion
+    assert 'a folder missing_pkg lies beside the description' in missing.suggestion
+    (tmp_path / 'missing_pkg').rmdir()
     # files missing from a folder that exists: one finding naming the files (NAO's package
     # found with none of its meshes gave one per file, Go2's hip.dae one per leg)
     files = text.replace('package://$(arg description)/meshes', str(tmp_path))

@@ -615,6 +615,26 @@ def _grouped_missing(ctx: CheckContext) -> FrozenSet[int]:
     return ctx.memo[key]  # type: ignore[return-value]
 
 
+def _folder_beside(ctx: CheckContext, name: str) -> Optional[str]:
+    """
+    Return a folder of a missing package's name beside the description (or one up), or None.
+
+    pybullet_data's xarm6_robot.urdf names package://xarm_description/..., a folder (no
+    package.xml) next to it, as Bullet finds it. Relative to the working directory when
+    below it.
+    """
+    source = ctx.robot.source
+    if not source or not os.path.isfile(source):
+        return None  # a description from a topic, or standard input
+    here = os.path.dirname(os.path.abspath(source))
+    for folder in (here, os.path.dirname(here)):
+        candidate = os.path.join(folder, name)
+        if os.path.isdir(candidate):
+            relative = os.path.relpath(candidate)
+            return relative if not relative.startswith('..') else candidate
+    return None
+
+
 def check_missing_places(ctx: CheckContext) -> Iterator[Finding]:
     """Report the missing meshes of one package or folder (or of one format) once, from 3 on."""
     for (kind, name), elements in _missing_places(ctx).items():
@@ -645,9 +665,14 @@ def check_missing_places(ctx: CheckContext) -> Iterator[Finding]:
             suggestion = _placeholder_fix(name)
         elif kind == 'package':
             message = f'package {name!r} was not found: {counted}'
+            beside = _folder_beside(ctx, name)
+            where = f'/path/to/{name}' if beside is None else beside
             suggestion = (f'source the workspace that holds {name}, or pass --package-dir '
-                          f'{name}=/path/to/{name} (node: the package_dirs parameter or '
-                          f'launch argument); tried: {"; ".join(tried)}')
+                          f'{name}={where} (node: the package_dirs parameter or launch '
+                          'argument)' + (f' (a folder {name} lies beside the description: '
+                                         'Bullet reads package:// paths relative to it)'
+                                         if beside is not None else '')
+                          + f'; tried: {"; ".join(tried)}')
         elif kind == 'folder':
             message = (f'{name} does not exist on this machine: {counted}; their absolute '
                        'paths are those of the machine the description was generated on')
