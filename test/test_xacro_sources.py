@@ -143,6 +143,15 @@ def test_a_urdf_with_the_xacro_namespace_is_not_run_through_xacro(tmp_path):
                     '<!-- generated --><link name="${prefix}base"/></robot>')
     report, err = check(str(urdf))
     assert 'read as plain URDF' in err
+    # a property nothing uses (myCobot's .urdf files): xacro would make the same robot
+    unused = ('<robot name="r" xmlns:xacro="http://www.ros.org/wiki/xacro">'
+              '<xacro:property name="width" value=".2" /><link name="base"/></robot>')
+    urdf.write_text(unused)
+    report, err = check(str(urdf))
+    assert report['robot'] == 'r' and 'xacro' not in err
+    urdf.write_text(unused.replace('name="base"', 'name="base${width}"'))
+    report, err = check(str(urdf))
+    assert 'read as plain URDF' in err
 
 
 def test_fix_inertia_edits_literals_in_the_xacro_and_reports_the_rest(tmp_path):

@@ -44,6 +44,8 @@ XACRO_NAMESPACE = b'ros.org/wiki/xacro'
 _XACRO_MARKS = (b'<xacro:', b'${', b'$(')
 #: an XML comment, where xacro markup is no use of xacro
 _COMMENT = re.compile(rb'<!--.*?-->', re.DOTALL)
+#: a one-tag property definition: of no effect unless a ${...} uses it (a mark of its own)
+_PROPERTY = re.compile(rb'<xacro:property\b[^<>$]*/>')
 LOG = logging.getLogger(__name__)
 
 
@@ -185,11 +187,13 @@ def _uses_xacro(data: bytes) -> bool:
     Return True when a document holds xacro markup outside its comments.
 
     A plain URDF exported from xacro often keeps xacro in a comment (Motoman's SIA5D:
-    ``<!--r=${90*deg}-->``, PR2's and Valkyrie's generated files): not a use.
+    ``<!--r=${90*deg}-->``, PR2's and Valkyrie's generated files): not a use. Nor is a
+    property nothing uses (myCobot's 26 .urdf files: ``<xacro:property name="width"
+    value=".2" />`` and no ``${...}``): xacro would make the same robot of it.
     """
     if not any(mark in data for mark in _XACRO_MARKS):
         return False
-    text = _COMMENT.sub(b'', data)
+    text = _PROPERTY.sub(b'', _COMMENT.sub(b'', data))
     return any(mark in text for mark in _XACRO_MARKS)
 
 
