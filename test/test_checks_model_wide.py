@@ -682,6 +682,7 @@ def test_one_material_defined_nowhere_is_one_finding_listing_its_links():
     (finding,) = findings(legs(used), 'material-undefined')
     assert finding.links == ('l1', 'l2', 'l3')
     assert "3 visuals use the material 'ID2', which is not defined" in finding.message
+    assert 'RViz draws the part in its default colour' in finding.message  # what it does
     assert 'define <material name="ID2">' in finding.suggestion
     # Two uses stay two findings (of links that are not mirrors).
     assert [f.link for f in findings(legs(used, 2), 'material-undefined')] == ['l1', 'l2']

@@ -991,7 +991,8 @@ def _undefined_materials(ctx: CheckContext, link: Link) -> Iterator[Finding]:
         yield ctx.finding(
             'material-undefined', Severity.WARNING,
             f"the material '{material.name}' is not defined: no top-level "
-            '<material> of that name and no <color> or <texture> here',
+            '<material> of that name and no <color> or <texture> here (urdfdom keeps it '
+            'without a colour; RViz draws the part in its default colour, not the one meant)',
             link=link.name, element=visual.label, line=material.line or visual.line,
             suggestion=f'define <material name="{material.name}"><color rgba="r g b '
                        'a"/></material> under <robot>, or fix the name'
