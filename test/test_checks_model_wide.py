@@ -688,6 +688,30 @@ def test_one_material_defined_nowhere_is_one_finding_listing_its_links():
     assert [f.link for f in findings(legs(used, 2), 'material-undefined')] == ['l1', 'l2']
 
 
+def test_most_links_off_their_geometry_each_its_own_way_are_one_finding():
+    # Dobot CR20 (its DOBOT_6Axis_ROS2_V4 description): all 7 links' tensors 49x to 3,040x
+    # off their meshes, larger and smaller, no two alike: 7 warnings for one bad export.
+    def body(mass, over):
+        moment = 0.015 * mass / over  # a 0.3 m cube's is 0.015 m
+        return (f'<inertial><mass value="{mass}"/><inertia ixx="{moment:.6g}" ixy="0" '
+                f'ixz="0" iyy="{1.1 * moment:.6g}" iyz="0" izz="{1.2 * moment:.6g}"/>'
+                '</inertial><collision><geometry><box size="0.3 0.3 0.3"/></geometry>'
+                '</collision>')
+
+    bad = [body(1.0, 15.0), body(2.0, 40.0), body(3.0, 200.0)]
+    good = [body(4.0 + index, 1.0) for index in range(3)]
+    (finding,) = findings(chain(good[:1] + bad), 'inertia-geometry-mismatch')
+    assert finding.links == ('l1', 'l2', 'l3') and finding.link is None
+    assert finding.message.startswith(
+        '3 of the 4 links whose tensor can be compared with their collision geometry have '
+        'one off it by '), finding.message
+    assert 'the inertials do not describe these parts' in finding.message
+    assert [name for name, _ in finding.links_suggested_inertia] == ['l1', 'l2', 'l3']
+    # half the robot: each its own finding
+    found = findings(chain(good + bad), 'inertia-geometry-mismatch')
+    assert [f.link for f in found] == ['l3', 'l4', 'l5']
+
+
 def test_a_placeholder_tensor_with_rounding_noise_is_one_finding():
     # Unitree B2's cameras: 1.68e-27 on the diagonal, products of noise that differ per link.
     bodies = [MASS] + [

@@ -105,8 +105,9 @@ RULES = (
          "into a body whose inertia the geometry's tensor changes by under 10 %, as "
          'simulators fuse it); the same tensor on 3 or '
          'more links is one finding, and so are 3 or more tensors off by the square of one '
-         'length slip (10x, 25.4x, 100x, 1000x or their inverses) and 3 or more tensors of '
-         'three equal moments (a sphere formula used for every part)',
+         'length slip (10x, 25.4x, 100x, 1000x or their inverses), 3 or more tensors of '
+         'three equal moments (a sphere formula used for every part), and 3 or more links '
+         'that are two thirds or more of those compared (inertials not made for the parts)',
          'a wrong tensor (a copied placeholder such as ixx=iyy=izz=1, a unit slip) makes '
          'joints far too sluggish or far too twitchy in simulation and control',
          'use the suggested tensor (uniform density, in the URDF inertial frame) or the CAD '
@@ -491,11 +492,36 @@ def check_mismatches(ctx: CheckContext) -> Iterator[Finding]:
             yield from grouped(ctx, findings, f'links of the same mass ({fmt(mass)} kg, a '
                                f'placeholder?) declare tensors each {way} than their collision '
                                'geometry gives', own_fixes=True)
+    # Most of the robot off its geometry, each its own way (Dobot CR20: 7 of 7 links, 49x
+    # to 3,040x, larger and smaller, its masses off too): the inertials were not made for
+    # these parts; one finding, each link's fix kept.
+    rest = [finding for link in ctx.robot.links if link.name not in slipped
+            for finding in found[link.name]]
+    off = {finding.link for finding in rest}
+    if len(off) >= MODEL_WIDE_MIN and 3 * len(off) >= 2 * len(_compared(ctx)):
+        factors = [float(dict(finding.values)['factor']) for finding in rest]
+        yield from grouped(ctx, rest, f'of the {len(_compared(ctx))} links whose tensor can be '
+                           'compared with their collision geometry have one off it by '
+                           f'{fmt(min(factors), 3)}x to {fmt(max(factors), 3)}x, each its own '
+                           "way: the inertials do not describe these parts (another model's, "
+                           'or an export gone wrong?)', own_fixes=True)
+        return
     yield from grouped_by_value(
         ctx, lambda _, link: iter(() if link.name in slipped else found[link.name]),
         lambda link, _: link.inertial.inertia.as_tuple(),
         lambda values: f'links declare the same tensor ({fmt_inertia(values)}), each off its '
                        'collision geometry', own_fixes=True)
+
+
+def _compared(ctx: CheckContext) -> List[str]:
+    """Return the links whose valid tensor can be compared with their collision geometry."""
+    key = ('mismatch-compared', None)
+    if key not in ctx.memo:
+        ctx.memo[key] = [link.name for link in ctx.robot.links
+                         if ctx.robot.link(link.name) is link
+                         and valid_tensor(ctx, link) is not None
+                         and geometry_tensor(ctx, link) is not None]
+    return ctx.memo[key]  # type: ignore[return-value]
 
 
 def _isotropic(link: Link) -> bool:
