@@ -495,17 +495,23 @@ def check_mismatches(ctx: CheckContext) -> Iterator[Finding]:
     # Most of the robot off its geometry, each its own way (Dobot CR20: 7 of 7 links, 49x
     # to 3,040x, larger and smaller, its masses off too): the inertials were not made for
     # these parts; one finding, each link's fix kept.
-    rest = [finding for link in ctx.robot.links if link.name not in slipped
-            for finding in found[link.name]]
-    off = {finding.link for finding in rest}
+    # (a tensor copied onto 3 or more of them stays the copied tensor's finding, below)
+    rest = [link for link in ctx.robot.links if link.name not in slipped and found[link.name]]
+    copies: Dict[Tuple[float, ...], int] = {}
+    for link in rest:
+        copies[link.inertial.inertia.as_tuple()] = copies.get(
+            link.inertial.inertia.as_tuple(), 0) + 1
+    own = [finding for link in rest if copies[link.inertial.inertia.as_tuple()] < MODEL_WIDE_MIN
+           for finding in found[link.name]]
+    off = {finding.link for finding in own}
     if len(off) >= MODEL_WIDE_MIN and 3 * len(off) >= 2 * len(_compared(ctx)):
-        factors = [float(dict(finding.values)['factor']) for finding in rest]
-        yield from grouped(ctx, rest, f'of the {len(_compared(ctx))} links whose tensor can be '
+        factors = [float(dict(finding.values)['factor']) for finding in own]
+        yield from grouped(ctx, own, f'of the {len(_compared(ctx))} links whose tensor can be '
                            'compared with their collision geometry have one off it by '
                            f'{fmt(min(factors), 3)}x to {fmt(max(factors), 3)}x, each its own '
                            "way: the inertials do not describe these parts (another model's, "
                            'or an export gone wrong?)', own_fixes=True)
-        return
+        slipped.update(off)
     yield from grouped_by_value(
         ctx, lambda _, link: iter(() if link.name in slipped else found[link.name]),
         lambda link, _: link.inertial.inertia.as_tuple(),
