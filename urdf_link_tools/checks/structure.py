@@ -22,7 +22,7 @@ roots or a loop; the checker reports all of them at once, per link.
 
 from __future__ import annotations
 
-from typing import Dict, Iterator, List, Set
+from typing import Dict, Iterator, List, Set, Tuple
 
 from urdf_link_tools.checks.base import CheckContext, Rule
 from urdf_link_tools.checks.names import NameSuggester
@@ -70,6 +70,37 @@ _SRDF_ELEMENTS = frozenset(('group', 'group_state', 'end_effector', 'virtual_joi
                             'joint_property'))
 
 
+def _why_empty(robot, source: str) -> Tuple[str, str]:
+    """Return what a robot without links is (the end of robot-empty's message) and its fix."""
+    srdf = [tag for tag in robot.other_elements if tag in _SRDF_ELEMENTS]
+    if srdf:
+        # Interbotix's px100.srdf.xacro, panda's: a CI glob over *.xacro takes them too.
+        return (': it holds ' + ', '.join(f'<{tag}>' for tag in srdf) + ': this is a MoveIt '
+                'SRDF (the semantic description of a robot), not a URDF',
+                'check the URDF it describes and give this file with --srdf (its disabled '
+                'collision pairs are then not reported); --skip-macro-files skips such files')
+    if source.endswith('.xacro'):
+        return (': this xacro file expands to none, as a file of macros that robot '
+                'descriptions include does',
+                'check the top-level description that includes it (its macros are checked '
+                'there, where they are called), or pass --skip-macro-files to skip such files '
+                '(as the pre-commit hook does); if it is meant to be a robot, call its macros '
+                'in it')
+    held = ', '.join(f'<{tag}>' for tag in robot.other_elements)
+    if any(tag.startswith('xacro:') for tag in robot.other_elements):
+        # Jackal's custom_example.urdf: a xacro fragment named .urdf, its macro calls left
+        return (f': it holds {held}, xacro elements that were not expanded (xacro runs only '
+                'on .xacro files or with --xacro)',
+                'check the description that includes it, or this file with --xacro (and '
+                '--skip-macro-files if it is a file of macros)')
+    if robot.other_elements:
+        return (f": it holds {held}, not URDF elements (another reader's extension, as "
+                "Bullet's deformable bodies are); URDF readers load nothing from it",
+                'check it with the program it is written for, or skip the file; a URDF robot '
+                'needs at least one <link>')
+    return '', 'add at least one <link>'
+
+
 def check_structure(ctx: CheckContext) -> Iterator[Finding]:
     """Check names, parents, roots, loops and reachability."""
     robot = ctx.robot
@@ -77,51 +108,10 @@ def check_structure(ctx: CheckContext) -> Iterator[Finding]:
         source = (robot.source or '').lower()
         if robot.has_note('parse-xacro-unprefixed'):
             return  # the parser's error says why there is no link (xacro included nothing)
-        srdf = [tag for tag in robot.other_elements if tag in _SRDF_ELEMENTS]
-        if srdf:
-            # Interbotix's px100.srdf.xacro, panda's: a CI glob over *.xacro takes them too.
-            held = ', '.join(f'<{tag}>' for tag in srdf)
-            yield ctx.finding(
-                'robot-empty', Severity.ERROR,
-                f'the robot has no <link> elements: it holds {held}: this is a MoveIt SRDF '
-                '(the semantic description of a robot), not a URDF',
-                line=robot.line,
-                suggestion='check the URDF it describes and give this file with --srdf (its '
-                           'disabled collision pairs are then not reported); --skip-macro-files '
-                           'skips such files')
-        elif source.endswith('.xacro'):
-            yield ctx.finding(
-                'robot-empty', Severity.ERROR,
-                'the robot has no <link> elements: this xacro file expands to none, as a '
-                'file of macros that robot descriptions include does',
-                line=robot.line,
-                suggestion='check the top-level description that includes it (its macros '
-                           'are checked there, where they are called), or pass '
-                           '--skip-macro-files to skip such files (as the pre-commit hook '
-                           'does); if it is meant to be a robot, call its macros in it')
-        elif any(tag.startswith('xacro:') for tag in robot.other_elements):
-            # Jackal's custom_example.urdf: a xacro fragment named .urdf, its macro calls left
-            held = ', '.join(f'<{tag}>' for tag in robot.other_elements)
-            yield ctx.finding(
-                'robot-empty', Severity.ERROR,
-                f'the robot has no <link> elements: it holds {held}, xacro elements that '
-                'were not expanded (xacro runs only on .xacro files or with --xacro)',
-                line=robot.line,
-                suggestion='check the description that includes it, or this file with --xacro '
-                           '(and --skip-macro-files if it is a file of macros)')
-        elif robot.other_elements:
-            held = ', '.join(f'<{tag}>' for tag in robot.other_elements)
-            yield ctx.finding(
-                'robot-empty', Severity.ERROR,
-                f'the robot has no <link> elements: it holds {held}, not URDF elements '
-                "(another reader's extension, as Bullet's deformable bodies are); URDF readers "
-                'load nothing from it',
-                line=robot.line,
-                suggestion='check it with the program it is written for, or skip the file; '
-                           'a URDF robot needs at least one <link>')
-        else:
-            yield ctx.finding('robot-empty', Severity.ERROR, 'the robot has no <link> elements',
-                              line=robot.line, suggestion='add at least one <link>')
+        what, fix = _why_empty(robot, source)
+        yield ctx.finding('robot-empty', Severity.ERROR,
+                          'the robot has no <link> elements' + what, line=robot.line,
+                          suggestion=fix)
         return
     first_line: Dict[str, int] = {}
     for link in robot.links:
