@@ -140,13 +140,12 @@ def load_xml(data: Union[str, bytes]) -> Tuple[etree._Element, List[Finding]]:
         # the real reason rather than libxml2's amplification error.
         raise _entity_error()
     notes: List[Finding] = []
+    raw = _without_trailing_nul(raw, notes)
     strict = _make_parser(encoding)
     try:
         root = etree.fromstring(raw, strict)
     except etree.XMLSyntaxError as exc:
-        root = _without_trailing_nul(raw, encoding, notes)
-        if root is None:
-            root = _without_declaration(raw, encoding, notes)
+        root = _without_declaration(raw, encoding, notes)
         if root is not None:
             return _checked(_plain_robot(root, notes)), notes
         # The parser's own log: the exception's also holds earlier parses' errors.
@@ -230,37 +229,30 @@ def _without_declaration(raw: bytes, encoding: Optional[str],
     return root
 
 
-def _without_trailing_nul(raw: bytes, encoding: Optional[str],
-                          notes: List[Finding]) -> Optional[etree._Element]:
+def _without_trailing_nul(raw: bytes, notes: List[Finding]) -> bytes:
     """
-    Read a document that NUL bytes end after its root element, as urdfdom does; else None.
+    Return a document without the NUL bytes that end it after its root element, said in a note.
 
     pybullet's humanoid.urdf ends with a NUL after ``</robot>``: a C string stops there, so
-    urdfdom (TinyXML2), Bullet and MuJoCo read the robot; libxml2 calls the NUL extra
-    content. Only NUL bytes (and blanks) may follow, and the rest must parse (its XML
-    declaration read as :func:`_without_declaration` reads it). A note says who refuses it.
+    urdfdom (TinyXML2), Bullet and MuJoCo read the robot; libxml2 2.14 calls the NUL extra
+    content (2.9, Humble's, reads it), xml.dom.minidom (xacro) refuses it. Only NUL bytes
+    (and blanks) may follow the last ``>``; anything else is left to the parser.
     """
     end = raw.find(b'\0')
-    if end <= 0 or raw[end:].strip(b'\0 \t\r\n'):
-        return None  # no NUL, or other bytes among them (UTF-16 text, a corrupt file)
-    head = raw[:end]
-    try:
-        root = etree.fromstring(head, _make_parser(encoding))
-    except etree.XMLSyntaxError:
-        root = _without_declaration(head, encoding, notes)
-    if root is None:
-        return None
+    if end <= 0 or raw[end:].strip(b'\0 \t\r\n') or not raw[:end].rstrip().endswith(b'>'):
+        return raw  # no NUL, or other bytes among them (UTF-16 text, a corrupt file)
     count = raw.count(b'\0', end)
     notes.append(Finding(
         rule='parse-trailing-nul', severity=Severity.WARNING,
         message=(f'{count} NUL bytes follow' if count != 1 else 'a NUL byte follows')
         + ' the root element: urdfdom (robot_state_publisher, RViz), Bullet and MuJoCo stop '
           'reading there and read the robot, and so does this checker, but XML readers '
-          'refuse the file: xacro (xml.dom.minidom), urdf_parser_py, xmllint',
+          'refuse the file: xacro (xml.dom.minidom), and urdf_parser_py and xmllint with a '
+          'recent libxml2 (2.14; 2.9 reads it)',
         element='</robot>', line=raw.count(b'\n', 0, end) + 1,
         suggestion='remove the bytes after </robot> (the file was written from a C buffer '
                    'with its terminator, or padded)'))
-    return root
+    return raw[:end]
 
 
 def _plain_robot(root: etree._Element, notes: List[Finding]) -> etree._Element:
