@@ -122,7 +122,8 @@ PARSE_REFUSAL_RULES = (
          'XML 1.0 (2.8 Prolog and Document Type Declaration)'),
     Rule('parse-trailing-nul', Severity.WARNING, 'NUL bytes follow the root element '
          "(pybullet's humanoid.urdf)", 'urdfdom, Bullet and MuJoCo stop reading at the NUL '
-         'and read the robot; XML readers (xacro, urdf_parser_py, xmllint) refuse the file',
+         'and read the robot; xacro (xml.dom.minidom) refuses the file, and so do '
+         'urdf_parser_py and xmllint with libxml2 2.14 (2.9 reads it)',
          'remove the bytes after </robot>', 'XML 1.0 (2.2 Characters: NUL is no XML '
          'character)'),
     Rule('parse-default-namespace', Severity.WARNING, '<robot> declares a default namespace '
