@@ -422,6 +422,16 @@ def _untaken(overlaps: Iterable['Overlap'], taken: Iterable['Overlap']) -> List[
     return [item for item in overlaps if id(item) not in gone]
 
 
+def _deep_between_bodies(ctx: CheckContext, item: 'Overlap') -> bool:
+    """
+    Return True for a pair the joint groups may take: 1 mm deep or more, between two bodies.
+
+    Parts touching (under 1 mm) stay infos of their own; parts welded together never move
+    apart (the welded group's).
+    """
+    return item.depth >= TOUCHING and ctx.weld_top(item.link1) != ctx.weld_top(item.link2)
+
+
 def _named(pairs: List[Tuple[str, str]]) -> str:
     """Return a group's pairs as its message lists them: 'a and b, c and d'."""
     return listed(tuple(f'{a} and {b}' for a, b in pairs))
@@ -624,8 +634,7 @@ def multi_axis_groups(ctx: CheckContext, overlaps: Sequence['Overlap']) \
     parts: List['Overlap'] = []
     middles: Dict[str, None] = {}  # in the pairs' order
     for item in overlaps:
-        # (parts touching stay infos of their own)
-        if item.depth >= TOUCHING and ctx.weld_top(item.link1) != ctx.weld_top(item.link2):
+        if _deep_between_bodies(ctx, item):
             middle = multi_axis_joint(ctx, item.link1, item.link2)
             if middle is not None:
                 parts.append(item)
@@ -665,7 +674,7 @@ def linkage_groups(ctx: CheckContext, overlaps: Sequence['Overlap']) \
     """
     by_driver: Dict[str, List['Overlap']] = {}
     for item in overlaps:
-        if item.depth >= TOUCHING and ctx.weld_top(item.link1) != ctx.weld_top(item.link2):
+        if _deep_between_bodies(ctx, item):
             driver = linkage_driver(ctx, item.link1, item.link2)
             if driver is not None:
                 by_driver.setdefault(driver, []).append(item)
@@ -682,7 +691,7 @@ def _driven_together(ctx: CheckContext, group: Sequence['Overlap']) -> Optional[
     """
     drivers = set()
     for item in group:
-        if item.depth < TOUCHING or ctx.weld_top(item.link1) == ctx.weld_top(item.link2):
+        if not _deep_between_bodies(ctx, item):
             return None
         drivers.add(linkage_driver(ctx, item.link1, item.link2))
         if None in drivers or len(drivers) > 1:

@@ -636,10 +636,12 @@ def _merge_copies(findings: List[Finding], known: Set[str]) -> List[Finding]:
     if len(keys) < 2:
         return findings
     numbered = _numbered(known)
+    forms = {index: [(rule,) + form for form in _number_forms((link, other))]
+             for (rule, link, other), index in keys.items()}
     by_form: Dict[Tuple[str, ...], List[int]] = {}
-    for (rule, link, other), index in keys.items():
-        for form in _number_forms((link, other)):
-            by_form.setdefault((rule,) + form, []).append(index)
+    for index, keyed in forms.items():
+        for form in keyed:
+            by_form.setdefault(form, []).append(index)
     merged: Dict[int, Finding] = {}
     dropped: Set[int] = set()
     for (rule, link, other), index in keys.items():
@@ -650,8 +652,7 @@ def _merge_copies(findings: List[Finding], known: Set[str]) -> List[Finding]:
         copies = []
         candidates = [keys.get((rule, name, partner), keys.get((rule, partner, name)))
                       for name, partner in _copies((link, other), known, numbered)]
-        candidates += [theirs for form in _number_forms((link, other))
-                       for theirs in by_form.get((rule,) + form, ())]
+        candidates += [theirs for form in forms[index] for theirs in by_form[form]]
         for theirs in dict.fromkeys(candidates):
             if theirs is None or theirs in dropped or theirs == index or theirs in merged:
                 continue

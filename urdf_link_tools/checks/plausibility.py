@@ -23,6 +23,7 @@ inertial frame. Overlapping collision parts are counted twice.
 
 from __future__ import annotations
 
+from collections import Counter
 import math
 from typing import Dict, Iterator, List, Optional, Tuple
 
@@ -497,16 +498,14 @@ def check_mismatches(ctx: CheckContext) -> Iterator[Finding]:
     # these parts; one finding, each link's fix kept.
     # (a tensor copied onto 3 or more of them stays the copied tensor's finding, below)
     rest = [link for link in ctx.robot.links if link.name not in slipped and found[link.name]]
-    copies: Dict[Tuple[float, ...], int] = {}
-    for link in rest:
-        copies[link.inertial.inertia.as_tuple()] = copies.get(
-            link.inertial.inertia.as_tuple(), 0) + 1
+    copies = Counter(link.inertial.inertia.as_tuple() for link in rest)
     own = [finding for link in rest if copies[link.inertial.inertia.as_tuple()] < MODEL_WIDE_MIN
            for finding in found[link.name]]
     off = {finding.link for finding in own}
-    if len(off) >= MODEL_WIDE_MIN and 3 * len(off) >= 2 * len(_compared(ctx)):
+    compared = len(_compared(ctx)) if len(off) >= MODEL_WIDE_MIN else 0
+    if compared and 3 * len(off) >= 2 * compared:
         factors = [float(dict(finding.values)['factor']) for finding in own]
-        yield from grouped(ctx, own, f'of the {len(_compared(ctx))} links whose tensor can be '
+        yield from grouped(ctx, own, f'of the {compared} links whose tensor can be '
                            'compared with their collision geometry have one off it by '
                            f'{fmt(min(factors), 3)}x to {fmt(max(factors), 3)}x, each its own '
                            "way: the inertials do not describe these parts (another model's, "
