@@ -229,8 +229,25 @@ def scalar(ctx: Context, element: etree._Element, attr: str,
     if text is not None:
         values = read_numbers(ctx, text)
         if values is not None and len(values) == 1:
+            if text[-1:].isspace() and not ctx.strict:
+                _blank_after(ctx, element, attr, text)
             return values[0]
     return vector(ctx, element, attr, 1, None if default is None else (default,))[0]
+
+
+def _blank_after(ctx: Context, element: etree._Element, attr: str, text: str) -> None:
+    """
+    Record a one-number attribute that ends with a blank (``value="1 "``).
+
+    urdfdom reads these numbers with strToDouble, which fails unless the number reaches the
+    end of the text: a blank before it is skipped, one after it refuses the robot ("mass [1 ]
+    is not a float"; Pinocchio's urdfdom, tried). libxml2 has made a newline or a tab there a
+    blank already. The number is read, as urdf_parser_py and MuJoCo read it.
+    """
+    ctx.refused(ctx.error(
+        element, attr, f'{attr}="{quote(text)}" has a blank after its number, which urdfdom '
+        'does not read (a number must end the text)', 'parse-invalid-number'),
+        f'with {attr}="{quote(text.strip())}"')
 
 
 def optional_scalar(ctx: Context, element: etree._Element, attr: str,

@@ -205,8 +205,9 @@ def _inertial(ctx: Context, element: etree._Element) -> Inertial:
     for name, text in zip(INERTIA_NAMES, texts):
         numbers = read_numbers(ctx, text)  # type: ignore[arg-type]
         # _scalar reads the attribute again only to report a bad number.
-        values.append(numbers[0] if numbers is not None and len(numbers) == 1 else
-                      scalar(ctx, inertia_el, name))
+        values.append(numbers[0] if numbers is not None and len(numbers) == 1
+                      and not text[-1:].isspace()  # type: ignore[index]
+                      else scalar(ctx, inertia_el, name))
     return Inertial(
         origin=origin, mass=mass,
         inertia=Inertia(*values, line=inertia_el.sourceline),
