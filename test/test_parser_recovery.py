@@ -450,3 +450,56 @@ def test_a_blank_after_a_number_in_a_custom_element_is_no_finding():
                               '<sphere radius="0.1 "/></geometry></collision_checking></link>'
                               '</robot>')
     assert not robot.notes and robot.links[0].custom[0].geometry.radius == 0.1
+
+
+def _axis(text):
+    return ('<robot name="r"><link name="a"/><link name="b"/><joint name="j" type="revolute">'
+            f'<parent link="a"/><child link="b"/><axis xyz="{text}"/><limit lower="-1" '
+            'upper="1" effort="1" velocity="1"/></joint></robot>')
+
+
+@pytest.mark.parametrize('text, named', [
+    ('0\u00a00 1', 'a no-break space (U+00A0)'), ('0 0 1\u00a0', 'a no-break space (U+00A0)'),
+    ('0&#9;0 1', 'a tab'), ('0 0\u20031', 'the white space U+2003')])
+def test_white_space_other_than_blanks_between_numbers_is_the_error_urdfdom_makes(text, named):
+    # urdfdom splits at ' ' alone and reads each piece to its end; Python's split() took a
+    # no-break space (or a tab written as &#9;, which libxml2 keeps) for a blank.
+    robot = parse_urdf_string(_axis(text))
+    (note,) = robot.notes
+    assert note.rule == 'parse-invalid-number' and note.severity == Severity.ERROR
+    assert f'xyz holds {named}, which urdfdom does not take for a blank' in note.message
+    assert 'checked here with xyz="0 0 1"' in note.message
+    assert robot.joints[0].axis == (0.0, 0.0, 1.0)  # the numbers meant
+
+
+def test_claim_urdfdom_refuses_white_space_other_than_blanks_between_numbers(capfd):
+    pinocchio = pytest.importorskip('pinocchio')
+    pinocchio.buildModelFromXML(_axis(' 0  0 1 '))  # blanks anywhere: read
+    for text in ('0\u00a00 1', '0 0 1\u00a0', '0&#9;0 1'):
+        with pytest.raises(Exception, match='valid URDF'):
+            pinocchio.buildModelFromXML(_axis(text))
+    assert 'Unable to parse component' in capfd.readouterr().err
+
+
+def _coloured(rgba):
+    return (f'<robot name="r"><material name="m"><color rgba="{rgba}"/></material>'
+            '<link name="a"><visual><geometry><box size="1 1 1"/></geometry>'
+            '<material name="m"/></visual></link><link name="b"/><joint name="j" '
+            'type="fixed"><parent link="a"/><child link="b"/></joint></robot>')
+
+
+@pytest.mark.parametrize('rgba', ['1,0,0,1', '1\u00a00 0 1'])
+def test_a_colour_urdfdom_cannot_read_is_a_warning_whatever_separates_it(rgba):
+    # urdfdom logs a malformed colour and loads the robot: commas and odd white space are
+    # no error there (they were said to refuse the robot).
+    (note,) = parse_urdf_string(_coloured(rgba)).notes
+    assert note.rule == 'parse-invalid-number' and note.severity == Severity.WARNING
+    assert 'urdfdom logs an error and ignores it' in note.message
+    assert 'refuses' not in note.message
+
+
+def test_claim_urdfdom_loads_a_robot_whose_colour_it_cannot_read(capfd):
+    pinocchio = pytest.importorskip('pinocchio')
+    for rgba in ('1,0,0,1', '1\u00a00 0 1'):
+        assert pinocchio.buildModelFromXML(_coloured(rgba)).njoints == 1
+        assert 'malformed color rgba values' in capfd.readouterr().err

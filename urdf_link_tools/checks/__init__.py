@@ -95,9 +95,10 @@ PARSE_NOTE_RULES = (
 #: Parser notes about what urdfdom refuses (or xacro and xmllint do) but is read anyway.
 PARSE_REFUSAL_RULES = (
     Rule('parse-invalid-number', Severity.ERROR, 'a number urdfdom cannot read: a word, '
-         'commas between numbers, the wrong count, a blank after the number of a one-number '
-         'attribute (value="1 ")', 'urdfdom refuses the robot; the finding '
-         'names the value checked instead (the numbers meant, for commas and blanks)',
+         'commas or white space other than blanks (a no-break space, &#9;) between numbers, '
+         'the wrong count, a blank after the number of a one-number attribute (value="1 ")',
+         'urdfdom refuses the robot (a colour it only logs: a warning); the finding names the '
+         'value checked instead (the numbers meant, for separators and blanks)',
          'write numbers separated by blanks, and nothing after a single number',
          'urdfdom pose.cpp (Vector3::init), strToDouble'),
     Rule('parse-missing-value', Severity.ERROR, 'a required attribute or element is missing '

@@ -146,9 +146,9 @@ class Context:
 
 
 def _float(token: str) -> float:
-    # float() also takes '1_000', blanks and non-ASCII digits; urdfdom (std::istream in
-    # the C locale) does not.
-    if '_' in token or not token.isascii():
+    # float() also takes '1_000', white space around the number and non-ASCII digits;
+    # urdfdom (std::istream in the C locale, to the end of the token) does not.
+    if '_' in token or not token.isascii() or not token.isprintable():
         raise ValueError(token)
     return float(token)
 
@@ -165,7 +165,9 @@ def number(ctx: Context, element: etree._Element, attr: str, token: str) -> floa
 def read_numbers(ctx: Context, text: str) -> Optional[Tuple[float, ...]]:
     """Return the numbers of an attribute's text, or None when one is not a number."""
     values = ctx.numbers.get(text)
-    if values is None and '_' not in text and text.isascii():
+    # Printable ASCII: blanks are the only separators (urdfdom splits on ' ' alone; a tab
+    # written as &#9; is still a tab here, and Python's split() would take it as one).
+    if values is None and '_' not in text and text.isascii() and text.isprintable():
         try:
             values = tuple(map(float, text.split()))
         except ValueError:
@@ -175,12 +177,13 @@ def read_numbers(ctx: Context, text: str) -> Optional[Tuple[float, ...]]:
 
 
 def vector(ctx: Context, element: etree._Element, attr: str, count: int,
-           default: Optional[Tuple[float, ...]]) -> Tuple[float, ...]:
+           default: Optional[Tuple[float, ...]], refuses: bool = True) -> Tuple[float, ...]:
     """
     Read an attribute of ``count`` numbers; ``default`` when absent (None: required).
 
-    Numbers separated by commas are a finding (urdfdom refuses them) and are read as the
-    numbers they obviously are, so that the rest of the robot is checked with them.
+    Numbers separated by commas or by white space other than blanks are a finding (urdfdom
+    refuses them, or with ``refuses`` False only logs them, as a colour's) and are read as
+    the numbers they obviously are, so that the rest of the robot is checked with them.
     """
     text = element.get(attr)
     if text is None:
@@ -194,16 +197,20 @@ def vector(ctx: Context, element: etree._Element, attr: str, count: int,
     values = read_numbers(ctx, text)
     if values is not None and len(values) == count:
         return values
-    if ',' in text:
-        values = _comma_separated(text, count)
+    odd = _odd_blank(text)
+    if ',' in text or odd:
+        values = _meant(text, count)
         if values is not None:
             if not ctx.strict:
                 ctx.refused(ctx.error(
                     element, attr, f'{attr} separates its numbers with commas, which urdfdom '
-                    f'does not read', 'parse-invalid-number'),
-                    f'with {attr}="{" ".join(format(v, "g") for v in values)}"')
+                    'does not read' if not odd else
+                    f'{attr} holds {odd}, which urdfdom does not take for a blank (it '
+                    'separates numbers at blanks only, and a number must end its text)',
+                    'parse-invalid-number'),
+                    f'with {attr}="{" ".join(format(v, "g") for v in values)}"', refuses)
                 return values
-    tokens = text.split()
+    tokens = _tokens(text)
     if len(tokens) != count:
         noun = 'number' if count == 1 else 'numbers'
         raise ctx.error(element, attr, f'{attr} needs {count} {noun}, got {len(tokens)}',
@@ -212,8 +219,32 @@ def vector(ctx: Context, element: etree._Element, attr: str, count: int,
     return tuple(number(ctx, element, attr, token) for token in tokens)
 
 
-def _comma_separated(text: str, count: int) -> Optional[Tuple[float, ...]]:
-    tokens = text.replace(',', ' ').split()
+def _tokens(text: str) -> List[str]:
+    """
+    Split numbers where urdfdom's split_string does: at blanks only.
+
+    Python's split() also splits at other white space (a no-break space, a tab written as
+    &#9;), where urdfdom reads one token and refuses it: such a token is reported.
+    """
+    return [token for token in text.split(' ') if token]
+
+
+#: white space urdfdom does not take for a blank, as a finding names it
+_SPACES = {'\t': 'a tab', '\n': 'a newline', '\r': 'a carriage return',
+           '\xa0': 'a no-break space (U+00A0)'}
+
+
+def _odd_blank(text: str) -> Optional[str]:
+    """Name the first white space in ``text`` that is not a blank, if any."""
+    if text.isprintable():  # printable ASCII, or beyond it without white space
+        return None
+    odd = next((char for char in text if char.isspace() and char != ' '), None)
+    return None if odd is None else _SPACES.get(odd, f'the white space U+{ord(odd):04X}')
+
+
+def _meant(text: str, count: int) -> Optional[Tuple[float, ...]]:
+    """Return the numbers meant by text separated by commas or other white space, or None."""
+    tokens = (text.replace(',', ' ') if ',' in text else text).split()
     if len(tokens) != count:
         return None
     try:

@@ -112,7 +112,7 @@ def material_of(ctx: Context, element: etree._Element, top_level: bool) -> Mater
         tag = child.tag
         if tag == 'color':
             # urdfdom logs a malformed colour and goes on without it.
-            rgba = ctx.attempt(lambda: vector(ctx, child, 'rgba', 4, None), None,
+            rgba = ctx.attempt(lambda: vector(ctx, child, 'rgba', 4, None, False), None,
                                'without this colour', refuses=False)
         elif tag == 'texture':
             texture = child.get('filename') or None
