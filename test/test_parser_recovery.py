@@ -503,3 +503,30 @@ def test_claim_urdfdom_loads_a_robot_whose_colour_it_cannot_read(capfd):
     for rgba in ('1,0,0,1', '1\u00a00 0 1'):
         assert pinocchio.buildModelFromXML(_coloured(rgba)).njoints == 1
         assert 'malformed color rgba values' in capfd.readouterr().err
+
+
+def _collision_material(material):
+    return ('<robot name="r"><link name="a"><inertial><mass value="1"/><inertia ixx="1" '
+            'ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/></inertial><collision><geometry><box '
+            f'size="1 1 1"/></geometry>{material}</collision></link></robot>')
+
+
+def test_a_nameless_material_in_a_collision_is_no_error():
+    # urdfdom reads the material of a visual only (found by differential fuzzing against
+    # Pinocchio's urdfdom: the robot loads; it was said to be refused).
+    assert not parse_urdf_string(_collision_material('<material/>')).notes
+    (note,) = parse_urdf_string(_collision_material('<material/>').replace(
+        'collision>', 'visual>')).notes
+    assert note.severity == Severity.ERROR and 'urdfdom refuses' in note.message
+
+
+def test_claim_urdfdom_and_mujoco_load_a_nameless_material_in_a_collision(capfd):
+    pinocchio = pytest.importorskip('pinocchio')
+    mujoco = pytest.importorskip('mujoco')
+    pinocchio.buildModelFromXML(_collision_material('<material/>'))
+    mujoco.MjModel.from_xml_string(_collision_material('<material/>'))
+    assert 'Error' not in capfd.readouterr().err
+    # a visual's is refused (this urdfdom, as urdfdom 6, drops the visual and says so)
+    pinocchio.buildModelFromXML(
+        _collision_material('<material/>').replace('collision>', 'visual>'))
+    assert 'Visual material must contain a name attribute' in capfd.readouterr().err

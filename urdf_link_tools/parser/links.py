@@ -136,6 +136,11 @@ def _geometry_element(ctx: Context, element: etree._Element, index: int,
                     None, 'without geometry for it')
     material_el = parts.get('material')
     material = None
+    if material_el is not None and element.tag == 'collision' and \
+            material_el.get('name') is None:
+        # urdfdom reads a visual's material only (parseVisual), and MuJoCo loads a nameless
+        # one in a collision too (tried): not a reason to refuse the robot.
+        material_el = None
     if material_el is not None:
         material = ctx.attempt(lambda: material_of(ctx, material_el, False), None,
                                'without this material')
