@@ -116,3 +116,49 @@ def test_same_inode_as_two_formats_is_two_entries(tmp_path, library):
     assert isinstance(first, MeshInfo)
     assert isinstance(second, MeshProblem) and 'as DAE' in second.message
     assert library.loads == 2
+
+
+@pytest.mark.parametrize('name', ['rod.glb', 'rod.gltf', 'rod.stl'])
+def test_gltf_is_read_z_up_as_urdf_readers_place_it(tmp_path, library, name):
+    # glTF 2.0 is Y-up: Drake, Blender and RViz (ros2/rviz#1482) turn it +90 degrees about
+    # x into a link's Z-up frame. A rod stored along +Y stands along +Z; an STL is as stored.
+    import trimesh
+    rod = trimesh.creation.box(extents=(0.1, 0.4, 0.2))
+    rod.apply_translation((0.0, 0.3, 0.05))  # stored centre (0, 0.3, 0.05)
+    path = mesh_attacks.exported(tmp_path, name, rod)
+    info = library.load(str(path), (1.0, 2.0, 3.0))  # the scale applies in the link frame
+    assert isinstance(info, MeshInfo), info
+    low, high = np.asarray(info.bounds[0]), np.asarray(info.bounds[1])
+    if name.endswith('.stl'):
+        assert high - low == pytest.approx((0.1, 0.8, 0.6))
+        assert (low + high) / 2 == pytest.approx((0.0, 0.6, 0.15))
+    else:
+        assert high - low == pytest.approx((0.1, 0.4, 1.2))  # (x, -z, y), then scaled
+        assert (low + high) / 2 == pytest.approx((0.0, -0.1, 0.9))
+    assert info.volume == pytest.approx(0.1 * 0.4 * 0.2 * 6.0, rel=1e-6)  # float32 files
+
+
+def test_a_gltf_visual_and_its_z_up_collision_are_aligned(tmp_path):
+    # Drake's models (RobotLocomotion/models): glTF visuals over OBJ or primitive collisions.
+    # Read as stored, every such part looked turned 90 degrees about x from its collision
+    # (collision-visual-turned said to turn the right collision).
+    import trimesh
+    rod = trimesh.creation.box(extents=(0.1, 0.4, 0.1))  # stored Y-up: 0.4 along +Y
+    findings = {}
+    for name in ('rod.glb', 'rod.stl'):
+        path = mesh_attacks.exported(tmp_path, name, rod)
+        text = ('<robot name="r"><link name="base"/><joint name="j" type="revolute">'
+                '<parent link="base"/><child link="rod"/><axis xyz="0 0 1"/><limit lower="-1" '
+                'upper="1" effort="1" velocity="1"/></joint><link name="rod"><inertial><mass '
+                'value="1"/><inertia ixx="0.01417" ixy="0" ixz="0" iyy="0.01417" iyz="0" '
+                f'izz="0.001667"/></inertial><visual><geometry><mesh filename="file://{path}"/>'
+                '</geometry></visual><collision><geometry><box size="0.1 0.1 0.4"/></geometry>'
+                '</collision></link></robot>')
+        robot = parse_urdf_string(text, str(tmp_path / 'r.urdf'))
+        result = analyze(robot, CheckConfig())
+        findings[name] = sorted(f.rule for f in result.findings)
+        mujoco = analyze(robot, CheckConfig(targets=frozenset({'mujoco', 'moveit'})))
+        assert 'mesh-gltf-up-axis' not in [f.rule for f in mujoco.findings]
+    # One info says that RViz up to Kilted and Gazebo show it as stored.
+    assert findings['rod.glb'] == ['mesh-gltf-up-axis']
+    assert 'collision-visual-turned' in findings['rod.stl']  # the same vertices as STL

@@ -86,6 +86,17 @@ RULES = (
          '<safety_controller>, or visual <origin> compiles (MuJoCo does not read them)',
          'keep one of each (merge the attributes into the first)',
          'MuJoCo 4.0 xml_util.cc (FindSubElem), xml_urdf.cc (test_checks_engines.py)'),
+    Rule('mesh-gltf-up-axis', Severity.INFO,
+         'the robot has glTF or GLB meshes, read here Z-up: turned +90 degrees about x from '
+         "glTF's Y-up, as its specification, Drake, Blender and RViz since ros2/rviz#1482 "
+         'place them: reported once, with the links (with an rviz or gazebo target)',
+         'RViz up to Kilted shows a glTF mesh as stored, turned -90 degrees about x from what '
+         "is checked here, and so does Gazebo (gz-common keeps the file's root transform; "
+         'not run here): a part that looks lying on its side there is that reader',
+         'nothing to fix for Drake and new RViz; for the same pose in every reader, store '
+         'the meshes as STL or OBJ (no up axis)',
+         'glTF 2.0 specification (coordinate system); ros2/rviz#1482; gz-common '
+         'AssimpLoader.cc'),
     Rule('mujoco-mesh-name-clash', Severity.WARNING,
          'different collision mesh files share a file name (e.g. two link_1.stl in '
          'different folders): reported once',
@@ -233,4 +244,34 @@ def _repeated(ctx: CheckContext) -> Iterator[Finding]:
             links=links)
 
 
-CHECKS = (check_mujoco,)
+#: what a mesh file's name ends with when it is glTF
+_GLTF = ('.gltf', '.glb')
+
+
+def check_gltf_up(ctx: CheckContext) -> Iterator[Finding]:
+    """Say once that glTF meshes are read Z-up, where RViz up to Kilted and Gazebo do not."""
+    if not ctx.config.targets & {'rviz', 'gazebo'}:
+        return
+    elements = [(link, element) for link in ctx.robot.links
+                for element in link.visuals + link.collisions
+                if element.geometry is not None and element.geometry.kind == 'mesh'
+                and element.geometry.filename.lower().endswith(_GLTF)]
+    if not elements:
+        return
+    links = tuple(dict.fromkeys(link.name for link, _ in elements))
+    first = elements[0][1]
+    yield ctx.finding(
+        'mesh-gltf-up-axis', Severity.INFO,
+        f'{len(elements)} glTF mesh{"es" if len(elements) > 1 else ""} (links: '
+        f'{listed(links)}) {"are" if len(elements) > 1 else "is"} read Z-up, turned +90 '
+        "degrees about x from glTF's Y-up as the glTF specification, Drake and RViz since "
+        'ros2/rviz#1482 place them; RViz up to Kilted shows them as stored (turned -90 '
+        'degrees about x from what is checked here), and so does Gazebo (not run here)',
+        line=first.geometry.line or first.line,
+        suggestion='nothing to fix for Drake or a new RViz; a part lying on its side in an '
+                   'older RViz or in Gazebo is that reader: store the meshes as STL or OBJ '
+                   '(no up axis) for the same pose in every reader',
+        values=(('count', len(elements)),), links=links)
+
+
+CHECKS = (check_mujoco, check_gltf_up)

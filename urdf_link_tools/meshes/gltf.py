@@ -43,6 +43,10 @@ class BufferRefused(Exception):
     """An external buffer that may not or cannot be read (the message says why)."""
 
 
+#: the file types read here
+FILE_TYPES = ('gltf', 'glb')
+
+
 def _object(header: object) -> dict:
     if not isinstance(header, dict):
         raise BufferRefused('its JSON header is not an object')

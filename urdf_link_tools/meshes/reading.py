@@ -295,6 +295,8 @@ def _parse(path: str, file_type: str, data: bytes, budget: Budget, problem) \
                        f'{failure_reason(exc)}')
     if isinstance(arrays, str):
         return problem(f'{path} was not loaded: {arrays}')
+    if file_type in gltf.FILE_TYPES:
+        arrays = (z_up(arrays[0]), arrays[1])
     # Not merged here: trimesh's loaders (but STL's) also key on normals and texture
     # coordinates, leaving positions that a position merge would join; measuring merges.
     checked = _checked(path, arrays[0], arrays[1], unit, len(data), False, problem)
@@ -415,6 +417,23 @@ def _buffer_reader(path: str, limit: int) -> bytes:
             return data
         reason = data
     raise gltf.BufferRefused(f'its buffer: {reason}')
+
+
+def z_up(vertices: np.ndarray) -> np.ndarray:
+    """
+    Turn glTF's Y-up positions into the Z-up frame of a URDF link: +90 degrees about x.
+
+    glTF 2.0 defines +Y as up; ROS (REP 103) has +Z up. Drake, Blender, Genesis and RViz
+    (ros2/rviz#1482, 2025) turn a glTF mesh this way, (x, y, z) to (x, -z, y), when a
+    description places it; trimesh (and Assimp, so MoveIt's geometric_shapes and Pinocchio's
+    coal) gives the positions as stored. A rotation: the winding, volume and closedness
+    are kept.
+    """
+    turned = np.empty_like(vertices)
+    turned[:, 0] = vertices[:, 0]
+    turned[:, 1] = -vertices[:, 2]
+    turned[:, 2] = vertices[:, 1]
+    return turned
 
 
 def scene_arrays(scene: object,
