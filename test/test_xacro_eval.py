@@ -107,3 +107,14 @@ def test_a_literal_is_never_taken_for_a_guard():
 def test_no_dangerous_builtins(name):
     with pytest.raises(NameError):
         guarded_eval(name, symbols())
+
+
+def test_a_format_string_from_a_property_is_refused_with_the_ways_out():
+    # Shadow's process_sensor_parameters.xacro keeps '{f}={sensor}' in a property; real xacro
+    # formats it. The refusal says what to write instead.
+    with pytest.raises(UnsafeExpression) as refused:
+        xacro_eval.compile_guarded('fmt.format(f=1)')
+    message = str(refused.value)
+    assert 'literal format string only' in message and 'from a name (a property)' in message
+    assert 'write the string in the expression' in message and 'expand the file with xacro' \
+        in message

@@ -83,7 +83,11 @@ def _check_format(node: ast.Call) -> None:
     if not isinstance(func, ast.Attribute) or func.attr != 'format':
         return
     if not (isinstance(func.value, ast.Constant) and isinstance(func.value.value, str)):
-        raise UnsafeExpression('str.format is allowed on a literal format string only')
+        raise UnsafeExpression(
+            'str.format is allowed on a literal format string only: here the format string '
+            'comes from a name (a property), whose fields this checker cannot vet before it '
+            "runs; write the string in the expression ('{f}_link'.format(f=...)) or join "
+            'with +, or expand the file with xacro and check the URDF it writes')
     try:
         fields = list(string.Formatter().parse(func.value.value))
     except ValueError as exc:
