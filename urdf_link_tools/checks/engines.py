@@ -35,7 +35,7 @@ import numpy as np
 from urdf_link_tools.checks.base import CheckContext, Rule
 from urdf_link_tools.checks.model_wide import listed
 from urdf_link_tools.findings import Finding, Severity
-from urdf_link_tools.meshes import MeshInfo
+from urdf_link_tools.meshes import gltf, MeshInfo
 from urdf_link_tools.meshes.reading import SUPPORTED
 from urdf_link_tools.model import GeometryElement, Link
 
@@ -244,10 +244,6 @@ def _repeated(ctx: CheckContext) -> Iterator[Finding]:
             links=links)
 
 
-#: what a mesh file's name ends with when it is glTF
-_GLTF = ('.gltf', '.glb')
-
-
 def check_gltf_up(ctx: CheckContext) -> Iterator[Finding]:
     """Say once that glTF meshes are read Z-up, where RViz up to Kilted and Gazebo do not."""
     if not ctx.config.targets & {'rviz', 'gazebo'}:
@@ -255,7 +251,8 @@ def check_gltf_up(ctx: CheckContext) -> Iterator[Finding]:
     elements = [(link, element) for link in ctx.robot.links
                 for element in link.visuals + link.collisions
                 if element.geometry is not None and element.geometry.kind == 'mesh'
-                and element.geometry.filename.lower().endswith(_GLTF)]
+                and SUPPORTED.get(os.path.splitext(element.geometry.filename)[1].lower())
+                in gltf.FILE_TYPES]
     if not elements:
         return
     links = tuple(dict.fromkeys(link.name for link, _ in elements))

@@ -244,7 +244,7 @@ def _odd_blank(text: str) -> Optional[str]:
 
 def _meant(text: str, count: int) -> Optional[Tuple[float, ...]]:
     """Return the numbers meant by text separated by commas or other white space, or None."""
-    tokens = (text.replace(',', ' ') if ',' in text else text).split()
+    tokens = text.replace(',', ' ').split()
     if len(tokens) != count:
         return None
     try:
