@@ -212,3 +212,67 @@ def test_unknown_parent_is_never_guessed_as_the_joints_own_child():
     analysis = analyze(parse_urdf_string(alone, 'imu.urdf'), CheckConfig(check_meshes=False))
     (unknown,) = [f for f in analysis.findings if f.rule == 'joint-unknown-link']
     assert 'did you mean' not in unknown.suggestion
+
+
+def test_a_fragment_hung_from_several_links_is_one_finding():
+    # NAO's nao_sensors.xacro: 19 sensor frames hung from 'Head', 'torso', 'l_ankle' and
+    # others of the robot that includes it gave 19 errors, each with the same advice; one
+    # cause, one finding, naming every joint and every missing link.
+    from urdf_link_tools.analysis import analyze
+    from urdf_link_tools.config import CheckConfig
+    from urdf_link_tools.parser import parse_urdf_string
+
+    frames = [('head_touch', 'Head'), ('imu', 'torso'), ('sonar', 'torso'),
+              ('l_bumper', 'l_ankle'), ('r_bumper', 'r_ankle')]
+    text = '<robot name="sensors">' + ''.join(
+        f'<link name="{frame}_frame"/><joint name="{frame}_joint" type="fixed">'
+        f'<parent link="{parent}"/><child link="{frame}_frame"/></joint>'
+        for frame, parent in frames) + '</robot>'
+    found = analyze(parse_urdf_string(text, 'sensors.urdf'),
+                    CheckConfig(check_meshes=False)).findings
+    (unknown,) = [f for f in found if f.rule == 'joint-unknown-link']
+    assert unknown.link is None and unknown.line == 1
+    assert unknown.message.startswith(
+        "5 joints name links this file does not define: 'Head', 'torso' (2 joints), "
+        "'l_ankle', 'r_ankle'; the file is a part that robots include"), unknown.message
+    assert unknown.links == tuple(f'{frame}_frame' for frame, _ in frames)
+    assert dict(unknown.values)['joints'].split() == [f'{frame}_joint' for frame, _ in frames]
+    assert '--skip-macro-files' in unknown.suggestion
+    assert not [f for f in found if f.rule == 'link-disconnected']
+    # a robot (it has its root) whose joints name missing parents keeps one finding per
+    # joint (the mirrored bumpers' two are one)
+    robot = text.replace('<robot name="sensors">', '<robot name="sensors"><link name="base">'
+                         '<visual><geometry><box size="1 1 1"/></geometry></visual></link>')
+    found = analyze(parse_urdf_string(robot, 'sensors.urdf'),
+                    CheckConfig(check_meshes=False)).findings
+    assert len([f for f in found if f.rule == 'joint-unknown-link']) == 4
+
+
+def test_a_link_declared_twice_with_a_joint_each_is_one_finding():
+    # Robonaut 2's r2_left_gripper.urdf declares 'r2/left_leg/ati' twice (lines 18 and 61),
+    # each with its parent joint: link-duplicate-name and link-multiple-parents both fired,
+    # two errors for one mistake. A link with more parents than declarations keeps both.
+    from urdf_link_tools.analysis import analyze
+    from urdf_link_tools.config import CheckConfig
+    from urdf_link_tools.parser import parse_urdf_string
+
+    text = ('<robot name="r"><link name="base"/>\n<link name="ati"/>\n'
+            '<joint name="a" type="fixed"><parent link="base"/><child link="ati"/></joint>\n'
+            '<link name="arm"/>\n'
+            '<joint name="b" type="fixed"><parent link="base"/><child link="arm"/></joint>\n'
+            '<link name="ati"/>\n'
+            '<joint name="c" type="fixed"><parent link="arm"/><child link="ati"/></joint>\n'
+            '</robot>')
+    found = analyze(parse_urdf_string(text), CheckConfig(check_meshes=False)).findings
+    rules = [f.rule for f in found if f.rule in ('link-duplicate-name', 'link-multiple-parents')]
+    assert rules == ['link-duplicate-name'], rules
+    (duplicate,) = [f for f in found if f.rule == 'link-duplicate-name']
+    assert duplicate.message == (
+        "the link name 'ati' is used again (first on line 2) and 'a' (line 3), 'c' (line 7) "
+        'name it as their child; URDF readers refuse the file'), duplicate.message
+    third = text.replace('</robot>', '<joint name="d" type="fixed"><parent link="arm"/>'
+                         '<child link="ati"/></joint></robot>')
+    found = analyze(parse_urdf_string(third), CheckConfig(check_meshes=False)).findings
+    assert [f.rule for f in found if f.rule in (
+        'link-duplicate-name', 'link-multiple-parents')] == [
+        'link-duplicate-name', 'link-multiple-parents']

@@ -27,7 +27,7 @@ from typing import Dict, Iterator, List, Set, Tuple
 from urdf_link_tools.checks.base import CheckContext, Rule
 from urdf_link_tools.checks.names import NameSuggester
 from urdf_link_tools.findings import Finding, Severity
-from urdf_link_tools.model import is_fragment
+from urdf_link_tools.model import is_fragment, Joint
 
 URDFDOM = 'urdfdom model.cpp (parseURDF, initTree, initRoot)'
 
@@ -113,13 +113,25 @@ def check_structure(ctx: CheckContext) -> Iterator[Finding]:
                           'the robot has no <link> elements' + what, line=robot.line,
                           suggestion=fix)
         return
+    parents: Dict[str, List] = {}
+    for joint in robot.joints:
+        parents.setdefault(joint.child, []).append(joint)
     first_line: Dict[str, int] = {}
+    declared: Dict[str, int] = {}
     for link in robot.links:
+        declared[link.name] = declared.get(link.name, 0) + 1
         if link.name in first_line:
+            # Robonaut 2's r2_left_gripper.urdf declares 'r2/left_leg/ati' twice, each with
+            # its parent joint: one mistake, said here with the joints, not again as a link
+            # with several parents.
+            joints = parents.get(link.name, [])
+            also = (' and ' + _listed([f"'{j.name}' (line {j.line})" for j in joints[:LISTED]],
+                                      len(joints)) + ' name it as their child'
+                    if len(joints) > 1 else '')
             yield ctx.finding(
                 'link-duplicate-name', Severity.ERROR,
                 f"the link name '{link.name}' is used again (first on line "
-                f'{first_line[link.name]}); URDF readers refuse the file',
+                f'{first_line[link.name]}){also}; URDF readers refuse the file',
                 link=link.name, line=link.line,
                 suggestion='rename one of the links, and the joints that refer to it')
         else:
@@ -136,36 +148,10 @@ def check_structure(ctx: CheckContext) -> Iterator[Finding]:
         else:
             joint_lines[joint.name] = joint.line or 0
     names = set(first_line)
-    suggester = None
-    fragment = ''  # the hint for a fragment's unknown links, found with the first one
-    for joint in robot.joints:
-        for role, name in (('parent', joint.parent), ('child', joint.child)):
-            if name not in names:
-                if suggester is None:
-                    suggester = NameSuggester(names)
-                    fragment = ('; if this file is a part that robots include (a gripper, a '
-                                'sensor mount), check those robots, or check its own links '
-                                'alone with --skip-macro-files' if is_fragment(robot) else '')
-                close = suggester.suggest(
-                    name, joint.child if role == 'parent' else joint.parent)
-                hint = f' (did you mean {close!r}?)' if close else ''
-                # 'world' is the fixed frame Gazebo and Drake provide (Drake's PR2 names it
-                # as a parent without a <link>): urdfdom and MoveIt need the link declared.
-                world = role == 'parent' and name == 'world' and not close
-                yield ctx.finding(
-                    'joint-unknown-link', Severity.ERROR,
-                    f"joint '{joint.name}' names the {role} link '{name}', which does not "
-                    'exist' + (" (Gazebo and Drake provide a 'world' frame; urdfdom does not)"
-                               if world else ''),
-                    link=joint.child if role == 'parent' else joint.parent,
-                    element=f'joint "{joint.name}"', line=joint.line,
-                    suggestion=('add <link name="world"/> to fix the robot to the world frame'
-                                if world else f'fix the {role} link name{hint}') + fragment)
-    parents: Dict[str, List] = {}
-    for joint in robot.joints:
-        parents.setdefault(joint.child, []).append(joint)
+    yield from _unknown_links(ctx, names)
     for child, joints in parents.items():
-        if len(joints) > 1 and child in names:
+        # as many parents as declarations: the duplicate name's finding says it
+        if len(joints) > declared.get(child, 1) and child in names:
             listed = _listed([f"'{j.name}' (line {j.line})" for j in joints[:LISTED]],
                              len(joints))
             yield ctx.finding(
@@ -175,6 +161,71 @@ def check_structure(ctx: CheckContext) -> Iterator[Finding]:
                 suggestion='keep one parent joint; a closed chain needs a simulator-specific '
                            'constraint')
     yield from _tree(ctx, names, parents)
+
+
+def _unknown_links(ctx: CheckContext, names: Set[str]) -> Iterator[Finding]:
+    """
+    Report the joints that name a link the robot does not define.
+
+    A fragment (NAO's nao_sensors.xacro: 19 sensor frames hung from 'Head', 'torso',
+    'l_ankle' and others of the robot that includes it) is one finding for all its joints,
+    not one per joint repeating the same advice: one cause, one fix.
+    """
+    robot = ctx.robot
+    unknown = [(joint, role, name) for joint in robot.joints
+               for role, name in (('parent', joint.parent), ('child', joint.child))
+               if name not in names]
+    if not unknown:
+        return
+    # Only where every unknown name is a parent, where a robot attaches the part: a joint
+    # naming a child that does not exist misspells one of the file's own links.
+    if len(unknown) >= 2 and all(role == 'parent' for _, role, _ in unknown) and \
+            is_fragment(robot):
+        yield _fragment_finding(ctx, unknown)
+        return
+    suggester = None
+    fragment = ''  # the hint for a fragment's unknown links, found with the first one
+    for joint, role, name in unknown:
+        if suggester is None:
+            suggester = NameSuggester(names)
+            fragment = ('; if this file is a part that robots include (a gripper, a sensor '
+                        'mount), check those robots, or check its own links alone with '
+                        '--skip-macro-files' if is_fragment(robot) else '')
+        close = suggester.suggest(name, joint.child if role == 'parent' else joint.parent)
+        hint = f' (did you mean {close!r}?)' if close else ''
+        # 'world' is the fixed frame Gazebo and Drake provide (Drake's PR2 names it as a
+        # parent without a <link>): urdfdom and MoveIt need the link declared.
+        world = role == 'parent' and name == 'world' and not close
+        yield ctx.finding(
+            'joint-unknown-link', Severity.ERROR,
+            f"joint '{joint.name}' names the {role} link '{name}', which does not exist"
+            + (" (Gazebo and Drake provide a 'world' frame; urdfdom does not)" if world
+               else ''),
+            link=joint.child if role == 'parent' else joint.parent,
+            element=f'joint "{joint.name}"', line=joint.line,
+            suggestion=('add <link name="world"/> to fix the robot to the world frame'
+                        if world else f'fix the {role} link name{hint}') + fragment)
+
+
+def _fragment_finding(ctx: CheckContext, unknown: List[Tuple[Joint, str, str]]) -> Finding:
+    """Return the one finding of a fragment's joints naming links it does not define."""
+    joints = list(dict.fromkeys(joint.name for joint, _, _ in unknown))
+    counts: Dict[str, int] = {}
+    for _, _, name in unknown:
+        counts[name] = counts.get(name, 0) + 1
+    missing = _listed([f"'{name}'" + (f' ({count} joints)' if count > 1 else '')
+                       for name, count in list(counts.items())[:LISTED]], len(counts))
+    first = unknown[0][0]
+    return ctx.finding(
+        'joint-unknown-link', Severity.ERROR,
+        f'{len(joints)} joints name links this file does not define: {missing}; the file '
+        'is a part that robots include (a gripper, a sensor mount), not a whole robot',
+        element=f'joint "{first.name}"', line=first.line,
+        values=(('joints', ' '.join(joints)), ('missing', ' '.join(counts))),
+        links=tuple(dict.fromkeys(joint.child for joint, _, _ in unknown)),
+        suggestion='check the robots that include this file, or check its own links alone '
+                   'with --skip-macro-files; if it is meant to be a whole robot, add those '
+                   'links (or fix their names)')
 
 
 def _listed(shown: List[str], total: int) -> str:
