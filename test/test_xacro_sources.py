@@ -345,6 +345,31 @@ def test_text_headings_name_where_each_link_was_written():
         f'({os.path.relpath(TOP, ROOT)}:{line_of(TOP, "<link name=" + chr(34) + "base_link")}):'
 
 
+def test_a_file_included_as_dot_slash_is_named_without_the_dot(tmp_path):
+    # HEBI's kits include filename="./bracket.xacro": headings and findings named
+    # ".../components/./bracket.xacro:6", the same file written two ways.
+    parts = tmp_path / 'parts'
+    parts.mkdir()
+    (parts / 'part.xacro').write_text(
+        '<robot xmlns:xacro="http://www.ros.org/wiki/xacro">\n'
+        '<link name="part"><inertial><mass value="1"/><inertia ixx="1" ixy="0" ixz="0" '
+        'iyy="1" iyz="0" izz="3"/></inertial></link>\n</robot>\n')
+    (parts / 'robot.urdf.xacro').write_text(
+        '<robot name="r" xmlns:xacro="http://www.ros.org/wiki/xacro">\n'
+        '<link name="base"/>\n<xacro:include filename="./part.xacro"/>\n'
+        '<joint name="j" type="fixed"><parent link="base"/><child link="part"/></joint>\n'
+        '</robot>\n')
+    report, _ = check(str(parts / 'robot.urdf.xacro'), cwd=ROOT)
+    (finding,) = [f for f in report['findings'] if f['rule'] == 'inertia-triangle-inequality']
+    assert (finding['file'], finding['line']) == (str(parts / 'part.xacro'), 2), finding
+    result = subprocess.run(
+        [sys.executable, '-m', 'urdf_link_tools.cli', 'check', '--no-meshes',
+         str(parts / 'robot.urdf.xacro')], cwd=ROOT, capture_output=True, text=True,
+        timeout=120)
+    assert f'link part ({parts / "part.xacro"}:2)' in result.stdout, result.stdout
+    assert '/./' not in result.stdout
+
+
 def test_blocks_keep_their_call_site_and_conditionals_their_lines():
     loaded = load_input(TOP, options=XacroOptions(
         package_dirs={'demo_description': ROBOT_DIR}, mappings={'with_gripper': 'true'}))

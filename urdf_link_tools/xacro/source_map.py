@@ -92,7 +92,7 @@ class SourceMap:
         :param top: the expanded xacro file
         :return: the map (empty when the table is)
         """
-        files = [str(name) for name in table.get('files', [])]
+        files = [_tidy(str(name)) for name in table.get('files', [])]
         stacks = [tuple(MacroCall(str(name), files[index], int(line))
                         for name, index, line in stack) for stack in table.get('stacks', [])]
         locations: Dict[int, SourceLocation] = {}
@@ -102,6 +102,19 @@ class SourceMap:
                 tuple((str(name), files[index], int(value_line))
                       for name, index, value_line in values)))
         return cls(locations, top)
+
+
+def _tidy(path: str) -> str:
+    """
+    Return a path without its ``.`` parts and doubled slashes: the same file, written once.
+
+    HEBI's kits include ``./bracket.xacro``, which was shown as ``…/components/./bracket.xacro``.
+    A ``..`` stays: after a symbolic link it leads elsewhere than the text says.
+    """
+    if '/.' not in path and '//' not in path and not path.startswith('./'):
+        return path
+    parts = [part for part in path.split('/') if part not in ('', '.')]
+    return ('/' if path.startswith('/') else '') + '/'.join(parts) if parts else path
 
 
 def _shown(path: str, base: Optional[str]) -> str:
