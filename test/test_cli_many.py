@@ -186,6 +186,36 @@ def test_cache_checks_again_when_a_file_an_include_pattern_matches_is_added(tmp_
     assert status == 0 and errors(out) == [], out
 
 
+def test_the_cache_key_holds_the_directory_a_xacro_cwd_names(tmp_path):
+    # $(cwd) is the directory the check runs in: the same robot run from another one
+    # includes another file, which the entry written in the first never read.
+    import subprocess
+    import sys
+    package = tmp_path / 'cwdbot'
+    package.mkdir()
+    (package / 'package.xml').write_text('<package><name>cwdbot</name></package>')
+    tensor = '<inertia ixx="0.01" ixy="0" ixz="0" iyy="0.01" iyz="0" izz="0.01"/>'
+    robot = package / 'robot.urdf.xacro'
+    robot.write_text('<robot name="cwdbot" xmlns:xacro="http://www.ros.org/wiki/xacro">'
+                     f'<link name="base"><inertial><mass value="1"/>{tensor}</inertial></link>'
+                     '<xacro:include filename="$(cwd)/part.xacro"/></robot>')
+    part = ('<robot xmlns:xacro="http://www.ros.org/wiki/xacro"><link name="a"><inertial>'
+            '<mass value="{0}"/>' + tensor + '</inertial></link><joint name="j" type="fixed">'
+            '<parent link="base"/><child link="a"/></joint></robot>')
+    outputs = []
+    for folder, mass in (('good', '1'), ('bad', '-5')):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / 'part.xacro').write_text(part.format(mass))
+        done = subprocess.run(
+            [sys.executable, '-m', 'urdf_link_tools.cli', 'check', str(robot), '--format',
+             'jsonl', '--target', 'rviz', '--cache', str(tmp_path / 'cache'),
+             '--xacro-allow-dir', str(tmp_path)], cwd=str(tmp_path / folder),
+            capture_output=True, text=True, timeout=300)
+        outputs.append((done.returncode, [f['rule'] for f in _lines(done.stdout)[0]['findings']
+                                          if f['severity'] == 'error']))
+    assert outputs == [(0, []), (2, ['mass-not-positive'])], outputs
+
+
 class _Terminal:
     """A stream that says it is a terminal (progress is written only to one)."""
 

@@ -370,6 +370,39 @@ def test_a_file_included_as_dot_slash_is_named_without_the_dot(tmp_path):
     assert '/./' not in result.stdout
 
 
+def test_cwd_names_the_directory_the_check_runs_in(tmp_path):
+    # xacro's $(cwd) is the directory xacro runs in (robotics-toolbox's include-recursive
+    # test). It named the private folder the sandboxed expansion runs in, a new one each
+    # run: the include was refused, and allowing that folder then found no file there.
+    robot = tmp_path / 'robot'
+    robot.mkdir()
+    (robot / 'part.xacro').write_text(
+        '<robot xmlns:xacro="http://www.ros.org/wiki/xacro"><link name="part"/></robot>\n')
+    (robot / 'robot.urdf.xacro').write_text(
+        '<robot name="r" xmlns:xacro="http://www.ros.org/wiki/xacro">\n'
+        '<xacro:include filename="$(cwd)/part.xacro"/>\n<link name="base"/>\n'
+        '<joint name="j" type="fixed"><parent link="base"/><child link="part"/></joint>\n'
+        '</robot>\n')
+    expanded = tmp_path / 'expanded.urdf'
+    check('robot.urdf.xacro', f'--emit-urdf={expanded}', cwd=str(robot))
+    assert '<link name="part"/>' in expanded.read_text(), expanded.read_text()
+    # run elsewhere, $(cwd) is that other directory, read only if allowed
+    elsewhere = tmp_path / 'elsewhere'
+    elsewhere.mkdir()
+    (elsewhere / 'part.xacro').write_text((robot / 'part.xacro').read_text())
+    result = subprocess.run(
+        [sys.executable, '-m', 'urdf_link_tools.cli', 'check', '--no-meshes',
+         str(robot / 'robot.urdf.xacro')], cwd=str(elsewhere), capture_output=True, text=True,
+        timeout=120)
+    assert result.returncode == 3 and \
+        f'{elsewhere / "part.xacro"} is outside the directories this robot may read' in \
+        result.stderr, result.stderr
+    expanded.unlink()
+    check(str(robot / 'robot.urdf.xacro'), f'--xacro-allow-dir={elsewhere}',
+          f'--emit-urdf={expanded}', cwd=str(elsewhere))
+    assert '<link name="part"/>' in expanded.read_text(), expanded.read_text()
+
+
 def test_blocks_keep_their_call_site_and_conditionals_their_lines():
     loaded = load_input(TOP, options=XacroOptions(
         package_dirs={'demo_description': ROBOT_DIR}, mappings={'with_gripper': 'true'}))

@@ -646,7 +646,16 @@ def _cache_options(args: argparse.Namespace, config) -> str:
                       [(name, os.environ.get(name)) for name in args.xacro_env],
                       args.xacro_timeout, args.skip_macro_files, sorted(args.ignore_package),
                       args.baseline and file_digest(args.baseline),
-                      os.environ.get('AMENT_PREFIX_PATH', '')))
+                      os.environ.get('AMENT_PREFIX_PATH', ''), _working_directory()))
+
+
+def _working_directory() -> str:
+    """Return the working directory (a xacro's $(cwd)), '' when it no longer exists."""
+    import os
+    try:
+        return os.getcwd()
+    except OSError:
+        return ''
 
 
 def _fix_xacro(args: argparse.Namespace, analysis, loaded: LoadedDescription,

@@ -351,6 +351,8 @@ def expand(request: Dict[str, Any], out_dir: str) -> Dict[str, Any]:
                      f'({", ".join(TRACED_VERSIONS)}): findings give lines of the expanded '
                      'document (write it with --emit-urdf)')
     xacro.verbosity = 0
+    if request.get('cwd'):
+        xacro.root_dir = str(request['cwd'])  # what $(cwd) names: the user's directory
     try:
         document = xacro.process_file(state.input, mappings=dict(request.get('mappings', {})))
         elements, text = tracer.write(document)

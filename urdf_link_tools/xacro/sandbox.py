@@ -206,6 +206,14 @@ def _read_capped(path: str, limit: int) -> bytes:
         return b''
 
 
+def _working_directory() -> str:
+    """Return the working directory, or '' when it no longer exists."""
+    try:
+        return os.getcwd()
+    except OSError:
+        return ''
+
+
 def expand_xacro(path: str, options: XacroOptions = XacroOptions(),
                  display: Optional[str] = None) -> Expansion:
     """
@@ -231,6 +239,9 @@ def expand_xacro(path: str, options: XacroOptions = XacroOptions(),
         'roots': [os.path.abspath(root) for root in roots], 'max_bytes': options.max_bytes,
         'ament_prefix_path': os.environ.get('AMENT_PREFIX_PATH', ''),
         'environment': list(options.allow_env),
+        # $(cwd): the directory the check runs in, as for xacro run there (the child runs
+        # in a private folder of its own); what is read there is policed like any path.
+        'cwd': _working_directory(),
     }
     cpu = max(1, int(options.timeout + 0.999))
     limits = {'cpu_seconds': cpu, 'memory_bytes': options.memory_bytes,
