@@ -81,6 +81,10 @@ CASES = [
      '<limit lower="-1" upper="1" effort="0" velocity="0"/>', 'revolute', '', LIMIT, ''),
     ('joint-limit-zero', Severity.WARNING, '<limit effort="0" velocity="3"/>', 'continuous',
      '', '<limit effort="1" velocity="3"/>', ''),
+    ('joint-limit-negative', Severity.ERROR,
+     '<limit lower="-1" upper="1" effort="-10" velocity="2"/>', 'revolute', '', LIMIT, ''),
+    ('joint-limit-negative', Severity.ERROR, '<limit effort="10" velocity="-3"/>', 'continuous',
+     '', '<limit effort="10" velocity="3"/>', ''),
     ('joint-axis-zero', Severity.ERROR, '<axis xyz="0 0 0"/>' + LIMIT, 'revolute', '',
      '<axis xyz="0 0 1"/>' + LIMIT, ''),
     ('joint-axis-zero', Severity.ERROR, '<axis/>', 'continuous', '', '', ''),
@@ -197,6 +201,27 @@ def test_claim_mujoco_refuses_a_zero_axis(axis):
 def test_claim_pinocchio_reads_a_zero_effort_and_velocity_limit():
     model = _pinocchio_loads(robot('<limit lower="-1" upper="1" effort="0" velocity="0"/>'))
     assert model.effortLimit[0] == model.velocityLimit[0] == 0.0
+
+
+@pytest.mark.parametrize('limit', ['<limit lower="-1" upper="1" effort="-10" velocity="2"/>',
+                                   '<limit lower="-1" upper="1" effort="10" velocity="-2"/>'])
+def test_claim_pinocchio_refuses_a_negative_effort_or_velocity(limit):
+    # found by fuzzing the parser against Pinocchio: a negative limit was not reported
+    text = robot(limit)
+    (finding,) = joint_findings(text)
+    assert 'Pinocchio refuses the robot' in finding.message
+    assert _pinocchio_loads(text) is None
+    assert _pinocchio_loads(robot(LIMIT)) is not None
+    # a claim about Pinocchio only; 3 joints alike are one finding
+    config = CheckConfig(check_meshes=False, targets=frozenset({'gazebo', 'rviz'}))
+    assert not [f for f in analyze(parse_urdf_string(text), config).findings
+                if f.rule == 'joint-limit-negative']
+    legs = ''.join(
+        f'<link name="t{i}">{INERTIAL}</link><joint name="leg{i}" type="revolute">'
+        f'<parent link="b"/><child link="t{i}"/><axis xyz="0 1 0"/>{limit}</joint>'
+        for i in range(3))
+    (finding,) = joint_findings(robot(LIMIT, extra=legs))
+    assert finding.message.startswith('3 revolute joints (leg0, leg1, leg2): '), finding.message
 
 
 def test_claim_a_mimic_of_an_unknown_joint_is_ignored_not_refused():

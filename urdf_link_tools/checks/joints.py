@@ -30,6 +30,7 @@ from urdf_link_tools.checks.base import CheckContext, fmt, Rule
 from urdf_link_tools.checks.model_wide import listed, model_choices, MODEL_WIDE_MIN
 from urdf_link_tools.findings import Finding, Severity
 from urdf_link_tools.model import Joint
+from urdf_link_tools.targets import severity_for
 
 URDFDOM = 'urdfdom joint.cpp (parseJoint, parseJointLimits)'
 LIMITED_TYPES = ('revolute', 'prismatic')
@@ -75,6 +76,15 @@ RULES = (
          'enforced: Pinocchio reads effortLimit/velocityLimit 0, and so do MoveIt and '
          'ros2_control',
          'write the real effort and velocity limits of the actuator', URDFDOM),
+    Rule('joint-limit-negative', Severity.ERROR, 'effort or velocity is negative on a moving '
+         'joint (a claim about Pinocchio: silent without the pinocchio target); the same '
+         'values on 3 or more joints are one finding',
+         'Pinocchio refuses the robot: it reads the limit as the range -limit to +limit '
+         '("Some components of min_effort are greater than max_effort", Pinocchio 4.1); '
+         'Gazebo reads a negative limit as no limit (SDFormat), urdfdom and MuJoCo keep it '
+         'as written',
+         "write the actuator's limit as a positive number (a large one for no limit: every "
+         'reader takes that)', 'Pinocchio 4.1 (test_checks_joints.py); SDFormat joint limit'),
     Rule('joint-axis-zero', Severity.ERROR, 'the axis of a moving joint is 0 0 0 (or <axis> has '
          'no xyz, which urdfdom reads as 0 0 0)', 'MuJoCo refuses the robot ("axis too '
          'small"); KDL (robot_state_publisher) divides by its length and publishes NaN '
@@ -145,6 +155,22 @@ def _limits(ctx: CheckContext, joint: Joint) -> Iterator[Finding]:
         return
     if joint.type in LIMITED_TYPES and not {'lower', 'upper'} & set(limit.unreadable):
         yield from _range(ctx, joint)
+    negative = [(name, getattr(limit, name)) for name in ('effort', 'velocity')
+                if getattr(limit, name) is not None and getattr(limit, name) < 0.0]
+    if negative and joint.type in LIMITED_TYPES + ('continuous',):
+        severity = severity_for(ctx.config.targets, {'pinocchio': Severity.ERROR})
+        if severity is not None:
+            names = ' and '.join(name for name, _ in negative)
+            yield _finding(
+                ctx, joint, 'joint-limit-negative', severity,
+                ' and '.join(f'{name} {fmt(value)}' for name, value in negative)
+                + f' {"is" if len(negative) == 1 else "are"} negative: Pinocchio refuses the '
+                f'robot ("Some components of min_{negative[0][0]} are greater than '
+                f'max_{negative[0][0]}": it reads -{negative[0][0]} to +{negative[0][0]}); '
+                'Gazebo reads a negative limit as none', limit.line,
+                f'write the {names} limit{"s" if len(negative) > 1 else ""} as positive '
+                'numbers (a large one for no limit: every reader takes that)',
+                tuple(negative))
     zero = [name for name in ('effort', 'velocity')
             if getattr(limit, name) is not None and getattr(limit, name) == 0.0]
     actuated = ctx.robot.actuated_joints
@@ -269,7 +295,7 @@ def _at_their_positions(message: str) -> str:
 #: Limit findings that one choice writes on many joints (a macro, an engine's idiom): said
 #: once for the joints that share the rule, severity and values, from 3 on.
 ALIKE_RULES = ('joint-range-zero', 'joint-range-inverted', 'joint-range-missing',
-               'joint-limit-zero', 'joint-range-implausible')
+               'joint-limit-zero', 'joint-range-implausible', 'joint-limit-negative')
 
 
 def check_alike_limits(ctx: CheckContext) -> Iterator[Finding]:
