@@ -35,6 +35,7 @@ from urdf_link_tools.config import CheckConfig
 from urdf_link_tools.errors import UrdfSyntaxError
 from urdf_link_tools.findings import Severity
 from urdf_link_tools.parser import parse_urdf_string
+from urdf_link_tools.targets import ALL as ALL_TARGETS
 
 INERTIAL = ('<inertial><mass value="1"/><inertia ixx="0.01" ixy="0" ixz="0" iyy="0.01" '
             'iyz="0" izz="0.01"/></inertial>')
@@ -494,8 +495,47 @@ def test_a_colour_urdfdom_cannot_read_is_a_warning_whatever_separates_it(rgba):
     # no error there (they were said to refuse the robot).
     (note,) = parse_urdf_string(_coloured(rgba)).notes
     assert note.rule == 'parse-invalid-number' and note.severity == Severity.WARNING
-    assert 'urdfdom logs an error and ignores it' in note.message
-    assert 'refuses' not in note.message
+    assert 'urdfdom logs an error and ignores it, but MuJoCo refuses the robot' in note.message
+    assert 'urdfdom refuses' not in note.message
+    # MuJoCo refuses it (found by fuzzing, it was not said): an error with the mujoco target
+    assert _severities(_coloured(rgba)) == {'all': Severity.ERROR, 'rviz': Severity.WARNING}
+
+
+def _severities(text):
+    """Return the parse note's severity with every target and with RViz alone."""
+    found = {}
+    for name, targets in (('all', ALL_TARGETS), ('rviz', frozenset({'rviz'}))):
+        (note,) = [f for f in analyze(parse_urdf_string(text),
+                                      CheckConfig(check_meshes=False, targets=targets)).findings
+                   if f.rule == 'parse-invalid-number']
+        found[name] = note.severity
+    return found
+
+
+def _fixed_axis(text):
+    return ('<robot name="r"><link name="a"/><link name="b"/><joint name="j" type="fixed">'
+            f'<parent link="a"/><child link="b"/><axis xyz="{text}"/></joint></robot>')
+
+
+@pytest.mark.parametrize('text', ['1 0', '1,0,0', '1 0 0 0'])
+def test_a_fixed_joints_malformed_axis_is_an_error_for_mujoco_only(text):
+    # urdfdom reads the axis of moving joints only; MuJoCo reads every joint's and refuses
+    # the robot. It was said that urdfdom refuses the robot (found by fuzzing).
+    (note,) = parse_urdf_string(_fixed_axis(text)).notes
+    assert 'urdfdom does not read the axis of a fixed joint, but MuJoCo refuses the robot' \
+        in note.message and note.severity == Severity.INFO
+    assert _severities(_fixed_axis(text)) == {'all': Severity.ERROR, 'rviz': Severity.INFO}
+
+
+def test_claim_mujoco_refuses_a_malformed_colour_or_fixed_axis_urdfdom_loads_them(capfd):
+    pinocchio = pytest.importorskip('pinocchio')
+    mujoco = pytest.importorskip('mujoco')
+    for text in (_coloured('1,0,0,1'), _coloured('1 0 0'), _fixed_axis('1 0'),
+                 _fixed_axis('1,0,0')):
+        assert pinocchio.buildModelFromXML(text).njoints == 1
+        with pytest.raises(ValueError, match="attribute '(rgba|xyz)'"):
+            mujoco.MjModel.from_xml_string(text)
+    assert mujoco.MjModel.from_xml_string(_coloured('1 0 0 1')) is not None
 
 
 def test_claim_urdfdom_loads_a_robot_whose_colour_it_cannot_read(capfd):

@@ -22,7 +22,7 @@ its numbers (NaN and infinity included): problems become findings. The returned
 
 from __future__ import annotations
 
-from dataclasses import field
+from dataclasses import field, replace
 import functools
 import gc
 import logging
@@ -45,6 +45,7 @@ from urdf_link_tools.meshes import MeshInfo, MeshLibrary, MeshProblem, MeshResul
 from urdf_link_tools.meshes.aside import Aside, base_dir, robot_files
 from urdf_link_tools.model import GeometryElement, Mesh, Robot
 from urdf_link_tools.records import record
+from urdf_link_tools.targets import severity_for
 
 LOG = logging.getLogger(__name__)
 
@@ -435,11 +436,26 @@ def analyze(robot: Robot, config: CheckConfig = CheckConfig(),
             pending.cancel()  # type: ignore[union-attr]
     # A repeated child MuJoCo refuses is said once, by its MuJoCo finding (checks.engines).
     covered = ctx.memo.get(COVERED_NOTES, frozenset())
-    notes = [note for note in robot.notes if id(note) not in covered]  # type: ignore[operator]
+    notes = [_for_targets(note, config) for note in robot.notes
+             if id(note) not in covered]  # type: ignore[operator]
     # A left link and its right mirror with the same fault: one finding (checks.mirrors),
     # the parser's notes too (one line of a wheel macro, called for each side: diffbot).
     found = merge_mirrors(grouped_notes(notes) + found, [link.name for link in robot.links])
     return _finish(robot, config, found, results)
+
+
+def _for_targets(note: Finding, config: CheckConfig) -> Finding:
+    """
+    Return a parse note that one engine refuses as an error when that engine is a target.
+
+    A fixed joint's malformed axis: urdfdom skips it, MuJoCo refuses the robot; an error
+    with the mujoco target, an info (a typo nothing selected reads) without. A malformed
+    colour: a warning without it (urdfdom logs it and goes on).
+    """
+    engine = dict(note.values).get('refused_by') if note.values else None
+    if engine is None or severity_for(config.targets, {engine: Severity.ERROR}) is None:
+        return note
+    return replace(note, severity=Severity.ERROR)
 
 
 def _finish(robot: Robot, config: CheckConfig, findings: list,

@@ -97,10 +97,12 @@ PARSE_REFUSAL_RULES = (
     Rule('parse-invalid-number', Severity.ERROR, 'a number urdfdom cannot read: a word, '
          'commas or white space other than blanks (a no-break space, &#9;) between numbers, '
          'the wrong count, a blank after the number of a one-number attribute (value="1 ")',
-         'urdfdom refuses the robot (a colour it only logs: a warning); the finding names the '
-         'value checked instead (the numbers meant, for separators and blanks)',
+         'urdfdom refuses the robot; a colour it only logs (a warning) and the axis of a '
+         'fixed joint it does not read (an info), but MuJoCo refuses both: an error with the '
+         'mujoco target. The finding names the value checked instead (the numbers meant, for '
+         'separators and blanks)',
          'write numbers separated by blanks, and nothing after a single number',
-         'urdfdom pose.cpp (Vector3::init), strToDouble'),
+         'urdfdom pose.cpp (Vector3::init), strToDouble; MuJoCo 4.0 (test_parser_recovery.py)'),
     Rule('parse-missing-value', Severity.ERROR, 'a required attribute or element is missing '
          '(a name, a size, <mass>, <inertia>, <geometry>, the effort or velocity of a limit)',
          'urdfdom refuses the robot; the element is checked without it (the finding says how)',

@@ -80,6 +80,9 @@ class Context:
         self.strict = False
         #: the names of the document's links, known before any is read
         self.link_names: FrozenSet[str] = frozenset()
+        #: (engine, effect, severity without it) while reading what one engine refuses
+        #: beyond what urdfdom does: a fixed joint's axis, a colour (see :meth:`refused`)
+        self.engine_also: Optional[Tuple[str, str, Severity]] = None
 
     def where(self) -> str:
         return f" in link '{self.link}'" if self.link is not None else ''
@@ -103,7 +106,13 @@ class Context:
         :param refuses: False where urdfdom only logs the problem and goes on without the
             value (a WARNING then)
         """
-        if refuses:
+        values: Tuple[Tuple[str, str], ...] = ()
+        if self.engine_also is not None:
+            # The severity without the engine that refuses the robot; an error with it, as
+            # the targets decide (analysis.analyze, by the 'refused_by' value).
+            engine, effect, severity = self.engine_also
+            values = (('refused_by', engine),)
+        elif refuses:
             severity, effect = Severity.ERROR, REFUSED
             if exc.link is not None:
                 effect = f'{REFUSED}; {LINK_CHILD_IN_URDFDOM_6}'
@@ -116,7 +125,8 @@ class Context:
             rule=exc.rule, severity=severity,
             message=f'{message}; {effect}; checked here {fallback}', link=exc.link,
             element=exc.tag, line=exc.line,
-            suggestion='fix this element: the other findings assume the fallback named here'))
+            suggestion='fix this element: the other findings assume the fallback named here',
+            values=values))
 
     def attempt(self, read: Callable[[], T], fallback: T, consequence: str,
                 refuses: bool = True) -> T:

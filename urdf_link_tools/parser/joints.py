@@ -27,6 +27,7 @@ from typing import Dict, List, Optional
 
 from lxml import etree
 
+from urdf_link_tools.findings import Severity
 from urdf_link_tools.model import (
     IDENTITY, Joint, JOINT_TYPES, JointCalibration, JointDynamics, JointLimit, Mimic,
     SafetyController, Vector3, ZERO3)
@@ -142,9 +143,16 @@ def _joint(ctx: Context, element: etree._Element, name: str,
     axis_el = parts.get('axis')
     if axis_el is not None:
         # urdfdom clears the axis to 0 0 0 and reads xyz only when it is there (and only
-        # for moving joints; the model keeps what the file says for all).
-        axis = ctx.attempt(lambda: vector(ctx, axis_el, 'xyz', 3, ZERO3),  # type: ignore
-                           (1.0, 0.0, 0.0), 'with the axis 1 0 0')
+        # for moving joints; the model keeps what the file says for all). MuJoCo reads the
+        # axis of every joint, and refuses a malformed one on a fixed joint too.
+        if jtype in ('fixed', 'floating'):
+            ctx.engine_also = ('mujoco', f'urdfdom does not read the axis of a {jtype} joint, '
+                                         'but MuJoCo refuses the robot', Severity.INFO)
+        try:
+            axis = ctx.attempt(lambda: vector(ctx, axis_el, 'xyz', 3, ZERO3),  # type: ignore
+                               (1.0, 0.0, 0.0), 'with the axis 1 0 0')
+        finally:
+            ctx.engine_also = None
     limit = None if 'limit' not in parts else _limit(ctx, parts['limit'], name)
     mimic = None if 'mimic' not in parts else _mimic(ctx, parts['mimic'], name)
     dynamics = None if 'dynamics' not in parts else _dynamics(ctx, parts['dynamics'], name)

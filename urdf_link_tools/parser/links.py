@@ -111,9 +111,15 @@ def material_of(ctx: Context, element: etree._Element, top_level: bool) -> Mater
     for child in element:
         tag = child.tag
         if tag == 'color':
-            # urdfdom logs a malformed colour and goes on without it.
-            rgba = ctx.attempt(lambda: vector(ctx, child, 'rgba', 4, None, False), None,
-                               'without this colour', refuses=False)
+            # urdfdom logs a malformed colour and goes on without it; MuJoCo refuses the
+            # robot, wherever the material is (a collision's, one no visual uses).
+            ctx.engine_also = ('mujoco', 'urdfdom logs an error and ignores it, but MuJoCo '
+                                         'refuses the robot', Severity.WARNING)
+            try:
+                rgba = ctx.attempt(lambda: vector(ctx, child, 'rgba', 4, None, False), None,
+                                   'without this colour', refuses=False)
+            finally:
+                ctx.engine_also = None
         elif tag == 'texture':
             texture = child.get('filename') or None
     return Material(name=name, rgba=rgba, texture=texture,  # type: ignore[arg-type]
