@@ -527,6 +527,20 @@ def test_a_fixed_joints_malformed_axis_is_an_error_for_mujoco_only(text):
     assert _severities(_fixed_axis(text)) == {'all': Severity.ERROR, 'rviz': Severity.INFO}
 
 
+def test_a_malformed_colour_in_a_collision_is_an_error_for_mujoco_only():
+    # urdfdom reads a visual's material only: in a collision the colour is not even logged
+    text = _collision_material('<material name="m"><color rgba="1,0,0,1"/></material>')
+    (note,) = parse_urdf_string(text).notes
+    assert "urdfdom does not read a collision's material, but MuJoCo refuses the robot" \
+        in note.message and note.severity == Severity.INFO
+    assert _severities(text) == {'all': Severity.ERROR, 'rviz': Severity.INFO}
+    pinocchio = pytest.importorskip('pinocchio')
+    mujoco = pytest.importorskip('mujoco')
+    assert pinocchio.buildModelFromXML(text).nbodies == 1
+    with pytest.raises(ValueError, match="bad format in attribute 'rgba'"):
+        mujoco.MjModel.from_xml_string(text)
+
+
 def test_claim_mujoco_refuses_a_malformed_colour_or_fixed_axis_urdfdom_loads_them(capfd):
     pinocchio = pytest.importorskip('pinocchio')
     mujoco = pytest.importorskip('mujoco')

@@ -101,8 +101,9 @@ def _geometry(ctx: Context, element: etree._Element) -> Geometry:
     return reader(ctx, shape)
 
 
-def material_of(ctx: Context, element: etree._Element, top_level: bool) -> Material:
-    """Read a ``<material>``, top-level or in a visual."""
+def material_of(ctx: Context, element: etree._Element, top_level: bool,
+                collision: bool = False) -> Material:
+    """Read a ``<material>``, top-level or in a visual (or in a collision, which urdfdom skips)."""
     name = element.get('name')
     if name is None:
         raise ctx.error(element, None, 'a <material> needs a name attribute')
@@ -113,8 +114,11 @@ def material_of(ctx: Context, element: etree._Element, top_level: bool) -> Mater
         if tag == 'color':
             # urdfdom logs a malformed colour and goes on without it; MuJoCo refuses the
             # robot, wherever the material is (a collision's, one no visual uses).
-            ctx.engine_also = ('mujoco', 'urdfdom logs an error and ignores it, but MuJoCo '
-                                         'refuses the robot', Severity.WARNING)
+            ctx.engine_also = (
+                ('mujoco', "urdfdom does not read a collision's material, but MuJoCo refuses "
+                           'the robot', Severity.INFO) if collision else
+                ('mujoco', 'urdfdom logs an error and ignores it, but MuJoCo refuses the '
+                           'robot', Severity.WARNING))
             try:
                 rgba = ctx.attempt(lambda: vector(ctx, child, 'rgba', 4, None, False), None,
                                    'without this colour', refuses=False)
@@ -148,8 +152,9 @@ def _geometry_element(ctx: Context, element: etree._Element, index: int,
         # one in a collision too (tried): not a reason to refuse the robot.
         material_el = None
     if material_el is not None:
-        material = ctx.attempt(lambda: material_of(ctx, material_el, False), None,
-                               'without this material')
+        material = ctx.attempt(
+            lambda: material_of(ctx, material_el, False, element.tag == 'collision'), None,
+            'without this material')
         if material is not None and material.name:
             if material.is_defined:
                 ctx.materials.setdefault(material.name, material)
