@@ -573,7 +573,7 @@ def _tensor_slip_finding(ctx: CheckContext, factor: float,
     # (only those com-outside-geometry reports: a centre of mass inside its geometry, or
     # one not judged, shows nothing)
     same = [link.name for link in ctx.robot.links
-            if link.name in names and usable(link) and _slip_factor(ctx, link) == factor
+            if link.name in names and usable(link) and slip_factor(ctx, link) == factor
             and any(True for _ in check_com(ctx, link))]
     centres = ('; their centres of mass show the same slip (com-outside-geometry)'
                if len(same) >= MODEL_WIDE_MIN else '')
@@ -703,7 +703,7 @@ def _centroid_slip(ctx: CheckContext, link: Link) -> Optional[float]:
     return None
 
 
-def _slip_factor(ctx: CheckContext, link: Link) -> Optional[float]:
+def slip_factor(ctx: CheckContext, link: Link) -> Optional[float]:
     """
     Return the length slip of a link's centre of mass, None when it shows none.
 
@@ -737,7 +737,7 @@ def check_coms(ctx: CheckContext) -> Iterator[Finding]:
     slips: Dict[float, List[Link]] = {}
     for link in ctx.robot.links:
         if found[link.name]:
-            factor = _slip_factor(ctx, link)
+            factor = slip_factor(ctx, link)
             if factor is not None:
                 slips.setdefault(factor, []).append(link)
     slipped = set()
