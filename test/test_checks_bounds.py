@@ -233,16 +233,16 @@ def _placeholder_findings(parts, step, masses=None):
 def test_a_placeholder_copied_onto_every_link_is_one_finding_with_every_carrier():
     # ros2_control_demos' r6bot: one macro line gives all 7 links 1 kg and ixx=iyy=izz=1,
     # and a centre of mass at the link origin. 4 links are judged over their bound; 3 have
-    # the origin outside their geometry: they are listed as carrying the same placeholder,
-    # not compared with their geometry each (3 more warnings), and their shared centre of
-    # mass is one finding.
+    # the origin outside their geometry, and are over the looser bound about it too: one
+    # finding for the 7, not compared with their geometry each (7 more warnings), and their
+    # shared centre of mass is one finding.
     names = [f'l{i}' for i in range(7)]
     findings = _placeholder_findings([(0.1, 0.0 if i < 4 else 0.2) for i in range(7)], 0.3)
     (placeholder,) = [f for f in findings if f.rule == 'inertia-exceeds-extent']
     assert placeholder.links == tuple(names)
     assert placeholder.message.startswith('7 links declare the same tensor')
-    assert 'on 4 it exceeds what the link can have (l0, l1, l2, l3); l4, l5, l6 carry it ' \
-        'too' in placeholder.message
+    assert 'on each it exceeds what the link can have (l0, l1, l2, l3, l4, l5, l6); l0: ' \
+        in placeholder.message
     assert not [f for f in findings if f.rule == 'inertia-geometry-mismatch']
     (com,) = [f for f in findings if f.rule == 'com-outside-geometry']
     assert com.link is None and com.links == ('l4', 'l5', 'l6')
@@ -403,8 +403,9 @@ def test_a_centre_of_mass_on_a_face_of_its_box_is_named_and_unfixed_links_are_sa
 
 def test_a_placeholder_on_two_links_and_carried_by_a_third_is_one_finding():
     # Interbotix's wx250s: 0.001 kg m^2 on three 1 g gripper links welded to the gripper; two
-    # are over their bound, the third has its centre of mass off the body. One finding, and
-    # the effect on the gripper is counted without the other copies (1.48x with them).
+    # are over their bound, the third has its centre of mass off the body, and is over the
+    # looser bound about it. One finding, and the effect on the gripper is counted without
+    # the other copies (1.48x with them).
     gripper = _body(0.1, 0.00008, 0.08)
     tiny = ('<inertial><origin xyz="{x} 0 0"/><mass value="0.001"/><inertia ixx="0.001" '
             'ixy="0" ixz="0" iyy="0.001" iyz="0" izz="0.001"/></inertial><collision><geometry>'
@@ -420,8 +421,7 @@ def test_a_placeholder_on_two_links_and_carried_by_a_third_is_one_finding():
     findings = analyze(parse_urdf_string(text), CheckConfig(check_meshes=False)).findings
     (finding,) = [f for f in findings if f.rule.startswith('inertia-exceeds')]
     assert finding.links == ('a', 'b', 'c')
-    assert 'on 2 it exceeds what the link can have (a, b); c carries it too' in finding.message
-    assert 'the centre of mass lies outside the geometry, by 160 mm)' in finding.message
+    assert 'on each it exceeds what the link can have (a, b, c)' in finding.message
     assert '(with the 2 other welded links carrying the same tensor)' in finding.message
     growth = float(finding.message.split('multiplies the largest moment of that body by ')[1]
                    .split()[0])
@@ -608,10 +608,13 @@ def test_tensors_at_one_length_slip_are_one_finding():
     assert 'divide each tensor by 100' in tensor.suggestion
     # --fix-inertia keeps each link's own tensor
     assert [name for name, _ in tensor.links_suggested_inertia] == ['l0', 'l1', 'l2']
-    # two are per link; a factor that is no slip's square (30x) names no slip (the three
-    # links of one mass with tensors all too large are one finding for that: model_wide)
-    assert [f.link for f in found(slipped[:2]) if f.rule == 'inertia-geometry-mismatch'] == \
-        ['l0', 'l1']
+    # two are per link, and named no slip: each tensor is over the bound about its centre
+    # of mass (1.25e-3 kg m^2 about x for l0: 2.1x), an error in place of the mismatch; a
+    # factor that is no slip's square (30x) names no slip (the three links of one mass with
+    # tensors all too large are one finding for that: model_wide)
+    two = analyze(parse_urdf_string(_chain(slipped[:2])), NO_MESHES).findings
+    assert [(f.rule, f.link) for f in two if f.rule.startswith('inertia-')] == \
+        [('inertia-exceeds-extent', 'l0'), ('inertia-exceeds-extent', 'l1')]
     off = [_slipped_part('0.2 0.1 0', moment) for moment in (8e-4, 8.2e-4, 7.9e-4)]
     (tensor,) = [f for f in found(off) if f.rule == 'inertia-geometry-mismatch']
     assert tensor.links == ('l0', 'l1', 'l2') and 'slip' not in tensor.message
@@ -643,23 +646,29 @@ def test_a_centre_of_mass_the_tensor_shows_slipped_joins_the_slip():
 @pytest.mark.parametrize('com,moment,judged', [
     ('0.0498 0 0', 0.03, True),  # 7.4x the bound about the box's centre
     ('0.0498 0 0', 0.006, None),  # 1.5x: the geometry may miss a flange (AUBO iS5): quiet
-    ('0.2 0 0', 0.03, False)])  # com-outside-geometry
+    ('0.2 0 0', 0.03, False),  # com-outside-geometry, and the bound about the declared point
+    ('0.2 0 0', 0.008, None)])  # 1.98x that bound: com-outside-geometry alone
 def test_a_centre_of_mass_just_outside_is_judged_about_the_box_centre(com, moment, judged):
     # Rokae SR4's link6: 9.8 mm outside its geometry, under com-outside-geometry's 1 cm: a
     # radius of gyration of 0.18 m in a 9 cm part was said by neither rule. Within that
-    # tolerance the bound is taken about the box's centre (the loosest); further out,
-    # com-outside-geometry speaks.
+    # tolerance the bound is taken about the box's centre (the loosest of a centre inside);
+    # further out, com-outside-geometry speaks, and the tensor is judged by the bound about
+    # the declared centre of mass (m (0.045^2 + 0.045^2) = 0.00405 kg m^2 about x).
     text = ('<robot name="r"><link name="l"><inertial><origin xyz="' + com + '"/>'
             f'<mass value="1"/><inertia ixx="{moment}" ixy="0" ixz="0" iyy="{moment}" iyz="0" '
             f'izz="{moment}"/></inertial>' + box('0.09 0.09 0.09') + '</link></robot>')
     findings = analyze(parse_urdf_string(text), NO_MESHES).findings
     bound = [f for f in findings if f.rule == 'inertia-exceeds-extent']
     outside = [f for f in findings if f.rule == 'com-outside-geometry']
-    expected = (1, 0) if judged else (0, 0) if judged is None else (0, 1)
+    far = com == '0.2 0 0'
+    expected = (int(judged is not None), int(far))
     assert (len(bound), len(outside)) == expected, findings
     if judged:
         assert '(about their centre: the declared centre of mass lies 4.8 mm outside them)' \
             in bound[0].message
+    elif judged is False:
+        assert ': at most m (D_y + D_z) = 0.00405 kg m^2 about the declared centre of mass, ' \
+            'which lies 155 mm outside the geometry' in bound[0].message
 
 
 @pytest.mark.parametrize('count', [2, 3, 5])
@@ -1083,3 +1092,93 @@ def test_a_whole_inertial_turned_is_one_finding_with_its_centre_of_mass():
         'written outside the part, lies within it (xyz="0 0.2 0"): the whole <inertial> is '
         "written in a frame turned from the link's"), found[0].message
     assert 'with the centre of mass at xyz="0 0.2 0"' in found[0].suggestion
+
+
+def _wrist(com, rpy='0 0 0', moments=(0.111172755531, 0.111172755531, 0.21942), mass=1.219,
+           size='0.078 0.085 0.105', at='0 0.09 -0.005'):
+    """Return one moving link of one box, its inertial as given (robot-assets' UR5 wrist)."""
+    ixx, iyy, izz = moments
+    return ('<robot name="r"><link name="base"/><joint name="j" type="revolute">'
+            '<parent link="base"/><child link="wrist"/><axis xyz="0 0 1"/>'
+            '<limit lower="-1" upper="1" effort="1" velocity="1"/></joint><link name="wrist">'
+            f'<inertial><origin xyz="{com}" rpy="{rpy}"/><mass value="{mass}"/>'
+            f'<inertia ixx="{ixx}" ixy="0" ixz="0" iyy="{iyy}" iyz="0" izz="{izz}"/></inertial>'
+            f'<collision><origin xyz="{at}"/><geometry><box size="{size}"/></geometry>'
+            '</collision></link></robot>')
+
+
+def test_a_tensor_too_large_about_a_centre_of_mass_outside_the_part_is_an_error():
+    # robot-assets' ur5_gripper.urdf, wrist_1_link: 1.219 kg with Izz 0.219 kg m^2 (a radius
+    # of gyration of 0.42 m) on a 0.1 m part, its centre of mass at the link origin, 47.5 mm
+    # outside the part: only com-outside-geometry and a mismatch warning were said, where
+    # the centre of mass inside gave the error. About any axis through the declared point,
+    # no body inside has more than all its mass at the farthest corners: about y,
+    # 1.219 (0.039^2 + 0.0575^2) = 0.005884 kg m^2 (0.111 declared, 18.9x).
+    inside = analyze(parse_urdf_string(_wrist('0 0.09 -0.005')), NO_MESHES).findings
+    outside = analyze(parse_urdf_string(_wrist('0 0 0')), NO_MESHES).findings
+    assert [f.rule for f in inside if f.severity == Severity.ERROR] == \
+        ['inertia-exceeds-extent']
+    (found,) = [f for f in outside if f.rule == 'inertia-exceeds-extent']
+    assert (found.link, found.severity) == ('wrist', Severity.ERROR)
+    values = dict(found.values)
+    assert values['axis'] == 'y'
+    assert float(values['bound']) == pytest.approx(1.219 * (0.039 ** 2 + 0.0575 ** 2),
+                                                   rel=1e-3)
+    assert "the moment about the link's y axis is 0.1112 kg m^2" in found.message
+    assert ': at most m (D_x + D_z) = 0.005884 kg m^2 about the declared centre of mass, ' \
+        'which lies 47.5 mm outside the geometry (-0.039 0.0475 -0.0575 to 0.039 0.133 ' \
+        '0.0475 m)' in found.message
+    # the error replaces the mismatch warning; the centre of mass is still its own finding
+    assert sorted(f.rule for f in outside if f.link == 'wrist') == \
+        ['com-outside-geometry', 'inertia-exceeds-extent']
+
+
+@pytest.mark.parametrize('ratio,said', [(1.99, False), (2.01, True)])
+def test_the_bound_about_an_outside_centre_of_mass_is_the_farthest_corner(ratio, said):
+    """All the mass at the corner farthest from the axis has the bound; said from 2x over."""
+    # a 0.2 x 0.1 x 0.06 m box from (0.1, 0.05, 0) to (0.3, 0.15, 0.06), the centre of
+    # mass at the origin (0.1 m outside): the farthest corner is (0.3, 0.15, 0.06)
+    corner = np.array([0.3, 0.15, 0.06])
+    mass = 2.0
+    farthest = mass * np.array([corner[1] ** 2 + corner[2] ** 2,
+                                corner[0] ** 2 + corner[2] ** 2,
+                                corner[0] ** 2 + corner[1] ** 2])
+    # the same ratio to the bound on all three axes
+    text = _wrist('0 0 0', moments=tuple(farthest * ratio), mass=mass, size='0.2 0.1 0.06',
+                  at='0.2 0.1 0.03')
+    found = rules(text)
+    assert [f.rule for f in found] == (['inertia-exceeds-extent'] if said else [])
+    if said:
+        values = dict(found[0].values)
+        assert float(values['bound']) == pytest.approx(farthest['xyz'.index(values['axis'])],
+                                                       rel=1e-3)
+        assert float(values['over']) == pytest.approx(ratio, rel=1e-3)
+
+
+@pytest.mark.parametrize('rpy,said', [('0 0 0', False), ('0 0 1.5707963267948966', True)])
+def test_the_bound_about_an_outside_centre_of_mass_is_on_the_link_axes(rpy, said):
+    # A 0.02 x 0.4 x 0.02 m bar along y, the centre of mass 0.09 m above it: about the link's
+    # y axis through it at most 1 kg (0.01^2 + 0.11^2) = 0.0122 kg m^2, about x and z 0.0521
+    # and 0.0401. The moments (0.03, 0.001, 0.03) fit; turned a quarter about z by the
+    # inertial rpy, 0.03 lies about y: 2.46x over.
+    text = _wrist('0 0 0.1', rpy, moments=(0.03, 0.001, 0.03), mass=1.0,
+                  size='0.02 0.4 0.02', at='0 0 0')
+    found = rules(text)
+    assert [f.rule for f in found] == (['inertia-exceeds-extent'] if said else [])
+    if said:
+        values = dict(found[0].values)
+        assert values['axis'] == 'y'
+        assert float(values['bound']) == pytest.approx(0.01 ** 2 + 0.11 ** 2, rel=1e-3)
+        assert float(values['over']) == pytest.approx(0.03 / 0.0122, rel=1e-3)
+
+
+def test_a_copy_within_the_bound_about_its_outside_centre_of_mass_is_a_carrier():
+    # ixx=iyy=izz=1 on 7 links of 1 kg (as r6bot): 4 parts of 1 m over their bound (0.5
+    # kg m^2), and 3 parts of 1.2 m, 0.6 m above their centre of mass (at the link origin),
+    # within the looser bound about it (about z at most 1 kg (0.6^2 + 0.6^2) = 0.72 kg m^2):
+    # they carry the placeholder, and the finding says which bound they were judged by.
+    findings = _placeholder_findings([(1.0, 0.0)] * 4 + [(1.2, 1.2)] * 3, 0.3)
+    (placeholder,) = [f for f in findings if f.rule == 'inertia-exceeds-extent']
+    assert 'on 4 it exceeds what the link can have (l0, l1, l2, l3); l4, l5, l6 carry it too ' \
+        '(within the looser bound about the declared centre of mass, which lies outside the ' \
+        'geometry, by 600, 600, 600 mm)' in placeholder.message

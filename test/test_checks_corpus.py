@@ -28,6 +28,7 @@ import pytest
 from urdf_link_tools.analysis import analyze
 from urdf_link_tools.cli import main
 from urdf_link_tools.config import CheckConfig
+from urdf_link_tools.findings import Severity
 from urdf_link_tools.meshes import MeshLibrary
 from urdf_link_tools.parser import parse_urdf_string
 
@@ -109,11 +110,15 @@ def test_hand_checked_tiago_antenna_not_positive_definite(analyses):
 
 def test_hand_checked_ur5_wrist_inertia_too_large(analyses):
     # ur5_robot.urdf line 155: izz=0.21942 for 1.219 kg, a radius of gyration of 0.42 m on a
-    # wrist whose collision mesh is under 10 cm across.
+    # wrist whose collision mesh is under 10 cm across. Its centre of mass is the link origin,
+    # 47.5 mm outside the mesh: about it, all the mass at the farthest corners gives at most
+    # 1.219 (0.0389^2 + 0.0572^2) = 0.00583 kg m^2 about y, where 0.111 is declared.
     finding = _finding(analyses['ur_description/urdf/ur5_robot.urdf'],
-                       'inertia-geometry-mismatch', 'wrist_1_link')
+                       'inertia-exceeds-extent', 'wrist_1_link')
     assert finding.line == 155
-    assert float(dict(finding.values)['factor']) > 100
+    assert finding.severity == Severity.ERROR
+    assert float(dict(finding.values)['over']) > 15
+    assert 'about the declared centre of mass, which lies 47.5 mm outside' in finding.message
 
 
 def test_cli_runs_clean_over_the_corpus(monkeypatch, capsys):

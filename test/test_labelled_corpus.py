@@ -113,8 +113,8 @@ def test_the_self_intersecting_mesh_really_double_counts(labelled):
 # (robot, link, rule, severity or None for "not at warning or error")
 CORPUS_LABELS = [
     # real defects, checked by hand
-    ('ur_description/urdf/ur5_robot.urdf', 'wrist_1_link', 'inertia-geometry-mismatch',
-     Severity.WARNING),   # izz=0.219 for 1.2 kg: a 0.42 m radius of gyration on a wrist
+    ('ur_description/urdf/ur5_robot.urdf', 'wrist_1_link', 'inertia-exceeds-extent',
+     Severity.ERROR),     # izz=0.219 for 1.2 kg: a 0.42 m radius of gyration on a wrist
     ('pr2_description/urdf/pr2.urdf', 'sensor_mount_link', 'inertia-triangle-inequality',
      Severity.ERROR),     # 0.001 + 0.001 < 0.01
     ('tiago_description/robots/tiago.urdf', 'base_antenna_left_link',
