@@ -1205,3 +1205,28 @@ def test_a_negligible_link_off_its_body_is_not_judged_by_the_looser_bound():
 
     assert exceeding(robot('1e-6', '1.33e-6')) == []
     assert exceeding(robot('0.5', '0.05')) == ['base']
+
+
+def test_a_bare_negligible_carrier_off_its_body_is_said_not_judged():
+    # Two 1 g parts with a 0.001 kg m^2 placeholder over their bound, and a third carrier
+    # of it with no geometry of its own, its centre of mass 0.2 m off the gripper it is
+    # welded to: listed as not judged, and why (it was "within the looser bound").
+    gripper = _body(0.1, 0.00008, 0.08)
+    tiny = ('<inertial><origin xyz="{x} 0 0"/><mass value="0.001"/><inertia ixx="0.001" '
+            'ixy="0" ixz="0" iyy="0.001" iyz="0" izz="0.001"/></inertial>{geometry}')
+    box = '<collision><geometry><box size="0.02 0.02 0.02"/></geometry></collision>'
+    text = ('<robot name="r"><link name="base"/><joint name="j" type="revolute">'
+            '<parent link="base"/><child link="gripper"/><axis xyz="0 0 1"/>'
+            '<limit lower="-1" upper="1" effort="1" velocity="1"/></joint>'
+            f'<link name="gripper">{gripper}</link>'
+            + ''.join(f'<link name="{name}">{tiny.format(x=x, geometry=geometry)}</link>'
+                      f'<joint name="w{name}" type="fixed"><parent link="gripper"/>'
+                      f'<child link="{name}"/></joint>'
+                      for name, x, geometry in (('a', 0, box), ('b', 0, box), ('c', 0.2, '')))
+            + '</robot>')
+    findings = analyze(parse_urdf_string(text), CheckConfig(check_meshes=False)).findings
+    (finding,) = [f for f in findings if f.rule.startswith('inertia-exceeds')]
+    assert 'on 2 it exceeds what the link can have (a, b); c carries it too' in finding.message
+    assert 'c carries it too (not judged by its bound: a part of no geometry and under 1 % ' \
+        "of its body's mass, its centre of mass outside that body, by " in finding.message, \
+        finding.message
