@@ -43,10 +43,12 @@ from __future__ import annotations
 from dataclasses import replace
 import logging
 import math
-from typing import (Dict, FrozenSet, Iterable, Iterator, List, Mapping, Optional, Sequence, Set,
-                    Tuple, TYPE_CHECKING)
+import re
+from typing import (Dict, FrozenSet, Iterable, Iterator, List, Mapping, NamedTuple, Optional,
+                    Sequence, Set, Tuple, TYPE_CHECKING)
 
 from urdf_link_tools.checks.base import CheckContext, fmt, fmt_vector, Rule
+from urdf_link_tools.checks.mirrors import COPY_KEY, numbered_forms, REPEATED_KEY, TOLERANCE
 from urdf_link_tools.checks.model_wide import listed
 from urdf_link_tools.checks.names import NameSuggester
 from urdf_link_tools.findings import Finding, Severity
@@ -80,6 +82,13 @@ SECOND_MODEL_MIN = 2
 SECOND_MODEL_SHARE = 0.5
 #: Pairs of links welded together that overlap at rest: from this many, one finding.
 WELDED_MIN = 3
+#: Links alike but for their numbers that hang from one body (an omniwheel's rollers) and
+#: overlap each other: from this many, in as many pairs, one repeated part, one finding.
+REPEATED_MIN = 3
+#: The pairs whose depth and place a finding merging numbered copies carries (theirs and its
+#: own): every pair of three omniwheels of 45, and still bounded.
+COPIES_DETAIL = 10 * ENVELOPE_DETAIL
+_DIGITS = re.compile(r'\d+')
 #: Pairs of links on two branches of the tree (two arms) that overlap at rest: from this
 #: many between the same two branches, one finding (one pose puts them into each other).
 BRANCHES_MIN = 3
@@ -237,6 +246,10 @@ def _overlaps(ctx: CheckContext) -> Iterator[Finding]:
     for sides, group, under_first in branches:
         yield _branches_finding(ctx, sides, group, under_first,
                                 [seen[(item.link1, item.link2)] for item in group])
+    repeated, kept = repeated_groups(ctx, kept)
+    for first, copies in copy_groups([group for _, _, group in repeated], seen):
+        yield _repeated_finding(ctx, repeated[first], [
+            (repeated[copy.index][0], copy) for copy in copies], seen)
     envelopes, _ = envelope_groups(kept)
     # An envelope that is itself a part of a one-joint linkage goes to the linkage's group
     # (TALOS's gripper motor link); after the envelopes otherwise: a wrist box over a whole
@@ -244,9 +257,13 @@ def _overlaps(ctx: CheckContext) -> Iterator[Finding]:
     envelopes = [(name, group) for name, group in envelopes if _driven_together(ctx, group)
                  is None]
     single = _untaken(kept, (item for _, group in envelopes for item in group))
-    for link_name, group in envelopes:
-        yield _envelope_finding(ctx, link_name, group,
-                                [seen[(item.link1, item.link2)] for item in group])
+    for first, copies in copy_groups([group for _, group in envelopes], seen):
+        link_name, group = envelopes[first]
+        if copies:
+            yield _envelope_copies_finding(ctx, link_name, group, copies, seen)
+        else:
+            yield _envelope_finding(ctx, link_name, group,
+                                    [seen[(item.link1, item.link2)] for item in group])
     linkages, single = linkage_groups(ctx, single)
     for driver, group in linkages:
         yield _linkage_finding(ctx, driver, group,
@@ -765,6 +782,208 @@ def _clique_finding(ctx: CheckContext, group: List['Overlap'],
         'else ', '', ())
 
 
+def repeated_groups(ctx: CheckContext, overlaps: Sequence['Overlap']) \
+        -> Tuple[List[Tuple[str, Tuple[str, ...], List['Overlap']]], List['Overlap']]:
+    """
+    Return the overlaps of a part repeated on one body (an omniwheel's rollers), and the others.
+
+    NVIDIA's Kaya: each wheel's ten rollers, spheres ``roller_0_0_0`` to ``roller_0_1_4`` on
+    continuous joints from ``wheel_0``, overlap their neighbours (30 pairs) and ``axle_0``,
+    to which the wheel is welded (10 pairs): 23 findings for its three wheels, one design
+    choice. Links alike but for their numbers that hang from one body (links welded together
+    are one body) and overlap each other, :data:`REPEATED_MIN` or more in as many pairs, are
+    one part drawn many times with shapes that overlap; their overlaps with that body are
+    part of the same choice. A mecanum wheel's rollers or a track's shoes are named so too.
+    An arm's ``link1`` to ``link7`` are not: each hangs from the one before. Pairs welded
+    together are left to their own finding; parts touching (under 1 mm) are taken (the
+    rollers of one wheel that only touch are the same choice).
+
+    :param overlaps: the overlaps, deepest first
+    :return: ([(the link the part hangs from, its links, its pairs, deepest first)], the pairs
+        left)
+    """
+    def family(name: str) -> Optional[Tuple[str, Tuple[str, ...]]]:
+        joint = ctx.robot.parent_joint(name)
+        if joint is None or _DIGITS.search(name) is None:
+            return None
+        return ctx.weld_top(joint.parent), tuple(_DIGITS.split(name))
+
+    families: Dict[Tuple[str, Tuple[str, ...]], List['Overlap']] = {}
+    for item in overlaps:
+        if ctx.weld_top(item.link1) == ctx.weld_top(item.link2):
+            continue
+        key = family(item.link1)
+        if key is not None and key == family(item.link2):
+            families.setdefault(key, []).append(item)
+    parts: Dict[Tuple[str, Tuple[str, ...]], Tuple[str, ...]] = {}
+    part_of: Dict[str, Tuple[str, Tuple[str, ...]]] = {}
+    for key, siblings in families.items():
+        names = {name for item in siblings for name in (item.link1, item.link2)}
+        if len(names) >= REPEATED_MIN and len(siblings) >= REPEATED_MIN:
+            parts[key] = tuple(sorted(names))
+            part_of.update((name, key) for name in names)
+    chosen: Dict[Tuple[str, Tuple[str, ...]], List['Overlap']] = {}
+    for item in overlaps:  # each part's pairs, and its pairs with the body it hangs from
+        if ctx.weld_top(item.link1) == ctx.weld_top(item.link2):
+            continue
+        for name, other in ((item.link1, item.link2), (item.link2, item.link1)):
+            key = part_of.get(name)
+            if key is not None and (part_of.get(other) == key or ctx.weld_top(other) == key[0]):
+                chosen.setdefault(key, []).append(item)
+                break
+    groups: List[Tuple[str, Tuple[str, ...], List['Overlap']]] = []
+    for key, group in chosen.items():
+        joint = ctx.robot.parent_joint(parts[key][0])
+        groups.append((joint.parent if joint is not None else key[0], parts[key], group))
+    # in the file's order: the first wheel leads its copies
+    place = {link.name: index for index, link in enumerate(ctx.robot.links)}
+    groups.sort(key=lambda entry: (place.get(entry[0], len(place)), entry[1]))
+    return groups, _untaken(overlaps, (item for _, _, group in groups for item in group))
+
+
+class Copy(NamedTuple):
+    """A group of overlaps that is a numbered copy of another (:func:`copy_groups`)."""
+
+    #: the group's place in the groups given
+    index: int
+    #: its overlaps, each in the place of its counterpart in the other group
+    overlaps: List['Overlap']
+    #: the name in this copy of each link of the other group
+    names: Dict[str, str]
+
+
+def copy_groups(groups: Sequence[Sequence['Overlap']],
+                seen: Mapping[Tuple[str, str], Dict[str, Severity]]) \
+        -> List[Tuple[int, List[Copy]]]:
+    """
+    Return each group of overlaps with the groups that are numbered copies of it.
+
+    Kaya's three wheels (:func:`repeated_groups`), a robot's numbered arms: with an instance
+    number blanked in every name (:func:`~urdf_link_tools.checks.mirrors.numbered_forms`),
+    a copy has the same pairs, each as deep (within
+    :data:`~urdf_link_tools.checks.mirrors.TOLERANCE`) and seen by the same engines.
+
+    :param seen: the engines that see each pair (:func:`engines_seeing`)
+    :return: [(index of a group, its copies)], every group once, in their order
+    """
+    Form = Tuple[Dict[Tuple[str, ...], 'Overlap'], Dict[str, str]]
+    forms: List[Dict[FrozenSet[Tuple[str, ...]], Form]] = []
+    by_form: Dict[FrozenSet[Tuple[str, ...]], List[int]] = {}
+    for index, group in enumerate(groups):
+        mine: Dict[FrozenSet[Tuple[str, ...]], Form] = {}
+        named = [(item.link1, item.link2) for item in group]
+        for blanked in numbered_forms(named).values():
+            pairs = {tuple(sorted(pair)): item for pair, item in zip(blanked, group)}
+            key = frozenset(pairs)
+            if len(key) == len(group) and key not in mine:
+                blank_of = {name: blank for pair, form in zip(named, blanked)
+                            for name, blank in zip(pair, form)}
+                mine[key] = (pairs, blank_of)
+                by_form.setdefault(key, []).append(index)
+        forms.append(mine)
+    taken: Set[int] = set()
+    found: List[Tuple[int, List[Copy]]] = []
+    for index in range(len(groups)):
+        if index in taken:
+            continue
+        taken.add(index)
+        copies: List[Copy] = []
+        for key, (pairs, blank_of) in forms[index].items():
+            for other in by_form[key]:
+                theirs, their_blank = forms[other][key]
+                if other in taken or not all(_same_overlap(item, theirs[pair], seen)
+                                             for pair, item in pairs.items()):
+                    continue
+                named_as = {blank: name for name, blank in their_blank.items()}
+                copies.append(Copy(other, [theirs[pair] for pair in pairs],
+                                   {name: named_as[blank] for name, blank in blank_of.items()}))
+                taken.add(other)
+            if copies:
+                break  # one instance number: a group is no copy twice over
+        found.append((index, copies))
+    return found
+
+
+def _same_overlap(first: 'Overlap', second: 'Overlap',
+                  seen: Mapping[Tuple[str, str], Dict[str, Severity]]) -> bool:
+    """Return True for two overlaps as deep, seen by the same engines alike."""
+    return math.isclose(first.depth, second.depth, rel_tol=TOLERANCE, abs_tol=1e-9) and \
+        seen[(first.link1, first.link2)] == seen[(second.link1, second.link2)]
+
+
+def _repeated_finding(ctx: CheckContext, part: Tuple[str, Tuple[str, ...], List['Overlap']],
+                      copies: List[Tuple[str, Copy]],
+                      seen: Mapping[Tuple[str, str], Dict[str, Severity]]) -> Finding:
+    """
+    One finding for a repeated part's overlaps and its numbered copies'.
+
+    A list of pairs (:func:`_pair_list_finding`), at the first part's deepest pair.
+
+    :param part: the link the part hangs from, its links, its pairs (:func:`repeated_groups`)
+    :param copies: the link each copy hangs from, the copy (:func:`copy_groups`)
+    """
+    parent, members, group = part
+    body = ctx.weld_top(parent)
+    bodies = tuple(dict.fromkeys(name for item in group for name in (item.link1, item.link2)
+                                 if name not in members))
+    within = sum(1 for item in group if item.link1 in members and item.link2 in members)
+    others = tuple(repr(name) for name, _ in copies)
+    everything = group + [item for _, copy in copies for item in copy.overlaps]
+
+    def describe(pairs: List[Tuple[str, str]], links: Tuple[str, ...]) -> str:
+        welded = f", to which '{parent}' is welded," if body != parent else ''
+        text = (f'{len(members)} links alike but for their numbers ({listed(members)}) hang '
+                f"from '{parent}' and overlap each other at rest in {within} pairs"
+                + (f', and {listed(tuple(repr(name) for name in bodies))}{welded} in '
+                   f'{len(group) - within}' if bodies else '')
+                + ': one choice, a part repeated with collision shapes that overlap (the '
+                'rollers of an omniwheel or a mecanum wheel, the shoes of a track)')
+        if others:
+            text += (f'; the numbered copies on {listed(others)} (another instance of the same '
+                     f'macro or part) overlap the same way ({len(pairs)} pairs in all)')
+        return text
+
+    finding = _pair_list_finding(
+        ctx, everything, [seen[(item.link1, item.link2)] for item in everything],
+        frozenset(members), describe,
+        'if the parts are not meant to overlap, shrink their collision shapes (a roller as a '
+        'capsule or a cylinder along its own axis clears its neighbours); else ', '',
+        ((REPEATED_KEY, ', '.join((parent,) + tuple(name for name, _ in copies))),),
+        detail=COPIES_DETAIL if copies else ENVELOPE_DETAIL)
+    if not copies:
+        return finding
+    # each copy's counterpart of the finding's link owns it too (as a pair's copies do)
+    return replace(finding, values=finding.values + (
+        (COPY_KEY, ', '.join(copy.names.get(finding.link or '', '') for _, copy in copies)),))
+
+
+def _envelope_copies_finding(ctx: CheckContext, name: str, group: List['Overlap'],
+                             copies: List[Copy],
+                             seen: Mapping[Tuple[str, str], Dict[str, Severity]]) -> Finding:
+    """
+    One finding for an envelope and its numbered copies (:func:`_pair_list_finding`).
+
+    Kaya's three motors, each over five rollers of its wheel: one design, drawn three times.
+    The copies' envelope links own it too.
+    """
+    partners = tuple(_seen_from(name, item)[1] for item in group)
+    leads = tuple(copy.names[name] for copy in copies)
+    everything = group + [item for copy in copies for item in copy.overlaps]
+
+    def describe(pairs: List[Tuple[str, str]], links: Tuple[str, ...]) -> str:
+        return (f"the collision geometry of '{name}' intersects that of {len(group)} links at "
+                f'rest ({listed(partners)}), and so does that of its numbered copies '
+                f'{listed(tuple(repr(lead) for lead in leads))} with theirs, the same way '
+                f'(another instance of the same macro or part: {len(pairs)} pairs in all)')
+
+    return _pair_list_finding(
+        ctx, everything, [seen[(item.link1, item.link2)] for item in everything],
+        frozenset((name,) + leads), describe,
+        f"move or shrink the collision geometry of '{name}' and its copies so that they clear "
+        'them; if they are meant to hold or touch them (a safety box, a housing, a closed '
+        'hand), ', '', ((COPY_KEY, ', '.join(leads)),), detail=COPIES_DETAIL)
+
+
 def _ancestry(robot, name: str) -> Tuple[List, Dict[str, int]]:
     """
     Return the joints on the way from a link up to its root, and the links on it by place.
@@ -968,7 +1187,8 @@ def _welded_finding(ctx: CheckContext, group: List['Overlap'],
 def _pair_list_finding(ctx: CheckContext, group: List['Overlap'],
                        seen_by: Sequence[Dict[str, Severity]], owners: FrozenSet[str],
                        describe, lead_in: str, tail: str,
-                       extra: Tuple[Tuple[str, object], ...]) -> Finding:
+                       extra: Tuple[Tuple[str, object], ...],
+                       detail: int = ENVELOPE_DETAIL) -> Finding:
     """
     One finding for many pairs that overlap at rest by one design choice, deepest first.
 
@@ -983,6 +1203,7 @@ def _pair_list_finding(ctx: CheckContext, group: List['Overlap'],
     :param lead_in: the suggestion's text before the SRDF and MJCF entries
     :param tail: the suggestion's text after them
     :param extra: more values
+    :param detail: the pairs listed in the values, the deepest first
     """
     flags = [ctx.weld_top(item.link1) == ctx.weld_top(item.link2) for item in group]
     lead_index = next((index for index, flag in enumerate(flags) if not flag), 0)
@@ -1024,11 +1245,10 @@ def _pair_list_finding(ctx: CheckContext, group: List['Overlap'],
                 ('point_in_root', fmt_vector(_micrometres(lead.point), 6)))
         + extra
         + (('count', len(group)),
-           ('pairs', '; '.join(f'{a}, {b}' for a, b in pairs[:ENVELOPE_DETAIL])),
-           ('depths_mm', ' '.join(fmt(item.depth * 1000.0, 6)
-                                  for item in group[:ENVELOPE_DETAIL])),
+           ('pairs', '; '.join(f'{a}, {b}' for a, b in pairs[:detail])),
+           ('depths_mm', ' '.join(fmt(item.depth * 1000.0, 6) for item in group[:detail])),
            ('points_in_root', '; '.join(fmt_vector(_micrometres(item.point), 6)
-                                        for item in group[:ENVELOPE_DETAIL])),
+                                        for item in group[:detail])),
            ('targets', _seeing(ctx, by_target))),
         links=links)
 

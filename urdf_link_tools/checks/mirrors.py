@@ -95,6 +95,8 @@ SECOND_MODEL_KEY = 'second_model_links'
 #: ``panda_2_link3`` of ``panda_1_link1`` and ``panda_1_link3``), ', '-separated in order
 COPY_KEY = 'copy_links'
 COPY_OTHER_KEY = 'copy_other_links'
+#: the value naming the links a repeated part hangs from (an omniwheel's hub, its copies')
+REPEATED_KEY = 'hung_from'
 _DIGITS = re.compile(r'\d+')
 #: a front or rear mark: the word, or a leg code (FL/RL, HL, BL; LF/LH)
 _FORE_AFT = re.compile(
@@ -271,8 +273,11 @@ def _envelope(finding: Finding) -> bool:
 
 
 def _mergeable(finding: Finding) -> bool:
-    # Another finding listing links (a model-wide choice) is a group already.
-    return bool(finding.link) and (not finding.links or _envelope(finding))
+    # Another finding listing links (a model-wide choice) is a group already; so is a list of
+    # pairs of a repeated part or of numbered copies (checks.collisions): a mirror's list of
+    # pairs would be lost in the merge (its links are kept, not its pairs).
+    return bool(finding.link) and (not finding.links or _envelope(finding)) and \
+        not _value(finding, REPEATED_KEY) and not (finding.links and _value(finding, COPY_KEY))
 
 
 def _key(finding: Finding) -> Tuple[str, FrozenSet[str]]:
@@ -596,6 +601,50 @@ def _copies(pair: Tuple[str, str], known: Set[str],
                     continue
                 found.append(copy)  # type: ignore[arg-type]
     return sorted(found)
+
+
+def numbered_forms(pairs: Sequence[Tuple[str, str]]) -> Dict[str, List[Tuple[str, str]]]:
+    """
+    Return a group of pairs of links with an instance number blanked, for each such number.
+
+    NVIDIA's Kaya: wheel 0's ``axle_0`` over ``roller_0_0_0`` to ``roller_0_1_4`` and its
+    rollers over each other; with its 0 blanked, wheel 1's pairs with their 1 blanked are
+    the same, so one is a numbered copy of the other. Names alike but for their numbers
+    (``roller_#_#_#``) carry the instance number at one place, the first where all of them
+    carry it (``roller_0_1_0``: the first 0); a name without the number (a base the copies
+    share) stays as it is. The numbers tried are those of the first pair's names (the first
+    :data:`MAX_MARKS`).
+
+    :param pairs: the pairs of one group, in its order
+    :return: number -> the pairs with it blanked (NUL, in no XML name), in the same order;
+        only numbers that every name alike carries at one place, and some name does
+    """
+    names = list(dict.fromkeys(name for pair in pairs for name in pair))
+    runs = {name: list(_DIGITS.finditer(name)) for name in names}
+    alike: Dict[Tuple[str, ...], List[str]] = {}
+    for name in names:
+        alike.setdefault(tuple(_DIGITS.split(name)), []).append(name)
+    # (at most MAX_MARKS: a hostile name's thousand numbers are not each tried)
+    values = list(dict.fromkeys(match.group(0) for name in pairs[0]
+                                for match in runs[name]))[:MAX_MARKS] if pairs else []
+    forms: Dict[str, List[Tuple[str, str]]] = {}
+    for value in values:
+        blanked: Dict[str, str] = {}
+        for members in alike.values():
+            places = [place for place in range(len(runs[members[0]]))
+                      if all(runs[name][place].group(0) == value for name in members)]
+            if places:
+                for name in members:
+                    run = runs[name][places[0]]
+                    blanked[name] = name[:run.start()] + '\0' + name[run.end():]
+            elif any(run.group(0) == value for name in members for run in runs[name]):
+                break  # the number at other places in names alike: no instance number
+            else:
+                blanked.update((name, name) for name in members)
+        else:
+            if any(blanked[name] != name for name in names):
+                forms[value] = [(blanked[first], blanked[second]) for first, second in pairs]
+    return forms
 
 
 def _number_forms(pair: Tuple[str, str]) -> List[Tuple[str, str]]:
