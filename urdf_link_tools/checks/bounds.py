@@ -47,7 +47,6 @@ import numpy as np
 
 from urdf_link_tools.checks.alignment import axis_words
 from urdf_link_tools.checks.base import CheckContext, fmt, fmt_inertia, fmt_vector, Rule
-from urdf_link_tools.checks.density import NEGLIGIBLE_SHARE
 from urdf_link_tools.checks.model_wide import grouped, listed, MODEL_WIDE_MIN
 from urdf_link_tools.checks.suggest import (AXES_SAME, geometry_tensor, mismatch, suggest,
                                             turned_onto_geometry, valid_tensor)
@@ -81,7 +80,7 @@ RULES = (
          'looser m (D_y + D_z) about it, D_k = max((c_k - lo_k)^2, (hi_k - c_k)^2), '
          'said from 2x over (not on 3 or more centres of mass at one length slip, which '
          'com-outside-geometry names: the geometry may be at the wrong scale; nor on a link '
-         "without geometry of under 1 % of its body's mass, whose geometry is that body's)",
+         'without geometry of its own, whose box is then only what is welded to it)',
          'no distribution of the mass within the part has it: a placeholder (1e-3 kg m^2 on a '
          '1 g link) or a unit slip. Simulators accept it, and where the link is welded to a '
          "body (MuJoCo fuses, Gazebo lumps fixed joints) it can multiply that body's inertia. "
@@ -335,7 +334,7 @@ def _excess(ctx: CheckContext, link: Link) -> Optional[Excess]:
             # centres of mass share one length slip off their geometry (Schunk SVH, exported
             # at 10x, its tensors 100x): the geometry may be what is at the wrong scale, and
             # the slip's own findings say which numbers to scale.
-            if link.name in slipped_centres(ctx) or _negligible_share(ctx, link):
+            if link.name in slipped_centres(ctx) or _drawn_elsewhere(link):
                 return None
             about_declared = True
             outside = float(distance_outside(centre, bounds))
@@ -640,15 +639,15 @@ def check_bounds(ctx: CheckContext) -> Iterator[Finding]:
         # tolerance, no finding of its own) read as what they are (TIAGo's thumb: 8 mm).
         outside = tuple(name for name in also if _centre_outside(ctx, ctx.robot.link(name)))
         slipped = slipped_centres(ctx)
-        bare = {name for name in outside if _negligible_share(ctx, ctx.robot.link(name))}
+        bare = {name for name in outside if _drawn_elsewhere(ctx.robot.link(name))}
         carried = ''
         for names, why in (
                 (tuple(name for name in outside if name not in slipped and name not in bare),
                  'within the looser bound about the declared centre of mass, which lies '
                  'outside the geometry, by '),
                 (tuple(name for name in outside if name in bare and name not in slipped),
-                 "not judged by its bound: a part of no geometry and under 1 % of its body's "
-                 'mass, its centre of mass outside that body, by '),
+                 'not judged by its bound: no geometry of its own, its centre of mass outside '
+                 "its body's, by "),
                 (tuple(name for name in outside if name in slipped),
                  'not judged by its bound: the centre of mass lies outside the geometry, at '
                  'a length slip, by ')):
@@ -904,19 +903,16 @@ def _limits(mass: float, centre: np.ndarray, bounds: Bounds) -> np.ndarray:
     return mass * (variance.sum() - variance)
 
 
-def _negligible_share(ctx: CheckContext, link: Link) -> bool:
+def _drawn_elsewhere(link: Link) -> bool:
     """
-    Return True for a link without geometry, of under 1 % of the body it is welded into.
+    Return True for a link without geometry of its own: the box it is judged in is not its.
 
-    The geometry its centre of mass lies outside is that body's, not its own: iCub's root
-    'base_link', 1e-6 kg, welded to the 4.72 kg pelvis whose mesh its centre of mass lies
-    43 mm off. Its placeholder tensor beyond the looser bound was an error whose fix no
-    tensor could satisfy (the pelvis's own zero tensor is what is missing).
+    A centre of mass outside the geometry of the body it is welded into then says nothing of
+    the link's own extent: Drake's atlas_minimal_contact draws no hand, and the 0.58 kg
+    'l_hand' would be judged in the 1 cm box of the force-torque sensor welded to it, 38 mm
+    from its centre of mass; iCub's root 'base_link' (1e-6 kg) in the pelvis it is welded to.
     """
-    if link.visuals or link.collisions:
-        return False
-    body = ctx.lumped_mass(ctx.weld_top(link.name))
-    return 0.0 < link.mass < NEGLIGIBLE_SHARE * body
+    return not link.visuals and not link.collisions
 
 
 def _farthest_limits(mass: float, centre: np.ndarray, bounds: Bounds) -> np.ndarray:
