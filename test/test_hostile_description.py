@@ -209,11 +209,12 @@ def test_hostile_wrong_vector_lengths(hostile, attribute, tmp_path):
     count = len(attribute.tokens)
     for index, wrong in enumerate((attribute.tokens[:-1], attribute.tokens + ('0',))):
         text = with_value(GOOD, attribute, ' '.join(wrong))
-        # urdfdom drops a malformed colour (a warning); the rest it refuses.
+        # urdfdom drops a malformed colour and refuses the rest; MuJoCo (a default target)
+        # refuses the colour too: an error either way.
         _served_with_finding(hostile, tmp_path, text, f'{attribute.tag}_{index}',
                              attribute.element_line,
                              f'{attribute.name} needs {count} numbers, got {len(wrong)}',
-                             'warning' if attribute.tag == 'color' else 'error')
+                             'error')
 
 
 def test_hostile_duplicate_link_names(hostile, tmp_path):
