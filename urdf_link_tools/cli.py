@@ -642,20 +642,12 @@ def _cache_options(args: argparse.Namespace, config) -> str:
     """Name every option that changes a robot's report (the cache's key)."""
     import os
     from urdf_link_tools.result_cache import canonical, file_digest
+    from urdf_link_tools.xacro.sandbox import xacro_cwd
     return canonical((config, args.xacro, sorted(args.xacro_args), args.xacro_allow_dir,
                       [(name, os.environ.get(name)) for name in args.xacro_env],
                       args.xacro_timeout, args.skip_macro_files, sorted(args.ignore_package),
                       args.baseline and file_digest(args.baseline),
-                      os.environ.get('AMENT_PREFIX_PATH', ''), _working_directory()))
-
-
-def _working_directory() -> str:
-    """Return the working directory (a xacro's $(cwd)), '' when it no longer exists."""
-    import os
-    try:
-        return os.getcwd()
-    except OSError:
-        return ''
+                      os.environ.get('AMENT_PREFIX_PATH', ''), xacro_cwd()))
 
 
 def _fix_xacro(args: argparse.Namespace, analysis, loaded: LoadedDescription,

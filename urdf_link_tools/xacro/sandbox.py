@@ -206,8 +206,13 @@ def _read_capped(path: str, limit: int) -> bytes:
         return b''
 
 
-def _working_directory() -> str:
-    """Return the working directory, or '' when it no longer exists."""
+def xacro_cwd() -> str:
+    """
+    Return what xacro's ``$(cwd)`` names here: the physical working directory, '' if gone.
+
+    xacro gives ``os.path.abspath('.')``; not the job's ``$PWD``, which
+    :func:`~urdf_link_tools.reports.sanitize.working_directory` prefers for its walks.
+    """
     try:
         return os.getcwd()
     except OSError:
@@ -241,7 +246,7 @@ def expand_xacro(path: str, options: XacroOptions = XacroOptions(),
         'environment': list(options.allow_env),
         # $(cwd): the directory the check runs in, as for xacro run there (the child runs
         # in a private folder of its own); what is read there is policed like any path.
-        'cwd': _working_directory(),
+        'cwd': xacro_cwd(),
     }
     cpu = max(1, int(options.timeout + 0.999))
     limits = {'cpu_seconds': cpu, 'memory_bytes': options.memory_bytes,
