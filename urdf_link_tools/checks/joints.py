@@ -155,8 +155,9 @@ def _limits(ctx: CheckContext, joint: Joint) -> Iterator[Finding]:
         return
     if joint.type in LIMITED_TYPES and not {'lower', 'upper'} & set(limit.unreadable):
         yield from _range(ctx, joint)
-    negative = [(name, getattr(limit, name)) for name in ('effort', 'velocity')
-                if getattr(limit, name) is not None and getattr(limit, name) < 0.0]
+    given = [(name, getattr(limit, name)) for name in ('effort', 'velocity')
+             if getattr(limit, name) is not None]
+    negative = [(name, value) for name, value in given if value < 0.0]
     if negative and joint.type in LIMITED_TYPES + ('continuous',):
         severity = severity_for(ctx.config.targets, {'pinocchio': Severity.ERROR})
         if severity is not None:
@@ -171,8 +172,7 @@ def _limits(ctx: CheckContext, joint: Joint) -> Iterator[Finding]:
                 f'write the {names} limit{"s" if len(negative) > 1 else ""} as positive '
                 'numbers (a large one for no limit: every reader takes that)',
                 tuple(negative))
-    zero = [name for name in ('effort', 'velocity')
-            if getattr(limit, name) is not None and getattr(limit, name) == 0.0]
+    zero = [name for name, value in given if value == 0.0]
     actuated = ctx.robot.actuated_joints
     if zero == ['effort'] and actuated and joint.name not in actuated:
         # The description names its actuated joints (transmissions, ros2_control command

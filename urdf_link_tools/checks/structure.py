@@ -22,6 +22,7 @@ roots or a loop; the checker reports all of them at once, per link.
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Dict, Iterator, List, Set, Tuple
 
 from urdf_link_tools.checks.base import CheckContext, Rule
@@ -179,18 +180,15 @@ def _unknown_links(ctx: CheckContext, names: Set[str]) -> Iterator[Finding]:
         return
     # Only where every unknown name is a parent, where a robot attaches the part: a joint
     # naming a child that does not exist misspells one of the file's own links.
-    if len(unknown) >= 2 and all(role == 'parent' for _, role, _ in unknown) and \
-            is_fragment(robot):
+    part = is_fragment(robot)
+    if part and len(unknown) >= 2 and all(role == 'parent' for _, role, _ in unknown):
         yield _fragment_finding(ctx, unknown)
         return
-    suggester = None
-    fragment = ''  # the hint for a fragment's unknown links, found with the first one
+    suggester = NameSuggester(names)
+    fragment = ('; if this file is a part that robots include (a gripper, a sensor mount), '
+                'check those robots, or check its own links alone with --skip-macro-files'
+                if part else '')
     for joint, role, name in unknown:
-        if suggester is None:
-            suggester = NameSuggester(names)
-            fragment = ('; if this file is a part that robots include (a gripper, a sensor '
-                        'mount), check those robots, or check its own links alone with '
-                        '--skip-macro-files' if is_fragment(robot) else '')
         close = suggester.suggest(name, joint.child if role == 'parent' else joint.parent)
         hint = f' (did you mean {close!r}?)' if close else ''
         # 'world' is the fixed frame Gazebo and Drake provide (Drake's PR2 names it as a
@@ -210,9 +208,7 @@ def _unknown_links(ctx: CheckContext, names: Set[str]) -> Iterator[Finding]:
 def _fragment_finding(ctx: CheckContext, unknown: List[Tuple[Joint, str, str]]) -> Finding:
     """Return the one finding of a fragment's joints naming links it does not define."""
     joints = list(dict.fromkeys(joint.name for joint, _, _ in unknown))
-    counts: Dict[str, int] = {}
-    for _, _, name in unknown:
-        counts[name] = counts.get(name, 0) + 1
+    counts = Counter(name for _, _, name in unknown)  # in the order first named
     missing = _listed([f"'{name}'" + (f' ({count} joints)' if count > 1 else '')
                        for name, count in list(counts.items())[:LISTED]], len(counts))
     first = unknown[0][0]
