@@ -153,20 +153,30 @@ def test_cache_reuses_a_report_until_a_mesh_changes(tmp_path):
                                 'never'])[1])[0]
 
 
+TENSOR = '<inertia ixx="0.01" ixy="0" ixz="0" iyy="0.01" iyz="0" izz="0.01"/>'
+
+
+def _including_robot(tmp_path, name, include):
+    """Write a package NAME whose robot.urdf.xacro has a 'base' link and includes INCLUDE."""
+    package = tmp_path / name
+    package.mkdir()
+    (package / 'package.xml').write_text(f'<package><name>{name}</name></package>')
+    robot = package / 'robot.urdf.xacro'
+    robot.write_text(f'<robot name="{name}" xmlns:xacro="http://www.ros.org/wiki/xacro">'
+                     f'<link name="base"><inertial><mass value="1"/>{TENSOR}</inertial></link>'
+                     f'<xacro:include filename="{include}"/></robot>')
+    return robot
+
+
 def test_cache_checks_again_when_a_file_an_include_pattern_matches_is_added(tmp_path):
     # <xacro:include filename="parts/*.xacro"/>: a part added later was never read, so the
     # cache served the clean report of the robot without it (red-team review: a pull
     # request's part with mass -5 passed a cache restored from the base branch).
-    package = tmp_path / 'globbot'
-    (package / 'parts').mkdir(parents=True)
-    (package / 'package.xml').write_text('<package><name>globbot</name></package>')
-    tensor = '<inertia ixx="0.01" ixy="0" ixz="0" iyy="0.01" iyz="0" izz="0.01"/>'
-    robot = package / 'robot.urdf.xacro'
-    robot.write_text('<robot name="globbot" xmlns:xacro="http://www.ros.org/wiki/xacro">'
-                     f'<link name="base"><inertial><mass value="1"/>{tensor}</inertial></link>'
-                     '<xacro:include filename="parts/*.xacro"/></robot>')
+    robot = _including_robot(tmp_path, 'globbot', 'parts/*.xacro')
+    package = robot.parent
+    (package / 'parts').mkdir()
     part = ('<robot xmlns:xacro="http://www.ros.org/wiki/xacro"><link name="{0}"><inertial>'
-            '<mass value="{1}"/>' + tensor + '</inertial></link><joint name="j{0}" '
+            '<mass value="{1}"/>' + TENSOR + '</inertial></link><joint name="j{0}" '
             'type="revolute"><parent link="base"/><child link="{0}"/><limit lower="0" '
             'upper="1" effort="1" velocity="1"/></joint></robot>')
     (package / 'parts' / 'a.xacro').write_text(part.format('a', '1'))
@@ -191,16 +201,9 @@ def test_the_cache_key_holds_the_directory_a_xacro_cwd_names(tmp_path):
     # includes another file, which the entry written in the first never read.
     import subprocess
     import sys
-    package = tmp_path / 'cwdbot'
-    package.mkdir()
-    (package / 'package.xml').write_text('<package><name>cwdbot</name></package>')
-    tensor = '<inertia ixx="0.01" ixy="0" ixz="0" iyy="0.01" iyz="0" izz="0.01"/>'
-    robot = package / 'robot.urdf.xacro'
-    robot.write_text('<robot name="cwdbot" xmlns:xacro="http://www.ros.org/wiki/xacro">'
-                     f'<link name="base"><inertial><mass value="1"/>{tensor}</inertial></link>'
-                     '<xacro:include filename="$(cwd)/part.xacro"/></robot>')
+    robot = _including_robot(tmp_path, 'cwdbot', '$(cwd)/part.xacro')
     part = ('<robot xmlns:xacro="http://www.ros.org/wiki/xacro"><link name="a"><inertial>'
-            '<mass value="{0}"/>' + tensor + '</inertial></link><joint name="j" type="fixed">'
+            '<mass value="{0}"/>' + TENSOR + '</inertial></link><joint name="j" type="fixed">'
             '<parent link="base"/><child link="a"/></joint></robot>')
     outputs = []
     for folder, mass in (('good', '1'), ('bad', '-5')):
