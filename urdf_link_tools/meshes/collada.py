@@ -43,7 +43,6 @@ from lxml import etree
 import numpy as np
 
 from urdf_link_tools.meshes import dae
-from urdf_link_tools.meshes.decimals import decimal_values
 
 Arrays = Tuple[np.ndarray, np.ndarray]
 #: (offset, semantic, source element) of one input of a primitive
@@ -91,10 +90,6 @@ def _floats(text: Optional[str]) -> np.ndarray:
     """Parse numbers as pycollada does (float32, NaN read as 0)."""
     if text is None or text.isspace() or not text:
         return np.zeros(0, dtype=np.float32)
-    values = decimal_values(text)  # the same numbers, from the same doubles (decimals.py)
-    if values is not None:
-        with np.errstate(over='ignore'):  # beyond float32: infinite, as NumPy's parser makes it
-            return values.astype(np.float32)
     data = np.fromstring(text, dtype=np.float32, sep=' ')
     data[np.isnan(data)] = 0
     return data

@@ -37,7 +37,6 @@ import warnings
 import numpy as np
 
 from urdf_link_tools.meshes.collada import Fallback  # what a NumPy reader leaves to trimesh
-from urdf_link_tools.meshes.decimals import decimal_values
 
 
 # On the text with a newline put in front: twice as fast as MULTILINE's '^'.
@@ -53,10 +52,6 @@ def _numbers(text: bytes, dtype) -> np.ndarray:
     A token NumPy cannot read ends the array early with a DeprecationWarning (NumPy < 2.4)
     or raises ValueError (from 2.4): the count then disagrees with the lines, either way.
     """
-    if dtype == np.float64:
-        values = decimal_values(text)  # the same doubles, twice as fast (decimals.py)
-        if values is not None:
-            return values
     with warnings.catch_warnings():
         warnings.simplefilter('ignore')
         try:
