@@ -45,7 +45,7 @@ from typing import NamedTuple, Optional, Tuple
 
 import numpy as np
 
-from urdf_link_tools.meshes.integrals import cross
+from urdf_link_tools.meshes.integrals import cross, cross_rows
 
 #: point sets up to this size are built here while SciPy is not loaded
 MAX_POINTS = 100_000
@@ -82,7 +82,7 @@ def enclosed_volume(hull: Hull) -> float:
     # big coordinates would cancel to noise.
     corner = hull.points[hull.simplices[0, 0]]
     a, b, c = (hull.points[hull.simplices[:, i]] - corner for i in range(3))
-    return float(np.einsum('ij,ij->i', a, np.cross(b, c)).sum() / 6.0)
+    return float(np.einsum('ij,ij->i', a, cross_rows(b, c)).sum() / 6.0)
 
 
 class _Unbuilt(Exception):

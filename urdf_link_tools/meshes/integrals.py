@@ -123,8 +123,23 @@ def distinct(values: np.ndarray) -> np.ndarray:
 
 def cross(triangles: np.ndarray) -> np.ndarray:
     """Return each triangle's (b - a) x (c - a): twice its area along its normal."""
-    vectors = np.diff(triangles, axis=1)
-    return np.cross(vectors[:, 0], vectors[:, 1])
+    return cross_rows(triangles[:, 1] - triangles[:, 0], triangles[:, 2] - triangles[:, 1])
+
+
+def cross_rows(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """
+    Return the cross product of each row of ``a`` (n, 3) with the same row of ``b``.
+
+    The same products and differences as ``np.cross``, so the same bits, without its
+    axis handling: 10-20 microseconds less a call, which a mesh's measure makes a dozen of.
+    """
+    a0, a1, a2 = a[:, 0], a[:, 1], a[:, 2]
+    b0, b1, b2 = b[:, 0], b[:, 1], b[:, 2]
+    out = np.empty((len(a), 3), dtype=np.result_type(a, b))
+    np.subtract(a1 * b2, a2 * b1, out=out[:, 0])
+    np.subtract(a2 * b0, a0 * b2, out=out[:, 1])
+    np.subtract(a0 * b1, a1 * b0, out=out[:, 2])
+    return out
 
 
 def mass_properties(triangles: np.ndarray, crosses: np.ndarray) -> MassProperties:
