@@ -231,3 +231,53 @@ def test_sizes_near_the_float_limit_are_no_internal_error_nor_a_claim(tmp_path):
         rules = {f.rule for f in analyze(parse_urdf_string(text, str(tmp_path / 'r.urdf')))
                  .findings}
         assert 'internal-error' not in rules and 'inertia-exceeds-extent' not in rules, rules
+
+
+def _corpus_points(limit: int = 120):
+    library = MeshLibrary(use_ament_index=False)
+    found = []
+    for path in sorted(corpus.mesh_files('.stl') + corpus.mesh_files('.dae'))[:limit]:
+        mesh = library.load(str(path), (1.0, 1.0, 1.0), None)
+        if hasattr(mesh, 'vertices') and len(mesh.vertices) <= 50_000:
+            found.append(np.asarray(mesh.vertices, dtype=np.float64))
+    return found
+
+
+def test_native_volume_is_the_volume_of_the_native_hull():
+    # A closed part asks only its hull's volume: coal's, without the triangles.
+    rng = np.random.default_rng(11)
+    random_sets = [rng.normal(size=(int(rng.integers(32, 300)), 3)) * (1.0, 0.01, 3.0) + 50.0
+                   for _ in range(200)]
+    grid = [np.round(rng.uniform(-1, 1, size=(200, 3)), 1) for _ in range(50)]  # coplanar
+    compared = 0
+    for points in _corpus_points() + random_sets + grid:
+        native = hull.native_hull(points)
+        volume = hull.native_volume(points)
+        if native is None:
+            assert volume is None
+            continue
+        assert volume == pytest.approx(hull.enclosed_volume(native), rel=1e-12)
+        compared += 1
+    assert compared > 200
+    assert hull.native_volume(np.zeros((40, 3))) is None  # flat: no hull either way
+    assert hull.native_volume(rng.normal(size=(20, 3))) is None  # few points: NumPy's hull
+
+
+def test_a_closed_part_crossing_itself_is_measured_by_its_hull_past_the_native_size():
+    # Two overlapping spheres of 162 vertices each: closed, outward, and their surface
+    # integral counts the shared lens twice. Their volume, centre and inertia are the hull's.
+    import trimesh
+    from urdf_link_tools.meshes.reading import RawMesh
+    from urdf_link_tools.meshes.solid import measure_solid
+    sphere = trimesh.creation.icosphere(subdivisions=2, radius=0.1)
+    vertices = np.concatenate([sphere.vertices, sphere.vertices + (0.1, 0.0, 0.0)])
+    faces = np.concatenate([sphere.faces, sphere.faces + len(sphere.vertices)])
+    assert len(vertices) >= hull.NATIVE_MIN_POINTS
+    raw = RawMesh(vertices=vertices, faces=faces, unit_scale=1.0, size_bytes=0)
+    solid = measure_solid(raw)
+    expected = trimesh.Trimesh(vertices, faces).convex_hull
+    assert solid.self_intersecting and solid.volume_source == 'convex hull'
+    assert solid.volume == pytest.approx(expected.volume, rel=1e-9)
+    assert solid.hull_volume == pytest.approx(expected.volume, rel=1e-9)
+    assert solid.center_mass == pytest.approx(np.asarray(expected.center_mass), abs=1e-12)
+    assert solid.unit_inertia == pytest.approx(np.asarray(expected.moment_inertia), rel=1e-7)

@@ -156,6 +156,34 @@ def native_hull(points: np.ndarray) -> Optional[Hull]:
         return None
 
 
+def native_volume(points: np.ndarray) -> Optional[float]:
+    """
+    Return the volume of the hull by coal's Qhull where :func:`native_hull` would build one.
+
+    A closed part needs its hull's volume only (the test of crossing itself, the density
+    bound): coal computes it in C++ (``computeVolume``), without the call per triangle that
+    :func:`native_hull`'s triangles cost (half of measuring a small part). It agreed with
+    :func:`enclosed_volume` of :func:`native_hull` to 2e-14 on the 594 meshes of
+    example-robot-data and 3,000 random point sets (test_meshes_hull_native.py).
+
+    :return: the volume, or None (too few points, no coal, flat, thin or refused)
+    """
+    points = np.asarray(points, dtype=np.float64)
+    if not native_first(len(points)):
+        return None
+    try:
+        built = _coal_convex(points)
+    except _Flat:
+        return None
+    if built is None:
+        return None
+    convex, _, scale = built
+    if convex.num_points < 4 or convex.num_polygons < 4:
+        return None
+    volume = float(convex.computeVolume()) * scale ** 3
+    return volume if math.isfinite(volume) and volume > 0.0 else None
+
+
 def coal_installed() -> bool:
     """Return True when coal can be imported, without importing it (35 ms, 29 MB)."""
     if 'coal' in sys.modules:
@@ -240,26 +268,10 @@ def _coal_hull(original: np.ndarray) -> Optional[Hull]:
 
     :raises _Flat: for points in a plane, a line or one place
     """
-    if not coal_installed():
+    built = _coal_convex(original)
+    if built is None:
         return None
-    # Qhull's precision is relative to the biggest coordinate: about the centre, and beyond
-    # MAX_COORDINATE in a unit box (near 1e307, products overflowed and Qhull ended the
-    # process: a 10 kB OBJ killed the check and the node).
-    centre = original.min(axis=0) / 2.0 + original.max(axis=0) / 2.0
-    scale = float(np.max(original.max(axis=0) - original.min(axis=0)))
-    if not (math.isfinite(scale) and np.all(np.isfinite(centre))):
-        return None
-    scale = scale if scale > MAX_COORDINATE else 1.0
-    points = (original - centre) / scale if scale != 1.0 else original - centre
-    extent = float(np.max(points.max(axis=0) - points.min(axis=0)))
-    # One extreme tetrahedron for both tests: flat (as the NumPy hull would say) and too
-    # thin for Qhull (as coal_qhull would refuse it).
-    thinnest = _thinnest(points)[0] if np.all(np.isfinite(points)) else math.nan
-    if not thinnest > _EPS * extent:
-        raise _Flat()
-    convex = _qhull(points, True) if thinnest > NATIVE_MIN_WIDTH * extent else None
-    if convex is None:  # thin, or refused: the other hulls decide
-        return None
+    convex, centre, scale = built
     corners = np.asarray(convex.points(), dtype=np.float64).reshape(-1, 3)
     if scale != 1.0:
         corners = corners * scale
@@ -281,6 +293,35 @@ def _coal_hull(original: np.ndarray) -> Optional[Hull]:
     except _Unbuilt:
         return None
     return Hull(corners + centre, simplices)
+
+
+def _coal_convex(original: np.ndarray) -> Optional[Tuple[object, np.ndarray, float]]:
+    """
+    Return coal's hull of points (its Convex), the centre it is about and its scale; or None.
+
+    :raises _Flat: for points in a plane, a line or one place
+    """
+    if not coal_installed():
+        return None
+    # Qhull's precision is relative to the biggest coordinate: about the centre, and beyond
+    # MAX_COORDINATE in a unit box (near 1e307, products overflowed and Qhull ended the
+    # process: a 10 kB OBJ killed the check and the node).
+    centre = original.min(axis=0) / 2.0 + original.max(axis=0) / 2.0
+    scale = float(np.max(original.max(axis=0) - original.min(axis=0)))
+    if not (math.isfinite(scale) and np.all(np.isfinite(centre))):
+        return None
+    scale = scale if scale > MAX_COORDINATE else 1.0
+    points = (original - centre) / scale if scale != 1.0 else original - centre
+    extent = float(np.max(points.max(axis=0) - points.min(axis=0)))
+    # One extreme tetrahedron for both tests: flat (as the NumPy hull would say) and too
+    # thin for Qhull (as coal_qhull would refuse it).
+    thinnest = _thinnest(points)[0] if np.all(np.isfinite(points)) else math.nan
+    if not thinnest > _EPS * extent:
+        raise _Flat()
+    convex = _qhull(points, True) if thinnest > NATIVE_MIN_WIDTH * extent else None
+    if convex is None:  # thin, or refused: the other hulls decide
+        return None
+    return convex, centre, scale
 
 
 def surface_hull(points: np.ndarray, faces: np.ndarray) -> Optional[Hull]:

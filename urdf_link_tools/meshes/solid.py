@@ -41,7 +41,7 @@ from typing import Optional, Tuple
 
 import numpy as np
 
-from urdf_link_tools.meshes.hull import (convex_hull, enclosed_volume, Hull, native_hull,
+from urdf_link_tools.meshes.hull import (convex_hull, enclosed_volume, Hull, native_volume,
                                          surface_hull)
 from urdf_link_tools.meshes.integrals import (cross, mass_properties, MassProperties,
                                               merge_positions)
@@ -207,23 +207,29 @@ def _measure(raw: RawMesh) -> Solid:
         inside_out = volume < 0.0
         if not abs(volume) > tiny:
             return _unmeasured(None, watertight, consistent, flat=True)
-        # coal's Qhull first; else a convex part is its own hull (one matrix product).
-        native = native_hull(vertices)
-        hull, why = native if native is not None else surface_hull(
-            vertices, faces[:, ::-1] if inside_out else faces), ''
-        if hull is None and len(vertices) > _DIRECT_HULL and \
-                abs(volume) <= _inner_hull_volume(vertices):
-            # Below the hull of some of its points, so below its hull: decided without the
-            # full hull (Qhull on every vertex cost 2 s at 160,000).
-            return _solid(properties, 'mesh', watertight, consistent, inside_out)
-        if hull is None:
-            hull, why = convex_hull(vertices, native=False)
-        bound = enclosed_volume(hull) if hull is not None else 0.0
-        if hull is not None and abs(volume) > bound * (1.0 + _HULL_TOLERANCE) + tiny:
+        # coal's Qhull first (only the hull's volume is needed here: computed in C++); else
+        # a convex part is its own hull (one matrix product).
+        bound_found = native_volume(vertices)
+        hull, why = None, ''
+        if bound_found is None:
+            hull = surface_hull(vertices, faces[:, ::-1] if inside_out else faces)
+            if hull is None and len(vertices) > _DIRECT_HULL and \
+                    abs(volume) <= _inner_hull_volume(vertices):
+                # Below the hull of some of its points, so below its hull: decided without
+                # the full hull (Qhull on every vertex cost 2 s at 160,000).
+                return _solid(properties, 'mesh', watertight, consistent, inside_out)
+            if hull is None:
+                hull, why = convex_hull(vertices, native=False)
+            if hull is not None:
+                bound_found = enclosed_volume(hull)
+        bound = bound_found if bound_found is not None else 0.0
+        if bound_found is not None and abs(volume) > bound * (1.0 + _HULL_TOLERANCE) + tiny:
             self_intersecting = True
+            if hull is None:  # its volume was coal's: the hull itself is measured below
+                hull, why = convex_hull(vertices)
         else:
             solid = _solid(properties, 'mesh', watertight, consistent, inside_out)
-            return solid if hull is None else replace(solid, hull_volume=bound)
+            return solid if bound_found is None else replace(solid, hull_volume=bound)
     else:
         hull, why = convex_hull(vertices)
     if hull is None or not enclosed_volume(hull) > tiny:
