@@ -248,6 +248,37 @@ def test_blanks_before_the_xml_declaration_are_read_as_assimp_reads_them(tmp_pat
     assert np.array_equal(results[0].faces, results[1].faces)
 
 
+def test_brackets_in_attribute_values_are_read_as_assimp_reads_them(tmp_path):
+    # Assimp's COLLADA export names a converted STL's node id="<STL_BINARY>" (Velodyne's
+    # and Robotnik's sensor meshes): libxml2 and pycollada refuse the '<', Assimp (RViz,
+    # Gazebo, MoveIt) reads the file. It reads as the same file with the value escaped.
+    scene = ONE.replace('<node id="a">', '<node id="<STL_BINARY>" name="<STL_BINARY>">')
+    escaped = ONE.replace('<node id="a">',
+                          '<node id="&lt;STL_BINARY&gt;" name="&lt;STL_BINARY&gt;">')
+    results = []
+    for name, data in (('assimp.dae', document(POLYLIST, scene)),
+                       ('escaped.dae', document(POLYLIST, escaped))):
+        path = tmp_path / name
+        path.write_bytes(data)
+        results.append(reading.read_mesh(str(path), 'dae', BUDGET))
+    assert all(isinstance(result, RawMesh) and result.fallback is None
+               for result in results), results
+    assert np.array_equal(results[0].vertices, results[1].vertices)
+    assert np.array_equal(results[0].faces, results[1].faces) and len(results[0].faces) == 6
+    # Another error beside it is still reported as the file's (not as the repaired copy's).
+    broken = tmp_path / 'broken.dae'
+    broken.write_bytes(document(POLYLIST, scene)[:-40])
+    result = reading.read_mesh(str(broken), 'dae', BUDGET)
+    assert isinstance(result, MeshProblem) and result.rule == 'mesh-unreadable'
+    assert 'lt in attribute' in result.message, result.message
+    # A document type is refused before any repair.
+    doctype = tmp_path / 'doctype.dae'
+    doctype.write_bytes(document(POLYLIST, scene).replace(
+        b'<COLLADA', b'<!DOCTYPE c [<!ENTITY e "x">]>\n<COLLADA', 1))
+    result = reading.read_mesh(str(doctype), 'dae', BUDGET)
+    assert isinstance(result, MeshProblem) and 'document type' in result.message
+
+
 def test_points_no_triangle_uses_are_not_part_of_the_mesh(tmp_path):
     # A source shared by several exported parts: this file's triangles use 4 of its 6
     # points (TRIANGLES uses 0..3); the far ones must not widen its bounds.

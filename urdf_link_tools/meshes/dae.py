@@ -134,7 +134,12 @@ def screen(data: bytes) -> Union[Screened, str]:
     try:
         root, elements = parse_xml(data)
     except etree.XMLSyntaxError as exc:
-        return 'could not be loaded as DAE: it ' + syntax_problem(exc)
+        repaired = _escaped_attribute_brackets(data) \
+            if exc.code == etree.ErrorTypes.ERR_LT_IN_ATTRIBUTE else None
+        parsed = _parsed(repaired) if repaired is not None else None
+        if parsed is None:
+            return 'could not be loaded as DAE: it ' + syntax_problem(exc)
+        data, (root, elements) = repaired, parsed  # type: ignore[assignment]
     docinfo = root.getroottree().docinfo
     if docinfo.internalDTD is not None or docinfo.doctype or docinfo.system_url:
         # The prolog's parse refuses these first; what the whole parse saw is checked anyway.
@@ -145,6 +150,41 @@ def screen(data: bytes) -> Union[Screened, str]:
         data = etree.tostring(root, encoding='UTF-8', xml_declaration=True)
         root, elements = parse_xml(data)
     return Screened(data, root, elements)
+
+
+#: a start tag whose quoted attribute values may hold '<' and '>' (linear: every part of it
+#: is matched one way only)
+_START_TAG = re.compile(rb'<[A-Za-z_][\w:.-]*(?:\s+[\w:.-]+\s*=\s*(?:"[^"]*"|\'[^\']*\'))*'
+                        rb'\s*/?>')
+_QUOTED = re.compile(rb'"[^"]*"|\'[^\']*\'')
+
+
+def _escaped_value(match: 're.Match[bytes]') -> bytes:
+    return match.group(0).replace(b'<', b'&lt;').replace(b'>', b'&gt;')
+
+
+def _escaped_attribute_brackets(data: bytes) -> Optional[bytes]:
+    """
+    Return the file with '<' and '>' in its attribute values escaped, None when none is.
+
+    Assimp's COLLADA exporter names the node of a converted STL ``id="<STL_BINARY>"``
+    (Velodyne's, Robotnik's sensor meshes); XML forbids a '<' there, and libxml2, pycollada
+    and trimesh refuse the file, but Assimp (RViz, MoveIt, Gazebo) and tinyxml2 read it.
+    Escaped, it means what those readers read. Only start tags are rewritten, and the
+    result is screened like any file.
+    """
+    def tag(match: 're.Match[bytes]') -> bytes:
+        text = match.group(0)
+        return text[:1] + _QUOTED.sub(_escaped_value, text[1:])
+    repaired = _START_TAG.sub(tag, data)
+    return repaired if repaired != data else None
+
+
+def _parsed(data: bytes) -> Optional[Tuple[etree._Element, List[etree._Element]]]:
+    try:
+        return parse_xml(data)
+    except etree.XMLSyntaxError:
+        return None
 
 
 #: libxml2's error types (its own names, never the file's text) -> what they mean
