@@ -122,3 +122,17 @@ def test_rotated_inertial_frames_on_many_links_are_one_note(count):
         '</robot>'), CheckConfig(check_meshes=False)).findings
     (alone,) = [f for f in single if f.rule == 'inertial-origin-rotated']
     assert note.suggestion == 'each link its own; for p0: ' + alone.suggestion
+
+
+@pytest.mark.parametrize('targets, said', [
+    (None, True), (('mujoco',), True), (('mujoco', 'rviz'), True),
+    (('rviz',), False), (('gazebo', 'moveit', 'kdl', 'pinocchio'), False),
+])
+def test_the_note_is_about_mujoco_and_made_for_it_only(targets, said):
+    # Only MuJoCo's importer (3.3.7 to 3.12) dropped the rotation: urdfdom, KDL, Pinocchio,
+    # Gazebo and RViz apply it, so the note is no business of a robot not loaded in MuJoCo.
+    text = ROBOT.format(rpy='0 0.4 0', ixx=0.01, iyy=0.02, izz=0.03, ixy=0.0)
+    config = CheckConfig(check_meshes=False) if targets is None else CheckConfig(
+        check_meshes=False, targets=frozenset(targets))
+    findings = analyze(parse_urdf_string(text), config).findings
+    assert any(f.rule == 'inertial-origin-rotated' for f in findings) == said

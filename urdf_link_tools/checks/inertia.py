@@ -796,7 +796,10 @@ ROTATION_INVARIANT = 1e-3
 def _check_rotated(ctx: CheckContext, link: Link) -> Iterator[Finding]:
     """Note a rotated inertial frame: simulators disagree on it (portability)."""
     inertial = link.inertial
-    if inertial is None:
+    # A claim about MuJoCo's importer (the other readers honour the rotation): not made
+    # when MuJoCo is not a target.
+    severity = severity_for(ctx.config.targets, {'mujoco': Severity.INFO})
+    if inertial is None or severity is None:
         return
     rpy = inertial.origin.rpy
     values = inertial.inertia.as_tuple()
@@ -812,7 +815,7 @@ def _check_rotated(ctx: CheckContext, link: Link) -> Iterator[Finding]:
     moments, axes = principal_moments(inertial.inertia)
     principal_rpy = _matrix_to_rpy(rotation @ axes)
     yield ctx.finding(
-        'inertial-origin-rotated', Severity.INFO,
+        'inertial-origin-rotated', severity,
         f'the inertial frame is rotated (rpy {fmt_vector(rpy)})'
         + (f' and the tensor also has products ({fmt_vector(products)})' if any(products)
            else '')
