@@ -208,6 +208,10 @@ def test_mujoco_refuses_a_repeated_child_it_reads(tmp_path, parent, tag, refused
         assert f"repeated element: '{tag}'" in found[0].message
         # urdfdom's view is said there, once: not again as the parse note.
         assert 'where urdfdom uses the first' in found[0].message
+        if tag != 'material':  # the element is named with its article
+            where = "in link 'arm'" if parent == 'link' else (
+                f"in an {parent} of 'arm'" if parent == 'inertial' else f'in a {parent}')
+            assert f'<{tag}> {where}' in found[0].message, found[0].message
         assert f'parse-duplicate-{tag}' not in {f.rule for f in findings}
     others, _ = check(tmp_path, text, {'gazebo', 'moveit', 'rviz', 'kdl', 'pinocchio'})
     assert not [f for f in others if f.rule.startswith('mujoco-')]

@@ -199,6 +199,11 @@ def check_mujoco(ctx: CheckContext) -> Iterator[Finding]:
 COVERED_NOTES = ('mujoco-covered-notes', None)
 
 
+def _article(word: str) -> str:
+    """Return 'an' before a vowel ('an inertial'), else 'a' ('a joint')."""
+    return 'an' if word[:1].lower() in 'aeiou' else 'a'
+
+
 def _repeated(ctx: CheckContext) -> Iterator[Finding]:
     """Report the repeated children MuJoCo refuses: materials apart (their own rule)."""
     materials, others = [], []
@@ -225,8 +230,8 @@ def _repeated(ctx: CheckContext) -> Iterator[Finding]:
         # Named by link: one macro line made for each side reads '(line 239)' twice (ARI).
         kinds = ', '.join(dict.fromkeys(
             (f"<{tag}> in link '{note.link}'" if parent == 'link' else
-             f"<{tag}> in a {parent} of '{note.link}'" if note.link else
-             f'<{tag}> in a {parent}') + f' (line {note.line})'
+             f"<{tag}> in {_article(parent)} {parent} of '{note.link}'" if note.link else
+             f'<{tag}> in {_article(parent)} {parent}') + f' (line {note.line})'
             for parent, tag, note in others[:5]))
         first = others[0]
         yield ctx.finding(
