@@ -542,6 +542,59 @@ def test_a_dependencys_macro_findings_name_it_and_can_be_left_out(tmp_path):
                for f in kept['findings'] if f['link'] == 'cam_link')
 
 
+def test_a_robot_wide_finding_about_one_link_of_a_dependency_is_its_too(tmp_path):
+    # A camera macro repeating its joint's <origin>: MuJoCo refuses the robot, said once for
+    # the robot (mujoco-repeated-element) naming the one link. It is the camera package's,
+    # and --ignore-package drops it (CI exited 2 for a vendor's macro). The same fault in
+    # two macros of two packages names both links: not one package's, so not marked.
+    workspace = tmp_path / 'src'
+    for name in ('my_robot', 'vendor_cam', 'other_cam'):
+        (workspace / name / 'urdf').mkdir(parents=True)
+        (workspace / name / 'package.xml').write_text(
+            f'<?xml version="1.0"?><package format="3"><name>{name}</name></package>')
+    for name in ('vendor_cam', 'other_cam'):
+        (workspace / name / 'urdf' / 'cam.urdf.xacro').write_text(
+            f'<robot xmlns:xacro="http://www.ros.org/wiki/xacro"><xacro:macro name="{name}" '
+            'params="parent"><joint name="${parent}_cam" type="fixed"><parent '
+            'link="${parent}"/><child link="${parent}_cam_link"/><origin xyz="0 0 0.1"/>'
+            '<origin xyz="0 0 0.2"/></joint><link name="${parent}_cam_link"><inertial>'
+            '<mass value="0.1"/><inertia ixx="1e-5" ixy="0" ixz="0" iyy="1e-5" iyz="0" '
+            'izz="1e-5"/></inertial><collision><geometry><box size="0.03 0.03 0.03"/>'
+            '</geometry></collision></link></xacro:macro></robot>')
+    top = workspace / 'my_robot' / 'urdf' / 'robot.urdf.xacro'
+
+    def robot(calls: str) -> None:
+        top.write_text(
+            '<robot name="my_robot" xmlns:xacro="http://www.ros.org/wiki/xacro">'
+            '<xacro:include filename="$(find vendor_cam)/urdf/cam.urdf.xacro"/>'
+            '<xacro:include filename="$(find other_cam)/urdf/cam.urdf.xacro"/>'
+            '<link name="base_link"/>' + calls + '</robot>')
+    args = [str(top), f'--package-dir=vendor_cam={workspace / "vendor_cam"}',
+            f'--package-dir=other_cam={workspace / "other_cam"}', '--fail-on', 'error']
+
+    def check(*more, cwd):
+        result = subprocess.run(
+            [sys.executable, '-m', 'urdf_link_tools.cli', 'check', '--format', 'json',
+             '--no-meshes', *more], cwd=cwd, capture_output=True, text=True, timeout=120)
+        assert result.returncode in (0, 2), result.stderr
+        return json.loads(result.stdout), result.returncode
+    robot('<xacro:vendor_cam parent="base_link"/>')
+    report, status = check(*args, cwd=str(tmp_path))
+    (refusal,) = [f for f in report['findings'] if f['rule'] == 'mujoco-repeated-element']
+    assert refusal['link'] is None and refusal['links'] == ['base_link_cam_link']
+    assert refusal['values']['package'] == 'vendor_cam' and status == 2
+    assert '--ignore-package vendor_cam' in refusal['suggestion']
+    left, status = check(*args, '--ignore-package', 'vendor_cam', cwd=str(tmp_path))
+    assert not [f for f in left['findings'] if f['rule'] == 'mujoco-repeated-element']
+    assert status == 0
+    robot('<link name="arm"/><joint name="j" type="fixed"><parent link="base_link"/>'
+          '<child link="arm"/></joint><xacro:vendor_cam parent="base_link"/>'
+          '<xacro:other_cam parent="arm"/>')
+    report, status = check(*args, '--ignore-package', 'vendor_cam', cwd=str(tmp_path))
+    (refusal,) = [f for f in report['findings'] if f['rule'] == 'mujoco-repeated-element']
+    assert len(refusal['links']) == 2 and 'package' not in refusal['values'] and status == 2
+
+
 def test_the_robots_own_package_found_elsewhere_is_not_a_dependency(tmp_path):
     # src/my_robot checked, its $(find my_robot) resolved to a built workspace's
     # install/share/my_robot: the same package, by name.
