@@ -110,5 +110,17 @@ def test_bad_srdf_is_a_clear_error(text, message):
         read_srdf(text)
 
 
+def test_a_comment_holding_double_hyphens_is_read_as_srdfdom_reads_it():
+    # Kawasaki's khi_duaro_moveit_config closes a comment with '--!>': srdfdom (TinyXML2)
+    # runs it on to the next '-->' and reads every pair; libxml2 refuses the file.
+    text = (b'<robot name="r">\n<!-- <disable_collisions link1="x" link2="y"/> --!>\n'
+            b'<disable_collisions link1="a" link2="c" reason="Never"/> -->\n'
+            b'<!-- b -- c --><disable_collisions link1="a" link2="b" reason="Adjacent"/>'
+            b'</robot>')
+    assert set(disabled_pairs(read_srdf(text))) == {('a', 'b')}
+    with pytest.raises(UrdfInputError, match='not a well-formed SRDF'):
+        read_srdf(b'<robot name="r"><!-- a -- b --><broken></robot>')
+
+
 def test_written_srdf_is_well_formed_xml(panda):
     assert etree.fromstring(matrix_srdf(panda)).tag == 'robot'

@@ -152,6 +152,12 @@ BODY = ('<link name="a"><inertial><mass value="1"/><inertia ixx="1" ixy="0" ixz=
     (f'<robot name="r">\n{BODY}</robot>\n\0', 'parse-trailing-nul', 3, 'a NUL byte follows'),
     (f'\n<?xml version="1.0"?>\n<robot name="r">\n{BODY}</robot>\0\0\n\0',
      'parse-trailing-nul', 4, '3 NUL bytes follow'),
+    # hand-edited comments: '--' inside, or Kawasaki's '--!>' (the comment runs on to the
+    # next '-->' in TinyXML2), or '--->'
+    (f'<robot name="r">\n<!-- a -- b -->\n{BODY}</robot>', 'parse-comment-double-hyphen',
+     2, "a comment holds '--'"),
+    (f'<robot name="r">\n<!-- off --!> <material name="b"/> -->\n{BODY}<!-- end --->\n</robot>',
+     'parse-comment-double-hyphen', 2, "a comment holds '--'"),
 ])
 def test_what_urdfdom_and_mujoco_read_is_read_with_a_warning(text, rule, line, said):
     # TinyXML2 (urdfdom, Bullet, MuJoCo) reads these; libxml2 and expat refuse them.
@@ -171,7 +177,7 @@ def test_what_urdfdom_and_mujoco_read_is_read_with_a_warning(text, rule, line, s
         assert 'xacro' in note.message
         with pytest.raises(Exception, match='XML or text declaration not at start'):
             xml.dom.minidom.parseString(text)
-    elif rule == 'parse-trailing-nul':
+    elif rule in ('parse-trailing-nul', 'parse-comment-double-hyphen'):
         assert 'xacro' in note.message
         with pytest.raises(Exception, match='invalid token'):
             xml.dom.minidom.parseString(text.lstrip('\n'))

@@ -131,6 +131,10 @@ PARSE_REFUSAL_RULES = (
          'urdf_parser_py and xmllint with libxml2 2.14 (2.9 reads it)',
          'remove the bytes after </robot>', 'XML 1.0 (2.2 Characters: NUL is no XML '
          'character)'),
+    Rule('parse-comment-double-hyphen', Severity.WARNING, "a comment holds '--' (or ends "
+         "with '--!>' or '--->')", 'urdfdom, srdfdom and MuJoCo (TinyXML2) read the file, a '
+         "comment ending at the first '-->'; xacro (xml.dom.minidom), urdf_parser_py and "
+         'xmllint refuse it', "remove the '--' from the comment", 'XML 1.0 (2.5 Comments)'),
     Rule('parse-default-namespace', Severity.WARNING, '<robot> declares a default namespace '
          '(xmlns="...", as Drake\'s examples do)', 'urdfdom, xacro and MuJoCo read the plain '
          'names; namespace-aware readers (urdf_parser_py, lxml-based tools) find no <robot>',

@@ -25,13 +25,14 @@ written where the first of them was.
 
 from __future__ import annotations
 
-from typing import Dict, List, Tuple, Union
+from typing import Dict, List, Optional, Tuple, Union
 
 from lxml import etree
 
 from urdf_link_tools.collision.adjacency import Pair, pair
 from urdf_link_tools.collision.matrix import CollisionMatrix, REASONS
 from urdf_link_tools.errors import UrdfInputError
+from urdf_link_tools.parser.xml import comments_without_double_hyphens
 
 TAG = 'disable_collisions'
 COMMENT = ('DISABLE COLLISIONS: computed by urdf-link-tools collisions as MoveIt Setup '
@@ -83,7 +84,12 @@ def read_srdf(data: Union[str, bytes]) -> etree._Element:
     try:
         root = etree.fromstring(data, parser)
     except etree.XMLSyntaxError as exc:
-        raise UrdfInputError(f'not a well-formed SRDF: {exc}') from None
+        # srdfdom (TinyXML2) reads '--' in a comment, ending it at the first '-->'
+        # (Kawasaki's duaro SRDF closes one with '--!>'): so is it read here.
+        root = _with_double_hyphens(data, parser) \
+            if exc.code == etree.ErrorTypes.ERR_HYPHEN_IN_COMMENT else None
+        if root is None:
+            raise UrdfInputError(f'not a well-formed SRDF: {exc}') from None
     dtd = root.getroottree().docinfo.internalDTD if root is not None else None
     if dtd is not None and any(True for _ in dtd.iterentities()):
         raise UrdfInputError('the SRDF declares XML entities (<!ENTITY ...>), which are '
@@ -91,6 +97,16 @@ def read_srdf(data: Union[str, bytes]) -> etree._Element:
     if root is None or root.tag != 'robot':
         raise UrdfInputError('not an SRDF: the root element is not <robot>')
     return root
+
+
+def _with_double_hyphens(data: bytes, parser: etree.XMLParser) -> Optional[etree._Element]:
+    fixed, changed = comments_without_double_hyphens(data)
+    if changed is None:
+        return None
+    try:
+        return etree.fromstring(fixed, parser)
+    except etree.XMLSyntaxError:
+        return None
 
 
 def disabled_pairs(root: etree._Element) -> Dict[Pair, str]:

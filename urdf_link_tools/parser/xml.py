@@ -146,6 +146,8 @@ def load_xml(data: Union[str, bytes]) -> Tuple[etree._Element, List[Finding]]:
         root = etree.fromstring(raw, strict)
     except etree.XMLSyntaxError as exc:
         root = _without_declaration(raw, encoding, notes)
+        if root is None and exc.code == etree.ErrorTypes.ERR_HYPHEN_IN_COMMENT:
+            root = _without_double_hyphens(raw, encoding, notes)
         if root is not None:
             return _checked(_plain_robot(root, notes)), notes
         # The parser's own log: the exception's also holds earlier parses' errors.
@@ -226,6 +228,60 @@ def _without_declaration(raw: bytes, encoding: Optional[str],
         element='<?xml?>', line=raw.count(b'\n', 0, match.start(3)) + 1,
         suggestion='write <?xml version="1.0"?> as the very first bytes of the file, or '
                    'remove the declaration'))
+    return root
+
+
+def comments_without_double_hyphens(raw: bytes) -> Tuple[bytes, Optional[int]]:
+    """
+    Return the document with no '--' in its comments, and the line of the first changed.
+
+    XML forbids '--' in a comment; TinyXML2 (urdfdom, srdfdom, MuJoCo) ends a comment at
+    the first '-->' and reads the rest (Kawasaki's duaro SRDF closes one with '--!>': the
+    comment runs on to the next '-->'). Each comment, so delimited, loses its double
+    hyphens in the copy; every line keeps its number. (None, the document) when none had.
+    """
+    parts: List[bytes] = []
+    first: Optional[int] = None
+    done = 0
+    start = raw.find(b'<!--')
+    while start >= 0:
+        end = raw.find(b'-->', start + 4)
+        if end < 0:
+            break
+        body = raw[start + 4:end]
+        fixed = body.replace(b'--', b'-~')
+        if fixed.endswith(b'-'):
+            fixed = fixed[:-1] + b'~'  # '--->' closes it in TinyXML2; XML wants no '-' there
+        if fixed != body:
+            parts += [raw[done:start + 4], fixed]
+            done = end
+            if first is None:
+                first = raw.count(b'\n', 0, start) + 1
+        start = raw.find(b'<!--', end + 3)
+    return (b''.join(parts) + raw[done:], first) if first is not None else (raw, None)
+
+
+def _without_double_hyphens(raw: bytes, encoding: Optional[str],
+                            notes: List[Finding]) -> Optional[etree._Element]:
+    """Read a document whose comments hold '--', as urdfdom does, with a note; else None."""
+    fixed, first = comments_without_double_hyphens(raw)
+    if first is None:
+        return None
+    try:
+        root = etree.fromstring(fixed, _make_parser(encoding))
+    except etree.XMLSyntaxError:
+        return None
+    if root is None:
+        return None
+    notes.append(Finding(
+        rule='parse-comment-double-hyphen', severity=Severity.WARNING,
+        message="a comment holds '--', which XML forbids: urdfdom (robot_state_publisher, "
+                'RViz), MoveIt (srdfdom) and MuJoCo read the file (a comment ends at the '
+                "first '-->'), and so does this checker, but XML readers refuse it: xacro "
+                '(xml.dom.minidom), urdf_parser_py, xmllint',
+        element='<!-- -->', line=first,
+        suggestion="remove the '--' from the comment (write '-' or '=='), or end it with "
+                   "'-->' where '--!>' or '--->' ends it"))
     return root
 
 
