@@ -429,6 +429,41 @@ def test_xacro_directives_without_their_prefix_are_said_and_not_skipped(tmp_path
                      ('parse-xacro-unprefixed', 'warning', 5)], row['findings']
 
 
+def test_macro_calls_without_their_prefix_are_said_where_written(tmp_path):
+    # Velodyne's example.urdf.xacro calls <VLP-16 ...> and <HDL-32E ...> without xacro::
+    # xacro 2 leaves them in the output, URDF readers ignore them, and both lidars were
+    # missing without a word. A macro named as a URDF element ('transmission') beside real
+    # <transmission> elements says nothing.
+    part = tmp_path / 'lidars.urdf.xacro'
+    part.write_text(
+        '<robot xmlns:xacro="http://www.ros.org/wiki/xacro">'
+        + ''.join(f'<xacro:macro name="{name}" params="parent name"><joint name="${{name}}_j" '
+                  'type="fixed"><parent link="${parent}"/><child link="${name}"/></joint>'
+                  '<link name="${name}"/></xacro:macro>' for name in ('VLP-16', 'HDL-32E'))
+        + '<xacro:macro name="transmission" params="joint"><transmission name="${joint}_t">'
+          '<type>transmission_interface/SimpleTransmission</type><joint name="${joint}"/>'
+          '</transmission></xacro:macro></robot>')
+    path = tmp_path / 'robot.urdf.xacro'
+    path.write_text('<?xml version="1.0"?>\n<robot xmlns:xacro="http://www.ros.org/wiki/xacro"'
+                    f' name="r">\n  <xacro:include filename="{part}"/>\n'
+                    '  <link name="base_link"/>\n'
+                    '  <VLP-16 parent="base_link" name="top"/>\n'
+                    '  <xacro:HDL-32E parent="base_link" name="front"/>\n'
+                    '  <HDL-32E parent="base_link" name="rear"/>\n'
+                    '  <xacro:transmission joint="front_j"/>\n</robot>\n')
+    status, out, _ = run(['check', str(path), '--format', 'jsonl', '--no-meshes'])
+    (row,) = [json.loads(line) for line in out.splitlines() if line.strip()]
+    found = [(f['rule'], f['severity'], f['line'], f['message'].split(':')[0])
+             for f in row['findings'] if f['rule'] == 'parse-xacro-unprefixed']
+    assert found == [
+        ('parse-xacro-unprefixed', 'warning', 5, "<VLP-16> calls the macro 'VLP-16' without the "
+         'xacro'),
+        ('parse-xacro-unprefixed', 'warning', 7, "<HDL-32E> calls the macro 'HDL-32E' without "
+         'the xacro')], row['findings']
+    assert all(f['suggestion'].startswith('write <xacro:') for f in row['findings']
+               if f['rule'] == 'parse-xacro-unprefixed')
+
+
 def test_a_robot_of_another_readers_elements_says_what_it_holds(tmp_path):
     # Bullet's reduced_*.urdf: a <robot> holding only <reduced_deformable>. robot-empty said
     # "no <link> elements" and nothing of why; it names what the file holds instead.

@@ -249,7 +249,7 @@ _MACRO_FILE = ('xacro expanded it to a document without <robot> and without any 
 def _cmd_info(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     loaded = _load(args, args.robot, err, own_package(args, args.robot))
     try:
-        robot = parse_urdf_string(loaded.data, loaded.source)
+        robot = parse_urdf_string(loaded.data, loaded.source, loaded.macros)
     except UrdfStructureError:
         if not (loaded.expanded and _no_links(loaded.data)):
             raise
@@ -361,7 +361,7 @@ def _check_robot(path: str, args: argparse.Namespace, config, baseline, out: Tex
     loaded = _load(args, path, err, own)
     data, source = loaded.data, loaded.source
     try:
-        robot = parse_urdf_string(data, source)
+        robot = parse_urdf_string(data, source, loaded.macros)
     except UrdfStructureError:
         # A ROS 1 file of macros has another root (<root>, as Kinova's and the PR2's
         # sensors): xacro expands it to no link at all, which is no robot to check.

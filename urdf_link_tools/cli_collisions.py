@@ -105,7 +105,7 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             raise cli.UsageError(f'-o {args.output}: cannot write: {refused}')
     own = cli.own_package(args, args.robot)
     loaded = cli._load(args, args.robot, err, own)
-    robot = parse_urdf_string(loaded.data, loaded.source)
+    robot = parse_urdf_string(loaded.data, loaded.source, loaded.macros)
     packages = cli._given_packages(args)
     if own is not None:
         packages.setdefault(*own)

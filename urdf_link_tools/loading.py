@@ -27,7 +27,7 @@ import logging
 import os
 import re
 import sys
-from typing import BinaryIO, Iterable, Optional, Tuple, TYPE_CHECKING
+from typing import BinaryIO, FrozenSet, Iterable, Optional, Tuple, TYPE_CHECKING
 
 from urdf_link_tools.errors import UrdfInputError
 from urdf_link_tools.findings import Finding, internal_error, sort_key
@@ -95,6 +95,7 @@ class LoadedDescription:
     :param tool_failures: what of this tool failed while reading it (the xacro source
         tracer): :meth:`locate` adds each as an internal-error finding
     :param files: the other files the expansion read (xacro includes, YAML files)
+    :param macros: for xacro input, the names of the macros its files define
     """
 
     data: bytes
@@ -103,6 +104,7 @@ class LoadedDescription:
     notes: Tuple[str, ...] = ()
     tool_failures: Tuple['ToolFailure', ...] = ()
     files: Tuple[str, ...] = ()
+    macros: FrozenSet[str] = frozenset()
 
     @property
     def expanded(self) -> bool:
@@ -167,7 +169,7 @@ def load_input(path: str, max_bytes: int = DESCRIPTION_MAX_BYTES,
         expansion = expand_xacro(path, options, display=path)
         return LoadedDescription(expansion.data, source, expansion.source_map,
                                  expansion.notes, expansion.tool_failures,
-                                 expansion.files)
+                                 expansion.files, expansion.macros)
     try:
         with open(path, 'rb') as stream:
             data = read_bounded(stream, max_bytes, path)

@@ -79,9 +79,11 @@ PARSE_NOTE_RULES = (
          'programs that read it will fail on it', 'fix the element', 'URDF link specification'),
     Rule('parse-xacro-unprefixed', Severity.WARNING,
          "a xacro directive without its xacro: prefix at the top of <robot> (NAO's "
-         '<include filename="..."/>)', 'xacro (2.x, ROS 2) processes only prefixed '
+         '<include filename="..."/>), or a call of a macro the files define (Velodyne\'s '
+         'example: <VLP-16 .../>)', 'xacro (2.x, ROS 2) processes only prefixed '
          'directives and leaves it in the output as it is; URDF readers ignore it: the file '
-         'is not included, the macro or property not defined',
+         'is not included, the macro or property not defined, the links and joints of the '
+         'macro missing',
          'write <xacro:include .../> (and declare xmlns:xacro="http://www.ros.org/wiki/xacro" '
          'on <robot>)', 'xacro (ROS 2: prefixed directives only)'),
     Rule('robot-name-missing', Severity.ERROR, 'the <robot> has no name attribute',

@@ -25,7 +25,7 @@ elements; this module puts the robot together.
 from __future__ import annotations
 
 import gc
-from typing import List, Optional, Sequence, Set, Tuple, Union
+from typing import AbstractSet, List, Optional, Sequence, Set, Tuple, Union
 
 from lxml import etree
 
@@ -46,13 +46,18 @@ _URDF_TOP_LEVEL = frozenset({'link', 'joint', 'material', 'gazebo', 'transmissio
 #: xacro's directives that xacro 1 read without their prefix, and the attribute each has
 _XACRO_DIRECTIVES = {'include': 'filename', 'macro': 'name', 'property': 'name',
                      'arg': 'name', 'insert_block': 'name'}
+#: elements URDF and its extensions write at the top of <robot>: never a call without xacro:,
+#: even where a macro has the name (a macro 'transmission' beside real ones)
+_URDF_TOP_LEVEL = frozenset(('link', 'joint', 'material', 'gazebo', 'transmission',
+                             'ros2_control', 'sensor'))
 _XACRO_LOST = {'include': 'the file it names is not included',
                'macro': 'the macro is not defined', 'property': 'the property is not defined',
                'arg': 'the argument is not declared', 'insert_block': 'the block is not inserted'}
 
 
 def robot_from_element(root: etree._Element, source: Optional[str] = None,
-                       notes: Sequence[Finding] = ()) -> Robot:
+                       notes: Sequence[Finding] = (), macros: AbstractSet[str] = frozenset()
+                       ) -> Robot:
     """
     Build the model from a parsed ``<robot>`` element.
 
@@ -63,6 +68,8 @@ def robot_from_element(root: etree._Element, source: Optional[str] = None,
     :param root: the document's root element
     :param source: path of the file the text came from, used to resolve relative meshes
     :param notes: findings made while reading the XML, kept first
+    :param macros: for a xacro expansion, the names of the macros its files define: an
+        element at the top named as one is a call without the xacro: prefix
     :return: the robot model
     :raises UrdfStructureError: when the root element is not ``<robot>``
     """
@@ -121,6 +128,12 @@ def robot_from_element(root: etree._Element, source: Optional[str] = None,
                      f'ignore it, so {_XACRO_LOST[tag]}',
                      f'write <xacro:{tag} {what}="..."> and declare '
                      'xmlns:xacro="http://www.ros.org/wiki/xacro" on <robot>')
+        elif isinstance(tag, str) and tag in macros and tag not in _URDF_TOP_LEVEL:
+            ctx.note('parse-xacro-unprefixed', child,
+                     f"<{tag}> calls the macro '{tag}' without the xacro: prefix: xacro (2.x, "
+                     'ROS 2) leaves it in the output as it is and URDF readers ignore it, so '
+                     'the links and joints the macro makes are missing',
+                     f'write <xacro:{tag} .../>')
         elif tag == 'transmission' or tag == 'ros2_control':
             # A transmission's joints; a ros2_control joint with a command interface (one
             # with state interfaces only is read, not driven).
@@ -215,12 +228,14 @@ def _self_collide(extension: etree._Element, current: bool) -> bool:
     return current
 
 
-def parse_urdf_string(text: Union[str, bytes], source: Optional[str] = None) -> Robot:
+def parse_urdf_string(text: Union[str, bytes], source: Optional[str] = None,
+                      macros: AbstractSet[str] = frozenset()) -> Robot:
     """
     Parse URDF text.
 
     :param text: the URDF document
     :param source: path of the file it came from, if any
+    :param macros: for a xacro expansion, the names of the macros its files define
     :return: the robot model
     :raises UrdfError: (a subclass) when the text cannot be read as a URDF
     """
@@ -231,7 +246,7 @@ def parse_urdf_string(text: Union[str, bytes], source: Optional[str] = None) -> 
     enabled = gc.isenabled()
     gc.disable()
     try:
-        return robot_from_element(root, source, notes)
+        return robot_from_element(root, source, notes, macros)
     finally:
         if enabled:
             gc.enable()

@@ -40,7 +40,7 @@ import json
 import os
 import resource
 import sys
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, List, Optional, Set, Tuple
 from xml.dom import minidom
 import xml.parsers.expat
 
@@ -75,6 +75,9 @@ def set_limits(limits: Dict[str, int]) -> None:
 #: what $(arg NAME) of an argument without a value reads as, only for the expansion to go on
 #: and find the others: '0' is false in <xacro:if>, a number in ${...}, and text in names
 ARGUMENT_PLACEHOLDER = '0'
+
+#: the most macro names a result carries (what a call without xacro: is told apart by)
+MAX_MACROS = 5000
 
 #: where $(find NAME) of a package that is not found points: a directory that does not exist
 #: (nothing under it can be read), only for the expansion to go on and find the others
@@ -111,6 +114,8 @@ class State:
         self.trace = bool(request.get('trace', True))
         #: the include patterns xacro matched, with every name each matched
         self.globs: List[Tuple[str, List[str]]] = []
+        #: the names of the macros defined (a call without xacro: is left as it is)
+        self.macros: Set[str] = set()
 
     def allowed(self, path: str) -> bool:
         """Return whether xacro may read a file (:func:`read_policy.read_refusal` decides)."""
@@ -307,6 +312,15 @@ def _install_safety(xacro: Any, substitution_args: Any, state: State) -> None:
         return True
 
     xacro.handle_macro_call = handle_macro_call
+    original_grab_macro = xacro.grab_macro
+
+    def grab_macro(elt: Any, macros: Any) -> Any:
+        name = elt.getAttribute('name') if hasattr(elt, 'getAttribute') else ''
+        if isinstance(name, str) and name and len(state.macros) < MAX_MACROS:
+            state.macros.add(name[6:] if name.startswith('xacro:') else name)
+        return original_grab_macro(elt, macros)
+
+    xacro.grab_macro = grab_macro
 
     class Glob:
         """xacro:include patterns match only files xacro may read (names elsewhere stay unseen)."""
@@ -398,7 +412,7 @@ def expand(request: Dict[str, Any], out_dir: str) -> Dict[str, Any]:
         stream.write(text)
     return {'ok': True, 'version': version, 'notes': notes, 'map': table,
             'includes': sorted(set(xacro.all_includes)), 'tool_failures': tool_failures,
-            'globs': state.globs}
+            'globs': state.globs, 'macros': sorted(state.macros)}
 
 
 def main(argv: Optional[List[str]] = None) -> int:

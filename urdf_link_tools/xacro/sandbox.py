@@ -48,7 +48,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from typing import Dict, List, Mapping, Optional, Sequence, Tuple
+from typing import Dict, FrozenSet, List, Mapping, Optional, Sequence, Tuple
 
 from urdf_link_tools.errors import UrdfInputError
 from urdf_link_tools.limits import DESCRIPTION_MAX_BYTES
@@ -111,6 +111,8 @@ class Expansion:
     #: the files it read, and what its include patterns matched (result_cache.glob_dependency)
     files: Tuple[str, ...] = ()
     tool_failures: Tuple[ToolFailure, ...] = ()
+    #: the names of the macros the files define (a call without xacro: is left as it is)
+    macros: FrozenSet[str] = frozenset()
 
 
 class XacroError(UrdfInputError):
@@ -313,8 +315,10 @@ def expand_xacro(path: str, options: XacroOptions = XacroOptions(),
     from urdf_link_tools.result_cache import glob_dependency
     globs = tuple(glob_dependency(str(pattern), [str(name) for name in matched])
                   for pattern, matched in result.get('globs', ()))
+    macros = frozenset(str(name)[:200] for name in result.get('macros', ())[:5000]
+                       if isinstance(name, str))
     return Expansion(data, source_map, tuple(result.get('notes', ())) + warnings,
-                     tuple(result.get('includes', ())) + globs, failures)
+                     tuple(result.get('includes', ())) + globs, failures, macros)
 
 
 _PUBLIC = {
