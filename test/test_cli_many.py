@@ -464,6 +464,52 @@ def test_macro_calls_without_their_prefix_are_said_where_written(tmp_path):
                if f['rule'] == 'parse-xacro-unprefixed')
 
 
+CAMERA_MACRO = (
+    '<robot xmlns:xacro="http://www.ros.org/wiki/xacro">'
+    '<xacro:macro name="camera" params="parent name mass y">'
+    '<joint name="${name}_joint" type="continuous"><parent link="${parent}"/>'
+    '<child link="${name}_link"/><origin xyz="0.1 ${y} 0.2"/><axis xyz="0 0 1"/></joint>\n'
+    '<link name="${name}_link"><inertial><mass value="${mass}"/>\n'
+    '<inertia ixx="0.004" ixy="0" ixz="0" iyy="0.004" iyz="0" izz="0.0005"/></inertial>'
+    '<collision><geometry><box size="0.025 0.09 0.025"/></geometry></collision></link>'
+    '</xacro:macro></robot>\n')
+
+
+def test_one_macro_lines_fault_on_each_of_its_calls_is_one_finding(tmp_path):
+    # realsense2_description's multiple-camera example calls its d435 macro twice: the same
+    # tensor line on camera1_link and camera2_link, the same numbers: one finding naming
+    # both links, whose fix there serves both. Another mass makes other numbers: its own.
+    (tmp_path / 'camera.urdf.xacro').write_text(CAMERA_MACRO)
+    path = tmp_path / 'robot.urdf.xacro'
+
+    def check(calls: str):
+        path.write_text('<robot xmlns:xacro="http://www.ros.org/wiki/xacro" name="r">'
+                        '<xacro:include filename="camera.urdf.xacro"/><link name="base">'
+                        '<inertial><mass value="5"/><inertia ixx="0.1" ixy="0" ixz="0" '
+                        'iyy="0.1" iyz="0" izz="0.1"/></inertial><collision><geometry>'
+                        '<box size="0.4 0.4 0.2"/></geometry></collision></link>\n'
+                        + calls + '</robot>\n')
+        status, out, _ = run(['check', str(path), '--format', 'jsonl', '--no-meshes',
+                              '--fail-on', 'never'])
+        (row,) = [json.loads(line) for line in out.splitlines() if line.strip()]
+        return [f for f in row['findings'] if f['link'] in ('cam1_link', 'cam2_link')]
+    found = check('<xacro:camera parent="base" name="cam1" mass="0.07" y="0.1"/>\n'
+                  '<xacro:camera parent="base" name="cam2" mass="0.07" y="-0.1"/>\n')
+    assert found, 'the tensor is off its box: a finding on each camera'
+    for finding in found:
+        assert finding['link'] == 'cam1_link'
+        assert finding['links'] == ['cam1_link', 'cam2_link']
+        assert finding['values']['instance_links'] == 'cam2_link'
+        assert "the same line of macro 'camera' makes it on 'cam2_link' too" in \
+            finding['message']
+        assert finding['line'] == 3 and finding['file'].endswith('camera.urdf.xacro')
+    rules = [f['rule'] for f in found]
+    apart = check('<xacro:camera parent="base" name="cam1" mass="0.07" y="0.1"/>\n'
+                  '<xacro:camera parent="base" name="cam2" mass="0.09" y="-0.1"/>\n')
+    assert sorted(f['rule'] for f in apart) == sorted(rules * 2)
+    assert not any('instance_links' in f['values'] for f in apart)
+
+
 def test_a_robot_of_another_readers_elements_says_what_it_holds(tmp_path):
     # Bullet's reduced_*.urdf: a <robot> holding only <reduced_deformable>. robot-empty said
     # "no <link> elements" and nothing of why; it names what the file holds instead.

@@ -97,6 +97,9 @@ COPY_KEY = 'copy_links'
 COPY_OTHER_KEY = 'copy_other_links'
 #: the value naming the links a repeated part hangs from (an omniwheel's hub, its copies')
 REPEATED_KEY = 'hung_from'
+#: the value naming the other instances of a macro one of whose lines a finding is about
+#: (', '-separated, in the order of the findings)
+INSTANCES_KEY = 'instance_links'
 _DIGITS = re.compile(r'\d+')
 #: a front or rear mark: the word, or a leg code (FL/RL, HL, BL; LF/LH)
 _FORE_AFT = re.compile(
@@ -736,3 +739,45 @@ def _merged_copies(first: Finding, copies: List[Finding]) -> Finding:
              ('copy_points_in_link', ';'.join(dict(copy.values).get('point_in_link', '')
                                               for copy in copies)))
     return _joined(first, message, fix, extra, (), ())
+
+
+def merge_instances(findings: Sequence[Finding]) -> Tuple[Finding, ...]:
+    """
+    Return the findings with those one macro line makes on several of its calls made one.
+
+    realsense2_description's ``_d435.urdf.xacro`` called for two cameras: the tensor of
+    ``camera1_link`` and that of ``camera2_link`` are one line of one macro, with the same
+    numbers: one finding, naming both links (``links``, and :data:`INSTANCES_KEY`), whose
+    fix there serves both. Only findings about one link, written in a macro, located at the
+    same place and equal but for the link's own name; merged after the findings are located,
+    so an ignore comment on that line (which silences every call) means what it meant.
+    Mirrors and copies merged before (a finding listing links) stay as they are.
+    """
+    groups: Dict[tuple, List[int]] = {}
+    for index, finding in enumerate(findings):
+        link = finding.link
+        if not link or finding.links or not finding.macro_stack or not finding.file or \
+                not finding.line:
+            continue
+        key = (finding.rule, finding.severity, finding.file, finding.line, finding.element,
+               finding.message.replace(link, '\0'), finding.suggestion.replace(link, '\0'))
+        groups.setdefault(key, []).append(index)
+    merged: Dict[int, Finding] = {}
+    dropped: Set[int] = set()
+    for indices in groups.values():
+        if len(indices) < 2:
+            continue
+        first, others = findings[indices[0]], [findings[index] for index in indices[1:]]
+        names = tuple(str(other.link) for other in others)
+        macro = first.macro_stack[0].name
+        listed = ', '.join(f"'{name}'" for name in names)
+        message = (f"{first.message}; the same line of macro '{macro}' makes it on "
+                   f'{listed} too (another call of the macro)')
+        fixes = tuple((finding.link, finding.suggested_inertia) for finding in [first] + others
+                      if finding.link and finding.suggested_inertia is not None)
+        merged[indices[0]] = _joined(
+            first, message, f'one fix there serves its {len(indices)} calls',
+            ((INSTANCES_KEY, ', '.join(names)),), (str(first.link),) + names, fixes)
+        dropped.update(indices[1:])
+    return tuple(merged.get(index, finding) for index, finding in enumerate(findings)
+                 if index not in dropped)
