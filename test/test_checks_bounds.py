@@ -543,6 +543,11 @@ def test_one_mass_on_many_links_with_their_own_tensors_is_the_placeholder():
     # a bound of m (V_y + V_z) = m * 2 * 0.05^2 for a 0.1 m cube about its centre
     least = [float(value) for value in dict(finding.values)['least_masses_kg'].split()]
     assert least == pytest.approx([2e-4 / 0.005, 1e-4 / 0.005, 5e-5 / 0.005], rel=0.02)
+    # The placeholder mass is that one finding: not a second about its density (Piper's
+    # 9 links had one of each, for the same 1e-5 kg).
+    every = analyze(parse_urdf_string(_arm([(1e-5, 2e-4), (1e-5, 1e-4), (1e-5, 5e-5),
+                                            (1, 0.002)])), NO_MESHES).findings
+    assert not [f for f in every if f.rule == 'density-implausible']
     # a tensor only twice over its bound is the tensor's fault: per link, with a fix
     mixed = rules(_arm([(1e-5, 2e-4), (1e-5, 1e-4), (1e-5, 1e-7)]))
     assert sorted(f.link for f in mixed) == ['l0', 'l1', 'l2']

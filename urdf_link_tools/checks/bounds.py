@@ -41,7 +41,7 @@ the zero configuration), which finds placeholders (1e-3 kg m^2 on a 1 g link: 1 
 from __future__ import annotations
 
 import math
-from typing import Dict, Iterator, List, Optional, Tuple
+from typing import Dict, FrozenSet, Iterator, List, Optional, Tuple
 
 import numpy as np
 
@@ -838,6 +838,12 @@ def _turned_frame(ctx: CheckContext,
 
 #: A tensor this many times over its link's bound needs a body this many times heavier.
 PLACEHOLDER_MASS_FACTOR = 10.0
+
+
+def placeholder_mass_links(ctx: CheckContext) -> FrozenSet[str]:
+    """Return the links whose one shared mass is said to be the placeholder (not the tensors)."""
+    return frozenset(link.name for members in _placeholder_masses(ctx).values()
+                     for link, _ in members)
 
 
 def _placeholder_masses(ctx: CheckContext) -> Dict[float, List[Tuple[Link, Excess]]]:
