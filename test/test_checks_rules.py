@@ -980,3 +980,19 @@ def test_meshes_under_a_folder_missing_here_are_one_finding(tmp_path):
     (alone,) = [f for f in found if f.link is not None]
     assert alone.link == 'm3' and '--package-dir' not in alone.suggestion
     assert 'package://PACKAGE' in alone.suggestion
+    assert 'an absolute path works only on the machine' in alone.suggestion
+
+
+def test_a_missing_relative_mesh_path_is_told_where_readers_look(tmp_path):
+    # LEAP hand's robot.urdf names palm_lower.stl (a relative path): the advice about
+    # absolute paths did not apply; readers disagree where a relative path is.
+    from urdf_link_tools.meshes import MeshLibrary
+    path = tmp_path / 'robot.urdf'
+    text = ('<robot name="r"><link name="base"><visual><geometry><mesh '
+            'filename="palm_lower.stl"/></geometry></visual></link></robot>')
+    analysis = analyze(parse_urdf_string(text, str(path)), CheckConfig(),
+                       MeshLibrary(use_ament_index=False))
+    (found,) = [f for f in analysis.findings if f.rule == 'mesh-not-found']
+    assert "a relative path is looked up from the URDF's folder" in found.suggestion
+    assert 'absolute path' not in found.suggestion and 'package://PACKAGE' in found.suggestion
+    assert str(tmp_path / 'palm_lower.stl') in found.suggestion

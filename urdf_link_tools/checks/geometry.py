@@ -455,6 +455,11 @@ def _mesh(ctx: CheckContext, link: Link, element: GeometryElement,
             suggestion = ('fix the filename, or make the package findable (source its '
                           'workspace, or pass --package-dir NAME=PATH; in the node, the '
                           f'package_dirs parameter or launch argument); tried: {tried}')
+        elif _relative(geometry.filename):
+            suggestion = ("fix the path; a relative path is looked up from the URDF's "
+                          'folder by MuJoCo, PyBullet and this checker, while ROS tools (RViz, '
+                          'Gazebo, MoveIt) expect a package:// or file:// URI: name the mesh '
+                          f'package://PACKAGE/... for all of them to find it; tried: {tried}')
         else:
             suggestion = ('fix the path; an absolute path works only on the machine that has '
                           'the file: name the mesh package://PACKAGE/... (xacro: '
@@ -473,6 +478,13 @@ def _mesh(ctx: CheckContext, link: Link, element: GeometryElement,
     if not isinstance(result, MeshInfo) or element.group != 'collision':
         return
     yield from too_complex(ctx, link, element, result, visual)
+
+
+def _relative(filename: str) -> bool:
+    """Return True for a mesh filename that is a relative path (no scheme, not absolute)."""
+    name = filename.strip()
+    return '://' not in name and not name.startswith(('/', '\\')) and \
+        not (len(name) > 1 and name[1] == ':')  # (a Windows drive: C:\\...)
 
 
 def _same_file(ctx: CheckContext, link: Link, element: GeometryElement,
