@@ -259,3 +259,27 @@ def test_an_open_mesh_of_separate_parts_is_not_one_hull_for_the_density(tmp_path
     assert density(0.5) == []
     # 0.05 kg is too light even for the parts: still said.
     assert density(0.05)
+
+
+@pytest.mark.parametrize('corner, told', [(True, True), (False, False)])
+def test_a_millimetre_mesh_off_its_part_is_told_to_move_too(tmp_path, corner, told):
+    # AUBO's i7 shoulder: an STL in millimetres with its origin at a corner. Scaled, it lies
+    # beside the part the visual draws: the scale alone is not the fix, and the fix says so.
+    # The same mesh about its centre needs the scale only.
+    import trimesh
+    box = trimesh.creation.box(extents=(200.0, 150.0, 210.0))
+    vertices = np.asarray(box.vertices) + ((100.0, 75.0, 105.0) if corner else 0.0)
+    path = mesh_attacks.binary_stl(tmp_path / 'shoulder.stl', vertices, np.asarray(box.faces))
+    text = ('<robot name="r"><link name="base"/><joint name="j" type="revolute"><parent '
+            'link="base"/><child link="shoulder"/><axis xyz="0 0 1"/><limit lower="-1" '
+            'upper="1" effort="1" velocity="1"/></joint><link name="shoulder"><inertial>'
+            '<mass value="9.9"/><inertia ixx="0.06" ixy="0" ixz="0" iyy="0.06" iyz="0" '
+            'izz="0.05"/></inertial><visual><geometry><box size="0.2 0.15 0.21"/></geometry>'
+            f'</visual><collision><geometry><mesh filename="file://{path}"/></geometry>'
+            '</collision></link></robot>')
+    analysis = analyze(parse_urdf_string(text), CheckConfig(), MeshLibrary())
+    (found,) = [f for f in analysis.findings if f.rule == 'density-implausible']
+    assert 'add scale="0.001 0.001 0.001" to the <mesh>' in found.suggestion
+    assert ('needs an <origin> too' in found.suggestion) == told, found.suggestion
+    if told:
+        assert 'scaled, it spans 0 0 0 to 0.2 0.15 0.21 m' in found.suggestion

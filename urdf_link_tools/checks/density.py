@@ -28,11 +28,12 @@ from typing import List, Optional, Sequence, Set, Tuple
 
 import numpy as np
 
-from urdf_link_tools.checks.base import CheckContext, fmt
+from urdf_link_tools.checks.base import CheckContext, fmt, fmt_vector
 from urdf_link_tools.checks.complexity import reused_visuals
 from urdf_link_tools.findings import Severity
 from urdf_link_tools.geometry import (
-    Bounds, geometry_values, has_size, is_finite, primitive_volume, union_bounds)
+    Bounds, geometry_values, has_size, is_finite, origin_to_matrix, primitive_volume,
+    transform_bounds, union_bounds)
 from urdf_link_tools.meshes import MeshInfo
 from urdf_link_tools.model import GeometryElement, Link, Mesh
 from urdf_link_tools.records import record
@@ -138,6 +139,8 @@ def _verdict(ctx: CheckContext, link: Link) -> Optional[DensityVerdict]:
     else:
         return None
     hint, slip = _density_hint(link, density, low)
+    if slip == 'length' and density < low:
+        hint += _offset_too(ctx, link)
     twin = _twin(ctx, link)
     if twin is not None:
         # The same part on another link with another mass is said first: a unit guess alone
@@ -253,6 +256,34 @@ def _twin(ctx: CheckContext, link: Link) -> Optional[Link]:
         if theirs is not None and near(mine[0], theirs[0]) and near(mine[1], theirs[1]):
             return other
     return None
+
+
+def _offset_too(ctx: CheckContext, link: Link) -> str:
+    """
+    Say where a millimetre mesh lands once scaled, when that is not where its visual is.
+
+    AUBO's i7 shoulder: an STL in millimetres with its origin at a corner (0.79 to 212 mm):
+    scaled, it lies beside the part its visual draws (about -0.079 to 0.101 m), so the
+    scale alone is not the fix. One collision mesh, a visual to compare with; else ''.
+    """
+    meshes = [element for element in link.collisions if isinstance(element.geometry, Mesh)]
+    if len(meshes) != 1 or len(link.collisions) != 1:
+        return ''
+    mesh = ctx.mesh_for(meshes[0])
+    drawn = group_bounds(ctx, link.visuals) if link.visuals else None
+    if not isinstance(mesh, MeshInfo) or drawn is None:
+        return ''
+    scaled = transform_bounds((np.asarray(mesh.bounds[0]) * 1e-3,
+                               np.asarray(mesh.bounds[1]) * 1e-3),
+                              origin_to_matrix(meshes[0].origin))
+    size = float(np.max(drawn[1] - drawn[0]))
+    gap = float(np.linalg.norm((scaled[0] + scaled[1]) / 2.0 - (drawn[0] + drawn[1]) / 2.0))
+    if not (size > 0.0 and gap > 0.25 * size):
+        return ''
+    return (f'; scaled, it spans {fmt_vector(scaled[0], 3)} to {fmt_vector(scaled[1], 3)} m '
+            f'where the visual spans {fmt_vector(drawn[0], 3)} to {fmt_vector(drawn[1], 3)} m: '
+            "its origin is not the part's either, so it needs an <origin> too (or a mesh "
+            "exported about the part's frame, as the visual is)")
 
 
 def _density_hint(link: Link, density: float, low: float) -> Tuple[str, str]:
