@@ -410,9 +410,6 @@ def _check_robot(path: str, args: argparse.Namespace, config, baseline, out: Tex
         from urdf_link_tools.packages import mark_dependencies
         analysis = dataclasses.replace(analysis, findings=mark_dependencies(
             analysis.findings, path, getattr(args, 'ignore_package', ())))
-        # One macro line's fault on each of its calls (two cameras): one finding.
-        from urdf_link_tools.checks.mirrors import merge_instances
-        analysis = dataclasses.replace(analysis, findings=merge_instances(analysis.findings))
     if args.verbose:
         _log_mesh_readers(path, analysis)
     report = build_report(analysis, path if path != '-' else 'standard input',

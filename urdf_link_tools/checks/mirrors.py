@@ -749,8 +749,9 @@ def merge_instances(findings: Sequence[Finding]) -> Tuple[Finding, ...]:
     ``camera1_link`` and that of ``camera2_link`` are one line of one macro, with the same
     numbers: one finding, naming both links (``links``, and :data:`INSTANCES_KEY`), whose
     fix there serves both. Only findings about one link, written in a macro, located at the
-    same place and equal but for the link's own name; merged after the findings are located,
-    so an ignore comment on that line (which silences every call) means what it meant.
+    same place and equal but for the link's own name; merged after the findings are located
+    and after the ignore comments and the baseline are applied, so a comment at one call
+    (which silences that call's findings only) means what it meant.
     Mirrors and copies merged before (a finding listing links) stay as they are.
     """
     groups: Dict[tuple, List[int]] = {}

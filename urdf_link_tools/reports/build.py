@@ -21,6 +21,7 @@ from typing import List, Optional
 
 from urdf_link_tools.analysis import Analysis
 from urdf_link_tools.checks import INTERNAL_RULE
+from urdf_link_tools.checks.mirrors import merge_instances
 from urdf_link_tools.findings import Finding, sort_key
 from urdf_link_tools.reports import CheckReport
 from urdf_link_tools.reports.baseline import apply_baseline, Baseline
@@ -32,6 +33,9 @@ def build_report(analysis: Analysis, label: str, stdin_data: Optional[bytes] = N
                  baseline: Optional[Baseline] = None) -> CheckReport:
     """
     Apply the inline suppression comments, then the baseline, to an analysis.
+
+    Then the findings one macro line makes on several of its calls are made one
+    (:func:`.mirrors.merge_instances`).
 
     :param analysis: the analysis (findings with their source files where known)
     :param label: how to name the input
@@ -52,6 +56,8 @@ def build_report(analysis: Analysis, label: str, stdin_data: Optional[bytes] = N
     known: List[Finding] = []
     if baseline is not None:
         kept, known = apply_baseline(kept, baseline.entries_for(analysis.robot.source))
-    kept = list(kept) + failures
+    # One macro line's fault on each of its calls (two cameras) is one finding: merged once
+    # the comments at each call and the baseline have said which of them stay.
+    kept = list(merge_instances(kept)) + failures
     return CheckReport(analysis=replace(analysis, findings=tuple(sorted(kept, key=sort_key))),
                        label=label, suppressed=tuple(suppressed), baselined=tuple(known))
