@@ -1237,3 +1237,25 @@ def test_a_carrier_without_geometry_off_its_body_is_said_not_judged():
     assert 'on 2 it exceeds what the link can have (a, b); c carries it too' in finding.message
     assert 'c carries it too (not judged by its bound: no geometry of its own, its centre of ' \
         "mass outside its body's, by " in finding.message, finding.message
+
+
+def test_a_link_that_is_most_of_its_welded_body_is_not_said_to_multiply_it():
+    # Neobotix MP-500: base_link (all the mass) under a massless base_footprint. Its tensor
+    # is the body's; "multiplies the largest moment of that body by 9.64" only confused.
+    text = ('<robot name="r"><link name="base_footprint"/><joint name="f" type="fixed">'
+            '<parent link="base_footprint"/><child link="base_link"/></joint>'
+            '<link name="base_link"><inertial><origin xyz="-0.1 0 0.15"/><mass value="5"/>'
+            '<inertia ixx="1.7" ixy="0" '
+            'ixz="0" iyy="1.7" iyz="0" izz="1.7"/></inertial><collision><geometry><box '
+            'size="0.8 0.5 0.3"/></geometry></collision></link>'
+            '<joint name="l" type="fixed"><parent link="base_link"/><child link="laser"/>'
+            '<origin xyz="0.3 0 0.2"/></joint><link name="laser"><inertial><mass value="0.2"/>'
+            '<inertia ixx="1e-4" ixy="0" ixz="0" iyy="1e-4" iyz="0" izz="1e-4"/></inertial>'
+            '<collision><geometry><box size="0.05 0.05 0.05"/></geometry></collision></link>'
+            '<joint name="w" type="continuous"><parent link="base_link"/><child link="wheel"/>'
+            '<axis xyz="0 1 0"/></joint><link name="wheel"><inertial><mass value="1"/>'
+            '<inertia ixx="0.002" ixy="0" ixz="0" iyy="0.004" iyz="0" izz="0.002"/>'
+            '</inertial><collision><geometry><cylinder radius="0.08" length="0.04"/>'
+            '</geometry></collision></link></robot>')
+    (found,) = [f for f in rules(text) if f.link == 'base_link']
+    assert found.severity == Severity.ERROR and 'welded to' not in found.message

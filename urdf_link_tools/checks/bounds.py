@@ -1042,6 +1042,12 @@ def _finding(ctx: CheckContext, link: Link, found: Excess, suggesting: bool = Tr
         effect = ("; it is welded to 'world' (a fixed base): no simulator moves it, so it "
                   'changes nothing simulated until the robot is mounted on something that '
                   'moves')
+    elif growth is not None and not growth[2] and \
+            link.mass >= 0.5 * ctx.lumped_mass(ctx.weld_top(link.name)):
+        # Most of the body it is welded into is itself (Neobotix MP-500's base_link under a
+        # massless base_footprint): the body's moment is its own, nothing more to say (but
+        # copies of one placeholder tensor welded together are said: PR2's finger tips).
+        effect = ''
     elif growth is not None:
         effect = (f"; it is welded to '{growth[0]}' (MuJoCo fuses and Gazebo lumps fixed "
                   'joints) and ' + (
