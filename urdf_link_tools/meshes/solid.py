@@ -222,14 +222,14 @@ def _measure(raw: RawMesh) -> Solid:
                 hull, why = convex_hull(vertices, native=False)
             if hull is not None:
                 bound_found = enclosed_volume(hull)
-        bound = bound_found if bound_found is not None else 0.0
-        if bound_found is not None and abs(volume) > bound * (1.0 + _HULL_TOLERANCE) + tiny:
+        if bound_found is not None and \
+                abs(volume) > bound_found * (1.0 + _HULL_TOLERANCE) + tiny:
             self_intersecting = True
             if hull is None:  # its volume was coal's: the hull itself is measured below
                 hull, why = convex_hull(vertices)
         else:
             solid = _solid(properties, 'mesh', watertight, consistent, inside_out)
-            return solid if bound_found is None else replace(solid, hull_volume=bound)
+            return solid if bound_found is None else replace(solid, hull_volume=bound_found)
     else:
         hull, why = convex_hull(vertices)
     if hull is None or not enclosed_volume(hull) > tiny:

@@ -238,7 +238,7 @@ def comments_without_double_hyphens(raw: bytes) -> Tuple[bytes, Optional[int]]:
     XML forbids '--' in a comment; TinyXML2 (urdfdom, srdfdom, MuJoCo) ends a comment at
     the first '-->' and reads the rest (Kawasaki's duaro SRDF closes one with '--!>': the
     comment runs on to the next '-->'). Each comment, so delimited, loses its double
-    hyphens in the copy; every line keeps its number. (None, the document) when none had.
+    hyphens in the copy; every line keeps its number. (The document, None) when none had.
     """
     parts: List[bytes] = []
     first: Optional[int] = None
