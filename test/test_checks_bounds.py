@@ -603,7 +603,7 @@ def test_tensors_at_one_length_slip_are_one_finding():
 
     slipped = [_slipped_part('0.2 0.1 0', 2.6e-3), _slipped_part('0.21 0.1 0', 2.7e-3),
                _slipped_part('0.2 0.09 0', 2.8e-3)]
-    com, tensor = found(slipped)
+    com, tensor = sorted(found(slipped), key=lambda f: f.rule)
     assert (com.rule, tensor.rule) == ('com-outside-geometry', 'inertia-geometry-mismatch')
     assert tensor.links == ('l0', 'l1', 'l2') and tensor.link is None
     assert tensor.message.startswith('3 links declare tensors each about 100x larger than '
@@ -611,6 +611,28 @@ def test_tensors_at_one_length_slip_are_one_finding():
     assert 'a model exported at 10x?' in tensor.message
     assert 'centres of mass show the same slip' in tensor.message
     assert 'divide each tensor by 100' in tensor.suggestion
+    # Over their physical bounds about the declared centres of mass (l0: 2.1x, below): an
+    # error, as inertia-exceeds-extent is on one such link alone (Schunk SVH's 21 links, its
+    # hand base 32x over, passed CI as two warnings); the centres of mass stay a warning
+    assert tensor.severity == Severity.ERROR and com.severity == Severity.WARNING
+    assert tensor.message.endswith('; l0, l1, l2 declare tensors 2x or more over what any '
+                                   'body of their mass inside their geometry can have about '
+                                   'their declared centre of mass (inertia-exceeds-extent): '
+                                   'either way the model is wrong')
+    # centres of mass ten times further out bound the same tensors loosely: a warning
+    far = [_slipped_part(xyz, moment) for xyz, moment in
+           (('2 1 0', 2.6e-3), ('2.1 1 0', 2.7e-3), ('2 0.9 0', 2.8e-3))]
+    far_com, far_tensor = sorted(found(far), key=lambda f: f.rule)
+    assert far_tensor.links == ('l0', 'l1', 'l2') and 'a model exported at 10x?' in \
+        far_tensor.message
+    assert far_tensor.severity == far_com.severity == Severity.WARNING
+    assert 'over what any body' not in far_tensor.message + far_com.message
+    # tensors over their bounds that show no slip of their own (375x: no named square):
+    # the centres of mass' slip finding is the error
+    loose = [_slipped_part(xyz, 1e-2) for xyz in ('0.2 0.1 0', '0.21 0.1 0', '0.2 0.09 0')]
+    (com,) = [f for f in found(loose) if f.rule == 'com-outside-geometry']
+    assert com.links == ('l0', 'l1', 'l2') and com.severity == Severity.ERROR
+    assert '; l0, l1, l2 declare tensors 2x or more over' in com.message
     # --fix-inertia keeps each link's own tensor
     assert [name for name, _ in tensor.links_suggested_inertia] == ['l0', 'l1', 'l2']
     # two are per link, and named no slip: each tensor is over the bound about its centre

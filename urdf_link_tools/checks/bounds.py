@@ -298,7 +298,23 @@ def excess(ctx: CheckContext, link: Link) -> Optional[Excess]:
     return ctx.memo[key]  # type: ignore[return-value]
 
 
-def _excess(ctx: CheckContext, link: Link) -> Optional[Excess]:
+def excess_at_slip(ctx: CheckContext, link: Link) -> Optional[Excess]:
+    """
+    Return :func:`excess`, judging a centre of mass at a shared length slip as any other.
+
+    :func:`excess` leaves those links to the slip's own findings (the geometry may be what
+    is at the wrong scale); whether their tensors exceed their bounds about the declared
+    centres of mass decides those findings' severity.
+    """
+    if link.name not in slipped_centres(ctx):
+        return excess(ctx, link)
+    key = ('bounds at slip', id(link))
+    if key not in ctx.memo:
+        ctx.memo[key] = _excess(ctx, link, judge_slips=True)
+    return ctx.memo[key]  # type: ignore[return-value]
+
+
+def _excess(ctx: CheckContext, link: Link, judge_slips: bool = False) -> Optional[Excess]:
     inertial = link.inertial
     if inertial is None or not (math.isfinite(link.mass) and link.mass > 0.0) or \
             not is_finite(inertial.inertia.as_tuple() + inertial.origin.xyz
@@ -334,7 +350,8 @@ def _excess(ctx: CheckContext, link: Link) -> Optional[Excess]:
             # centres of mass share one length slip off their geometry (Schunk SVH, exported
             # at 10x, its tensors 100x): the geometry may be what is at the wrong scale, and
             # the slip's own findings say which numbers to scale.
-            if link.name in slipped_centres(ctx) or _drawn_elsewhere(link):
+            if (link.name in slipped_centres(ctx) and not judge_slips) or \
+                    _drawn_elsewhere(link):
                 return None
             about_declared = True
             outside = float(distance_outside(centre, bounds))

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from collections import Counter
 import math
-from typing import Dict, Iterator, List, Optional, Tuple
+from typing import Dict, Iterator, List, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -33,8 +33,9 @@ from urdf_link_tools.checks.alignment import axis_words, turned_collision, TURNS
 from urdf_link_tools.checks.base import (CheckContext, fmt, fmt_inertia, fmt_range, fmt_vector,
                                          Rule)
 from urdf_link_tools.checks.bounds import (body_extent, CLEAR_EXCESS, COM_MIN_TOLERANCE,
-                                           com_tolerance, excess, FUSED_AWAY, fused_change,
-                                           placeholder_carriers, placeholder_mass_links)
+                                           com_tolerance, excess, excess_at_slip, FUSED_AWAY,
+                                           fused_change, placeholder_carriers,
+                                           placeholder_mass_links)
 from urdf_link_tools.checks.density import density_judged, density_verdict, group_bounds, \
     negligible_in_its_body, volume_range
 from urdf_link_tools.checks.model_wide import grouped, grouped_by_value, listed, \
@@ -106,7 +107,9 @@ RULES = (
          "into a body whose inertia the geometry's tensor changes by under 10 %, as "
          'simulators fuse it); the same tensor on 3 or '
          'more links is one finding, and so are 3 or more tensors off by the square of one '
-         'length slip (10x, 25.4x, 100x, 1000x or their inverses), 3 or more tensors of '
+         'length slip (10x, 25.4x, 100x, 1000x or their inverses: an error when one of them '
+         'exceeds its physical bound 2x or more about its declared centre of mass, which '
+         'inertia-exceeds-extent leaves to this finding), 3 or more tensors of '
          'three equal moments (a sphere formula used for every part), and 3 or more links '
          'that are two thirds or more of those compared (inertials not made for the parts)',
          'a wrong tensor (a copied placeholder such as ixx=iyy=izz=1, a unit slip) makes '
@@ -143,7 +146,9 @@ RULES = (
          'inside the geometry of the links welded to it: one rigid body); the same xyz on 3 '
          'or more links is one finding, and so are 3 or more centres of mass at one length '
          "slip (each that factor times its geometry's centroid, or within its geometry once "
-         'divided by a slip its tensor shows as its square), 3 or more whose xyz is '
+         'divided by a slip its tensor shows as its square; an error when one of them has a '
+         "tensor 2x or more over its physical bound that the tensors' own slip finding does "
+         'not name), 3 or more whose xyz is '
          'written in the inertial frame their rpy turns (within the geometry once turned '
          'into the link frame: the fix says so for one), and 3 or more with one coordinate '
          'of the wrong sign (within the geometry once it is negated)',
@@ -450,17 +455,11 @@ def check_mismatches(ctx: CheckContext) -> Iterator[Finding]:
     17 links at about 100x, its model exported at 10x), or declared with one mass and all
     off their geometry the same way (a placeholder mass): one finding.
     """
-    found = {link.name: list(check_mismatch(ctx, link)) for link in ctx.robot.links}
-    slips: Dict[float, List[Finding]] = {}
-    for link in ctx.robot.links:
-        factor = _tensor_slip(ctx, link) if found[link.name] else None
-        if factor is not None:
-            slips.setdefault(factor, []).extend(found[link.name])
+    found = _mismatches(ctx)
     slipped = set()
-    for factor, findings in slips.items():
-        if len(findings) >= MODEL_WIDE_MIN:
-            slipped.update(finding.link for finding in findings)
-            yield _tensor_slip_finding(ctx, factor, findings)
+    for factor, findings in _tensor_slips(ctx).items():
+        slipped.update(finding.link for finding in findings)
+        yield _tensor_slip_finding(ctx, factor, findings)
     # Three equal moments and no products of different sizes on 3 or more links: one formula
     # (a sphere's or a cube's) used for every part (Reachy 2's tripod bars: two values on
     # six bars), one finding; a single value is the copied tensor below.
@@ -516,6 +515,60 @@ def check_mismatches(ctx: CheckContext) -> Iterator[Finding]:
         lambda link, _: link.inertial.inertia.as_tuple(),
         lambda values: f'links declare the same tensor ({fmt_inertia(values)}), each off its '
                        'collision geometry', own_fixes=True)
+
+
+def _mismatches(ctx: CheckContext) -> Dict[str, List[Finding]]:
+    """Return each link's own tensor mismatch findings (before any grouping)."""
+    key = ('mismatches', None)
+    if key not in ctx.memo:
+        ctx.memo[key] = {link.name: list(check_mismatch(ctx, link)) for link in ctx.robot.links}
+    return ctx.memo[key]  # type: ignore[return-value]
+
+
+def _tensor_slips(ctx: CheckContext) -> Dict[float, List[Finding]]:
+    """Return the mismatch findings of 3 or more tensors at one length slip, by the slip."""
+    key = ('tensor slips', None)
+    if key not in ctx.memo:
+        found = _mismatches(ctx)
+        slips: Dict[float, List[Finding]] = {}
+        for link in ctx.robot.links:
+            factor = _tensor_slip(ctx, link) if found[link.name] else None
+            if factor is not None:
+                slips.setdefault(factor, []).extend(found[link.name])
+        ctx.memo[key] = {factor: findings for factor, findings in slips.items()
+                         if len(findings) >= MODEL_WIDE_MIN}
+    return ctx.memo[key]  # type: ignore[return-value]
+
+
+def _over_at_slip(ctx: CheckContext, names: Sequence[str]) -> Tuple[str, ...]:
+    """
+    Return the links whose tensor is CLEAR_EXCESS times its physical bound or more.
+
+    Judged about the declared centre of mass even where it lies at a length slip off the
+    geometry (:func:`.excess_at_slip`): either the numbers or the geometry are at the wrong
+    scale, and a link with this alone gets an inertia-exceeds-extent error (Schunk SVH's
+    hand base, 32x over its bound, passed CI as one of 21 warnings).
+    """
+    over = []
+    for name in names:
+        link = ctx.robot.link(name)
+        found = excess_at_slip(ctx, link) if link is not None else None
+        if found is not None and found.bound > 0.0 and \
+                found.moment >= CLEAR_EXCESS * found.bound:
+            over.append(name)
+    return tuple(over)
+
+
+def _over_clause(over: Tuple[str, ...]) -> str:
+    """Say which links of a slip's finding exceed their physical bound (why it is an error)."""
+    if not over:
+        return ''
+    one = len(over) == 1
+    return (f'; {listed(over)} {"declares a tensor" if one else "declare tensors"} 2x or more '
+            f'over what any body of {"its" if one else "their"} mass inside '
+            f'{"its" if one else "their"} geometry can have about '
+            f'{"its" if one else "their"} declared centre of mass (inertia-exceeds-extent): '
+            'either way the model is wrong')
 
 
 def _compared(ctx: CheckContext) -> List[str]:
@@ -578,12 +631,13 @@ def _tensor_slip_finding(ctx: CheckContext, factor: float,
     centres = ('; their centres of mass show the same slip (com-outside-geometry)'
                if len(same) >= MODEL_WIDE_MIN else '')
     larger = factor > 1.0
+    over = _over_at_slip(ctx, names)
     return ctx.finding(
-        'inertia-geometry-mismatch', Severity.WARNING,
+        'inertia-geometry-mismatch', Severity.ERROR if over else Severity.WARNING,
         f'{len(names)} links declare tensors each about {fmt(square)}x '
         f'{"larger" if larger else "smaller"} than their collision geometry gives at their mass '
         f'({listed(names)}): one length slip ({what}?), which scales a tensor by its square '
-        f'({fmt(factor)}^2){centres}',
+        f'({fmt(factor)}^2){centres}{_over_clause(over)}',
         element=first.element, line=first.line,
         suggestion=f'if the geometry is right, {"divide" if larger else "multiply"} each '
                    f'tensor by {fmt(square if larger else 1.0 / square)} or compute it again at '
@@ -785,12 +839,15 @@ def _slip_finding(ctx: CheckContext, factor: float, links: List[Link]) -> Findin
     also = (f' ({listed(others)}: within {"its" if one else "their"} geometry, '
             f'{"its tensor" if one else "their tensors"} {fmt(factor * factor)}x the '
             "geometry's)" if others else '')
+    # Over their bounds: an error, unless the tensors' own slip finding says so (an error).
+    told = {finding.link for findings in _tensor_slips(ctx).values() for finding in findings}
+    over = tuple(name for name in _over_at_slip(ctx, names) if name not in told)
     return ctx.finding(
-        'com-outside-geometry', Severity.WARNING,
+        'com-outside-geometry', Severity.ERROR if over else Severity.WARNING,
         f'{len(names)} links put their centre of mass outside their geometry, each about '
         f'{fmt(factor)}x too far from the link origin ({listed(names)}): divided by '
         f"{fmt(factor)}, each comes to its collision geometry's centroid{also}; one length "
-        f'slip ({what}?)',
+        f'slip ({what}?){_over_clause(over)}',
         line=first.origin.line or first.line,
         suggestion=f'if the geometry is right, divide each centre of mass by {fmt(factor)} '
                    f'and check the tensors too (a length slip scales them by '
