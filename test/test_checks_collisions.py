@@ -520,6 +520,29 @@ def test_one_mujoco_exclude_per_pair_of_bodies():
                           'body1="arm" body2="bellows"/> to the MJCF')
 
 
+@pytest.mark.parametrize('count', [4, 10])
+def test_the_mujoco_fix_names_every_pair_of_bodies(count):
+    # Trossen's mobile base overlaps its 4 casters: the fix wrote 3 excludes and '(one per
+    # pair)', and pasted, it left the fourth pair colliding. Up to 8 are written out; past
+    # them every other pair is named.
+    # each wheel under a swivel (its small box well above): not adjacent to the base
+    wheels = [box_link(f's{i}', '0.01 0.01 0.01', '0 0 1') + box_link(f'w{i}', '0.05 0.05 0.05')
+              for i in range(count)]
+    joints = [joint(f's{i}', 'revolute', 'base', f's{i}', f'{0.1 * i - 0.45} 0 0')
+              + joint(f'j{i}', 'revolute', f's{i}', f'w{i}', axis='1 0 0') for i in range(count)]
+    text = robot('cart', box_link('base', '1 0.2 0.05'), *wheels, *joints)
+    analysis = analyze(parse_urdf_string(text), CheckConfig(check_meshes=False))
+    (finding,) = [f for f in analysis.findings if f.rule == RULE]
+    assert sorted(finding.links) == sorted(['base'] + [f'w{i}' for i in range(count)])
+    fix = finding.suggestion[finding.suggestion.index('for MuJoCo add '):]
+    written = [f'w{i}' for i in range(count)
+               if f'<exclude body1="world" body2="w{i}"/>' in fix]
+    named = [f'w{i}' for i in range(count) if f'world and w{i}' in fix]
+    assert len(written) == min(count, 8) and sorted(written + named) == \
+        sorted(f'w{i}' for i in range(count))
+    assert ('one per pair for the other 2 (' in fix) == (count == 10)
+
+
 def test_an_envelope_leads_with_a_pair_that_moves_apart():
     # ROBOTIS's OMY wrist: its deepest overlap was the gripper base welded to it (an info of
     # its own) and headed a warning; the warning now shows the deepest pair that moves, and

@@ -375,6 +375,10 @@ def _effects(ctx: CheckContext, by_target: Dict[str, Severity], share: str = '')
     return '; '.join(parts)
 
 
+#: MuJoCo <exclude> elements written out in a fix; the pairs past them are named
+EXCLUDES_WRITTEN = 8
+
+
 def _fixes(ctx: CheckContext, by_target: Dict[str, Severity], entry: str,
            pairs: Sequence[Tuple[str, str]]) -> List[str]:
     """Return, for the selected engines that see the overlaps, how to declare them meant."""
@@ -390,8 +394,14 @@ def _fixes(ctx: CheckContext, by_target: Dict[str, Severity], entry: str,
             body_a, body_b = mujoco_body(ctx, a), mujoco_body(ctx, b)
             if (body_a, body_b) not in bodies and (body_b, body_a) not in bodies:
                 bodies.append((body_a, body_b))
-        excludes = ''.join(f'<exclude body1="{a}" body2="{b}"/>' for a, b in bodies[:3])
-        fixes.append(f'for MuJoCo add {excludes}' + (' (one per pair)' if len(bodies) > 3 else '')
+        # Every pair is named: a snippet that looks whole but is not leaves a pair colliding
+        # (Trossen's mobile base: the fourth caster was left out after three excludes).
+        excludes = ''.join(f'<exclude body1="{a}" body2="{b}"/>'
+                           for a, b in bodies[:EXCLUDES_WRITTEN])
+        rest = bodies[EXCLUDES_WRITTEN:]
+        more = (f' and one per pair for the other {len(rest)} (' + ', '.join(
+            f'{a} and {b}' for a, b in rest) + ')' if rest else '')
+        fixes.append(f'for MuJoCo add {excludes}{more}'
                      + " to the MJCF's <contact> (MuJoCo names the bodies after the link "
                      'each is welded to, "world" for the base)')
     if 'gazebo' in selected and 'gazebo' in by_target:
