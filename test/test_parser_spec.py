@@ -445,3 +445,37 @@ def test_str_with_encoding_declaration_and_bytes_in_latin1():
     text = '<?xml version="1.0" encoding="ISO-8859-1"?><robot name="r\u00e9"/>'
     assert parse_urdf_string(text).name == 'r\u00e9'
     assert parse_urdf_string(text.encode('latin-1')).name == 'r\u00e9'
+
+
+MULTILINE = b"""<?xml version="1.0"?>
+<!-- a <link name="not one"> and an <inertia in a comment -->
+<robot name="ml">
+  <link
+    name="base">
+    <inertial>
+      <mass
+        value="1" />
+      <inertia
+        ixx="1"
+        ixy="0" ixz="0" iyy="1" iyz="0"
+        izz="1" />
+    </inertial>
+  </link>
+  <joint name="j"
+         type="fixed"><parent link="base"/><child
+    link="tip"/></joint>
+  <link name="tip"/>
+</robot>
+"""
+
+
+@pytest.mark.parametrize('newline', [b'\n', b'\r\n'])
+def test_an_element_is_numbered_by_the_line_its_start_tag_begins_on(newline):
+    # SolidWorks' exporter writes one attribute per line: libxml2 numbers an element by the
+    # line its start tag ends on, so a finding about ixx was shown at the izz line.
+    robot = parse_urdf_string(MULTILINE.replace(b'\n', newline))
+    base, tip = robot.links
+    assert (base.line, base.inertial.line, base.inertial.mass_line,
+            base.inertial.inertia.line) == (4, 6, 7, 9)
+    (joint,) = robot.joints
+    assert (joint.line, tip.line) == (15, 18)

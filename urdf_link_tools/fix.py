@@ -157,9 +157,9 @@ def apply_fixes(data: bytes, fixes: Sequence[Tuple[str, int, Sequence[float]]]) 
     if len(spans) != len(elements):
         raise UrdfInputError(f'found {len(spans)} <inertia> tags in the text but the parser '
                              f'sees {len(elements)}: the file was not changed')
-    for (_, end), element in zip(spans, elements):
-        # libxml2 numbers an element by the line where its start tag ends.
-        if _line(data, end - 1) != element.sourceline:
+    for (start, _), element in zip(spans, elements):
+        # The parser numbers an element by the line where its start tag begins.
+        if _line(data, start) != element.sourceline:
             raise UrdfInputError('could not match <inertia> tags to the parsed document '
                                  f'(line {element.sourceline}): the file was not changed')
     used = set()

@@ -149,7 +149,7 @@ def load_xml(data: Union[str, bytes]) -> Tuple[etree._Element, List[Finding]]:
         if root is None and exc.code == etree.ErrorTypes.ERR_HYPHEN_IN_COMMENT:
             root = _without_double_hyphens(raw, encoding, notes)
         if root is not None:
-            return _checked(_plain_robot(root, notes)), notes
+            return _checked(_plain_robot(_start_lines(root, raw), notes)), notes
         # The parser's own log: the exception's also holds earlier parses' errors.
         if _only_undeclared_prefixes(strict.error_log):
             # libxml2 went on after these (they are namespace errors, not well-formedness
@@ -164,7 +164,47 @@ def load_xml(data: Union[str, bytes]) -> Tuple[etree._Element, List[Finding]]:
             raise _syntax_error(exc, strict.error_log) from None
     if root is None:
         raise UrdfSyntaxError('the robot description has no root element')
-    return _checked(_plain_robot(root, notes)), notes
+    return _checked(_plain_robot(_start_lines(root, raw), notes)), notes
+
+
+#: what the parser reads as a node, in the order of the text: a comment, a CDATA section, a
+#: processing instruction, a declaration, or an element's start tag (its name)
+_NODE = re.compile(rb'<!--.*?-->|<!\[CDATA\[.*?\]\]>|<\?.*?\?>|<![A-Za-z][^>]*>'
+                   rb'|<([A-Za-z_][\w.:-]*)', re.S)
+
+
+def _start_lines(root: etree._Element, raw: bytes) -> etree._Element:
+    """
+    Give each element the line where its start tag begins; return the root.
+
+    libxml2 numbers it by the line where the tag ends: an exporter's ``<inertia`` with one
+    attribute per line (SolidWorks' URDF exporter: most vendor files) was reported at its
+    ``izz`` line, and a link at its last attribute's, so an editor or a SARIF annotation
+    landed on the wrong line. The start tags are found in the text, in document order (what
+    is not markup holds no '<'); where they do not match the parsed elements one for one (a
+    document read in recover mode, another encoding), the parser's numbers stay.
+    """
+    elements = [element for element in root.iter() if isinstance(element.tag, str)]
+    starts = [(match.start(), match.group(1)) for match in _NODE.finditer(raw)
+              if match.group(1) is not None]
+    if len(starts) != len(elements):
+        return root
+    lines = []
+    line, position = 1, 0
+    for (offset, name), element in zip(starts, elements):
+        line += raw.count(b'\n', position, offset)
+        position = offset
+        local = name.rsplit(b':', 1)[-1].decode('utf-8', 'replace')
+        # (a tag of an undeclared prefix, read in recover mode, keeps it: 'drake:x')
+        if element.tag.rsplit('}', 1)[-1].rsplit(':', 1)[-1] != local or \
+                element.sourceline is None or \
+                line > element.sourceline:
+            return root
+        lines.append(line)
+    for element, line in zip(elements, lines):
+        if element.sourceline != line:
+            element.sourceline = line
+    return root
 
 
 def _checked(root: etree._Element) -> etree._Element:
