@@ -996,3 +996,29 @@ def test_a_missing_relative_mesh_path_is_told_where_readers_look(tmp_path):
     assert "a relative path is looked up from the URDF's folder" in found.suggestion
     assert 'absolute path' not in found.suggestion and 'package://PACKAGE' in found.suggestion
     assert str(tmp_path / 'palm_lower.stl') in found.suggestion
+
+
+ZERO_TENSOR_ARM = """<robot name="zero">
+  <link name="base_link"><inertial><mass value="0.84"/><inertia ixx="0" ixy="0" ixz="0"
+    iyy="0" iyz="0" izz="0"/></inertial><collision><geometry><cylinder radius="0.05"
+    length="0.1"/></geometry></collision></link>
+""" + ''.join(f"""  <link name="l{i}"><inertial><mass value="0.5"/><inertia ixx="0" ixy="0" ixz="0"
+    iyy="0" iyz="0" izz="0"/></inertial><collision><origin xyz="0 0 0.05"/><geometry>
+    <cylinder radius="0.04" length="0.1"/></geometry></collision></link>
+  <joint name="j{i}" type="revolute"><parent link="{'base_link' if i == 1 else f'l{i - 1}'}"/>
+    <child link="l{i}"/><origin xyz="0 0 0.11"/><axis xyz="0 1 0"/><limit lower="-2"
+    upper="2" effort="10" velocity="1"/></joint>
+""" for i in (1, 2, 3)) + '</robot>'
+
+
+def test_a_group_is_shown_by_a_member_that_moves():
+    # RealMan's arm: one all-zero tensor on its root and its moving links was shown by the
+    # root's finding ("... accepts it welded to the world"), not by what breaks the arm.
+    (finding,) = [f for f in analyze(parse_urdf_string(ZERO_TENSOR_ARM), NO_MESHES).findings
+                  if f.rule == 'inertia-moment-tiny']
+    assert finding.links == ('base_link', 'l1', 'l2', 'l3')
+    assert finding.severity == Severity.ERROR
+    assert '(base_link, l1, l2, l3); on l1: the inertia tensor is all zero: a point mass of ' \
+        "0.5 kg on a moving link (joint 'j1')" in finding.message
+    assert 'welded to the world' not in finding.message
+    assert finding.suggestion.startswith('each link its own; for l1: ')

@@ -270,11 +270,12 @@ def grouped(ctx: CheckContext, findings: List[Finding], what: str,
     if len(findings) < MODEL_WIDE_MIN:
         yield from findings
         return
-    first = findings[0]
+    first = _example(ctx, findings)
+    shown = 'the first' if first is findings[0] else f'on {first.link}'
     links = tuple(dict.fromkeys(finding.link for finding in findings if finding.link))
     yield ctx.finding(
         first.rule, max(finding.severity for finding in findings),
-        f'{len(findings)} {what} ({listed(links)}); the first: {first.message}',
+        f'{len(findings)} {what} ({listed(links)}); {shown}: {first.message}',
         element=first.element, line=first.line,
         suggestion=(f'each link its own; for {first.link}: {first.suggestion}'
                     if own_fixes and first.link and first.suggestion else first.suggestion),
@@ -282,6 +283,23 @@ def grouped(ctx: CheckContext, findings: List[Finding], what: str,
         links_suggested_inertia=[(finding.link, finding.suggested_inertia)
                                  for finding in findings if finding.link is not None
                                  and finding.suggested_inertia is not None])
+
+
+def _example(ctx: CheckContext, findings: List[Finding]) -> Finding:
+    """
+    Return the finding a group shows: the first of the most severe, not the base's.
+
+    RealMan's arm with an all-zero tensor on its root and six moving links was shown by the
+    root's ("MuJoCo ... accepts it welded to the world"), which its moving links are not: a
+    link welded to a root (the base, fixed or floating) shows a group only when nothing else
+    does.
+    """
+    roots = ctx.root_names
+
+    def on_base(finding: Finding) -> bool:
+        return bool(finding.link) and ctx.weld_top(str(finding.link)) in roots
+
+    return min(findings, key=lambda finding: (-int(finding.severity), on_base(finding)))
 
 
 def grouped_by_value(ctx: CheckContext,
