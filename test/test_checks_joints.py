@@ -79,8 +79,14 @@ CASES = [
      '<limit lower="-1" upper="1" effort="10" velocity="0"/>', 'revolute', '', LIMIT, ''),
     ('joint-limit-zero', Severity.INFO,
      '<limit lower="-1" upper="1" effort="0" velocity="0"/>', 'revolute', '', LIMIT, ''),
-    ('joint-limit-zero', Severity.WARNING, '<limit effort="0" velocity="3"/>', 'continuous',
+    # effort 0 on an endless joint, no actuated joint named: a passive wheel or caster?
+    ('joint-limit-zero', Severity.INFO, '<limit effort="0" velocity="3"/>', 'continuous',
      '', '<limit effort="1" velocity="3"/>', ''),
+    # ... a warning on one a <transmission> drives
+    ('joint-limit-zero', Severity.WARNING, '<limit effort="0" velocity="3"/>', 'continuous',
+     '<transmission name="t"><joint name="j"/></transmission>',
+     '<limit effort="1" velocity="3"/>',
+     '<transmission name="t"><joint name="j"/></transmission>'),
     ('joint-limit-negative', Severity.ERROR,
      '<limit lower="-1" upper="1" effort="-10" velocity="2"/>', 'revolute', '', LIMIT, ''),
     ('joint-limit-negative', Severity.ERROR, '<limit effort="10" velocity="-3"/>', 'continuous',

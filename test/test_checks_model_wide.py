@@ -688,6 +688,26 @@ def test_one_material_defined_nowhere_is_one_finding_listing_its_links():
     assert [f.link for f in findings(legs(used, 2), 'material-undefined')] == ['l1', 'l2']
 
 
+def test_three_materials_defined_nowhere_are_one_finding():
+    # Clearpath's platform macros without their materials file: clearpath_black, _white,
+    # _yellow and _light_grey undefined, four findings for one include left out.
+    names = ('black', 'white', 'yelow')
+    text = chain([MASS + f'<visual>{BOX}</visual>'] + [
+        f'<visual>{BOX}<material name="{name}"/></visual>' + MASS for name in names]
+        + [f'<visual>{BOX}<material name="black"/></visual>' + MASS]).replace(
+        '<link ', '<material name="yellow"><color rgba="1 1 0 1"/></material><link ', 1)
+    (finding,) = findings(text, 'material-undefined')
+    assert finding.link is None and finding.links == ('l1', 'l2', 'l3', 'l4')
+    assert finding.message.startswith('3 materials are used and not defined (black, white, '
+                                      'yelow), by 4 visuals of 4 links (l1, l2, l3, l4)')
+    assert finding.suggestion.startswith('include the file that defines them')
+    assert finding.suggestion.endswith("; for 'yelow' (did you mean 'yellow'?)")
+    # two names: each its own findings (one per visual under 3 uses)
+    two = text.replace('<material name="yelow"/>', '')
+    assert sorted(dict(f.values)['material'] for f in findings(two, 'material-undefined')) \
+        == ['black', 'black', 'white']
+
+
 def test_most_links_off_their_geometry_each_its_own_way_are_one_finding():
     # Dobot CR20 (its DOBOT_6Axis_ROS2_V4 description): all 7 links' tensors 49x to 3,040x
     # off their meshes, larger and smaller, no two alike: 7 warnings for one bad export.

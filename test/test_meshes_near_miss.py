@@ -72,3 +72,52 @@ def test_a_mesh_named_by_an_absolute_path_gets_no_near_name(package, form):
     analysis = analyze(parse_urdf_string(text, str(package / 'r.urdf')), CheckConfig())
     (found,) = [f for f in analysis.findings if f.rule == 'mesh-not-found']
     assert 'did you mean' not in found.suggestion and 'Link1.STL' not in found.suggestion
+
+
+def _wheels(uris):
+    """Return a base and one wheel per URI, each wheel's visual the mesh it names."""
+    return ('<robot name="cart"><link name="base"/>' + ''.join(
+        f'<link name="w{i}"><visual><geometry><mesh filename="{uri}"/></geometry></visual>'
+        f'</link><joint name="j{i}" type="continuous"><parent link="base"/>'
+        f'<child link="w{i}"/><axis xyz="0 1 0"/><limit effort="1" velocity="1"/></joint>'
+        for i, uri in enumerate(uris)) + '</robot>')
+
+
+def _missing(package, uris):
+    (package / 'package.xml').write_text('<package format="3"><name>pkg</name></package>')
+    (package / 'urdf').mkdir()
+    source = package / 'urdf' / 'r.urdf'
+    source.write_text(_wheels(uris))
+    analysis = analyze(parse_urdf_string(source.read_bytes(), str(source)),
+                       CheckConfig(package_dirs=(('pkg', str(package)),)))
+    return [f for f in analysis.findings if f.rule == 'mesh-not-found']
+
+
+def test_a_missing_folder_of_many_meshes_keeps_the_name_it_probably_meant(package):
+    # Scout's meshes/scout_v2/, never there, on 4 wheels: grouped, the "did you mean" that
+    # one wheel gets was gone.
+    (found,) = _missing(package, ['package://pkg/meshes/cart_v2/wheel.dae'] * 4)
+    assert 'the folder' in found.message and 'cart_v2 does not exist' in found.message
+    assert found.suggestion.startswith(
+        'fix the paths: the meshes moved (for the first, did you mean '
+        'package://pkg/meshes/wheel.dae? That file exists; 4 of the 4 have such a file)')
+
+
+@pytest.mark.parametrize('count', [1, 3])
+def test_a_package_not_found_names_the_file_the_descriptions_own_package_holds(
+        package, count):
+    # Scout's scout_v2.urdf names package://robot_description/meshes/...: the description's
+    # own package (the folder above it with a package.xml) holds the file.
+    (package.parent / 'outside.dae').write_bytes(b'x')
+    found = _missing(package, ['package://robot_description/meshes/wheel.dae'] * count
+                     + ['package://robot_description/meshes/base.dae',
+                        'package://robot_description/../outside.dae'])
+    meant = ('did you mean package://pkg/meshes/wheel.dae? That file exists in the '
+             "description's own package")
+    if count == 1:  # each alone: the wheel's names it, the others name nothing
+        assert [meant in f.suggestion for f in found] == [True, False, False]
+    else:  # one finding for the package (the path leaving it is said apart)
+        (grouped,) = [f for f in found if f.links]
+        assert grouped.suggestion.startswith(meant + ' (1 of the 2 files is there); or ')
+    # nothing outside the package is named
+    assert not any('outside' in f.suggestion for f in found)

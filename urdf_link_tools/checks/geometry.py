@@ -30,8 +30,8 @@ import numpy as np
 
 from urdf_link_tools.checks.base import CheckContext, fmt, fmt_range, fmt_vector, Rule
 from urdf_link_tools.checks.complexity import grouped_meshes, reused_visuals, too_complex
-from urdf_link_tools.checks.model_wide import grouped, grouped_by_value, HINGE_SIZE, is_hinge, \
-    is_unexpanded, listed, MARKER_SIZE, model_choices, MODEL_WIDE_MIN, \
+from urdf_link_tools.checks.model_wide import grouped, HINGE_SIZE, is_hinge, \
+    is_unexpanded, LISTED, listed, MARKER_SIZE, model_choices, MODEL_WIDE_MIN, \
     visible_without_collision, visual_size
 from urdf_link_tools.checks.names import NameSuggester
 from urdf_link_tools.findings import Finding, Severity
@@ -41,6 +41,7 @@ from urdf_link_tools.meshes.files import ASSIMP_FORMATS
 from urdf_link_tools.meshes.reading import LFS_FILE
 from urdf_link_tools.meshes.resolve import near_miss
 from urdf_link_tools.model import Box, Cylinder, GeometryElement, Link, Mesh, Sphere
+from urdf_link_tools.packages import package_of
 from urdf_link_tools.targets import severity_for
 
 RULES = (
@@ -112,7 +113,8 @@ RULES = (
          'URDF link specification (collision)'),
     Rule('material-undefined', Severity.WARNING,
          'a visual names a material that is defined nowhere (no colour, no texture); an '
-         'info when the name is empty (urdfdom skips it)',
+         'info when the name is empty (urdfdom skips it); one finding per name, and one for '
+         'the robot from 3 names on (a materials file not included)',
          'urdfdom keeps an empty material; RViz draws the part with the default colour',
          'define the material at the top level of <robot>, or give it a <color>',
          'urdfdom model.cpp (material lookup)'),
@@ -451,6 +453,9 @@ def _mesh(ctx: CheckContext, link: Link, element: GeometryElement,
             suggestion = 'replace the file by a valid STL, OBJ, DAE, glTF or GLB mesh'
         elif meant is not None:
             suggestion = f'did you mean {meant}? That file exists; tried: {tried}'
+        elif _in_own_package(ctx, geometry.filename) is not None:
+            suggestion = (f'did you mean {_in_own_package(ctx, geometry.filename)}? That file '
+                          "exists in the description's own package; tried: " + tried)
         elif geometry.filename.strip().startswith('package://'):
             suggestion = ('fix the filename, or make the package findable (source its '
                           'workspace, or pass --package-dir NAME=PATH; in the node, the '
@@ -627,6 +632,42 @@ def _grouped_missing(ctx: CheckContext) -> FrozenSet[int]:
     return ctx.memo[key]  # type: ignore[return-value]
 
 
+def _in_own_package(ctx: CheckContext, uri: str) -> Optional[str]:
+    """
+    Return ``package://OWN/rest`` for a mesh of a package not found that OWN holds, or None.
+
+    Scout's scout_v2.urdf names package://robot_description/..., a package of another
+    checkout's layout; the file is in the package that holds the description. Only files
+    inside that package (no path leading out of it), which is the input's own.
+    """
+    uri = uri.strip()
+    source = ctx.robot.source
+    if not uri.startswith('package://') or not source or not os.path.isfile(source):
+        return None
+    key = ('own package', uri)
+    if key not in ctx.memo:
+        found = None
+        own = package_of(source, ctx.memo.setdefault(('package folders', None), {}))
+        name, _, rest = uri[len('package://'):].partition('/')
+        if own is not None and rest and name != own.name:
+            root = os.path.realpath(own.root)
+            path = os.path.realpath(os.path.join(root, rest))
+            if path.startswith(root + os.sep) and os.path.isfile(path):
+                found = f'package://{own.name}/{rest}'
+        ctx.memo[key] = found
+    return ctx.memo[key]  # type: ignore[return-value]
+
+
+def _owned(ctx: CheckContext, files: Tuple[str, ...]) -> str:
+    """Say which of a missing package's files the description's own package holds."""
+    owned = [found for found in (_in_own_package(ctx, name) for name in files) if found]
+    if not owned:
+        return ''
+    return (f"did you mean {owned[0]}? That file exists in the description's own package "
+            f'({len(owned)} of the {len(files)} files {"is" if len(owned) == 1 else "are"} '
+            'there); or ')
+
+
 def _folder_beside(ctx: CheckContext, name: str) -> Optional[str]:
     """
     Return a folder of a missing package's name beside the description (or one up), or None.
@@ -679,7 +720,8 @@ def check_missing_places(ctx: CheckContext) -> Iterator[Finding]:
             message = f'package {name!r} was not found: {counted}'
             beside = _folder_beside(ctx, name)
             where = f'/path/to/{name}' if beside is None else beside
-            suggestion = (f'source the workspace that holds {name}, or pass --package-dir '
+            own = _owned(ctx, files)
+            suggestion = (own + f'source the workspace that holds {name}, or pass --package-dir '
                           f'{name}={where} (node: the package_dirs parameter or launch '
                           'argument)' + (f' (a folder {name} lies beside the description: '
                                          'Bullet reads package:// paths relative to it)'
@@ -693,9 +735,15 @@ def check_missing_places(ctx: CheckContext) -> Iterator[Finding]:
                           'every machine, or generate it again here')
         elif kind == 'absent folder':
             message = (f'the folder {name} does not exist: {counted}')
-            suggestion = ('add the folder with its files (some repositories keep meshes out '
-                          'of git: Git LFS, a download or build step), or fix the paths if the '
-                          f'meshes moved; tried, for the first: {"; ".join(tried)}')
+            meant = [found for found in (_near_miss(ctx, element, problem)
+                                         for _, element, problem in elements) if found]
+            moved = (f'fix the paths: the meshes moved (for the first, did you mean '
+                     f'{meant[0]}? That file exists; {len(meant)} of the {len(elements)} '
+                     'have such a file), or add the folder with its files' if meant else
+                     'add the folder with its files (some repositories keep meshes out '
+                     'of git: Git LFS, a download or build step), or fix the paths if the '
+                     'meshes moved')
+            suggestion = f'{moved}; tried, for the first: {"; ".join(tried)}'
         elif kind == 'package files':
             message = (f'package {name!r} was found, but {len(files)} of the mesh files named '
                        f'in it do not exist ({listed(files)}): {counted}')
@@ -982,11 +1030,37 @@ def check_undefined_materials(ctx: CheckContext) -> Iterator[Finding]:
     Flag each material name used and not defined, once for all the visuals that use it.
 
     A CAD exporter names its own materials (Unitree H2's 'ID2' on 18 links): defining it,
-    or fixing the name, is one change however many visuals use it.
+    or fixing the name, is one change however many visuals use it. Three or more names
+    undefined are one finding: the file that defines them is not included (Clearpath's
+    platform macros without their materials file: four findings, one cause).
     """
-    yield from grouped_by_value(
-        ctx, _undefined_materials, lambda link, finding: dict(finding.values)['material'],
-        lambda name: f"visuals use the material '{name}', which is not defined")
+    found: Dict[str, List[Finding]] = {}
+    for link in ctx.robot.links:
+        for finding in _undefined_materials(ctx, link):
+            found.setdefault(dict(finding.values)['material'], []).append(finding)
+    if len(found) < MODEL_WIDE_MIN:
+        for name, findings in found.items():
+            yield from grouped(ctx, findings,
+                               f"visuals use the material '{name}', which is not defined")
+        return
+    every = [finding for findings in found.values() for finding in findings]
+    names = tuple(found)
+    using = {finding.link for finding in every}
+    links = tuple(link.name for link in ctx.robot.links if link.name in using)
+    first = every[0]
+    yield ctx.finding(
+        'material-undefined', Severity.WARNING,
+        f'{len(names)} materials are used and not defined ({listed(names)}), by '
+        f'{len(every)} visuals of {len(links)} links ({listed(links)}): no top-level '
+        '<material> of these names and no <color> or <texture> where they are used (urdfdom '
+        'keeps them without a colour; RViz draws the parts in its default colour)',
+        element=None, line=first.line,
+        suggestion='include the file that defines them (a materials file of the package: a '
+                   '<xacro:include> left out, or one that defines them under another prefix), '
+                   'or define each under <robot>' + ''.join(
+                       f"; for '{name}'{close}" for name, close in
+                       [(name, _similar(ctx, name)) for name in names[:LISTED]] if close),
+        values=(('materials', ', '.join(names)), ('count', len(every))), links=links)
 
 
 def _named_undefined(material) -> bool:

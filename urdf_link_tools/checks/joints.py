@@ -68,7 +68,9 @@ RULES = (
          'write the limit in radians (the value over 100, or times pi/180 from degrees), or '
          'use type="continuous" for an endless rotation', URDFDOM),
     Rule('joint-limit-zero', Severity.WARNING, 'effort or velocity is 0 on a moving joint '
-         '(INFO when both are 0, as passive joints and placeholders are written; effort 0 '
+         '(INFO when both are 0, as passive joints and placeholders are written, and for '
+         'effort 0 on a continuous joint of a description that names no actuated joint: a '
+         'passive wheel or caster; effort 0 '
          'is not reported on a joint that no <transmission> or ros2_control command '
          'interface drives when the description names its actuated joints); the same zeros '
          'on 3 or more joints are one finding (as for every limit rule of joints)',
@@ -182,9 +184,13 @@ def _limits(ctx: CheckContext, joint: Joint) -> Iterator[Finding]:
     if zero and joint.type in LIMITED_TYPES + ('continuous',) and joint.mimic is None and \
             joint.name not in model_choices(ctx).placeholder_set:
         # Both 0 is how passive joints and placeholders are written (urdfdom requires the
-        # attributes); one of them 0 beside a real other is a slip.
+        # attributes); one of them 0 beside a real other is a slip, but for effort 0 on an
+        # endless joint of a description that names no actuated joint: a passive wheel or
+        # caster (Trossen's mobile base: 8 caster joints, velocity 3, effort 0).
+        passive = zero == ['effort'] and joint.type == 'continuous' and actuated is None
         yield _finding(
-            ctx, joint, 'joint-limit-zero', Severity.INFO if len(zero) == 2 else Severity.WARNING,
+            ctx, joint, 'joint-limit-zero',
+            Severity.INFO if len(zero) == 2 or passive else Severity.WARNING,
             f'{" and ".join(zero)} {"is" if len(zero) == 1 else "are"} 0: the joint '
             f'{"can apply no force" if "effort" in zero else "cannot move"} where limits '
             'are enforced (Pinocchio reads the limit as 0, as MoveIt and ros2_control do)',
