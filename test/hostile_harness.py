@@ -165,7 +165,8 @@ def numeric_attributes(text: str) -> List[NumericAttribute]:
                 continue
             if not tokens:
                 continue
-            # libxml2 gives a start tag spread over lines the line where it ends.
+            # libxml2 gives a start tag spread over lines the line where it ends; the
+            # checker, the line where it begins.
             start = next(index for index in range(element.sourceline - 1, -1, -1)
                          if f'<{element.tag}' in lines[index])
             line = next(index + 1 for index in range(start, len(lines))
@@ -179,7 +180,7 @@ def numeric_attributes(text: str) -> List[NumericAttribute]:
                 if ancestor.tag == 'joint' and element.tag == 'origin':
                     link = ancestor.find('child').get('link')
                     break
-            found.append(NumericAttribute(element.tag, name, tokens, element.sourceline, line,
+            found.append(NumericAttribute(element.tag, name, tokens, start + 1, line,
                                           link, parent.tag if parent is not None else ''))
     return found
 

@@ -735,8 +735,13 @@ def check_missing_places(ctx: CheckContext) -> Iterator[Finding]:
                           'every machine, or generate it again here')
         elif kind == 'absent folder':
             message = (f'the folder {name} does not exist: {counted}')
-            meant = [found for found in (_near_miss(ctx, element, problem)
-                                         for _, element, problem in elements) if found]
+            # The same file names one folder up (Scout's meshes/scout_v2/, never there),
+            # not another format's (Bullet's meshes/coarse/*.stl beside meshes/*.obj: other
+            # meshes, of a folder that is missing)
+            meant = [found for found, element in (
+                (_near_miss(ctx, element, problem), element) for _, element, problem in elements)
+                if found and os.path.basename(found) == os.path.basename(
+                    element.geometry.filename.strip())]  # type: ignore[union-attr]
             moved = (f'fix the paths: the meshes moved (for the first, did you mean '
                      f'{meant[0]}? That file exists; {len(meant)} of the {len(elements)} '
                      'have such a file), or add the folder with its files' if meant else
