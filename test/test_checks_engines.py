@@ -229,3 +229,38 @@ def test_mesh_without_extension_is_named_so(tmp_path):
     assert len(format_errors) == 1
     assert '1 collision mesh (no extension) MuJoCo has no decoder for' in \
         format_errors[0].message
+
+
+@pytest.mark.parametrize('moments,refused', [
+    (('0.0545', '0.1473', '0.2018'), True),  # RoverRobotics' Mega: short by 2.8e-17
+    (('0.5', '0.5', '1.000000000000001'), True),
+    (('1', '2', '3'), False),  # on the boundary exactly: accepted
+    (('0.0546', '0.1473', '0.2018'), False)])
+def test_a_diagonal_tensor_mujoco_refuses_by_rounding_is_an_error(tmp_path, moments, refused):
+    # A flat plate's tensor, ixx + iyy = izz on paper: MuJoCo compares the moments as written
+    # with no tolerance ("inertia must satisfy A + B >= C"); the rule said it "may refuse".
+    ixx, iyy, izz = moments
+    text = ('<robot name="plate"><link name="a"/><joint name="j" type="revolute">'
+            '<parent link="a"/><child link="b"/><axis xyz="0 0 1"/><limit lower="-1" '
+            'upper="1" effort="1" velocity="1"/></joint><link name="b"><inertial><mass '
+            f'value="10"/><inertia ixx="{ixx}" ixy="0" ixz="0" iyy="{iyy}" iyz="0" '
+            f'izz="{izz}"/></inertial></link></robot>')
+    path = tmp_path / 'plate.urdf'
+    path.write_text(text)
+    model, error = mujoco_error(path)
+    assert (model is None) == refused, error
+    if refused:
+        assert 'A + B >= C' in error
+    found = [f for f in analyze(parse_urdf_string(text, str(path)), CheckConfig()).findings
+             if f.rule.startswith('inertia-')]
+    errors = [f for f in found if f.severity == Severity.ERROR]
+    assert bool(errors) == refused, [(f.rule, f.message) for f in found]
+    if refused:
+        (error,) = errors
+        assert error.rule == 'inertia-unrepresentable-box'
+        assert 'MuJoCo refuses them ("inertia must satisfy A + B >= C")' in error.message
+        # without the mujoco target, the warning it was
+        (warning,) = [f for f in analyze(parse_urdf_string(text, str(path)), CheckConfig(
+            targets=frozenset({'gazebo', 'rviz'}))).findings
+            if f.rule == 'inertia-unrepresentable-box']
+        assert warning.severity == Severity.WARNING and 'may refuse' in warning.message

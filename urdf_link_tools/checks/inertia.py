@@ -103,7 +103,9 @@ RULES = (
          'use the suggested tensor: the nearest one that satisfies A + B >= C, same axes',
          f'{GZ}; {MUJOCO}'),
     Rule('inertia-unrepresentable-box', Severity.WARNING,
-         'RViz cannot draw the equivalent inertia box though Gazebo accepts the tensor',
+         'RViz cannot draw the equivalent inertia box though Gazebo accepts the tensor (an '
+         'error with the mujoco target when the tensor is diagonal and two of its moments '
+         'sum below the third in floating point, which MuJoCo refuses)',
          'RViz needs strictly positive leading minors and real box sizes; it logs "has '
          'unrealistic inertia" (moving links) or draws nothing. MuJoCo, which has no '
          'tolerance, may refuse a tensor that is on the triangle boundary',
@@ -579,14 +581,33 @@ def _check_tensor(ctx: CheckContext, link: Link) -> Iterator[Finding]:
     elif not tensor.has_equivalent_box(mass) and gz_valid_moments(moments):
         fixed = tensor_from_principal(nearest_triangle_moments(moments), tensor.principal[1])
         suggestion, text = suggest(ctx, link, fixed, 'just inside the valid region')
+        refused = 'mujoco' in ctx.config.targets and _mujoco_refuses_diagonal(values)
         yield ctx.finding(
-            'inertia-unrepresentable-box', Severity.WARNING,
+            'inertia-unrepresentable-box', Severity.ERROR if refused else Severity.WARNING,
             f'RViz cannot draw the inertia box: moments {fmt_vector(moments)} '
             f'(A + B - C = {fmt(triangle_margin(moments))}) are valid for Gazebo only within '
-            'its tolerance; MuJoCo, without tolerance, may refuse them',
+            'its tolerance; '
+            + ('MuJoCo refuses them ("inertia must satisfy A + B >= C"): in floating point '
+               'the two smaller moments add up to less than the largest' if refused else
+               'MuJoCo, without tolerance, may refuse them'),
             link=link.name, element=element, line=line, suggestion=text,
             values=_moment_values(moments, eps),
             suggested_inertia=inertia_values(suggestion) if suggestion is not None else None)
+
+
+def _mujoco_refuses_diagonal(values: Tuple[float, ...]) -> bool:
+    """
+    Return True for a diagonal tensor MuJoCo refuses: two moments sum below the third.
+
+    MuJoCo takes a diagonal tensor's moments as written and compares their sums with no
+    tolerance (RoverRobotics' Mega: 0.0545 + 0.1473 < 0.2018 by 2.8e-17 in floating point,
+    "inertia must satisfy A + B >= C"). A tensor with products goes through its own
+    eigen-decomposition, whose last bits no other computation predicts: 'may refuse'.
+    """
+    ixx, ixy, ixz, iyy, iyz, izz = values
+    if ixy != 0.0 or ixz != 0.0 or iyz != 0.0:
+        return False
+    return ixx + iyy < izz or ixx + izz < iyy or iyy + izz < ixx
 
 
 def _refused(ctx: CheckContext, template: str, link: Optional[Link] = None) -> str:
