@@ -275,6 +275,40 @@ def test_targets_node_parameter_reaches_the_check_config():
 
 # --- a xacro template saved as .urdf ----------------------------------------------------
 
+TEMPLATE = """<robot name="rover" xmlns:xacro="http://ros.org/wiki/xacro">
+  <xacro:property name="wheel_mass" value="1"/><xacro:property name="wy" value="0.2"/>
+  <link name="chassis"><inertial><mass value="10"/><inertia ixx="0.1" ixy="0" ixz="0"
+    iyy="0.1" iyz="0" izz="0.1"/></inertial><collision><geometry><box size="0.5 0.3 0.1"/>
+    </geometry></collision></link>
+""" + ''.join(f"""  <link name="{side}"><inertial><mass value="${{wheel_mass}}"/><inertia
+    ixx="0.002" ixy="0" ixz="0" iyy="0.003" iyz="0" izz="0.002"/></inertial><collision><origin
+    rpy="1.5708 0 0"/><geometry><cylinder radius="0.08" length="0.04"/></geometry></collision>
+  </link>
+  <joint name="j_{side}" type="continuous"><parent link="chassis"/><child link="{side}"/>
+    <origin xyz="0 ${{{sign}wy}} 0"/><axis xyz="0 1 0"/></joint>
+""" for side, sign in (('left', ''), ('right', '-'))) + '</robot>'
+
+
+def test_a_xacro_template_read_as_urdf_is_one_error_and_no_check():
+    # RoverRobotics' .urdf files are xacro templates: read as URDF, each ${...} was an error,
+    # each wheel "has no <inertial>", and both wheels, at identity origins, overlapped.
+    analysis = analyze(parse_urdf_string(TEMPLATE, 'rover.urdf'), CheckConfig())
+    (finding,) = analysis.findings
+    assert finding.rule == 'xacro-unexpanded' and finding.severity == Severity.ERROR
+    assert finding.message.startswith('rover.urdf is a xacro template read as URDF: 4 values '
+                                      'are xacro, not numbers (the first: <mass '
+                                      'value="${wheel_mass}"> in link \'left\'')
+    assert finding.line == 6 and '--xacro' in finding.suggestion
+    # Without the xacro namespace, a stray ${...} is its own error, and the checks run.
+    plain = TEMPLATE.replace(' xmlns:xacro="http://ros.org/wiki/xacro"', '').replace(
+        '<xacro:property name="wheel_mass" value="1"/><xacro:property name="wy" value="0.2"/>',
+        '')
+    rules = {f.rule for f in analyze(parse_urdf_string(plain, 'rover.urdf'),
+                                     CheckConfig()).findings}
+    assert 'parse-invalid-number' in rules and 'xacro-unexpanded' not in rules
+    assert 'collision-overlap-at-rest' in rules  # (the fallback origins: why it stops above)
+
+
 def test_unexpanded_xacro_mesh_paths_are_one_finding_not_one_per_mesh(tmp_path):
     from urdf_link_tools.meshes import MeshLibrary
 

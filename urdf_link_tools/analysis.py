@@ -39,7 +39,8 @@ from urdf_link_tools.checks.mirrors import (co_listed, co_owners, merge_mirrors,
                                             MIRROR_LINKS_KEY)
 from urdf_link_tools.checks.model_wide import listed
 from urdf_link_tools.config import CheckConfig
-from urdf_link_tools.findings import Finding, Severity, sort_key, worst_severity
+from urdf_link_tools.findings import Finding, Severity, sort_key, TEMPLATE_VALUE, \
+    worst_severity
 from urdf_link_tools.geometry import Bounds, element_bounds, union_bounds
 from urdf_link_tools.meshes import MeshInfo, MeshLibrary, MeshProblem, MeshResult
 from urdf_link_tools.meshes.aside import Aside, base_dir, robot_files
@@ -397,6 +398,10 @@ def analyze(robot: Robot, config: CheckConfig = CheckConfig(),
     results: Dict[int, MeshResult] = {}
     found: list = []
     early: Dict[Tuple[str, object], object] = {}
+    if 'xacro-unexpanded' not in config.ignore_rules and any(
+            TEMPLATE_VALUE in note.values for note in robot.notes):
+        # A xacro template read as URDF: its values are fallbacks, nothing to judge.
+        return _finish(robot, config, grouped_notes(robot.notes), results)
     try:
         if config.check_meshes:
             library = meshes if meshes is not None else MeshLibrary(

@@ -155,6 +155,9 @@ def worst_severity(findings: 'Tuple[Finding, ...] | list') -> Optional[Severity]
 
 #: The rule id of a failure of this tool itself (documented in urdf_link_tools.checks).
 INTERNAL_ERROR = 'internal-error'
+#: the value of the parser's note on a xacro template read as URDF: the analysis checks such
+#: a robot no further (its numbers are fallbacks)
+TEMPLATE_VALUE = ('template', 'unexpanded')
 
 
 def internal_error(what: str, error: str, link: Optional[str] = None) -> Finding:

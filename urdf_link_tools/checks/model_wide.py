@@ -77,7 +77,9 @@ RULES = (
     Rule('xacro-unexpanded', Severity.ERROR,
          'mesh filenames hold xacro syntax ($(arg ...), $(find ...), ${...}): a xacro template '
          'saved or published as URDF (reported once, with the links); an info when only '
-         'link or joint names hold it',
+         'link or joint names hold it. A document that declares the xacro namespace and whose '
+         'numbers are xacro expressions, read as URDF, is one error for all of them, and no '
+         'other check runs (the model holds fallbacks: identity origins, no masses)',
          'no URDF reader expands xacro: every consumer looks for a file literally named '
          '"$(arg ...)" and loses those meshes (an error when a collision mesh is among them, '
          'else a warning). Replaces mesh-not-found on those elements',

@@ -25,12 +25,13 @@ elements; this module puts the robot together.
 from __future__ import annotations
 
 import gc
+import os
 from typing import AbstractSet, List, Optional, Sequence, Set, Tuple, Union
 
 from lxml import etree
 
 from urdf_link_tools.errors import UrdfStructureError
-from urdf_link_tools.findings import Finding, Severity
+from urdf_link_tools.findings import Finding, Severity, TEMPLATE_VALUE
 from urdf_link_tools.model import Joint, Link, Robot
 from urdf_link_tools.parser.context import Context, quote, REFUSED
 from urdf_link_tools.parser.joints import joint_of
@@ -165,6 +166,8 @@ def robot_from_element(root: etree._Element, source: Optional[str] = None,
         others = tuple(sorted({quote(_prefixed(child)) for child in root
                                if isinstance(child.tag, str)
                                and child.tag not in _URDF_TOP_LEVEL}))[:5]
+    else:
+        _unexpanded_template(ctx, root, source)
     return Robot(name=name, links=tuple(links), joints=tuple(joints),
                  materials=top_level, line=root.sourceline, source=source,
                  notes=tuple(ctx.notes), gazebo_self_collide=self_collide,
@@ -193,6 +196,46 @@ def _empty_for_want_of_prefixes(ctx: Context) -> None:
         link=None, element=first.element, line=first.line, suggestion=first.suggestion,
         values=(('count', str(len(unprefixed))),))
     ctx.notes[:] = [error] + [note for note in ctx.notes if note.rule != first.rule]
+
+
+#: an attribute value that is xacro, not a number: an expression or a substitution argument
+_XACRO_VALUE = ('${', '$(')
+
+
+def _unexpanded_template(ctx: Context, root: etree._Element, source: Optional[str]) -> None:
+    """
+    Make the values of a xacro template read as URDF one error, and the robot unchecked.
+
+    RoverRobotics ships xacro templates named .urdf (``<mass value="${wheel_mass}"/>``,
+    ``<origin xyz="0 ${wy} 0"/>``). Read as URDF, each number was its own error, each link
+    whose mass could not be read "has no <inertial>", and the joints at identity origins
+    put both wheels in one place: a false overlap. One fault, said once; the checks would
+    judge the fallbacks, not the robot, so the analysis stops there (check_unexpanded).
+    Only for a document that declares the xacro namespace: a stray ``${...}`` in a URDF is
+    an error of its own.
+    """
+    if not any('ros.org/wiki/xacro' in (uri or '') for uri in root.nsmap.values()):
+        return
+    values = [note for note in ctx.notes if note.rule in ('parse-invalid-number',
+                                                          'parse-missing-value')
+              and any(mark in note.message for mark in _XACRO_VALUE)]
+    if not values:
+        return
+    first = values[0]
+    shown = first.message.split(';', 1)[0]
+    name = os.path.basename(source) if source else 'the description'
+    error = Finding(
+        rule='xacro-unexpanded', severity=Severity.ERROR,
+        message=f'{name} is a xacro template read as URDF: {len(values)} '
+                f'value{"s are" if len(values) > 1 else " is"} xacro, not numbers (the first: '
+                f'{shown}), and no URDF reader expands them (urdfdom refuses '
+                'the robot); the checks would judge the fallbacks, not the robot: none ran',
+        link=None, element=None, line=first.line,
+        suggestion='check it as xacro: urdf-link-tools check --xacro FILE NAME:=VALUE (or '
+                   'name it .urdf.xacro); load it through xacro, or publish its expansion',
+        values=(TEMPLATE_VALUE, ('count', str(len(values)))))
+    dropped = {id(note) for note in values}
+    ctx.notes[:] = [error] + [note for note in ctx.notes if id(note) not in dropped]
 
 
 def _prefixed(element: etree._Element) -> str:
