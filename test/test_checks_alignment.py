@@ -129,3 +129,33 @@ def test_the_turns_and_their_rpy():
     box = (np.zeros(3), np.array([1.0, 2.0, 3.0]))
     assert overlap(box, box) == pytest.approx(1.0)
     assert overlap(box, (box[0] + 10.0, box[1] + 10.0)) == 0.0
+
+
+def _at(path, xyz) -> str:
+    return f'<origin xyz="{xyz}"/><geometry><mesh filename="file://{path}"/></geometry>'
+
+
+@pytest.mark.parametrize('xyz,apart', [('-25 0 0', True), ('0 0 0.5', True),
+                                       ('0 0 0.02', False), ('0 0 0', False)])
+def test_a_visual_away_from_its_collision_of_the_same_mesh_is_said(tmp_path, xyz, apart):
+    # Orbbec's Gemini 335: a lens's visual at xyz="-25 0 0", its collision (the same STL) at
+    # the link: nothing was said, and the part, "25 m across" with a lens's tensor, made
+    # its correct tensor and its two twins' a placeholder.
+    path = _part_mesh(tmp_path)
+    links = ''.join(_link(name, _at(path, xyz if name == 'a' else '0 0 0'), _at(path, '0 0 0'))
+                    for name in ('a', 'b', 'c'))
+    findings = analyze(parse_urdf_string(_robot(links)), CheckConfig()).findings
+    found = [f for f in findings if f.rule == 'collision-visual-apart']
+    assert [f.link for f in found] == (['a'] if apart else [])
+    if apart:
+        assert f'the visual at xyz="{xyz}", the collision at xyz="0 0 0"' in found[0].message
+        assert found[0].suggestion.startswith('give both the same <origin> xyz: xyz="0 0 0" '
+                                              'on the visual')
+    assert not [f for f in findings if f.rule == 'inertial-placeholder']
+    # three such links: one finding
+    links = ''.join(_link(name, _at(path, '-25 0 0'), _at(path, '0 0 0'))
+                    for name in ('a', 'b', 'c'))
+    (group,) = [f for f in analyze(parse_urdf_string(_robot(links)), CheckConfig()).findings
+                if f.rule == 'collision-visual-apart']
+    assert group.links == ('a', 'b', 'c') and group.message.startswith('3 links draw their '
+                                                                       'visual mesh 25 to 25 m')

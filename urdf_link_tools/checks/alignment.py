@@ -71,7 +71,19 @@ RULES = (
          'turn the collision geometry with the rpy the finding gives on its <origin> (or the '
          "visual's, whichever is wrong), or export the mesh again with Z up",
          'this tool (bounds of the visual and collision elements in the link frame)'),
+    Rule('collision-visual-apart', Severity.WARNING,
+         "a link's visual and collision name the same mesh file at the same scale and turn, "
+         'placed further apart than the part is across (and over 1 cm): one origin is wrong '
+         '(a typo, millimetres for metres); 3 or more links are one finding',
+         'RViz draws the part where planners and simulators do not collide with it, and they '
+         'collide with a part where nothing is drawn; the part also seems as large as the '
+         'span of both, which misleads the rules that judge its size',
+         "give both elements the same <origin> xyz (the collision's, or the visual's, "
+         'whichever is right)', 'this tool (the origins of elements naming one mesh file)'),
 )
+
+#: visual and collision of one mesh further apart than the part is across, and this (m)
+APART_MIN = 0.01
 
 
 def _turns() -> Tuple[np.ndarray, ...]:
@@ -378,5 +390,81 @@ def _group(ctx: CheckContext, members: List[Turned]) -> Finding:
         links=links)
 
 
-CHECKS = (check_turned,)
+def _apart(ctx: CheckContext, link: Link) -> Optional[Tuple[float, str, str, str]]:
+    """
+    Return how far a link's visual lies from its collision of the same mesh, None if it does not.
+
+    (distance, mesh filename, the visual's xyz, the collision's xyz) for the first such pair:
+    the same file, scale and rpy, placed further apart than the part's diagonal and
+    :data:`APART_MIN`. Orbbec's Gemini 335: a 17 mm lens's visual at xyz="-25 0 0".
+    """
+    for visual in link.visuals:
+        mesh = visual.geometry
+        if not isinstance(mesh, Mesh):
+            continue
+        for collision in link.collisions:
+            other = collision.geometry
+            if not isinstance(other, Mesh) or other.filename.strip() != mesh.filename.strip() \
+                    or tuple(other.scale) != tuple(mesh.scale) or \
+                    tuple(collision.origin.rpy) != tuple(visual.origin.rpy):
+                continue
+            offset = np.asarray(visual.origin.xyz, float) - np.asarray(collision.origin.xyz, float)
+            distance = float(np.linalg.norm(offset))
+            box = group_bounds(ctx, (collision,))
+            if box is None or not is_finite(tuple(offset)) or not math.isfinite(distance):
+                continue
+            size = float(np.linalg.norm(np.asarray(box[1]) - np.asarray(box[0])))
+            if math.isfinite(size) and distance > max(size, APART_MIN):
+                return (distance, mesh.filename.strip(),
+                        ' '.join(fmt(value) for value in visual.origin.xyz),
+                        ' '.join(fmt(value) for value in collision.origin.xyz))
+    return None
+
+
+def visual_apart(ctx: CheckContext, link: Link) -> bool:
+    """Return True when a link's visual lies away from its collision of the same mesh."""
+    key = ('visual-apart', id(link))
+    if key not in ctx.memo:
+        ctx.memo[key] = _apart(ctx, link)
+    return ctx.memo[key] is not None
+
+
+def check_apart(ctx: CheckContext) -> Iterator[Finding]:
+    """Flag visuals placed away from their collision of the same mesh: per link, or once."""
+    found = []
+    for link in ctx.robot.links:
+        if ctx.robot.link(link.name) is link and visual_apart(ctx, link):
+            found.append((link, ctx.memo[('visual-apart', id(link))]))
+    if not found:
+        return
+    if len(found) >= MODEL_WIDE_MIN:
+        links = tuple(link.name for link, _ in found)
+        distances = [apart[0] for _, apart in found]
+        element = found[0][0].visuals[0]
+        yield ctx.finding(
+            'collision-visual-apart', Severity.WARNING,
+            f'{len(found)} links draw their visual mesh {fmt(min(distances), 3)} to '
+            f'{fmt(max(distances), 3)} m from their collision of the same mesh ({listed(links)})'
+            ': one origin of each pair is wrong (RViz draws the parts where nothing collides)',
+            element=None, line=element.origin.line or element.line,
+            suggestion="give each pair the same <origin> xyz (the collision's or the visual's, "
+                       'whichever is right)', values=(('count', len(found)),), links=links)
+        return
+    for link, (distance, filename, visual, collision) in found:
+        element = next(item for item in link.visuals if isinstance(item.geometry, Mesh)
+                       and item.geometry.filename.strip() == filename)
+        yield ctx.finding(
+            'collision-visual-apart', Severity.WARNING,
+            f'the visual and the collision name the same mesh ({filename}), {fmt(distance, 3)} m '
+            f'apart (the visual at xyz="{visual}", the collision at xyz="{collision}"), '
+            'further than the part is across: one origin is wrong (a typo, millimetres for '
+            'metres?); RViz draws the part where nothing collides',
+            link=link.name, element=element.label, line=element.origin.line or element.line,
+            suggestion=f'give both the same <origin> xyz: xyz="{collision}" on the visual if the '
+                       'collision is right, else the reverse',
+            values=(('distance', fmt(distance, 3)), ('visual_xyz', visual),
+                    ('collision_xyz', collision)))
+
+
+CHECKS = (check_turned, check_apart)
 LINK_CHECKS = ()

@@ -1270,8 +1270,16 @@ def _drawn_bounds(ctx: CheckContext, link: Link) -> Optional[Bounds]:
 
 
 def _part_size(ctx: CheckContext, link: Link) -> Optional[float]:
-    """Return the diagonal of a link's collision and visual bounds, None if unknown."""
-    box = _drawn_bounds(ctx, link)
+    """
+    Return the diagonal of a link's collision and visual bounds, None if unknown.
+
+    The collision's alone when the visual of the same mesh lies away from it
+    (collision-visual-apart): Orbbec's 17 mm lens, its visual 25 m off, was a part "25 m
+    across" with the tensor of a lens, and its correct tensor a placeholder.
+    """
+    from urdf_link_tools.checks.alignment import visual_apart
+    box = group_bounds(ctx, link.collisions) if visual_apart(ctx, link) else \
+        _drawn_bounds(ctx, link)
     if box is None:
         return None
     size = float(np.linalg.norm(box[1] - box[0]))
