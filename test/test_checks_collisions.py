@@ -776,3 +776,36 @@ def test_an_srdf_naming_links_the_robot_lacks_is_said_with_the_link_meant():
     assert variant.message.endswith("; 4 of the names begin with 'x_' and this robot has no "
                                     'such links: the SRDF is for a variant with them')
     assert 'did you mean' not in variant.message
+
+
+def _bracket(path, concave):
+    """Write an L-shaped bracket (concave) or its bounding box (convex), 0.2 m across."""
+    boxes = ([((0, 0, 0), (0.2, 0.04, 0.04)), ((0, 0, 0), (0.04, 0.04, 0.2))] if concave
+             else [((0, 0, 0), (0.2, 0.04, 0.2))])
+    vertices, faces = [], []
+    for low, high in boxes:
+        base = len(vertices)
+        vertices += [(x, y, z) for x in (low[0], high[0]) for y in (low[1], high[1])
+                     for z in (low[2], high[2])]
+        faces += [(base + a, base + b, base + c) for a, b, c in (
+            (0, 1, 3), (0, 3, 2), (4, 6, 7), (4, 7, 5), (0, 4, 5), (0, 5, 1),
+            (2, 3, 7), (2, 7, 6), (0, 2, 6), (0, 6, 4), (1, 5, 7), (1, 7, 3))]
+    from mesh_attacks import binary_stl
+    return binary_stl(path, np.array(vertices, dtype=float), np.array(faces))
+
+
+@pytest.mark.parametrize('concave', [True, False])
+def test_an_overlap_depth_between_hulls_says_so_for_a_concave_part(tmp_path, concave):
+    # NextageOpen's waist and wrist: "about 191 mm deep" between the parts' convex hulls,
+    # while their surfaces only touch: the depth of a concave part is an upper bound.
+    path = _bracket(tmp_path / 'bracket.stl', concave)
+    mesh = f'<collision><geometry><mesh filename="file://{path}"/></geometry></collision>'
+    text = robot('r', box_link('base', '0.01 0.01 0.01'), f'<link name="a">{mesh}</link>',
+                 box_link('b', '0.05 0.05 0.05', '0.02 0.02 0.03'),
+                 box_link('s', '0.01 0.01 0.01', '0 0 1'),
+                 joint('ja', 'revolute', 'base', 'a'), joint('js', 'revolute', 'base', 's'),
+                 joint('jb', 'revolute', 's', 'b'))
+    (finding,) = [f for f in analyze(parse_urdf_string(text), CheckConfig()).findings
+                  if f.rule == RULE and f.link == 'a']
+    assert ('mm deep (between their convex hulls: the surfaces of a concave part may meet '
+            'less deep)' in finding.message) == concave, finding.message

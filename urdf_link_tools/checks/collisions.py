@@ -53,6 +53,8 @@ from urdf_link_tools.checks.model_wide import listed
 from urdf_link_tools.checks.names import NameSuggester
 from urdf_link_tools.findings import Finding, Severity
 from urdf_link_tools.geometry import origin_to_matrix, transform_bounds, union_bounds
+from urdf_link_tools.meshes import MeshInfo
+from urdf_link_tools.model import Mesh
 from urdf_link_tools.targets import named, severity_for, TARGETS
 
 if TYPE_CHECKING:  # coal and NumPy only when the rule runs
@@ -1245,7 +1247,7 @@ def _pair_list_finding(ctx: CheckContext, group: List['Overlap'],
         OVERLAP, severity_for(ctx.config.targets, by_target) or Severity.INFO,
         describe(pairs, links)
         + f"; the deepest is '{name}' ({element}) with '{other}' ({other_element}), "
-        f"{_depth_text(lead.depth)}, at ({fmt_vector(local)}) in '{name}''s frame"
+        f"{_depth_text(ctx, lead)}, at ({fmt_vector(local)}) in '{name}''s frame"
         + (f'; {effects}' if effects else ''),
         link=name, element=element, line=_element_line(ctx.robot.link(name), element),
         suggestion=suggestion if lead_in else suggestion[0].upper() + suggestion[1:],
@@ -1272,12 +1274,43 @@ def _worst_claims(seen_by: Sequence[Dict[str, Severity]]) -> Dict[str, Severity]
     return by_target
 
 
-def _depth_text(depth_m: float) -> str:
+def _depth_text(ctx: CheckContext, overlap: 'Overlap') -> str:
+    depth_m = overlap.depth
     depth_mm = depth_m * 1000.0
     if depth_m >= TOUCHING:
-        return f'about {fmt(depth_mm, 3)} mm deep'
+        return f'about {fmt(depth_mm, 3)} mm deep' + (
+            ' (between their convex hulls: the surfaces of a concave part may meet less '
+            'deep)' if _not_convex(ctx, overlap) else '')
     return (f'touching (about {fmt(depth_mm, 3)} mm deep' if depth_mm >= 0.1 else
             'touching (less than 0.1 mm deep') + ', as the parts of a CAD assembly touch)'
+
+
+#: a closed mesh enclosing less than this share of its convex hull is concave
+CONVEX_SHARE = 0.95
+
+
+def _not_convex(ctx: CheckContext, overlap: 'Overlap') -> bool:
+    """
+    Return True when a part of an overlap is a mesh not known to be convex.
+
+    The depth is measured between the parts' convex hulls (the detection uses the
+    surfaces): for a concave part, an upper bound (NextageOpen's waist and wrist: 191 mm
+    between hulls, surfaces touching).
+    """
+    for name, label in ((overlap.link1, overlap.element1), (overlap.link2, overlap.element2)):
+        link = ctx.robot.link(name)
+        element = next((item for item in link.collisions if item.label == label),
+                       None) if link is not None else None
+        if element is None or not isinstance(element.geometry, Mesh):
+            continue
+        info = ctx.mesh_for(element)
+        if not isinstance(info, MeshInfo):
+            continue
+        hull = info.hull_volume
+        if info.volume_source != 'mesh' or hull is None or \
+                not info.volume >= CONVEX_SHARE * hull:
+            return True
+    return False
 
 
 def _micrometres(point: Sequence[float]) -> List[float]:
@@ -1318,7 +1351,7 @@ def _pair_finding(ctx: CheckContext, overlap: 'Overlap',
         OVERLAP, severity_for(ctx.config.targets, by_target) or Severity.INFO,
         f"'{overlap.link1}' and '{overlap.link2}' overlap at rest: their collision "
         f'geometry ({overlap.element1} and {overlap.element2}) intersects, '
-        f'{_depth_text(overlap.depth)}, at ({fmt_vector(local)}) in '
+        f'{_depth_text(ctx, overlap)}, at ({fmt_vector(local)}) in '
         f"'{overlap.link1}''s frame" + (_WELDED if welded else '')
         + (f'; {effects}' if effects else ''),
         link=overlap.link1, element=overlap.element1,
@@ -1416,7 +1449,7 @@ def _envelope_finding(ctx: CheckContext, name: str, group: List['Overlap'],
         f"the collision geometry of '{name}' ({', '.join(own)}) intersects that of "
         f'{len(group)} links at rest ({listed(others)}); the deepest '
         + ('of those not welded to it ' if lead else '')
-        + f"is '{other}' ({other_element}), {_depth_text(group[lead].depth)}, at "
+        + f"is '{other}' ({other_element}), {_depth_text(ctx, group[lead])}, at "
         f"({fmt_vector(local)}) in '{name}''s frame" + (_WELDED if welded else partly)
         + (f'; {effects}' if effects else ''),
         link=name, element=element, line=_element_line(ctx.robot.link(name), element),
