@@ -41,6 +41,20 @@ def binary_stl(path: Path, vertices: np.ndarray, faces: np.ndarray) -> Path:
     return path
 
 
+def boxes(boxes: Sequence[Tuple[Sequence[float], Sequence[float]]]
+          ) -> Tuple[np.ndarray, np.ndarray]:
+    """Return the vertices and outward triangles of axis-aligned boxes, each (low, high)."""
+    vertices, faces = [], []
+    for low, high in boxes:
+        base = len(vertices)
+        vertices += [(x, y, z) for x in (low[0], high[0]) for y in (low[1], high[1])
+                     for z in (low[2], high[2])]
+        faces += [(base + a, base + b, base + c) for a, b, c in (
+            (0, 1, 3), (0, 3, 2), (4, 6, 7), (4, 7, 5), (0, 4, 5), (0, 5, 1),
+            (2, 3, 7), (2, 7, 6), (0, 2, 6), (0, 6, 4), (1, 5, 7), (1, 7, 3))]
+    return np.array(vertices, dtype=float), np.array(faces)
+
+
 def sphere(subdivisions: int = 3):
     """Return a closed, outward-wound icosphere of radius 0.1 m."""
     import trimesh

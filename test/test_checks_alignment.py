@@ -16,7 +16,7 @@
 
 import math
 
-from mesh_attacks import binary_stl
+from mesh_attacks import binary_stl, boxes
 import numpy as np
 import pytest
 from urdf_link_tools.analysis import analyze
@@ -30,19 +30,11 @@ RULE = 'collision-visual-turned'
 
 def _part_mesh(folder, name='part.stl', up='z'):
     """Write an L-shaped bracket 0.3 m along its up axis, 0.1 and 0.04 across (asymmetric)."""
-    boxes = [((0.0, 0.0, 0.0), (0.1, 0.04, 0.04)), ((0.0, 0.0, 0.0), (0.04, 0.04, 0.3))]
-    vertices, faces = [], []
-    for low, high in boxes:
-        base = len(vertices)
-        vertices += [(x, y, z) for x in (low[0], high[0]) for y in (low[1], high[1])
-                     for z in (low[2], high[2])]
-        faces += [(base + a, base + b, base + c) for a, b, c in (
-            (0, 1, 3), (0, 3, 2), (4, 6, 7), (4, 7, 5), (0, 4, 5), (0, 5, 1),
-            (2, 3, 7), (2, 7, 6), (0, 2, 6), (0, 6, 4), (1, 5, 7), (1, 7, 3))]
-    points = np.array(vertices, dtype=float)
+    points, faces = boxes([((0.0, 0.0, 0.0), (0.1, 0.04, 0.04)),
+                           ((0.0, 0.0, 0.0), (0.04, 0.04, 0.3))])
     if up == 'y':  # exported Y-up: z goes to y, y to -z (a turn of 90 degrees about x)
         points = points @ rpy_to_matrix((math.pi / 2, 0.0, 0.0)).T
-    return binary_stl(folder / name, points, np.array(faces))
+    return binary_stl(folder / name, points, faces)
 
 
 def _robot(links: str) -> str:

@@ -780,18 +780,10 @@ def test_an_srdf_naming_links_the_robot_lacks_is_said_with_the_link_meant():
 
 def _bracket(path, concave):
     """Write an L-shaped bracket (concave) or its bounding box (convex), 0.2 m across."""
-    boxes = ([((0, 0, 0), (0.2, 0.04, 0.04)), ((0, 0, 0), (0.04, 0.04, 0.2))] if concave
-             else [((0, 0, 0), (0.2, 0.04, 0.2))])
-    vertices, faces = [], []
-    for low, high in boxes:
-        base = len(vertices)
-        vertices += [(x, y, z) for x in (low[0], high[0]) for y in (low[1], high[1])
-                     for z in (low[2], high[2])]
-        faces += [(base + a, base + b, base + c) for a, b, c in (
-            (0, 1, 3), (0, 3, 2), (4, 6, 7), (4, 7, 5), (0, 4, 5), (0, 5, 1),
-            (2, 3, 7), (2, 7, 6), (0, 2, 6), (0, 6, 4), (1, 5, 7), (1, 7, 3))]
-    from mesh_attacks import binary_stl
-    return binary_stl(path, np.array(vertices, dtype=float), np.array(faces))
+    from mesh_attacks import binary_stl, boxes
+    return binary_stl(path, *boxes(
+        [((0, 0, 0), (0.2, 0.04, 0.04)), ((0, 0, 0), (0.04, 0.04, 0.2))] if concave
+        else [((0, 0, 0), (0.2, 0.04, 0.2))]))
 
 
 @pytest.mark.parametrize('concave', [True, False])
