@@ -430,8 +430,8 @@ def suggest(ctx: CheckContext, link: Link, candidate: Optional[np.ndarray],
         reason = problem(ctx, link, candidate, geometry)
         if not reason:
             return candidate, f'{label}: {fmt_inertia(inertia_values(candidate))}'
-        lifted = _lifted(candidate)
-        if not problem(ctx, link, lifted, geometry):
+        lifted = _lifted(candidate) if np.all(np.isfinite(candidate)) else None
+        if lifted is not None and not problem(ctx, link, lifted, geometry):
             return lifted, (f'{label}, moved inside the valid region ({reason} as it is): '
                             f'{fmt_inertia(inertia_values(lifted))}')
     if geometry is not None:
