@@ -102,6 +102,21 @@ def test_exit_5_whatever_fail_on_ignore_or_baseline_say(workdir, broken_link_che
     assert 'internal-error' in {f['rule'] for f in json.loads(out)['findings']}
 
 
+def test_reports_show_the_failure_whatever_fail_on_says(workdir, broken_link_check):
+    # Sweep G: with --fail-on never the run exits 5, while the JUnit report passed every test
+    # case and SARIF said the execution was successful: CI's report showed green.
+    status, out, _ = run(['check', SAMPLE, '--format', 'junit', '--fail-on', 'never'])
+    assert status == 5
+    from xml.etree import ElementTree
+    root = ElementTree.fromstring(out)
+    assert root.get('failures') == '1'
+    (failure,) = root.iter('failure')
+    assert 'internal-error' in failure.get('type')
+    status, out, _ = run(['check', SAMPLE, '--format', 'sarif', '--fail-on', 'never'])
+    (invocation,) = json.loads(out)['runs'][0]['invocations']
+    assert status == 5 and invocation == {'executionSuccessful': False, 'exitCode': 5}
+
+
 def test_without_the_failure_the_status_is_the_findings(workdir):
     assert run(['check', SAMPLE])[0] == 2
 

@@ -17,7 +17,8 @@
 
 One ``<testsuite>`` per robot, one ``<testcase>`` per link and one for the robot-level
 findings. A test case fails (one ``<failure>`` listing them all) when it has a finding that
-``--fail-on`` fails on; the other findings are in its ``<system-out>``. An input that could
+``--fail-on`` fails on, or an internal-error (exit status 5 whatever ``--fail-on`` says); the
+other findings are in its ``<system-out>``. An input that could
 not be read is a test case with an ``<error>``. The output validates against the Jenkins
 xUnit plugin's ``junit-10.xsd``.
 """
@@ -28,7 +29,7 @@ import re
 from typing import Optional, Sequence, Tuple
 from xml.etree import ElementTree
 
-from urdf_link_tools.findings import Finding, Severity
+from urdf_link_tools.findings import Finding, INTERNAL_ERROR, Severity
 from urdf_link_tools.reports import CheckReport, Run
 from urdf_link_tools.reports.text import display_path, finding_lines
 
@@ -56,13 +57,19 @@ def fails(severity: Severity, fail_on: str) -> bool:
     return severity >= (Severity.WARNING if fail_on == 'warning' else Severity.ERROR)
 
 
+def _fails(finding: Finding, fail_on: str) -> bool:
+    # A failure of this tool fails its test case whatever --fail-on says, as it decides the
+    # exit status (5): a report must not show green where the job failed.
+    return finding.rule == INTERNAL_ERROR or fails(finding.severity, fail_on)
+
+
 def _case(suite: ElementTree.Element, classname: str, name: str,
           findings: Sequence[Finding], source: Optional[str], fail_on: str) -> bool:
     case = ElementTree.SubElement(suite, 'testcase',
                                   {'classname': xml_text(classname), 'name': xml_text(name),
                                    'time': '0'})
-    failing = [finding for finding in findings if fails(finding.severity, fail_on)]
-    passing = [finding for finding in findings if not fails(finding.severity, fail_on)]
+    failing = [finding for finding in findings if _fails(finding, fail_on)]
+    passing = [finding for finding in findings if not _fails(finding, fail_on)]
     if failing:
         rules = sorted({finding.rule for finding in failing})
         first = failing[0]

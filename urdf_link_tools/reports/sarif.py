@@ -38,7 +38,7 @@ from urllib.parse import quote
 from urdf_link_tools import __version__
 from urdf_link_tools.checks import RULES
 from urdf_link_tools.checks.base import Rule
-from urdf_link_tools.findings import Finding, Severity
+from urdf_link_tools.findings import Finding, INTERNAL_ERROR, Severity
 from urdf_link_tools.reports import CheckReport, Run, summary_dict
 from urdf_link_tools.reports.baseline import finding_key
 from urdf_link_tools.reports.suppression import Suppression
@@ -207,7 +207,11 @@ def sarif_log(reports: Sequence[CheckReport], baseline_path: Optional[str] = Non
         for finding in report.baselined:
             results.append(result(finding, report, rule_index, root, None, True,
                                   baseline_path))
-    invocation: Dict[str, Any] = {'executionSuccessful': not input_errors}
+    # A failure of this tool (an internal-error finding, exit status 5) is not a successful
+    # execution, whatever --fail-on says (SARIF 2.1.0, 3.20.14)
+    failed = any(finding.rule == INTERNAL_ERROR for report in reports
+                 for finding in report.analysis.findings)
+    invocation: Dict[str, Any] = {'executionSuccessful': not input_errors and not failed}
     if exit_code is not None:
         invocation['exitCode'] = exit_code
     if input_errors:
