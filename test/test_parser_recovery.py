@@ -142,6 +142,9 @@ BODY = ('<link name="a"><inertial><mass value="1"/><inertia ixx="1" ixy="0" ixz=
     # pybullet's and Genesis's plane.urdf
     (f'<?xml version="0.0" ?>\n<robot name="r">\n{BODY}</robot>', 'parse-xml-declaration', 1,
      'names version "0.0"'),
+    # ros2/urdf's one_link.urdf (a test file it parses): version misspelled
+    (f'<?xml verison="1.0"?>\n<robot name="r">\n{BODY}</robot>', 'parse-xml-declaration', 1,
+     'names no version'),
     # Bullet's wheel.urdf and diff_ring.urdf: a blank line first
     (f'\n<?xml version="1.0"?>\n<robot name="r">\n{BODY}</robot>', 'parse-xml-declaration',
      2, 'does not start the file'),
@@ -176,6 +179,10 @@ def test_what_urdfdom_and_mujoco_read_is_read_with_a_warning(text, rule, line, s
     if 'does not start' in said:
         assert 'xacro' in note.message
         with pytest.raises(Exception, match='XML or text declaration not at start'):
+            xml.dom.minidom.parseString(text)
+    elif 'no version' in said:
+        assert 'xacro' in note.message
+        with pytest.raises(Exception, match='XML declaration not well-formed'):
             xml.dom.minidom.parseString(text)
     elif rule in ('parse-trailing-nul', 'parse-comment-double-hyphen'):
         assert 'xacro' in note.message

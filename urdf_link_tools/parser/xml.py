@@ -244,7 +244,9 @@ def _without_declaration(raw: bytes, encoding: Optional[str],
     named = _ENCODING.search(declaration)
     late = bool(match.group(2))
     odd = version is not None and not version.group(1).startswith(b'1.')
-    if not (late or odd) or (named is not None and named.group(1).lower() not in (
+    # no version at all (ros2/urdf's test file: verison="1.0"): TinyXML2 reads it too
+    missing = version is None
+    if not (late or odd or missing) or (named is not None and named.group(1).lower() not in (
             b'utf-8', b'utf8', b'us-ascii', b'ascii')):
         return None
     blank = bytes(byte if byte in b'\r\n' else 0x20 for byte in declaration)
@@ -257,12 +259,13 @@ def _without_declaration(raw: bytes, encoding: Optional[str],
         return None
     named_version = version.group(1).decode('ascii', 'replace') if version else ''
     what = (f'names version "{_quote(named_version)}"' if odd
+            else 'names no version (a misspelled attribute?)' if missing
             else 'does not start the file (blanks or lines come before it)')
     notes.append(Finding(
         rule='parse-xml-declaration', severity=Severity.WARNING,
         message=f'the XML declaration {what}: urdfdom (robot_state_publisher, RViz), Bullet '
                 'and MuJoCo read the robot, and so does this checker, but '
-                + ('libxml2 refuses it: urdf_parser_py, xmllint' if odd else
+                + ('libxml2 refuses it: urdf_parser_py, xmllint' if odd and not late else
                    'XML 1.0 readers refuse it: xacro (xml.dom.minidom), urdf_parser_py, '
                    'xmllint'),
         element='<?xml?>', line=raw.count(b'\n', 0, match.start(3)) + 1,
