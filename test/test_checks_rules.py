@@ -1038,3 +1038,23 @@ def test_a_joint_between_two_links_that_do_not_exist_is_about_the_robot():
         [(None, "the parent link 'p1'"), (None, "the child link 'c1'"),
          ('a', "the child link 'c2'")], key=str)
     assert summary_line(analysis).endswith(' in 1 of 1 links')
+
+
+def test_links_of_one_body_without_mass_are_one_note():
+    # Onshape's soccer field: 12 parts with collision welded to a massless base, 12 notes.
+    part = ('<link name="p{0}"><inertial><mass value="0"/><inertia ixx="0" ixy="0" ixz="0" '
+            'iyy="0" iyz="0" izz="0"/></inertial><collision><geometry><box size="1 1 0.1"/>'
+            '</geometry></collision></link><joint name="j{0}" type="fixed"><parent link="base"/>'
+            '<child link="p{0}"/><origin xyz="{0} 0 0"/></joint>')
+
+    def notes(count):
+        text = '<robot name="field"><link name="base"/>' + ''.join(
+            part.format(i) for i in range(count)) + '</robot>'
+        return [f for f in analyze(parse_urdf_string(text), NO_MESHES).findings
+                if f.rule == 'mass-not-positive']
+
+    (note,) = notes(4)
+    assert note.severity == Severity.INFO and note.links == ('p0', 'p1', 'p2', 'p3')
+    assert note.message.startswith('4 links welded into one body without mass have collision '
+                                   'geometry (p0, p1, p2, p3)')
+    assert [f.link for f in notes(2)] == ['p0', 'p1']  # two: each its own

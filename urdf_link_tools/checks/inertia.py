@@ -138,9 +138,10 @@ def check_link(ctx: CheckContext, link: Link) -> Iterator[Finding]:
     # A kinematics model (no link has mass) is reported once by robot-kinematics-only;
     # 3 or more massless links that move, once by check_massless_moving.
     if not model_choices(ctx).massless:
-        together = _massless_moving(ctx)[1]
+        together = _massless_moving(ctx)[1] | _massless_bodies(ctx)[1]
         yield from (finding for finding in _check_mass(ctx, link)
-                    if link.name not in together or not _moves_without_mass(finding))
+                    if link.name not in together or not (
+                        _moves_without_mass(finding) or _static_without_mass(finding)))
     if link.inertial is not None:
         # Those reported with their copies (check_copied_tensors) are left out; a second
         # link of the same name was not grouped (findings name links), so it keeps its own.
@@ -874,6 +875,44 @@ def _massless_moving(ctx: CheckContext) -> Tuple[List[List[Finding]], FrozenSet[
     return ctx.memo[key]  # type: ignore[return-value]
 
 
+#: what the note on a link of a body without any mass says first
+_STATIC_MASSLESS = 'has collision geometry but no mass, and neither has the body'
+
+
+def _static_without_mass(finding: Finding) -> bool:
+    return finding.rule == 'mass-not-positive' and \
+        finding.message.startswith(_STATIC_MASSLESS)
+
+
+def _massless_bodies(ctx: CheckContext) -> Tuple[List[List[Finding]], FrozenSet[str]]:
+    """Return the notes of 3 or more links welded into one body without mass, and their links."""
+    key = ('massless-bodies', None)
+    if key not in ctx.memo:
+        bodies: Dict[str, List[Finding]] = {}
+        for link in ctx.robot.links:
+            for finding in _check_mass(ctx, link):
+                if _static_without_mass(finding):
+                    bodies.setdefault(ctx.weld_top(link.name), []).append(finding)
+        groups = [found for found in bodies.values() if len(found) >= MODEL_WIDE_MIN]
+        ctx.memo[key] = (groups, frozenset(finding.link for found in groups
+                                           for finding in found))
+    return ctx.memo[key]  # type: ignore[return-value]
+
+
+def check_massless_bodies(ctx: CheckContext) -> Iterator[Finding]:
+    """
+    Note once the links of one body without any mass that have collision geometry.
+
+    Onshape's soccer field: 12 parts welded to a massless base, 12 identical notes for one
+    model without mass (static scenery, or a base fixed to the world).
+    """
+    if model_choices(ctx).massless:
+        return
+    for found in _massless_bodies(ctx)[0]:
+        yield from grouped(ctx, found, 'links welded into one body without mass have '
+                                       'collision geometry')
+
+
 #: the joint a massless link moves on, in its mass-not-positive message
 _JOINT = re.compile(r"\(joint '[^']*', [a-z]+\)")
 
@@ -914,5 +953,5 @@ def _matrix_to_rpy(matrix: np.ndarray) -> np.ndarray:
     return np.array([roll, pitch, yaw])
 
 
-CHECKS = (check_rotated, check_copied_tensors, check_massless_moving)
+CHECKS = (check_rotated, check_copied_tensors, check_massless_moving, check_massless_bodies)
 LINK_CHECKS = (check_link,)
