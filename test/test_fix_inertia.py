@@ -381,3 +381,25 @@ def test_a_plate_rounded_over_the_triangle_keeps_its_moments():
     assert finding.suggestion == ('the moments miss A + B >= C by rounding alone (a thin '
                                   'plate or ring, where C = A + B): write izz="0.002874"')
     assert finding.suggested_inertia == (0.001437, 0.0, 0.0, 0.001437, 0.0, 0.002874)
+
+
+POLE = """<robot name="pole"><link name="base_link"/><link name="gripper_pole">
+  <collision><origin rpy="0 1.5707963267948966 0" xyz="0.1 0 0"/><geometry><cylinder
+    length="0.2" radius=".01"/></geometry></collision>
+  <inertial><mass value="0.05"/><inertia ixx="1.0" ixy="0.0" ixz="0.0" iyy="1.0" iyz="0.0"
+    izz="1.0"/></inertial></link>
+  <joint name="j" type="prismatic"><axis xyz="1 0 0"/><parent link="base_link"/>
+    <child link="gripper_pole"/><limit effort="1" lower="-0.38" upper="0" velocity="0.5"/>
+  </joint></robot>"""
+
+
+def test_the_links_fix_inertia_leaves_as_they_are_are_named(tmp_path, capsys):
+    # r2d2's gripper pole (its centre of mass on its end face: no tensor derived): the
+    # output said how many tensors were replaced, not which erroneous link was left.
+    source = tmp_path / 'pole.urdf'
+    source.write_text(POLE)
+    main(['check', str(source), '--fix-inertia', str(tmp_path / 'fixed.urdf'),
+          '--fail-on', 'never'])
+    out = capsys.readouterr().out
+    assert 'fix-inertia: wrote' in out and ' with 0 inertia tensors replaced\n' \
+        '  left as they are (no tensor derived: see their findings): gripper_pole\n' in out

@@ -26,10 +26,12 @@ import dataclasses
 import logging
 import os
 import sys
-from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, TextIO, Tuple
+from typing import (Any, Callable, Dict, Iterator, List, Optional, Sequence, Set, TextIO,
+                    Tuple)
 import warnings
 
 from urdf_link_tools.errors import UrdfError, UrdfInputError, UrdfStructureError
+from urdf_link_tools.findings import Severity
 from urdf_link_tools.limits import DESCRIPTION_MAX_BYTES, MESH_MAX_BYTES
 from urdf_link_tools.loading import is_xacro, load_input, LoadedDescription
 from urdf_link_tools.model import is_fragment, Robot
@@ -431,12 +433,30 @@ def _check_robot(path: str, args: argparse.Namespace, config, baseline, out: Tex
         except OSError as exc:
             raise UsageError(f'--fix-inertia {args.fix_inertia}: cannot write: '
                              f'{exc.strerror}') from None
+        left = _left_unfixed(report.analysis, {fix.link for fix in fixes})
         note.write(f'fix-inertia: wrote {args.fix_inertia} with {len(fixes)} inertia '
                    f'tensor{"s" if len(fixes) != 1 else ""} replaced'
                    + ''.join('\n' + one_line(f'  {fix.link} (line {fix.line}, {fix.rule})')
                              for fix in fixes)
+                   + ('\n' + one_line(f'  left as they are (no tensor derived: see their '
+                                      f'findings): {", ".join(left)}') if left else '')
                    + '\n')
     return report, loaded.files
+
+
+def _left_unfixed(analysis: Any, fixed: Set[str]) -> List[str]:
+    """
+    Return the links an inertia error names that --fix-inertia left as they are.
+
+    r2d2's grouped placeholder promised a tensor per link; one link had none (its suggestion
+    could not be derived), and only the count of those replaced was said (sweep G).
+    """
+    named: Dict[str, None] = {}
+    for finding in analysis.findings:
+        if finding.severity == Severity.ERROR and finding.rule.startswith('inertia-'):
+            for name in ((finding.link,) if finding.link else ()) + tuple(finding.links):
+                named.setdefault(name)
+    return [name for name in named if name not in fixed]
 
 
 def _without_attachment(findings, robot: Robot) -> tuple:
