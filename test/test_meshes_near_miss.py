@@ -121,3 +121,14 @@ def test_a_package_not_found_names_the_file_the_descriptions_own_package_holds(
         assert grouped.suggestion.startswith(meant + ' (1 of the 2 files is there); or ')
     # nothing outside the package is named
     assert not any('outside' in f.suggestion for f in found)
+
+
+def test_mesh_filenames_naming_no_package_are_one_finding(package):
+    # onshape-to-robot's older output: package://base.stl, no package named: one error per
+    # link, "tried: nothing could be tried".
+    found = _missing(package, [f'package://part{i}.stl' for i in range(4)])
+    (finding,) = found
+    assert finding.links == ('w0', 'w1', 'w2', 'w3')
+    assert finding.message.startswith('4 mesh filenames name no package (package://part0.stl, '
+                                      'package://part1.stl')
+    assert finding.suggestion.startswith('name the package that holds the meshes')

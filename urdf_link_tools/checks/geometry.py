@@ -577,13 +577,17 @@ def _missing_place(ctx: CheckContext, element: GeometryElement,
     """
     if problem.unsupported_format is not None:
         return ('format', problem.unsupported_format)
+    uri = element.geometry.filename.strip()  # type: ignore[union-attr]
+    if uri.startswith('package://') and not problem.tried and \
+            '/' not in uri[len('package://'):].strip('/'):
+        # package://FILE, no package named (old onshape-to-robot output): one style
+        return ('no package', 'package://')
     if problem.placeholder is not None:
         return ('placeholder', problem.placeholder)
     if problem.missing_package:
         return ('package', problem.missing_package)
     if problem.missing_folder:
         return ('folder', problem.missing_folder)
-    uri = element.geometry.filename.strip()  # type: ignore[union-attr]
     if problem.rule == 'mesh-not-found' and problem.tried and \
             not uri.startswith(('/', 'file://')):
         # A folder of the description's own (or of its package) that is not there: its
@@ -711,6 +715,12 @@ def check_missing_places(ctx: CheckContext) -> Iterator[Finding]:
                        'reads STL, OBJ and MSH')
             suggestion = ('to have them checked (and loaded by MuJoCo), export STL, OBJ or DAE '
                           'copies (Blender, or `assimp export`) and name those')
+        elif kind == 'no package':
+            message = (f'{len(files)} mesh filenames name no package ({listed(files)}): a '
+                       'package URI is package://PACKAGE/path/to/mesh, and no reader finds '
+                       f'these: {counted}')
+            suggestion = ('name the package that holds the meshes (package://PACKAGE/FILE), or '
+                          "give paths relative to the URDF's folder")
         elif kind == 'placeholder':
             what = 'Git LFS pointers' if name == LFS_FILE else 'empty'
             message = (f'{len(files)} mesh files are {what}, not meshes ({listed(files)}): '
