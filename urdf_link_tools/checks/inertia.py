@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import math
 import re
-from typing import Dict, FrozenSet, Iterator, List, Optional, Sequence, Tuple
+from typing import Callable, Dict, FrozenSet, Iterator, List, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -860,15 +860,28 @@ def _moves_without_mass(finding: Finding) -> bool:
 
 def _massless_moving(ctx: CheckContext) -> Tuple[List[List[Finding]], FrozenSet[str]]:
     """Return the groups of 3 or more links that move without mass alike, and their links."""
-    key = ('massless-moving', None)
+    # what it lacks and what it breaks: one kind (the joint set aside)
+    return _mass_groups(ctx, 'massless-moving', lambda link, finding: _JOINT.sub(
+        '', finding.message) if _moves_without_mass(finding) else None)
+
+
+def _mass_groups(ctx: CheckContext, name: str,
+                 kind: Callable[[Link, Finding], Optional[str]]
+                 ) -> Tuple[List[List[Finding]], FrozenSet[str]]:
+    """
+    Return the mass findings of 3 or more links of one kind, and their links (once).
+
+    :param name: the memo's name
+    :param kind: a link's finding -> its kind, None for a finding of no group
+    """
+    key = (name, None)
     if key not in ctx.memo:
         kinds: Dict[str, List[Finding]] = {}
         for link in ctx.robot.links:
             for finding in _check_mass(ctx, link):
-                if _moves_without_mass(finding):
-                    # what it lacks and what it breaks: one kind (the joint set aside)
-                    kind = _JOINT.sub('', finding.message)
-                    kinds.setdefault(kind, []).append(finding)
+                found = kind(link, finding)
+                if found is not None:
+                    kinds.setdefault(found, []).append(finding)
         groups = [found for found in kinds.values() if len(found) >= MODEL_WIDE_MIN]
         ctx.memo[key] = (groups, frozenset(finding.link for found in groups
                                            for finding in found))
@@ -886,17 +899,8 @@ def _static_without_mass(finding: Finding) -> bool:
 
 def _massless_bodies(ctx: CheckContext) -> Tuple[List[List[Finding]], FrozenSet[str]]:
     """Return the notes of 3 or more links welded into one body without mass, and their links."""
-    key = ('massless-bodies', None)
-    if key not in ctx.memo:
-        bodies: Dict[str, List[Finding]] = {}
-        for link in ctx.robot.links:
-            for finding in _check_mass(ctx, link):
-                if _static_without_mass(finding):
-                    bodies.setdefault(ctx.weld_top(link.name), []).append(finding)
-        groups = [found for found in bodies.values() if len(found) >= MODEL_WIDE_MIN]
-        ctx.memo[key] = (groups, frozenset(finding.link for found in groups
-                                           for finding in found))
-    return ctx.memo[key]  # type: ignore[return-value]
+    return _mass_groups(ctx, 'massless-bodies', lambda link, finding: ctx.weld_top(
+        link.name) if _static_without_mass(finding) else None)
 
 
 def check_massless_bodies(ctx: CheckContext) -> Iterator[Finding]:
