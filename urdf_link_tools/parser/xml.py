@@ -168,9 +168,12 @@ def load_xml(data: Union[str, bytes]) -> Tuple[etree._Element, List[Finding]]:
 
 
 #: what the parser reads as a node, in the order of the text: a comment, a CDATA section, a
-#: processing instruction, a declaration, or an element's start tag (its name)
+#: processing instruction, a declaration, or an element's start tag (its name, then the rest
+#: of the tag up to the first '>')
 _NODE = re.compile(rb'<!--.*?-->|<!\[CDATA\[.*?\]\]>|<\?.*?\?>|<![A-Za-z][^>]*>'
-                   rb'|<([A-Za-z_][\w.:-]*)', re.S)
+                   rb'|<([A-Za-z_][\w.:-]*)([^>]*)', re.S)
+#: a start tag that goes on past the end of its line (most documents have none)
+_SPREAD_TAG = re.compile(rb'<[A-Za-z_][^<>\n]*\n')
 
 
 def _start_lines(root: etree._Element, raw: bytes) -> etree._Element:
@@ -180,30 +183,35 @@ def _start_lines(root: etree._Element, raw: bytes) -> etree._Element:
     libxml2 numbers it by the line where the tag ends: an exporter's ``<inertia`` with one
     attribute per line (SolidWorks' URDF exporter: most vendor files) was reported at its
     ``izz`` line, and a link at its last attribute's, so an editor or a SARIF annotation
-    landed on the wrong line. The start tags are found in the text, in document order (what
-    is not markup holds no '<'); where they do not match the parsed elements one for one (a
-    document read in recover mode, another encoding), the parser's numbers stay.
+    landed on the wrong line. Only a document with such a tag is scanned (a tenth of the
+    time of its parse otherwise, on every description the node receives): its start tags
+    are found in the text, in document order (what is not markup holds no '<'), and those
+    spread over lines are given their first line; where the tags do not match the parsed
+    elements one for one (a document read in recover mode, another encoding), the parser's
+    numbers stay.
     """
-    elements = [element for element in root.iter() if isinstance(element.tag, str)]
-    starts = [(match.start(), match.group(1)) for match in _NODE.finditer(raw)
-              if match.group(1) is not None]
-    if len(starts) != len(elements):
+    if _SPREAD_TAG.search(raw) is None:
         return root
-    lines = []
+    elements = list(root.iter(etree.Element))
+    tags = [match for match in _NODE.finditer(raw) if match.group(1) is not None]
+    if len(tags) != len(elements):
+        return root
+    changes = []
     line, position = 1, 0
-    for (offset, name), element in zip(starts, elements):
+    for element, match in zip(elements, tags):
+        if b'\n' not in match.group(2):
+            continue  # on one line: where libxml2 numbers it
+        offset = match.start()
         line += raw.count(b'\n', position, offset)
         position = offset
-        local = name.rsplit(b':', 1)[-1].decode('utf-8', 'replace')
+        local = match.group(1).rsplit(b':', 1)[-1].decode('utf-8', 'replace')
         # (a tag of an undeclared prefix, read in recover mode, keeps it: 'drake:x')
         if element.tag.rsplit('}', 1)[-1].rsplit(':', 1)[-1] != local or \
-                element.sourceline is None or \
-                line > element.sourceline:
+                element.sourceline is None or line > element.sourceline:
             return root
-        lines.append(line)
-    for element, line in zip(elements, lines):
-        if element.sourceline != line:
-            element.sourceline = line
+        changes.append((element, line))
+    for element, line in changes:
+        element.sourceline = line
     return root
 
 
