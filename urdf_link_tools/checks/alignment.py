@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from typing import Dict, Iterator, List, Optional, Tuple
+from typing import Dict, Iterator, List, NamedTuple, Optional, Tuple
 
 import numpy as np
 
@@ -46,7 +46,7 @@ from urdf_link_tools.checks.density import group_bounds
 from urdf_link_tools.checks.model_wide import listed, MODEL_WIDE_MIN
 from urdf_link_tools.findings import Finding, Severity
 from urdf_link_tools.geometry import Bounds, is_finite, rpy_to_matrix
-from urdf_link_tools.model import Link, Mesh
+from urdf_link_tools.model import GeometryElement, Link, Mesh
 
 #: bounds sharing less than this (intersection over union) as placed are apart
 APART = 0.35
@@ -390,13 +390,22 @@ def _group(ctx: CheckContext, members: List[Turned]) -> Finding:
         links=links)
 
 
-def _apart(ctx: CheckContext, link: Link) -> Optional[Tuple[float, str, str, str]]:
+class Apart(NamedTuple):
+    """A link's visual placed away from its collision of the same mesh."""
+
+    distance: float
+    visual: GeometryElement
+    visual_xyz: str
+    collision_xyz: str
+
+
+def _apart(ctx: CheckContext, link: Link) -> Optional[Apart]:
     """
     Return how far a link's visual lies from its collision of the same mesh, None if it does not.
 
-    (distance, mesh filename, the visual's xyz, the collision's xyz) for the first such pair:
-    the same file, scale and rpy, placed further apart than the part's diagonal and
-    :data:`APART_MIN`. Orbbec's Gemini 335: a 17 mm lens's visual at xyz="-25 0 0".
+    The first such pair: the same file, scale and rpy, placed further apart than the part's
+    diagonal and :data:`APART_MIN`. Orbbec's Gemini 335: a 17 mm lens's visual at
+    xyz="-25 0 0".
     """
     for visual in link.visuals:
         mesh = visual.geometry
@@ -415,32 +424,30 @@ def _apart(ctx: CheckContext, link: Link) -> Optional[Tuple[float, str, str, str
                 continue
             size = float(np.linalg.norm(np.asarray(box[1]) - np.asarray(box[0])))
             if math.isfinite(size) and distance > max(size, APART_MIN):
-                return (distance, mesh.filename.strip(),
-                        ' '.join(fmt(value) for value in visual.origin.xyz),
-                        ' '.join(fmt(value) for value in collision.origin.xyz))
+                return Apart(distance, visual,
+                             ' '.join(fmt(value) for value in visual.origin.xyz),
+                             ' '.join(fmt(value) for value in collision.origin.xyz))
     return None
 
 
-def visual_apart(ctx: CheckContext, link: Link) -> bool:
-    """Return True when a link's visual lies away from its collision of the same mesh."""
+def visual_apart(ctx: CheckContext, link: Link) -> Optional[Apart]:
+    """Return where a link's visual lies away from its collision of the same mesh (once)."""
     key = ('visual-apart', id(link))
     if key not in ctx.memo:
         ctx.memo[key] = _apart(ctx, link)
-    return ctx.memo[key] is not None
+    return ctx.memo[key]  # type: ignore[return-value]
 
 
 def check_apart(ctx: CheckContext) -> Iterator[Finding]:
     """Flag visuals placed away from their collision of the same mesh: per link, or once."""
-    found = []
-    for link in ctx.robot.links:
-        if ctx.robot.link(link.name) is link and visual_apart(ctx, link):
-            found.append((link, ctx.memo[('visual-apart', id(link))]))
+    found = [(link, apart) for link in ctx.robot.links if ctx.robot.link(link.name) is link
+             for apart in (visual_apart(ctx, link),) if apart is not None]
     if not found:
         return
     if len(found) >= MODEL_WIDE_MIN:
         links = tuple(link.name for link, _ in found)
-        distances = [apart[0] for _, apart in found]
-        element = found[0][0].visuals[0]
+        distances = [apart.distance for _, apart in found]
+        element = found[0][1].visual
         yield ctx.finding(
             'collision-visual-apart', Severity.WARNING,
             f'{len(found)} links draw their visual mesh {fmt(min(distances), 3)} to '
@@ -450,20 +457,21 @@ def check_apart(ctx: CheckContext) -> Iterator[Finding]:
             suggestion="give each pair the same <origin> xyz (the collision's or the visual's, "
                        'whichever is right)', values=(('count', len(found)),), links=links)
         return
-    for link, (distance, filename, visual, collision) in found:
-        element = next(item for item in link.visuals if isinstance(item.geometry, Mesh)
-                       and item.geometry.filename.strip() == filename)
+    for link, apart in found:
+        element = apart.visual
         yield ctx.finding(
             'collision-visual-apart', Severity.WARNING,
-            f'the visual and the collision name the same mesh ({filename}), {fmt(distance, 3)} m '
-            f'apart (the visual at xyz="{visual}", the collision at xyz="{collision}"), '
-            'further than the part is across: one origin is wrong (a typo, millimetres for '
-            'metres?); RViz draws the part where nothing collides',
+            f'the visual and the collision name the same mesh '
+            f'({element.geometry.filename.strip()}), '  # type: ignore[union-attr]
+            f'{fmt(apart.distance, 3)} m apart (the visual at xyz="{apart.visual_xyz}", the '
+            f'collision at xyz="{apart.collision_xyz}"), further than the part is across: one '
+            'origin is wrong (a typo, millimetres for metres?); RViz draws the part where '
+            'nothing collides',
             link=link.name, element=element.label, line=element.origin.line or element.line,
-            suggestion=f'give both the same <origin> xyz: xyz="{collision}" on the visual if the '
-                       'collision is right, else the reverse',
-            values=(('distance', fmt(distance, 3)), ('visual_xyz', visual),
-                    ('collision_xyz', collision)))
+            suggestion=f'give both the same <origin> xyz: xyz="{apart.collision_xyz}" on the '
+                       'visual if the collision is right, else the reverse',
+            values=(('distance', fmt(apart.distance, 3)), ('visual_xyz', apart.visual_xyz),
+                    ('collision_xyz', apart.collision_xyz)))
 
 
 CHECKS = (check_turned, check_apart)

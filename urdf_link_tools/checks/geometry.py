@@ -444,6 +444,7 @@ def _mesh(ctx: CheckContext, link: Link, element: GeometryElement,
     if isinstance(result, MeshProblem):
         tried = '; '.join(result.tried) if result.tried else 'nothing could be tried'
         meant = _near_miss(ctx, element, result)
+        own = _in_own_package(ctx, geometry.filename) if meant is None else None
         if result.unsupported_format is not None:
             suggestion = ('to have it checked (and loaded by MuJoCo), export an STL, OBJ or DAE '
                           'copy (Blender, or `assimp export`) and name it')
@@ -453,9 +454,9 @@ def _mesh(ctx: CheckContext, link: Link, element: GeometryElement,
             suggestion = 'replace the file by a valid STL, OBJ, DAE, glTF or GLB mesh'
         elif meant is not None:
             suggestion = f'did you mean {meant}? That file exists; tried: {tried}'
-        elif _in_own_package(ctx, geometry.filename) is not None:
-            suggestion = (f'did you mean {_in_own_package(ctx, geometry.filename)}? That file '
-                          "exists in the description's own package; tried: " + tried)
+        elif own is not None:
+            suggestion = (f"did you mean {own}? That file exists in the description's own "
+                          f'package; tried: {tried}')
         elif geometry.filename.strip().startswith('package://'):
             suggestion = ('fix the filename, or make the package findable (source its '
                           'workspace, or pass --package-dir NAME=PATH; in the node, the '
@@ -645,13 +646,14 @@ def _in_own_package(ctx: CheckContext, uri: str) -> Optional[str]:
     inside that package (no path leading out of it), which is the input's own.
     """
     uri = uri.strip()
-    source = ctx.robot.source
-    if not uri.startswith('package://') or not source or not os.path.isfile(source):
+    if not uri.startswith('package://'):
         return None
     key = ('own package', uri)
     if key not in ctx.memo:
         found = None
-        own = package_of(source, ctx.memo.setdefault(('package folders', None), {}))
+        source = ctx.robot.source
+        own = package_of(source, ctx.memo.setdefault(('package folders', None), {})) \
+            if source and os.path.isfile(source) else None
         name, _, rest = uri[len('package://'):].partition('/')
         if own is not None and rest and name != own.name:
             root = os.path.realpath(own.root)

@@ -1278,7 +1278,7 @@ def _part_size(ctx: CheckContext, link: Link) -> Optional[float]:
     across" with the tensor of a lens, and its correct tensor a placeholder.
     """
     from urdf_link_tools.checks.alignment import visual_apart
-    box = group_bounds(ctx, link.collisions) if visual_apart(ctx, link) else \
+    box = group_bounds(ctx, link.collisions) if visual_apart(ctx, link) is not None else \
         _drawn_bounds(ctx, link)
     if box is None:
         return None
