@@ -419,8 +419,10 @@ def _apart(ctx: CheckContext, link: Link) -> Optional[Apart]:
                 continue
             offset = np.asarray(visual.origin.xyz, float) - np.asarray(collision.origin.xyz, float)
             distance = float(np.linalg.norm(offset))
+            if not (math.isfinite(distance) and distance > APART_MIN):
+                continue  # (most pairs: placed alike, no bounds needed)
             box = group_bounds(ctx, (collision,))
-            if box is None or not is_finite(tuple(offset)) or not math.isfinite(distance):
+            if box is None or not is_finite(tuple(offset)):
                 continue
             size = float(np.linalg.norm(np.asarray(box[1]) - np.asarray(box[0])))
             if math.isfinite(size) and distance > max(size, APART_MIN):

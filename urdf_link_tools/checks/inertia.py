@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import math
 import re
-from typing import Callable, Dict, FrozenSet, Iterator, List, Optional, Sequence, Tuple
+from typing import Dict, FrozenSet, Iterator, List, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -860,31 +860,33 @@ def _moves_without_mass(finding: Finding) -> bool:
 
 def _massless_moving(ctx: CheckContext) -> Tuple[List[List[Finding]], FrozenSet[str]]:
     """Return the groups of 3 or more links that move without mass alike, and their links."""
-    # what it lacks and what it breaks: one kind (the joint set aside)
-    return _mass_groups(ctx, 'massless-moving', lambda link, finding: _JOINT.sub(
-        '', finding.message) if _moves_without_mass(finding) else None)
+    return _mass_groups(ctx)[0]
 
 
-def _mass_groups(ctx: CheckContext, name: str,
-                 kind: Callable[[Link, Finding], Optional[str]]
-                 ) -> Tuple[List[List[Finding]], FrozenSet[str]]:
+def _mass_groups(ctx: CheckContext) -> Tuple[Tuple[List[List[Finding]], FrozenSet[str]], ...]:
     """
-    Return the mass findings of 3 or more links of one kind, and their links (once).
+    Return the mass findings said once for 3 or more links, in one pass over the links.
 
-    :param name: the memo's name
-    :param kind: a link's finding -> its kind, None for a finding of no group
+    (groups, their links) of the links that move without mass alike (what they lack and
+    what it breaks: one kind, the joint set aside), then of the links of one body without
+    any mass that have collision geometry (one kind per body).
     """
-    key = (name, None)
+    key = ('mass-groups', None)
     if key not in ctx.memo:
-        kinds: Dict[str, List[Finding]] = {}
+        moving: Dict[str, List[Finding]] = {}
+        static: Dict[str, List[Finding]] = {}
         for link in ctx.robot.links:
             for finding in _check_mass(ctx, link):
-                found = kind(link, finding)
-                if found is not None:
-                    kinds.setdefault(found, []).append(finding)
-        groups = [found for found in kinds.values() if len(found) >= MODEL_WIDE_MIN]
-        ctx.memo[key] = (groups, frozenset(finding.link for found in groups
-                                           for finding in found))
+                if _moves_without_mass(finding):
+                    moving.setdefault(_JOINT.sub('', finding.message), []).append(finding)
+                elif _static_without_mass(finding):
+                    static.setdefault(ctx.weld_top(link.name), []).append(finding)
+        found = []
+        for kinds in (moving, static):
+            groups = [members for members in kinds.values() if len(members) >= MODEL_WIDE_MIN]
+            found.append((groups, frozenset(finding.link for members in groups
+                                            for finding in members)))
+        ctx.memo[key] = tuple(found)
     return ctx.memo[key]  # type: ignore[return-value]
 
 
@@ -899,8 +901,7 @@ def _static_without_mass(finding: Finding) -> bool:
 
 def _massless_bodies(ctx: CheckContext) -> Tuple[List[List[Finding]], FrozenSet[str]]:
     """Return the notes of 3 or more links welded into one body without mass, and their links."""
-    return _mass_groups(ctx, 'massless-bodies', lambda link, finding: ctx.weld_top(
-        link.name) if _static_without_mass(finding) else None)
+    return _mass_groups(ctx)[1]
 
 
 def check_massless_bodies(ctx: CheckContext) -> Iterator[Finding]:
