@@ -67,6 +67,11 @@ NATIVE_MIN_WIDTH = 1e-5
 _MAX_PRODUCT = 50_000_000
 #: of the hull's volume: a point outside a finished hull adding more than this proves it wrong
 _MISSING = 1e-9
+#: the same for a closed surface taken as its own hull (:func:`surface_hull`): files round
+#: their coordinates (7 significant digits in COLLADA, float32 in STL, often 6 decimals in
+#: OBJ), so a convex CAD part's flat faces bend by up to about this much of its volume (an
+#: iCub octagonal prism: 1.1e-7), which a volume compared with it at 1e-6 cannot notice
+_ROUNDED = 1e-5
 
 
 class Hull(NamedTuple):
@@ -329,9 +334,10 @@ def surface_hull(points: np.ndarray, faces: np.ndarray) -> Optional[Hull]:
     Return a closed surface as its own convex hull when it is convex, else None.
 
     A closed, consistently wound surface none of whose points lies outside any of its own
-    triangles (as :func:`_verify` measures it) is the boundary of its convex hull: a CAD
-    part exported as a convex collision shape (a Fanuc's links) gets its hull in one matrix
-    product instead of one insertion per corner.
+    triangles (as :func:`_verify` measures it, but for the rounding of a file's coordinates:
+    :data:`_ROUNDED`) is the boundary of its convex hull: a CAD part exported as a convex
+    collision shape (a Fanuc's links, an iCub's 16-corner prisms) gets its hull in one
+    matrix product instead of one insertion per corner.
 
     :param points: (n, 3) vertices
     :param faces: (m, 3) triangles wound outwards
@@ -344,10 +350,12 @@ def surface_hull(points: np.ndarray, faces: np.ndarray) -> Optional[Hull]:
     # Most concave surfaces have a corner above one of their biggest triangles: a cheap no.
     levels = np.einsum('ij,ij->i', crosses, centred[faces[:, 0]])
     big = np.argsort(np.einsum('ij,ij->i', crosses, crosses))[-32:]
-    if np.any(centred @ crosses[big].T - levels[big] > _MISSING * float(levels.sum())):
+    allowed = _ROUNDED * float(levels.sum())
+    if np.any(centred @ crosses[big].T - levels[big] > allowed):
         return None
     try:
-        _verify(centred, faces)
+        _closed(faces, len(points))
+        _held(centred, faces, _ROUNDED)
     except _Unbuilt:
         return None
     return Hull(points, faces)
@@ -556,13 +564,13 @@ def _closed(simplices: np.ndarray, n: int) -> None:
         raise _Unbuilt('an open edge')
 
 
-def _held(points: np.ndarray, simplices: np.ndarray) -> None:
-    """Refuse a hull that a point lies outside of (by more than :data:`_MISSING`)."""
+def _held(points: np.ndarray, simplices: np.ndarray, missing: float = _MISSING) -> None:
+    """Refuse a hull that a point lies outside of (by more than ``missing`` of its volume)."""
     n = len(points)
     crosses = cross(points[simplices])
     levels = np.einsum('ij,ij->i', crosses, points[simplices[:, 0]])
     # Six times the volume, as the triple products below are.
-    allowed = _MISSING * float(levels.sum())
+    allowed = missing * float(levels.sum())
     step = max(1, 1_000_000 // len(crosses))
     for start in range(0, n, step):
         chunk = points[start:start + step] @ crosses.T - levels
