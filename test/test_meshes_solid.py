@@ -124,3 +124,48 @@ def test_measured_solid_is_trimeshs(merged):
             assert measured.center_mass == pytest.approx(centre, rel=1e-9, abs=1e-12)
             scale = float(np.abs(tensor).max())
             assert measured.unit_inertia == pytest.approx(tensor, rel=1e-8, abs=1e-9 * scale)
+
+
+def _two_cubes_obj(second_inward: bool = False) -> str:
+    """Two 1 m cubes side by side, touching along a face, as two objects of one OBJ."""
+    import trimesh
+    lines = []
+    offset = 0
+    for number, shift in enumerate((0.0, 1.0)):
+        cube = trimesh.creation.box(extents=(1.0, 1.0, 1.0))
+        faces = np.asarray(cube.faces)
+        if second_inward and number == 1:
+            faces = faces[:, ::-1]
+        lines.append(f'o part{number}')
+        lines += [f'v {x + shift + 0.5:.6f} {y + 0.5:.6f} {z + 0.5:.6f}'
+                  for x, y, z in cube.vertices]
+        lines += ['f ' + ' '.join(str(i + 1 + offset) for i in face) for face in faces]
+        offset += len(cube.vertices)
+    return '\n'.join(lines) + '\n'
+
+
+def test_a_file_of_closed_parts_is_measured_as_their_sum(tmp_path):
+    # A convex decomposition (V-HACD, as pybullet's and ravens' OBJ files hold them) or a
+    # CAD assembly's bodies: each part closed, the whole not once the corners where the
+    # parts touch are merged. Before, "not closed" and the convex hull of the whole.
+    from urdf_link_tools.meshes.reading import Budget, read_mesh
+    path = tmp_path / 'parts.obj'
+    path.write_text(_two_cubes_obj())
+    raw = read_mesh(str(path), 'obj', Budget(), ())
+    merged = solid.merge_positions(raw.vertices, raw.faces)[1]
+    assert solid.closed(merged) == (False, False)  # the touching faces' edges: four triangles
+    measured = solid.measure_solid(raw)
+    assert (measured.volume_source, measured.is_watertight) == ('mesh', True)
+    assert measured.volume == pytest.approx(2.0, rel=1e-12)
+    assert measured.center_mass == pytest.approx([1.0, 0.5, 0.5], rel=1e-12)
+    # Two unit cubes' inertia about their common centre, density 1.
+    assert np.diag(measured.unit_inertia) == pytest.approx([1 / 3, 5 / 6, 5 / 6], rel=1e-9)
+
+
+def test_parts_wound_opposite_ways_are_not_trusted(tmp_path):
+    from urdf_link_tools.meshes.reading import Budget, read_mesh
+    path = tmp_path / 'parts.obj'
+    path.write_text(_two_cubes_obj(second_inward=True))
+    measured = solid.measure_solid(read_mesh(str(path), 'obj', Budget(), ()))
+    assert (measured.volume_source, measured.is_watertight) == ('convex hull', False)
+    assert measured.volume == pytest.approx(2.0, rel=1e-9)  # the hull of both: 2 x 1 x 1

@@ -18,9 +18,13 @@ Measure what a mesh encloses, once per file, and scale the result analytically.
 The volume of a surface can be trusted only when the surface is closed (every edge shared
 by exactly two triangles), consistently wound and does not cross itself. Only then are the
 volume, centre and inertia the surface's own (``volume_source`` 'mesh', trimesh's exact
-triangle integrals). Otherwise they are those of its convex hull ('convex hull'), and a
-mesh without volume (flat, or a hull that cannot be built) has none ('none', volume 0):
-no density or inertia is ever derived from a volume that cannot be trusted.
+triangle integrals). A file of several closed parts (a convex decomposition's, a CAD
+assembly's bodies) is closed part by part: its parts touching at a corner or an edge make
+the whole not closed once coincident corners are merged, so the parts the file's own
+indices separate are merged and tested each on its own (:func:`shells`). Otherwise they
+are those of its convex hull ('convex hull'), and a mesh without volume (flat, or a hull
+that cannot be built) has none ('none', volume 0): no density or inertia is ever derived
+from a volume that cannot be trusted.
 
 Self-intersection is detected by a cheap test: the volume of a surface that does not
 cross itself can never exceed its convex hull's; a surface whose shells overlap or whose
@@ -43,8 +47,8 @@ import numpy as np
 
 from urdf_link_tools.meshes.hull import (convex_hull, enclosed_volume, Hull, native_volume,
                                          surface_hull)
-from urdf_link_tools.meshes.integrals import (cross, mass_properties, MassProperties,
-                                              merge_positions)
+from urdf_link_tools.meshes.integrals import (cross, cross_rows, mass_properties,
+                                              MassProperties, MERGE_DIGITS, merge_positions)
 from urdf_link_tools.meshes.reading import frozen, RawMesh, TRIM_BYTES, trim_heap
 from urdf_link_tools.records import record
 
@@ -197,6 +201,11 @@ def _measure(raw: RawMesh) -> Solid:
     else:
         vertices, faces = merge_positions(raw.vertices, raw.faces)
     watertight, consistent = closed(faces)
+    if not watertight and not raw.merged:
+        parts = shells(raw.vertices, raw.faces)
+        if parts is not None:
+            vertices, faces = parts
+            watertight = consistent = True
     extent = float(np.max(vertices.max(axis=0) - vertices.min(axis=0)))
     tiny = _FLAT * extent ** 3 if extent < 1e100 else float('inf')  # (** 3 would overflow)
     inside_out = self_intersecting = False
@@ -284,6 +293,72 @@ def hull_properties(hull: Hull) -> MassProperties:
     """Return the mass properties of a convex hull (its facets are wound outwards)."""
     triangles = hull.points[hull.simplices]
     return mass_properties(triangles, cross(triangles))
+
+
+def shells(vertices: np.ndarray, faces: np.ndarray) -> Optional[Tuple[np.ndarray, np.ndarray]]:
+    """
+    Return a mesh of several closed parts with corners merged part by part, else None.
+
+    The parts are those of the file's own indices: runs of vertices that no triangle joins
+    (a file's objects never share a vertex, and list theirs one object after the other;
+    parts whose vertices interleave are one part here, and seldom closed). Each must be
+    closed and consistently wound once its coincident corners are merged (as
+    :func:`.integrals.merge_positions`, to 8 decimals), and all must enclose volume on the
+    same side (a part wound inwards beside outward ones is not a cavity to be trusted).
+    Their integrals then add up.
+
+    :param vertices: (n, 3) positions as read
+    :param faces: (m, 3) indices into them
+    :return: (vertices, faces) merged within each part, or None: one part, or one that is
+        not closed
+    """
+    if len(faces) < 8:  # two tetrahedra at least
+        return None
+    # A file's objects come one after the other: a part is a run of vertex indices that no
+    # triangle spans the end of (the triangles sorted by their lowest index, a new part
+    # starts where none before reaches it).
+    lowest, highest = faces.min(axis=1), faces.max(axis=1)
+    order = np.argsort(lowest, kind='stable')
+    reach = np.maximum.accumulate(highest[order])
+    starts = np.empty(len(order), dtype=bool)
+    starts[0] = True
+    np.greater(lowest[order][1:], reach[:-1], out=starts[1:])
+    if np.count_nonzero(starts) < 2:
+        return None
+    part = np.empty(len(faces), dtype=np.int64)
+    part[order] = np.cumsum(starts) - 1
+    label = np.zeros(len(vertices), dtype=np.int64)
+    label[faces] = part[:, None]
+    merged, renumbered = _merge_within(vertices, faces, label)
+    if merged is None:
+        return None
+    if not closed(renumbered)[1]:
+        return None
+    triangles = merged[renumbered]
+    each = np.einsum('ij,ij->i', triangles[:, 0], cross_rows(triangles[:, 1], triangles[:, 2]))
+    volumes = np.bincount(part, weights=each)
+    if not (np.all(volumes > 0.0) or np.all(volumes < 0.0)):
+        return None
+    return merged, renumbered
+
+
+def _merge_within(vertices: np.ndarray, faces: np.ndarray, label: np.ndarray
+                  ) -> Tuple[Optional[np.ndarray], np.ndarray]:
+    """Merge the corners that agree to 8 decimals and belong to one part (``label``)."""
+    used = np.flatnonzero(np.bincount(faces.ravel(), minlength=len(vertices)))
+    scaled = np.round(vertices[used] * 10.0 ** MERGE_DIGITS)
+    if not np.all(np.abs(scaled) < 2.0 ** 62):  # beyond int64 (or not finite): no keys
+        return None, faces
+    keys = np.column_stack([scaled.astype(np.int64), label[used]])
+    order = np.lexsort(keys.T[::-1])
+    ordered = keys[order]
+    starts = np.empty(len(order), dtype=bool)
+    starts[0] = True
+    np.any(ordered[1:] != ordered[:-1], axis=1, out=starts[1:])
+    group = np.cumsum(starts) - 1
+    inverse = np.zeros(len(vertices), dtype=np.int64)
+    inverse[used[order]] = group
+    return vertices[used[order[starts]]], inverse[faces]
 
 
 def closed(faces: np.ndarray) -> Tuple[bool, bool]:
