@@ -401,6 +401,46 @@ def test_a_centre_of_mass_on_a_face_of_its_box_is_named_and_unfixed_links_are_sa
     assert [name for name, _ in finding.links_suggested_inertia] == ['l0', 'l2']
 
 
+def _one_link(body: str) -> str:
+    return ('<robot name="r"><link name="base"/><link name="pole">' + body + '</link>'
+            '<joint name="j" type="prismatic"><axis xyz="1 0 0"/><parent link="base"/>'
+            '<child link="pole"/><limit effort="1" lower="-0.3" upper="0" velocity="1"/>'
+            '</joint></robot>')
+
+
+def test_a_centre_of_mass_at_a_parts_end_gets_the_origin_and_tensor_that_pass():
+    # r2d2's gripper pole (pybullet_robots, urdf_tutorial's copies): a 0.2 m cylinder turned
+    # by rpy 1.57075 from the link origin, no <origin> in its <inertial>. The rounded quarter
+    # turn put the end face 0.46 um past the centre of mass, so "on a face" went unsaid, and
+    # the fix read "no tensor can be derived" though the cylinder's passes about its centre.
+    pole = ('<collision><origin rpy="0 1.57075 0" xyz="0.1 0 0"/><geometry><cylinder '
+            'length="0.2" radius="0.01"/></geometry></collision><inertial><mass value="0.05"/>'
+            '<inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/></inertial>')
+    (finding,) = [f for f in analyze(parse_urdf_string(_one_link(pole)), NO_MESHES).findings
+                  if f.rule == 'inertia-exceeds-extent']
+    assert '(the centre of mass lies on a face of that box, at its x minimum' in finding.message
+    assert ('the centre of mass on the boundary of the body is the likelier fault: move the '
+            '<inertial> origin to the collision geometry\'s centroid, xyz="0.1 0 0", about '
+            'which its tensor at uniform density passes every inertia rule: ixx="2.5') in \
+        finding.suggestion
+    assert 'iyy="0.000167916667"' in finding.suggestion
+    assert finding.suggested_inertia is None  # --fix-inertia writes tensors, not origins
+
+
+def test_a_visual_only_part_with_its_centre_of_mass_on_an_edge_gets_the_visual_tensor():
+    # gazebo_ros2_control's mimic gripper demo: a finger drawn as a visual box from z = 0 to
+    # 1 m, its centre of mass at the link origin (an edge of the box), ixx=iyy=izz=1.
+    finger = ('<visual><origin xyz="0 0.05 0.5"/><geometry><box size="0.4 0.1 1"/></geometry>'
+              '</visual><inertial><mass value="5"/><inertia ixx="1" ixy="0" ixz="0" iyy="1" '
+              'iyz="0" izz="1"/></inertial>')
+    (finding,) = [f for f in analyze(parse_urdf_string(_one_link(finger)), NO_MESHES).findings
+                  if f.rule == 'inertia-exceeds-extent']
+    assert ('move the <inertial> origin to the visual geometry\'s centroid, xyz="0 0.05 0.5", '
+            'about which its tensor at uniform density passes every inertia rule: '
+            'ixx="0.420833333" ixy="0" ixz="0" iyy="0.483333333" iyz="0" izz="0.0708333333"'
+            ) in finding.suggestion
+
+
 def test_a_placeholder_on_two_links_and_carried_by_a_third_is_one_finding():
     # Interbotix's wx250s: 0.001 kg m^2 on three 1 g gripper links welded to the gripper; two
     # are over their bound, the third has its centre of mass off the body, and is over the
@@ -764,7 +804,7 @@ def test_a_tensor_zero_but_for_round_off_is_the_zero_tensor(count):
 def test_a_centre_of_mass_on_an_edge_is_named_and_moving_it_is_suggested():
     # ROBOTIS OP2's arm links: the <inertial> at the corner of the part's box (its x and y
     # minimum), where no tensor fits: the finding says the edge, and the fix says to move
-    # the origin into the part, at its box's centre.
+    # the origin into the part, at its geometry's centroid, with the tensor that passes there.
     part = ('<inertial><mass value="0.01"/><inertia ixx="1e-6" ixy="0" ixz="0" iyy="1e-6" '
             'iyz="0" izz="1e-6"/></inertial><collision><origin xyz="0.016 0.016 0"/>'
             '<geometry><box size="0.032 0.032 0.035"/></geometry></collision>')
@@ -772,8 +812,12 @@ def test_a_centre_of_mass_on_an_edge_is_named_and_moving_it_is_suggested():
                   if f.rule == 'inertia-exceeds-extent']
     assert '(the centre of mass lies on an edge of that box, at its x minimum and y minimum' \
         in finding.message
-    assert finding.suggestion.endswith("move the <inertial> origin into the part (its box's "
-                                       'centre is at xyz="0.016 0.016 0")'), finding.suggestion
+    assert finding.suggestion.endswith(
+        'move the <inertial> origin to the collision geometry\'s centroid, xyz="0.016 0.016 0", '
+        'about which its tensor at uniform density passes every inertia rule: '
+        'ixx="1.87416667e-06" ixy="0" ixz="0" iyy="1.87416667e-06" iyz="0" '
+        'izz="1.70666667e-06" (write both by hand: --fix-inertia changes tensors only)'
+        ), finding.suggestion
 
 
 def test_a_whole_robot_too_light_for_its_geometry_is_one_finding():

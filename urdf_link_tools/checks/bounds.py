@@ -40,6 +40,7 @@ the zero configuration), which finds placeholders (1e-3 kg m^2 on a 1 g link: 1 
 
 from __future__ import annotations
 
+from dataclasses import replace
 import math
 from typing import Dict, FrozenSet, Iterator, List, Optional, Tuple
 
@@ -48,8 +49,9 @@ import numpy as np
 from urdf_link_tools.checks.alignment import axis_words
 from urdf_link_tools.checks.base import CheckContext, fmt, fmt_inertia, fmt_vector, Rule
 from urdf_link_tools.checks.model_wide import grouped, listed, MODEL_WIDE_MIN
-from urdf_link_tools.checks.suggest import (AXES_SAME, geometry_tensor, mismatch, suggest,
-                                            turned_onto_geometry, valid_tensor)
+from urdf_link_tools.checks.suggest import (AXES_SAME, geometry_tensor, mismatch, problem,
+                                            suggest, turned_onto_geometry, valid_tensor,
+                                            visual_tensor)
 from urdf_link_tools.findings import Finding, Severity
 from urdf_link_tools.geometry import (
     Bounds, distance_outside, has_size, is_finite, origin_to_matrix, rpy_to_matrix,
@@ -743,10 +745,17 @@ def _by_diagonal(ctx: CheckContext, singles: List[Tuple[Link, Finding]]) -> Iter
 
 
 def _face_axes(link: Link, lo: np.ndarray, hi: np.ndarray) -> List[int]:
-    """Return the axes on which the declared centre of mass lies on the body's box."""
+    """
+    Return the axes on which the declared centre of mass lies on the body's box.
+
+    On it within :data:`ON_BOUNDARY`: a part turned by a rounded quarter turn (rpy
+    1.57075, everywhere in URDFs) moves its end face by a fraction of a micrometre (r2d2's
+    gripper pole: 0.46 um past the link origin it was meant to start at).
+    """
     com = link.inertial.origin.xyz
-    return [axis for axis in range(3) if hi[axis] > lo[axis]
-            and (com[axis] == lo[axis] or com[axis] == hi[axis])]
+    return [axis for axis in range(3) if hi[axis] - lo[axis] > 2.0 * ON_BOUNDARY
+            and (abs(com[axis] - lo[axis]) <= ON_BOUNDARY
+                 or abs(com[axis] - hi[axis]) <= ON_BOUNDARY)]
 
 
 #: metres: a centre of mass this close outside its body's box lies on its boundary
@@ -766,8 +775,10 @@ def _on_face(link: Link, lo: np.ndarray, hi: np.ndarray) -> str:
     faces = _face_axes(link, lo, hi)
     if not faces:
         return ''
-    where = ' and '.join(f'{"xyz"[axis]} {"minimum" if com[axis] == lo[axis] else "maximum"}'
-                         for axis in faces)
+    where = ' and '.join(
+        f'{"xyz"[axis]} '
+        f'{"minimum" if abs(com[axis] - lo[axis]) <= abs(com[axis] - hi[axis]) else "maximum"}'
+        for axis in faces)
     written = 'has no <origin>, so it is' if link.inertial.origin.line is None else 'is'
     return (f' (the centre of mass lies on {("a face", "an edge", "a corner")[len(faces) - 1]} '
             f'of that box, at its {where}: the <inertial> {written} at '
@@ -1010,6 +1021,37 @@ def _where_centre(link: Link, found: Excess, lo: np.ndarray, hi: np.ndarray) -> 
     return _on_face(link, lo, hi)
 
 
+def _about_centroid(ctx: CheckContext, link: Link) -> str:
+    """
+    Say where to move the origin when the geometry's tensor passes about its centroid.
+
+    No tensor about a centre of mass on the body's boundary passes the bound (the mass
+    would all lie on that face); the geometry's does about the geometry's centroid, where
+    the part's centre of mass most likely is (r2d2's gripper pole, the link origin at its
+    end; a visual-only gripper's fingers, on an edge): both are written by hand,
+    --fix-inertia changing tensors only.
+    """
+    model, _ = ctx.collision_model(link)
+    tensor, which = geometry_tensor(ctx, link), 'collision'
+    if model is None or tensor is None:
+        model, _ = ctx.visual_model(link)
+        visual = visual_tensor(ctx, link) if model is not None else None
+        if model is None or visual is None:
+            return ''
+        tensor, which = visual[0], 'visual'
+    key = ('moved-to-centroid', id(link))
+    if key not in ctx.memo:  # kept: memos of its own are keyed by its id
+        origin = replace(link.inertial.origin, xyz=tuple(float(v) for v in model.centre))
+        ctx.memo[key] = replace(link, inertial=replace(link.inertial, origin=origin))
+    if problem(ctx, ctx.memo[key], tensor,  # type: ignore[arg-type]
+               tensor if which == 'collision' else None):
+        return ''
+    return (f"move the <inertial> origin to the {which} geometry's centroid, "
+            f'xyz="{fmt_vector(model.centre)}", about which its tensor at uniform density '
+            f'passes every inertia rule: {fmt_inertia(inertia_values(tensor))} (write both '
+            'by hand: --fix-inertia changes tensors only)')
+
+
 def _about_declared(found: Excess, others: str) -> str:
     """Say the looser bound about a declared centre of mass outside the box, and its number."""
     lo, hi = found.bounds
@@ -1085,8 +1127,9 @@ def _finding(ctx: CheckContext, link: Link, found: Excess, suggesting: bool = Tr
             'inertial origin' not in text and _face_axes(link, lo, hi):
         # The origin left at the part's end or corner is the likelier fault (OP2's arms).
         text += ('; the centre of mass on the boundary of the body is the likelier fault: '
-                 "move the <inertial> origin into the part (its box's centre is at "
-                 f'xyz="{fmt_vector((lo + hi) / 2.0)}")')
+                 + ((_about_centroid(ctx, link) if tensor is None else '')
+                    or "move the <inertial> origin into the part (its box's centre is at "
+                    f'xyz="{fmt_vector((lo + hi) / 2.0)}")'))
     if suggesting and not found.of_robot and unit is None:
         from urdf_link_tools.checks.plausibility import origin_note  # (it imports this module)
         text += origin_note(ctx, link)
