@@ -848,3 +848,33 @@ def test_one_inertial_on_parts_of_different_sizes_is_one_placeholder_finding():
     # one part's inertial on its copies (a hand's fingers) is not a placeholder
     same = chain([part(0.3)] * 4)
     assert not findings(same, 'inertial-placeholder')
+
+
+def test_a_placeholder_of_equal_moments_is_one_whatever_frame_it_is_written_in():
+    # pybullet's r2d2: ixx=iyy=izz=1 on all 16 links, the legs' turned by rpy="0 1.57075 0"
+    # (a unit tensor in any frame): the legs were left out ("14 links") and had a finding
+    # of their own about the same placeholder. One link, the gripper pole, gets no tensor
+    # (its centre of mass at its end): the fix says so instead of "one per link".
+    unit = '<inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/>'
+
+    def part(size, rpy='0 0 0', mass=10, at=0.0):
+        return (f'<inertial><origin rpy="{rpy}"/><mass value="{mass}"/>{unit}</inertial>'
+                f'<collision><origin xyz="0 0 {at}"/><geometry><box size="{size / 3} '
+                f'{size / 3} {size}"/></geometry></collision>')
+    legs = [part(0.9, rpy='0 1.57075 0')] * 2
+    pole = part(0.2, mass=0.05, at=0.1)
+    text = chain([part(0.1, mass=1), part(0.6), *legs, part(0.3, mass=1), pole])
+    (finding,) = findings(text, 'inertial-placeholder')
+    assert finding.links == ('l0', 'l1', 'l2', 'l3', 'l4', 'l5')
+    assert finding.message.startswith('6 links declare the same inertia tensor (ixx="1" '
+                                      'ixy="0" ixz="0" iyy="1" iyz="0" izz="1") though')
+    assert not [f for f in analyze(parse_urdf_string(text), NO_MESHES).findings
+                if f.rule.startswith('inertia-exceeds')]
+    assert finding.suggestion.endswith(
+        '(--fix-inertia writes one on 5 of them; not on l5, for which no tensor passes every '
+        'rule about the declared centre of mass: check it)'), finding.suggestion
+    # a tensor of unequal moments turned another way is another tensor: not grouped
+    turned = [part(0.9, rpy='0 1.57075 0').replace('izz="1"', 'izz="1.5"')] * 2 + \
+        [part(size, mass=1).replace('izz="1"', 'izz="1.5"') for size in (0.1, 0.3, 0.6)]
+    (apart,) = findings(chain(turned), 'inertial-placeholder')
+    assert apart.links == ('l2', 'l3', 'l4')

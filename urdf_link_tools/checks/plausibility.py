@@ -1243,9 +1243,11 @@ def placeholder_inertials(ctx: CheckContext) -> Dict[str, Tuple[Link, ...]]:
                 continue  # a mesh in millimetres: its size is not the part's (density says)
             inertial = link.inertial
             # The tensor and its frame only: YuMi's macro gives its 14 links one tensor, 12 of
-            # them one mass and one centre of mass.
-            groups.setdefault((_sig(inertial.inertia.as_tuple()), _sig(inertial.origin.rpy)),
-                              []).append(link)
+            # them one mass and one centre of mass. The frame of three equal moments is no
+            # matter (r2d2's legs turn their unit tensor by rpy="0 1.57075 0": "14 links"
+            # of 16, and the legs' own finding of the same placeholder).
+            frame = () if _isotropic(link) else _sig(inertial.origin.rpy)
+            groups.setdefault((_sig(inertial.inertia.as_tuple()), frame), []).append(link)
         for links in groups.values():
             # Judged by the links whose inertial matters (a sensor frame's 0.1 g welded to
             # its body is fused away), listing every link that carries it.
@@ -1337,7 +1339,8 @@ def _placeholder_finding(ctx: CheckContext, links: Tuple[Link, ...]) -> Finding:
         'inertial-placeholder', Severity.ERROR if over else Severity.WARNING,
         f'{len(names)} links declare the same inertia tensor '
         f'({fmt_inertia(inertial.inertia.as_tuple())}'
-        + (f' in a frame turned by rpy="{fmt_vector(rpy)}"' if any(rpy) else '')
+        + (f' in a frame turned by rpy="{fmt_vector(rpy)}"'
+           if any(rpy) and not _isotropic(first) else '')
         + f') though their parts are {fmt(min(sizes), 3)} to {fmt(max(sizes), 3)} m across '
         f'({mass}{same}): a placeholder, not their mass properties ({listed(names)}); the '
         f'robot weighs {fmt(_robot_mass(ctx))} kg in all'
@@ -1347,7 +1350,11 @@ def _placeholder_finding(ctx: CheckContext, links: Tuple[Link, ...]) -> Finding:
                    "manufacturer's data)" + (
                        f'; the collision geometry at the declared mass gives, for '
                        f'{own[0][0]}: {fmt_inertia(own[0][1])} (--fix-inertia writes one '
-                       'per link)' if own else ''),
+                       + ('per link)' if len(own) == len(links) else
+                          f'on {len(own)} of them; not on '
+                          f'{listed(tuple(n for n in names if n not in dict(own)))}, for '
+                          'which no tensor passes every rule about the declared centre of '
+                          'mass: check it)') if own else ''),
         values=(('count', len(names)), ('links', listed(names)), ('mass', mass)),
         links=names, links_suggested_inertia=tuple(own))
 
