@@ -403,3 +403,41 @@ def test_the_links_fix_inertia_leaves_as_they_are_are_named(tmp_path, capsys):
     out = capsys.readouterr().out
     assert 'fix-inertia: wrote' in out and ' with 0 inertia tensors replaced\n' \
         '  left as they are (no tensor derived: see their findings): gripper_pole\n' in out
+
+
+def test_a_macro_tag_that_makes_several_tensors_is_one_to_do_and_the_rest_are_named(
+        tmp_path, capsys):
+    # urdf_tutorial's 08-macroed.urdf.xacro: default_inertial gives 16 links ixx=iyy=izz=1;
+    # --fix-inertia printed the same "to do" six times (once per attribute) naming no link,
+    # and not the gripper pole, which gets no tensor at all.
+    def link(name, size, mass):
+        return (f'<link name="{name}"><collision><geometry><box size="{size} {size} {size}"/>'
+                f'</geometry></collision><xacro:default_inertial mass="{mass}"/></link>')
+    pole = POLE.split('<link name="gripper_pole">')[1].split('</link>')[0].replace(
+        '<inertial><mass value="0.05"/><inertia ixx="1.0" ixy="0.0" ixz="0.0" iyy="1.0" '
+        'iyz="0.0"\n    izz="1.0"/></inertial>', '<xacro:default_inertial mass="0.05"/>')
+    assert 'default_inertial' in pole
+    names = ('a', 'b', 'c')
+    source = tmp_path / 'robot.urdf.xacro'
+    source.write_text(
+        '<robot name="r" xmlns:xacro="http://www.ros.org/wiki/xacro">\n'
+        '<xacro:macro name="default_inertial" params="mass"><inertial><mass value="${mass}"/>'
+        '\n<inertia ixx="1.0" ixy="0.0" ixz="0.0" iyy="1.0" iyz="0.0" izz="1.0"/></inertial>'
+        '</xacro:macro>\n<link name="base_link"/>\n'
+        + ''.join(link(name, size, mass) for name, size, mass
+                  in zip(names, (0.1, 0.3, 0.6), (1, 10, 10)))
+        + f'<link name="gripper_pole">{pole}</link>'
+        + ''.join(f'<joint name="j{name}" type="fixed"><parent link="base_link"/>'
+                  f'<child link="{name}"/></joint>' for name in names)
+        + '<joint name="j" type="prismatic"><axis xyz="1 0 0"/><parent link="base_link"/>'
+          '<child link="gripper_pole"/><limit effort="1" lower="-0.38" upper="0" '
+          'velocity="0.5"/></joint></robot>\n')
+    before = source.read_bytes()
+    main(['check', str(source), '--fix-inertia', '--fail-on', 'never'])
+    out = capsys.readouterr().out
+    todo = [line for line in out.splitlines() if ': to do: ' in line]
+    assert todo == [f'{source}:3: to do: this tag makes the tensors of 3 links (a macro used '
+                    'more than once: a, b, c) that do not all need the same ixx, iyy, izz: '
+                    'not changed; make them macro parameters'], out
+    assert '  left as they are (no tensor derived: see their findings): gripper_pole\n' in out
+    assert source.read_bytes() == before

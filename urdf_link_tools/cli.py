@@ -453,7 +453,8 @@ def _left_unfixed(analysis: Any, fixed: Set[str]) -> List[str]:
     """
     named: Dict[str, None] = {}
     for finding in analysis.findings:
-        if finding.severity == Severity.ERROR and finding.rule.startswith('inertia-'):
+        if finding.severity == Severity.ERROR and \
+                finding.rule.startswith(('inertia-', 'inertial-placeholder')):
             for name in ((finding.link,) if finding.link else ()) + tuple(finding.links):
                 named.setdefault(name)
     return [name for name in named if name not in fixed]
@@ -698,6 +699,11 @@ def _fix_xacro(args: argparse.Namespace, analysis, loaded: LoadedDescription,
     for report in reports:
         verb = 'changed' if report.changed else 'to do'
         note.write(one_line(f'{report.file}:{report.line}: {verb}: {report.message}') + '\n')
+    left = _left_unfixed(analysis, {name for report in reports
+                                    for name in (report.link, *report.links)})
+    if left:
+        note.write(one_line(f'  left as they are (no tensor derived: see their findings): '
+                            f'{", ".join(left)}') + '\n')
 
 
 def _add_xacro_arguments(parser: argparse.ArgumentParser) -> None:

@@ -235,6 +235,8 @@ class SourceFix:
     link: str
     message: str
     changed: bool
+    #: every link the place concerns (a macro's tag that makes several tensors), else ()
+    links: Tuple[str, ...] = ()
 
 
 def _attribute_spans(data: bytes, start: int, end: int) -> Dict[str, Tuple[int, int]]:
@@ -301,6 +303,8 @@ def plan_xacro_fixes(analysis: Analysis, source_map, display=lambda path: path
                     (place.file, place.line), 0) + 1
     edits: Dict[Tuple[str, int, int], Tuple[bytes, str]] = {}
     agreeing: Dict[Tuple[str, int, int], int] = {}
+    #: each attribute's name and the links that want it changed
+    wanting: Dict[Tuple[str, int, int], Tuple[str, List[str]]] = {}
     tag_lines: Dict[Tuple[str, int, int], int] = {}
     reports: List[SourceFix] = []
     sources = _InertiaTags()
@@ -348,6 +352,7 @@ def plan_xacro_fixes(analysis: Analysis, source_map, display=lambda path: path
             if float(text) == float(new):
                 continue
             key = (where.file, span[0], span[1])
+            wanting.setdefault(key, (name, []))[1].append(link.name)
             previous = edits.get(key)
             if previous is not None and previous[0] != new.encode():
                 edits[key] = (b'', 'conflict')
@@ -361,16 +366,27 @@ def plan_xacro_fixes(analysis: Analysis, source_map, display=lambda path: path
             edits[key] = (b'', 'conflict')
     planned: Dict[str, List[Tuple[int, int, bytes]]] = {}
     changed_lines: Dict[Tuple[str, int], List[str]] = {}
+    conflicts: Dict[Tuple[str, int], Tuple[List[str], Dict[str, None]]] = {}
     for (file, start, end), (text, owner) in sorted(edits.items()):
         line = _line(cache[file], start, lone_cr=True)
         if owner == 'conflict':
-            reports.append(SourceFix(display(file), line, '', 'this tag makes several tensors '
-                                     '(a macro used more than once) that do not all need '
-                                     'this value: not changed; make it a macro parameter',
-                                     False))
+            # One line per tag, not one per attribute (urdf_tutorial's r2d2: six lines).
+            name, links = wanting[(file, start, end)]
+            names, owners = conflicts.setdefault((file, line), ([], {}))
+            names.append(name)
+            owners.update(dict.fromkeys(links))
             continue
         planned.setdefault(file, []).append((start, end, text))
         changed_lines.setdefault((file, line), []).append(owner)
+    for (file, line), (names, owners) in sorted(conflicts.items()):
+        links = tuple(owners)
+        shown = ', '.join(links[:6]) + (f' and {len(links) - 6} more' if len(links) > 6 else '')
+        reports.append(SourceFix(
+            display(file), line, links[0],
+            f'this tag makes the tensors of {len(links)} links (a macro used more than once: '
+            f'{shown}) that do not all need the same {", ".join(names)}: not changed; make '
+            f'{"it a macro parameter" if len(names) == 1 else "them macro parameters"}',
+            False, links))
     for (file, line), owners in sorted(changed_lines.items()):
         reports.append(SourceFix(display(file), line, owners[0],
                                  f'inertia of link {owners[0]!r} replaced', True))
