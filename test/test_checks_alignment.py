@@ -151,3 +151,24 @@ def test_a_visual_away_from_its_collision_of_the_same_mesh_is_said(tmp_path, xyz
                 if f.rule == 'collision-visual-apart']
     assert group.links == ('a', 'b', 'c') and group.message.startswith('3 links draw their '
                                                                        'visual mesh 25 to 25 m')
+
+
+def test_two_copies_of_a_part_in_one_link_are_not_apart(tmp_path):
+    # onshape-to-robot's Open Duck Mini: the trunk holds two bearings (one STL) 0.5 m apart
+    # here, each visual at its own collision; visual 1 was paired with collision 0 and told
+    # to move onto the other copy. A visual with no collision of its mesh beside it still is.
+    path = _part_mesh(tmp_path)
+    pair = (f'<visual>{_at(path, "0 0 0")}</visual><collision>{_at(path, "0 0 0")}</collision>'
+            f'<visual>{_at(path, "0 0.5 0")}</visual><collision>{_at(path, "0 0.5 0")}'
+            '</collision>')
+    link = _link('a', _at(path, '0 0 0'), _at(path, '0 0 0')).replace(
+        f'<visual>{_at(path, "0 0 0")}</visual><collision>{_at(path, "0 0 0")}</collision>',
+        pair)
+    assert link.count('<visual>') == 2
+    findings = analyze(parse_urdf_string(_robot(link)), CheckConfig()).findings
+    assert not [f for f in findings if f.rule == 'collision-visual-apart']
+    stray = link.replace(f'<visual>{_at(path, "0 0.5 0")}</visual>',
+                         f'<visual>{_at(path, "0 -3 0")}</visual>')
+    (found,) = [f for f in analyze(parse_urdf_string(_robot(stray)), CheckConfig()).findings
+                if f.rule == 'collision-visual-apart']
+    assert 'the visual at xyz="0 -3 0", the collision at xyz="0 0 0"' in found.message

@@ -403,14 +403,17 @@ def _apart(ctx: CheckContext, link: Link) -> Optional[Apart]:
     """
     Return how far a link's visual lies from its collision of the same mesh, None if it does not.
 
-    The first such pair: the same file, scale and rpy, placed further apart than the part's
-    diagonal and :data:`APART_MIN`. Orbbec's Gemini 335: a 17 mm lens's visual at
-    xyz="-25 0 0".
+    The first such visual: the same file, scale and rpy as a collision, and every such
+    collision placed further away than the part's diagonal and :data:`APART_MIN` (the
+    nearest is named). Orbbec's Gemini 335: a 17 mm lens's visual at xyz="-25 0 0". A link
+    drawing two copies of a part (onshape-to-robot's Open Duck Mini: two bearings 7 cm
+    apart, each visual with its collision) has each visual beside a collision of its own.
     """
     for visual in link.visuals:
         mesh = visual.geometry
         if not isinstance(mesh, Mesh):
             continue
+        nearest = None
         for collision in link.collisions:
             other = collision.geometry
             if not isinstance(other, Mesh) or other.filename.strip() != mesh.filename.strip() \
@@ -420,15 +423,21 @@ def _apart(ctx: CheckContext, link: Link) -> Optional[Apart]:
             offset = np.asarray(visual.origin.xyz, float) - np.asarray(collision.origin.xyz, float)
             distance = float(np.linalg.norm(offset))
             if not (math.isfinite(distance) and distance > APART_MIN):
-                continue  # (most pairs: placed alike, no bounds needed)
-            box = group_bounds(ctx, (collision,))
-            if box is None or not is_finite(tuple(offset)):
-                continue
-            size = float(np.linalg.norm(np.asarray(box[1]) - np.asarray(box[0])))
-            if math.isfinite(size) and distance > max(size, APART_MIN):
-                return Apart(distance, visual,
-                             ' '.join(fmt(value) for value in visual.origin.xyz),
-                             ' '.join(fmt(value) for value in collision.origin.xyz))
+                nearest = None
+                break  # (most pairs: placed alike, no bounds needed)
+            if nearest is None or distance < nearest[0]:
+                nearest = (distance, collision)
+        if nearest is None:
+            continue
+        distance, collision = nearest
+        box = group_bounds(ctx, (collision,))
+        if box is None:
+            continue
+        size = float(np.linalg.norm(np.asarray(box[1]) - np.asarray(box[0])))
+        if not (math.isfinite(size) and distance > max(size, APART_MIN)):
+            continue  # beside one of them: a copy of the part, drawn where it collides
+        return Apart(distance, visual, ' '.join(fmt(value) for value in visual.origin.xyz),
+                     ' '.join(fmt(value) for value in collision.origin.xyz))
     return None
 
 
