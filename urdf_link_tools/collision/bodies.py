@@ -204,7 +204,7 @@ class BvhCache:
             coal = import_coal()
             vertices = np.ascontiguousarray(mesh.vertices, dtype=np.float64)
             faces = np.ascontiguousarray(mesh.faces, dtype=np.int32)
-            found = coal.BVHModelOBBRSS()
+            found = coal.BVHModelOBB()
             found.beginModel(len(faces), len(vertices))
             found.addVertices(vertices)
             found.addTriangles(faces)

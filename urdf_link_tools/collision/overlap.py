@@ -262,7 +262,7 @@ def _cropped(coal, part, placed: np.ndarray, low: np.ndarray, high: np.ndarray) 
             raise _TooBig()
         return part.geometry
     used, inverse = np.unique(faces[keep], return_inverse=True)
-    model = coal.BVHModelOBBRSS()
+    model = coal.BVHModelOBB()
     model.beginModel(count, len(used))
     model.addVertices(np.ascontiguousarray(part.points[used], dtype=np.float64))
     model.addTriangles(np.ascontiguousarray(inverse.reshape(-1, 3), dtype=np.int32))
