@@ -60,7 +60,7 @@ def test_dunder_escape_runs_nothing(tmp_path):
     marker = tmp_path / 'marker'
     for command in ('check', 'info'):
         result = run_cli([command, attack('dunder_escape.urdf.xacro'), f'marker:={marker}'])
-        assert_clear_error(result, "'vars' is not defined")
+        assert_clear_error(result, 'refused: python.vars() is not available')
     assert not marker.exists()
 
 

@@ -359,3 +359,28 @@ def test_a_name_defined_only_under_a_condition_names_it_and_the_argument(tmp_pat
     said = refused(tmp_path / 'typo.urdf.xacro')
     assert "name 'wheel_radus' is not defined (did you mean the property wheel_radius?)" \
         in said, said
+
+
+def test_builtins_xacro_gives_only_under_python_are_refused_as_xacro_refuses_them(tmp_path):
+    # xacro 2 gives ${sum(x)} "name 'sum' is not defined" (only python.sum exists): a check
+    # that evaluated it passed CI with a description that fails at launch (sweep I).
+    for expression, name in (('sum([1, 2])', 'sum'), ('abs(-1)', 'abs'),
+                             ('len(tuple([1]))', 'tuple'), ('any([True])', 'any')):
+        top = write(tmp_path / 'top.urdf.xacro', f'<robot {XACRO_NS} name="r">',
+                    f'  <link name="l${{{expression}}}"/>', '</robot>')
+        said = refused(top)
+        assert f"name '{name}' is not defined: xacro gives {name}() to expressions only as " \
+            f'python.{name}() (write ${{python.{name}(...)}})' in said, said
+        assert f'(in {top}:2)' in said, said
+    fine = write(tmp_path / 'fine.urdf.xacro', f'<robot {XACRO_NS} name="r">',
+                 '  <link name="l${python.sum([1, 2])}${max(1, 2)}${int(pi)}${sorted([1])[0]}'
+                 '${len(list(range(2)))}${python.abs(-1)}${round(sqrt(4))}"/>', '</robot>')
+    result = subprocess.run(
+        [sys.executable, '-m', 'urdf_link_tools.cli', 'info', str(fine)],
+        cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert '\nl3231212  fine.urdf.xacro:2 ' in result.stdout, result.stdout
+    # refused here, though xacro has it: said as refused, not as a typo
+    said = refused(write(tmp_path / 'type.urdf.xacro', f'<robot {XACRO_NS} name="r">',
+                         '  <link name="${python.type(1)}"/>', '</robot>'))
+    assert 'refused: python.type() is not available to expressions here' in said, said

@@ -206,11 +206,14 @@ def _install_safety(xacro: Any, substitution_args: Any, state: State) -> None:
             xacro.all_includes.append(path)
 
     load_yaml.__doc__ = original_load_yaml.__doc__
-    symbols = dict(xacro_eval.safe_builtins())
+    builtins = xacro_eval.safe_builtins()
+    symbols = {name: value for name, value in builtins.items()
+               if name in xacro_eval.XACRO_GLOBAL_BUILTINS}
     math_names = xacro_eval.safe_math()
     symbols.update(math_names)
     python = xacro.NameSpace()
-    python.update(xacro_eval.safe_builtins())
+    python.update(builtins)
+    python.update(xacro_eval.refused_builtins(xacro.XacroException))
     math_ns = xacro.NameSpace()
     math_ns.update(math_names)
     xacro_ns = xacro.NameSpace()
@@ -234,7 +237,8 @@ def _install_safety(xacro: Any, substitution_args: Any, state: State) -> None:
             substitution_args._eval_arg(name, args=context.get('arg', {})), 'auto'),
             'env': substitution_args._eval_env, 'optenv': substitution_args._eval_optenv,
             'find': state.find}
-        names = dict(symbols)
+        names = dict(builtins)  # $(eval) sees every builtin: xacro evaluates it with no globals
+        names.update(symbols)
         names.update(functions)
         return str(safe_eval(text, names,
                              substitution_args._DictWrapper(context.get('arg', {}), functions)))

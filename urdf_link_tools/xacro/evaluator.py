@@ -53,6 +53,14 @@ SAFE_BUILTIN_NAMES = (
     'abs', 'all', 'any', 'divmod', 'enumerate', 'filter', 'frozenset', 'isinstance', 'ord',
     'chr', 'repr', 'reversed', 'slice', 'set', 'sorted', 'sum', 'tuple', 'zip', 'complex',
     'hash', 'range')
+#: The builtins xacro 2 gives expressions directly (``create_global_symbols``; ``sorted`` and
+#: ``range`` with a deprecation warning); the others only as ``python.NAME``: xacro reports
+#: ``${sum(x)}`` as "name 'sum' is not defined", and a check must not pass it.
+XACRO_GLOBAL_BUILTINS = frozenset((
+    'list', 'dict', 'map', 'len', 'str', 'float', 'int', 'bool', 'True', 'False', 'min', 'max',
+    'round', 'sorted', 'range'))
+#: ``python.NAME`` builtins xacro has that are refused here (they reach the interpreter).
+REFUSED_BUILTIN_NAMES = ('type', 'vars', 'issubclass')
 #: Attributes that lead from a value to the interpreter (frames, code, globals).
 BLOCKED_ATTRIBUTES = frozenset((
     'format_map', 'mro', 'gi_frame', 'gi_code', 'gi_yieldfrom', 'gi_running', 'cr_frame',
@@ -215,6 +223,31 @@ def safe_builtins() -> Dict[str, Any]:
     names['range'] = guarded_range
     names.update({'True': True, 'False': False})  # xacro lists them; files write ${True}
     return names
+
+
+def refused_builtins(error: Callable[[str], Exception]) -> Dict[str, Any]:
+    """
+    Return stand-ins for the builtins xacro has that are refused here, raising ``error``.
+
+    ``python.type(x)`` said "name 'type' is not defined", which reads like a typo in the
+    file, where xacro would run it.
+    """
+    class Refused:
+        """Raises when called or turned into text: never a value of the description."""
+
+        def __init__(self, name: str) -> None:
+            self._why = (f'refused: python.{name}() is not available to expressions here (it '
+                         'reaches the interpreter); compute the value another way')
+
+        def __call__(self, *args: Any, **kwargs: Any) -> Any:
+            raise error(self._why)
+
+        def __str__(self) -> str:
+            raise error(self._why)
+
+        __repr__ = __format__ = __str__  # type: ignore[assignment]
+
+    return {name: Refused(name) for name in REFUSED_BUILTIN_NAMES}
 
 
 @functools.lru_cache(maxsize=4)

@@ -286,6 +286,10 @@ def undefined_name_hint(state: 'State', name: str) -> str:
     """
     import difflib
     import xacro
+    from urdf_link_tools.xacro.evaluator import SAFE_BUILTIN_NAMES
+    if name in SAFE_BUILTIN_NAMES:
+        return (f': xacro gives {name}() to expressions only as python.{name}() (write '
+                f'${{python.{name}(...)}})')
     defined: List[str] = []
     guarded: List[Tuple[str, int, str, str]] = []
     arguments: Dict[str, str] = {}
