@@ -384,3 +384,19 @@ def test_builtins_xacro_gives_only_under_python_are_refused_as_xacro_refuses_the
     said = refused(write(tmp_path / 'type.urdf.xacro', f'<robot {XACRO_NS} name="r">',
                          '  <link name="${python.type(1)}"/>', '</robot>'))
     assert 'refused: python.type() is not available to expressions here' in said, said
+
+
+def test_an_optional_include_of_a_missing_file_is_skipped_as_xacro_skips_it(tmp_path):
+    # xacro's own test_xacro_exist_optional: exit 3 here before ("No such file"), xacro 0.
+    top = write(tmp_path / 'top.urdf.xacro', f'<robot {XACRO_NS} name="r">',
+                '  <xacro:include filename="local_additions.xacro" optional="true"/>',
+                '  <link name="base_link"/>', '</robot>')
+    result = subprocess.run(
+        [sys.executable, '-m', 'urdf_link_tools.cli', 'info', str(top)],
+        cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert '\nbase_link  top.urdf.xacro:3 ' in result.stdout, result.stdout
+    # not optional: the file is wanted
+    top.write_text(top.read_text().replace(' optional="true"', ''))
+    said = refused(top)
+    assert 'local_additions.xacro: No such file or directory' in said, said

@@ -24,6 +24,7 @@ import sys
 import types
 
 import pytest
+from urdf_link_tools.errors import UrdfInputError
 from urdf_link_tools.loading import load_input
 from urdf_link_tools.xacro import tracer
 from urdf_link_tools.xacro.sandbox import expand_xacro, XacroError, XacroOptions
@@ -207,17 +208,24 @@ def test_fix_inertia_never_writes_a_urdf_over_a_xacro(tmp_path):
     assert result.returncode == 4 and 'in place' in result.stderr  # a usage error
 
 
-def test_find_pkg_share_resolves_with_package_dirs(tmp_path):
+def test_find_pkg_share_is_refused_as_xacro_refuses_it(tmp_path):
+    # A launch substitution, not xacro's: xacro 2 stops at it ("Unknown substitution command
+    # [find-pkg-share ...]"), so a check that read it as $(find) passed CI with a description
+    # that fails at launch (sweep I).
     top = tmp_path / 'r.urdf.xacro'
     top.write_text('<robot name="r" xmlns:xacro="http://www.ros.org/wiki/xacro">'
                    '<xacro:include filename="$(find-pkg-share demo_description)/urdf/'
                    'inertia_macros.xacro"/><link name="a"><xacro:box_inertial mass="1" x="1" '
                    'y="1" z="1"/></link></robot>')
+    with pytest.raises(UrdfInputError, match=re.escape(
+            'Unknown substitution command [find-pkg-share demo_description]: '
+            '$(find-pkg-share NAME) is a launch substitution, which xacro does not have: '
+            'write $(find NAME)')):
+        load_input(str(top), options=XacroOptions(package_dirs={'demo_description': ROBOT_DIR}))
+    top.write_text(top.read_text().replace('find-pkg-share', 'find'))
     loaded = load_input(str(top), options=XacroOptions(
         package_dirs={'demo_description': ROBOT_DIR}))
     assert b'<mass value="1"/>' in loaded.data
-    assert loaded.source_map.locate(loaded.data.decode().splitlines().index(
-        '      <mass value="1"/>') + 1).file.endswith('inertia_macros.xacro')
 
 
 @pytest.mark.parametrize('args', [('bad-argument',), ('--xacro-env',)])

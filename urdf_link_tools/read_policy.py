@@ -28,7 +28,7 @@ reader asks :func:`read_refusal` before it opens a file, with the directories it
 Paths are judged after resolving symbolic links, and nothing inside a ``.git`` directory is
 ever read (CI checkouts keep the job's token in ``.git/config``), whatever the roots.
 
-``$(find NAME)`` and ``$(find-pkg-share NAME)`` name packages, never paths: :func:`find_package`
+``$(find NAME)`` names packages, never paths: :func:`find_package`
 accepts a name given as a package directory (``--package-dir``, exactly) or a REP 144 package
 name, and looks it up only in the given package directories and the ament index. This
 module imports nothing but the standard library: the xacro child uses it.

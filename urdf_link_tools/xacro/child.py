@@ -23,8 +23,8 @@ input is read. Then it instruments the installed xacro without forking it:
 - its symbol table and ``safe_eval`` (and ``$(eval ...)``) are replaced by
   :mod:`urdf_link_tools.xacro.evaluator`'s restricted evaluator;
 - ``xacro.load_yaml`` and ``<xacro:include>`` may read only under the allowed directories;
-  ``$(find NAME)`` resolves the given package directories first, then the ament index;
-  ``$(find-pkg-share NAME)`` is read as ``$(find NAME)``;
+  ``$(find NAME)`` resolves the given package directories first, then the ament index
+  (``$(find-pkg-share NAME)``, a launch substitution, is refused as xacro refuses it);
 - its minidom parser records each element's file and line, macro calls record their call
   chain, and YAML numbers remember their file and line (:mod:`urdf_link_tools.xacro.tracer`),
   so that the expansion can be written with a table from each expanded line to where its
@@ -84,6 +84,13 @@ MAX_MACROS = 5000
 MISSING_PACKAGE_ROOT = '/nonexistent/urdf-link-tools/missing-package'
 
 
+class _Unreadable(OSError):
+    """The cause xacro looks for in a failed include (its text is said already)."""
+
+    def __str__(self) -> str:
+        return ''
+
+
 class State:
     """What the instrumented xacro functions share during one expansion."""
 
@@ -131,7 +138,10 @@ class State:
         try:
             status = os.stat(real)
         except OSError as exc:
-            raise xacro.XacroException(f'{what}: {path}: {exc.strerror}') from None
+            # Carrying an IOError, as xacro's own parse raises it: <xacro:include
+            # optional="true"> of a missing file is then skipped, as in xacro.
+            raise xacro.XacroException(f'{what}: {path}: {exc.strerror}',
+                                       exc=_Unreadable()) from None
         import stat
         if not stat.S_ISREG(status.st_mode):
             raise xacro.XacroException(f'{what}: {path} is not a regular file')
@@ -259,14 +269,6 @@ def _install_safety(xacro: Any, substitution_args: Any, state: State) -> None:
     substitution_args._eval_arg = eval_arg
     substitution_args._eval = dollar_eval
     substitution_args._eval_find = state.find
-    original_extension = xacro.eval_extension
-
-    def eval_extension(text: str) -> Any:
-        if text.startswith('$(find-pkg-share '):
-            text = '$(find ' + text[len('$(find-pkg-share '):]
-        return original_extension(text)
-
-    xacro.eval_extension = eval_extension
     original_eval_text = xacro.eval_text
 
     def eval_text(text: Any, symbols: Any) -> Any:

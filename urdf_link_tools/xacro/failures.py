@@ -476,6 +476,10 @@ def xacro_failure(exc: Exception, state: 'State') -> Dict[str, Any]:
     message = re.sub(r"<class '[\w.]+'>: ", '', str(exc)).strip() or type(exc).__name__
     if cause is not None and str(cause) and message.count(str(cause)) > 1:
         message = message[:message.rfind(str(cause))].strip()
+    if 'Unknown substitution command [find-pkg-share' in message:
+        message = (message.splitlines()[0].split('. Valid commands')[0].rstrip('.')
+                   + ': $(find-pkg-share NAME) is a launch substitution, which xacro does not '
+                   'have: write $(find NAME)')
     if 'environment variable' in message and 'is not set' in message:
         message += ' (xacro sees only the variables named with --xacro-env)'
     # (an argument without a value is not raised: the child collects them, missing_inputs)
