@@ -400,3 +400,32 @@ def test_an_optional_include_of_a_missing_file_is_skipped_as_xacro_skips_it(tmp_
     top.write_text(top.read_text().replace(' optional="true"', ''))
     said = refused(top)
     assert 'local_additions.xacro: No such file or directory' in said, said
+
+
+def test_an_input_error_is_annotated_at_the_line_xacro_stopped_at(tmp_path):
+    # CI shows a GitHub annotation or a SARIF notification on a line only with one: a xacro
+    # failure in an included file was put at the top of the file checked, with no line.
+    import json
+    (tmp_path / 'inc').mkdir()
+    write(tmp_path / 'inc' / 'm.xacro', f'<robot {XACRO_NS}>',
+          '  <xacro:macro name="part" params="name">',
+          '    <link name="${name}">',
+          '      <inertial><mass value="${mass_of_part}"/></inertial>',
+          '    </link>', '  </xacro:macro>', '</robot>')
+    top = write(tmp_path / 'robot.urdf.xacro', f'<robot {XACRO_NS} name="r">',
+                '  <xacro:include filename="inc/m.xacro"/>', '  <xacro:part name="a"/>',
+                '</robot>')
+
+    def run(output):
+        result = subprocess.run(
+            [sys.executable, '-m', 'urdf_link_tools.cli', 'check', '--format', output,
+             str(top.name)], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+        assert result.returncode == 3, result.stderr
+        return result.stdout
+    assert run('github').startswith('::error file=inc/m.xacro,line=4,title=urdf-link-tools%3A '
+                                    "input error::xacro: name 'mass_of_part' is not defined")
+    notification, = json.loads(run('sarif'))['runs'][0]['invocations'][0][
+        'toolExecutionNotifications']
+    assert notification['locations'][0]['physicalLocation'] == {
+        'artifactLocation': {'uri': 'inc/m.xacro', 'uriBaseId': '%SRCROOT%'},
+        'region': {'startLine': 4}}

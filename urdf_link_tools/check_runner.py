@@ -31,9 +31,24 @@ from urdf_link_tools.result_cache import files_read, portable, ResultCache
 
 #: check_robot(path) -> None or why (skipped), or (report, files the expansion read)
 CheckRobot = Callable[[str], Union[None, str, Tuple[CheckReport, Sequence[str]]]]
-#: ('report', CheckReport) | ('error', message) | ('skipped', why or None), and the notes
-#: printed
+#: ('report', CheckReport) | ('error', (message, place)) | ('skipped', why or None), and the
+#: notes printed
 Answer = Tuple[str, Any, str]
+
+
+def error_place(exc: UrdfError, path: str) -> Optional[Tuple[str, int]]:
+    """
+    Return the file and line an input error is about, None when not known.
+
+    xacro's failures carry the place xacro was at (an included file's line); a URDF's, the
+    line of the file itself. A line of a xacro file's expansion is no line of the file.
+    """
+    place = getattr(exc, 'place', None)
+    if place is not None:
+        return place
+    if exc.line and path != '-' and not path.lower().endswith('.xacro'):
+        return path, int(exc.line)
+    return None
 
 
 def check_path(check_robot: CheckRobot, cache: Optional[ResultCache], path: str,
@@ -59,7 +74,7 @@ def check_path(check_robot: CheckRobot, cache: Optional[ResultCache], path: str,
         try:
             result = check_robot(path)
         except UrdfError as exc:
-            return 'error', str(exc), captured.getvalue()
+            return 'error', (str(exc), error_place(exc, path)), captured.getvalue()
     finally:
         sys.stderr = saved
     notes = captured.getvalue()

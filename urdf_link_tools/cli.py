@@ -567,10 +567,11 @@ def _check_to(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     for path, (kind, payload, notes) in _check_paths(args, config, baseline, out, err):
         err.write(notes)
         if kind == 'error':
-            input_errors.append((path, payload))
+            message, place = payload
+            input_errors.append((path, message, place))
             if stream:
                 from urdf_link_tools.reports.jsonl import error_line, OUTPUT
-                out.write(neutralise(error_line(path, payload), OUTPUT) + '\n')
+                out.write(neutralise(error_line(path, message), OUTPUT) + '\n')
         elif kind == 'skipped':
             what = payload or ('a xacro file without <link> (a macro file'
                                if path.lower().endswith('.xacro') else
@@ -592,7 +593,7 @@ def _check_to(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         if not stream else ''
     if text:
         out.write(text + '\n')
-    for path, message in input_errors:
+    for path, message, _ in input_errors:
         err.write(_input_error_line(path, message))
     return status
 

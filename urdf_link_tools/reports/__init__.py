@@ -57,20 +57,24 @@ class CheckReport:
     places: Optional[Mapping[str, Tuple[str, int]]] = None
 
 
+#: An input that could not be read: (path, message, (file, line) where known, else None).
+InputError = Tuple[str, str, Optional[Tuple[str, int]]]
+
+
 @record
 class Run:
     """
     Everything one ``check`` run reports: what each format renders.
 
     :param reports: one per robot checked
-    :param input_errors: (path, message) of inputs that could not be read
+    :param input_errors: the inputs that could not be read (:data:`InputError`)
     :param exit_code: the run's exit status
     :param baseline_path: the ``--baseline`` file, if any
     :param fail_on: which findings fail the run: 'error', 'warning' or 'never' (``--fail-on``)
     """
 
     reports: Tuple[CheckReport, ...]
-    input_errors: Tuple[Tuple[str, str], ...] = ()
+    input_errors: Tuple[InputError, ...] = ()
     exit_code: Optional[int] = None
     baseline_path: Optional[str] = None
     fail_on: str = 'error'
@@ -90,14 +94,14 @@ FORMATS: Dict[str, Tuple[str, str]] = {
 
 
 def render(output_format: str, reports: Sequence[CheckReport],
-           input_errors: Sequence[Tuple[str, str]] = (), exit_code: Optional[int] = None,
+           input_errors: Sequence[InputError] = (), exit_code: Optional[int] = None,
            baseline_path: Optional[str] = None, fail_on: str = 'error') -> str:
     """
     Render the reports of one run in one of :data:`FORMATS`.
 
     :param output_format: a key of :data:`FORMATS`
     :param reports: one per robot checked
-    :param input_errors: (path, message) of inputs that could not be read (the formats for
+    :param input_errors: the inputs that could not be read (:data:`InputError`; the formats for
         machines carry them; text and JSON leave them to stderr)
     :param exit_code: the run's exit status (SARIF records it)
     :param baseline_path: the --baseline file, if any

@@ -26,7 +26,7 @@ from __future__ import annotations
 from typing import List, Optional, Sequence, Tuple
 
 from urdf_link_tools.findings import Severity
-from urdf_link_tools.reports import CheckReport, Run, summary_dict
+from urdf_link_tools.reports import CheckReport, InputError, Run, summary_dict
 from urdf_link_tools.reports.sanitize import guard_line_starts
 from urdf_link_tools.reports.text import display_path, finding_lines, plural
 
@@ -62,18 +62,20 @@ def workflow_command(command: str, message: str,
 
 
 def format_github(reports: Sequence[CheckReport],
-                  input_errors: Sequence[Tuple[str, str]] = ()) -> str:
+                  input_errors: Sequence[InputError] = ()) -> str:
     """
     Render findings as workflow commands, then one plain summary line per robot.
 
     :param reports: one report per robot
-    :param input_errors: (path, message) of inputs that could not be read
+    :param input_errors: (path, message, place) of inputs that could not be read
     :return: the text, ending without a newline
     """
     lines: List[str] = []
-    for path, message in input_errors:
+    for path, message, place in input_errors:
+        # At the line xacro stopped at (an included file's), else at the file checked.
+        file, line = place if place is not None else (path, None)
         lines.append(workflow_command('error', message, (
-            ('file', display_path(path) if path != '-' else None),
+            ('file', display_path(file) if file != '-' else None), ('line', line),
             ('title', 'urdf-link-tools: input error'))))
     for report in reports:
         source = report.analysis.robot.source

@@ -102,7 +102,7 @@ def format_html(run: Run) -> str:
     scenes = [build_scene(report.analysis, report.label) for report in run.reports]
     data = {'robots': scenes, 'summary': summary_dict(run.reports),
             'input_errors': [{'path': path, 'message': message}
-                             for path, message in run.input_errors],
+                             for path, message, _ in run.input_errors],
             'fail_on': run.fail_on}
     three, view, script = (inline_script((ASSETS / name).read_text(encoding='utf-8'))
                            for name in ('three.bundle.min.js', 'view.js', 'report.js'))

@@ -18,10 +18,10 @@ from __future__ import annotations
 
 import json
 import os
-from typing import Any, Dict, Optional, Sequence, Tuple
+from typing import Any, Dict, Optional, Sequence
 
 from urdf_link_tools.analysis import Analysis
-from urdf_link_tools.reports import CheckReport, Run, summary_dict
+from urdf_link_tools.reports import CheckReport, InputError, Run, summary_dict
 
 #: How the registry neutralises this format's output (see reports/sanitize.py).
 OUTPUT = 'json'
@@ -54,7 +54,7 @@ def report_to_dict(report: CheckReport) -> Dict[str, Any]:
 
 
 def format_json_reports(reports: Sequence[CheckReport], indent: Optional[int] = 2,
-                        input_errors: Sequence[Tuple[str, str]] = ()) -> str:
+                        input_errors: Sequence[InputError] = ()) -> str:
     """
     Render reports as JSON: one robot's object, or ``{"reports", "errors", "summary"}``.
 
@@ -65,7 +65,7 @@ def format_json_reports(reports: Sequence[CheckReport], indent: Optional[int] = 
 
     :param reports: one report per robot checked
     :param indent: JSON indentation
-    :param input_errors: (path, message) of each input that could not be read
+    :param input_errors: (path, message, place) of each input that could not be read
     :return: the JSON text
     """
     if len(reports) == 1 and not input_errors:
@@ -74,7 +74,7 @@ def format_json_reports(reports: Sequence[CheckReport], indent: Optional[int] = 
         summary: Dict[str, int] = dict(summary_dict(reports), input_errors=len(input_errors))
         document = {'reports': [report_to_dict(report) for report in reports],
                     'errors': [{'source': error_source(path), 'error': message}
-                               for path, message in input_errors],
+                               for path, message, _ in input_errors],
                     'summary': summary}
     return json.dumps(json_safe(document), indent=indent, allow_nan=False)
 

@@ -45,4 +45,4 @@ def error_line(path: str, message: str) -> str:
 def render(run: Run) -> str:
     """Render every robot, then every unreadable input, one line each."""
     return '\n'.join([report_line(report) for report in run.reports]
-                     + [error_line(path, message) for path, message in run.input_errors])
+                     + [error_line(path, message) for path, message, _ in run.input_errors])

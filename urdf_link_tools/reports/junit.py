@@ -30,7 +30,7 @@ from typing import Optional, Sequence, Tuple
 from xml.etree import ElementTree
 
 from urdf_link_tools.findings import Finding, INTERNAL_ERROR, Severity
-from urdf_link_tools.reports import CheckReport, Run
+from urdf_link_tools.reports import CheckReport, InputError, Run
 from urdf_link_tools.reports.text import display_path, finding_lines
 
 #: the JUnit class name of every test case; a robot's cases are ``urdf-link-tools.ROBOT``
@@ -115,14 +115,14 @@ def _suite(parent: ElementTree.Element, report: CheckReport, fail_on: str) -> Tu
     return cases, failures
 
 
-def format_junit(reports: Sequence[CheckReport], input_errors: Sequence[Tuple[str, str]] = (),
+def format_junit(reports: Sequence[CheckReport], input_errors: Sequence[InputError] = (),
                  fail_on: str = 'error') -> str:
     """
     Render a run as JUnit XML.
 
     :param reports: one report per robot
-    :param input_errors: (path, message) of inputs that could not be read: one test case each,
-        with an ``<error>``
+    :param input_errors: (path, message, place) of inputs that could not be read: one test case
+        each, with an ``<error>``
     :param fail_on: which findings fail their test case ('error', 'warning' or 'never')
     :return: the XML document, ending without a newline
     """
@@ -136,7 +136,7 @@ def format_junit(reports: Sequence[CheckReport], input_errors: Sequence[Tuple[st
         suite = ElementTree.SubElement(root, 'testsuite', {
             'name': 'unreadable inputs', 'tests': str(len(input_errors)), 'failures': '0',
             'errors': str(len(input_errors)), 'skipped': '0', 'time': '0'})
-        for path, message in input_errors:
+        for path, message, _ in input_errors:
             label = display_path(path) if path != '-' else 'standard input'
             case = ElementTree.SubElement(suite, 'testcase', {
                 'classname': SUITE, 'name': xml_text(f'input {label}'), 'time': '0'})

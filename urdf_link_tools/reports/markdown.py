@@ -25,10 +25,10 @@ capped at :data:`MAX_ROWS` rows each, as a job summary holds at most 1 MiB.
 from __future__ import annotations
 
 import re
-from typing import Iterable, List, Sequence, Tuple
+from typing import Iterable, List, Sequence
 
 from urdf_link_tools.findings import Finding, Severity
-from urdf_link_tools.reports import CheckReport, Run, summary_dict
+from urdf_link_tools.reports import CheckReport, InputError, Run, summary_dict
 from urdf_link_tools.reports.text import display_path, location, plural
 
 #: rows of one table; the rest are counted below it
@@ -122,12 +122,12 @@ def report_markdown(report: CheckReport) -> List[str]:
 
 
 def format_markdown(reports: Sequence[CheckReport],
-                    input_errors: Sequence[Tuple[str, str]] = ()) -> str:
+                    input_errors: Sequence[InputError] = ()) -> str:
     """
     Render a run as Markdown: a title with the totals, then one section per robot.
 
     :param reports: one report per robot
-    :param input_errors: (path, message) of inputs that could not be read
+    :param input_errors: (path, message, place) of inputs that could not be read
     :return: the Markdown text, ending without a newline
     """
     totals = summary_dict(reports)
@@ -138,7 +138,7 @@ def format_markdown(reports: Sequence[CheckReport],
     if input_errors:
         lines += ['', '| Input | Error |', '| --- | --- |']
         lines += [f'| {escape(display_path(path) if path != "-" else "standard input")} | '
-                  f'{escape(message)} |' for path, message in input_errors]
+                  f'{escape(message)} |' for path, message, _ in input_errors]
     for report in reports:
         lines += [''] + report_markdown(report)
     return '\n'.join(lines)

@@ -32,14 +32,14 @@ import hashlib
 import json
 import os
 import pathlib
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Optional, Sequence
 from urllib.parse import quote
 
 from urdf_link_tools import __version__
 from urdf_link_tools.checks import RULES
 from urdf_link_tools.checks.base import Rule
 from urdf_link_tools.findings import Finding, INTERNAL_ERROR, Severity
-from urdf_link_tools.reports import CheckReport, Run, summary_dict
+from urdf_link_tools.reports import CheckReport, InputError, Run, summary_dict
 from urdf_link_tools.reports.baseline import finding_key
 from urdf_link_tools.reports.suppression import Suppression
 
@@ -182,14 +182,14 @@ def result(finding: Finding, report: CheckReport, rule_index: Dict[str, int], ro
 
 
 def sarif_log(reports: Sequence[CheckReport], baseline_path: Optional[str] = None,
-              input_errors: Sequence[Tuple[str, str]] = (), exit_code: Optional[int] = None,
+              input_errors: Sequence[InputError] = (), exit_code: Optional[int] = None,
               root: Optional[str] = None) -> Dict[str, Any]:
     """
     Build the SARIF log of one ``check`` run.
 
     :param reports: one report per robot
     :param baseline_path: the ``--baseline`` file, if one was given
-    :param input_errors: (path, message) of inputs that could not be read
+    :param input_errors: (path, message, place) of inputs that could not be read
     :param exit_code: the exit status of the run
     :param root: the directory %SRCROOT% names (the working directory by default)
     :return: the log as a JSON-ready dict
@@ -217,8 +217,9 @@ def sarif_log(reports: Sequence[CheckReport], baseline_path: Optional[str] = Non
     if input_errors:
         invocation['toolExecutionNotifications'] = [
             dict({'level': 'error', 'message': _text(message)},
-                 **({'locations': [_location(path, None, root)]} if path != '-' else {}))
-            for path, message in input_errors]
+                 **({'locations': [_location(*(place or (path, None)), root)]}
+                    if path != '-' else {}))
+            for path, message, place in input_errors]
     run = {
         'tool': {'driver': {
             'name': 'urdf-link-tools',

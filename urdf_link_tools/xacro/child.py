@@ -376,22 +376,12 @@ def expand(request: Dict[str, Any], out_dir: str) -> Dict[str, Any]:
     try:
         document = xacro.process_file(state.input, mappings=dict(request.get('mappings', {})))
         elements, text = tracer.write(document)
-    except MemoryError:
-        return failures.failed('memory', 'xacro needed more memory than allowed'
-                               + failures.location(state))
-    except RecursionError:
-        return failures.failed('recursion', 'xacro recursed too deeply (a macro that calls '
-                               'itself?)' + failures.location(state))
-    except xml.parsers.expat.ExpatError as exc:
-        return failures.failed('xml', f'not well-formed XML: {exc}' + failures.location(state))
-    except Exception as exc:  # xacro raises many types; all mean the input is wrong
-        # A missing package or argument is the cause of what failed after it (an include
-        # under it, a path built from it).
-        failure = failures.missing_inputs(state, exc) if state.pending() \
-            else failures.xacro_failure(exc, state)
-        unknown = failures.unknown_arguments(state, list(request.get('mappings', {})))
-        if unknown and isinstance(failure.get('error'), str):
-            failure['error'] = (failure['error'] + f'; {unknown}')[:4000]
+    except BaseException as exc:
+        failure = _failure(state, request, exc)
+        if failure is None:
+            raise
+        # Where: for a CI annotation on the line (GitHub, SARIF), not only in the text.
+        failure.setdefault('place', failures.place(state))
         return failure
     unknown = failures.unknown_arguments(state, list(request.get('mappings', {})))
     if state.pending():
@@ -419,6 +409,29 @@ def expand(request: Dict[str, Any], out_dir: str) -> Dict[str, Any]:
     return {'ok': True, 'version': version, 'notes': notes, 'map': table,
             'includes': sorted(set(xacro.all_includes)), 'tool_failures': tool_failures,
             'globs': state.globs, 'macros': sorted(state.macros)}
+
+
+def _failure(state: State, request: Dict[str, Any],
+             exc: BaseException) -> Optional[Dict[str, Any]]:
+    """Return the result for an expansion that raised, None for what is not xacro's."""
+    if isinstance(exc, MemoryError):
+        return failures.failed('memory', 'xacro needed more memory than allowed'
+                               + failures.location(state))
+    if isinstance(exc, RecursionError):
+        return failures.failed('recursion', 'xacro recursed too deeply (a macro that calls '
+                               'itself?)' + failures.location(state))
+    if isinstance(exc, xml.parsers.expat.ExpatError):
+        return failures.failed('xml', f'not well-formed XML: {exc}' + failures.location(state))
+    if not isinstance(exc, Exception):
+        return None  # (KeyboardInterrupt, SystemExit: not the input's)
+    # xacro raises many types; all mean the input is wrong. A missing package or argument is
+    # the cause of what failed after it (an include under it, a path built from it).
+    failure = failures.missing_inputs(state, exc) if state.pending() \
+        else failures.xacro_failure(exc, state)
+    unknown = failures.unknown_arguments(state, list(request.get('mappings', {})))
+    if unknown and isinstance(failure.get('error'), str):
+        failure['error'] = (failure['error'] + f'; {unknown}')[:4000]
+    return failure
 
 
 def main(argv: Optional[List[str]] = None) -> int:

@@ -123,6 +123,12 @@ def failed(kind: str, message: str) -> Dict[str, Any]:
     return {'ok': False, 'kind': kind, 'error': message[:4000]}
 
 
+def place(state: 'State') -> Optional[List[Any]]:
+    """Return [FILE, LINE] of the element xacro was processing, None when not known."""
+    source = state.tracer.source()
+    return [str(source[0]), int(source[1])] if source is not None else None
+
+
 def here(state: 'State') -> str:
     """Return ``FILE:LINE`` of the element xacro was processing, else ''."""
     source = state.tracer.source()

@@ -120,11 +120,14 @@ class XacroError(UrdfInputError):
     xacro could not expand the file.
 
     ``public`` says what went wrong without quoting the file (the node reports it about files
-    a parameter named); ``message`` has the detail for the person running the CLI.
+    a parameter named); ``message`` has the detail for the person running the CLI; ``place``
+    the file and line xacro was at, where known (a CI annotation is put there).
     """
 
-    def __init__(self, message: str, public: str) -> None:
+    def __init__(self, message: str, public: str,
+                 place: Optional[Tuple[str, int]] = None) -> None:
         self.public = public
+        self.place = place
         super().__init__(message)
 
 
@@ -300,7 +303,10 @@ def expand_xacro(path: str, options: XacroOptions = XacroOptions(),
                           'or add '
                           + ' '.join(f'{package}=PATH' for package in named)
                           + ' to the package_dirs parameter (launch argument package_dirs)')
-            raise XacroError(f'xacro: {detail}', public)
+            place = result.get('place')
+            raise XacroError(f'xacro: {detail}', public,
+                             (str(place[0]), int(place[1])) if isinstance(place, list)
+                             and len(place) == 2 else None)
         with open(os.path.join(work, 'expanded.urdf'), 'rb') as stream:
             data = stream.read(options.max_bytes + 1)
         said = _read_capped(os.path.join(work, 'stderr.txt'), 4096).decode('utf-8', 'replace')
