@@ -429,3 +429,30 @@ def test_an_input_error_is_annotated_at_the_line_xacro_stopped_at(tmp_path):
     assert notification['locations'][0]['physicalLocation'] == {
         'artifactLocation': {'uri': 'inc/m.xacro', 'uriBaseId': '%SRCROOT%'},
         'region': {'startLine': 4}}
+
+
+def test_an_optenv_default_taken_though_the_variable_is_set_is_said(tmp_path):
+    # Doosan's decorations pick parts with $(optenv MOBILE_USER_RAIL_ENABLED true): a job that
+    # sets it checked another robot than its launch builds, silently (xacro sees only the
+    # --xacro-env names).
+    import os
+    top = write(tmp_path / 'robot.urdf.xacro', f'<robot {XACRO_NS} name="r">',
+                '  <link name="a_$(optenv ULT_TEST_SUFFIX plain)"/>', '</robot>')
+
+    def run(*args, **env):
+        return subprocess.run(
+            [sys.executable, '-m', 'urdf_link_tools.cli', 'info', str(top), *args],
+            cwd=tmp_path, capture_output=True, text=True, timeout=120,
+            env=dict(os.environ, **env))
+    result = run(ULT_TEST_SUFFIX='rail')
+    assert result.returncode == 0 and '\na_plain ' in result.stdout, result.stdout
+    assert '$(optenv ULT_TEST_SUFFIX) took its default, though ULT_TEST_SUFFIX is set in this ' \
+        'environment: xacro sees only the variables named with --xacro-env (add --xacro-env ' \
+        'ULT_TEST_SUFFIX to use it)' in result.stderr, result.stderr
+    result = run('--xacro-env', 'ULT_TEST_SUFFIX', ULT_TEST_SUFFIX='rail')
+    assert '\na_rail ' in result.stdout and 'optenv' not in result.stderr, result.stderr
+    env = {name: value for name, value in os.environ.items() if name != 'ULT_TEST_SUFFIX'}
+    result = subprocess.run(
+        [sys.executable, '-m', 'urdf_link_tools.cli', 'info', str(top)], cwd=tmp_path,
+        capture_output=True, text=True, timeout=120, env=env)
+    assert '\na_plain ' in result.stdout and 'optenv' not in result.stderr, result.stderr

@@ -123,6 +123,8 @@ class State:
         self.globs: List[Tuple[str, List[str]]] = []
         #: the names of the macros defined (a call without xacro: is left as it is)
         self.macros: Set[str] = set()
+        #: the variables $(optenv NAME default) found unset here, so gave their default
+        self.optenv_defaults: Dict[str, None] = {}
 
     def allowed(self, path: str) -> bool:
         """Return whether xacro may read a file (:func:`read_policy.read_refusal` decides)."""
@@ -267,6 +269,14 @@ def _install_safety(xacro: Any, substitution_args: Any, state: State) -> None:
             return ARGUMENT_PLACEHOLDER
 
     substitution_args._eval_arg = eval_arg
+    original_optenv = substitution_args._eval_optenv
+
+    def eval_optenv(name: str, default: str = '') -> str:
+        if name not in os.environ and len(state.optenv_defaults) < 100:
+            state.optenv_defaults[str(name)[:200]] = None
+        return original_optenv(name, default)
+
+    substitution_args._eval_optenv = eval_optenv
     substitution_args._eval = dollar_eval
     substitution_args._eval_find = state.find
     original_eval_text = xacro.eval_text
@@ -382,6 +392,7 @@ def expand(request: Dict[str, Any], out_dir: str) -> Dict[str, Any]:
             raise
         # Where: for a CI annotation on the line (GitHub, SARIF), not only in the text.
         failure.setdefault('place', failures.place(state))
+        failure['optenv_defaults'] = list(state.optenv_defaults)
         return failure
     unknown = failures.unknown_arguments(state, list(request.get('mappings', {})))
     if state.pending():
@@ -408,7 +419,8 @@ def expand(request: Dict[str, Any], out_dir: str) -> Dict[str, Any]:
         stream.write(text)
     return {'ok': True, 'version': version, 'notes': notes, 'map': table,
             'includes': sorted(set(xacro.all_includes)), 'tool_failures': tool_failures,
-            'globs': state.globs, 'macros': sorted(state.macros)}
+            'globs': state.globs, 'macros': sorted(state.macros),
+            'optenv_defaults': list(state.optenv_defaults)}
 
 
 def _failure(state: State, request: Dict[str, Any],

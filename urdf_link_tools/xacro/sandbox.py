@@ -131,6 +131,25 @@ class XacroError(UrdfInputError):
         super().__init__(message)
 
 
+def _hidden_variables(result: Mapping[str, object], options: XacroOptions) -> str:
+    """
+    Say which $(optenv NAME default) took its default though NAME is set here.
+
+    xacro sees only the --xacro-env names: a job that sets NAME checks another robot than
+    its launch builds (Doosan's MOBILE_USER_RAIL_ENABLED), and nothing said so.
+    """
+    names = [name for name in result.get('optenv_defaults') or ()  # type: ignore[attr-defined]
+             if isinstance(name, str) and name in os.environ and name not in options.allow_env]
+    if not names:
+        return ''
+    shown = ', '.join(names[:5])
+    return (f'$(optenv {names[0]}) took its default, though {shown} '
+            f'{"is" if len(names) == 1 else "are"} set in this environment: xacro sees only '
+            'the variables named with --xacro-env (add ' +
+            ' '.join(f'--xacro-env {name}' for name in names[:5])
+            + f' to use {"it" if len(names) == 1 else "them"})')
+
+
 def _found_in_repository(names: Sequence[str], source: str) -> str:
     """Return the missing packages found in the input's repository, as a hint ('' if none)."""
     from urdf_link_tools.packages import in_repository
@@ -273,7 +292,8 @@ def expand_xacro(path: str, options: XacroOptions = XacroOptions(),
                 _kill(child)
                 raise XacroError(
                     f'xacro took longer than {wall:g} s on {name} and was stopped '
-                    '(an endless or huge expansion?)', 'xacro took too long') from None
+                    '(an endless expansion? A big one that needs longer: --xacro-timeout S)',
+                    'xacro took too long') from None
         elapsed = time.monotonic() - started
         result_path = os.path.join(work, 'result.json')
         if not os.path.exists(result_path):
@@ -291,6 +311,9 @@ def expand_xacro(path: str, options: XacroOptions = XacroOptions(),
             if kind == 'memory':
                 detail += f' (limit {options.memory_bytes >> 20} MiB)'
             public = _PUBLIC.get(kind, 'xacro failed')
+            hidden = _hidden_variables(result, options)
+            if hidden:
+                detail += f'; {hidden}'
             packages = result.get('packages') or [result.get('package')]
             named = [package for package in packages if is_package_name(package)]
             if kind == 'package' and named:
@@ -323,7 +346,9 @@ def expand_xacro(path: str, options: XacroOptions = XacroOptions(),
                   for pattern, matched in result.get('globs', ()))
     macros = frozenset(str(name)[:200] for name in result.get('macros', ())[:5000]
                        if isinstance(name, str))
-    return Expansion(data, source_map, tuple(result.get('notes', ())) + warnings,
+    hidden = _hidden_variables(result, options)
+    return Expansion(data, source_map, tuple(result.get('notes', ())) + warnings
+                     + ((hidden,) if hidden else ()),
                      tuple(result.get('includes', ())) + globs, failures, macros)
 
 
@@ -373,8 +398,9 @@ def _kill(child: subprocess.Popen) -> None:
 def _crash(name: str, status: int, cpu: int, elapsed: float, options: XacroOptions,
            errors: bytes) -> XacroError:
     if status in (-signal.SIGXCPU, -signal.SIGKILL) and elapsed >= cpu * 0.5:
-        return XacroError(f'xacro used more than {cpu} s of CPU on {name} and was stopped',
-                          'xacro took too long')
+        return XacroError(f'xacro used more than {cpu} s of CPU on {name} and was stopped '
+                          '(an endless expansion? A big one that needs longer: --xacro-timeout '
+                          'S)', 'xacro took too long')
     if status == -signal.SIGXFSZ:
         return XacroError(f'xacro wrote more than the description limit on {name}',
                           _PUBLIC['size'])
