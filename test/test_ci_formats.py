@@ -169,7 +169,8 @@ def test_github_annotations_parse_back(workdir):
     for (command, properties, message), finding in zip(annotations, findings):
         assert command == finding['severity']
         assert properties == {'file': SAMPLE, 'line': str(finding['line']),
-                              'title': finding['rule']}
+                              'title': f"{finding['rule']} ({finding['link']})"
+                              if finding['link'] else finding['rule']}
         lines = message.split('\n')
         assert lines[0] == head(finding)
         assert lines[1] == f"fix: {finding['suggestion']}"
@@ -232,3 +233,15 @@ def test_fail_on_and_usage_exit_codes(workdir):
     status, _, err = run(['check', 'warn.urdf', 'warn.urdf', '--fix-inertia', 'x.urdf'])
     assert status == EXIT_USAGE and 'one robot' in err
     assert not os.path.exists('x.urdf')
+
+
+def test_an_annotation_title_names_the_links_its_finding_is_about():
+    # franka's inertials macro: eight links' errors on one line of utils.xacro, the annotation
+    # (all a reviewer sees) naming none of them.
+    from urdf_link_tools.findings import Finding, Severity
+    from urdf_link_tools.reports.github import annotation_title
+    one = Finding('inertia-triangle-inequality', Severity.ERROR, 'm', link='fer_link4')
+    assert annotation_title(one) == 'inertia-triangle-inequality (fer_link4)'
+    many = Finding('inertial-placeholder', Severity.ERROR, 'm', links=('a', 'b', 'c', 'd', 'e'))
+    assert annotation_title(many) == 'inertial-placeholder (a, b, c and 2 more)'
+    assert annotation_title(Finding('robot-empty', Severity.ERROR, 'm')) == 'robot-empty'

@@ -270,7 +270,8 @@ def test_action_check_step(tmp_path):
     log = json.loads((tmp_path / 'out.sarif').read_text())
     rules = [r['ruleId'] for r in log['runs'][0]['results']]
     assert rules.count('inertia-triangle-inequality') == 2 and 'material-undefined' not in rules
-    assert '::error file=arm.urdf,line=11,title=inertia-triangle-inequality::' in done.stdout
+    assert '::error file=arm.urdf,line=11,title=inertia-triangle-inequality (link1)::' in \
+        done.stdout
     markdown = summary.read_text()
     assert markdown.startswith('## urdf-link-tools check\n')
     assert '| error | inertia-triangle-inequality | link1 | arm.urdf:11 |' in markdown

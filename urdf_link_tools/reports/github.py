@@ -61,6 +61,21 @@ def workflow_command(command: str, message: str,
     return f'::{command}{" " + shown if shown else ""}::{escape_data(message)}'
 
 
+def annotation_title(finding) -> str:
+    """
+    Return an annotation's title: the rule, and the link (or links) it is about.
+
+    A macro's line makes every link it is called for: franka's inertials macro put eight
+    links' errors on one line of utils.xacro, and the annotation, all a reviewer sees, named
+    none of them.
+    """
+    names = (finding.link,) if finding.link else tuple(finding.links)
+    if not names:
+        return finding.rule
+    shown = ', '.join(names[:3]) + (f' and {len(names) - 3} more' if len(names) > 3 else '')
+    return f'{finding.rule} ({shown})'
+
+
 def format_github(reports: Sequence[CheckReport],
                   input_errors: Sequence[InputError] = ()) -> str:
     """
@@ -88,7 +103,7 @@ def format_github(reports: Sequence[CheckReport],
             lines.append(workflow_command(COMMANDS[finding.severity], message, (
                 ('file', display_path(file) if file is not None else None),
                 ('line', finding.line),
-                ('title', finding.rule))))
+                ('title', annotation_title(finding)))))
     for report in reports:
         counts = summary_dict([report])
         # Not a command: the runner trims leading blanks, so a hostile file name
