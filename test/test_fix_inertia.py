@@ -441,3 +441,15 @@ def test_a_macro_tag_that_makes_several_tensors_is_one_to_do_and_the_rest_are_na
                     'not changed; make them macro parameters'], out
     assert '  left as they are (no tensor derived: see their findings): gripper_pole\n' in out
     assert source.read_bytes() == before
+
+
+def test_fix_inertia_before_a_xacro_robot_takes_it_as_the_robot(tmp_path, capsys):
+    # 'check --fix-inertia robot.urdf.xacro': the robot was taken for the optional OUT.urdf,
+    # and the usage error said "the following arguments are required: ROBOT, NAME:=VALUE".
+    source = tmp_path / 'robot.urdf.xacro'
+    source.write_text(POLE.replace('<robot name="pole">', '<robot name="pole" xmlns:xacro='
+                                   '"http://www.ros.org/wiki/xacro">'))
+    assert main(['check', '--fix-inertia', str(source), '--fail-on', 'never']) == 0
+    out = capsys.readouterr().out
+    assert 'fix-inertia: 0 values changed in 0 xacro files' in out, out
+    assert '  left as they are (no tensor derived: see their findings): gripper_pole' in out

@@ -831,6 +831,15 @@ _FILES_AFTER = '\0files after --'
 
 def _parse(parser: argparse.ArgumentParser, argv: Optional[Sequence[str]]):
     raw = list(sys.argv[1:] if argv is None else argv)
+    if raw[:1] == ['check'] and '--fix-inertia' in raw:
+        # --fix-inertia takes an optional OUT.urdf: 'check --fix-inertia robot.urdf.xacro' took
+        # the robot for it ("the following arguments are required: ROBOT"). A .xacro is never
+        # the output (xacro sources are edited in place): it is the robot.
+        at = raw.index('--fix-inertia')
+        if raw[at + 1:at + 2] and raw[at + 1].lower().endswith('.xacro'):
+            raw = raw[:at] + raw[at + 1:]
+            end = raw.index('--') if '--' in raw else len(raw)  # (after --: file names)
+            raw.insert(end, '--fix-inertia')  # last of the options: it takes nothing
     # After --, every item is a file to check (pre-commit's and the Action's file names): a
     # pull request's file named 'mass:=1.urdf' was taken for a xacro argument, left
     # unchecked and the run passed.
