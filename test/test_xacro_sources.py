@@ -548,6 +548,16 @@ def test_a_dependencys_macro_findings_name_it_and_can_be_left_out(tmp_path):
         [f['rule'] for f in theirs]
     assert all('leaves out the findings of dependencies only' in f['suggestion']
                for f in kept['findings'] if f['link'] == 'cam_link')
+    # A robot file in no package (sick_scan's wrapper example): the flag did nothing, silently.
+    (tmp_path / '.git').rmdir()
+    (workspace / 'my_robot' / 'package.xml').unlink()
+    report, _ = check(*args, cwd=str(tmp_path))
+    assert all(f['values'].get('package') == 'vendor_cam'
+               for f in report['findings'] if f['link'] == 'cam_link')
+    left, _ = check(*args, '--ignore-package', 'vendor_cam', cwd=str(tmp_path))
+    assert [f for f in left['findings'] if f['link'] == 'cam_link'] == []
+    assert [f['rule'] for f in left['findings'] if f['link'] == 'base_link'] == \
+        [f['rule'] for f in ours]
 
 
 def test_a_robot_wide_finding_about_one_link_of_a_dependency_is_its_too(tmp_path):
@@ -617,7 +627,9 @@ def test_the_robots_own_package_found_elsewhere_is_not_a_dependency(tmp_path):
                      file=str(folder / 'urdf' / 'x.xacro')) for folder in copies]
     marked = mark_dependencies(found, str(copies[0] / 'urdf' / 'robot.urdf.xacro'))
     assert [dict(f.values).get('package') for f in marked] == [None, None, 'other']
-    assert mark_dependencies(found, str(tmp_path / 'robot.urdf.xacro')) == tuple(found)
+    # a robot file in no package: every package it reads is another one
+    assert [dict(f.values).get('package') for f in mark_dependencies(
+        found, str(tmp_path / 'robot.urdf.xacro'))] == ['my_robot', 'my_robot', 'other']
     assert len(mark_dependencies(found, str(copies[0] / 'r.xacro'), ('other',))) == 2
 
 

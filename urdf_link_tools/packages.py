@@ -183,9 +183,9 @@ def mark_dependencies(findings: Iterable[Finding], robot_file: str,
 
     Only findings about one link (a link's, or a robot-wide one that names one link: a
     MuJoCo refusal of a camera macro's mesh) whose file (as located in the xacro sources)
-    lies in another package than ``robot_file`` are marked; robot-wide findings about
-    several links or none, and all of them when the robot's own file is in no package, are
-    left as they are (the place a finding about several links cites is one of them only).
+    lies in another package than ``robot_file`` (or in any package, when ``robot_file`` is in
+    none) are marked; robot-wide findings about several links or none are left as they are
+    (the place a finding about several links cites is one of them only).
 
     :param findings: located findings (their ``file`` relative to the working directory)
     :param robot_file: the file checked
@@ -199,11 +199,12 @@ def mark_dependencies(findings: Iterable[Finding], robot_file: str,
     result = []
     for finding in findings:
         one_link = finding.link or (len(finding.links) == 1 and finding.links[0])
-        package = package_of(finding.file, cache) \
-            if own is not None and one_link and finding.file else None
+        package = package_of(finding.file, cache) if one_link and finding.file else None
         # The same name is the same package, wherever it was found (src/my_robot checked,
-        # its $(find my_robot) resolved to install/share/my_robot of a built workspace).
-        if package is None or package.name == own.name:  # type: ignore[union-attr]
+        # its $(find my_robot) resolved to install/share/my_robot of a built workspace). A
+        # robot file in no package (a wrapper xacro beside the workspace: sick_scan's
+        # example) has every package it reads as another one.
+        if package is None or (own is not None and package.name == own.name):
             result.append(finding)
             continue
         # A package of the same repository (TALOS's talos_description_inertial beside
