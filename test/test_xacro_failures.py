@@ -456,3 +456,28 @@ def test_an_optenv_default_taken_though_the_variable_is_set_is_said(tmp_path):
         [sys.executable, '-m', 'urdf_link_tools.cli', 'info', str(top)], cwd=tmp_path,
         capture_output=True, text=True, timeout=120, env=env)
     assert '\na_plain ' in result.stdout and 'optenv' not in result.stderr, result.stderr
+
+
+def test_a_yaml_syntax_error_names_the_yaml_file_and_line(tmp_path):
+    # Only PyYAML's first line was kept: "while parsing a flow sequence", no file, no line.
+    params = write(tmp_path / 'params.yaml', 'sizes: [1, 2', 'mass: 3')
+    top = write(tmp_path / 'robot.urdf.xacro', f'<robot {XACRO_NS} name="r">',
+                "  <link name=\"a${xacro.load_yaml('params.yaml')['mass']}\"/>", '</robot>')
+    said = refused(top)
+    assert f"YAML: while parsing a flow sequence; expected ',' or ']', but got ':' (at " \
+        f'{params}:2, column 5)' in said, said
+
+
+def test_an_invalid_macro_parameter_names_the_macro_and_what_it_takes(tmp_path):
+    # Kinova's load_robot passes gripper to gen3_lite's load_arm, which takes none: only the
+    # calling macro was named.
+    arm = write(tmp_path / 'arm_macro.xacro', f'<robot {XACRO_NS}>',
+                '  <xacro:macro name="load_arm" params="parent prefix">',
+                '    <link name="${prefix}arm"/>', '  </xacro:macro>', '</robot>')
+    top = write(tmp_path / 'robot.urdf.xacro', f'<robot {XACRO_NS} name="r">',
+                '  <xacro:include filename="arm_macro.xacro"/>',
+                '  <link name="base_link"/>',
+                '  <xacro:load_arm parent="base_link" prefix="" gripper="robotiq"/>', '</robot>')
+    said = refused(top)
+    assert f'Invalid parameter "gripper": macro load_arm (defined in {arm}) takes parent, ' \
+        f'prefix (in {top}:4' in said, said

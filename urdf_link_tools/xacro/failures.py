@@ -471,6 +471,44 @@ def missing_file_hint(state: 'State') -> str:
     return ''
 
 
+def _macro_parameters(macro: Any) -> str:
+    """
+    Say which macro a call gave a parameter it does not declare, where, and what it takes.
+
+    xacro names it ("when instantiating macro: load_arm (arm_macro.xacro)"); only the
+    calling macro was said here (Kinova's load_robot passing gripper to gen3_lite's load_arm).
+    """
+    try:
+        name = macro.body.getAttribute('name')
+        history = macro.history[-1] if macro.history else []
+        where = f' (defined in {history[-1]})' if history else ''
+        params = [str(param) for param in macro.params][:20]
+    except Exception:  # (another xacro's macro object: the message as it is)
+        return ''
+    return (f': macro {name}{where} takes '
+            + (', '.join(params) if params else 'no parameters'))
+
+
+def _yaml_mark(exc: Optional[BaseException]) -> str:
+    """
+    Say a YAML syntax error with its file and line, '' for another error.
+
+    PyYAML's message spans lines (what, where, what else): only its first was kept, "while
+    parsing a flow sequence", naming neither the YAML file nor its line.
+    """
+    for _ in range(5):  # xacro wraps what an expression raised, and wraps that again
+        if getattr(exc, 'problem_mark', None) is not None or getattr(exc, 'exc', None) is None:
+            break
+        exc = exc.exc  # type: ignore[union-attr]
+    mark = getattr(exc, 'problem_mark', None)
+    if mark is None or not hasattr(exc, 'problem'):
+        return ''
+    what = '; '.join(str(part) for part in (getattr(exc, 'context', None),
+                                            getattr(exc, 'problem', None)) if part)
+    return (f'YAML: {what} (at {getattr(mark, "name", "?")}:{int(mark.line) + 1}, column '
+            f'{int(mark.column) + 1})')
+
+
 def xacro_failure(exc: Exception, state: 'State') -> Dict[str, Any]:
     """Return the failure for what xacro raised, with what most likely caused it."""
     cause = getattr(exc, 'exc', None)  # XacroException wraps what the expression raised
@@ -482,12 +520,18 @@ def xacro_failure(exc: Exception, state: 'State') -> Dict[str, Any]:
     message = re.sub(r"<class '[\w.]+'>: ", '', str(exc)).strip() or type(exc).__name__
     if cause is not None and str(cause) and message.count(str(cause)) > 1:
         message = message[:message.rfind(str(cause))].strip()
+    marked = _yaml_mark(exc)
+    if marked:
+        message = marked
     if 'Unknown substitution command [find-pkg-share' in message:
         message = (message.splitlines()[0].split('. Valid commands')[0].rstrip('.')
                    + ': $(find-pkg-share NAME) is a launch substitution, which xacro does not '
                    'have: write $(find NAME)')
     if 'environment variable' in message and 'is not set' in message:
         message += ' (xacro sees only the variables named with --xacro-env)'
+    invalid = re.match(r'Invalid parameter "([^"]{1,200})"', message)
+    if invalid is not None and getattr(exc, 'macros', None):
+        message = message.splitlines()[0].rstrip() + _macro_parameters(exc.macros[0])
     # (an argument without a value is not raised: the child collects them, missing_inputs)
     macro = re.match(r'unknown macro name: xacro:(\S+)', message)
     if macro is not None:
