@@ -121,7 +121,7 @@ def test_ros_hostile_xacro_runs_nothing_leaks_nothing_and_the_node_keeps_answeri
     with session:
         session.wait_for_robot('sample_robot', TIMEOUT)
         diagnostics = session.diagnostics()
-        for name, public in (('dunder_escape.urdf.xacro', 'xacro failed'),
+        for name, public in (('dunder_escape.urdf.xacro', 'xacro was refused an expression'),
                              ('env_secret.urdf.xacro', 'xacro failed')):
             (result,) = session.set_parameters(urdf_file=str(attack / name))
             assert result.successful, result.reason  # well-formed: expanded on the worker
