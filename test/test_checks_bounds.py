@@ -560,6 +560,25 @@ def test_a_product_that_repeats_a_moment_is_named_as_pasted(ixz, pasted):
             'any body of 1.054 kg can have' in found[0].suggestion) == pasted, found[0]
 
 
+def test_a_product_equal_to_a_moment_by_rounding_is_no_paste_and_mirrors_get_mirrored_fixes():
+    # Petoi Nybble's 5.7 g thighs, rounded to 1e-6 by fusion2urdf: ixz="1e-06" equals izz by
+    # rounding. It was "a value pasted into the wrong attribute?" with ixz="0" written, while
+    # the mirrored thigh (ixz="-1e-06") got the nearest valid tensor, with products of 1e-23.
+    def thigh(name, sign):
+        return (f'<link name="{name}"><inertial><mass value="0.0057"/><inertia ixx="2e-06" '
+                f'ixy="0" ixz="{sign}1e-06" iyy="2e-06" iyz="0" izz="1e-06"/></inertial></link>')
+    text = f'<robot name="r">{thigh("thigh_l", "")}{thigh("thigh_r", "-")}</robot>'
+    found = [f for f in analyze(parse_urdf_string(text), NO_MESHES).findings
+             if f.rule.startswith('inertia-') and f.link]
+    assert not any('pasted' in f.suggestion for f in found)
+    written = {f.link: f.suggested_inertia for f in found}  # what --fix-inertia writes
+    for finding in found:
+        written.update(finding.links_suggested_inertia)
+    left, right = written['thigh_l'], written['thigh_r']
+    assert left == pytest.approx((right[0], 0.0, -right[2], right[3], 0.0, right[5]))
+    assert left[1] == left[4] == right[1] == right[4] == 0.0
+
+
 def _arm(masses_moments, ratios=(0.9, 0.8)):
     """Return a chain of 0.1 m cubes, link i with (mass, moment) masses_moments[i]."""
     def own(mass, moment):  # a CAD tensor: three different moments (by default)
@@ -861,14 +880,14 @@ def test_a_pasted_product_is_what_the_fixer_writes_when_that_is_valid():
     # valid tensor (iyy changed too). Where the tensor with that product 0 passes every
     # rule, it is the suggested one, and the text says so.
     text = ('<robot name="r"><link name="l"><inertial><mass value="1"/>'
-            '<inertia ixx="0.002" ixy="0" ixz="0.003" iyy="0.003" iyz="0" izz="0.004"/>'
+            '<inertia ixx="0.0021" ixy="0" ixz="0.0031" iyy="0.0031" iyz="0" izz="0.0042"/>'
             '</inertial></link></robot>')
     (found,) = [f for f in analyze(parse_urdf_string(text), NO_MESHES).findings
                 if f.rule == 'inertia-not-positive-definite']
     assert found.suggestion.startswith(
-        'ixz="0.003" repeats iyy: a value pasted into the wrong attribute? With ixz="0" the '
+        'ixz="0.0031" repeats iyy: a value pasted into the wrong attribute? With ixz="0" the '
         'tensor is valid (--fix-inertia writes that); if the value is right, '), found
-    assert found.suggested_inertia == (0.002, 0.0, 0.0, 0.003, 0.0, 0.004), found
+    assert found.suggested_inertia == (0.0021, 0.0, 0.0, 0.0031, 0.0, 0.0042), found
 
 
 def test_two_placeholder_moments_with_a_computed_third_are_one_finding():

@@ -520,8 +520,10 @@ def _check_tensor(ctx: CheckContext, link: Link) -> Iterator[Finding]:
                 'the declared largest moment kept and the two zero ones raised to half of it '
                 '(same principal axes)')
         else:
-            nearest, label = tensor_from_principal(nearest_triangle_moments(moments),
-                                                   tensor.principal[1]), \
+            # Tidied: rotating the moments back leaves products of 1e-23 next to moments of
+            # 1e-6 (Petoi Nybble's thighs), noise --fix-inertia wrote into the file.
+            nearest, label = tidy(tensor_from_principal(nearest_triangle_moments(moments),
+                                                        tensor.principal[1])), \
                 'the nearest valid tensor (same principal axes)'
         suggestion, text = (flipped, _FLIPPED + fmt_inertia(inertia_values(flipped))) \
             if flip_ok else suggest(ctx, link, nearest, label)
@@ -674,6 +676,16 @@ def _flipped(ctx: CheckContext, link: Link, matrix: np.ndarray) -> Tuple[np.ndar
     return flipped, bool(flip_ok)
 
 
+#: significant digits a product must have for its repeating a moment to be a paste
+PASTED_DIGITS = 2
+
+
+def _digits(value: float) -> int:
+    """Return how many significant digits a number has as written (7.582e-05: 4)."""
+    mantissa = f'{abs(value):.15g}'.split('e')[0].replace('.', '').lstrip('0').rstrip('0')
+    return len(mantissa)
+
+
 def _pasted_note(link: Link) -> Tuple[str, Optional[np.ndarray]]:
     """
     Say so when a product of inertia repeats a moment and is the tensor's only fault.
@@ -686,8 +698,12 @@ def _pasted_note(link: Link) -> Tuple[str, Optional[np.ndarray]]:
     values = link.inertial.inertia.as_tuple()
     for index, name in ((1, 'ixy'), (2, 'ixz'), (4, 'iyz')):
         value = values[index]
+        # A value of one digit repeats another by rounding, not by a paste (fusion2urdf
+        # rounds to 1e-6: Petoi Nybble's 5.7 g thighs hold only 0, 1e-06 and 2e-06, and the
+        # mirrored thigh, ixz="-1e-06", got another fix).
         same = [moment for moment, position in (('ixx', 0), ('iyy', 3), ('izz', 5))
-                if value != 0.0 and values[position] == value]
+                if value != 0.0 and values[position] == value
+                and _digits(value) >= PASTED_DIGITS]
         if not same:
             continue
         cleared = list(values)
