@@ -878,3 +878,24 @@ def test_a_placeholder_of_equal_moments_is_one_whatever_frame_it_is_written_in()
         [part(size, mass=1).replace('izz="1"', 'izz="1.5"') for size in (0.1, 0.3, 0.6)]
     (apart,) = findings(chain(turned), 'inertial-placeholder')
     assert apart.links == ('l2', 'l3', 'l4')
+
+
+def test_parts_inside_a_neighbours_collision_box_are_not_left_without_collision():
+    # Legged robots built for simulation (Booster T1, Berkeley Humanoid Lite, AgiBot X1):
+    # small hip-motor links nested in the trunk have no <collision>; nothing reaches them
+    # without touching the trunk first. They were "a visual model", fix "add a <collision>".
+    def robot(depth):
+        trunk = (f'<link name="trunk">{MASS}<collision><geometry><box size="0.3 0.4 0.4"/>'
+                 '</geometry></collision></link>')
+        motor = f'{MASS}<visual><geometry><box size="0.06 0.06 0.06"/></geometry></visual>'
+        parts = ''.join(
+            f'<link name="hip{i}">{motor}</link><joint name="j{i}" type="revolute">'
+            f'<parent link="trunk"/><child link="hip{i}"/><origin xyz="0 {y} {depth}"/>'
+            '<axis xyz="1 0 0"/><limit lower="-1" upper="1" effort="1" velocity="1"/></joint>'
+            for i, y in enumerate((-0.1, 0.0, 0.1)))
+        return f'<robot name="r">{trunk}{parts}</robot>'
+    inside = robot(-0.15)
+    assert not findings(inside, 'robot-collision-partial')
+    assert not findings(inside, 'collision-missing')
+    (outside,) = findings(robot(-0.5), 'robot-collision-partial')
+    assert outside.links == ('hip0', 'hip1', 'hip2')

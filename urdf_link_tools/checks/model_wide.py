@@ -151,7 +151,83 @@ def visible_without_collision(ctx: CheckContext, link: Link) -> bool:
     if not visuals or ctx.group_has_collision(link.name):
         return False
     size = visual_size(ctx, visuals)
-    return size is None or size >= MARKER_SIZE
+    if size is not None and size < MARKER_SIZE:
+        return False
+    return size is None or not _enclosed(ctx, link, visuals, size)
+
+
+#: how far (of the part's size, and 1 mm more) a part may reach out of the box enclosing it
+ENCLOSED_SLACK = 0.05
+#: joints between a part and the neighbours whose collision may enclose it
+ENCLOSED_REACH = 2
+
+
+def _enclosed(ctx: CheckContext, link: Link, visuals: List[GeometryElement],
+              size: float) -> bool:
+    """
+    Return True when a neighbour's collision primitive holds the link's drawn part, at rest.
+
+    A legged robot built for simulation collides its trunk, thighs, shanks and feet, and
+    not the small hip-motor links nested in the trunk or the thigh (Booster T1, Berkeley
+    Humanoid Lite, AgiBot X1): nothing reaches such a part without touching the neighbour
+    first. Neighbours are the links up to two joints away; the corners of the part's box
+    (its visuals' bounds, at the zero configuration) must lie in one of their collision
+    boxes, cylinders or spheres. A mesh's extent is no proof: a trunk mesh's box holds the
+    hips that stick out of it (Go2).
+    """
+    from urdf_link_tools.checks.bounds import _robot_bounds
+    from urdf_link_tools.geometry import origin_to_matrix
+    from urdf_link_tools.model import Box, Cylinder, Sphere
+    poses, _ = _robot_bounds(ctx)
+    pose = poses.get(link.name)
+    boxes = [ctx.element_bounds(element) for element in visuals]
+    if pose is None or any(box is None for box in boxes):
+        return False
+    low, high = union_bounds(boxes)  # type: ignore[misc]
+    corners = np.array([[x, y, z] for x in (low[0], high[0]) for y in (low[1], high[1])
+                        for z in (low[2], high[2])])
+    world = corners @ pose[:3, :3].T + pose[:3, 3]
+    slack = ENCLOSED_SLACK * size + 0.001
+    for name in _neighbours(ctx, link.name):
+        neighbour, there = ctx.robot.link(name), poses.get(name)
+        if neighbour is None or there is None:
+            continue
+        for element in neighbour.collisions:
+            shape = element.geometry
+            if not isinstance(shape, (Box, Cylinder, Sphere)):
+                continue
+            frame = there @ origin_to_matrix(element.origin)
+            local = (world - frame[:3, 3]) @ frame[:3, :3]
+            if not np.all(np.isfinite(local)):
+                continue
+            if isinstance(shape, Box):
+                inside = np.all(np.abs(local) <= np.asarray(shape.size) / 2.0 + slack)
+            elif isinstance(shape, Cylinder):
+                inside = np.all(np.hypot(local[:, 0], local[:, 1]) <= shape.radius + slack) \
+                    and np.all(np.abs(local[:, 2]) <= shape.length / 2.0 + slack)
+            else:
+                inside = np.all(np.linalg.norm(local, axis=1) <= shape.radius + slack)
+            if inside:
+                return True
+    return False
+
+
+def _neighbours(ctx: CheckContext, name: str) -> List[str]:
+    """Return the links up to :data:`ENCLOSED_REACH` joints from one, nearest first."""
+    found: Dict[str, None] = {}
+    ring = [name]
+    for _ in range(ENCLOSED_REACH):
+        next_ring = []
+        for current in ring:
+            joint = ctx.robot.parent_joint(current)
+            near = ([joint.parent] if joint is not None else []) + \
+                [child.child for child in ctx.robot.child_joints(current)]
+            for other in near:
+                if other != name and other not in found:
+                    found[other] = None
+                    next_ring.append(other)
+        ring = next_ring
+    return list(found)
 
 
 #: A part smaller than this (m, bounds diagonal) between two colliding bodies is a hinge.
