@@ -31,6 +31,15 @@ def refused(path, *args):
     return lines[0]
 
 
+def info(path, *args, env=None):
+    """Run ``info`` on a xacro file that expands (real child); return the finished process."""
+    result = subprocess.run(
+        [sys.executable, '-m', 'urdf_link_tools.cli', 'info', str(path), *args],
+        cwd=path.parent, capture_output=True, text=True, timeout=120, env=env)
+    assert result.returncode == 0, result.stderr
+    return result
+
+
 def write(path, *lines):
     path.write_text('\n'.join(lines) + '\n')
     return path
@@ -375,10 +384,7 @@ def test_builtins_xacro_gives_only_under_python_are_refused_as_xacro_refuses_the
     fine = write(tmp_path / 'fine.urdf.xacro', f'<robot {XACRO_NS} name="r">',
                  '  <link name="l${python.sum([1, 2])}${max(1, 2)}${int(pi)}${sorted([1])[0]}'
                  '${len(list(range(2)))}${python.abs(-1)}${round(sqrt(4))}"/>', '</robot>')
-    result = subprocess.run(
-        [sys.executable, '-m', 'urdf_link_tools.cli', 'info', str(fine)],
-        cwd=tmp_path, capture_output=True, text=True, timeout=120)
-    assert result.returncode == 0, result.stderr
+    result = info(fine)
     assert '\nl3231212  fine.urdf.xacro:2 ' in result.stdout, result.stdout
     # refused here, though xacro has it: said as refused, not as a typo
     said = refused(write(tmp_path / 'type.urdf.xacro', f'<robot {XACRO_NS} name="r">',
@@ -391,10 +397,7 @@ def test_an_optional_include_of_a_missing_file_is_skipped_as_xacro_skips_it(tmp_
     top = write(tmp_path / 'top.urdf.xacro', f'<robot {XACRO_NS} name="r">',
                 '  <xacro:include filename="local_additions.xacro" optional="true"/>',
                 '  <link name="base_link"/>', '</robot>')
-    result = subprocess.run(
-        [sys.executable, '-m', 'urdf_link_tools.cli', 'info', str(top)],
-        cwd=tmp_path, capture_output=True, text=True, timeout=120)
-    assert result.returncode == 0, result.stderr
+    result = info(top)
     assert '\nbase_link  top.urdf.xacro:3 ' in result.stdout, result.stdout
     # not optional: the file is wanted
     top.write_text(top.read_text().replace(' optional="true"', ''))
@@ -440,21 +443,16 @@ def test_an_optenv_default_taken_though_the_variable_is_set_is_said(tmp_path):
                 '  <link name="a_$(optenv ULT_TEST_SUFFIX plain)"/>', '</robot>')
 
     def run(*args, **env):
-        return subprocess.run(
-            [sys.executable, '-m', 'urdf_link_tools.cli', 'info', str(top), *args],
-            cwd=tmp_path, capture_output=True, text=True, timeout=120,
-            env=dict(os.environ, **env))
+        return info(top, *args, env=dict(os.environ, **env))
     result = run(ULT_TEST_SUFFIX='rail')
-    assert result.returncode == 0 and '\na_plain ' in result.stdout, result.stdout
+    assert '\na_plain ' in result.stdout, result.stdout
     assert '$(optenv ULT_TEST_SUFFIX) took its default, though ULT_TEST_SUFFIX is set in this ' \
         'environment: xacro sees only the variables named with --xacro-env (add --xacro-env ' \
         'ULT_TEST_SUFFIX to use it)' in result.stderr, result.stderr
     result = run('--xacro-env', 'ULT_TEST_SUFFIX', ULT_TEST_SUFFIX='rail')
     assert '\na_rail ' in result.stdout and 'optenv' not in result.stderr, result.stderr
-    env = {name: value for name, value in os.environ.items() if name != 'ULT_TEST_SUFFIX'}
-    result = subprocess.run(
-        [sys.executable, '-m', 'urdf_link_tools.cli', 'info', str(top)], cwd=tmp_path,
-        capture_output=True, text=True, timeout=120, env=env)
+    result = info(top, env={name: value for name, value in os.environ.items()
+                            if name != 'ULT_TEST_SUFFIX'})
     assert '\na_plain ' in result.stdout and 'optenv' not in result.stderr, result.stderr
 
 
