@@ -160,6 +160,8 @@ def visible_without_collision(ctx: CheckContext, link: Link) -> bool:
 ENCLOSED_SLACK = 0.05
 #: joints between a part and the neighbours whose collision may enclose it
 ENCLOSED_REACH = 2
+#: children (and grandchildren) of a part looked at, at most
+MAX_NEIGHBOURS = 16
 
 
 def _enclosed(ctx: CheckContext, link: Link, visuals: List[GeometryElement],
@@ -213,21 +215,26 @@ def _enclosed(ctx: CheckContext, link: Link, visuals: List[GeometryElement],
 
 
 def _neighbours(ctx: CheckContext, name: str) -> List[str]:
-    """Return the links up to :data:`ENCLOSED_REACH` joints from one, nearest first."""
-    found: Dict[str, None] = {}
+    """
+    Return the links up to :data:`ENCLOSED_REACH` joints above and below one, nearest first.
+
+    Not its siblings (up, then down): a hub's thousands of children would each be every
+    other's neighbour (5,000 links under one base timed out).
+    """
+    found: List[str] = []
+    current = name
+    for _ in range(ENCLOSED_REACH):
+        joint = ctx.robot.parent_joint(current)
+        if joint is None or joint.parent == name or joint.parent in found:
+            break
+        found.append(joint.parent)
+        current = joint.parent
     ring = [name]
     for _ in range(ENCLOSED_REACH):
-        next_ring = []
-        for current in ring:
-            joint = ctx.robot.parent_joint(current)
-            near = ([joint.parent] if joint is not None else []) + \
-                [child.child for child in ctx.robot.child_joints(current)]
-            for other in near:
-                if other != name and other not in found:
-                    found[other] = None
-                    next_ring.append(other)
-        ring = next_ring
-    return list(found)
+        ring = [joint.child for current in ring for joint in ctx.robot.child_joints(current)
+                if joint.child != name and joint.child not in found][:MAX_NEIGHBOURS]
+        found.extend(ring)
+    return found
 
 
 #: A part smaller than this (m, bounds diagonal) between two colliding bodies is a hinge.
