@@ -302,7 +302,6 @@ def plan_xacro_fixes(analysis: Analysis, source_map, display=lambda path: path
                 instances[(place.file, place.line)] = instances.get(
                     (place.file, place.line), 0) + 1
     edits: Dict[Tuple[str, int, int], Tuple[bytes, str]] = {}
-    agreeing: Dict[Tuple[str, int, int], int] = {}
     #: each attribute's name and the links that want it changed
     wanting: Dict[Tuple[str, int, int], Tuple[str, List[str]]] = {}
     tag_lines: Dict[Tuple[str, int, int], int] = {}
@@ -359,10 +358,11 @@ def plan_xacro_fixes(analysis: Analysis, source_map, display=lambda path: path
                 continue
             if previous is None or previous[1] != 'conflict':
                 edits[key] = (new.encode(), link.name)
-                agreeing[key] = agreeing.get(key, 0) + 1
                 tag_lines[key] = where.line
-    for key, count in agreeing.items():
-        if count < instances.get((key[0], tag_lines[key]), 1) and edits[key][1] != 'conflict':
+    for key, (_, links) in wanting.items():
+        # Fewer links agreeing on a value than the tag makes tensors: the others need theirs.
+        if edits[key][1] != 'conflict' and \
+                len(links) < instances.get((key[0], tag_lines[key]), 1):
             edits[key] = (b'', 'conflict')
     planned: Dict[str, List[Tuple[int, int, bytes]]] = {}
     changed_lines: Dict[Tuple[str, int], List[str]] = {}

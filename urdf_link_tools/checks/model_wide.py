@@ -153,7 +153,12 @@ def visible_without_collision(ctx: CheckContext, link: Link) -> bool:
     size = visual_size(ctx, visuals)
     if size is not None and size < MARKER_SIZE:
         return False
-    return size is None or not _enclosed(ctx, link, visuals, size)
+    if size is None:
+        return True
+    key = ('enclosed', id(link))  # (asked per link twice: the robot-wide and the link rule)
+    if key not in ctx.memo:
+        ctx.memo[key] = _enclosed(ctx, link, visuals, size)
+    return not ctx.memo[key]
 
 
 #: how far (of the part's size, and 1 mm more) a part may reach out of the box enclosing it
@@ -172,10 +177,10 @@ def _enclosed(ctx: CheckContext, link: Link, visuals: List[GeometryElement],
     A legged robot built for simulation collides its trunk, thighs, shanks and feet, and
     not the small hip-motor links nested in the trunk or the thigh (Booster T1, Berkeley
     Humanoid Lite, AgiBot X1): nothing reaches such a part without touching the neighbour
-    first. Neighbours are the links up to two joints away; the corners of the part's box
-    (its visuals' bounds, at the zero configuration) must lie in one of their collision
-    boxes, cylinders or spheres. A mesh's extent is no proof: a trunk mesh's box holds the
-    hips that stick out of it (Go2).
+    first. Neighbours are the links up to two joints above or below (not its siblings); the
+    corners of the part's box (its visuals' bounds, at the zero configuration) must lie in
+    one of their collision boxes, cylinders or spheres. A mesh's extent is no proof: a trunk
+    mesh's box holds the hips that stick out of it (Go2).
     """
     from urdf_link_tools.checks.bounds import _robot_bounds
     from urdf_link_tools.geometry import origin_to_matrix

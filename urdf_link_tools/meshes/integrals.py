@@ -24,7 +24,7 @@ that only needs these two.
 
 from __future__ import annotations
 
-from typing import NamedTuple, Tuple
+from typing import NamedTuple, Optional, Tuple
 
 import numpy as np
 
@@ -41,7 +41,8 @@ class MassProperties(NamedTuple):
     inertia: np.ndarray
 
 
-def merge_positions(vertices: np.ndarray, faces: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
+def merge_positions(vertices: np.ndarray, faces: np.ndarray,
+                    parts: Optional[np.ndarray] = None) -> Tuple[np.ndarray, np.ndarray]:
     """
     Join vertices whose positions agree to 8 decimals, as trimesh's merge does.
 
@@ -50,6 +51,8 @@ def merge_positions(vertices: np.ndarray, faces: np.ndarray) -> Tuple[np.ndarray
 
     :param vertices: (n, 3) positions
     :param faces: (m, 3) indices into ``vertices``
+    :param parts: a label per vertex: only vertices of one label are joined (the closed parts
+        of one file, :func:`.solid.shells`); None joins them all
     :return: the merged vertices and the faces renumbered onto them
     """
     if len(vertices) == 0 or len(faces) == 0:
@@ -58,10 +61,12 @@ def merge_positions(vertices: np.ndarray, faces: np.ndarray) -> Tuple[np.ndarray
     referenced[faces] = True
     used = np.flatnonzero(referenced)
     keys = np.round(vertices[used] * 10.0 ** MERGE_DIGITS).astype(np.int64)
+    if parts is not None:  # the label as a fourth coordinate
+        keys = np.column_stack([keys, parts[used]])
     grouped = _group_by_hash(keys)
     if grouped is None:  # two different positions share a hash: sort the keys themselves
         # A stable sort keeps file order within a group: its first element is its first vertex.
-        order = np.lexsort((keys[:, 2], keys[:, 1], keys[:, 0]))
+        order = np.lexsort(keys.T[::-1])
         ordered = keys[order]
         starts = np.empty(len(order), dtype=bool)
         starts[0] = True
@@ -78,9 +83,10 @@ def merge_positions(vertices: np.ndarray, faces: np.ndarray) -> Tuple[np.ndarray
     return vertices[used[first[rank]]], inverse[faces]
 
 
-#: odd multipliers mixing a position's three integer keys into one (wrapping int64)
+#: odd multipliers mixing a position's three integer keys (and a part label) into one
+#: (wrapping int64)
 _MIX = np.array([0x9E3779B97F4A7C15 - (1 << 64), 0xC2B2AE3D27D4EB4F - (1 << 64),
-                 0x165667B19E3779F9], dtype=np.int64)
+                 0x165667B19E3779F9, 0x27D4EB2F165667C5], dtype=np.int64)
 
 
 def _group_by_hash(keys: np.ndarray):
@@ -92,7 +98,7 @@ def _group_by_hash(keys: np.ndarray):
         two different rows share a mixed value (then the exact sort decides)
     """
     with np.errstate(over='ignore'):
-        mixed = keys @ _MIX  # wraps around, as hashing wants
+        mixed = keys @ _MIX[:keys.shape[1]]  # wraps around, as hashing wants
     order = np.argsort(mixed)
     sorted_mixed = mixed[order]
     starts = np.empty(len(order), dtype=bool)

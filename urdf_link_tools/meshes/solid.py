@@ -302,10 +302,10 @@ def shells(vertices: np.ndarray, faces: np.ndarray) -> Optional[Tuple[np.ndarray
     The parts are those of the file's own indices: runs of vertices that no triangle joins
     (a file's objects never share a vertex, and list theirs one object after the other;
     parts whose vertices interleave are one part here, and seldom closed). Each must be
-    closed and consistently wound once its coincident corners are merged (as
-    :func:`.integrals.merge_positions`, to 8 decimals), and all must enclose volume on the
-    same side (a part wound inwards beside outward ones is not a cavity to be trusted).
-    Their integrals then add up.
+    closed and consistently wound once its coincident corners are merged (by
+    :func:`.integrals.merge_positions`, to 8 decimals, part by part), and all must enclose
+    volume on the same side (a part wound inwards beside outward ones is not a cavity to be
+    trusted). Their integrals then add up.
 
     :param vertices: (n, 3) positions as read
     :param faces: (m, 3) indices into them
@@ -329,9 +329,9 @@ def shells(vertices: np.ndarray, faces: np.ndarray) -> Optional[Tuple[np.ndarray
     part[order] = np.cumsum(starts) - 1
     label = np.zeros(len(vertices), dtype=np.int64)
     label[faces] = part[:, None]
-    merged, renumbered = _merge_within(vertices, faces, label)
-    if merged is None:
-        return None
+    if not np.all(np.abs(np.round(vertices[faces] * 10.0 ** MERGE_DIGITS)) < 2.0 ** 62):
+        return None  # beyond int64 keys (or not finite)
+    merged, renumbered = merge_positions(vertices, faces, label)
     if not closed(renumbered)[1]:
         return None
     triangles = merged[renumbered]
@@ -340,25 +340,6 @@ def shells(vertices: np.ndarray, faces: np.ndarray) -> Optional[Tuple[np.ndarray
     if not (np.all(volumes > 0.0) or np.all(volumes < 0.0)):
         return None
     return merged, renumbered
-
-
-def _merge_within(vertices: np.ndarray, faces: np.ndarray, label: np.ndarray
-                  ) -> Tuple[Optional[np.ndarray], np.ndarray]:
-    """Merge the corners that agree to 8 decimals and belong to one part (``label``)."""
-    used = np.flatnonzero(np.bincount(faces.ravel(), minlength=len(vertices)))
-    scaled = np.round(vertices[used] * 10.0 ** MERGE_DIGITS)
-    if not np.all(np.abs(scaled) < 2.0 ** 62):  # beyond int64 (or not finite): no keys
-        return None, faces
-    keys = np.column_stack([scaled.astype(np.int64), label[used]])
-    order = np.lexsort(keys.T[::-1])
-    ordered = keys[order]
-    starts = np.empty(len(order), dtype=bool)
-    starts[0] = True
-    np.any(ordered[1:] != ordered[:-1], axis=1, out=starts[1:])
-    group = np.cumsum(starts) - 1
-    inverse = np.zeros(len(vertices), dtype=np.int64)
-    inverse[used[order]] = group
-    return vertices[used[order[starts]]], inverse[faces]
 
 
 def closed(faces: np.ndarray) -> Tuple[bool, bool]:
