@@ -96,7 +96,8 @@ def of_rule(analysis, rule):
     ('wheel_R', 'wheel_L'), ('arm_right_5_link', 'arm_left_5_link'),
     ('r_gripper_l_finger', 'l_gripper_r_finger'), ('L_ankle', 'R_ankle'),
     ('base_link', None), ('Link', None), ('torso', None), ('Lfoot', None),
-    ('RHipYaw', 'LHipYaw'), ('roll_link', None), ('cr_link', None)])
+    ('RHipYaw', 'LHipYaw'), ('roll_link', None), ('cr_link', None), ('lb_leg', 'rb_leg'),
+    ('RB3', 'LB3')])
 def test_mirror_names(name, mirror):
     assert mirror_name(name) == mirror
 
@@ -257,10 +258,11 @@ def test_talos_legs_are_one_finding():
 
 @pytest.mark.parametrize('name, counterparts', [
     ('FL_thigh', ['RL_thigh', 'HL_thigh', 'BL_thigh']), ('RR_calf', ['FR_calf']),
-    ('LF_SHANK', ['LH_SHANK']), ('rh_foot', ['rf_foot']), ('hl_knee', ['fl_knee']),
+    ('LF_SHANK', ['LH_SHANK', 'LB_SHANK']), ('rh_foot', ['rf_foot']), ('hl_knee', ['fl_knee']),
     ('front_left_wheel', ['rear_left_wheel', 'hind_left_wheel', 'back_left_wheel']),
     ('Rear_wheel_L', ['Front_wheel_L']), ('base_link', []), ('left_arm', []),
-    ('FL_to_RL', []), ('RL', ['FL'])])
+    ('FL_to_RL', []), ('RL', ['FL']), ('lf3', ['lh3', 'lb3']), ('rb_leg', ['rf_leg']),
+    ('LB_foot', ['LF_foot'])])
 def test_fore_aft_names(name, counterparts):
     assert fore_aft_names(name) == counterparts
 
@@ -285,6 +287,36 @@ def test_four_legs_with_the_same_fault_are_one_finding():
         assert finding in analysis.link_findings(leg)
         assert analysis.findings_about(leg).count(finding) == 1
     assert set(legs) <= analysis.concerned_links()
+
+
+#: Mini Pupper's legs (mangdangroboticsclub/mini_pupper_ros): one CAD tensor pasted on the
+#: four, left back (lb) equal to left front (lf) to 1e-15, the right side's products mirrored
+_PUPPER_LEG = """
+  <joint name="{leg}_hip" type="revolute"><parent link="base"/><child link="{leg}_leg"/>
+    <origin xyz="{x} {y} 0"/><axis xyz="1 0 0"/>
+    <limit lower="-1" upper="1" effort="5" velocity="1.5"/></joint>
+  <link name="{leg}_leg">
+    <inertial><origin xyz="0.0087495 {c} -0.0045069"/><mass value="0.0005"/>
+      <inertia ixx="{ixx}" ixy="{ixy}" ixz="-3.80902489021625E-08" iyy="1.01534357250605E-06"
+               iyz="{ixy}" izz="5.74768328209026E-07"/></inertial>
+    <collision><origin xyz="0.009 {c} -0.005"/><geometry><box size="0.05 0.045 0.04"/>
+    </geometry></collision></link>"""
+
+
+def test_legs_coded_left_back_and_right_back_join_the_front_pair():
+    # lb/rb (left back, right back) were no side marks: the front pair was one finding, the
+    # rear legs one each (3 warnings of one pasted tensor).
+    legs = ''.join(_PUPPER_LEG.format(leg=leg, x=x, y=y, c=c, ixx=ixx, ixy=ixy) for
+                   leg, x, y, c, ixx, ixy in (
+                       ('lf', 0.1, 0.1, -0.0058, '8.1813456986579E-07', '8.786282796E-08'),
+                       ('rf', 0.1, -0.1, 0.0058, '8.18135114571354E-07', '-8.786282796E-08'),
+                       ('lb', -0.1, 0.1, -0.0058, '8.18134569865789E-07', '8.786282796E-08'),
+                       ('rb', -0.1, -0.1, 0.0058, '8.18135114571351E-07', '-8.786282796E-08')))
+    text = ('<robot name="pupper"><link name="base"><collision><geometry>'
+            '<box size="0.2 0.08 0.04"/></geometry></collision></link>' + legs + '</robot>')
+    (finding,) = of_rule(analyze(parse_urdf_string(text), NO_MESHES), 'inertia-exceeds-extent')
+    assert finding.links == ('lf_leg', 'rf_leg', 'lb_leg', 'rb_leg')
+    assert "its fore-aft counterparts 'lb_leg' and 'rb_leg' have the same" in finding.message
 
 
 def test_rear_legs_with_other_numbers_say_theirs_and_other_faults_stay_apart():

@@ -65,7 +65,8 @@ TOLERANCE = 0.01
 _WORDS = {'left': 'right', 'right': 'left', 'Left': 'Right', 'Right': 'Left',
           'LEFT': 'RIGHT', 'RIGHT': 'LEFT'}
 _LEGS = {'FL': 'FR', 'FR': 'FL', 'RL': 'RR', 'RR': 'RL', 'HL': 'HR', 'HR': 'HL',
-         'BL': 'BR', 'BR': 'BL', 'LF': 'RF', 'RF': 'LF', 'LH': 'RH', 'RH': 'LH'}
+         'BL': 'BR', 'BR': 'BL', 'LF': 'RF', 'RF': 'LF', 'LH': 'RH', 'RH': 'LH',
+         'LB': 'RB', 'RB': 'LB'}
 _LEGS.update({key.lower(): value.lower() for key, value in _LEGS.items()})
 _LETTERS = {'l': 'r', 'r': 'l', 'L': 'R', 'R': 'L'}
 #: a side word anywhere; a leg code or a lone letter between separators (or a lone capital
@@ -73,7 +74,7 @@ _LETTERS = {'l': 'r', 'r': 'l', 'L': 'R', 'R': 'L'}
 _SEP = r'_\-./ \'"(),=:'
 _SIDE = re.compile(
     r'(left|right|Left|Right|LEFT|RIGHT)'
-    rf'|(?:^|(?<=[{_SEP}]))([FRHB][LR]|[LR][FH]|[fhb][lr]|rl|rr|[lr][fh])(?=$|[{_SEP}0-9])'
+    rf'|(?:^|(?<=[{_SEP}]))([FRHB][LR]|[LR][FHB]|[fhb][lr]|rl|rr|[lr][fhb])(?=$|[{_SEP}0-9])'
     rf'|(?:^|(?<=[{_SEP}]))([lLrR])(?=$|[{_SEP}0-9])'
     rf'|(?:^|(?<=[{_SEP}]))([LR])(?=[A-Z][a-z])')
 _NUMBER = re.compile(r'[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?')
@@ -101,10 +102,10 @@ REPEATED_KEY = 'hung_from'
 #: (', '-separated, in the order of the findings)
 INSTANCES_KEY = 'instance_links'
 _DIGITS = re.compile(r'\d+')
-#: a front or rear mark: the word, or a leg code (FL/RL, HL, BL; LF/LH)
+#: a front or rear mark: the word, or a leg code (FL/RL, HL, BL; LF/LH, LB)
 _FORE_AFT = re.compile(
     r'(front|Front|FRONT|rear|Rear|REAR|hind|Hind|HIND|back|Back|BACK)'
-    rf'|(?:^|(?<=[{_SEP}]))([FRHBfrhb][LRlr]|[LRlr][FHfh])(?=$|[{_SEP}0-9])')
+    rf'|(?:^|(?<=[{_SEP}]))([FRHBfrhb][LRlr]|[LRlr][FHBfhb])(?=$|[{_SEP}0-9])')
 #: what a front mark becomes at the rear, one style per candidate name
 _REAR_WORDS = {'front': ('rear', 'hind', 'back'), 'Front': ('Rear', 'Hind', 'Back'),
                'FRONT': ('REAR', 'HIND', 'BACK')}
@@ -203,9 +204,11 @@ def _fore_aft_swap(match: 're.Match[str]', style: int) -> str:
         turned = _REAR_LETTERS[first][style] if first in _REAR_LETTERS else \
             ('F' if first.isupper() else 'f')
         return turned + code[1]
-    # side letter first (ANYmal's LF, LH)
+    # side letter first (ANYmal's LF, LH; Mini Pupper's lf, lb)
     last = code[1]
-    return code[0] + {'F': 'H', 'H': 'F', 'f': 'h', 'h': 'f'}[last]
+    if last in 'Ff':
+        return code[0] + (('H', 'H', 'B') if last == 'F' else ('h', 'h', 'b'))[style]
+    return code[0] + ('F' if last.isupper() else 'f')
 
 
 def _neutral(text: str) -> str:
