@@ -398,6 +398,37 @@ def test_a_macro_file_is_one_finding_that_says_so_or_is_skipped(tmp_path):
     assert status == 2 and 'robot-empty' in out
 
 
+def test_a_macro_file_another_checked_file_includes_is_skipped(tmp_path):
+    # `check urdf/*.xacro` in CI: the robot and the file of macros it includes. The macro
+    # file failed the job with robot-empty unless --skip-macro-files was given; a file
+    # nobody includes, and the macro file checked alone, still fail.
+    macros = tmp_path / 'wheel.xacro'
+    macros.write_text(MACRO_FILE)
+    robot = tmp_path / 'robot.urdf.xacro'
+    robot.write_text('<robot name="r" xmlns:xacro="http://www.ros.org/wiki/xacro">'
+                     '<xacro:include filename="wheel.xacro"/>'
+                     f'<link name="base"><inertial><mass value="1"/>{TENSOR}</inertial>'
+                     '<collision><geometry><box size="0.2 0.2 0.2"/></geometry></collision>'
+                     '</link></robot>')
+    orphan = tmp_path / 'orphan.xacro'
+    orphan.write_text(MACRO_FILE)
+    for jobs in ('1', '2'):
+        status, out, err = run(['check', str(robot), str(macros), '--format', 'jsonl',
+                                '--jobs', jobs, '--fail-on', 'error'])
+        assert status == 0, (out, err)
+        assert [line['source'] for line in _lines(out)] == [str(robot)]
+        assert f'{macros}: skipped, a xacro file without <link> that {robot} includes' in err
+    status, out, _ = run(['check', str(robot), str(macros), str(orphan), '--format', 'jsonl'])
+    assert status == 2 and [line['source'] for line in _lines(out)
+                            if line.get('findings')] == [str(orphan)], out
+    status, out, _ = run(['check', str(macros)])
+    assert status == 2 and 'robot-empty' in out
+    # A report of the macro file cached when it was checked alone is not this run's answer.
+    cache = ['--cache', str(tmp_path / 'cache')]
+    assert run(['check', str(macros), *cache])[0] == 2
+    assert run(['check', str(robot), str(macros), '--fail-on', 'error', *cache])[0] == 0
+
+
 def test_xacro_directives_without_their_prefix_are_said_and_not_skipped(tmp_path):
     # NAO's nao_robot_v4.urdf.xacro: two <include filename=...> without xacro:, which xacro 2
     # leaves as they are. The robot is empty for that reason: one error at the first

@@ -25,9 +25,10 @@ import contextlib
 import dataclasses
 import logging
 import os
+import re
 import sys
-from typing import (Any, Callable, Dict, Iterator, List, Optional, Sequence, Set, TextIO,
-                    Tuple)
+from typing import (Any, Callable, Dict, FrozenSet, Iterator, List, Optional, Sequence, Set,
+                    TextIO, Tuple)
 import warnings
 
 from urdf_link_tools.errors import UrdfError, UrdfInputError, UrdfStructureError
@@ -350,6 +351,48 @@ def _srdf_pairs(paths: List[str], err: Optional[TextIO] = None,
     return frozenset(pairs)
 
 
+def _included_file(path: str, includer: Optional[str]) -> Optional[str]:
+    """Say why a file of macros that another checked file includes is skipped."""
+    if not includer:
+        return None
+    return (f'a xacro file without <link> that {one_line(includer)} includes (a macro file: '
+            'its links are checked where a robot uses them; check it alone to check it as a '
+            'robot)')
+
+
+#: a xacro include's file name, as written (the prefix is xacro's conventional one)
+_INCLUDE = re.compile(rb'<xacro:include\b[^>]*?\bfilename\s*=\s*("[^"]*"|\'[^\']*\')')
+
+
+def _included_by(paths: Sequence[str]) -> Dict[str, str]:
+    """
+    Return the xacro files of a run that another file of the run includes, with that file.
+
+    Matched by file name (``$(find pkg)/urdf/arm.xacro`` names ``arm.xacro``): the include
+    is read from the text, before any expansion. A name made by an expression is no name.
+    """
+    xacro = [path for path in paths if path != '-' and path.lower().endswith('.xacro')]
+    if len(paths) < 2 or not xacro:
+        return {}
+    names: Dict[str, str] = {}
+    for path in xacro:
+        try:
+            with open(path, 'rb') as stream:
+                text = stream.read(DESCRIPTION_MAX_BYTES)
+        except OSError:
+            continue  # the check says why
+        for match in _INCLUDE.finditer(text):
+            name = match.group(1)[1:-1].decode('utf-8', 'replace').rsplit('/', 1)[-1]
+            if name and '$' not in name and '{' not in name:
+                names.setdefault(name, path)
+    found = {}
+    for path in xacro:
+        includer = names.get(os.path.basename(path))
+        if includer is not None and os.path.abspath(includer) != os.path.abspath(path):
+            found[path] = includer
+    return found
+
+
 def _check_robot(path: str, args: argparse.Namespace, config, baseline, out: TextIO,
                  err: Optional[TextIO] = None, read_processes: int = 1):
     # A worker's standard error is captured per robot (check_runner), so the stream is taken
@@ -362,6 +405,10 @@ def _check_robot(path: str, args: argparse.Namespace, config, baseline, out: Tex
         config = dataclasses.replace(config, package_dirs=config.package_dirs + (own,))
     loaded = _load(args, path, err, own)
     data, source = loaded.data, loaded.source
+    # A xacro file another file of this run includes is a file of macros when it expands to
+    # no link (`check urdf/*.xacro` in CI: robot.urdf.xacro and the arm.xacro it includes).
+    includer = getattr(args, 'included_by', {}).get(path) if loaded.expanded else None
+    skipped = None if args.skip_macro_files else _included_file(path, includer)
     try:
         robot = parse_urdf_string(data, source, loaded.macros)
     except UrdfStructureError:
@@ -369,16 +416,17 @@ def _check_robot(path: str, args: argparse.Namespace, config, baseline, out: Tex
         # sensors): xacro expands it to no link at all, which is no robot to check.
         if not (loaded.expanded and _no_links(data)):
             raise
-        if args.skip_macro_files:
-            return None
+        if args.skip_macro_files or includer:
+            return skipped
         raise UrdfStructureError(_MACRO_FILE + ', or pass --skip-macro-files to skip such '
                                  'files') from None
     # A file of macros, or a plain fragment that descriptions include (a placeholder
     # <robot/>, shared materials): not a robot. A URDF with joints and no link is one, broken.
     # (Not one whose xacro directives lack their prefix: that is why it is empty.)
-    if args.skip_macro_files and not robot.links and (loaded.expanded or not robot.joints) \
-            and not robot.has_note('parse-xacro-unprefixed'):
-        return None
+    if (args.skip_macro_files or includer) and not robot.links and \
+            (loaded.expanded or not robot.joints) and \
+            not robot.has_note('parse-xacro-unprefixed'):
+        return skipped
     # A fragment (a gripper, a sensor mount) is checked too, without the errors of its
     # attachment to links it does not define: skipped whole, a robot whose root a pull
     # request hung from an undeclared 'World' passed the pre-commit hook with every error.
@@ -616,10 +664,11 @@ def _check_paths(args: argparse.Namespace, config, baseline, out: TextIO, err: T
     """Yield (path, answer) for every robot of this shard, in order (see check_runner)."""
     import functools
     from urdf_link_tools import batch
-    from urdf_link_tools.check_runner import check_path
     from urdf_link_tools.meshes.aside import release_early
 
     paths = _robot_paths(args)
+    # (of every file given, before sharding: a macro file's includer may be in another shard)
+    args.included_by = _included_by(paths)
     if args.shard:
         try:
             index, count = batch.parse_shard(args.shard)
@@ -646,10 +695,10 @@ def _check_paths(args: argparse.Namespace, config, baseline, out: TextIO, err: T
     alone = jobs > 1 and len(paths) <= 1
     if not alone:  # before a pool of workers is forked: they must not hold its pipes
         release_early()
-    work = functools.partial(check_path, functools.partial(
+    work = functools.partial(_check_one, functools.partial(
         _check_robot, args=args, config=config, baseline=baseline,
         out=out if jobs == 1 else None, read_processes=2 if alone else 1), cache,
-        keep_meshes=keep_meshes)
+        keep_meshes, frozenset(args.included_by))
     progress = batch.Progress(len(paths), err)
     try:
         yield from batch.run(work, paths, jobs, progress, lambda path: (
@@ -658,6 +707,15 @@ def _check_paths(args: argparse.Namespace, config, baseline, out: TextIO, err: T
     finally:
         progress.close()
         release_early()  # a reading child the check did not use (a cached result, no meshes)
+
+
+def _check_one(check, cache, keep_meshes: bool, included: FrozenSet[str], path: str):
+    """Check one path (see check_runner.check_path); a file another one includes, uncached."""
+    from urdf_link_tools.check_runner import check_path
+    # Whether another file of the run includes it decides whether a file of macros is
+    # skipped: a report cached when it was checked alone is not this run's answer.
+    return check_path(check, None if path in included else cache, path,
+                      keep_meshes=keep_meshes)
 
 
 def _cache_options(args: argparse.Namespace, config) -> str:
