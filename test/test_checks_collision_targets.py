@@ -162,3 +162,30 @@ def test_the_default_keeps_one_finding_naming_each_engine_and_its_fix():
     assert 'reason="Default"/> to the SRDF' in finding.suggestion
     assert '<exclude body1="world" body2="torso"/>' in finding.suggestion
     assert findings(SIBLINGS, {'rviz', 'kdl'}) == []
+
+
+def test_surfaces_that_touch_inside_deep_hulls_are_touching_without_mujoco(tmp_path):
+    # Galaxea R1's fingers: 24.5 mm deep between their convex hulls (what MuJoCo collides),
+    # the surfaces (what MoveIt and Pinocchio collide) only touching. Here an L-shaped part
+    # (a plate and a wall) and a block resting 0.1 mm into the plate, inside the L's hull.
+    from mesh_attacks import binary_stl, boxes
+    binary_stl(tmp_path / 'l.stl', *boxes([((0, 0, 0), (0.1, 0.1, 0.01)),
+                                          ((0.09, 0, 0), (0.1, 0.1, 0.1))]))
+    text = robot('ell', massive('base', '0.05 0.05 0.05', '0 0 -1'),
+                 '<link name="ell">' + MASS + '<collision><geometry><mesh filename="'
+                 + str(tmp_path / 'l.stl') + '"/></geometry></collision></link>',
+                 massive('block', '0.02 0.02 0.02', '0.05 0.05 0.0199'),
+                 joint('je', 'revolute', 'base', 'ell'), joint('jb', 'revolute', 'base', 'block'))
+    model = parse_urdf_string(text)
+    (default,) = [f for f in analyze(model, CheckConfig()).findings if f.rule == RULE]
+    assert default.severity == Severity.WARNING
+    hulls = float(dict(default.values)['depth_mm'])
+    assert hulls > 10.0 and 'between their convex hulls' in default.message
+    for jobs in (1, 2):  # in this process, and in the forked child of a one-robot check
+        (planner,) = [f for f in analyze(model, CheckConfig(
+            targets=frozenset(('moveit', 'pinocchio'))), read_processes=jobs).findings
+            if f.rule == RULE]
+        assert planner.severity == Severity.INFO
+        assert float(dict(planner.values)['depth_mm']) < 0.5
+        assert 'touching (their surfaces part once moved' in planner.message
+        assert f'their convex hulls overlap {hulls:.3g} mm' in planner.message

@@ -119,8 +119,11 @@ RULES = (
          "only when the robot's <gazebo> sets <self_collide>. Links welded together (fixed "
          'joints to the same link) never move apart and simulators fuse them: their overlap '
          'is an info, for the SRDF, and so is an overlap under 1 mm deep (parts touching, '
-         'as a CAD assembly places them). A pair the SRDF disables is left out for every '
-         'target. The severity follows the targets',
+         "as a CAD assembly places them). The depth is between the parts' convex hulls, as "
+         "MuJoCo collides them; without MuJoCo among the targets, a concave mesh's depth is "
+         "the surfaces' (how far a part moves before they part), as the other engines "
+         'collide them. A pair the SRDF disables is left out for every target. The severity '
+         'follows the targets',
          'move or shrink the collision geometry; if the overlap is intended, disable the pair '
          'in the SRDF (urdf-link-tools collisions writes it with reason="Default") and give '
          'the SRDF to the check (--srdf; node: disabled_collisions); for MuJoCo, exclude the '
@@ -158,7 +161,17 @@ def overlaps_wanted(config) -> bool:
     return OVERLAP not in config.ignore_rules
 
 
-def overlaps_report(robot, meshes: Mapping[int, object]):
+def surfaces_wanted(config) -> bool:
+    """
+    Return True when the overlaps' depth is to be measured between surfaces too.
+
+    MuJoCo collides the parts' convex hulls, the depth measured; every other target
+    collides the surfaces (:func:`_as_seen`), whose depth costs a few ms a pair.
+    """
+    return 'mujoco' not in config.targets
+
+
+def overlaps_report(robot, meshes: Mapping[int, object], surfaces: bool = False):
     """
     Return the overlaps at rest of a robot, or the CollisionLibraryMissing saying why not.
 
@@ -171,7 +184,7 @@ def overlaps_report(robot, meshes: Mapping[int, object]):
 
     try:
         bodies, _ = build_bodies(robot, meshes)
-        return overlaps_at_rest(robot, bodies)
+        return overlaps_at_rest(robot, bodies, surfaces=surfaces)
     except CollisionLibraryMissing as exc:
         return exc
 
@@ -209,7 +222,7 @@ def _overlaps(ctx: CheckContext) -> Iterator[Finding]:
         answers = report.collect()  # type: ignore[union-attr]
         report = answers[0] if answers else None
     if report is None:
-        report = overlaps_report(ctx.robot, ctx.meshes)
+        report = overlaps_report(ctx.robot, ctx.meshes, surfaces_wanted(ctx.config))
     if isinstance(report, Exception):  # CollisionLibraryMissing
         LOG.info('%s: overlaps at rest are not checked', report)
         return
@@ -219,7 +232,8 @@ def _overlaps(ctx: CheckContext) -> Iterator[Finding]:
         by_target = engines_seeing(ctx, overlap.link1, overlap.link2)
         if severity_for(ctx.config.targets, by_target) is not None:
             seen[(overlap.link1, overlap.link2)] = by_target
-            kept.append(overlap)
+            kept.append(_as_seen(overlap))
+    kept.sort(key=lambda item: (-item.depth, item.link1, item.link2))  # (deepest first)
 
     models, second, kept = second_model_group(ctx, kept)
     if second:
@@ -1274,19 +1288,39 @@ def _worst_claims(seen_by: Sequence[Dict[str, Severity]]) -> Dict[str, Severity]
     return by_target
 
 
+def _as_seen(overlap: 'Overlap') -> 'Overlap':
+    """
+    Return the overlap with the depth the selected engines see.
+
+    The depth measured is between the parts' convex hulls, which MuJoCo collides. Where
+    MuJoCo is not among the targets (:func:`surfaces_wanted`), every engine left collides
+    the surfaces (MoveIt, Pinocchio, Gazebo): where their depth was measured
+    (:func:`.overlap._surface_depth`), it is the depth, and the hulls' is kept beside it
+    (Galaxea R1's fingers: 24.5 mm between hulls, surfaces touching: an info for a MoveIt
+    user, a warning for MuJoCo's).
+    """
+    if overlap.surface_depth is None or not overlap.surface_depth < overlap.depth:
+        return overlap
+    return replace(overlap, depth=overlap.surface_depth, hull_depth=overlap.depth)
+
+
 def _depth_text(ctx: CheckContext, overlap: 'Overlap') -> str:
     depth_m = overlap.depth
     depth_mm = depth_m * 1000.0
+    hulls = overlap.hull_depth
+    if hulls is not None:  # the surfaces' depth, the only one the targets see
+        from urdf_link_tools.collision.overlap import SURFACE_STEP
+        moved = f'about {fmt(depth_mm, 3)}' if depth_m > SURFACE_STEP else 'less than 0.1'
+        apart = (f'their surfaces part once moved {moved} mm apart; their convex hulls '
+                 f'overlap {fmt(hulls * 1000.0, 3)} mm')
+        return f'about {fmt(depth_mm, 3)} mm deep ({apart})' if depth_m >= TOUCHING else \
+            f'touching ({apart})'
     if depth_m >= TOUCHING:
         return f'about {fmt(depth_mm, 3)} mm deep' + (
             ' (between their convex hulls: the surfaces of a concave part may meet less '
             'deep)' if _not_convex(ctx, overlap) else '')
     return (f'touching (about {fmt(depth_mm, 3)} mm deep' if depth_mm >= 0.1 else
             'touching (less than 0.1 mm deep') + ', as the parts of a CAD assembly touch)'
-
-
-#: a closed mesh enclosing less than this share of its convex hull is concave
-CONVEX_SHARE = 0.95
 
 
 def _not_convex(ctx: CheckContext, overlap: 'Overlap') -> bool:
@@ -1306,9 +1340,7 @@ def _not_convex(ctx: CheckContext, overlap: 'Overlap') -> bool:
         info = ctx.mesh_for(element)
         if not isinstance(info, MeshInfo):
             continue
-        hull = info.hull_volume
-        if info.volume_source != 'mesh' or hull is None or \
-                not info.volume >= CONVEX_SHARE * hull:
+        if not info.convex:
             return True
     return False
 

@@ -37,16 +37,6 @@ from urdf_link_tools.targets import severity_for
 COLLIDING = ('moveit', 'gazebo', 'mujoco', 'pinocchio')
 #: A convex mesh warns only past this many times collision_face_limit (see docs/rules.md).
 CONVEX_FACTOR = 4
-#: Volume over hull volume from which a closed mesh counts as convex (CAD facets, rounding).
-CONVEX_SHARE = 0.95
-
-
-def _is_convex(mesh: MeshInfo) -> bool:
-    """Return True for a closed, valid mesh whose volume is (nearly) its convex hull's."""
-    if mesh.volume_source != 'mesh' or not mesh.volume > 0.0:
-        return False
-    hull = mesh.hull_volume
-    return hull is not None and hull > 0.0 and mesh.volume >= CONVEX_SHARE * hull
 
 
 def reused_visuals(ctx: CheckContext, link: Link) -> Dict[int, GeometryElement]:
@@ -93,7 +83,7 @@ def too_complex(ctx: CheckContext, link: Link, element: GeometryElement, result:
     limit = ctx.config.collision_face_limit
     if result.face_count <= limit:
         return
-    convex = _is_convex(result)
+    convex = result.convex
     severity = severity_for(ctx.config.targets, {
         target: Severity.INFO if convex and result.face_count <= CONVEX_FACTOR * limit
         else Severity.WARNING for target in COLLIDING})

@@ -74,6 +74,13 @@ class Overlap:
     point_in_link2: Tuple[float, float, float] = (0.0, 0.0, 0.0)
     #: True for a pair not tested: a mesh too big for a BVH (:data:`MAX_BVH_TRIANGLES`)
     untested: bool = False
+    #: how far (m) the surfaces move apart along the hulls' contact normal before they part,
+    #: for a pair with a mesh 1 mm deep or more between hulls (:func:`_surface_depth`); None
+    #: where not measured (primitives, whose hulls are their surfaces)
+    surface_depth: Optional[float] = None
+    #: set where ``depth`` was made the surfaces' (for engines colliding surfaces only): the
+    #: depth between the hulls
+    hull_depth: Optional[float] = None
 
 
 @record
@@ -336,7 +343,7 @@ def _hull(part) -> object:
 
 
 def _measure(scene: Scene, pose_row: np.ndarray, a: int, b: int, i: int,
-             j: int) -> Tuple[float, np.ndarray]:
+             j: int) -> Tuple[float, np.ndarray, Optional[np.ndarray]]:
     part_a, part_b = scene.bodies[a].parts[i], scene.bodies[b].parts[j]
     pose_a = pose_row[scene.slots[a]] @ part_a.transform
     pose_b = pose_row[scene.slots[b]] @ part_b.transform
@@ -370,11 +377,15 @@ def _sphere_in_cylinder(part_a, pose_a: np.ndarray, part_b,
 
 
 def _depth(coal, part_a, pose_a: np.ndarray, part_b,
-           pose_b: np.ndarray) -> Tuple[float, np.ndarray]:
-    """Return the depth and place of the contact of two placed parts' hulls (see _measure)."""
+           pose_b: np.ndarray) -> Tuple[float, np.ndarray, Optional[np.ndarray]]:
+    """
+    Return the depth, place and normal of the contact of two placed parts' hulls.
+
+    (See _measure.) The normal is coal's, None where there is no contact of the hulls.
+    """
     inside = _sphere_in_cylinder(part_a, pose_a, part_b, pose_b)
     if inside is not None:
-        return inside
+        return inside + (None,)
     request = coal.CollisionRequest(coal.CollisionRequestFlag.CONTACT, 1)
     result = coal.CollisionResult()
     hull_a, hull_b = _hull(part_a), _hull(part_b)
@@ -387,22 +398,109 @@ def _depth(coal, part_a, pose_a: np.ndarray, part_b,
     if hit and result.numContacts():
         contact = result.getContact(0)
         return abs(float(contact.penetration_depth)), \
-            frozen(np.array(contact.pos, dtype=float))
-    return 0.0, frozen((pose_a[:3, 3] + pose_b[:3, 3]) / 2.0)
+            frozen(np.array(contact.pos, dtype=float)), \
+            frozen(np.array(contact.normal, dtype=float))
+    return 0.0, frozen((pose_a[:3, 3] + pose_b[:3, 3]) / 2.0), None
 
 
-def overlaps_at_rest(robot, bodies: Mapping[str, Body], max_pairs: int = MAX_PAIRS) \
-        -> OverlapReport:
+#: hulls this deep or deeper (m) have their surfaces' depth measured (shallower is touching)
+SURFACE_FROM = 0.001
+#: the surfaces' depth is bisected to this (m), or this share of it, whichever is larger
+SURFACE_STEP = 0.0001
+SURFACE_SHARE = 0.05
+
+
+def _convex(part) -> bool:
+    """Return True for a primitive or a convex mesh: its hull is its surface."""
+    if part.mesh is None:
+        return True
+    try:
+        return bool(part.mesh.convex)
+    except Exception:  # noqa: B902 (a mesh that cannot be measured is not known convex)
+        return False
+
+
+def _surface_depth(scene: Scene, pose_row: np.ndarray, a: int, b: int, i: int, j: int,
+                   depth: float, normal: Optional[np.ndarray]) -> Optional[float]:
+    """
+    Return how far the second part moves before the surfaces part: their depth, roughly.
+
+    The depth between convex hulls is MuJoCo's (it collides hulls); MoveIt, Pinocchio and
+    Gazebo collide the surfaces, which for concave parts may only touch (Galaxea R1's
+    fingers: 24.5 mm between hulls, apart once opened by 1 mm). The second part is moved
+    along the hulls' normal and the first part's axes, each way, by shifts doubling from
+    0.1 mm up to the hulls' depth, on the meshes cropped once to where the parts can meet
+    over those moves; the first way they part is bisected (to 0.1 mm or 5 %). An upper
+    bound of the surfaces' penetration depth (another way may part them sooner). None for
+    convex parts (their hulls are their surfaces), without a normal, for a mesh too big, or
+    when no way parts them within the hulls' depth.
+    """
+    part_a, part_b = scene.bodies[a].parts[i], scene.bodies[b].parts[j]
+    if normal is None or not depth >= SURFACE_FROM or (_convex(part_a) and _convex(part_b)):
+        return None
+    coal = scene.coal
+    pose_a = pose_row[scene.slots[a]] @ part_a.transform
+    pose_b = pose_row[scene.slots[b]] @ part_b.transform
+    points_a, points_b = _placed(pose_a, part_a), _placed(pose_b, part_b)
+    reach = 2.0 * depth + CROP_PAD
+    low = np.maximum(points_a.min(axis=0), points_b.min(axis=0)) - reach
+    high = np.minimum(points_a.max(axis=0), points_b.max(axis=0)) + reach
+    try:
+        geometry_a = _cropped(coal, part_a, points_a, low, high)
+        geometry_b = _cropped(coal, part_b, points_b, low, high)
+    except _TooBig:
+        return None
+    if geometry_a is None or geometry_b is None:
+        return None
+    request, result = coal.CollisionRequest(), coal.CollisionResult()
+    place_a = coal_transform(coal, pose_a)
+
+    def meet(shift: float, direction: np.ndarray) -> bool:
+        moved = pose_b.copy()
+        moved[:3, 3] = pose_b[:3, 3] + shift * direction
+        result.clear()
+        return bool(coal.collide(geometry_a, place_a, geometry_b,
+                                 coal_transform(coal, moved), request, result))
+
+    # The hulls' way out need not be the surfaces' (a block on an L-shaped part's floor
+    # leaves the L's hull downwards, through the floor): the first part's axes are tried
+    # too, each way, at shifts doubling from 0.1 mm, then the first way out is bisected.
+    ways = [normal, -normal] + [sign * pose_a[:3, axis] for axis in range(3)
+                                for sign in (1.0, -1.0)]
+    apart = depth * (1.0 + SURFACE_SHARE) + SURFACE_STEP
+    shifts = [SURFACE_STEP, SURFACE_FROM]
+    while shifts[-1] < apart:
+        shifts.append(min(2.0 * shifts[-1], apart))
+    inside = 0.0
+    for outside in shifts:
+        way = next((way for way in ways if not meet(outside, way)), None)
+        if way is not None:
+            break
+        inside = outside
+    else:
+        return None  # no way out within the hulls' depth: theirs stays the measure
+    while outside - inside > max(SURFACE_STEP, SURFACE_SHARE * outside):
+        middle = (inside + outside) / 2.0
+        if meet(middle, way):
+            inside = middle
+        else:
+            outside = middle
+    return outside
+
+
+def overlaps_at_rest(robot, bodies: Mapping[str, Body], max_pairs: int = MAX_PAIRS,
+                     surfaces: bool = False) -> OverlapReport:
     """
     Return the pairs of non-adjacent links in collision at MoveIt's default state.
 
     :param robot: the model
     :param bodies: its collision bodies (:func:`~.bodies.build_bodies`)
     :param max_pairs: the most candidate pairs tested
+    :param surfaces: measure the surfaces' depth too (:attr:`Overlap.surface_depth`)
     :return: the overlaps, deepest first
     :raises CollisionLibraryMissing: when coal is not installed
     """
-    plan = OverlapPlan(robot, bodies, max_pairs)
+    plan = OverlapPlan(robot, bodies, max_pairs, surfaces)
     return plan.report(overlap for _, overlap in plan.test(range(len(plan.pairs))))
 
 
@@ -417,7 +515,11 @@ class OverlapPlan:
     of them, in any order.
     """
 
-    def __init__(self, robot, bodies: Mapping[str, Body], max_pairs: int = MAX_PAIRS) -> None:
+    def __init__(self, robot, bodies: Mapping[str, Body], max_pairs: int = MAX_PAIRS,
+                 surfaces: bool = False) -> None:
+        #: measure how deep the surfaces meet too, where the hulls meet 1 mm deep or more
+        #: (for engines that collide surfaces only: a few ms a pair)
+        self.surfaces = surfaces
         chain = Chain(robot)
         self.scene = Scene(chain, bodies)
         names = self.scene.names
@@ -452,7 +554,7 @@ class OverlapPlan:
                 continue
             measured = [(_measure(scene, pose_row, a, b, i, j), i, j)
                         for i, j in parts]
-            (depth, point), i, j = max(measured, key=lambda item: item[0][0])
+            (depth, point, normal), i, j = max(measured, key=lambda item: item[0][0])
             local = []
             for body in (a, b):
                 link_pose = pose_row[scene.slots[body]]
@@ -461,7 +563,8 @@ class OverlapPlan:
             yield number, Overlap(
                 names[a], names[b], scene.bodies[a].parts[i].label,
                 scene.bodies[b].parts[j].label, depth, tuple(float(v) for v in point),
-                local[0], local[1])
+                local[0], local[1], surface_depth=_surface_depth(
+                    scene, pose_row, a, b, i, j, depth, normal) if self.surfaces else None)
 
     def report(self, overlaps: Iterable[Overlap]) -> OverlapReport:
         """Return the report of the overlaps found among all the pairs, deepest first."""

@@ -48,13 +48,13 @@ QUEUED_MAX = 16_384
 _COUNT = struct.Struct('<I')
 
 
-def _plan(robot: Robot, meshes: Mapping[int, object]) -> 'OverlapPlan':
+def _plan(robot: Robot, meshes: Mapping[int, object], surfaces: bool) -> 'OverlapPlan':
     """Return the plan of pairs (the same in the child and here, made from the same data)."""
     from urdf_link_tools.collision.bodies import build_bodies
     from urdf_link_tools.collision.overlap import OverlapPlan
 
     bodies, _ = build_bodies(robot, meshes)
-    return OverlapPlan(robot, bodies)
+    return OverlapPlan(robot, bodies, surfaces=surfaces)
 
 
 def _claims(queue: int, count: int) -> Iterator[int]:
@@ -66,7 +66,7 @@ def _claims(queue: int, count: int) -> Iterator[int]:
 
 
 def _claim_and_test(robot: Robot, meshes: Mapping[int, object], queue: int, queued: int,
-                    told: int) -> Any:  # pragma: no cover (runs in the child)
+                    told: int, surfaces: bool) -> Any:  # pragma: no cover (in the child)
     """
     Test the pairs taken from the queue and those past it (in the child).
 
@@ -77,7 +77,7 @@ def _claim_and_test(robot: Robot, meshes: Mapping[int, object], queue: int, queu
     from urdf_link_tools.collision.bodies import CollisionLibraryMissing
     try:
         try:
-            plan = _plan(robot, meshes)
+            plan = _plan(robot, meshes, surfaces)
         except CollisionLibraryMissing as exc:
             return exc
         os.write(told, _COUNT.pack(len(plan.pairs)))
@@ -98,9 +98,10 @@ class SharedOverlaps:
     """
 
     def __init__(self, robot: Robot, meshes: Mapping[int, object], queue: int, told: int,
-                 child: elsewhere.Child) -> None:
+                 child: elsewhere.Child, surfaces: bool = False) -> None:
         self.robot = robot
         self.meshes = meshes
+        self.surfaces = surfaces
         self.child = child
         self._ends: List[int] = [queue, told]
         self._collected = False
@@ -125,7 +126,7 @@ class SharedOverlaps:
         if isinstance(theirs, Exception):  # CollisionLibraryMissing
             return [theirs]
         if theirs is None:  # it failed: the pairs it took are lost, so all are tested here
-            plan = plan if plan is not None else _plan(self.robot, self.meshes)
+            plan = plan if plan is not None else _plan(self.robot, self.meshes, self.surfaces)
             done = {number for number, _ in mine}
             mine += plan.test(number for number in range(len(plan.pairs))
                               if number not in done)
@@ -145,7 +146,7 @@ class SharedOverlaps:
         first = claim(queue)
         if first is None or first >= count:
             return None, []  # the child has taken every pair
-        plan = _plan(self.robot, self.meshes)
+        plan = _plan(self.robot, self.meshes, self.surfaces)
         return plan, list(plan.test(itertools.chain([first], _claims(queue, count))))
 
     def cancel(self) -> None:
@@ -165,12 +166,14 @@ def _close(descriptor: int) -> None:
         pass
 
 
-def start(robot: Robot, meshes: Mapping[int, object]) -> Optional[SharedOverlaps]:
+def start(robot: Robot, meshes: Mapping[int, object],
+          surfaces: bool = False) -> Optional[SharedOverlaps]:
     """
     Fork a child testing a robot's pairs at rest from a queue; None when it cannot start.
 
     :param robot: the model
     :param meshes: its loaded meshes (an analysis' ``meshes``)
+    :param surfaces: measure the surfaces' depth too (see :class:`.overlap.OverlapPlan`)
     """
     if not elsewhere.can_fork():
         return None
@@ -189,9 +192,11 @@ def start(robot: Robot, meshes: Mapping[int, object]) -> Optional[SharedOverlaps
     except OSError:
         _close(queues[0])
         return None
-    child = elsewhere.start(_claim_and_test, [(robot, meshes, queues[0], queued, told)])
+    child = elsewhere.start(_claim_and_test,
+                            [(robot, meshes, queues[0], queued, told, surfaces)])
     _close(told)  # the child's end: its exit closes the last copy (no count: it failed)
-    shared = SharedOverlaps(robot, meshes, queues[0], told_here, child)  # type: ignore
+    shared = SharedOverlaps(robot, meshes, queues[0], told_here, child,  # type: ignore
+                            surfaces)
     if child is None:
         shared._close()
         return None

@@ -52,6 +52,8 @@ from urdf_link_tools.meshes.solid import measure_solid, Solid, SolidCache
 from urdf_link_tools.records import record
 
 DEFAULT_CACHE_BYTES = 32_000_000
+#: volume over hull volume from which a closed mesh counts as convex (CAD facets, rounding)
+CONVEX_SHARE = 0.95
 #: problems are small; this only bounds a description naming millions of broken files
 _MAX_ENTRIES = 10_000
 
@@ -158,6 +160,14 @@ class MeshInfo:
         if unscaled is None:
             return None
         return unscaled * abs(float(np.prod(np.asarray(self.scale, dtype=float))))
+
+    @property
+    def convex(self) -> bool:
+        """Return True for a closed, valid mesh whose volume is (nearly) its convex hull's."""
+        if self.volume_source != 'mesh' or not self.volume > 0.0:
+            return False
+        hull = self.hull_volume
+        return hull is not None and hull > 0.0 and self.volume >= CONVEX_SHARE * hull
 
     @property
     def measure_problem(self) -> Optional[str]:
