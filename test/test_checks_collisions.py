@@ -801,3 +801,42 @@ def test_an_overlap_depth_between_hulls_says_so_for_a_concave_part(tmp_path, con
                   if f.rule == RULE and f.link == 'a']
     assert ('mm deep (between their convex hulls: the surfaces of a concave part may meet '
             'less deep)' in finding.message) == concave, finding.message
+
+
+def _screwed(tmp_path, count):
+    """Return a robot of ``count`` servos, each with a screw 4 mm deep in it (one choice)."""
+    from mesh_attacks import binary_stl, boxes
+    parts = [box_link('base', '0.01 0.01 0.01', '0 0 -1')]
+    for index in 'abcd'[:count]:  # (numbered names are copies: test_checks_mirrors.py)
+        # The same servo, its file turned a quarter turn every other time (as a CAD export
+        # writes each copy of a part), the same screw cylinder.
+        size = (0.03, 0.02, 0.01) if index in 'bd' else (0.02, 0.03, 0.01)
+        path = binary_stl(tmp_path / f'servo_{index}.stl', *boxes(
+            [((-size[0] / 2, -size[1] / 2, 0.0), (size[0] / 2, size[1] / 2, size[2]))]))
+        parts += [f'<link name="servo_{index}"><collision><geometry><mesh filename='
+                  f'"file://{path}"/></geometry></collision></link>',
+                  f'<link name="screw_{index}"><collision><origin xyz="0 0 0.011"/><geometry>'
+                  '<cylinder radius="0.0015" length="0.01"/></geometry></collision></link>',
+                  joint(f'js{index}', 'revolute', 'base', f'servo_{index}', f'{ord(index)} 0 0'),
+                  joint(f'jc{index}', 'revolute', 'base', f'screw_{index}', f'{ord(index)} 0 0')]
+    return robot('screwed', *parts)
+
+
+def test_the_same_two_parts_overlapping_alike_are_one_finding(tmp_path):
+    # Petoi Bittle's CAD screws, each a link, sit 4.3 mm deep in the servos of the next
+    # links: 9 pairs of one screw and one servo (each servo's file tessellated and turned its
+    # own way) were 9 warnings of one design choice.
+    (finding,) = [f for f in analyze(parse_urdf_string(_screwed(tmp_path, 3)),
+                                     CheckConfig()).findings
+                  if f.rule == 'collision-overlap-at-rest']
+    assert finding.message.startswith('3 pairs of links overlap alike at rest (screw_a and '
+                                      'servo_a, screw_b and servo_b, screw_c and servo_c): in '
+                                      'each, the same two parts (a cylinder of 0.0015 x 0.01 m '
+                                      'and a mesh enclosing 6 cm^3) as deep'), finding.message
+    assert set(finding.links) == {f'{kind}_{index}' for kind in ('screw', 'servo')
+                                  for index in 'abc'}
+    assert float(dict(finding.values)['depth_mm']) == pytest.approx(4.0, abs=0.01)
+    # Two are two findings; a quadruped's legs are one by their names (test_checks_mirrors).
+    found = [f for f in analyze(parse_urdf_string(_screwed(tmp_path, 2)),
+                                CheckConfig()).findings if f.rule == 'collision-overlap-at-rest']
+    assert len(found) == 2 and not any('alike' in f.message for f in found)

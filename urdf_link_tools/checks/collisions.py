@@ -48,11 +48,13 @@ from typing import (Dict, FrozenSet, Iterable, Iterator, List, Mapping, NamedTup
                     Sequence, Set, Tuple, TYPE_CHECKING)
 
 from urdf_link_tools.checks.base import CheckContext, fmt, fmt_vector, Rule
-from urdf_link_tools.checks.mirrors import COPY_KEY, numbered_forms, REPEATED_KEY, TOLERANCE
+from urdf_link_tools.checks.mirrors import (COPY_KEY, fore_aft_names, mirror_names,
+                                            numbered_forms, REPEATED_KEY, TOLERANCE)
 from urdf_link_tools.checks.model_wide import listed
 from urdf_link_tools.checks.names import NameSuggester
 from urdf_link_tools.findings import Finding, Severity
-from urdf_link_tools.geometry import origin_to_matrix, transform_bounds, union_bounds
+from urdf_link_tools.geometry import (geometry_values, origin_to_matrix, transform_bounds,
+                                      union_bounds)
 from urdf_link_tools.meshes import MeshInfo
 from urdf_link_tools.model import Mesh
 from urdf_link_tools.targets import named, severity_for, TARGETS
@@ -288,6 +290,10 @@ def _overlaps(ctx: CheckContext) -> Iterator[Finding]:
     for link_name, joints, group in against:
         yield _against_telescope_finding(ctx, link_name, joints, group,
                                          [seen[(item.link1, item.link2)] for item in group])
+    alike, single = alike_groups(ctx, single)
+    for parts, group in alike:
+        yield _alike_finding(ctx, parts, group,
+                             [seen[(item.link1, item.link2)] for item in group])
     for overlap in single:
         yield _pair_finding(ctx, overlap, seen[(overlap.link1, overlap.link2)])
     if report.untested:
@@ -865,6 +871,118 @@ def repeated_groups(ctx: CheckContext, overlaps: Sequence['Overlap']) \
     place = {link.name: index for index, link in enumerate(ctx.robot.links)}
     groups.sort(key=lambda entry: (place.get(entry[0], len(place)), entry[1]))
     return groups, _untaken(overlaps, (item for _, _, group in groups for item in group))
+
+
+#: pairs of the same two parts overlapping alike that are one choice (:func:`alike_groups`)
+ALIKE_MIN = 3
+
+
+def _part_shape(ctx: CheckContext, link_name: str, label: str) -> Optional[Tuple[object, ...]]:
+    """
+    Return what makes two collision parts the same part, in any place: None if unknown.
+
+    A mesh: its volume and principal moments, which no placement in its file changes (a CAD
+    export writes each copy of a part to a file of its own, tessellated its own way and
+    turned its own way: Bittle's screws, 14,924 to 15,022 triangles; its servos, two ways
+    round); a primitive: its kind and sizes.
+    """
+    link = ctx.robot.link(link_name)
+    element = next((item for item in link.collisions if item.label == label),
+                   None) if link is not None else None
+    if element is None or element.geometry is None:
+        return None
+    if isinstance(element.geometry, Mesh):
+        info = ctx.mesh_for(element)
+        if not isinstance(info, MeshInfo) or not info.volume > 0.0:
+            return None
+        import numpy as np  # (as the rule's other work: only when it runs)
+        moments = np.linalg.eigvalsh(np.asarray(info.unit_inertia, dtype=float))
+        return ('mesh', info.volume) + tuple(float(value) for value in moments)
+    return (type(element.geometry).__name__,) + tuple(geometry_values(element.geometry))
+
+
+def _same_part(first: Tuple[object, ...], second: Tuple[object, ...]) -> bool:
+    """Return True for two parts of one kind whose numbers agree within TOLERANCE."""
+    return first[0] == second[0] and len(first) == len(second) and all(
+        math.isclose(a, b, rel_tol=TOLERANCE, abs_tol=1e-12)  # type: ignore[arg-type]
+        for a, b in zip(first[1:], second[1:]))
+
+
+def alike_groups(ctx: CheckContext, overlaps: Sequence['Overlap']) \
+        -> Tuple[List[Tuple[Tuple[object, ...], List['Overlap']]], List['Overlap']]:
+    """
+    Return the overlaps of the same two parts placed alike (:data:`ALIKE_MIN` or more).
+
+    Petoi Bittle's CAD screws, each a link of its own, sit in the threaded holes of the
+    servos of the next links: 9 pairs of one screw and one servo, each 4.3 mm deep, were 9
+    findings of one design choice. Pairs whose parts are the same two shapes (in either
+    order, :func:`_same_part`) and as deep (within :data:`.mirrors.TOLERANCE`) are one.
+
+    :param overlaps: the overlaps, deepest first
+    :return: ([(the two parts' shapes, their pairs, deepest first)], the pairs left)
+    """
+    groups: List[Tuple[Tuple[object, ...], List['Overlap']]] = []
+    for item in overlaps:
+        first = _part_shape(ctx, item.link1, item.element1)
+        second = _part_shape(ctx, item.link2, item.element2)
+        if first is None or second is None or not item.depth > 0.0:
+            continue
+        for (one, other), members in groups:
+            if math.isclose(item.depth, members[0].depth, rel_tol=TOLERANCE) and (
+                    (_same_part(first, one) and _same_part(second, other))
+                    or (_same_part(first, other) and _same_part(second, one))):
+                members.append(item)
+                break
+        else:
+            groups.append(((first, second), [item]))
+    groups = [(parts, members) for parts, members in groups if len(members) >= ALIKE_MIN
+              and not _mirror_images(members)]
+    return groups, _untaken(overlaps, (item for _, group in groups for item in group))
+
+
+def _mirror_images(members: Sequence['Overlap']) -> bool:
+    """
+    Return True when every pair has a counterpart by name among the others.
+
+    Its mirror, its fore-aft counterpart or a numbered copy: those are merged by name, and
+    said so (a quadruped's four thighs in their shoulders: "its mirror link ... its fore-aft
+    counterparts ..."; Vision 60's hip0 and toe0 to hip3 and toe3), not as parts alike.
+    """
+    pairs = {frozenset((item.link1, item.link2)) for item in members}
+    forms = [frozenset(_DIGITS.sub('#', name) for name in pair) for pair in pairs]
+    if all(_DIGITS.search(name) for pair in pairs for name in pair) and \
+            all(forms.count(form) > 1 for form in forms):
+        return True
+
+    def counterparts(pair: FrozenSet[str]) -> Iterator[FrozenSet[str]]:
+        for names_of in (mirror_names, fore_aft_names):
+            candidates = [names_of(name) or [name] for name in sorted(pair)]
+            yield from (frozenset((a, b)) for a in candidates[0] for b in candidates[1])
+
+    return all(any(other != pair and other in pairs for other in counterparts(pair))
+               for pair in pairs)
+
+
+def _alike_finding(ctx: CheckContext, parts: Tuple[object, ...], group: List['Overlap'],
+                   seen_by: Sequence[Dict[str, Severity]]) -> Finding:
+    """One finding for the same two parts overlapping alike (:func:`_pair_list_finding`)."""
+    def shape(part: Tuple[object, ...]) -> str:
+        if part[0] == 'mesh':
+            return f'a mesh enclosing {fmt(float(part[1]) * 1e6, 3)} cm^3'  # type: ignore
+        return f'a {str(part[0]).lower()} of {" x ".join(fmt(value) for value in part[1:])} m'
+
+    def describe(pairs: List[Tuple[str, str]], links: Tuple[str, ...]) -> str:
+        return (f'{len(pairs)} pairs of links overlap alike at rest '
+                f'({listed(tuple(f"{a} and {b}" for a, b in pairs))}): in each, the same two '
+                f'parts ({shape(parts[0])} and {shape(parts[1])}) as deep: one choice, a part '
+                'seated in another as the CAD assembly places it (a screw in its threaded '
+                'hole, a pin in its bore)')
+
+    return _pair_list_finding(
+        ctx, group, seen_by, frozenset(), describe,
+        'if the parts are meant to sit so, ',
+        '; otherwise shrink the collision geometry of one of them in each pair (small parts '
+        'such as screws need none)', ())
 
 
 class Copy(NamedTuple):
