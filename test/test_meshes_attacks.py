@@ -216,6 +216,19 @@ def test_dae_document_types_are_refused_in_any_encoding(tmp_path, encoding):
     assert SECRET not in json.dumps(findings)
 
 
+def test_a_dae_document_type_after_a_long_comment_is_refused(tmp_path):
+    # The prolog is parsed in chunks of 8 kB, up to the first element: a document type
+    # declared past the first chunks (after a 40 kB comment) is still the parser's to see.
+    long = '<!-- ' + 'x' * 40_000 + ' -->\n'
+    refused = mesh_attacks.triangle_dae(tmp_path / 'late.dae', long + LAUGHS, '&i;')
+    plain = mesh_attacks.triangle_dae(tmp_path / 'plain.dae', long)
+    findings = _check(tmp_path, [(f'file://{refused}', (1, 1, 1)),
+                                 (f'file://{plain}', (1, 1, 1))])
+    messages = _messages(findings, 'mesh-unreadable')
+    assert len(messages) == 1 and 'late.dae' in messages[0] and \
+        'declares a document type' in messages[0], findings
+
+
 def test_dae_in_utf16_is_read_and_budgeted_as_in_utf8(tmp_path):
     # The unit, the instancing count and the materials are byte scans: a UTF-16 file is
     # re-encoded from its parsed tree first. Before, a UTF-16 instancing bomb that the

@@ -79,6 +79,29 @@ class _Prolog(Exception):
         self.doctype = doctype
 
 
+#: the prolog is fed to the parser this many bytes at a time: it stops at the first element,
+#: seldom past the first chunk, instead of reading the whole file (0.1 ms a file, iCub's 56)
+_PROLOG_CHUNK = 8192
+
+
+def _parse_prolog(data: bytes) -> None:
+    """
+    Parse a file up to its DOCTYPE or first element (:class:`_Prolog`), or raise.
+
+    Fed in chunks where the first one holds no NUL byte (UTF-8 and ASCII files: nearly
+    all); a UTF-16 or UTF-32 file is parsed whole, as libxml2's push parser does not decode
+    UTF-32 (the file was refused either way, with another reason).
+    """
+    parser = etree.XMLParser(target=_PrologTarget(), resolve_entities=False, no_network=True,
+                             load_dtd=False, huge_tree=False)
+    if b'\0' in data[:_PROLOG_CHUNK]:
+        etree.fromstring(data, parser)
+        return
+    for start in range(0, len(data), _PROLOG_CHUNK):
+        parser.feed(data[start:start + _PROLOG_CHUNK])
+    parser.close()
+
+
 class _PrologTarget:
     """A parser target that stops at whichever comes first: a DOCTYPE or an element."""
 
@@ -121,9 +144,7 @@ def screen(data: bytes) -> Union[Screened, str]:
     if start and data.startswith(b'<?xml', start):
         data = data[start:]
     try:
-        etree.fromstring(data, etree.XMLParser(
-            target=_PrologTarget(), resolve_entities=False, no_network=True, load_dtd=False,
-            huge_tree=False))
+        _parse_prolog(data)
         return 'holds no XML element'  # not reached: libxml2 reports an empty document
     except _Prolog as stop:
         if stop.doctype:
