@@ -692,3 +692,28 @@ def test_a_fix_names_a_yaml_file_once_for_the_values_it_gives(tmp_path):
     arm = by_rule_and_link(report)[('inertia-triangle-inequality', 'arm')]
     assert '; the xacro computes ixx, ixy, ixz, iyy, iyz, izz (from inertia.yaml:2-6, 8): ' \
         'change those expressions or values' in arm['suggestion'], (arm['suggestion'], err)
+
+
+def test_a_duplicate_made_by_another_call_of_the_macro_names_that_call(tmp_path):
+    # SICK's example: two scanner macros called with name="laser". Both links are made on
+    # one line of the macro, so "first on line 5" named the finding's own line; the first
+    # call was never named, and the two joints naming the link read alike.
+    path = tmp_path / 'two.urdf.xacro'
+    path.write_text(
+        '<robot name="two" xmlns:xacro="http://ros.org/wiki/xacro">\n'
+        '  <xacro:macro name="scanner" params="name">\n'
+        '    <link name="${name}_mount"/>\n'
+        '    <joint name="${name}_joint" type="fixed">\n'
+        '      <parent link="${name}_mount"/><child link="${name}"/></joint>\n'
+        '    <link name="${name}"/>\n'
+        '  </xacro:macro>\n'
+        '  <xacro:scanner name="laser"/>\n'
+        '  <xacro:scanner name="laser"/>\n'
+        '</robot>\n')
+    report, _ = check(str(path), '--fail-on', 'never')
+    messages = {f['message'] for f in report['findings'] if f['rule'] == 'link-duplicate-name'}
+    assert "the link name 'laser_mount' is used again (first on line 3, from the call of " \
+        "'scanner' at line 8); URDF readers refuse the file" in messages, messages
+    assert any("is used again (first on line 6, from the call of 'scanner' at line 8) and "
+               "'laser_joint' (line 4), 'laser_joint' (line 4) name it as their child"
+               in message for message in messages), messages

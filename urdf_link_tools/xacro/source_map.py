@@ -127,13 +127,16 @@ _DOCUMENT_LINE = re.compile(r'(\(|\bon )line (\d+)\)')
 
 
 def _lines_mapped(text: Optional[str], source_map: SourceMap, file: Optional[str],
-                  base: Optional[str]) -> Optional[str]:
+                  base: Optional[str], own: Optional[SourceLocation] = None) -> Optional[str]:
     """
     Return a message with the lines of the expansion it names made the source's.
 
     A finding's own line is mapped; lines its message names (a link's second parent joint,
     the first of two repeated elements) were the expansion's: 'line 40' of a 22-line file.
-    Each becomes the line in the finding's file, or FILE:LINE in another (a macro's).
+    Each becomes the line in the finding's file, or FILE:LINE in another (a macro's). The
+    first of two on the finding's own line (``own``), made by another call of a macro, names
+    that call: a macro called twice with one name (SICK's two scanners named 'laser') made
+    both duplicates on one line, and "first on line 5" named the finding's own.
     """
     if not text or 'line ' not in text:
         return text
@@ -144,8 +147,28 @@ def _lines_mapped(text: Optional[str], source_map: SourceMap, file: Optional[str
             return match.group(0)
         shown = _shown(where.file, base)
         place = f'line {where.line}' if shown == file else f'{shown}:{where.line}'
+        # "first on line 5" when the finding is on line 5: made there by another call
+        call = _other_call(where.macro_stack, own.macro_stack) if own is not None and \
+            match.group(1) == 'on ' and (where.file, where.line) == (own.file, own.line) \
+            else None
+        if call is not None:
+            site = _shown(call.file, base)
+            place += (f", from the call of '{call.name}' at "
+                      + (f'line {call.line}' if site == file else f'{site}:{call.line}'))
         return f'{match.group(1)}{place})'
     return _DOCUMENT_LINE.sub(mapped, text)
+
+
+def _other_call(stack: Tuple[MacroCall, ...],
+                own: Tuple[MacroCall, ...]) -> Optional[MacroCall]:
+    """Return the innermost call of ``stack`` made elsewhere than ``own``'s, None if none."""
+    if not stack or stack == own:
+        return None
+    for depth, call in enumerate(stack):
+        other = own[depth] if depth < len(own) else None
+        if other is None or (call.file, call.line) != (other.file, other.line):
+            return call
+    return None
 
 
 def locate_findings(findings: Iterable[Finding], source: Optional[str],
@@ -178,6 +201,6 @@ def locate_findings(findings: Iterable[Finding], source: Optional[str],
         file = _shown(where.file, base)
         located.append(replace(
             finding, file=file, line=where.line, macro_stack=stack, value_source=value_source,
-            message=_lines_mapped(finding.message, source_map, file, base),
-            suggestion=_lines_mapped(finding.suggestion, source_map, file, base)))
+            message=_lines_mapped(finding.message, source_map, file, base, where),
+            suggestion=_lines_mapped(finding.suggestion, source_map, file, base, where)))
     return tuple(located)
