@@ -717,3 +717,27 @@ def test_a_duplicate_made_by_another_call_of_the_macro_names_that_call(tmp_path)
     assert any("is used again (first on line 6, from the call of 'scanner' at line 8) and "
                "'laser_joint' (line 4), 'laser_joint' (line 4) name it as their child"
                in message for message in messages), messages
+
+
+def test_a_number_given_to_xacro_attribute_is_an_error_at_its_line(tmp_path):
+    # <xacro:attribute name="value" value="${m}"/> with m a number: xacro 2.1.1 stops with a
+    # traceback (minidom cannot write a float); the error had no line and read "argument of
+    # type 'float' is not iterable". A false one is written '' as xacro writes it.
+    path = tmp_path / 'r.urdf.xacro'
+    template = ('<robot name="r" xmlns:xacro="http://www.ros.org/wiki/xacro">\n'
+                '  <xacro:property name="m" value="{value}"/>\n'
+                '  <link name="a"><inertial>\n'
+                '    <mass><xacro:attribute name="value" value="${{m}}"/></mass>\n'
+                '    <inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/>\n'
+                '  </inertial></link>\n</robot>\n')
+    path.write_text(template.format(value='2.5'))
+    result = subprocess.run([sys.executable, '-m', 'urdf_link_tools.cli', 'check', str(path)],
+                            cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert result.returncode == 3, result
+    assert '<xacro:attribute name="value"> gives a float (2.5), not text' in result.stderr
+    assert 'value="${str(...)}"' in result.stderr and f'{path}:4)' in result.stderr, \
+        result.stderr
+    path.write_text(template.format(value='0'))
+    report, _ = check(str(path), '--emit-urdf', str(tmp_path / 'out.urdf'), '--fail-on',
+                      'never')
+    assert '<mass value=""/>' in (tmp_path / 'out.urdf').read_text()

@@ -289,6 +289,22 @@ def _install_safety(xacro: Any, substitution_args: Any, state: State) -> None:
         return result
 
     xacro.eval_text = eval_text
+    original_set_attribute = minidom.Element.setAttribute
+
+    def set_attribute(element: Any, name: str, value: Any) -> None:
+        # Only <xacro:attribute> sets a value that is not text (xacro's other attributes go
+        # through str()): xacro 2.1.1 then writes '' for a false one and stops with a
+        # traceback at the end for any other (minidom has no replace() on a float).
+        if not isinstance(value, str):
+            if value:
+                raise xacro.XacroException(
+                    f'<xacro:attribute name="{name}"> gives a {type(value).__name__} '
+                    f'({str(value)[:40]}), not text: xacro 2.1.1 cannot write it (it stops '
+                    'with a traceback); write value="${str(...)}"')
+            value = ''
+        original_set_attribute(element, name, value)
+
+    minidom.Element.setAttribute = set_attribute
 
     def parse(inp: Any, filename: Optional[str] = None) -> Any:
         if inp is not None:
