@@ -283,6 +283,26 @@ def test_a_macro_called_before_its_definition_names_both_lines(tmp_path):
         f'read (did you mean finger?) (in {top}:3)'), said
 
 
+def test_a_macro_of_a_namespaced_include_called_without_its_namespace_says_so(tmp_path):
+    # <xacro:include filename="inc/m.xacro" ns="m"/> above <xacro:part/>: the macro is
+    # m.part. "it is defined later ... move the definition above the first call" sent the
+    # user to move an include that was already above the call.
+    (tmp_path / 'inc').mkdir()
+    write(tmp_path / 'inc' / 'm.xacro', f'<robot {XACRO_NS}>',
+          '  <xacro:macro name="part" params="name"><link name="${name}"/></xacro:macro>',
+          '</robot>')
+    top = write(tmp_path / 'robot.urdf.xacro',
+                f'<robot {XACRO_NS} name="b">',
+                '  <xacro:include filename="inc/m.xacro" ns="m"/>',
+                '  <xacro:part name="a"/>',
+                '</robot>')
+    said = refused(top)
+    assert said.endswith(
+        f'xacro: unknown macro name: xacro:part: it is defined at {tmp_path}/inc/m.xacro:2, '
+        'in a file included with ns="m": call it <xacro:m.part ...>, or include the file '
+        f'without ns (in {top}:3)'), said
+
+
 def test_load_yaml_of_an_empty_argument_reached_another_way_names_the_candidates(tmp_path):
     # ur_description's ur.xacro: joint_limit_params and three more default to "", passed
     # through a macro parameter: "given an empty file name" said nothing of which.

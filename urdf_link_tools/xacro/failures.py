@@ -255,11 +255,32 @@ def _unknown_macro_hint(state: 'State', name: str) -> str:
         source = state.tracer.source()
         where = f'at line {line}' if source is not None and source[0] == file \
             else f'at {file}:{line}'
+        namespace = _include_namespace(state, file)
+        if namespace is not None:
+            # (its macros are m.part, not part: the include is not what is late)
+            return (f': it is defined {where}, in a file included with ns="{namespace}": '
+                    f'call it <xacro:{namespace}.{name} ...>, or include the file without ns')
         return (f': it is defined later, {where}: xacro 2 expands in order, so move the '
                 'definition (or its <xacro:include>) above the first call')
     close = difflib.get_close_matches(name, sorted(defined), n=1, cutoff=0.75)
     return (f': no <xacro:macro name="{name}"> in the files read'
             + (f' (did you mean {close[0]}?)' if close else ''))
+
+
+_INCLUDE = re.compile(r'<xacro:include\b([^>]*)>')
+_ATTRIBUTE = re.compile(r'\b(filename|ns)\s*=\s*("[^"]*"|\'[^\']*\')')
+
+
+def _include_namespace(state: 'State', file: str) -> Optional[str]:
+    """Return the ns="..." of an include of this file (by its name) in the files read."""
+    import xacro
+    name = os.path.basename(file)
+    for text in texts(state, list(dict.fromkeys([state.input] + list(xacro.all_includes or ())))):
+        for match in _INCLUDE.finditer(text):
+            values = {key: value[1:-1] for key, value in _ATTRIBUTE.findall(match.group(1))}
+            if values.get('ns') and os.path.basename(values.get('filename', '')) == name:
+                return values['ns']
+    return None
 
 
 _CONDITION = re.compile(r'<xacro:(if|unless)\b([^>]*?)(/?)>|</xacro:(?:if|unless)\s*>')
