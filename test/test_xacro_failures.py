@@ -303,6 +303,21 @@ def test_a_macro_of_a_namespaced_include_called_without_its_namespace_says_so(tm
         f'without ns (in {top}:3)'), said
 
 
+def test_a_control_character_an_expression_gives_is_said_at_its_element(tmp_path):
+    # ${'cam\x0c'} as a link name: xacro writes it as it is, and the parse of the expansion
+    # failed at "line 10" of a 5-line file with "is the file complete?".
+    top = write(tmp_path / 'robot.urdf.xacro',
+                f'<robot {XACRO_NS} name="c">',
+                """  <xacro:property name="label" value="${'cam\\x0c'}"/>""",
+                '  <link name="base_link"/>',
+                '  <link name="${label}"/>',
+                '</robot>')
+    said = refused(top)
+    assert f'the attribute name of <link> at {top}:4 holds the control character U+000C' \
+        in said, said
+    assert 'line 10' not in said and 'is the file complete' not in said, said
+
+
 def test_load_yaml_of_an_empty_argument_reached_another_way_names_the_candidates(tmp_path):
     # ur_description's ur.xacro: joint_limit_params and three more default to "", passed
     # through a macro parameter: "given an empty file name" said nothing of which.

@@ -410,6 +410,18 @@ def expand(request: Dict[str, Any], out_dir: str) -> Dict[str, Any]:
         failure.setdefault('place', failures.place(state))
         failure['optenv_defaults'] = list(state.optenv_defaults)
         return failure
+    invalid = tracer.invalid_text(elements)
+    if invalid is not None:
+        element, where, character = invalid
+        source = getattr(element, '_ult_src', None)
+        at = f' at {source[0]}:{source[1]}' if source is not None else ''
+        failure = failures.failed(
+            'xml', f'the expansion is not XML: {where}{at} holds the control character '
+            f'U+{ord(character):04X}, which XML cannot hold: an expression there, or a '
+            'property it uses, gave it (xacro writes it as it is, and URDF readers refuse the '
+            'result): remove it')
+        failure['place'] = [str(source[0]), int(source[1])] if source is not None else None
+        return failure
     unknown = failures.unknown_arguments(state, list(request.get('mappings', {})))
     if state.pending():
         failure = failures.missing_inputs(state)

@@ -252,6 +252,26 @@ def _tidy(elements: List[Any]) -> None:
 _XML_INVALID = re.compile('[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]')
 
 
+def invalid_text(elements: List[Any]) -> Optional[Tuple[Any, str, str]]:
+    r"""
+    Return the first element holding a character XML cannot: (element, where, character).
+
+    xacro writes what an expression gives as it is (``${'cam\x0c'}``): the expansion is
+    then no XML, and its parse failed at a line of the expansion, not of the source.
+    """
+    for element in elements:
+        for name, value in element.attributes.items():
+            found = _XML_INVALID.search(value)
+            if found:
+                return element, f'the attribute {name} of <{element.tagName}>', found.group(0)
+        for child in element.childNodes:
+            if child.nodeType in (child.TEXT_NODE, child.CDATA_SECTION_NODE):
+                found = _XML_INVALID.search(child.data)
+                if found:
+                    return element, f'the text of <{element.tagName}>', found.group(0)
+    return None
+
+
 def _start_lines(text: bytes) -> List[int]:
     lines: List[int] = []
     parser = xml.parsers.expat.ParserCreate()
