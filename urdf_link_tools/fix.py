@@ -35,7 +35,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 from urdf_link_tools.analysis import Analysis
 from urdf_link_tools.errors import UrdfInputError
-from urdf_link_tools.findings import Finding, INERTIA_NAMES
+from urdf_link_tools.findings import Finding, INERTIA_NAMES, MacroCall
 from urdf_link_tools.parser import parse_xml
 from urdf_link_tools.read_policy import inside
 from urdf_link_tools.records import record
@@ -105,12 +105,12 @@ def choose_fixes(analysis: Analysis) -> Dict[str, Finding]:
     return chosen
 
 
-def _start_tags(data: bytes) -> List[Tuple[int, int]]:
-    """Return (start, end) byte spans of every <inertia ...> start tag outside markup."""
+def _start_tags(data: bytes, tag: 're.Pattern[bytes]' = _TAG) -> List[Tuple[int, int]]:
+    """Return the byte spans of the <inertia> (or ``tag``) start tags outside markup."""
     spans: List[Tuple[int, int]] = []
     skipped = [(m.start(), m.end()) for m in _SKIP.finditer(data)]
     index = 0
-    for match in _TAG.finditer(data):
+    for match in tag.finditer(data):
         start = match.start()
         while index < len(skipped) and skipped[index][1] <= start:
             index += 1
@@ -120,7 +120,8 @@ def _start_tags(data: bytes) -> List[Tuple[int, int]]:
         while True:
             end = _END.search(data, position)
             if end is None:
-                raise UrdfInputError('an <inertia> tag is not closed', line=_line(data, start))
+                raise UrdfInputError(f'a <{match.group(0)[1:].decode("utf-8", "replace")}> tag '
+                                     'is not closed', line=_line(data, start))
             if end.group(0) in (b'>', b'/>'):
                 spans.append((start, end.end()))
                 break
@@ -239,10 +240,11 @@ class SourceFix:
     links: Tuple[str, ...] = ()
 
 
-def _attribute_spans(data: bytes, start: int, end: int) -> Dict[str, Tuple[int, int]]:
+def _attribute_spans(data: bytes, start: int, end: int,
+                     names: Sequence[str] = INERTIA_NAMES) -> Dict[str, Tuple[int, int]]:
     spans = {}
     tag = data[start:end]
-    for name in INERTIA_NAMES:
+    for name in names:
         found = re.search(rb'(?<![\w:.-])' + name.encode() + rb'\s*=\s*("[^"]*"|\'[^\']*\')',
                           tag)
         if found is not None:
@@ -257,23 +259,63 @@ class _InertiaTags:
         self._data: Dict[str, bytes] = {}
         self._lines: Dict[str, Dict[int, List[Tuple[int, int]]]] = {}
 
-    def on_line(self, path: str, line: int) -> Tuple[bytes, List[Tuple[int, int]]]:
+    def on_line(self, path: str, line: int, tag: str = 'inertia'
+                ) -> Tuple[bytes, List[Tuple[int, int]]]:
         """
-        Return a file's bytes and the spans of the ``<inertia>`` start tags on one line.
+        Return a file's bytes and the spans of the ``<inertia>`` (or ``tag``) start tags on a line.
 
         :raises OSError: when the file cannot be read
-        :raises UrdfInputError: when an ``<inertia>`` tag in it is not closed
+        :raises UrdfInputError: when such a tag in it is not closed
         """
         if path not in self._data:
             with open(path, 'rb') as stream:
                 self._data[path] = stream.read()
         data = self._data[path]
-        if path not in self._lines:
+        key = f'{tag}\0{path}'
+        if key not in self._lines:
             by_line: Dict[int, List[Tuple[int, int]]] = {}
-            for span in _start_tags(data):
+            pattern = _TAG if tag == 'inertia' else \
+                re.compile(b'<' + re.escape(tag.encode()) + rb'(?=[\s/>])')
+            for span in _start_tags(data, pattern):
                 by_line.setdefault(_line(data, span[0], lone_cr=True), []).append(span)
-            self._lines[path] = by_line
-        return data, self._lines[path].get(line, [])
+            self._lines[key] = by_line
+        return data, self._lines[key].get(line, [])
+
+
+#: an attribute that is one macro parameter: ixx="${ixx}"
+_PARAMETER = re.compile(r'\s*\$\{\s*([A-Za-z_]\w*)\s*\}\s*')
+
+
+def _passed_literal(tags: _InertiaTags, text: str, stack: Sequence[MacroCall]
+                    ) -> Optional[Tuple[str, int, Tuple[int, int], str]]:
+    """
+    Follow ``${param}`` through the macro calls to the number a call passes, if it does.
+
+    The usual way a xacro description gives each link its own tensor: a macro whose
+    ``<inertia ixx="${ixx}" .../>`` serves every call, and calls that pass the numbers
+    (``<xacro:seg name="elbow" ixx="0.0001" .../>``). Innermost call first, as far as the
+    value is passed on as ``${param}``.
+
+    :return: (the call's file, its line, the span of the number, the number), or None (an
+        expression, a macro parameter's default, a call not found on its line)
+    """
+    for call in stack:
+        found = _PARAMETER.fullmatch(text)
+        if found is None:
+            return None
+        try:
+            data, spans = tags.on_line(call.file, call.line, f'xacro:{call.name}')
+        except (OSError, UrdfInputError):
+            return None
+        if len(spans) != 1:
+            return None
+        span = _attribute_spans(data, *spans[0], (found.group(1),)).get(found.group(1))
+        if span is None:
+            return None  # not passed: the parameter's default
+        text = data[span[0]:span[1]].decode('utf-8', 'replace')
+        if _NUMBER.fullmatch(text):
+            return call.file, call.line, span, text
+    return None
 
 
 def plan_xacro_fixes(analysis: Analysis, source_map, display=lambda path: path
@@ -299,8 +341,10 @@ def plan_xacro_fixes(analysis: Analysis, source_map, display=lambda path: path
         if link.inertial is not None:
             place = source_map.locate(link.inertial.inertia.line)
             if place is not None:
-                instances[(place.file, place.line)] = instances.get(
-                    (place.file, place.line), 0) + 1
+                # the tag, and each macro call on the way to it (a number a call passes)
+                for at in dict.fromkeys([(place.file, place.line)] + [
+                        (call.file, call.line) for call in place.macro_stack]):
+                    instances[at] = instances.get(at, 0) + 1
     edits: Dict[Tuple[str, int, int], Tuple[bytes, str]] = {}
     #: each attribute's name and the links that want it changed
     wanting: Dict[Tuple[str, int, int], Tuple[str, List[str]]] = {}
@@ -343,14 +387,19 @@ def plan_xacro_fixes(analysis: Analysis, source_map, display=lambda path: path
             if span is None:
                 continue
             text = data[span[0]:span[1]].decode('utf-8', 'replace')
+            file, line = where.file, where.line
             if not _NUMBER.fullmatch(text):
-                reports.append(SourceFix(shown, where.line, link.name,
-                                         f'{name}="{text}" is an expression: it should give '
-                                         f'{new}', False))
-                continue
+                passed = _passed_literal(sources, text, where.macro_stack)
+                if passed is None:
+                    reports.append(SourceFix(shown, where.line, link.name,
+                                             f'{name}="{text}" is an expression: it should '
+                                             f'give {new}', False))
+                    continue
+                file, line, span, text = passed
+                cache[file] = sources.on_line(file, line)[0]
             if float(text) == float(new):
                 continue
-            key = (where.file, span[0], span[1])
+            key = (file, span[0], span[1])
             wanting.setdefault(key, (name, []))[1].append(link.name)
             previous = edits.get(key)
             if previous is not None and previous[0] != new.encode():
@@ -358,7 +407,7 @@ def plan_xacro_fixes(analysis: Analysis, source_map, display=lambda path: path
                 continue
             if previous is None or previous[1] != 'conflict':
                 edits[key] = (new.encode(), link.name)
-                tag_lines[key] = where.line
+                tag_lines[key] = line
     for key, (_, links) in wanting.items():
         # Fewer links agreeing on a value than the tag makes tensors: the others need theirs.
         if edits[key][1] != 'conflict' and \
@@ -451,6 +500,7 @@ def xacro_sources_of_suggestions(findings: Sequence[Finding], robot, source_map,
         computed: List[str] = []
         yaml_values = {name: (file, line) for name, file, line in where.value_sources}
         from_yaml: List[Tuple[str, str, int]] = []  # values of one file in a row: said once
+        passed: Dict[Tuple[str, int], List[str]] = {}
         named = 0
         for name in INERTIA_NAMES:
             span = attributes.get(name)
@@ -468,6 +518,10 @@ def xacro_sources_of_suggestions(findings: Sequence[Finding], robot, source_map,
             if span is not None:
                 text = data[span[0]:span[1]].decode('utf-8', 'replace')
                 if not _NUMBER.fullmatch(text):
+                    found = _passed_literal(sources, text, where.macro_stack)
+                    if found is not None:
+                        passed.setdefault(found[:2], []).append(f'{name}="{found[3]}"')
+                        continue
                     computed.append(f'{name}="{text[:80]}"')
                     named += 1
         if from_yaml:
@@ -480,6 +534,11 @@ def xacro_sources_of_suggestions(findings: Sequence[Finding], robot, source_map,
                 + ' to give these numbers for this link, not the numbers in their place (a '
                 'macro may serve other links; --fix-inertia edits only literal numbers and '
                 'lists the rest)')
+        for (file, line), values in passed.items():
+            # a macro's ${ixx} given by the call that made this link: the numbers are there
+            notes[link_name] += (f'; the macro call at {display(file)}:{line} passes '
+                                 f'{", ".join(values)}: write these numbers there '
+                                 '(--fix-inertia does)')
         return notes[link_name]
 
     out = []
