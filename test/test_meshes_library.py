@@ -244,6 +244,21 @@ def test_missing_package_says_what_was_tried(library):
     assert result.tried
 
 
+def test_a_package_uri_whose_file_is_beside_the_urdf_says_so(tmp_path):
+    # package:///meshes/box.stl (three slashes, no package name): 'meshes' was looked up
+    # as a package, and the file beside the URDF, where the exporter meant it, not named.
+    (tmp_path / 'meshes').mkdir()
+    binary_stl(str(tmp_path / 'meshes' / 'box.stl'))
+    library = MeshLibrary(ament_prefix_path=[])
+    said = library.resolve('package:///meshes/box.stl', str(tmp_path)).error
+    assert 'package:/// (three slashes) names no package' in said and \
+        'the file meshes/box.stl is beside the URDF: write ' \
+        'package://YOUR_PACKAGE/meshes/box.stl' in said, said
+    said = library.resolve('package://meshes/box.stl', str(tmp_path)).error
+    assert 'the path may lack its package name: the file meshes/box.stl is beside' in said
+    assert 'beside' not in library.resolve('package://meshes/other.stl', str(tmp_path)).error
+
+
 def test_package_resolution_user_dir_wins_over_ament_index(tmp_path):
     prefix = tmp_path / 'prefix'
     (prefix / 'share' / 'ament_index' / 'resource_index' / 'packages').mkdir(parents=True)

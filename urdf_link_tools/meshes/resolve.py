@@ -131,6 +131,23 @@ def _same_name(folder: str, stem: str, name: str, exact: bool) -> Optional[str]:
     return None
 
 
+def _beside(rest: str, base_dir: Optional[str], slashes: bool) -> str:
+    """
+    Say so when a package URI's path, read from the URDF's folder, is a file there.
+
+    ``package:///meshes/base.stl`` (three slashes: no package name, so 'meshes' is read
+    as one) or ``package://meshes/base.stl``: the file is often beside the URDF, where the
+    exporter meant it. RViz and Gazebo do not look there either, so it is not read.
+    """
+    if base_dir is None or not os.path.isfile(os.path.join(base_dir, os.path.normpath(rest))):
+        return ''
+    head = ('; package:/// (three slashes) names no package, so its first folder was read '
+            'as one' if slashes else '; the path may lack its package name')
+    return (f'{head}: the file {rest} is beside the URDF: write '
+            f'package://YOUR_PACKAGE/{rest} (the package the URDF is in), or the relative '
+            f'path {rest}')
+
+
 class PackageResolver:
     """
     Resolve mesh URIs; one instance may be shared by threads.
@@ -190,7 +207,7 @@ class PackageResolver:
         """
         text = uri.strip()
         if text.startswith('package://'):
-            return self._resolve_package(uri, text[len('package://'):])
+            return self._resolve_package(uri, text[len('package://'):], base_dir)
         if '$(' in text or '${' in text:
             return MeshResolution(uri, None, (), 'the filename holds an unexpanded xacro '
                                   'expression: run the file through xacro first')
@@ -221,9 +238,11 @@ class PackageResolver:
             return resolution
         return self._check_paths(uri, [os.path.normpath(os.path.join(base_dir, relative))])
 
-    def _resolve_package(self, uri: str, rest: str) -> MeshResolution:
+    def _resolve_package(self, uri: str, rest: str,
+                         base_dir: Optional[str] = None) -> MeshResolution:
         # 'package:///pkg/x' (three slashes) is written by some exporters; resolve it like
         # 'package://pkg/x' instead of looking for a package with an empty name.
+        slashes = rest.startswith('/')
         rest = rest.lstrip('/')
         name, _, relative = rest.partition('/')
         if not name or not relative:
@@ -246,7 +265,8 @@ class PackageResolver:
                 uri, None, (f'package {name!r}: not given with --package-dir (package_dirs) '
                             f'and not in the ament index ({where})',),
                 f'package {name!r} was not found: source its workspace or pass '
-                f'--package-dir {name}=/path/to/{name} (node: package_dirs)', name)
+                f'--package-dir {name}=/path/to/{name} (node: package_dirs)'
+                + _beside(rest, base_dir, slashes), name)
         return self._check_paths(uri, [os.path.join(base, inside) for base in candidates])
 
     def _check_paths(self, uri: str, paths: Sequence[str]) -> MeshResolution:
