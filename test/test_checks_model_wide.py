@@ -871,8 +871,9 @@ def test_a_placeholder_of_equal_moments_is_one_whatever_frame_it_is_written_in()
     assert not [f for f in analyze(parse_urdf_string(text), NO_MESHES).findings
                 if f.rule.startswith('inertia-exceeds')]
     assert finding.suggestion.endswith(
-        '(--fix-inertia writes one on 5 of them; not on l5, for which no tensor passes every '
-        'rule about the declared centre of mass: check it)'), finding.suggestion
+        '(--fix-inertia writes one on 5 of them; not on l5, for which no tensor of its '
+        'geometry passes every rule about the declared centre of mass: check it)'), \
+        finding.suggestion
     # a tensor of unequal moments turned another way is another tensor: not grouped
     turned = [part(0.9, rpy='0 1.57075 0').replace('izz="1"', 'izz="1.5"')] * 2 + \
         [part(size, mass=1).replace('izz="1"', 'izz="1.5"') for size in (0.1, 0.3, 0.6)]

@@ -15,6 +15,7 @@
 """--fix-inertia: only the six values of flagged tensors change; every other byte stays."""
 
 import difflib
+import json
 import os
 
 import corpus
@@ -436,11 +437,17 @@ def test_a_macro_tag_that_makes_several_tensors_is_one_to_do_and_the_rest_are_na
     main(['check', str(source), '--fix-inertia', '--fail-on', 'never'])
     out = capsys.readouterr().out
     todo = [line for line in out.splitlines() if ': to do: ' in line]
-    assert todo == [f'{source}:3: to do: this tag makes the tensors of 3 links (a macro used '
-                    'more than once: a, b, c) that do not all need the same ixx, iyy, izz: '
-                    'not changed; make them macro parameters'], out
+    # every link the tag makes, not only those that want a change (it said "1 links")
+    assert todo == [f'{source}:3: to do: this tag makes the tensors of 4 links (a macro used '
+                    'more than once: a, b, c, gripper_pole) that do not all need the same ixx, '
+                    'iyy, izz: not changed; make them macro parameters'], out
     assert '  left as they are (no tensor derived: see their findings): gripper_pole\n' in out
     assert source.read_bytes() == before
+    # The finding's fix says so for this xacro: "--fix-inertia writes one on 3 of them" was
+    # true of the expanded URDF only (sweep J: Kawasaki duaro, 0 values changed).
+    assert 'in this xacro, 3 of these tensors are one <inertia> tag (' in out and \
+        '--fix-inertia does not change, as they need different numbers: make ixx to izz ' \
+        'macro parameters' in out, out
 
 
 def test_fix_inertia_before_a_xacro_robot_takes_it_as_the_robot(tmp_path, capsys):
@@ -453,3 +460,33 @@ def test_fix_inertia_before_a_xacro_robot_takes_it_as_the_robot(tmp_path, capsys
     out = capsys.readouterr().out
     assert 'fix-inertia: 0 values changed in 0 xacro files' in out, out
     assert '  left as they are (no tensor derived: see their findings): gripper_pole' in out
+
+
+def test_a_placeholder_is_not_replaced_by_a_made_up_sphere(tmp_path, capsys):
+    # AgileX tracer_mini (sweep J): one 17.4 kg tensor on four wheels whose collision is a
+    # 1 cm cylinder. The fix said "the collision geometry at the declared mass gives" a
+    # 1000 kg/m^3 sphere, --fix-inertia wrote it on the four, and the re-check found the
+    # same placeholder with the same fix: a fix-and-recheck job never came clean.
+    tensor = ('<inertia ixx="0.24331" ixy="0.010574" ixz="8.9424e-06" iyy="0.43808" '
+              'iyz="-1.4143e-06" izz="0.2374"/>')
+    wheels = ''.join(
+        f'<link name="{name}"><inertial><origin xyz="0 0.17 0"/><mass value="17.416"/>'
+        f'{tensor}</inertial><collision><geometry><cylinder radius="{radius}" '
+        f'length="0.01"/></geometry></collision></link><joint name="j{name}" '
+        f'type="continuous"><parent link="base"/><child link="{name}"/><origin xyz="{x} {y} '
+        '0"/><axis xyz="0 1 0"/></joint>'
+        for name, x, y, radius in (('fl', 0.2, 0.2, 0.01), ('fr', 0.2, -0.2, 0.05),
+                                   ('rl', -0.2, 0.2, 0.01), ('rr', -0.2, -0.2, 0.075)))
+    source = tmp_path / 'tracer.urdf'
+    source.write_text('<robot name="t"><link name="base"><collision><geometry><box '
+                      'size="0.6 0.4 0.2"/></geometry></collision></link>' + wheels + '</robot>')
+    main(['check', str(source), '--format', 'json', '--fail-on', 'never'])
+    (finding,) = [f for f in json.loads(capsys.readouterr().out)['findings']
+                  if f['rule'] == 'inertial-placeholder']
+    assert 'no tensor comes from their geometry (for fl: the collision geometry cannot be ' \
+        'the part' in finding['suggestion'], finding['suggestion']
+    assert 'sphere' not in finding['suggestion'] and 'gives, for' not in finding['suggestion']
+    fixed = tmp_path / 'fixed.urdf'
+    main(['check', str(source), '--fix-inertia', str(fixed), '--fail-on', 'never'])
+    capsys.readouterr()
+    assert tensor in fixed.read_text()  # nothing made up written over it

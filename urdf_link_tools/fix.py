@@ -336,7 +336,7 @@ def plan_xacro_fixes(analysis: Analysis, source_map, display=lambda path: path
     """
     chosen = choose_fixes(analysis)
     # How many tensors each source tag makes: a literal in a macro used twice is shared.
-    instances: Dict[Tuple[str, int], int] = {}
+    made: Dict[Tuple[str, int], List[str]] = {}
     for link in analysis.robot.links:
         if link.inertial is not None:
             place = source_map.locate(link.inertial.inertia.line)
@@ -344,7 +344,8 @@ def plan_xacro_fixes(analysis: Analysis, source_map, display=lambda path: path
                 # the tag, and each macro call on the way to it (a number a call passes)
                 for at in dict.fromkeys([(place.file, place.line)] + [
                         (call.file, call.line) for call in place.macro_stack]):
-                    instances[at] = instances.get(at, 0) + 1
+                    made.setdefault(at, []).append(link.name)
+    instances = {at: len(names) for at, names in made.items()}
     edits: Dict[Tuple[str, int, int], Tuple[bytes, str]] = {}
     #: each attribute's name and the links that want it changed
     wanting: Dict[Tuple[str, int, int], Tuple[str, List[str]]] = {}
@@ -415,24 +416,27 @@ def plan_xacro_fixes(analysis: Analysis, source_map, display=lambda path: path
             edits[key] = (b'', 'conflict')
     planned: Dict[str, List[Tuple[int, int, bytes]]] = {}
     changed_lines: Dict[Tuple[str, int], List[str]] = {}
-    conflicts: Dict[Tuple[str, int], Tuple[List[str], Dict[str, None]]] = {}
+    conflicts: Dict[Tuple[str, int], Tuple[List[str], Dict[str, None], Dict[str, None]]] = {}
     for (file, start, end), (text, owner) in sorted(edits.items()):
         line = _line(cache[file], start, lone_cr=True)
         if owner == 'conflict':
-            # One line per tag, not one per attribute (urdf_tutorial's r2d2: six lines).
+            # One line per tag, not one per attribute (urdf_tutorial's r2d2: six lines), naming
+            # every link the tag makes (not only those that want a change: "1 links").
             name, links = wanting[(file, start, end)]
-            names, owners = conflicts.setdefault((file, line), ([], {}))
+            names, owners, makes = conflicts.setdefault((file, line), ([], {}, {}))
             names.append(name)
             owners.update(dict.fromkeys(links))
+            makes.update(dict.fromkeys(made.get(
+                (file, tag_lines.get((file, start, end), line)), links)))
             continue
         planned.setdefault(file, []).append((start, end, text))
         changed_lines.setdefault((file, line), []).append(owner)
-    for (file, line), (names, owners) in sorted(conflicts.items()):
-        links = tuple(owners)
-        shown = ', '.join(links[:6]) + (f' and {len(links) - 6} more' if len(links) > 6 else '')
+    for (file, line), (names, owners, makes) in sorted(conflicts.items()):
+        links, every = tuple(owners), tuple(makes)
+        shown = ', '.join(every[:6]) + (f' and {len(every) - 6} more' if len(every) > 6 else '')
         reports.append(SourceFix(
             display(file), line, links[0],
-            f'this tag makes the tensors of {len(links)} links (a macro used more than once: '
+            f'this tag makes the tensors of {len(every)} links (a macro used more than once: '
             f'{shown}) that do not all need the same {", ".join(names)}: not changed; make '
             f'{"it a macro parameter" if len(names) == 1 else "them macro parameters"}',
             False, links))
@@ -541,11 +545,34 @@ def xacro_sources_of_suggestions(findings: Sequence[Finding], robot, source_map,
                                  '(--fix-inertia does)')
         return notes[link_name]
 
+    def shared_tags(finding: Finding) -> str:
+        # One tag of a macro making several of the links' tensors that need different
+        # numbers: --fix-inertia leaves it (plan_xacro_fixes), whatever the fix promises.
+        tags: Dict[Tuple[str, int], Dict[str, Tuple[float, ...]]] = {}
+        for name, values in finding.links_suggested_inertia:
+            link = robot.link(name)
+            where = source_map.locate(link.inertial.inertia.line) \
+                if link is not None and link.inertial is not None else None
+            if where is not None:
+                tags.setdefault((where.file, where.line), {})[name] = tuple(values)
+        shared = [(place, wanted) for place, wanted in tags.items()
+                  if len(set(wanted.values())) > 1]
+        if not shared:
+            return ''
+        (file, line), wanted = shared[0]
+        return (f'; in this xacro, {len(wanted)} of these tensors are one <inertia> tag '
+                f'({display(file)}:{line}, in a macro), which --fix-inertia does not change, as '
+                'they need different numbers: make ixx to izz macro parameters')
+
     out = []
     for finding in findings:
         if finding.suggested_inertia is not None and finding.link is not None and \
                 finding.suggestion:
             extra = note_for(finding.link)
+            if extra:
+                finding = replace(finding, suggestion=finding.suggestion + extra)
+        elif finding.links_suggested_inertia and finding.suggestion:
+            extra = shared_tags(finding)
             if extra:
                 finding = replace(finding, suggestion=finding.suggestion + extra)
         out.append(finding)

@@ -1318,8 +1318,10 @@ def _placeholder_finding(ctx: CheckContext, links: Tuple[Link, ...]) -> Finding:
         if box is not None and distance_outside(centre, box) > com_tolerance(box):
             outside.append(link.name)
     own = []
+    sources = []
     for link in links:
-        tensor, _ = suggest(ctx, link, None, '')
+        tensor, source = suggest(ctx, link, None, '', derived=True)
+        sources.append(source)
         if tensor is not None:
             own.append((link.name, inertia_values(tensor)))
     details = []
@@ -1348,13 +1350,15 @@ def _placeholder_finding(ctx: CheckContext, links: Tuple[Link, ...]) -> Finding:
         link=first.name, element='inertial', line=inertial.line,
         suggestion="give each link its part's mass, centre of mass and tensor (CAD or the "
                    "manufacturer's data)" + (
-                       f'; the collision geometry at the declared mass gives, for '
-                       f'{own[0][0]}: {fmt_inertia(own[0][1])} (--fix-inertia writes one '
+                       f'; for {own[0][0]}, {sources[names.index(own[0][0])]} (--fix-inertia '
+                       'writes one '
                        + ('per link)' if len(own) == len(links) else
                           f'on {len(own)} of them; not on '
                           f'{listed(tuple(n for n in names if n not in dict(own)))}, for '
-                          'which no tensor passes every rule about the declared centre of '
-                          'mass: check it)') if own else ''),
+                          'which no tensor of its geometry passes every rule about the '
+                          'declared centre of mass: check it)') if own else
+                       f'; no tensor comes from their geometry (for {names[0]}: '
+                       f'{sources[0]}): check their masses and centres of mass too'),
         values=(('count', len(names)), ('links', listed(names)), ('mass', mass)),
         links=names, links_suggested_inertia=tuple(own))
 

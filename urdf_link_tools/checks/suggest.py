@@ -413,7 +413,7 @@ def _no_geometry(ctx: CheckContext, link: Link) -> str:
 
 
 def suggest(ctx: CheckContext, link: Link, candidate: Optional[np.ndarray],
-            label: str) -> Tuple[Optional[np.ndarray], str]:
+            label: str, derived: bool = False) -> Tuple[Optional[np.ndarray], str]:
     """
     Return the tensor to suggest and a sentence saying where it comes from.
 
@@ -421,6 +421,9 @@ def suggest(ctx: CheckContext, link: Link, candidate: Optional[np.ndarray],
     :param link: the link
     :param candidate: the rule's own proposal (nearest valid, flipped products), or None
     :param label: what the candidate is, e.g. 'the nearest valid tensor (same axes)'
+    :param derived: only a tensor of the link's geometry (its own, or the largest box that
+        fits in it), not a sphere of the mass: what replaces a placeholder must not be one
+        itself (the same sphere on four wheels of one mass was the next check's placeholder)
     :return: (tensor, text with the six attributes); (None, why) when no tensor passes
         every inertia rule (the physical bound of the body included)
     """
@@ -462,6 +465,8 @@ def suggest(ctx: CheckContext, link: Link, candidate: Optional[np.ndarray],
                                 f'({fmt(visual[1])} kg/m^3) gives '
                                 f'{fmt_inertia(inertia_values(chosen))}'
                                 " (compare it with the part's real tensor)")
+        if derived:
+            return None, f'{nothing}{unusable}'
         sphere = sphere_tensor(link.mass)
         trouble = problem(ctx, link, sphere, None)
         if not trouble:
