@@ -352,9 +352,12 @@ def _srdf_pairs(paths: List[str], err: Optional[TextIO] = None,
 
 
 def _included_file(path: str, includer: Optional[str]) -> Optional[str]:
-    """Say why a file of macros that another checked file includes is skipped."""
-    if not includer:
+    """Say why a file of macros that another checked file includes (or '') is skipped."""
+    if includer is None:
         return None
+    if not includer:
+        return ('a xacro file of macros without <link> (its links are checked where a robot '
+                'calls them; check it alone to check it as a robot)')
     return (f'a xacro file without <link> that {one_line(includer)} includes (a macro file: '
             'its links are checked where a robot uses them; check it alone to check it as a '
             'robot)')
@@ -364,23 +367,35 @@ def _included_file(path: str, includer: Optional[str]) -> Optional[str]:
 _INCLUDE = re.compile(rb'<xacro:include\b[^>]*?\bfilename\s*=\s*("[^"]*"|\'[^\']*\')')
 
 
-def _included_by(paths: Sequence[str]) -> Dict[str, str]:
+#: a xacro macro definition, as written
+_MACRO = re.compile(rb'<xacro:macro\b')
+
+
+def _included_by(paths: Sequence[str]) -> Tuple[Dict[str, str], FrozenSet[str]]:
     """
     Return the xacro files of a run that another file of the run includes, with that file.
 
     Matched by file name (``$(find pkg)/urdf/arm.xacro`` names ``arm.xacro``): the include
     is read from the text, before any expansion. A name made by an expression is no name.
+    Also the files that define a macro: with others in a run, one that expands to no link is
+    a library's (Husarion's ros_components_description, Robotiq's adapters: every file a
+    robot-empty error of a `check urdf/*.xacro` job).
+
+    :return: (file -> the file including it, the files defining macros)
     """
     xacro = [path for path in paths if path != '-' and path.lower().endswith('.xacro')]
     if len(paths) < 2 or not xacro:
-        return {}
+        return {}, frozenset()
     names: Dict[str, str] = {}
+    libraries = set()
     for path in xacro:
         try:
             with open(path, 'rb') as stream:
                 text = stream.read(DESCRIPTION_MAX_BYTES)
         except OSError:
             continue  # the check says why
+        if _MACRO.search(text):
+            libraries.add(path)
         for match in _INCLUDE.finditer(text):
             name = match.group(1)[1:-1].decode('utf-8', 'replace').rsplit('/', 1)[-1]
             if name and '$' not in name and '{' not in name:
@@ -390,7 +405,7 @@ def _included_by(paths: Sequence[str]) -> Dict[str, str]:
         includer = names.get(os.path.basename(path))
         if includer is not None and os.path.abspath(includer) != os.path.abspath(path):
             found[path] = includer
-    return found
+    return found, frozenset(libraries)
 
 
 def _check_robot(path: str, args: argparse.Namespace, config, baseline, out: TextIO,
@@ -408,6 +423,8 @@ def _check_robot(path: str, args: argparse.Namespace, config, baseline, out: Tex
     # A xacro file another file of this run includes is a file of macros when it expands to
     # no link (`check urdf/*.xacro` in CI: robot.urdf.xacro and the arm.xacro it includes).
     includer = getattr(args, 'included_by', {}).get(path) if loaded.expanded else None
+    if includer is None and loaded.expanded and path in getattr(args, 'macro_libraries', ()):
+        includer = ''  # a file of a library of macros, checked with others (see _included_by)
     skipped = None if args.skip_macro_files else _included_file(path, includer)
     try:
         robot = parse_urdf_string(data, source, loaded.macros)
@@ -416,14 +433,14 @@ def _check_robot(path: str, args: argparse.Namespace, config, baseline, out: Tex
         # sensors): xacro expands it to no link at all, which is no robot to check.
         if not (loaded.expanded and _no_links(data)):
             raise
-        if args.skip_macro_files or includer:
+        if args.skip_macro_files or includer is not None:
             return skipped
         raise UrdfStructureError(_MACRO_FILE + ', or pass --skip-macro-files to skip such '
                                  'files') from None
     # A file of macros, or a plain fragment that descriptions include (a placeholder
     # <robot/>, shared materials): not a robot. A URDF with joints and no link is one, broken.
     # (Not one whose xacro directives lack their prefix: that is why it is empty.)
-    if (args.skip_macro_files or includer) and not robot.links and \
+    if (args.skip_macro_files or includer is not None) and not robot.links and \
             (loaded.expanded or not robot.joints) and \
             not robot.has_note('parse-xacro-unprefixed'):
         return skipped
@@ -668,7 +685,7 @@ def _check_paths(args: argparse.Namespace, config, baseline, out: TextIO, err: T
 
     paths = _robot_paths(args)
     # (of every file given, before sharding: a macro file's includer may be in another shard)
-    args.included_by = _included_by(paths)
+    args.included_by, args.macro_libraries = _included_by(paths)
     if args.shard:
         try:
             index, count = batch.parse_shard(args.shard)
@@ -698,7 +715,7 @@ def _check_paths(args: argparse.Namespace, config, baseline, out: TextIO, err: T
     work = functools.partial(_check_one, functools.partial(
         _check_robot, args=args, config=config, baseline=baseline,
         out=out if jobs == 1 else None, read_processes=2 if alone else 1), cache,
-        keep_meshes, frozenset(args.included_by))
+        keep_meshes, frozenset(args.included_by) | args.macro_libraries)
     progress = batch.Progress(len(paths), err)
     try:
         yield from batch.run(work, paths, jobs, progress, lambda path: (

@@ -152,7 +152,8 @@ def format_text(analysis: Analysis, source: Optional[str] = None, suppressed: in
                   if any(f.severity == severity for f in findings)]
         if link_name is None:
             # Only the findings about the robot as a whole: the closing line counts all.
-            title = f"robot '{analysis.robot.name}', robot-wide findings"
+            title = (f"robot '{analysis.robot.name}'" if analysis.robot.name else
+                     'the unnamed robot') + ', robot-wide findings'
         elif places is not None:  # xacro: where the link was written, when traced
             place = places.get(link_name)
             title = f'link {link_name}' + (f' ({location(*place)})' if place else '')
