@@ -719,6 +719,27 @@ def test_a_tiny_moment_is_a_claim_about_mujoco_rviz_and_gazebo(targets, severity
         assert ("MuJoCo's floor" in finding.message) == ('MuJoCo refuses it' in said)
 
 
+def test_a_welded_frame_of_no_mass_is_told_to_drop_its_inertial():
+    # Unitree B2's lidar and camera frames (sweep J): 4.19e-15 kg, 1.68e-27 kg m^2, welded.
+    # The fix said "the collision geometry's tensor fails too (it is 1.65e+05x off the
+    # collision geometry)", or proposed 2e-12 kg m^2 (a 0.69 m radius of gyration) for a
+    # camera frame, and never what MuJoCo then loads: the link without its <inertial>.
+    frame = inertial(mass='4.19e-15', ixx='1.68e-27', iyy='1.68e-27', izz='1.68e-27')
+    for body in (frame + box('0.05 0.05 0.05'), frame):
+        (finding,) = [f for f in analyze(parse_urdf_string(moving(body, joint_type='fixed')),
+                                         CheckConfig()).findings
+                      if f.rule == 'inertia-moment-tiny']
+        assert finding.suggestion.startswith(
+            "its mass, 4.19e-15 kg, is no part's: the link is a frame (a sensor's mount "
+            'point): remove its <inertial>'), finding.suggestion
+        assert finding.suggested_inertia is None
+    # On a moving joint the link needs a mass: the tensor is suggested as before.
+    (finding,) = [f for f in analyze(parse_urdf_string(moving(frame + box())),
+                                     CheckConfig()).findings if f.rule == 'inertia-moment-tiny']
+    assert 'remove its <inertial>' not in finding.suggestion
+    assert 'x off the collision geometry' not in finding.suggestion, finding.suggestion
+
+
 @pytest.mark.parametrize('targets', [None, ('gazebo', 'rviz'), ('moveit',)])
 def test_a_point_mass_on_a_moving_link_is_a_claim_about_mujoco(targets):
     text = moving(inertial(ixx='0', iyy='0', izz='0') + box())

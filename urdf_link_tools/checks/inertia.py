@@ -392,6 +392,9 @@ _ZERO = (0.0,) * 6
 #: _copied's key of the tensors of their own whose smallest moment is near 0
 NEAR_ZERO = ('inertia-moment-tiny', 'near zero')
 
+#: kg: lighter than any part (a milligram; the smallest screws weigh 0.1 g): a frame's mass
+FRAME_MASS = 1e-6
+
 
 def _same_tensor(values: Tuple[float, ...]) -> Tuple[object, ...]:
     """
@@ -561,8 +564,18 @@ def _check_tensor(ctx: CheckContext, link: Link) -> Iterator[Finding]:
         severity = severity_for(selected, claims)
         if severity is None:
             return
-        suggestion, text = suggest(ctx, link, _nearest_valid(tensor),
-                                   'a tensor with a small positive moment')
+        joint = ctx.robot.parent_joint(link.name)
+        if mass < FRAME_MASS and joint is not None and not joint.is_moving:
+            # Unitree B2's lidar and camera frames: 4.19e-15 kg, 1.68e-27 kg m^2, welded. No
+            # part weighs that: a frame given an <inertial>, which nothing needs.
+            suggestion, text = None, (
+                f"its mass, {fmt(mass)} kg, is no part's: the link is a frame (a sensor's "
+                'mount point): remove its <inertial> (on a fixed joint nothing is lost, and '
+                "MuJoCo, Gazebo and KDL take it as a frame), or give the part's real mass "
+                'and tensor')
+        else:
+            suggestion, text = suggest(ctx, link, _nearest_valid(tensor),
+                                       'a tensor with a small positive moment')
         gazebo = ('Gazebo may refuse it too: A + B falls short of C by '
                   f'{fmt(-triangle_margin(moments))} kg m^2, a rounding error beyond its '
                   'tolerance' if breach else
