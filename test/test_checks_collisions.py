@@ -840,3 +840,25 @@ def test_the_same_two_parts_overlapping_alike_are_one_finding(tmp_path):
     found = [f for f in analyze(parse_urdf_string(_screwed(tmp_path, 2)),
                                 CheckConfig()).findings if f.rule == 'collision-overlap-at-rest']
     assert len(found) == 2 and not any('alike' in f.message for f in found)
+
+
+def test_branches_that_all_overlap_each_other_are_one_finding():
+    # AgileX ranger_mini (sweep J): the base's 1 m collision box pasted onto four steering
+    # links; each pair of the four steering branches was a finding of its own.
+    parts = [box_link('base', '0.01 0.01 0.01', '0 0 -2')]
+    for name, x, y in (('fl', 0.2, 0.2), ('fr', 0.2, -0.2), ('rl', -0.2, 0.2),
+                       ('rr', -0.2, -0.2)):
+        parts += [box_link(f'{name}_steer', '1 1 1'),
+                  f'<link name="{name}_wheel"><collision><geometry><cylinder radius="0.1" '
+                  'length="0.1"/></geometry></collision></link>',
+                  joint(f'{name}_s', 'revolute', 'base', f'{name}_steer', f'{x} {y} 0'),
+                  joint(f'{name}_w', 'continuous', f'{name}_steer', f'{name}_wheel',
+                        '0 0 -0.1', axis='0 1 0')]
+    found = [f for f in analyze(parse_urdf_string(robot('ranger', *parts)),
+                                CheckConfig()).findings
+             if f.rule == 'collision-overlap-at-rest']
+    assert len(found) == 1, [f.message for f in found]
+    assert found[0].message.startswith(
+        "the branches from 'fl_steer', 'fr_steer', 'rl_steer', 'rr_steer' all overlap each "
+        'other at rest, in 18 pairs of links'), found[0].message
+    # Two branches stay a pair of their own (test_two_branches_meeting_at_rest_*).

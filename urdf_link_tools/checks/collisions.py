@@ -1161,7 +1161,7 @@ def _branches(ctx: CheckContext, first: str, second: str) -> Optional[Tuple[str,
 
 
 def branch_groups(ctx: CheckContext, overlaps: Sequence['Overlap']) \
-        -> Tuple[List[Tuple[Tuple[str, str], List['Overlap'], FrozenSet[str]]],
+        -> Tuple[List[Tuple[Tuple[str, ...], List['Overlap'], FrozenSet[str]]],
                  List['Overlap']]:
     """
     Return the pairs overlapping between the same two branches, and the other pairs.
@@ -1189,7 +1189,50 @@ def branch_groups(ctx: CheckContext, overlaps: Sequence['Overlap']) \
         on_first, on_second = _sides_links(ctx, sides, group)
         if len(on_first) > 1 and len(on_second) > 1:
             found.append((sides, group, frozenset(on_first)))
+    found = _branch_cliques(ctx, found)
     return found, _untaken(overlaps, (item for _, group, _ in found for item in group))
+
+
+_Branches = Tuple[Tuple[str, ...], List['Overlap'], FrozenSet[str]]
+
+
+def _branch_cliques(ctx: CheckContext, found: List[_Branches]) -> List[_Branches]:
+    """
+    Join three or more branches that all overlap each other into one group.
+
+    AgileX ranger_mini's four steering branches, one collision box pasted on each: every
+    pair of them was a finding of its own (six, one choice).
+    """
+    neighbours: Dict[str, Set[str]] = {}
+    for sides, _, _ in found:
+        neighbours.setdefault(sides[0], set()).add(sides[1])
+        neighbours.setdefault(sides[1], set()).add(sides[0])
+    joined: List[_Branches] = []
+    taken: Set[Tuple[str, ...]] = set()
+    placed: Set[str] = set()
+    for sides, _, _ in found:
+        for start in sides:
+            if start in placed:
+                continue
+            component = {start}
+            pending = [start]
+            while pending:
+                for other in neighbours[pending.pop()] - component:
+                    component.add(other)
+                    pending.append(other)
+            placed |= component
+            if len(component) < 3 or any(neighbours[name] != component - {name}
+                                         for name in component):
+                continue
+            heads = tuple(sorted(component))
+            members = [entry for entry in found if set(entry[0]) <= component]
+            taken.update(entry[0] for entry in members)
+            group = sorted((item for entry in members for item in entry[1]),
+                           key=lambda item: (-item.depth, item.link1, item.link2))
+            first = frozenset(name for item in group for name in (item.link1, item.link2)
+                              if heads[0] in _ancestry(ctx.robot, name)[1])
+            joined.append((heads, group, first))
+    return joined + [entry for entry in found if entry[0] not in taken]
 
 
 def _sides_links(ctx: CheckContext, sides: Tuple[str, str],
@@ -1203,13 +1246,18 @@ def _sides_links(ctx: CheckContext, sides: Tuple[str, str],
     return first, second
 
 
-def _branches_finding(ctx: CheckContext, sides: Tuple[str, str], group: List['Overlap'],
+def _branches_finding(ctx: CheckContext, sides: Tuple[str, ...], group: List['Overlap'],
                       under_first: FrozenSet[str],
                       seen_by: Sequence[Dict[str, Severity]]) -> Finding:
     """One finding for the overlaps between two branches (:func:`_pair_list_finding`)."""
 
     def describe(pairs: List[Tuple[str, str]], links: Tuple[str, ...]) -> str:
         named = _named(pairs)
+        if len(sides) > 2:
+            return (f'the branches from {listed(tuple(repr(side) for side in sides))} all '
+                    f'overlap each other at rest, in {len(pairs)} pairs of links ({named}): '
+                    "one choice, the pose they rest in (MoveIt's default state), or one "
+                    'collision shape on each (a pasted one?)')
         return (f"the branch from '{sides[0]}' and the branch from '{sides[1]}' overlap at rest "
                 f'in {len(pairs)} pairs of links ({named}): one choice, the pose they rest in '
                 "(MoveIt's default state)")
