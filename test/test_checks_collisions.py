@@ -862,3 +862,14 @@ def test_branches_that_all_overlap_each_other_are_one_finding():
         "the branches from 'fl_steer', 'fr_steer', 'rl_steer', 'rr_steer' all overlap each "
         'other at rest, in 18 pairs of links'), found[0].message
     # Two branches stay a pair of their own (test_two_branches_meeting_at_rest_*).
+
+
+def test_parts_alike_are_not_sought_among_too_many_pairs():
+    # Each pair is compared with each group so far: 20,000 pairs of distinct parts (the
+    # most the check tests) would cost minutes; past ALIKE_MAX_PAIRS they stay as they are.
+    from urdf_link_tools.checks.collisions import ALIKE_MAX_PAIRS, alike_groups
+    from urdf_link_tools.collision.overlap import Overlap
+    many = [Overlap(f'a{index}', f'b{index}', 'collision[0]', 'collision[0]', 0.01,
+                    (0.0, 0.0, 0.0), (0.0, 0.0, 0.0)) for index in range(ALIKE_MAX_PAIRS + 1)]
+    groups, left = alike_groups(None, many)
+    assert groups == [] and left == many

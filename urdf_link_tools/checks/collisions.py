@@ -875,6 +875,9 @@ def repeated_groups(ctx: CheckContext, overlaps: Sequence['Overlap']) \
 
 #: pairs of the same two parts overlapping alike that are one choice (:func:`alike_groups`)
 ALIKE_MIN = 3
+#: pairs left past which parts alike are not sought (each pair is compared with each group:
+#: 20,000 pairs of distinct parts would cost minutes)
+ALIKE_MAX_PAIRS = 2000
 
 
 def _part_shape(ctx: CheckContext, link_name: str, label: str) -> Optional[Tuple[object, ...]]:
@@ -922,6 +925,8 @@ def alike_groups(ctx: CheckContext, overlaps: Sequence['Overlap']) \
     :return: ([(the two parts' shapes, their pairs, deepest first)], the pairs left)
     """
     groups: List[Tuple[Tuple[object, ...], List['Overlap']]] = []
+    if len(overlaps) > ALIKE_MAX_PAIRS:
+        return [], list(overlaps)
     for item in overlaps:
         first = _part_shape(ctx, item.link1, item.element1)
         second = _part_shape(ctx, item.link2, item.element2)
