@@ -1344,3 +1344,34 @@ def test_a_link_that_is_most_of_its_welded_body_is_not_said_to_multiply_it():
             '</geometry></collision></link></robot>')
     (found,) = [f for f in rules(text) if f.link == 'base_link']
     assert found.severity == Severity.ERROR and 'welded to' not in found.message
+
+
+def _flange(size, children='', moment='0.001'):
+    """Return an arm whose end link, a box of ``size`` m, has ABB's inflated flange tensor."""
+    return ('<robot name="abb"><link name="base"><collision><geometry><box size="0.2 0.2 0.2"/>'
+            '</geometry></collision></link><link name="link_6"><inertial><mass value="0.137"/>'
+            f'<inertia ixx="{moment}" ixy="0" ixz="0" iyy="{moment}" iyz="0" izz="{moment}"/>'
+            f'</inertial><collision><geometry><box size="{size} {size} {size}"/></geometry>'
+            '</collision>'
+            '</link><joint name="joint_6" type="revolute"><parent link="base"/>'
+            '<child link="link_6"/><origin xyz="0 0 0.3"/><axis xyz="1 0 0"/>'
+            '<limit lower="-1" upper="1" effort="1" velocity="1"/></joint>' + children
+            + '</robot>')
+
+
+def test_a_small_end_links_inflated_tensor_names_damping_and_armature():
+    # ABB IRB120/1200 (sweep J): a 5 mm flange given 0.137 kg and 0.001 kg m^2 on purpose (the
+    # real values upset Gazebo): the fix shrank it back and said nothing of the alternative.
+    note = 'give its joint damping or armature instead'
+
+    def findings(text, rule):
+        return [f for f in analyze(parse_urdf_string(text), NO_MESHES).findings
+                if f.rule == rule]
+    (finding,) = findings(_flange(0.02), 'inertia-exceeds-extent')
+    assert note in finding.suggestion, finding.suggestion
+    (finding,) = findings(_flange(0.06, moment='0.01'), 'inertia-exceeds-extent')  # 6 cm
+    assert note not in finding.suggestion
+    tool = ('<link name="tool0"/><joint name="t" type="fixed"><parent link="link_6"/>'
+            '<child link="tool0"/></joint>')
+    (finding,) = findings(_flange(0.02, tool), 'inertia-exceeds-extent')  # no end link
+    assert note not in finding.suggestion

@@ -1133,6 +1133,7 @@ def _finding(ctx: CheckContext, link: Link, found: Excess, suggesting: bool = Tr
     if suggesting and not found.of_robot and unit is None:
         from urdf_link_tools.checks.plausibility import origin_note  # (it imports this module)
         text += origin_note(ctx, link)
+        text += _stability_note(ctx, link, found)
     return ctx.finding(
         rule, severity,
         f"the moment about the link's {axis} axis is {fmt(found.moment)} kg m^2 (a radius "
@@ -1143,6 +1144,32 @@ def _finding(ctx: CheckContext, link: Link, found: Excess, suggesting: bool = Tr
                 ('radius_of_gyration', gyration))
         + ((('over', over),) if not found.of_robot else ()),
         suggested_inertia=inertia_values(tensor) if tensor is not None else None)
+
+
+#: an end link under this size (m) whose tensor is this many times its bound may have been
+#: made heavy on purpose, to keep a simulator stable
+SMALL_END = 0.05
+INFLATED = 10.0
+
+
+def _stability_note(ctx: CheckContext, link: Link, found: Excess) -> str:
+    """
+    Name the usual alternative when a small end link's tensor may be inflated on purpose.
+
+    ABB's IRB120 and IRB1200 give their 5 mm flange 0.137 kg and 0.001 kg m^2 (a comment
+    says the real values make Gazebo crash when the joint turns): the fix shrank the tensor
+    back and said nothing of what the inflation was for (sweep J).
+    """
+    joint = ctx.robot.parent_joint(link.name)
+    if joint is None or not joint.is_moving or ctx.robot.child_joints(link.name) or \
+            not found.bound > 0.0 or found.moment < INFLATED * found.bound:
+        return ''
+    size = float(max(found.bounds[1] - found.bounds[0]))
+    if not size < SMALL_END:
+        return ''
+    return ('; if it was made larger on purpose, to keep a simulator stable on this small end '
+            "link, keep the part's real mass and tensor and give its joint damping or "
+            'armature instead (<dynamics damping="..."/>; MuJoCo\'s armature)')
 
 
 CHECKS = (check_bounds,)
