@@ -777,11 +777,18 @@ def clique_groups(overlaps: Sequence['Overlap'], welded: Sequence[bool]) \
     :param welded: for each overlap, whether its links are welded together
     """
     movable = [item for item, fixed in zip(overlaps, welded) if not fixed]
+    groups = [[item for item in movable if item.link1 in component]
+              for component in _cliques((item.link1, item.link2) for item in movable)]
+    return groups, _untaken(overlaps, (item for group in groups for item in group))
+
+
+def _cliques(edges: Iterable[Tuple[str, str]]) -> List[Set[str]]:
+    """Return the sets of 3 or more names every two of which, and nothing else, are joined."""
     neighbours: Dict[str, Set[str]] = {}
-    for item in movable:
-        neighbours.setdefault(item.link1, set()).add(item.link2)
-        neighbours.setdefault(item.link2, set()).add(item.link1)
-    groups: List[List['Overlap']] = []
+    for first, second in edges:
+        neighbours.setdefault(first, set()).add(second)
+        neighbours.setdefault(second, set()).add(first)
+    found: List[Set[str]] = []
     placed: Set[str] = set()
     for name in neighbours:
         if name in placed:
@@ -794,10 +801,10 @@ def clique_groups(overlaps: Sequence['Overlap'], welded: Sequence[bool]) \
                     component.add(other)
                     frontier.append(other)
         placed |= component
-        if len(component) >= 3 and all(len(neighbours[link]) == len(component) - 1
-                                       for link in component):
-            groups.append([item for item in movable if item.link1 in component])
-    return groups, _untaken(overlaps, (item for group in groups for item in group))
+        if len(component) >= 3 and all(len(neighbours[node]) == len(component) - 1
+                                       for node in component):
+            found.append(component)
+    return found
 
 
 def _clique_finding(ctx: CheckContext, group: List['Overlap'],
@@ -1208,35 +1215,17 @@ def _branch_cliques(ctx: CheckContext, found: List[_Branches]) -> List[_Branches
     AgileX ranger_mini's four steering branches, one collision box pasted on each: every
     pair of them was a finding of its own (six, one choice).
     """
-    neighbours: Dict[str, Set[str]] = {}
-    for sides, _, _ in found:
-        neighbours.setdefault(sides[0], set()).add(sides[1])
-        neighbours.setdefault(sides[1], set()).add(sides[0])
     joined: List[_Branches] = []
     taken: Set[Tuple[str, ...]] = set()
-    placed: Set[str] = set()
-    for sides, _, _ in found:
-        for start in sides:
-            if start in placed:
-                continue
-            component = {start}
-            pending = [start]
-            while pending:
-                for other in neighbours[pending.pop()] - component:
-                    component.add(other)
-                    pending.append(other)
-            placed |= component
-            if len(component) < 3 or any(neighbours[name] != component - {name}
-                                         for name in component):
-                continue
-            heads = tuple(sorted(component))
-            members = [entry for entry in found if set(entry[0]) <= component]
-            taken.update(entry[0] for entry in members)
-            group = sorted((item for entry in members for item in entry[1]),
-                           key=lambda item: (-item.depth, item.link1, item.link2))
-            first = frozenset(name for item in group for name in (item.link1, item.link2)
-                              if heads[0] in _ancestry(ctx.robot, name)[1])
-            joined.append((heads, group, first))
+    for component in _cliques((sides[0], sides[1]) for sides, _, _ in found):
+        heads = tuple(sorted(component))
+        members = [entry for entry in found if set(entry[0]) <= component]
+        taken.update(entry[0] for entry in members)
+        group = sorted((item for entry in members for item in entry[1]),
+                       key=lambda item: (-item.depth, item.link1, item.link2))
+        first = frozenset(name for item in group for name in (item.link1, item.link2)
+                          if heads[0] in _ancestry(ctx.robot, name)[1])
+        joined.append((heads, group, first))
     return joined + [entry for entry in found if entry[0] not in taken]
 
 
