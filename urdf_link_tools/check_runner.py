@@ -81,7 +81,9 @@ def check_path(check_robot: CheckRobot, cache: Optional[ResultCache], path: str,
     if result is None or isinstance(result, str):
         return 'skipped', result, notes
     report, includes = result
-    if cache is not None and path != '-':
+    # A robot of no link (a file of macros) is skipped or not by the files checked with it
+    # (cli._included_by): no answer of its own to keep.
+    if cache is not None and path != '-' and report.analysis.robot.links:
         known = files_read(report, [*includes, path])  # (the path: its package's manifest)
         if known is not None:
             cache.put(path, (portable(report), notes), *known)

@@ -681,6 +681,7 @@ def _check_paths(args: argparse.Namespace, config, baseline, out: TextIO, err: T
     """Yield (path, answer) for every robot of this shard, in order (see check_runner)."""
     import functools
     from urdf_link_tools import batch
+    from urdf_link_tools.check_runner import check_path
     from urdf_link_tools.meshes.aside import release_early
 
     paths = _robot_paths(args)
@@ -712,10 +713,10 @@ def _check_paths(args: argparse.Namespace, config, baseline, out: TextIO, err: T
     alone = jobs > 1 and len(paths) <= 1
     if not alone:  # before a pool of workers is forked: they must not hold its pipes
         release_early()
-    work = functools.partial(_check_one, functools.partial(
+    work = functools.partial(check_path, functools.partial(
         _check_robot, args=args, config=config, baseline=baseline,
         out=out if jobs == 1 else None, read_processes=2 if alone else 1), cache,
-        keep_meshes, frozenset(args.included_by) | args.macro_libraries)
+        keep_meshes=keep_meshes)
     progress = batch.Progress(len(paths), err)
     try:
         yield from batch.run(work, paths, jobs, progress, lambda path: (
@@ -724,15 +725,6 @@ def _check_paths(args: argparse.Namespace, config, baseline, out: TextIO, err: T
     finally:
         progress.close()
         release_early()  # a reading child the check did not use (a cached result, no meshes)
-
-
-def _check_one(check, cache, keep_meshes: bool, included: FrozenSet[str], path: str):
-    """Check one path (see check_runner.check_path); a file another one includes, uncached."""
-    from urdf_link_tools.check_runner import check_path
-    # Whether another file of the run includes it decides whether a file of macros is
-    # skipped: a report cached when it was checked alone is not this run's answer.
-    return check_path(check, None if path in included else cache, path,
-                      keep_meshes=keep_meshes)
 
 
 def _cache_options(args: argparse.Namespace, config) -> str:
