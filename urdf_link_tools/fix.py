@@ -345,7 +345,6 @@ def plan_xacro_fixes(analysis: Analysis, source_map, display=lambda path: path
                 for at in dict.fromkeys([(place.file, place.line)] + [
                         (call.file, call.line) for call in place.macro_stack]):
                     made.setdefault(at, []).append(link.name)
-    instances = {at: len(names) for at, names in made.items()}
     edits: Dict[Tuple[str, int, int], Tuple[bytes, str]] = {}
     #: each attribute's name and the links that want it changed
     wanting: Dict[Tuple[str, int, int], Tuple[str, List[str]]] = {}
@@ -412,7 +411,7 @@ def plan_xacro_fixes(analysis: Analysis, source_map, display=lambda path: path
     for key, (_, links) in wanting.items():
         # Fewer links agreeing on a value than the tag makes tensors: the others need theirs.
         if edits[key][1] != 'conflict' and \
-                len(links) < instances.get((key[0], tag_lines[key]), 1):
+                len(links) < len(made.get((key[0], tag_lines[key]), links)):
             edits[key] = (b'', 'conflict')
     planned: Dict[str, List[Tuple[int, int, bytes]]] = {}
     changed_lines: Dict[Tuple[str, int], List[str]] = {}

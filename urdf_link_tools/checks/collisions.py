@@ -896,9 +896,7 @@ def _part_shape(ctx: CheckContext, link_name: str, label: str) -> Optional[Tuple
     turned its own way: Bittle's screws, 14,924 to 15,022 triangles; its servos, two ways
     round); a primitive: its kind and sizes.
     """
-    link = ctx.robot.link(link_name)
-    element = next((item for item in link.collisions if item.label == label),
-                   None) if link is not None else None
+    element = _collision_element(ctx.robot.link(link_name), label)
     if element is None or element.geometry is None:
         return None
     if isinstance(element.geometry, Mesh):
@@ -1492,9 +1490,7 @@ def _not_convex(ctx: CheckContext, overlap: 'Overlap') -> bool:
     between hulls, surfaces touching).
     """
     for name, label in ((overlap.link1, overlap.element1), (overlap.link2, overlap.element2)):
-        link = ctx.robot.link(name)
-        element = next((item for item in link.collisions if item.label == label),
-                       None) if link is not None else None
+        element = _collision_element(ctx.robot.link(name), label)
         if element is None or not isinstance(element.geometry, Mesh):
             continue
         info = ctx.mesh_for(element)
@@ -1731,13 +1727,18 @@ def _meant(name: str, names: Iterable[str], suggester: NameSuggester) -> Optiona
     return suggester.suggest(name) or None
 
 
+def _collision_element(link, label: str):
+    """Return a link's collision element of this label (as an overlap names it), or None."""
+    if link is None:
+        return None
+    return next((element for element in link.collisions if element.label == label), None)
+
+
 def _element_line(link, label: str):
     if link is None:
         return None
-    for element in link.collisions:
-        if element.label == label:
-            return element.line
-    return link.line
+    element = _collision_element(link, label)
+    return element.line if element is not None else link.line
 
 
 CHECKS = (check_overlaps, check_disabled_names)

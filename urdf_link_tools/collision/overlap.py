@@ -74,9 +74,9 @@ class Overlap:
     point_in_link2: Tuple[float, float, float] = (0.0, 0.0, 0.0)
     #: True for a pair not tested: a mesh too big for a BVH (:data:`MAX_BVH_TRIANGLES`)
     untested: bool = False
-    #: how far (m) the surfaces move apart along the hulls' contact normal before they part,
-    #: for a pair with a mesh 1 mm deep or more between hulls (:func:`_surface_depth`); None
-    #: where not measured (primitives, whose hulls are their surfaces)
+    #: how far (m) one part moves before the surfaces part, for a pair with a concave mesh 1
+    #: mm deep or more between hulls, when asked (:func:`_surface_depth`); None where not
+    #: measured (convex parts, whose hulls are their surfaces)
     surface_depth: Optional[float] = None
     #: set where ``depth`` was made the surfaces' (for engines colliding surfaces only): the
     #: depth between the hulls

@@ -410,7 +410,7 @@ def expand(request: Dict[str, Any], out_dir: str) -> Dict[str, Any]:
         failure.setdefault('place', failures.place(state))
         failure['optenv_defaults'] = list(state.optenv_defaults)
         return failure
-    invalid = tracer.invalid_text(elements)
+    invalid = tracer.invalid_text(elements, text)
     if invalid is not None:
         element, where, character = invalid
         source = getattr(element, '_ult_src', None)

@@ -252,13 +252,21 @@ def _tidy(elements: List[Any]) -> None:
 _XML_INVALID = re.compile('[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]')
 
 
-def invalid_text(elements: List[Any]) -> Optional[Tuple[Any, str, str]]:
+#: the same characters in the written (UTF-8) expansion
+_XML_INVALID_BYTES = re.compile(rb'[\x00-\x08\x0b\x0c\x0e-\x1f]|\xef\xbf[\xbe\xbf]')
+
+
+def invalid_text(elements: List[Any], text: bytes) -> Optional[Tuple[Any, str, str]]:
     r"""
     Return the first element holding a character XML cannot: (element, where, character).
 
     xacro writes what an expression gives as it is (``${'cam\x0c'}``): the expansion is
-    then no XML, and its parse failed at a line of the expansion, not of the source.
+    then no XML, and its parse failed at a line of the expansion, not of the source. The
+    written expansion (``text``, from :func:`write`) is searched first, in one pass: the
+    elements are walked only when it holds such a character.
     """
+    if not _XML_INVALID_BYTES.search(text):
+        return None
     for element in elements:
         for name, value in element.attributes.items():
             found = _XML_INVALID.search(value)
