@@ -844,11 +844,12 @@ def test_the_same_two_parts_overlapping_alike_are_one_finding(tmp_path):
 
 def test_branches_that_all_overlap_each_other_are_one_finding():
     # AgileX ranger_mini (sweep J): the base's 1 m collision box pasted onto four steering
-    # links; each pair of the four steering branches was a finding of its own.
+    # links; each pair of the four steering branches was a finding of its own. (Boxes of
+    # four sizes here: one box on each is test_one_primitive_pasted_on_many_links_*.)
     parts = [box_link('base', '0.01 0.01 0.01', '0 0 -2')]
-    for name, x, y in (('fl', 0.2, 0.2), ('fr', 0.2, -0.2), ('rl', -0.2, 0.2),
-                       ('rr', -0.2, -0.2)):
-        parts += [box_link(f'{name}_steer', '1 1 1'),
+    for name, x, y, size in (('fl', 0.2, 0.2, '1 1 1'), ('fr', 0.2, -0.2, '1.1 1 1'),
+                             ('rl', -0.2, 0.2, '1 1.2 1'), ('rr', -0.2, -0.2, '1 1 1.3')):
+        parts += [box_link(f'{name}_steer', size),
                   f'<link name="{name}_wheel"><collision><geometry><cylinder radius="0.1" '
                   'length="0.1"/></geometry></collision></link>',
                   joint(f'{name}_s', 'revolute', 'base', f'{name}_steer', f'{x} {y} 0'),
@@ -873,3 +874,48 @@ def test_parts_alike_are_not_sought_among_too_many_pairs():
                     (0.0, 0.0, 0.0), (0.0, 0.0, 0.0)) for index in range(ALIKE_MAX_PAIRS + 1)]
     groups, left = alike_groups(None, many)
     assert groups == [] and left == many
+
+
+def _pasted(base_box: str) -> str:
+    # AgileX ranger_mini: one 1 m box on the base and on each steering link, whose visual is
+    # a 1 mm cylinder, over the wheels
+    tiny = ('<visual><geometry><cylinder radius="0.001" length="0.001"/></geometry>'
+            '</visual>')
+    parts = [box_link('base', base_box)]
+    for name, x, y in (('fl', 0.23, 0.2), ('fr', 0.23, -0.2), ('rl', -0.23, 0.2),
+                       ('rr', -0.23, -0.2)):
+        parts += [box_link(f'{name}_steer', '1 1 1').replace('</link>', tiny + '</link>'),
+                  f'<link name="{name}_wheel"><collision><geometry><cylinder radius="0.1" '
+                  'length="0.1"/></geometry></collision></link>',
+                  joint(f'{name}_s', 'revolute', 'base', f'{name}_steer', f'{x} {y} -0.1'),
+                  joint(f'{name}_w', 'continuous', f'{name}_steer', f'{name}_wheel',
+                        '0 0 0', axis='0 1 0')]
+    return robot('ranger', *parts)
+
+
+def test_one_primitive_pasted_on_many_links_is_one_finding_that_names_it():
+    # ranger_mini (sweep J): the pasted box was said as a branch group (18 pairs) and as the
+    # base's envelope over the wheels (4 pairs), and never named.
+    found = [f for f in analyze(parse_urdf_string(_pasted('1 1 1')), CheckConfig()).findings
+             if f.rule == 'collision-overlap-at-rest']
+    assert len(found) == 1, [f.message for f in found]
+    message = found[0].message
+    assert message.startswith(
+        'one collision box (1 x 1 x 1 m) is on 5 links (fl_steer, fr_steer, rl_steer, '
+        'rr_steer, base), and through it they overlap each other and their neighbours at '
+        'rest in 22 pairs'), message
+    assert 'the visuals of fl_steer, fr_steer, rl_steer, rr_steer are at most 0.002 m ' \
+        'across, the box 1 m' in message, message
+    assert found[0].suggestion.startswith(
+        'give each of these links a collision shape of its own part'), found[0].suggestion
+    assert dict(found[0].values)['count'] == '22'
+
+
+def test_a_primitive_on_links_that_only_touch_is_not_pasted():
+    # Boxes of one size that overlap by less than a quarter of their smallest side are parts
+    # alike that touch, not one shape pasted: the base (another size) keeps its envelope.
+    text = _pasted('0.6 0.6 0.2').replace('size="1 1 1"', 'size="0.5 0.5 0.5"')
+    found = [f for f in analyze(parse_urdf_string(text), CheckConfig()).findings
+             if f.rule == 'collision-overlap-at-rest']
+    assert found and not any('pasted' in f.message for f in found), \
+        [f.message for f in found]

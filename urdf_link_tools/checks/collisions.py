@@ -53,8 +53,8 @@ from urdf_link_tools.checks.mirrors import (COPY_KEY, fore_aft_names, mirror_nam
 from urdf_link_tools.checks.model_wide import listed
 from urdf_link_tools.checks.names import NameSuggester
 from urdf_link_tools.findings import Finding, Severity
-from urdf_link_tools.geometry import (geometry_values, origin_to_matrix, transform_bounds,
-                                      union_bounds)
+from urdf_link_tools.geometry import (element_bounds, geometry_values, origin_to_matrix,
+                                      transform_bounds, union_bounds)
 from urdf_link_tools.meshes import MeshInfo
 from urdf_link_tools.model import Mesh
 from urdf_link_tools.targets import named, severity_for, TARGETS
@@ -96,6 +96,13 @@ _DIGITS = re.compile(r'\d+')
 #: Pairs of links on two branches of the tree (two arms) that overlap at rest: from this
 #: many between the same two branches, one finding (one pose puts them into each other).
 BRANCHES_MIN = 3
+#: Links carrying one collision primitive pasted on each (pasted_groups), and how deep (a
+#: share of the primitive's smallest size) the overlaps through it must be.
+PASTED_MIN = 3
+PASTED_DEPTH = 0.25
+#: Visuals under this share of the shape's size on PASTED_MIN of its links or more say the
+#: shape is not the parts' own (ranger_mini's steering links: 1 mm cylinders in 1 m boxes).
+PASTED_VISUAL = 0.25
 #: Prismatic joints in series whose axes at rest are this close to parallel (the cosine of
 #: the angle between them) slide the segments of one telescope.
 TELESCOPE_PARALLEL = 0.999
@@ -247,6 +254,10 @@ def _overlaps(ctx: CheckContext) -> Iterator[Finding]:
         # covers): one choice, never moving apart, one info for the SRDF.
         kept = _untaken(kept, welded)
         yield _welded_finding(ctx, welded, [seen[(item.link1, item.link2)] for item in welded])
+    for shape, carriers, group in pasted_groups(ctx, kept):
+        kept = _untaken(kept, group)
+        yield _pasted_finding(ctx, shape, carriers, group,
+                              [seen[(item.link1, item.link2)] for item in group])
     scopes = telescopes(ctx)
     for joints, group in telescope_groups(ctx, scopes, kept):
         kept = _untaken(kept, group)
@@ -780,6 +791,125 @@ def clique_groups(overlaps: Sequence['Overlap'], welded: Sequence[bool]) \
     groups = [[item for item in movable if item.link1 in component]
               for component in _cliques((item.link1, item.link2) for item in movable)]
     return groups, _untaken(overlaps, (item for group in groups for item in group))
+
+
+def pasted_groups(ctx: CheckContext, overlaps: Sequence['Overlap']) \
+        -> List[Tuple[Tuple[object, ...], Tuple[str, ...], List['Overlap']]]:
+    """
+    Return the overlaps of one collision primitive pasted on several links.
+
+    AgileX ranger_mini carries one 1 m box on its base and on each of its four steering
+    links (whose visuals are 1 mm cylinders): the boxes overlap each other and every wheel,
+    22 pairs said as a branch group and an envelope, and the box itself was never named.
+    A primitive of one kind and size (within :data:`.mirrors.TOLERANCE`) on
+    :data:`PASTED_MIN` or more links, through which :data:`PASTED_MIN` or more of those links
+    overlap each other, by :data:`PASTED_DEPTH` of its smallest size or more (not parts that
+    touch), and that is much bigger than the visuals of :data:`PASTED_MIN` of them
+    (:data:`PASTED_VISUAL`: not parts alike, an omniwheel's rollers), is one choice: every
+    overlap with that shape on either side is in its group.
+
+    :param overlaps: the overlaps, deepest first
+    :return: [(the shape, the links whose copy of it overlaps, its pairs)]
+    """
+    shapes: List[Tuple[object, ...]] = []
+
+    def shape_of(link_name: str, label: str) -> Optional[int]:
+        element = _collision_element(ctx.robot.link(link_name), label)
+        if element is None or element.geometry is None or isinstance(element.geometry, Mesh):
+            return None
+        part = (type(element.geometry).__name__,) + tuple(geometry_values(element.geometry))
+        found = next((index for index, known in enumerate(shapes) if _same_part(part, known)),
+                     None)
+        if found is None:
+            shapes.append(part)
+            found = len(shapes) - 1
+        return found
+
+    sides = [(shape_of(item.link1, item.element1), shape_of(item.link2, item.element2))
+             for item in overlaps]
+    groups = []
+    taken: Set[int] = set()
+    for index, part in enumerate(shapes):
+        smallest = min(abs(float(value)) for value in part[1:])  # type: ignore[arg-type]
+        through = [item for item, (one, other) in zip(overlaps, sides)
+                   if one == index and other == index and item.depth >= PASTED_DEPTH * smallest]
+        carriers = {name for item in through for name in (item.link1, item.link2)}
+        extent = _extent(part)
+        if sum((_largest_side(ctx, name) or extent) < PASTED_VISUAL * extent
+               for name in carriers) < PASTED_MIN:
+            continue  # parts alike (an omniwheel's rollers), or token shapes on frames
+        # the pairs of a carrier's copy with a link that is an envelope in its own right (a
+        # safety box over a hand whose joints hold the shape) stay that envelope's
+        bearers = {name for number, pair in enumerate(sides) if index in pair
+                   for name, side in zip((overlaps[number].link1, overlaps[number].link2), pair)
+                   if side == index}
+        others: Dict[str, int] = {}
+        for item in overlaps:
+            if item.link1 not in bearers and item.link2 not in bearers:
+                others[item.link1] = others.get(item.link1, 0) + 1
+                others[item.link2] = others.get(item.link2, 0) + 1
+        members = [number for number, pair in enumerate(sides)
+                   if index in pair and number not in taken and all(
+                       others.get(name, 0) < ENVELOPE_MIN
+                       for name in (overlaps[number].link1, overlaps[number].link2))]
+        taken.update(members)
+        group = [overlaps[number] for number in members]
+        names = tuple(dict.fromkeys(
+            name for item, pair in zip(group, (sides[number] for number in members))
+            for name, side in ((item.link1, pair[0]), (item.link2, pair[1])) if side == index))
+        groups.append((part, names, group))
+    return groups
+
+
+def _pasted_finding(ctx: CheckContext, part: Tuple[object, ...], carriers: Tuple[str, ...],
+                    group: List['Overlap'], seen_by: Sequence[Dict[str, Severity]]) -> Finding:
+    """One finding for a primitive pasted on many links (:func:`_pair_list_finding`)."""
+    kind = str(part[0]).lower()
+    values = [abs(float(value)) for value in part[1:]]  # type: ignore[arg-type]
+    if kind == 'box':
+        sizes = ' x '.join(fmt(value) for value in values) + ' m'
+    else:
+        sizes = f'radius {fmt(values[0])} m' + (
+            f', length {fmt(values[1])} m' if len(values) > 1 else '')
+    extent = _extent(part)
+    small = [name for name in carriers
+             if (_largest_side(ctx, name) or extent) < PASTED_VISUAL * extent]
+    seen_small = ''
+    if small:
+        widest = max(_largest_side(ctx, name) or 0.0 for name in small)
+        seen_small = (f'; the visual{"s" if len(small) > 1 else ""} of {listed(tuple(small))} '
+                      f'{"are" if len(small) > 1 else "is"} at most {fmt(widest, 2)} m across, '
+                      f'the {kind} {fmt(extent)} m')
+
+    def describe(pairs: List[Tuple[str, str]], links: Tuple[str, ...]) -> str:
+        return (f'one collision {kind} ({sizes}) is on {len(carriers)} links '
+                f'({listed(carriers)}), and through it they overlap each other and their '
+                f'neighbours at rest in {len(pairs)} pairs ({_named(pairs)}): one shape pasted '
+                f"on each (a placeholder?), not the parts' own{seen_small}")
+
+    return _pair_list_finding(
+        ctx, group, seen_by, frozenset(carriers), describe,
+        f'give each of these links a collision shape of its own part (none where the link is '
+        f'a frame with nothing to collide), in place of the {kind} ({sizes}); if the '
+        'shape is meant to be on each, ', '', (('shape', f'{kind} ({sizes})'),))
+
+
+def _extent(part: Tuple[object, ...]) -> float:
+    """Return a primitive's largest size: a box's side, a cylinder's diameter or length."""
+    values = [abs(float(value)) for value in part[1:]]  # type: ignore[arg-type]
+    return max(values) if part[0] == 'Box' else max([2.0 * values[0]] + values[1:])
+
+
+def _largest_side(ctx: CheckContext, link_name: str) -> Optional[float]:
+    """Return the largest side of the box around a link's visuals, None if unknown or none."""
+    elements = ctx.robot.link(link_name).visuals
+    boxes = [element_bounds(element, ctx.mesh_for(element) if isinstance(
+        element.geometry, Mesh) else None) for element in elements]
+    if not boxes or any(box is None for box in boxes):
+        return None
+    low = [min(float(box[0][axis]) for box in boxes) for axis in range(3)]  # type: ignore
+    high = [max(float(box[1][axis]) for box in boxes) for axis in range(3)]  # type: ignore
+    return max(b - a for a, b in zip(low, high))
 
 
 def _cliques(edges: Iterable[Tuple[str, str]]) -> List[Set[str]]:
