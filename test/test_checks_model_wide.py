@@ -654,6 +654,30 @@ def test_gazebo_is_not_said_to_refuse_a_welded_tensor_its_lumped_body_makes_vali
     assert finding.message.endswith('no rigid body has them, Gazebo and MuJoCo refuse them')
 
 
+def test_a_welded_tensor_only_mujoco_refuses_is_a_warning_without_mujoco():
+    # PR2's stereo mounts (sweep K) with --target gazebo: an error failing CI "though Gazebo
+    # lumps it into 'head_tilt_link' ..., whose combined tensor is valid"; nothing selected
+    # refuses it. With MuJoCo selected (it refuses before fusing), or not welded: an error.
+    base = ('<link name="base"><inertial><mass value="20"/><inertia ixx="0.5" ixy="0" '
+            'ixz="0" iyy="0.5" iyz="0" izz="0.5"/></inertial></link>')
+    camera = ('<link name="camera"><inertial><mass value="0.05"/><inertia ixx="0.00001" '
+              'ixy="0" ixz="0" iyy="0.00001" iyz="0" izz="0.0001"/></inertial></link>')
+    joint = ('<joint name="camera_joint" type="fixed"><parent link="base"/>'
+             '<child link="camera"/><origin xyz="0.2 0 0.1"/></joint>')
+    text = f'<robot name="r">{base}{camera}{joint}</robot>'
+    for targets, severity in ((('gazebo',), Severity.WARNING), (('kdl',), Severity.WARNING),
+                              (('gazebo', 'mujoco'), Severity.ERROR)):
+        config = CheckConfig(check_meshes=False, targets=frozenset(targets))
+        (finding,) = findings(text, 'inertia-triangle-inequality', config)
+        assert finding.severity == severity, targets
+    moving = text.replace('type="fixed"', 'type="revolute"').replace(
+        '</joint>', '<axis xyz="0 0 1"/><limit lower="-1" upper="1" effort="1" '
+        'velocity="1"/></joint>')
+    (finding,) = findings(moving, 'inertia-triangle-inequality',
+                          CheckConfig(check_meshes=False, targets=frozenset(('gazebo',))))
+    assert finding.severity == Severity.ERROR
+
+
 def test_a_zero_size_shape_drawn_and_collided_is_one_finding():
     # Kinova's two-arm root: <box size="0 0 0"> as its visual and its collision was an info
     # and an error; one error, which says the visual is the same shape.

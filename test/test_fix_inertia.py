@@ -384,6 +384,27 @@ def test_a_plate_rounded_over_the_triangle_keeps_its_moments():
     assert finding.suggested_inertia == (0.001437, 0.0, 0.0, 0.001437, 0.0, 0.002874)
 
 
+def test_a_tensor_with_products_rounded_over_the_triangle_gets_the_nearest_tensor():
+    # moveo's gripper halves (SolidWorks, 5 digits): A + B short of C by 1e-13 kg m^2, 1.2 ppm
+    # of C. The fix said "ixx is 10x too small: a slipped decimal?" and --fix-inertia made
+    # the smallest moment 10x larger; the written values it keeps keep their bytes.
+    tensor = ('ixx="2.3199E-09" ixy="-3.1597E-09" ixz="-4.5779E-16" iyy="7.8256E-08" '
+              'iyz="-2.26E-16" izz="8.0576E-08"')
+    data = _part(tensor, False, mass='0.0018597').encode()
+    (finding,) = [f for f in analyze(parse_urdf_string(data), CheckConfig(
+        check_meshes=False)).findings if f.rule == 'inertia-triangle-inequality']
+    assert finding.suggestion.startswith(
+        'the moments miss A + B >= C by the rounding of the written digits alone'), \
+        finding.suggestion
+    assert 'slipped decimal' not in finding.suggestion
+    fixed, fixes, again = _fix_and_recheck(data, CheckConfig(check_meshes=False))
+    old, new = fixes[0].old, fixes[0].new
+    assert all(abs(a - b) <= 2e-3 * old[5] for a, b in zip(old, new)), (old, new)
+    assert abs(new[0] - old[0]) <= 2e-3 * old[0], (old, new)  # not 10x
+    assert b'ixy="-3.1597E-09"' in fixed  # the same number: its text kept
+    _assert_fixed(fixed, fixes, again, 'rounded with products')
+
+
 POLE = """<robot name="pole"><link name="base_link"/><link name="gripper_pole">
   <collision><origin rpy="0 1.5707963267948966 0" xyz="0.1 0 0"/><geometry><cylinder
     length="0.2" radius=".01"/></geometry></collision>

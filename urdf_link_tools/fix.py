@@ -190,11 +190,22 @@ def apply_fixes(data: bytes, fixes: Sequence[Tuple[str, int, Sequence[float]]]) 
                                      line=line)
             quote_start = start + found.start(1) + 1
             quote_end = start + found.end(1) - 1
-            edits.append((quote_start, quote_end, format_value(float(value)).encode()))
+            text = format_value(float(value))
+            if _same_number(data[quote_start:quote_end], text):
+                continue  # a value the fix keeps keeps its bytes ("-3.1597E-09" stays)
+            edits.append((quote_start, quote_end, text.encode()))
     out = bytearray(data)
     for begin, finish, text in sorted(edits, reverse=True):
         out[begin:finish] = text
     return bytes(out)
+
+
+def _same_number(written: bytes, text: str) -> bool:
+    """Return True when an attribute's text reads as the number ``text`` does."""
+    try:
+        return float(written.decode('ascii').strip()) == float(text)
+    except (UnicodeDecodeError, ValueError):
+        return False
 
 
 def fix_inertia(data: bytes, analysis: Analysis) -> Tuple[bytes, Tuple[Fix, ...]]:
