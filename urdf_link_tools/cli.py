@@ -256,7 +256,7 @@ def _cmd_info(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     except UrdfStructureError:
         if not (loaded.expanded and _no_links(loaded.data)):
             raise
-        raise UrdfStructureError(_MACRO_FILE) from None  # as check says it
+        raise UrdfStructureError(_MACRO_FILE) from None  # (check: robot-empty)
     NeutralStream(out).write(format_info(robot, _source_label(loaded)) + '\n')
     return EXIT_OK
 
@@ -435,8 +435,9 @@ def _check_robot(path: str, args: argparse.Namespace, config, baseline, out: Tex
             raise
         if args.skip_macro_files or includer is not None:
             return skipped
-        raise UrdfStructureError(_MACRO_FILE + ', or pass --skip-macro-files to skip such '
-                                 'files') from None
+        # Checked alone, the same finding as a file of macros under <robot> (robot-empty,
+        # exit 2), not an input that could not be read (exit 3): xacro expands it.
+        robot = parse_urdf_string(_root_as_robot(data), source, loaded.macros)
     # A file of macros, or a plain fragment that descriptions include (a placeholder
     # <robot/>, shared materials): not a robot. A URDF with joints and no link is one, broken.
     # (Not one whose xacro directives lack their prefix: that is why it is empty.)
@@ -532,6 +533,28 @@ def _without_attachment(findings, robot: Robot) -> tuple:
                 if joint.parent not in names or joint.child not in names}
     return tuple(finding for finding in findings
                  if not (finding.rule == 'joint-unknown-link' and finding.element in attached))
+
+
+def _root_as_robot(data: bytes) -> bytes:
+    """Return an expansion whose root element (ROS 1's <root>) is named <robot>, lines kept."""
+    from urdf_link_tools.parser.xml import parse_xml
+    root = parse_xml(data)
+    start = re.compile(rb'<' + re.escape(root.tag.encode()) + rb'(?=[\s/>])')
+    found = None
+    for match in start.finditer(data):
+        if _line_of(data, match.start()) == root.sourceline:
+            found = match
+            break
+    if found is None:
+        raise UrdfStructureError(_MACRO_FILE + ', or pass --skip-macro-files to skip such '
+                                 'files')
+    head = data[:found.start()] + b'<robot' + data[found.end():]
+    end = head.rfind(b'</' + root.tag.encode() + b'>')
+    return head[:end] + b'</robot>' + head[end + len(root.tag) + 3:] if end >= 0 else head
+
+
+def _line_of(data: bytes, offset: int) -> int:
+    return data.count(b'\n', 0, offset) + 1
 
 
 def _no_links(data: bytes) -> bool:
