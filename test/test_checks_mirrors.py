@@ -262,7 +262,8 @@ def test_talos_legs_are_one_finding():
     ('front_left_wheel', ['rear_left_wheel', 'hind_left_wheel', 'back_left_wheel']),
     ('Rear_wheel_L', ['Front_wheel_L']), ('base_link', []), ('left_arm', []),
     ('FL_to_RL', []), ('RL', ['FL']), ('lf3', ['lh3', 'lb3']), ('rb_leg', ['rf_leg']),
-    ('LB_foot', ['LF_foot'])])
+    ('LB_foot', ['LF_foot']), ('base_f_bumper_link', ['base_b_bumper_link']),
+    ('base_B_bumper', ['base_F_bumper']), ('wheel_r', []), ('f_b', [])])
 def test_fore_aft_names(name, counterparts):
     assert fore_aft_names(name) == counterparts
 

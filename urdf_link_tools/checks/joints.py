@@ -27,7 +27,7 @@ import math
 from typing import Dict, Iterator, List, Optional, Tuple
 
 from urdf_link_tools.checks.base import CheckContext, fmt, Rule
-from urdf_link_tools.checks.model_wide import listed, model_choices, MODEL_WIDE_MIN
+from urdf_link_tools.checks.model_wide import listed, locked, model_choices, MODEL_WIDE_MIN
 from urdf_link_tools.findings import Finding, Severity
 from urdf_link_tools.model import Joint
 from urdf_link_tools.targets import severity_for
@@ -54,7 +54,8 @@ RULES = (
          'empty range; Bullet reads it as no limit', 'swap lower and upper, or use '
          'type="continuous" for a joint meant to turn without limit', URDFDOM),
     Rule('joint-range-zero', Severity.WARNING, 'lower equals upper on a revolute or '
-         'prismatic joint', 'the joint cannot move in Pinocchio, MoveIt and limit-aware IK, '
+         'prismatic joint (its effort and velocity 0 said with it, not as joint-limit-zero)',
+         'the joint cannot move in Pinocchio, MoveIt and limit-aware IK, '
          'while MuJoCo '
          'ignores the limit ("equal lower and upper limits") and lets it move',
          'use type="fixed" for a locked joint, or write the real range', URDFDOM),
@@ -72,7 +73,8 @@ RULES = (
          'effort 0 on a continuous joint of a description that names no actuated joint: a '
          'passive wheel or caster; effort 0 '
          'is not reported on a joint that no <transmission> or ros2_control command '
-         'interface drives when the description names its actuated joints); the same zeros '
+         'interface drives when the description names its actuated joints, nor on a joint '
+         'locked by lower equal to upper: joint-range-zero says it); the same zeros '
          'on 3 or more joints are one finding (as for every limit rule of joints)',
          'the joint can apply no force or cannot move wherever the URDF limits are '
          'enforced: Pinocchio reads effortLimit/velocityLimit 0, and so do MoveIt and '
@@ -182,7 +184,7 @@ def _limits(ctx: CheckContext, joint: Joint) -> Iterator[Finding]:
         # shin and ankle springs).
         zero = []
     if zero and joint.type in LIMITED_TYPES + ('continuous',) and joint.mimic is None and \
-            joint.name not in model_choices(ctx).placeholder_set:
+            joint.name not in model_choices(ctx).placeholder_set and not locked(joint):
         # Both 0 is how passive joints and placeholders are written (urdfdom requires the
         # attributes); one of them 0 beside a real other is a slip, but for effort 0 on an
         # endless joint of a description that names no actuated joint: a passive wheel or
@@ -231,12 +233,19 @@ def _range(ctx: CheckContext, joint: Joint) -> Iterator[Finding]:
     elif joint.type == 'revolute' and TWO_TURNS < max(abs(lower), abs(upper)) < NO_LIMIT:
         yield _implausible(ctx, joint, lower, upper, values)
     elif lower == upper:
+        # effort and velocity 0 too (a SolidWorks export's <limit> of zeros, HSR's locked
+        # bumpers): said here, not as joint-limit-zero as well (model_wide.locked)
+        zero = [name for name in ('effort', 'velocity')
+                if getattr(limit, name) == 0.0]  # type: ignore[union-attr]
         yield _finding(
             ctx, joint, 'joint-range-zero', Severity.WARNING,
-            f'lower and upper are both {fmt(lower)}{note}: the joint cannot move in '
-            'Pinocchio, MoveIt and limit-aware IK, while MuJoCo ignores the limit and lets it '
-            'move', line,
-            'use type="fixed" for a locked joint, or write the real range', values)
+            f'lower and upper are both {fmt(lower)}{note}'
+            + (f', and {" and ".join(zero)} {"are" if len(zero) > 1 else "is"} 0'
+               if zero else '')
+            + ': the joint cannot move in Pinocchio, MoveIt and limit-aware IK, while MuJoCo '
+            'ignores the limit and lets it move', line,
+            'use type="fixed" for a locked joint, or write the real range'
+            + (f' and {" and ".join(zero)}' if zero else ''), values)
 
 
 #: radians: a revolute joint's limit beyond this (two turns) is a slip; from NO_LIMIT on, a

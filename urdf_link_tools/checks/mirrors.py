@@ -105,7 +105,10 @@ _DIGITS = re.compile(r'\d+')
 #: a front or rear mark: the word, or a leg code (FL/RL, HL, BL; LF/LH, LB)
 _FORE_AFT = re.compile(
     r'(front|Front|FRONT|rear|Rear|REAR|hind|Hind|HIND|back|Back|BACK)'
-    rf'|(?:^|(?<=[{_SEP}]))([FRHBfrhb][LRlr]|[LRlr][FHBfhb])(?=$|[{_SEP}0-9])')
+    rf'|(?:^|(?<=[{_SEP}]))([FRHBfrhb][LRlr]|[LRlr][FHBfhb])(?=$|[{_SEP}0-9])'
+    # a lone front or back letter (Toyota HSR's base_f_bumper_link, base_b_bumper_link; not
+    # r, often a right)
+    rf'|(?:^|(?<=[{_SEP}]))([FBfb])(?=$|[{_SEP}])')
 #: what a front mark becomes at the rear, one style per candidate name
 _REAR_WORDS = {'front': ('rear', 'hind', 'back'), 'Front': ('Rear', 'Hind', 'Back'),
                'FRONT': ('REAR', 'HIND', 'BACK')}
@@ -187,14 +190,18 @@ def fore_aft_names(name: str) -> List[str]:
 
 
 def _is_front(match: 're.Match[str]') -> bool:
-    word, code = match.groups()
+    word, code, letter = match.groups()
     if word is not None:
         return word in _REAR_WORDS
+    if letter is not None:
+        return letter in 'Ff'
     return code[0] in 'Ff' if code[1] in 'LRlr' else code[1] in 'Ff'
 
 
 def _fore_aft_swap(match: 're.Match[str]', style: int) -> str:
-    word, code = match.groups()
+    word, code, letter = match.groups()
+    if letter is not None:
+        return {'F': 'B', 'B': 'F', 'f': 'b', 'b': 'f'}[letter]
     if word is not None:
         if word in _REAR_WORDS:
             return _REAR_WORDS[word][style]

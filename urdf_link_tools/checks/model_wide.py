@@ -335,10 +335,23 @@ def _zero_limits(joint) -> Tuple[str, ...]:
                  if limit is not None and getattr(limit, name) == 0.0)
 
 
+def locked(joint: Joint) -> bool:
+    """
+    Return True for a revolute or prismatic joint written with lower equal to upper.
+
+    A joint locked so (Toyota HSR's bumpers, uuv_simulator's 17 sensor joints) is said by
+    joint-range-zero, whose fix (type="fixed") leaves no effort or velocity to write.
+    """
+    limit = joint.limit
+    return joint.type in ('revolute', 'prismatic') and limit is not None and \
+        (limit.lower is not None or limit.upper is not None) and \
+        limit.bounds[0] == limit.bounds[1]
+
+
 def _placeholder_joints(ctx: CheckContext) -> Tuple[str, ...]:
     joints = [joint for joint in ctx.robot.joints
               if joint.is_moving and joint.mimic is None and joint.limit is not None
-              and joint.type in ('revolute', 'prismatic', 'continuous')]
+              and joint.type in ('revolute', 'prismatic', 'continuous') and not locked(joint)]
     for name in ('effort', 'velocity'):
         zero = tuple(joint.name for joint in joints if name in _zero_limits(joint))
         if len(zero) >= MODEL_WIDE_MIN and len(zero) >= PLACEHOLDER_SHARE * len(joints):
