@@ -511,3 +511,43 @@ def test_a_placeholder_is_not_replaced_by_a_made_up_sphere(tmp_path, capsys):
     main(['check', str(source), '--fix-inertia', str(fixed), '--fail-on', 'never'])
     capsys.readouterr()
     assert tensor in fixed.read_text()  # nothing made up written over it
+
+
+def test_one_pass_fixes_a_placeholder_on_frames_and_names_every_link_of_a_shared_tag(
+        tmp_path, capsys):
+    # PR2 (sweep K): a 0.01 placeholder on parts 0.05 to 0.3 m and on the wide and narrow
+    # stereo links, made by one tag of a macro called twice, with no geometry of their own.
+    # The first pass left those two ("no tensor of its geometry"), the re-check showed them
+    # as new inertia-exceeds-extent errors, and a second pass wrote a sphere, reporting
+    # "narrow_link replaced ... left as they are: wide_link" though the tag made both.
+    inertia = '<inertia ixx="0.01" ixy="0" ixz="0" iyy="0.01" iyz="0" izz="0.01"/>'
+    (tmp_path / 'stereo.urdf.xacro').write_text(
+        '<robot xmlns:xacro="http://www.ros.org/wiki/xacro">\n'
+        '<xacro:macro name="stereo" params="name y">\n'
+        '<joint name="${name}_joint" type="fixed"><parent link="head"/>'
+        '<child link="${name}_link"/><origin xyz="0.05 ${y} 0.1"/></joint>\n'
+        f'<link name="${{name}}_link"><inertial><mass value="0.1"/>\n{inertia}\n'
+        '</inertial></link>\n</xacro:macro>\n</robot>\n')
+
+    def part(name, parent, size, mass, z):
+        return (f'<joint name="{name}_joint" type="revolute"><parent link="{parent}"/>'
+                f'<child link="{name}"/><origin xyz="0 0 {z}"/><axis xyz="1 0 0"/>'
+                '<limit lower="-1" upper="1" effort="10" velocity="1"/></joint>\n'
+                f'<link name="{name}"><inertial><mass value="{mass}"/>\n{inertia}\n'
+                f'</inertial><collision><geometry><box size="{size} {size} {size}"/>'
+                '</geometry></collision></link>\n')
+    source = tmp_path / 'robot.urdf.xacro'
+    source.write_text(
+        '<robot name="head" xmlns:xacro="http://www.ros.org/wiki/xacro">\n'
+        '<xacro:include filename="stereo.urdf.xacro"/>\n<link name="base_link"/>\n'
+        + part('head', 'base_link', 0.3, 2.0, 0) + part('neck', 'head', 0.15, 1.0, -0.3)
+        + part('arm', 'neck', 0.05, 0.1, -0.3)
+        + '<xacro:stereo name="wide" y="0.03"/>\n<xacro:stereo name="narrow" y="-0.03"/>\n'
+        '</robot>\n')
+    main(['check', str(source), '--fix-inertia', '--fail-on', 'never'])
+    out = capsys.readouterr().out
+    assert f"{tmp_path / 'stereo.urdf.xacro'}:5: changed: inertia of links 'wide_link', " \
+        "'narrow_link' replaced (one tag makes their tensors)" in out, out
+    assert 'left as they are' not in out, out
+    assert main(['check', str(source), '--format', 'json', '--fail-on', 'error']) == 0, \
+        capsys.readouterr().out

@@ -440,7 +440,9 @@ def plan_xacro_fixes(analysis: Analysis, source_map, display=lambda path: path
                 (file, tag_lines.get((file, start, end), line)), links)))
             continue
         planned.setdefault(file, []).append((start, end, text))
-        changed_lines.setdefault((file, line), []).append(owner)
+        # one report per tag, at its first line (a tag over three lines was three reports)
+        changed_lines.setdefault((file, tag_lines.get((file, start, end), line)),
+                                 []).append(owner)
     for (file, line), (names, owners, makes) in sorted(conflicts.items()):
         links, every = tuple(owners), tuple(makes)
         shown = ', '.join(every[:6]) + (f' and {len(every) - 6} more' if len(every) > 6 else '')
@@ -451,8 +453,18 @@ def plan_xacro_fixes(analysis: Analysis, source_map, display=lambda path: path
             f'{"it a macro parameter" if len(names) == 1 else "them macro parameters"}',
             False, links))
     for (file, line), owners in sorted(changed_lines.items()):
-        reports.append(SourceFix(display(file), line, owners[0],
-                                 f'inertia of link {owners[0]!r} replaced', True))
+        # A tag of a macro called twice makes both tensors: both were replaced (PR2's wide
+        # and narrow stereo links: "narrow_link replaced", wide_link "left as it is").
+        every = tuple(dict.fromkeys(made.get((file, line), []) + owners))
+        if len(every) > 1:
+            shown = ', '.join(repr(name) for name in every[:6]) + (
+                f' and {len(every) - 6} more' if len(every) > 6 else '')
+            reports.append(SourceFix(display(file), line, every[0],
+                                     f'inertia of links {shown} replaced (one tag makes their '
+                                     'tensors)', True, every))
+        else:
+            reports.append(SourceFix(display(file), line, owners[0],
+                                     f'inertia of link {owners[0]!r} replaced', True))
     return planned, reports
 
 

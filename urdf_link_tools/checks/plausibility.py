@@ -1321,6 +1321,12 @@ def _placeholder_finding(ctx: CheckContext, links: Tuple[Link, ...]) -> Finding:
     sources = []
     for link in links:
         tensor, source = suggest(ctx, link, None, '', derived=True)
+        if tensor is None and link.name in over and _geometry_free(link):
+            # Its tensor over its body's bound on its own, and nothing of its own to derive
+            # one from (PR2's stereo mounts, welded to the head): what inertia-exceeds-extent
+            # suggests for it once the others are fixed (a sphere of its mass), now, so that
+            # one --fix-inertia pass leaves no error for a second.
+            tensor, source = suggest(ctx, link, None, '')
         sources.append(source)
         if tensor is not None:
             own.append((link.name, inertia_values(tensor)))
@@ -1361,6 +1367,11 @@ def _placeholder_finding(ctx: CheckContext, links: Tuple[Link, ...]) -> Finding:
                        f'{sources[0]}): check their masses and centres of mass too'),
         values=(('count', len(names)), ('links', listed(names)), ('mass', mass)),
         links=names, links_suggested_inertia=tuple(own))
+
+
+def _geometry_free(link: Link) -> bool:
+    """Return True for a link with no visual or collision geometry."""
+    return not any(element.geometry is not None for element in link.visuals + link.collisions)
 
 
 def tidy_values(matrix: np.ndarray) -> Tuple[float, float, float, float, float, float]:
