@@ -92,6 +92,28 @@ def test_merge_keeps_the_rest_of_the_srdf(tmp_path):
     assert f'{existing} merged, written to standard output ({existing} is unchanged)' in stderr
 
 
+@pytest.mark.parametrize('srdf', [
+    '<robot name="two_arms" xmlns:xacro="http://www.ros.org/wiki/xacro">'
+    '<xacro:arg name="robot_name" default="r"/><group name="g"><joint name="j1"/></group>'
+    '<xacro:if value="$(arg tag)"><disable_collisions link1="arm1" link2="tag" '
+    'reason="Adjacent"/></xacro:if></robot>',
+    '<robot name="two_arms"><disable_collisions link1="$(arg robot_name)/arm1" '
+    'link2="base" reason="User"/></robot>'], ids=['xacro-elements', 'substitutions'])
+def test_merging_into_a_xacro_srdf_is_refused(tmp_path, srdf):
+    # Interbotix's px100.srdf.xacro (sweep K): merged, it kept <xacro:arg> and
+    # "$(arg robot_name)/..." names MoveIt reads literally and lost a <xacro:if>'s 7 pairs,
+    # exit 0 and "0 hand-written pairs kept".
+    path = tmp_path / 'arms.urdf'
+    path.write_text(two_arms(None))
+    existing = tmp_path / 'arm.srdf.xacro'
+    existing.write_text(srdf)
+    out = tmp_path / 'merged.srdf'
+    status, _, stderr = run(['collisions', str(path), '--samples', '50', '--merge',
+                             str(existing), '-o', str(out)])
+    assert status == EXIT_USAGE and 'a xacro SRDF' in stderr and 'expand it' in stderr, stderr
+    assert not out.exists() and existing.read_text() == srdf
+
+
 @pytest.mark.parametrize('args, status, message', [
     (['--samples', '-1'], EXIT_USAGE, '--samples must be between'),
     (['--merge', '/nonexistent/x.srdf'], EXIT_USAGE, 'cannot read'),

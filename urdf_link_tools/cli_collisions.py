@@ -76,6 +76,20 @@ def _summary(matrix: 'CollisionMatrix', seconds: float) -> str:
     return text
 
 
+_XACRO_NAMESPACES = ('http://www.ros.org/wiki/xacro', 'http://ros.org/wiki/xacro')
+
+
+def _xacro_srdf(root) -> bool:
+    """Return True for an SRDF holding xacro elements or xacro substitutions."""
+    for element in root.iter():
+        tag = element.tag if isinstance(element.tag, str) else ''
+        if tag.startswith('{') and tag[1:].split('}', 1)[0] in _XACRO_NAMESPACES:
+            return True
+        if any('$(' in value or '${' in value for value in element.attrib.values()):
+            return True
+    return False
+
+
 def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     """Run ``collisions``; the exit statuses are those of ``check``."""
     from urdf_link_tools import cli
@@ -93,9 +107,18 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         except OSError as exc:
             raise cli.UsageError(f'--merge {args.merge}: cannot read: {exc.strerror}') from None
         try:
-            read_srdf(existing)  # refused before the work, not after
+            root = read_srdf(existing)  # refused before the work, not after
         except UrdfInputError as exc:
             raise UrdfInputError(f'--merge {args.merge}: {exc}') from None
+        if _xacro_srdf(root):
+            # Its arguments, conditions and ${...} names cannot be merged into: written back,
+            # MoveIt read "$(arg robot_name)/..." literally and a <xacro:if>'s pairs were lost
+            # (Interbotix's px100.srdf.xacro, sweep K).
+            raise cli.UsageError(
+                f'--merge {args.merge}: a xacro SRDF (xacro elements or $(...)/${{...}} '
+                'values): its pairs cannot be merged into it without losing its arguments '
+                'and conditions; expand it (xacro FILE ARG:=VALUE > arm.srdf) and merge into '
+                'that, or write the computed pairs alone with -o and paste them in')
     if args.output and os.path.splitext(args.output)[1] in ('.urdf', '.xacro'):
         raise cli.UsageError('-o: refusing to write an SRDF over a .urdf or .xacro file')
     if args.output:  # refused before the work, not after (as open_output would refuse it)
