@@ -551,3 +551,21 @@ def test_one_pass_fixes_a_placeholder_on_frames_and_names_every_link_of_a_shared
     assert 'left as they are' not in out, out
     assert main(['check', str(source), '--format', 'json', '--fail-on', 'error']) == 0, \
         capsys.readouterr().out
+
+
+def test_a_collision_that_is_one_part_of_the_body_does_not_refuse_the_nearest_tensor():
+    # rotors_simulator's firefly (sweep K): the body's tensor misses A + B >= C by 17.5 %;
+    # the nearest valid tensor was refused as "20.7x off the collision geometry", the 10 cm
+    # hub box of a 0.63 m hexacopter, whose tensor --fix-inertia wrote: izz 39x smaller.
+    data = b"""<robot name="firefly"><link name="base_link"/>
+  <joint name="j" type="fixed"><parent link="base_link"/><child link="body"/></joint>
+  <link name="body"><inertial><mass value="1.5"/><inertia ixx="0.0347563" ixy="0.0" ixz="0.0"
+    iyy="0.0458929" iyz="0.0" izz="0.0977"/></inertial>
+    <visual><geometry><box size="0.63 0.63 0.16"/></geometry></visual>
+    <collision><geometry><box size="0.1 0.1 0.16"/></geometry></collision></link></robot>"""
+    (finding,) = [f for f in analyze(parse_urdf_string(data), CheckConfig(
+        check_meshes=False)).findings if f.rule == 'inertia-triangle-inequality']
+    assert finding.suggestion.startswith('the nearest valid tensor'), finding.suggestion
+    fixed, fixes, again = _fix_and_recheck(data, CheckConfig(check_meshes=False))
+    assert 0.9 < fixes[0].new[5] / 0.0977 < 1.0, fixes[0].new
+    _assert_fixed(fixed, fixes, again, 'hub box')

@@ -34,8 +34,8 @@ import numpy as np
 
 from urdf_link_tools.checks.alignment import TURNS
 from urdf_link_tools.checks.base import CheckContext, fmt, fmt_inertia, fmt_vector
-from urdf_link_tools.checks.density import density_verdict, geometry_is_the_part, \
-    group_bounds, volume_range
+from urdf_link_tools.checks.density import collision_a_part_of_visual, density_verdict, \
+    geometry_is_the_part, group_bounds, volume_range
 from urdf_link_tools.geometry import is_finite, rpy_to_matrix
 from urdf_link_tools.inertia import (
     inertia_values, MUJOCO_EPS, nearest_triangle_moments, principal_moments, principal_values,
@@ -290,7 +290,7 @@ def problem(ctx: CheckContext, link: Link, matrix: np.ndarray,
         return (f'its largest moment {fmt(moments[2])} is smaller than any body of '
                 f'{fmt(link.mass)} kg can have at up to {ctx.config.density_max:,.0f} kg/m^3 '
                 '(a solid sphere of it)')
-    if geometry is not None:
+    if geometry is not None and not collision_a_part_of_visual(ctx, link):
         factor, _ = mismatch(moments, principal_values(geometry))
         if factor > ctx.config.inertia_mismatch_factor:
             return (f'it is {fmt(factor, 3)}x off the collision geometry (limit '
