@@ -443,8 +443,14 @@ def _check_robot(path: str, args: argparse.Namespace, config, baseline, out: Tex
     # (Not one whose xacro directives lack their prefix: that is why it is empty.)
     if (args.skip_macro_files or includer is not None) and not robot.links and \
             (loaded.expanded or not robot.joints) and \
-            not robot.has_note('parse-xacro-unprefixed'):
+            not robot.has_note('parse-xacro-unprefixed') and not _srdf(robot):
         return skipped
+    if (args.skip_macro_files or getattr(args, 'several', False)) and not robot.links and \
+            _srdf(robot):
+        # `check $(git ls-files '*.xacro')` takes a MoveIt package's *.srdf.xacro too (every
+        # Interbotix arm's): not a robot of this run, said so (it was "a macro file").
+        return ('a MoveIt SRDF (the semantic description of a robot, not a URDF): give it '
+                'with --srdf when checking the robot it describes')
     # A fragment (a gripper, a sensor mount) is checked too, without the errors of its
     # attachment to links it does not define: skipped whole, a robot whose root a pull
     # request hung from an undeclared 'World' passed the pre-commit hook with every error.
@@ -533,6 +539,11 @@ def _without_attachment(findings, robot: Robot) -> tuple:
                 if joint.parent not in names or joint.child not in names}
     return tuple(finding for finding in findings
                  if not (finding.rule == 'joint-unknown-link' and finding.element in attached))
+
+
+def _srdf(robot) -> bool:
+    from urdf_link_tools.checks.structure import srdf_elements
+    return bool(srdf_elements(robot))
 
 
 def _root_as_robot(data: bytes) -> bytes:
@@ -710,6 +721,7 @@ def _check_paths(args: argparse.Namespace, config, baseline, out: TextIO, err: T
     paths = _robot_paths(args)
     # (of every file given, before sharding: a macro file's includer may be in another shard)
     args.included_by, args.macro_libraries = _included_by(paths)
+    args.several = len(paths) > 1
     if args.shard:
         try:
             index, count = batch.parse_shard(args.shard)

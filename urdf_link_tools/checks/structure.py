@@ -71,9 +71,14 @@ _SRDF_ELEMENTS = frozenset(('group', 'group_state', 'end_effector', 'virtual_joi
                             'joint_property'))
 
 
+def srdf_elements(robot) -> List[str]:
+    """Return the MoveIt SRDF elements a document read as a robot holds (none: not one)."""
+    return [tag for tag in robot.other_elements if tag in _SRDF_ELEMENTS]
+
+
 def _why_empty(robot, source: str) -> Tuple[str, str]:
     """Return what a robot without links is (the end of robot-empty's message) and its fix."""
-    srdf = [tag for tag in robot.other_elements if tag in _SRDF_ELEMENTS]
+    srdf = srdf_elements(robot)
     if srdf:
         # Interbotix's px100.srdf.xacro, panda's: a CI glob over *.xacro takes them too.
         return (': it holds ' + ', '.join(f'<{tag}>' for tag in srdf) + ': this is a MoveIt '
@@ -99,6 +104,14 @@ def _why_empty(robot, source: str) -> Tuple[str, str]:
                 "Bullet's deformable bodies are); URDF readers load nothing from it",
                 'check it with the program it is written for, or skip the file; a URDF robot '
                 'needs at least one <link>')
+    if not robot.joints:
+        # Jackal's empty.urdf, the default of its URDF extras: a placeholder that is meant to
+        # hold nothing (sweep K)
+        return (': an empty <robot> (a placeholder that descriptions include, or a robot not '
+                'written yet)',
+                'if it is a placeholder, leave it out of the files checked or pass '
+                '--skip-macro-files (as the pre-commit hook does); else add at least one '
+                '<link>')
     return '', 'add at least one <link>'
 
 
