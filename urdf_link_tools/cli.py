@@ -475,6 +475,15 @@ def _check_robot(path: str, args: argparse.Namespace, config, baseline, out: Tex
         analysis = dataclasses.replace(analysis, findings=_without_attachment(
             analysis.findings, robot))
     analysis = dataclasses.replace(analysis, findings=loaded.locate(analysis.findings))
+    ignored = getattr(args, 'ignore_package', ())
+    if ignored:
+        # A package not found that the user names (hsrb_meshes, nao_meshes: meshes kept in a
+        # repository of their own, not in the CI job): its absence is not this robot's fault.
+        # Only one not found: found, its missing files are findings as ever.
+        analysis = dataclasses.replace(analysis, findings=tuple(
+            finding for finding in analysis.findings
+            if not (finding.rule == 'mesh-not-found'
+                    and dict(finding.values or ()).get('package') in ignored)))
     if loaded.expanded and loaded.source_map is not None and len(loaded.source_map):
         from urdf_link_tools.fix import xacro_sources_of_suggestions
         from urdf_link_tools.xacro.source_map import display_path
@@ -869,7 +878,8 @@ def _add_check_parser(commands) -> None:
     check.add_argument('--ignore-package', action='append', metavar='NAME', default=[],
                        help="drop the findings about links written in package NAME's xacro "
                             "macros, a dependency's (a camera's, an arm's): not the checked "
-                            "file's own package (repeatable)")
+                            "file's own package; and mesh-not-found for NAME when it is not "
+                            'found (a meshes package the job does not have) (repeatable)')
     check.add_argument('--srdf', action='append', metavar='SRDF', default=[],
                        help="the robot's SRDF (MoveIt config): the pairs of links its "
                             '<disable_collisions> names are not reported as overlapping at '

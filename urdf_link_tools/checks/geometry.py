@@ -474,12 +474,15 @@ def _mesh(ctx: CheckContext, link: Link, element: GeometryElement,
         # by the rules that need it (TurtleBot3 without burger_base.stl: its caster's
         # impossible tensor went unsaid).
         also = f' (the same file as its {", ".join(twins)})' if twins else ''
+        place = _missing_place(ctx, element, result)
+        absent = (('package', place[1]),) if place is not None and place[0] == 'package' \
+            else ()  # (--ignore-package leaves out a package the job does not have)
         yield ctx.finding(
             result.rule, _problem_severity(element, result),
             result.message + also + _unchecked(element),
             link=link.name, element=element.label, line=line, suggestion=suggestion,
             values=(('filename', geometry.filename), ('tried', tried))
-            + ((('also', ', '.join(twins)),) if twins else ()))
+            + ((('also', ', '.join(twins)),) if twins else ()) + absent)
         return
     if not isinstance(result, MeshInfo) or element.group != 'collision':
         return
@@ -738,6 +741,8 @@ def check_missing_places(ctx: CheckContext) -> Iterator[Finding]:
                           'argument)' + (f' (a folder {name} lies beside the description: '
                                          'Bullet reads package:// paths relative to it)'
                                          if beside is not None else '')
+                          + f'; in a CI job without it (meshes kept in a repository of their '
+                          f'own), --ignore-package {name} leaves this finding out'
                           + f'; tried: {"; ".join(tried)}')
         elif kind == 'folder':
             message = (f'{name} does not exist on this machine: {counted}; their absolute '
