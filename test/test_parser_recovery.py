@@ -267,6 +267,21 @@ def _nameless_materials(count: int) -> str:
     return f'<robot name="r">{links}{joints}</robot>'
 
 
+def test_one_misspelled_element_in_many_joints_is_one_finding():
+    # kuavo's exporter writes <dynamic> for <dynamics> in all 30 joints of its humanoids
+    # (sweep K): 15 warnings (mirrors folded), the joint's name keeping them apart.
+    joints = ''.join(f'<link name="l{i}"/><joint name="j{i}" type="revolute"><parent '
+                     f'link="base"/><child link="l{i}"/><axis xyz="0 0 1"/><limit lower="-1" '
+                     'upper="1" effort="1" velocity="1"/><dynamic damping="0.1"/></joint>'
+                     for i in range(4))
+    analysis = analyze(parse_urdf_string(f'<robot name="r"><link name="base"/>{joints}</robot>'),
+                       CheckConfig(check_meshes=False))
+    (found,) = [f for f in analysis.findings if f.rule == 'parse-misspelled-element']
+    assert found.links == ('l0', 'l1', 'l2', 'l3') and found.link is None, found
+    assert found.message.startswith('<dynamic> in <joint> is not a URDF element'), found.message
+    assert found.suggestion == 'rename it <dynamics>'
+
+
 def test_one_problem_repeated_on_many_links_is_one_finding():
     # An exporter that writes every <material> without a name made one choice: one finding
     # listing the links (h1_2 had 55), with the first line; two links stay per link.
