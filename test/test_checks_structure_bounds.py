@@ -177,8 +177,8 @@ def test_a_world_parent_without_its_link_is_told_to_declare_it():
 def test_links_hung_from_a_missing_parent_are_said_once():
     # Sawyer's gazebo xacro: the camera's joint names a parent 'head_camera' that does not
     # exist; that one name cuts off the camera and its optical frame. The joint's finding
-    # says it, not a link-disconnected per link cut off; a link with no joint at all still
-    # gets its own.
+    # says it, not a link-disconnected per link cut off; a link with no joint at all is a
+    # second root, which robot-multiple-roots says and lists (not link-disconnected again).
     from urdf_link_tools.analysis import analyze
     from urdf_link_tools.config import CheckConfig
     from urdf_link_tools.parser import parse_urdf_string
@@ -188,9 +188,9 @@ def test_links_hung_from_a_missing_parent_are_said_once():
             '</joint><joint name="opt" type="fixed"><parent link="camera"/>'
             '<child link="optical"/></joint></robot>')
     found = analyze(parse_urdf_string(text), CheckConfig(check_meshes=False)).findings
-    assert [(f.rule, f.link) for f in found if f.rule in (
-        'joint-unknown-link', 'link-disconnected')] == [
-        ('joint-unknown-link', 'camera'), ('link-disconnected', 'stray')]
+    assert sorted((f.rule, f.link or '', f.links) for f in found if f.rule in (
+        'joint-unknown-link', 'link-disconnected', 'robot-multiple-roots')) == [
+        ('joint-unknown-link', 'camera', ()), ('robot-multiple-roots', '', ('stray',))]
 
 
 def test_unknown_parent_is_never_guessed_as_the_joints_own_child():

@@ -58,7 +58,8 @@ RULES = (
     Rule('robot-multiple-roots', Severity.ERROR, 'more than one link has no parent joint',
          'urdfdom refuses the description ("Two root links found")',
          'connect every tree to the main one with a joint', URDFDOM),
-    Rule('link-disconnected', Severity.ERROR, 'a link cannot be reached from the root',
+    Rule('link-disconnected', Severity.ERROR, 'a link cannot be reached from the root '
+         '(a link of another tree is listed by robot-multiple-roots instead: one cause)',
          'it has no transform: TF, RViz and simulators cannot place it',
          'add a joint from a link of the main tree to it', URDFDOM),
 )
@@ -281,19 +282,25 @@ def _tree(ctx: CheckContext, names: Set[str], parents: Dict[str, List]) -> Itera
     # parent chain leads back to the root), so a tree that reaches every link has none.
     if any(len(joints) > 1 for joints in parents.values()) or len(claimed) < len(order):
         yield from _loops(ctx, order, children)
-    if len(roots) > 1:
-        listed = _listed([f"'{root}' ({sizes[root]} link{'s' if sizes[root] != 1 else ''})"
-                          for root in roots[:LISTED]], len(roots))
-        yield ctx.finding(
-            'robot-multiple-roots', Severity.ERROR,
-            f'{len(roots)} links have no parent joint: {listed}; a URDF has exactly one root',
-            line=robot.line,
-            suggestion='add joints that connect the other trees to the main one')
     if not roots:
         return
     # The biggest tree, the first in file order on a tie (max keeps the first maximum).
     main = max(roots, key=lambda root: sizes[root])
     reachable = _reach(main, children, set())
+    # The links of the other trees are said by robot-multiple-roots, which lists them, not
+    # again one by one (kuavo's Drake legs, sweep K: 42 and 56 errors of one cause).
+    others: Set[str] = set()
+    if len(roots) > 1:
+        others = {name for name in claimed if name not in reachable}
+        listed = _listed([f"'{root}' ({sizes[root]} link{'s' if sizes[root] != 1 else ''})"
+                          for root in roots[:LISTED]], len(roots))
+        yield ctx.finding(
+            'robot-multiple-roots', Severity.ERROR,
+            f'{len(roots)} links have no parent joint: {listed}; a URDF has exactly one root, '
+            f"and the links of the trees other than '{main}''s cannot be reached from it",
+            line=robot.line,
+            suggestion=f"add joints that connect the other trees to the '{main}' tree",
+            links=tuple(name for name in order if name in others))
     # A link hung from a parent that does not exist (joint-unknown-link says so on it), and
     # what hangs from it, are cut off by that one name: not said again per link.
     cut: Set[str] = set()
@@ -301,7 +308,7 @@ def _tree(ctx: CheckContext, names: Set[str], parents: Dict[str, List]) -> Itera
         if joint.parent not in names and joint.child in names:
             cut |= _reach(joint.child, children, cut)
     for link in robot.links:
-        if link.name not in reachable and link.name not in cut:
+        if link.name not in reachable and link.name not in cut and link.name not in others:
             yield ctx.finding(
                 'link-disconnected', Severity.ERROR,
                 f"the link cannot be reached from the root '{main}'",
