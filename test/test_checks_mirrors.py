@@ -436,3 +436,18 @@ def test_links_of_one_chain_are_no_copies_and_other_depths_stay_apart():
         limb('arm_1_link1', 0.3, com_at(0)), limb('arm_1_link3', 0.32, com_at(0)),
         limb('arm_2_link1', 1.3, com_at(0)), limb('arm_2_link3', 1.35, com_at(0)))))
     assert len(of_rule(apart, 'collision-overlap-at-rest')) == 2
+
+
+def test_mirrors_whose_worst_axis_flips_on_a_tie_are_one_finding():
+    # kuavo's feet (sweep K): ixx = iyy on a foot square in x and y whose right mesh is the
+    # left one turned, bounds 1e-9 m apart: "about the link's x axis" on the left, y on the
+    # right, two errors of one tensor; each keeps its own suggested tensor.
+    tensor = ('<inertial><mass value="0.069"/><inertia ixx="0.000666" ixy="0" ixz="0" '
+              'iyy="0.000666" iyz="0" izz="0.0001"/></inertial>')
+    feet = [limb(name, y, tensor, f'<geometry><box size="{sx} {sy} 0.012"/></geometry>')
+            for name, y, sx, sy in (('left_foot', 0.1, '0.038', '0.038000001'),
+                                    ('right_foot', -0.1, '0.038000001', '0.038'))]
+    analysis = analyze(parse_urdf_string(robot(*feet)), NO_MESHES)
+    (finding,) = of_rule(analysis, 'inertia-exceeds-extent')
+    assert "its mirror link 'right_foot' has the same" in finding.message, finding.message
+    assert set(dict(finding.links_suggested_inertia)) == {'left_foot', 'right_foot'}
