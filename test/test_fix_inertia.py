@@ -569,3 +569,43 @@ def test_a_collision_that_is_one_part_of_the_body_does_not_refuse_the_nearest_te
     fixed, fixes, again = _fix_and_recheck(data, CheckConfig(check_meshes=False))
     assert 0.9 < fixes[0].new[5] / 0.0977 < 1.0, fixes[0].new
     _assert_fixed(fixed, fixes, again, 'hub box')
+
+
+def test_a_grouped_tensor_finding_names_every_place_the_tensor_is_written(tmp_path, capsys):
+    # Interbotix locobot (sweep K): the kobuki wheels' placeholder in one file and the
+    # gripper's in another were one finding cited at the gripper's file alone (text, JSON,
+    # SARIF): the wheels' file was named nowhere.
+    inertia = '<inertia ixx="0.001" ixy="0" ixz="0" iyy="0.001" iyz="0" izz="0.001"/>'
+    xacro = 'xmlns:xacro="http://www.ros.org/wiki/xacro"'
+    (tmp_path / 'base.xacro').write_text(
+        f'<robot {xacro}>\n<xacro:macro name="wheel" params="side y">\n'
+        '<joint name="wheel_${side}_joint" type="continuous"><parent link="base_link"/>'
+        '<child link="wheel_${side}_link"/><origin xyz="0 ${y} 0"/><axis xyz="0 1 0"/>'
+        '</joint>\n<link name="wheel_${side}_link"><inertial><mass value="0.01"/>\n'
+        f'{inertia}\n</inertial><collision><geometry><cylinder radius="0.035" length="0.02"/>'
+        '</geometry></collision></link>\n</xacro:macro>\n</robot>\n')
+    (tmp_path / 'arm.xacro').write_text(
+        f'<robot {xacro}>\n<xacro:macro name="finger" params="name y">\n'
+        '<joint name="${name}_joint" type="prismatic"><parent link="base_link"/>'
+        '<child link="${name}_link"/><origin xyz="0.1 ${y} 0.2"/><axis xyz="0 1 0"/>'
+        '<limit lower="0" upper="0.03" effort="5" velocity="0.1"/></joint>\n'
+        '<link name="${name}_link"><inertial><mass value="0.001"/>\n'
+        f'\n{inertia}\n</inertial><collision><geometry><box size="0.02 0.01 0.04"/>'
+        '</geometry></collision></link>\n</xacro:macro>\n</robot>\n')
+    source = tmp_path / 'robot.urdf.xacro'
+    source.write_text(
+        f'<robot name="my_bot" {xacro}>\n<xacro:include filename="base.xacro"/>\n'
+        '<xacro:include filename="arm.xacro"/>\n<link name="base_link"><inertial><mass '
+        'value="5"/><inertia ixx="0.05" ixy="0" ixz="0" iyy="0.05" iyz="0" izz="0.08"/>'
+        '</inertial><collision><geometry><cylinder radius="0.17" length="0.1"/></geometry>'
+        '</collision></link>\n<xacro:wheel side="left" y="0.12"/>\n'
+        '<xacro:wheel side="right" y="-0.12"/>\n<xacro:finger name="finger_a" y="0.02"/>\n'
+        '<xacro:finger name="finger_b" y="-0.02"/>\n</robot>\n')
+    main(['check', str(source), '--format', 'json', '--fail-on', 'never'])
+    found = [f for f in json.loads(capsys.readouterr().out)['findings']
+             if f['rule'] == 'inertia-exceeds-extent' and not f['link']]
+    assert len(found) == 1, found
+    assert found[0]['message'].endswith(
+        f"; written in 2 places: {tmp_path / 'base.xacro'}:5 (wheel_left_link, "
+        f"wheel_right_link), {tmp_path / 'arm.xacro'}:6 (finger_a_link, finger_b_link)"), \
+        found[0]['message']

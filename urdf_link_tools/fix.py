@@ -489,6 +489,10 @@ def _from_yaml(values: Sequence[Tuple[str, str, int]], display) -> str:
     return f'{names} (from {display(values[0][1])}:{", ".join(ranges)})'
 
 
+#: the source places of a grouped inertia finding named in its message
+PLACES_SHOWN = 6
+
+
 def xacro_sources_of_suggestions(findings: Sequence[Finding], robot, source_map,
                                  display=lambda path: path) -> Tuple[Finding, ...]:
     """
@@ -586,8 +590,33 @@ def xacro_sources_of_suggestions(findings: Sequence[Finding], robot, source_map,
                 f'({display(file)}:{line}, in a macro), which --fix-inertia does not change, as '
                 'they need different numbers: make ixx to izz macro parameters')
 
+    def places(finding: Finding) -> str:
+        # One finding of links whose tensors are written in several places (locobot: the
+        # kobuki wheels' placeholder in one file, the gripper's in another, cited at one):
+        # each place named, so that a hand fix or a review finds them all.
+        found: Dict[Tuple[str, int], List[str]] = {}
+        for name in finding.links:
+            link = robot.link(name)
+            where = source_map.locate(link.inertial.inertia.line) \
+                if link is not None and link.inertial is not None else None
+            if where is not None:
+                found.setdefault((where.file, where.line), []).append(name)
+        if len(found) < 2:
+            return ''
+        shown = [f'{display(file)}:{line} ({", ".join(names[:3])}'
+                 + (f' and {len(names) - 3} more' if len(names) > 3 else '') + ')'
+                 for (file, line), names in list(found.items())[:PLACES_SHOWN]]
+        more = len(found) - PLACES_SHOWN
+        return ('; written in ' + str(len(found)) + ' places: ' + ', '.join(shown)
+                + (f' and {more} more' if more > 0 else ''))
+
     out = []
     for finding in findings:
+        if finding.link is None and len(finding.links) > 1 and \
+                finding.rule.startswith(('inertia-', 'inertial-')):
+            extra = places(finding)
+            if extra:
+                finding = replace(finding, message=finding.message + extra)
         if finding.suggested_inertia is not None and finding.link is not None and \
                 finding.suggestion:
             extra = note_for(finding.link)
