@@ -95,6 +95,23 @@ def test_ros_xacro_urdf_file_with_arguments_and_refused_values(tmp_path):
         assert not result.successful
 
 
+def test_ros_urdf_file_finds_its_own_package_from_its_sources(tmp_path):
+    # A new user's trial: urdf_file:=ur_description/urdf/ur.urdf.xacro in a source checkout
+    # said "package 'ur_description' not found", and package_dirs cannot be widened at run
+    # time ("outside the directories the node was started with"). The CLI resolves the
+    # checked file's own package from its package.xml; the node now does for its start file.
+    robot = tmp_path / 'demo_description'
+    shutil.copytree(ROBOT, robot)
+    (robot / 'package.xml').write_text('<package format="3"><name>demo_description</name>'
+                                       '</package>')
+    parameters = {'urdf_file': str(robot / 'urdf' / 'robot.urdf.xacro'),
+                  'xacro_args': ['upper_mass:=3.0'], 'check_meshes': False}
+    with NodeSession('own_package', parameters) as session:
+        answer = session.wait_for_robot('demo_arm', TIMEOUT)
+        assert {row.name: row.mass for row in answer.links}['fore_link'] == \
+            pytest.approx(400.0)  # from the YAML file $(find demo_description) names
+
+
 def test_ros_urdf_file_cannot_be_set_when_the_node_started_without_one(tmp_path):
     good = tmp_path / 'sample.urdf'
     shutil.copy(SAMPLE_URDF, good)

@@ -81,7 +81,7 @@ from urdf_link_tools.ros.query_node import QueryNode
 from urdf_link_tools.ros.snapshot import build_snapshot, mesh_library, parse_description
 from urdf_link_tools.ros.snapshot import Rejection, rejection_from_error, Snapshot
 from urdf_link_tools.ros.urdf_file import check_urdf_file, package_dirs_refusal, public_error
-from urdf_link_tools.ros.urdf_file import urdf_roots
+from urdf_link_tools.ros.urdf_file import start_package, urdf_roots
 from urdf_link_tools.ros.urdf_file import xacro_options
 from urdf_link_tools.ros.worker import Job, LatestJobWorker
 from urdf_link_tools.srv import GetCollisionMatrix, GetLinkFindings, GetLinkGeometry, ListLinks
@@ -143,12 +143,18 @@ class UrdfLinkToolsNode(Node):
         # Unique per instance: two robots' nodes (namespaces /robot_a, /robot_b) must not
         # publish statuses of the same name.
         self._prefix = status_prefix(self.get_fully_qualified_name())
-        self._settings = self._declare_parameters()
+        settings = self._declare_parameters()
+        # The package of the file the node was started with, resolved from its sources when
+        # nothing else finds it (as the CLI does): fixed at start, as the roots below are.
+        self._own_package = start_package(settings.urdf_file, settings.check.package_dirs)
+        self._settings = self._with_own_package(settings)
         # Fixed at start: what urdf_file may name, and where xacro may read, cannot be
         # widened by whoever sets parameters later (package_dirs is re-checked against them).
         self._urdf_roots = urdf_roots(self._settings.urdf_dirs, self._settings.urdf_file)
         self._xacro_roots = self._urdf_roots + tuple(
             path for _, path in self._settings.check.package_dirs)
+        if self._own_package is not None:
+            self._xacro_roots += (os.path.realpath(self._own_package[1]),)
         self._meshes = mesh_library(self._settings)
         self._meshes_key = self._settings.mesh_key
         # Swapped whole by the worker; read once per callback.
@@ -262,6 +268,13 @@ class UrdfLinkToolsNode(Node):
             self.get_logger().error(f'invalid parameters, using the defaults instead: {exc}')
             return settings_from_values({'urdf_file': values.get('urdf_file', '')})
 
+    def _with_own_package(self, settings: NodeSettings) -> NodeSettings:
+        own = getattr(self, '_own_package', None)
+        if own is None or any(name == own[0] for name, _ in settings.check.package_dirs):
+            return settings
+        return dataclasses.replace(settings, check=dataclasses.replace(
+            settings.check, package_dirs=settings.check.package_dirs + (own,)))
+
     def _parameter_values(self) -> Dict[str, Any]:
         values = {}
         for spec in PARAMETERS:
@@ -288,7 +301,7 @@ class UrdfLinkToolsNode(Node):
                 if error is not None:
                     return SetParametersResult(successful=False, reason=error)
                 values[parameter.name] = value
-            settings = settings_from_values(values)
+            settings = self._with_own_package(settings_from_values(values))
         except ValueError as exc:
             return SetParametersResult(successful=False, reason=str(exc))
         except Exception as exc:  # never let a parameter request take the node down

@@ -124,6 +124,23 @@ def xacro_options(mappings: Mapping[str, str], package_dirs: Mapping[str, str],
                         allow_dirs=tuple(roots), max_bytes=max_bytes)
 
 
+def start_package(urdf_file: str, package_dirs: Sequence[Tuple[str, str]]) \
+        -> Optional[Tuple[str, str]]:
+    """
+    Return the package of the ``urdf_file`` the node was started with, when nothing finds it.
+
+    As the CLI resolves the checked file's own package from its sources: ``urdf_file:=
+    ur_description/urdf/ur.urdf.xacro`` in a source checkout said "package 'ur_description'
+    not found", and ``package_dirs`` cannot be widened once the node runs.
+
+    :return: (name, folder), or None (no file, no package, or its name already resolves)
+    """
+    if not urdf_file:
+        return None
+    from urdf_link_tools.packages import own_package_dir
+    return own_package_dir(urdf_file, [name for name, _ in package_dirs])
+
+
 def public_error(error: Exception, path: str) -> Exception:
     """
     Reword an error about a file a parameter named so that it quotes nothing from it.
@@ -144,4 +161,5 @@ def public_error(error: Exception, path: str) -> Exception:
     return UrdfInputError(f'{path} could not be read ({type(error).__name__})')
 
 
-__all__ = ['check_urdf_file', 'is_xacro', 'public_error', 'urdf_roots', 'xacro_options']
+__all__ = ['check_urdf_file', 'is_xacro', 'public_error', 'start_package', 'urdf_roots',
+           'xacro_options']
