@@ -172,7 +172,7 @@ def add_parser(commands, add_xacro_arguments) -> None:
                            'MoveIt Setup Assistant computes it',
         description='Compute which pairs of links a planner need not check (SRDF '
                     '<disable_collisions>), as MoveIt Setup Assistant does: Adjacent links, '
-                    'links in collision in the Default state, Always in collision (over 95%% '
+                    'links in collision in the Default state, Always in collision (over 95% '
                     'of 200 random states), Never in collision over --samples random states '
                     'within the joint limits (mimic joints followed). Needs the coal '
                     'collision library.')
