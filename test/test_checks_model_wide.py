@@ -632,17 +632,20 @@ def test_drakes_point_contact_spheres_are_one_finding_that_names_them():
     assert [f.link for f in findings(two, 'geometry-degenerate')] == ['l1', 'l2']
 
 
+#: a camera link whose tensor breaks A + B >= C, welded to a base whose sum with it is valid
+WELDED_CAMERA = (
+    '<robot name="r"><link name="base"><inertial><mass value="20"/><inertia ixx="0.5" ixy="0" '
+    'ixz="0" iyy="0.5" iyz="0" izz="0.5"/></inertial></link><link name="camera"><inertial>'
+    '<mass value="0.05"/><inertia ixx="0.00001" ixy="0" ixz="0" iyy="0.00001" iyz="0" '
+    'izz="0.0001"/></inertial></link><joint name="camera_joint" type="fixed"><parent '
+    'link="base"/><child link="camera"/><origin xyz="0.2 0 0.1"/></joint></robot>')
+
+
 def test_gazebo_is_not_said_to_refuse_a_welded_tensor_its_lumped_body_makes_valid():
     # ANYmal C's welded cameras: "no rigid body has them, Gazebo and MuJoCo refuse them".
     # MuJoCo does (checked with 4.0); Gazebo lumps a fixed joint's child into its parent
     # first and checks the sum, valid here. A <gazebo> that keeps the joint: Gazebo's again.
-    base = ('<link name="base"><inertial><mass value="20"/><inertia ixx="0.5" ixy="0" '
-            'ixz="0" iyy="0.5" iyz="0" izz="0.5"/></inertial></link>')
-    camera = ('<link name="camera"><inertial><mass value="0.05"/><inertia ixx="0.00001" '
-              'ixy="0" ixz="0" iyy="0.00001" iyz="0" izz="0.0001"/></inertial></link>')
-    joint = ('<joint name="camera_joint" type="fixed"><parent link="base"/>'
-             '<child link="camera"/><origin xyz="0.2 0 0.1"/></joint>')
-    text = f'<robot name="r">{base}{camera}{joint}</robot>'
+    text = WELDED_CAMERA
     (finding,) = findings(text, 'inertia-triangle-inequality')
     assert finding.link == 'camera'
     assert finding.message.endswith(
@@ -658,13 +661,7 @@ def test_a_welded_tensor_only_mujoco_refuses_is_a_warning_without_mujoco():
     # PR2's stereo mounts (sweep K) with --target gazebo: an error failing CI "though Gazebo
     # lumps it into 'head_tilt_link' ..., whose combined tensor is valid"; nothing selected
     # refuses it. With MuJoCo selected (it refuses before fusing), or not welded: an error.
-    base = ('<link name="base"><inertial><mass value="20"/><inertia ixx="0.5" ixy="0" '
-            'ixz="0" iyy="0.5" iyz="0" izz="0.5"/></inertial></link>')
-    camera = ('<link name="camera"><inertial><mass value="0.05"/><inertia ixx="0.00001" '
-              'ixy="0" ixz="0" iyy="0.00001" iyz="0" izz="0.0001"/></inertial></link>')
-    joint = ('<joint name="camera_joint" type="fixed"><parent link="base"/>'
-             '<child link="camera"/><origin xyz="0.2 0 0.1"/></joint>')
-    text = f'<robot name="r">{base}{camera}{joint}</robot>'
+    text = WELDED_CAMERA
     for targets, severity in ((('gazebo',), Severity.WARNING), (('kdl',), Severity.WARNING),
                               (('gazebo', 'mujoco'), Severity.ERROR)):
         config = CheckConfig(check_meshes=False, targets=frozenset(targets))

@@ -53,8 +53,8 @@ from urdf_link_tools.checks.mirrors import (COPY_KEY, fore_aft_names, mirror_nam
 from urdf_link_tools.checks.model_wide import listed
 from urdf_link_tools.checks.names import NameSuggester
 from urdf_link_tools.findings import Finding, Severity
-from urdf_link_tools.geometry import (element_bounds, geometry_values, origin_to_matrix,
-                                      transform_bounds, union_bounds)
+from urdf_link_tools.geometry import (geometry_values, origin_to_matrix, transform_bounds,
+                                      union_bounds)
 from urdf_link_tools.meshes import MeshInfo
 from urdf_link_tools.model import Mesh
 from urdf_link_tools.targets import named, severity_for, TARGETS
@@ -902,14 +902,10 @@ def _extent(part: Tuple[object, ...]) -> float:
 
 def _largest_side(ctx: CheckContext, link_name: str) -> Optional[float]:
     """Return the largest side of the box around a link's visuals, None if unknown or none."""
-    elements = ctx.robot.link(link_name).visuals
-    boxes = [element_bounds(element, ctx.mesh_for(element) if isinstance(
-        element.geometry, Mesh) else None) for element in elements]
-    if not boxes or any(box is None for box in boxes):
-        return None
-    low = [min(float(box[0][axis]) for box in boxes) for axis in range(3)]  # type: ignore
-    high = [max(float(box[1][axis]) for box in boxes) for axis in range(3)]  # type: ignore
-    return max(b - a for a, b in zip(low, high))
+    from urdf_link_tools.checks.density import group_bounds
+    visuals = ctx.robot.link(link_name).visuals
+    box = group_bounds(ctx, visuals) if visuals else None
+    return float(max(box[1] - box[0])) if box is not None else None
 
 
 def _cliques(edges: Iterable[Tuple[str, str]]) -> List[Set[str]]:
