@@ -496,9 +496,11 @@ def test_ros_description_error_status():
 
 
 def _missing_children(count):
-    links = ''.join(f'<link name="segment_{i}"/>' for i in range(count))
+    # A root and count links in closed pairs no root reaches: one link-disconnected each (a
+    # second tree's links are robot-multiple-roots' since the thirty-first round).
+    links = '<link name="base"/>' + ''.join(f'<link name="segment_{i}"/>' for i in range(count))
     joints = ''.join(f'<joint name="j{i}" type="fixed"><parent link="segment_{i}"/>'
-                     f'<child link="missing_{i}"/></joint>' for i in range(count))
+                     f'<child link="segment_{i ^ 1}"/></joint>' for i in range(count))
     # every finding listed (the checker's own cap, max_findings_per_rule, is tested elsewhere)
     return _analysis(f'<robot name="many">{links}{joints}</robot>',
                      dataclasses.replace(CONFIG, max_findings_per_rule=10 * count))
@@ -506,12 +508,12 @@ def _missing_children(count):
 
 def test_ros_statuses_grouped_by_rule_above_the_threshold():
     analysis = _missing_children(150)  # fewer than max_findings_per_rule: none capped
-    per_link = diagnostics.analysis_statuses(analysis, max_link_statuses=150)
-    assert len(per_link) == 150
+    per_link = diagnostics.analysis_statuses(analysis, max_link_statuses=151)
+    assert len(per_link) == 151
     grouped = {status.name: status for status in
-               diagnostics.analysis_statuses(analysis, max_link_statuses=149)}
+               diagnostics.analysis_statuses(analysis, max_link_statuses=150)}
     assert list(grouped)[0] == 'urdf_link_tools: links'
-    assert 'more than diagnostics_max_link_statuses=149' in \
+    assert 'more than diagnostics_max_link_statuses=150' in \
         grouped['urdf_link_tools: links'].message
     disconnected = grouped['urdf_link_tools: rule link-disconnected']
     values = {item.key: item.value for item in disconnected.values}
