@@ -163,3 +163,18 @@ def test_a_failing_source_tracer_is_the_tools_failure_and_the_expansion_is_check
     status, _, err = run(args + ['--verbose'])
     assert status == EXIT_INTERNAL
     assert 'Traceback' in err and 'IndexError: injected tracer bug' in err
+
+
+def test_verbose_prints_the_traceback_where_ros_launch_stopped_propagation(
+        workdir, broken_link_check, monkeypatch):
+    # In colcon test of a ROS workspace, launch_testing's pytest plugin imports launch, whose
+    # LaunchLogger class makes every logger created afterwards not propagate: the package's
+    # loggers kept their records from the handler --verbose puts on 'urdf_link_tools', and the
+    # traceback was not printed (a new user's workspace, this round).
+    import logging
+    for name in ('urdf_link_tools.checks', 'urdf_link_tools.analysis'):
+        monkeypatch.setattr(logging.getLogger(name), 'propagate', False)
+    monkeypatch.setattr(logging.getLogger('urdf_link_tools.analysis'), 'disabled', True)
+    status, _, err = run(['check', SAMPLE, '--verbose'])
+    assert status == 5 and 'Traceback (most recent call last)' in err, err
+    assert logging.getLogger('urdf_link_tools.checks').propagate is False  # restored

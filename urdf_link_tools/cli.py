@@ -1066,12 +1066,23 @@ def _verbose(err: TextIO, enabled: bool) -> Iterator[None]:
     logger.addHandler(handler)
     logger.setLevel(logging.DEBUG)
     logger.propagate = False
+    # What another library set in this process is undone for the run: ROS's launch (loaded
+    # by launch_testing's pytest plugin in `colcon test`) makes every logger created after
+    # it a LaunchLogger that does not propagate, and logging.config disables existing
+    # loggers; --verbose then printed nothing.
+    children = [item for name, item in list(logging.root.manager.loggerDict.items())
+                if name.startswith('urdf_link_tools.') and isinstance(item, logging.Logger)]
+    saved = [(item, item.disabled, item.propagate) for item in children]
+    for item in children:
+        item.disabled, item.propagate = False, True
     try:
         yield
     finally:
         logger.removeHandler(handler)
         logger.setLevel(level)
         logger.propagate = propagate
+        for item, was_disabled, was_propagating in saved:
+            item.disabled, item.propagate = was_disabled, was_propagating
 
 
 def run() -> None:
