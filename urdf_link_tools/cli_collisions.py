@@ -76,14 +76,13 @@ def _summary(matrix: 'CollisionMatrix', seconds: float) -> str:
     return text
 
 
-_XACRO_NAMESPACES = ('http://www.ros.org/wiki/xacro', 'http://ros.org/wiki/xacro')
-
-
 def _xacro_srdf(root) -> bool:
     """Return True for an SRDF holding xacro elements or xacro substitutions."""
+    from urdf_link_tools.loading import XACRO_NAMESPACE
+    namespace = XACRO_NAMESPACE.decode()
     for element in root.iter():
         tag = element.tag if isinstance(element.tag, str) else ''
-        if tag.startswith('{') and tag[1:].split('}', 1)[0] in _XACRO_NAMESPACES:
+        if tag.startswith('{') and namespace in tag[1:].split('}', 1)[0]:
             return True
         if any('$(' in value or '${' in value for value in element.attrib.values()):
             return True

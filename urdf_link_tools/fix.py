@@ -445,7 +445,7 @@ def plan_xacro_fixes(analysis: Analysis, source_map, display=lambda path: path
                                  []).append(owner)
     for (file, line), (names, owners, makes) in sorted(conflicts.items()):
         links, every = tuple(owners), tuple(makes)
-        shown = ', '.join(every[:6]) + (f' and {len(every) - 6} more' if len(every) > 6 else '')
+        shown = _shown(every)
         reports.append(SourceFix(
             display(file), line, links[0],
             f'this tag makes the tensors of {len(every)} links (a macro used more than once: '
@@ -457,8 +457,7 @@ def plan_xacro_fixes(analysis: Analysis, source_map, display=lambda path: path
         # and narrow stereo links: "narrow_link replaced", wide_link "left as it is").
         every = tuple(dict.fromkeys(made.get((file, line), []) + owners))
         if len(every) > 1:
-            shown = ', '.join(repr(name) for name in every[:6]) + (
-                f' and {len(every) - 6} more' if len(every) > 6 else '')
+            shown = _shown(tuple(repr(name) for name in every))
             reports.append(SourceFix(display(file), line, every[0],
                                      f'inertia of links {shown} replaced (one tag makes their '
                                      'tensors)', True, every))
@@ -466,6 +465,12 @@ def plan_xacro_fixes(analysis: Analysis, source_map, display=lambda path: path
             reports.append(SourceFix(display(file), line, owners[0],
                                      f'inertia of link {owners[0]!r} replaced', True))
     return planned, reports
+
+
+def _shown(names: Sequence[str], limit: int = 6) -> str:
+    """Return the first names of a report's list, and how many more."""
+    return ', '.join(names[:limit]) + (f' and {len(names) - limit} more'
+                                       if len(names) > limit else '')
 
 
 def _from_yaml(values: Sequence[Tuple[str, str, int]], display) -> str:
@@ -511,13 +516,17 @@ def xacro_sources_of_suggestions(findings: Sequence[Finding], robot, source_map,
     sources = _InertiaTags()
     notes: Dict[str, str] = {}
 
+    def tag_of(link_name: str):
+        # where the <inertia> tag that made a link's tensor is written, or None
+        link = robot.link(link_name)
+        return source_map.locate(link.inertial.inertia.line) \
+            if link is not None and link.inertial is not None else None
+
     def note_for(link_name: str) -> str:
         if link_name in notes:
             return notes[link_name]
         notes[link_name] = ''
-        link = robot.link(link_name)
-        where = source_map.locate(link.inertial.inertia.line) \
-            if link is not None and link.inertial is not None else None
+        where = tag_of(link_name)
         if where is None:
             return ''
         try:
@@ -576,9 +585,7 @@ def xacro_sources_of_suggestions(findings: Sequence[Finding], robot, source_map,
         # numbers: --fix-inertia leaves it (plan_xacro_fixes), whatever the fix promises.
         tags: Dict[Tuple[str, int], Dict[str, Tuple[float, ...]]] = {}
         for name, values in finding.links_suggested_inertia:
-            link = robot.link(name)
-            where = source_map.locate(link.inertial.inertia.line) \
-                if link is not None and link.inertial is not None else None
+            where = tag_of(name)
             if where is not None:
                 tags.setdefault((where.file, where.line), {})[name] = tuple(values)
         shared = [(place, wanted) for place, wanted in tags.items()
@@ -596,19 +603,14 @@ def xacro_sources_of_suggestions(findings: Sequence[Finding], robot, source_map,
         # each place named, so that a hand fix or a review finds them all.
         found: Dict[Tuple[str, int], List[str]] = {}
         for name in finding.links:
-            link = robot.link(name)
-            where = source_map.locate(link.inertial.inertia.line) \
-                if link is not None and link.inertial is not None else None
+            where = tag_of(name)
             if where is not None:
                 found.setdefault((where.file, where.line), []).append(name)
         if len(found) < 2:
             return ''
-        shown = [f'{display(file)}:{line} ({", ".join(names[:3])}'
-                 + (f' and {len(names) - 3} more' if len(names) > 3 else '') + ')'
-                 for (file, line), names in list(found.items())[:PLACES_SHOWN]]
-        more = len(found) - PLACES_SHOWN
-        return ('; written in ' + str(len(found)) + ' places: ' + ', '.join(shown)
-                + (f' and {more} more' if more > 0 else ''))
+        shown = [f'{display(file)}:{line} ({_shown(names, 3)})'
+                 for (file, line), names in found.items()]
+        return f'; written in {len(found)} places: {_shown(shown, PLACES_SHOWN)}'
 
     out = []
     for finding in findings:

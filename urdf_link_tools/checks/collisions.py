@@ -834,9 +834,7 @@ def pasted_groups(ctx: CheckContext, overlaps: Sequence['Overlap']) \
         through = [item for item, (one, other) in zip(overlaps, sides)
                    if one == index and other == index and item.depth >= PASTED_DEPTH * smallest]
         carriers = {name for item in through for name in (item.link1, item.link2)}
-        extent = _extent(part)
-        if sum((_largest_side(ctx, name) or extent) < PASTED_VISUAL * extent
-               for name in carriers) < PASTED_MIN:
+        if len(_drawn_smaller(ctx, carriers, _extent(part))) < PASTED_MIN:
             continue  # parts alike (an omniwheel's rollers), or token shapes on frames
         # the pairs of a carrier's copy with a link that is an envelope in its own right (a
         # safety box over a hand whose joints hold the shape) stay that envelope's
@@ -872,11 +870,10 @@ def _pasted_finding(ctx: CheckContext, part: Tuple[object, ...], carriers: Tuple
         sizes = f'radius {fmt(values[0])} m' + (
             f', length {fmt(values[1])} m' if len(values) > 1 else '')
     extent = _extent(part)
-    small = [name for name in carriers
-             if (_largest_side(ctx, name) or extent) < PASTED_VISUAL * extent]
+    small = _drawn_smaller(ctx, carriers, extent)
     seen_small = ''
     if small:
-        widest = max(_largest_side(ctx, name) or 0.0 for name in small)
+        widest = max(small.values())
         seen_small = (f'; the visual{"s" if len(small) > 1 else ""} of {listed(tuple(small))} '
                       f'{"are" if len(small) > 1 else "is"} at most {fmt(widest, 2)} m across, '
                       f'the {kind} {fmt(extent)} m')
@@ -900,12 +897,15 @@ def _extent(part: Tuple[object, ...]) -> float:
     return max(values) if part[0] == 'Box' else max([2.0 * values[0]] + values[1:])
 
 
-def _largest_side(ctx: CheckContext, link_name: str) -> Optional[float]:
-    """Return the largest side of the box around a link's visuals, None if unknown or none."""
-    from urdf_link_tools.checks.density import group_bounds
-    visuals = ctx.robot.link(link_name).visuals
-    box = group_bounds(ctx, visuals) if visuals else None
-    return float(max(box[1] - box[0])) if box is not None else None
+def _drawn_smaller(ctx: CheckContext, names: Iterable[str], extent: float) -> Dict[str, float]:
+    """Return the links whose visuals are under PASTED_VISUAL of a shape's size, and theirs."""
+    from urdf_link_tools.checks.density import largest_side
+    found = {}
+    for name in names:
+        side = largest_side(ctx, ctx.robot.link(name).visuals)
+        if side and side < PASTED_VISUAL * extent:  # (0: a point, no part)
+            found[name] = side
+    return found
 
 
 def _cliques(edges: Iterable[Tuple[str, str]]) -> List[Set[str]]:

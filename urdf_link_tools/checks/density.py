@@ -180,15 +180,16 @@ PART_OF_VISUAL = 3.0
 
 def collision_a_part_of_visual(ctx: CheckContext, link: Link) -> bool:
     """Return True when a link's visual is PART_OF_VISUAL times its collision's size."""
-    if not link.visuals or not link.collisions:
-        return False
-    collision = group_bounds(ctx, link.collisions)
-    visual = group_bounds(ctx, link.visuals)
-    if collision is None or visual is None:
-        return False
-    inner = float(np.max(collision[1] - collision[0]))
-    outer = float(np.max(visual[1] - visual[0]))
-    return inner > 0.0 and outer >= PART_OF_VISUAL * inner
+    inner = largest_side(ctx, link.collisions)
+    outer = largest_side(ctx, link.visuals)
+    return inner is not None and outer is not None and inner > 0.0 and \
+        outer >= PART_OF_VISUAL * inner
+
+
+def largest_side(ctx: CheckContext, elements: Sequence[GeometryElement]) -> Optional[float]:
+    """Return the largest side of the box around some elements, None if unknown or none."""
+    box = group_bounds(ctx, elements) if elements else None
+    return float(np.max(box[1] - box[0])) if box is not None else None
 
 
 def negligible_in_its_body(ctx: CheckContext, link: Link) -> bool:

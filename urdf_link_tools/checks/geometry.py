@@ -474,9 +474,10 @@ def _mesh(ctx: CheckContext, link: Link, element: GeometryElement,
         # by the rules that need it (TurtleBot3 without burger_base.stl: its caster's
         # impossible tensor went unsaid).
         also = f' (the same file as its {", ".join(twins)})' if twins else ''
-        place = _missing_place(ctx, element, result)
-        absent = (('package', place[1]),) if place is not None and place[0] == 'package' \
-            else ()  # (--ignore-package leaves out a package the job does not have)
+        # (--ignore-package leaves out a package the job does not have; as _missing_place
+        # says 'package', without its look at the file system for the other kinds)
+        absent = (('package', result.missing_package),) if result.missing_package and \
+            result.unsupported_format is None and result.placeholder is None else ()
         yield ctx.finding(
             result.rule, _problem_severity(element, result),
             result.message + also + _unchecked(element),
