@@ -1375,3 +1375,17 @@ def test_a_small_end_links_inflated_tensor_names_damping_and_armature():
             '<child link="tool0"/></joint>')
     (finding,) = findings(_flange(0.02, tool), 'inertia-exceeds-extent')  # no end link
     assert note not in finding.suggestion
+
+
+def test_a_pasted_product_is_quoted_with_every_digit_the_file_has():
+    # moveo (sweep K): ixz="0.000000503765" was quoted as ixz="5.038e-07", which a search of
+    # the file does not find; every written digit is quoted now.
+    text = ('<robot name="r"><link name="l"><inertial><mass value="0.5"/>'
+            '<inertia ixx="0.000000403121" ixy="0" ixz="0.000000503765" iyy="0.000000503765" '
+            'iyz="0" izz="0.000000600007"/></inertial>'
+            '<collision><geometry><box size="0.003 0.0025 0.002"/></geometry></collision>'
+            '</link></robot>')
+    found = [f for f in analyze(parse_urdf_string(text), NO_MESHES).findings
+             if f.rule == 'inertia-not-positive-definite']
+    assert len(found) == 1
+    assert 'ixz="5.03765e-07" repeats iyy' in found[0].suggestion, found[0]

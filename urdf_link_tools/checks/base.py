@@ -91,6 +91,16 @@ def fmt_vector(values: Iterable[float], digits: int = 4) -> str:
     return ' '.join(fmt(v, digits) for v in values)
 
 
+def fmt_written(values: Iterable[float]) -> str:
+    """
+    Format values read from the file with every digit they were written with (up to 15).
+
+    For a quote of the file in attribute syntax: rounded to 4 digits, xyz="0.0187 -0.00119"
+    for a file's xyz="0.018742 -0.0011938" is found by no search of the file.
+    """
+    return ' '.join(fmt(v, 15) for v in values)
+
+
 def fmt_inertia(values: Sequence[float]) -> str:
     """Format six inertia values as URDF attributes (9 significant digits, fix-ready)."""
     return ' '.join(f'{name}="{fmt(v, 9)}"' for name, v in zip(INERTIA_NAMES, values))

@@ -28,7 +28,8 @@ from typing import Dict, FrozenSet, Iterator, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from urdf_link_tools.checks.base import CheckContext, fmt, fmt_inertia, fmt_vector, Rule
+from urdf_link_tools.checks.base import (CheckContext, fmt, fmt_inertia, fmt_vector, fmt_written,
+                                         Rule)
 from urdf_link_tools.checks.model_wide import (grouped, grouped_by_value, model_choices,
                                                MODEL_WIDE_MIN)
 from urdf_link_tools.checks.suggest import geometry_tensor, problem, suggest
@@ -742,8 +743,8 @@ def _pasted_note(link: Link) -> Tuple[str, Optional[np.ndarray]]:
         cleared[index] = 0.0
         tensor = TensorProperties(Inertia(*cleared))
         if tensor.is_positive_definite() and not violates_triangle(tensor.moments):
-            return (f'{name}="{fmt(value)}" repeats {same[0]}: a value pasted into the wrong '
-                    f'attribute? With {name}="0" the tensor is valid'), tensor.matrix
+            return (f'{name}="{fmt_written((value,))}" repeats {same[0]}: a value pasted into '
+                    f'the wrong attribute? With {name}="0" the tensor is valid'), tensor.matrix
     return '', None
 
 
@@ -808,10 +809,11 @@ def _decimal_note(link: Link) -> Tuple[str, Optional[np.ndarray]]:
     name, value, meant, power = found[0]
     changed = list(values)
     changed[names.index(name)] = meant
-    return (f'{name}="{fmt(value)}" is {fmt(10.0 ** abs(power))}x '
+    note = (f'{name}="{fmt_written((value,))}" is {fmt(10.0 ** abs(power))}x '
             f'{"too large" if power > 0 else "too small"} for the others: a slipped decimal? '
-            f'With {name}="{fmt(meant)}" the tensor is valid (--fix-inertia writes that); if '
-            'the value is right, '), TensorProperties(Inertia(*changed)).matrix
+            f'With {name}="{fmt(meant, max(_digits(value), 1))}" the tensor is valid '
+            '(--fix-inertia writes that); if the value is right, ')
+    return note, TensorProperties(Inertia(*changed)).matrix
 
 
 #: How far past a necessary condition of a valid tensor a candidate must be to be dropped

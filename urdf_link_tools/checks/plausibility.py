@@ -31,7 +31,7 @@ import numpy as np
 
 from urdf_link_tools.checks.alignment import axis_words, turned_collision, TURNS
 from urdf_link_tools.checks.base import (CheckContext, fmt, fmt_inertia, fmt_range, fmt_vector,
-                                         Rule)
+                                         fmt_written, Rule)
 from urdf_link_tools.checks.bounds import (body_extent, CLEAR_EXCESS, COM_MIN_TOLERANCE,
                                            com_tolerance, excess, excess_at_slip, FUSED_AWAY,
                                            fused_change, placeholder_carriers,
@@ -364,7 +364,7 @@ def check_com(ctx: CheckContext, link: Link) -> Iterator[Finding]:
     lo, hi = both
     yield ctx.finding(
         'com-outside-geometry', Severity.WARNING,
-        f'the centre of mass xyz="{fmt_vector(com)}" is {fmt(distance, 3)} m outside the '
+        f'the centre of mass xyz="{fmt_written(com)}" is {fmt(distance, 3)} m outside the '
         'bounds of the collision' + (' and visual' if visual is not None else '')
         + f' geometry ({fmt_vector(lo, 3)} to {fmt_vector(hi, 3)}); the centre of mass of '
         'a body lies within its material',
@@ -439,7 +439,7 @@ def _sign_slip(com: np.ndarray, bounds, tolerance: float) -> str:
         mirrored[axis] = -mirrored[axis]
         if distance_outside(mirrored, bounds) <= tolerance:
             return (f'{"xyz"[axis]}{SIGN_SLIP} the centre of mass, '
-                    f'xyz="{fmt_vector(mirrored)}", lies within the geometry (a value written '
+                    f'xyz="{fmt_written(mirrored)}", lies within the geometry (a value written '
                     'for the mirrored part?)')
     return ''
 
@@ -1202,7 +1202,7 @@ def check_origin_tensors(ctx: CheckContext) -> Iterator[Finding]:
            'their physical bound' if over else '')
         + f' (the first, {first.name}: ixx={fmt(tensor.ixx)} iyy={fmt(tensor.iyy)} '
         f'izz={fmt(tensor.izz)} about its origin, its centre of mass at '
-        f'xyz="{fmt_vector(first.inertial.origin.xyz)}")',
+        f'xyz="{fmt_written(first.inertial.origin.xyz)}")',
         link=first.name, element='inertial/inertia', line=tensor.line,
         suggestion=(f'write each tensor about its centre of mass (for {first.name}: '
                     f'{fmt_inertia(suggested)}); --fix-inertia writes them all'),
@@ -1341,7 +1341,7 @@ def _placeholder_finding(ctx: CheckContext, links: Tuple[Link, ...]) -> Finding:
     centres = {fmt_vector(link.inertial.origin.xyz) for link in links}
     masses = fmt_range([link.mass for link in links])
     mass = f'{masses} kg' if ' to ' in masses else f'each {masses} kg'
-    same = (f', each centre of mass at xyz="{fmt_vector(inertial.origin.xyz)}"'
+    same = (f', each centre of mass at xyz="{fmt_written(inertial.origin.xyz)}"'
             if len(centres) == 1 else '')
     return ctx.finding(
         'inertial-placeholder', Severity.ERROR if over else Severity.WARNING,
