@@ -609,3 +609,22 @@ def test_a_grouped_tensor_finding_names_every_place_the_tensor_is_written(tmp_pa
         f"; written in 2 places: {tmp_path / 'base.xacro'}:5 (wheel_left_link, "
         f"wheel_right_link), {tmp_path / 'arm.xacro'}:6 (finger_a_link, finger_b_link)"), \
         found[0]['message']
+    # As data too: JSON's places, and one SARIF related location per place (the thirty-first
+    # round named them in the message only).
+    assert found[0]['places'] == [
+        {'file': str(tmp_path / 'base.xacro'), 'line': 5,
+         'links': ['wheel_left_link', 'wheel_right_link']},
+        {'file': str(tmp_path / 'arm.xacro'), 'line': 6,
+         'links': ['finger_a_link', 'finger_b_link']}], found[0]
+    main(['check', str(source), '--format', 'sarif', '--fail-on', 'never'])
+    results = [r for r in json.loads(capsys.readouterr().out)['runs'][0]['results']
+               if r['ruleId'] == 'inertia-exceeds-extent'
+               and 'written in 2 places' in r['message']['text']]
+    assert len(results) == 1, results
+    related = [(item['physicalLocation']['artifactLocation']['uri'],
+                item['physicalLocation']['region']['startLine'], item['message']['text'])
+               for item in results[0]['relatedLocations']]
+    assert [(uri.rsplit('/', 1)[-1], line, text) for uri, line, text in related
+            if text.startswith('the tensor of')] == [
+        ('base.xacro', 5, 'the tensor of wheel_left_link, wheel_right_link is written here'),
+        ('arm.xacro', 6, 'the tensor of finger_a_link, finger_b_link is written here')], related

@@ -93,7 +93,9 @@ class Finding:
     ``link`` and lists both.
     Such a finding made of per-link ones that each had a replacement tensor (a tensor copied
     onto several links, wrong on each) keeps them in ``links_suggested_inertia``: (link, the
-    six values) for each, what ``check --fix-inertia`` writes on each link.
+    six values) for each, what ``check --fix-inertia`` writes on each link. ``places`` names,
+    for such a finding whose links' tensors are written in several places of the sources,
+    each place: (file, line, the links whose tensor is written there).
     """
 
     rule: str
@@ -112,6 +114,7 @@ class Finding:
     links: Tuple[str, ...] = ()
     links_suggested_inertia: Tuple[Tuple[str, Tuple[float, float, float, float, float, float]],
                                    ...] = field(default=(), compare=False)
+    places: Tuple[Tuple[str, int, Tuple[str, ...]], ...] = field(default=(), compare=False)
 
     def to_dict(self) -> Dict[str, Any]:
         """Return a JSON-ready dict with the public fields."""
@@ -136,6 +139,9 @@ class Finding:
         if self.links_suggested_inertia:
             out['links_suggested_inertia'] = {link: dict(zip(INERTIA_NAMES, values))
                                               for link, values in self.links_suggested_inertia}
+        if self.places:
+            out['places'] = [{'file': file, 'line': line, 'links': list(links)}
+                             for file, line, links in self.places]
         return out
 
 

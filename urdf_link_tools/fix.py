@@ -597,28 +597,31 @@ def xacro_sources_of_suggestions(findings: Sequence[Finding], robot, source_map,
                 f'({display(file)}:{line}, in a macro), which --fix-inertia does not change, as '
                 'they need different numbers: make ixx to izz macro parameters')
 
-    def places(finding: Finding) -> str:
+    def places(finding: Finding) -> Finding:
         # One finding of links whose tensors are written in several places (locobot: the
         # kobuki wheels' placeholder in one file, the gripper's in another, cited at one):
-        # each place named, so that a hand fix or a review finds them all.
+        # each place named, so that a hand fix or a review finds them all (in the message,
+        # and as data: JSON's places, SARIF's related locations).
         found: Dict[Tuple[str, int], List[str]] = {}
         for name in finding.links:
             where = tag_of(name)
             if where is not None:
                 found.setdefault((where.file, where.line), []).append(name)
         if len(found) < 2:
-            return ''
+            return finding
         shown = [f'{display(file)}:{line} ({_shown(names, 3)})'
                  for (file, line), names in found.items()]
-        return f'; written in {len(found)} places: {_shown(shown, PLACES_SHOWN)}'
+        return replace(
+            finding,
+            message=f'{finding.message}; written in {len(found)} places: '
+                    f'{_shown(shown, PLACES_SHOWN)}',
+            places=tuple((file, line, tuple(names)) for (file, line), names in found.items()))
 
     out = []
     for finding in findings:
         if finding.link is None and len(finding.links) > 1 and \
                 finding.rule.startswith(('inertia-', 'inertial-')):
-            extra = places(finding)
-            if extra:
-                finding = replace(finding, message=finding.message + extra)
+            finding = places(finding)
         if finding.suggested_inertia is not None and finding.link is not None and \
                 finding.suggestion:
             extra = note_for(finding.link)

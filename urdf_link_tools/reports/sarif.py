@@ -50,6 +50,8 @@ SCHEMA_URI = ('https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schema
               'sarif-schema-2.1.0.json')
 SRCROOT = '%SRCROOT%'
 LEVELS = {Severity.ERROR: 'error', Severity.WARNING: 'warning', Severity.INFO: 'note'}
+#: links named by a related location of a place a grouped finding's tensors are written at
+PLACE_LINKS = 3
 
 
 def _text(text: str) -> Dict[str, str]:
@@ -160,6 +162,11 @@ def result(finding: Finding, report: CheckReport, rule_index: Dict[str, int], ro
     if finding.value_source is not None:
         related.append(_location(finding.value_source[0], finding.value_source[1], root, None,
                                  'the value comes from here', len(related)))
+    for place_file, place_line, links in finding.places:
+        named = ', '.join(links[:PLACE_LINKS]) + \
+            (f' and {len(links) - PLACE_LINKS} more' if len(links) > PLACE_LINKS else '')
+        related.append(_location(place_file, place_line, root, None,
+                                 f'the tensor of {named} is written here', len(related)))
     related = [item for item in related if 'physicalLocation' in item]
     if related:
         out['relatedLocations'] = related
