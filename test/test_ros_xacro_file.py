@@ -112,6 +112,23 @@ def test_ros_urdf_file_finds_its_own_package_from_its_sources(tmp_path):
             pytest.approx(400.0)  # from the YAML file $(find demo_description) names
 
 
+def test_ros_urdf_file_set_at_run_time_under_urdf_dirs_finds_its_own_package(tmp_path):
+    # The thirty-first round resolved the start file's package only: a node started with
+    # urdf_dirs and no urdf_file, then given ur.urdf.xacro, said "package ... not found".
+    robot = tmp_path / 'demo_description'
+    shutil.copytree(ROBOT, robot)
+    (robot / 'package.xml').write_text('<package format="3"><name>demo_description</name>'
+                                       '</package>')
+    parameters = {'urdf_dirs': [str(robot / 'urdf')], 'xacro_args': ['upper_mass:=3.0'],
+                  'check_meshes': False}
+    with NodeSession('own_package_later', parameters) as session:
+        (result,) = session.set_parameters(urdf_file=str(robot / 'urdf' / 'robot.urdf.xacro'))
+        assert result.successful, result.reason
+        answer = session.wait_for_robot('demo_arm', TIMEOUT)
+        assert {row.name: row.mass for row in answer.links}['fore_link'] == \
+            pytest.approx(400.0)  # from the YAML file $(find demo_description) names
+
+
 def test_ros_urdf_file_cannot_be_set_when_the_node_started_without_one(tmp_path):
     good = tmp_path / 'sample.urdf'
     shutil.copy(SAMPLE_URDF, good)

@@ -81,7 +81,7 @@ from urdf_link_tools.ros.query_node import QueryNode
 from urdf_link_tools.ros.snapshot import build_snapshot, mesh_library, parse_description
 from urdf_link_tools.ros.snapshot import Rejection, rejection_from_error, Snapshot
 from urdf_link_tools.ros.urdf_file import check_urdf_file, package_dirs_refusal, public_error
-from urdf_link_tools.ros.urdf_file import start_package, urdf_roots
+from urdf_link_tools.ros.urdf_file import start_packages, urdf_roots
 from urdf_link_tools.ros.urdf_file import xacro_options
 from urdf_link_tools.ros.worker import Job, LatestJobWorker
 from urdf_link_tools.srv import GetCollisionMatrix, GetLinkFindings, GetLinkGeometry, ListLinks
@@ -144,17 +144,18 @@ class UrdfLinkToolsNode(Node):
         # publish statuses of the same name.
         self._prefix = status_prefix(self.get_fully_qualified_name())
         settings = self._declare_parameters()
-        # The package of the file the node was started with, resolved from its sources when
-        # nothing else finds it (as the CLI does): fixed at start, as the roots below are.
-        self._own_package = start_package(settings.urdf_file, settings.check.package_dirs)
+        # The packages of the file the node was started with and of the urdf_dirs folders,
+        # resolved from their sources when nothing else finds them (as the CLI does for the
+        # file it checks): fixed at start, as the roots below are.
+        self._own_packages = start_packages(settings.urdf_file, settings.urdf_dirs,
+                                            settings.check.package_dirs)
         self._settings = self._with_own_package(settings)
         # Fixed at start: what urdf_file may name, and where xacro may read, cannot be
         # widened by whoever sets parameters later (package_dirs is re-checked against them).
         self._urdf_roots = urdf_roots(self._settings.urdf_dirs, self._settings.urdf_file)
         self._xacro_roots = self._urdf_roots + tuple(
             path for _, path in self._settings.check.package_dirs)
-        if self._own_package is not None:
-            self._xacro_roots += (os.path.realpath(self._own_package[1]),)
+        self._xacro_roots += tuple(os.path.realpath(folder) for _, folder in self._own_packages)
         self._meshes = mesh_library(self._settings)
         self._meshes_key = self._settings.mesh_key
         # Swapped whole by the worker; read once per callback.
@@ -269,11 +270,12 @@ class UrdfLinkToolsNode(Node):
             return settings_from_values({'urdf_file': values.get('urdf_file', '')})
 
     def _with_own_package(self, settings: NodeSettings) -> NodeSettings:
-        own = getattr(self, '_own_package', None)
-        if own is None or any(name == own[0] for name, _ in settings.check.package_dirs):
+        given = {name for name, _ in settings.check.package_dirs}
+        own = tuple(item for item in getattr(self, '_own_packages', ()) if item[0] not in given)
+        if not own:
             return settings
         return dataclasses.replace(settings, check=dataclasses.replace(
-            settings.check, package_dirs=settings.check.package_dirs + (own,)))
+            settings.check, package_dirs=settings.check.package_dirs + own))
 
     def _parameter_values(self) -> Dict[str, Any]:
         values = {}

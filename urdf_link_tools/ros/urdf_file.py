@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import os
 import stat
-from typing import Iterable, Mapping, Optional, Sequence, Tuple
+from typing import Iterable, List, Mapping, Optional, Sequence, Tuple
 import xml.parsers.expat
 
 from urdf_link_tools.errors import UrdfError, UrdfInputError, UrdfStructureError
@@ -124,21 +124,30 @@ def xacro_options(mappings: Mapping[str, str], package_dirs: Mapping[str, str],
                         allow_dirs=tuple(roots), max_bytes=max_bytes)
 
 
-def start_package(urdf_file: str, package_dirs: Sequence[Tuple[str, str]]) \
-        -> Optional[Tuple[str, str]]:
+def start_packages(urdf_file: str, urdf_dirs: Sequence[str],
+                   package_dirs: Sequence[Tuple[str, str]]) -> Tuple[Tuple[str, str], ...]:
     """
-    Return the package of the ``urdf_file`` the node was started with, when nothing finds it.
+    Return the packages of the files the node may read, when nothing else finds them.
 
     As the CLI resolves the checked file's own package from its sources: ``urdf_file:=
     ur_description/urdf/ur.urdf.xacro`` in a source checkout said "package 'ur_description'
-    not found", and ``package_dirs`` cannot be widened once the node runs.
+    not found", and ``package_dirs`` cannot be widened once the node runs. The package of
+    the start file, then of each ``urdf_dirs`` folder (a file set there later at run time
+    is in it: the thirty-first round resolved the start file's only), first of a name wins.
 
-    :return: (name, folder), or None (no file, no package, or its name already resolves)
+    :return: (name, folder) pairs whose names nothing else resolves
     """
-    if not urdf_file:
-        return None
     from urdf_link_tools.packages import own_package_dir
-    return own_package_dir(urdf_file, [name for name, _ in package_dirs])
+    given = [name for name, _ in package_dirs]
+    found: List[Tuple[str, str]] = []
+    # A file inside each folder stands for what may be set there: its package is the
+    # folder's nearest one up.
+    for probe in ([urdf_file] if urdf_file else []) + \
+            [os.path.join(folder, 'robot.urdf') for folder in urdf_dirs if folder]:
+        own = own_package_dir(probe, given + [name for name, _ in found])
+        if own is not None:
+            found.append(own)
+    return tuple(found)
 
 
 def public_error(error: Exception, path: str) -> Exception:
@@ -161,5 +170,5 @@ def public_error(error: Exception, path: str) -> Exception:
     return UrdfInputError(f'{path} could not be read ({type(error).__name__})')
 
 
-__all__ = ['check_urdf_file', 'is_xacro', 'public_error', 'start_package', 'urdf_roots',
+__all__ = ['check_urdf_file', 'is_xacro', 'public_error', 'start_packages', 'urdf_roots',
            'xacro_options']
