@@ -1389,3 +1389,35 @@ def test_a_pasted_product_is_quoted_with_every_digit_the_file_has():
              if f.rule == 'inertia-not-positive-definite']
     assert len(found) == 1
     assert 'ixz="5.03765e-07" repeats iyy' in found[0].suggestion, found[0]
+
+
+def _stick(mass, izz):
+    return (f'<inertial><mass value="{mass}"/><inertia ixx="{izz * 2.1}" ixy="0" ixz="0" '
+            f'iyy="{izz * 2.2}" iyz="0" izz="{izz}"/></inertial><visual><geometry>'
+            '<cylinder radius="0.015" length="0.2"/></geometry></visual><collision><geometry>'
+            '<cylinder radius="0.015" length="0.2"/></geometry></collision>')
+
+
+@pytest.mark.parametrize('mesh', [False, True])
+def test_tensors_over_a_schematic_figure_of_primitives_are_one_warning(mesh):
+    # NAO V32 (sweep K): every part a primitive (a 15 mm cylinder for the 1 kg torso), the
+    # manufacturer's tensors 1.5x to 3.5x over them: four errors whose fixes were the thin
+    # cylinders' tensors. With no mesh in the robot, one warning with both readings and no
+    # tensor for --fix-inertia; a robot that has meshes keeps its findings per link.
+    base = _body(2.0, 0.01, 0.3) + (
+        '<visual><geometry><mesh filename="base.stl"/></geometry></visual>' if mesh else '')
+    parts = [base, _stick(1.0, 0.0015), _stick(0.8, 0.0011), _stick(0.5, 0.0007)]
+    found = rules(_chain(parts))
+    if mesh:
+        assert sorted(f.link for f in found) == ['l1', 'l2', 'l3'], found
+        return
+    assert len(found) == 1, found
+    (figure,) = found
+    assert figure.severity == Severity.WARNING
+    assert figure.links == ('l1', 'l2', 'l3')
+    assert figure.message.startswith(
+        '3 links declare tensors over what a body inside their shapes can have, by '), figure
+    assert 'every shape of the robot is a primitive (no mesh): a schematic figure' in \
+        figure.message
+    assert 'give the links collision shapes the size of the parts' in figure.suggestion
+    assert figure.suggested_inertia is None and not figure.links_suggested_inertia

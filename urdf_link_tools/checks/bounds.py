@@ -47,7 +47,8 @@ from typing import Dict, FrozenSet, Iterator, List, Optional, Tuple
 import numpy as np
 
 from urdf_link_tools.checks.alignment import axis_words
-from urdf_link_tools.checks.base import CheckContext, fmt, fmt_inertia, fmt_vector, Rule
+from urdf_link_tools.checks.base import (CheckContext, fmt, fmt_inertia, fmt_range, fmt_vector,
+                                         Rule)
 from urdf_link_tools.checks.model_wide import grouped, listed, MODEL_WIDE_MIN
 from urdf_link_tools.checks.suggest import (AXES_SAME, geometry_tensor, mismatch, problem,
                                             suggest, turned_onto_geometry, valid_tensor,
@@ -58,7 +59,7 @@ from urdf_link_tools.geometry import (
     transform_bounds, union_bounds)
 from urdf_link_tools.inertia import inertia_values, principal_values, violates_triangle
 from urdf_link_tools.kinematics import forward_kinematics
-from urdf_link_tools.model import Link
+from urdf_link_tools.model import Link, Mesh
 from urdf_link_tools.records import record
 
 #: A moment up to this factor over the bound passes: the bound assumes the drawn geometry
@@ -634,6 +635,9 @@ def check_bounds(ctx: CheckContext) -> Iterator[Finding]:
             -(members[index][1].moment / members[index][1].bound
               if members[index][1].bound > 0.0 else math.inf)))
         groups[(findings[0].rule,) + key[1:]] = [findings[worst]] + findings
+    figure, singles = _schematic(ctx, singles)
+    if figure:
+        yield _figure_finding(ctx, figure)
     yield from _by_diagonal(ctx, singles)
     listed_carriers = set()
     # the links over a bound, per tensor, whichever rule (extent or robot) they are in
@@ -705,6 +709,64 @@ def check_bounds(ctx: CheckContext) -> Iterator[Finding]:
             values=(('links', listed(links + also)), ('count', count)) + first.values,
             links=links + also,
             links_suggested_inertia=own)
+
+
+#: up to this many times its bound, a tensor over a schematic figure's shape is the part's
+SCHEMATIC_MAX = 5.0
+
+
+def _schematic(ctx: CheckContext, singles: List[Tuple[Link, Finding]]) \
+        -> Tuple[List[Finding], List[Tuple[Link, Finding]]]:
+    """
+    Split off the tensors over their bound because the robot's shapes are a schematic figure.
+
+    NAO V32's generated URDF draws and collides every part as a primitive: its torso a
+    15 mm cylinder, its head a 4 cm one, and the manufacturer's tensors exceed what a body
+    inside them can have (torso 3.5x, head 2.3x, thighs 1.7x): four errors whose fixes
+    were the thin cylinders' tensors. A robot with no mesh whose tensors are over their
+    bound by at most :data:`SCHEMATIC_MAX` on 3 links or more is one design choice, said
+    once, with no tensor for --fix-inertia to write (which side is wrong is the user's call).
+
+    :return: the findings of such a figure (none when the robot is not one), the rest
+    """
+    shapes = [element.geometry for link in ctx.robot.links
+              for element in link.visuals + link.collisions if element.geometry is not None]
+    if not shapes or any(isinstance(shape, Mesh) for shape in shapes):
+        return [], singles
+    figure = [finding for _, finding in singles
+              if finding.rule == 'inertia-exceeds-extent' and finding.severity > Severity.INFO
+              and 0.0 < float(dict(finding.values).get('over', math.inf)) <= SCHEMATIC_MAX]
+    # Parts of their own, not one part's tensor on its mirrors and copies (Mini Pupper's four
+    # legs: one pasted tensor, which the mirror findings say as such)
+    links = {link.name: link for link, _ in singles}
+    parts = {tuple(sorted(f'{value:.4g}' for value in principal_values(
+        links[str(finding.link)].inertial.inertia.as_matrix()))) for finding in figure}
+    if len(figure) < MODEL_WIDE_MIN or len(parts) < MODEL_WIDE_MIN:
+        return [], singles
+    return figure, [(link, finding) for link, finding in singles if finding not in figure]
+
+
+def _figure_finding(ctx: CheckContext, figure: List[Finding]) -> Finding:
+    """Return the one finding of tensors over the shapes of a schematic figure."""
+    first = max(figure, key=lambda finding: float(dict(finding.values)['over']))
+    links = tuple(finding.link for finding in figure if finding.link)
+    overs = [float(dict(finding.values)['over']) for finding in figure]
+    shaped = "its shape's tensor"
+    return ctx.finding(
+        'inertia-exceeds-extent', Severity.WARNING,
+        f'{len(links)} links declare tensors over what a body inside their shapes can have, '
+        f'by {fmt_range(overs, 3)}x ({listed(links)}), and every shape of the robot is a '
+        'primitive (no mesh): a schematic figure (thin cylinders and boxes for its parts) '
+        'smaller than the parts, or tensors too large for parts that size; the worst, '
+        f'{first.link}: {first.message}',
+        element=first.element, line=first.line,
+        suggestion=("if the tensors are the parts' (CAD, the manufacturer's), keep them and "
+                    'give the links collision shapes the size of the parts (planners and '
+                    'simulators collide the shapes as written; meshes give the checker the '
+                    "parts' extent); if the shapes are the parts, each tensor is too large "
+                    f'(for {first.link}: {first.suggestion or shaped}); '
+                    '--fix-inertia leaves them'),
+        values=(('count', len(links)),) + first.values, links=links)
 
 
 def _by_diagonal(ctx: CheckContext, singles: List[Tuple[Link, Finding]]) -> Iterator[Finding]:
