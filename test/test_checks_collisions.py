@@ -748,6 +748,11 @@ def test_an_overlap_under_a_millimetre_is_parts_touching_an_info():
         touching.message
     (deep,) = overlaps(at(0.002))
     assert deep.severity == Severity.WARNING and 'about 2 mm deep' in deep.message
+    # 0.99998 mm, said "1 mm": one reading (sweep L's spot_mini_mini chassis was "touching
+    # (about 1 mm deep, as the parts of a CAD assembly touch)" and a warning).
+    (edge,) = overlaps(at(0.00099998))
+    assert edge.severity == Severity.WARNING and 'about 1 mm deep' in edge.message and \
+        'touching' not in edge.message, edge
 
 
 def test_an_srdf_naming_links_the_robot_lacks_is_said_with_the_link_meant():

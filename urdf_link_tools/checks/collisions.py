@@ -209,9 +209,20 @@ def check_overlaps(ctx: CheckContext) -> Iterator[Finding]:
     """
     for finding in _overlaps(ctx):
         if finding.rule == OVERLAP and finding.severity > Severity.INFO and \
-                _deepest_mm(finding) < TOUCHING * 1000.0:
+                touching(_deepest_mm(finding) / 1000.0):
             finding = replace(finding, severity=Severity.INFO)
         yield finding
+
+
+def touching(depth: float) -> bool:
+    """
+    Return True for a depth (m) of parts touching: under 1 mm as the finding says it.
+
+    To the 4 digits of its millimetres (its values): spot_mini_mini's chassis, 0.99998 mm
+    deep, read "touching (about 1 mm deep, as the parts of a CAD assembly touch)" and stayed
+    a warning by its value '1'.
+    """
+    return float(fmt(depth * 1000.0)) < TOUCHING * 1000.0
 
 
 def _deepest_mm(finding: Finding) -> float:
@@ -489,7 +500,7 @@ def _deep_between_bodies(ctx: CheckContext, item: 'Overlap') -> bool:
     Parts touching (under 1 mm) stay infos of their own; parts welded together never move
     apart (the welded group's).
     """
-    return item.depth >= TOUCHING and ctx.weld_top(item.link1) != ctx.weld_top(item.link2)
+    return not touching(item.depth) and ctx.weld_top(item.link1) != ctx.weld_top(item.link2)
 
 
 def _named(pairs: List[Tuple[str, str]]) -> str:
@@ -567,7 +578,7 @@ def telescope_groups(ctx: CheckContext, scopes: List[Tuple[List[str], Set[str]]]
     found: List[List['Overlap']] = [[] for _ in scopes]
     for item in overlaps:
         top1, top2 = ctx.weld_top(item.link1), ctx.weld_top(item.link2)
-        if item.depth >= TOUCHING and top1 != top2:  # (touching: an info of its own)
+        if not touching(item.depth) and top1 != top2:  # (touching: an info of its own)
             for index in inside.get(top1, ()):
                 if index in inside.get(top2, ()):
                     found[index].append(item)
@@ -598,7 +609,7 @@ def against_telescopes(ctx: CheckContext, scopes: List[Tuple[List[str], Set[str]
     # per telescope, the pairs with one side in it, by the link outside
     outside: List[Dict[str, List['Overlap']]] = [{} for _ in scopes]
     for item in overlaps:
-        if item.depth < TOUCHING:
+        if touching(item.depth):
             continue
         first = inside.get(ctx.weld_top(item.link1), [])
         second = inside.get(ctx.weld_top(item.link2), [])
@@ -1597,9 +1608,9 @@ def _depth_text(ctx: CheckContext, overlap: 'Overlap') -> str:
         moved = f'about {fmt(depth_mm, 3)}' if depth_m > SURFACE_STEP else 'less than 0.1'
         apart = (f'their surfaces part once moved {moved} mm apart; their convex hulls '
                  f'overlap {fmt(hulls * 1000.0, 3)} mm')
-        return f'about {fmt(depth_mm, 3)} mm deep ({apart})' if depth_m >= TOUCHING else \
+        return f'about {fmt(depth_mm, 3)} mm deep ({apart})' if not touching(depth_m) else \
             f'touching ({apart})'
-    if depth_m >= TOUCHING:
+    if not touching(depth_m):
         return f'about {fmt(depth_mm, 3)} mm deep' + (
             ' (between their convex hulls: the surfaces of a concave part may meet less '
             'deep)' if _not_convex(ctx, overlap) else '')
