@@ -339,6 +339,28 @@ def test_a_slipped_decimal_is_named_and_fixed_where_it_slipped():
     _assert_fixed(fixed, fixes, again, 'slipped decimal')
 
 
+def test_a_decimal_that_mends_the_triangle_but_not_the_bound_is_no_slip():
+    # Darwin's MP_NECK (sweep L): 0.0244 kg with moments of 0.001 to 0.008 kg m^2 in a 3 cm
+    # part. "izz is 10x too small: a slipped decimal?" was written, and the re-check failed
+    # on the bound (0.011 kg m^2 where 1.1e-05 is the most). The geometry's tensor is written.
+    text = ('<robot name="neck"><link name="base"><inertial><mass value="1"/><inertia '
+            'ixx="0.0017" ixy="0" ixz="0" iyy="0.0017" iyz="0" izz="0.0017"/></inertial>'
+            '<collision><geometry><box size="0.1 0.1 0.1"/></geometry></collision></link>'
+            '<link name="neck"><inertial><mass value="0.025"/><inertia ixx="0.005" ixy="0" '
+            'ixz="0" iyy="0.008" iyz="0" izz="0.0011"/></inertial><collision><geometry>'
+            '<box size="0.03 0.03 0.03"/></geometry></collision></link>'
+            '<joint name="j" type="revolute"><parent link="base"/><child link="neck"/>'
+            '<origin xyz="0 0 0.1"/><axis xyz="0 0 1"/>'
+            '<limit lower="-1" upper="1" effort="1" velocity="1"/></joint></robot>')
+    config = CheckConfig(check_meshes=False)
+    (finding,) = [f for f in analyze(parse_urdf_string(text), config).findings
+                  if f.link == 'neck' and f.suggested_inertia]
+    assert 'slipped decimal' not in finding.suggestion, finding.suggestion
+    fixed, fixes, again = _fix_and_recheck(text.encode(), config)
+    assert fixes[0].new == pytest.approx((3.75e-06, 0, 0, 3.75e-06, 0, 3.75e-06))
+    _assert_fixed(fixed, fixes, again, 'no slip')
+
+
 def test_the_slipped_decimal_search_drops_no_tensor_the_exact_test_takes():
     # _decimal_note tries 72 candidates; those that break a necessary condition by a margin
     # (_clearly_invalid) are dropped before the exact test. None it drops may pass it: random
