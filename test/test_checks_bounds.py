@@ -1421,3 +1421,28 @@ def test_tensors_over_a_schematic_figure_of_primitives_are_one_warning(mesh):
         figure.message
     assert 'give the links collision shapes the size of the parts' in figure.suggestion
     assert figure.suggested_inertia is None and not figure.links_suggested_inertia
+
+
+def test_a_centre_of_mass_inside_a_welded_box_is_inside_though_a_mesh_is_missing(tmp_path):
+    # spot_mini_mini (sweep L): front and back brackets welded to the base at its origin, a
+    # point inside the body's collision box; the body's visual mesh was not found, and the
+    # exemption for a centre inside the welded geometry was lost: "4 links put their centre
+    # of mass at xyz=0 0 0, outside their geometry".
+    bracket = ('<inertial><mass value="0.1"/><inertia ixx="7.7e-05" ixy="0" ixz="0" '
+               'iyy="0.000168" iyz="0" izz="0.000125"/></inertial><collision><origin '
+               'xyz="{x} 0 0.006"/><geometry><box size="0.045 0.114 0.085"/></geometry>'
+               '</collision>')
+    text = ('<robot name="welded"><link name="base_link"/><link name="body"><inertial>'
+            '<mass value="1.5"/><inertia ixx="0.006" ixy="0" ixz="0" iyy="0.0029" iyz="0" '
+            'izz="0.0066"/></inertial><visual><geometry><mesh filename="MAINBODY.stl"/>'
+            '</geometry></visual><collision><geometry><box size="0.2 0.114 0.1"/>'
+            '</geometry></collision></link>'
+            '<joint name="base_body" type="fixed"><parent link="base_link"/>'
+            '<child link="body"/></joint>'
+            + ''.join(f'<link name="{name}">{bracket.format(x=x)}</link><joint '
+                      f'name="base_{name}" type="fixed"><parent link="base_link"/><child '
+                      f'link="{name}"/></joint>' for name, x in (('front', 0.16),
+                                                                  ('back', -0.16)))
+            + '</robot>')
+    findings = analyze(parse_urdf_string(text, str(tmp_path / 'spot.urdf'))).findings
+    assert [f.rule for f in findings if f.rule != 'mesh-not-found'] == [], findings

@@ -198,9 +198,15 @@ def _group_frames(ctx: CheckContext, top: str) -> Dict[str, np.ndarray]:
     return ctx.memo[key]  # type: ignore[return-value]
 
 
-def _group_extent(ctx: CheckContext, top: str) -> Tuple[Optional[Bounds], bool]:
-    """Return the bounds of a weld group's geometry in its top's frame, once per group."""
-    key = ('weld-extent', top)
+def _group_extent(ctx: CheckContext, top: str,
+                  partial: bool = False) -> Tuple[Optional[Bounds], bool]:
+    """
+    Return the bounds of a weld group's geometry in its top's frame, once per group.
+
+    :param partial: the bounds of the parts known, when some are not (a mesh not found):
+        what the body holds at least, not how far it reaches
+    """
+    key = ('weld-extent', top, partial)
     if key in ctx.memo:
         return ctx.memo[key]  # type: ignore[return-value]
     boxes: List[Bounds] = []
@@ -212,6 +218,8 @@ def _group_extent(ctx: CheckContext, top: str) -> Tuple[Optional[Bounds], bool]:
             if element.geometry is not None and not has_size(element.geometry):
                 continue
             box = ctx.element_bounds(element)
+            if box is None and partial:
+                continue
             if box is None:  # a mesh not loaded, a shape not read (a refused <capsule>):
                 known = False  # the body may reach as far as its moments say
                 break
@@ -271,6 +279,21 @@ def body_extent(ctx: CheckContext, link: Link) -> Tuple[Optional[Bounds], bool]:
     if link.name == top:
         return extent, True
     return transform_bounds(extent, np.linalg.inv(frame)), True
+
+
+def known_body_extent(ctx: CheckContext, link: Link) -> Optional[Bounds]:
+    """
+    Return the bounds of the parts of a link's body whose size is known, in its frame.
+
+    A point inside them is inside the body, whatever the parts not read add (a visual mesh
+    not found beside a collision box: spot_mini_mini's chassis, sweep L).
+    """
+    top = ctx.weld_top(link.name)
+    extent, _ = _group_extent(ctx, top, partial=True)
+    frame = _group_frames(ctx, top).get(link.name)
+    if extent is None or frame is None:
+        return None
+    return extent if link.name == top else transform_bounds(extent, np.linalg.inv(frame))
 
 
 def _robot_bounds(ctx: CheckContext) -> Tuple[Dict[str, np.ndarray], Optional[Bounds]]:

@@ -34,8 +34,8 @@ from urdf_link_tools.checks.base import (CheckContext, fmt, fmt_inertia, fmt_ran
                                          fmt_written, Rule)
 from urdf_link_tools.checks.bounds import (body_extent, CLEAR_EXCESS, COM_MIN_TOLERANCE,
                                            com_tolerance, excess, excess_at_slip, FUSED_AWAY,
-                                           fused_change, placeholder_carriers,
-                                           placeholder_mass_links)
+                                           fused_change, known_body_extent,
+                                           placeholder_carriers, placeholder_mass_links)
 from urdf_link_tools.checks.density import density_judged, density_verdict, group_bounds, \
     negligible_in_its_body, volume_range
 from urdf_link_tools.checks.model_wide import grouped, grouped_by_value, listed, \
@@ -346,6 +346,8 @@ def check_com(ctx: CheckContext, link: Link) -> Iterator[Finding]:
     # rigid body, which simulators fuse, whose mass the description split its own way
     # (TIAGo's torso plate carries the torso column's mass, and the column its shape).
     extent, _ = body_extent(ctx, link)
+    if extent is None:  # a part of it not read: the parts that were may hold it
+        extent = known_body_extent(ctx, link)
     if extent is not None and distance_outside(com, extent) <= tolerance:
         return
     # Welded to heavier links, it is one body with them (MuJoCo fuses, Gazebo lumps): its
