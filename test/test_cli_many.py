@@ -451,6 +451,40 @@ def test_a_macro_file_another_checked_file_includes_is_skipped(tmp_path):
     assert status == 2 and 'robot-empty' in out and 'the unnamed robot, robot-wide' in out
 
 
+def test_a_macro_file_whose_top_level_needs_its_includers_property_is_skipped(tmp_path):
+    # robot_properties_bolt's leg.xacro (sweep L): macros, and at its top level an
+    # <xacro:if> on a property bolt.xacro sets. `check urdf/*.xacro` and the pre-commit hook
+    # on it exited 3 ("name 'long_leg' is not defined"), though xacro expands the robot.
+    xacro = 'xmlns:xacro="http://www.ros.org/wiki/xacro"'
+    leg = tmp_path / 'leg.xacro'
+    leg.write_text(f'<robot {xacro}><xacro:if value="${{long_leg}}"><xacro:property '
+                   'name="leg_len" value="0.4"/></xacro:if><xacro:unless value="${long_leg}">'
+                   '<xacro:property name="leg_len" value="0.2"/></xacro:unless>'
+                   '<xacro:macro name="leg" params="parent"><link name="leg"><inertial>'
+                   f'<mass value="1"/>{TENSOR}</inertial><collision><geometry><box '
+                   'size="0.02 0.02 ${leg_len}"/></geometry></collision></link>'
+                   '<joint name="hip" type="revolute"><parent link="${parent}"/><child '
+                   'link="leg"/><axis xyz="0 1 0"/><limit lower="-1" upper="1" effort="1" '
+                   'velocity="1"/></joint></xacro:macro></robot>')
+    robot = tmp_path / 'robot.urdf.xacro'
+    robot.write_text(f'<robot name="r" {xacro}><xacro:property name="long_leg" value="true"/>'
+                     '<xacro:include filename="leg.xacro"/><link name="base"/>'
+                     '<xacro:leg parent="base"/></robot>')
+    status, out, err = run(['check', str(robot), str(leg), '--format', 'jsonl', '--fail-on',
+                            'never'])
+    assert status == 0, (out, err)  # (a load failure is exit 3 whatever --fail-on says)
+    assert f"{leg}: skipped, a xacro file of macros whose top level uses 'long_leg', which " \
+        f'it does not define ({robot} includes it)' in err, err
+    status, _, err = run(['check', '--skip-macro-files', str(leg)])  # (the pre-commit hook)
+    assert status == 0 and 'skipped' in err, err
+    # Alone it is checked as a robot, and fails; so does a named robot's misspelt property.
+    assert run(['check', str(leg)])[0] == 3
+    named = tmp_path / 'named.xacro'
+    named.write_text(leg.read_text().replace('<robot ', '<robot name="legs" '))
+    assert run(['check', str(robot), str(named), '--skip-macro-files', '--fail-on',
+                'never'])[0] == 3
+
+
 def test_xacro_directives_without_their_prefix_are_said_and_not_skipped(tmp_path):
     # NAO's nao_robot_v4.urdf.xacro: two <include filename=...> without xacro:, which xacro 2
     # leaves as they are. The robot is empty for that reason: one error at the first
