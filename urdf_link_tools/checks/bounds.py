@@ -42,7 +42,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 import math
-from typing import Dict, FrozenSet, Iterator, List, Optional, Tuple
+from typing import Dict, FrozenSet, Generator, Iterator, List, Optional, Tuple
 
 import numpy as np
 
@@ -661,10 +661,11 @@ def check_bounds(ctx: CheckContext) -> Iterator[Finding]:
     figure, singles = _schematic(ctx, singles)
     if figure:
         yield _figure_finding(ctx, figure)
+    singles = yield from _by_diagonal(ctx, singles)
     systematic, singles = _systematic(ctx, singles)
     if systematic:
         yield _systematic_finding(ctx, systematic)
-    yield from _by_diagonal(ctx, singles)
+    yield from (finding for _, finding in singles)
     listed_carriers = set()
     # the links over a bound, per tensor, whichever rule (extent or robot) they are in
     over: Dict[Tuple[float, ...], set] = {}
@@ -774,6 +775,8 @@ def _schematic(ctx: CheckContext, singles: List[Tuple[Link, Finding]]) \
 
 #: errors over their bound by factors within this ratio of each other are one fault
 SYSTEMATIC_SPREAD = 10.0
+#: and each at least this many times its bound (a few times over is a fault of its own)
+SYSTEMATIC_MIN = 5.0
 
 
 def _systematic(ctx: CheckContext, singles: List[Tuple[Link, Finding]]) \
@@ -796,7 +799,14 @@ def _systematic(ctx: CheckContext, singles: List[Tuple[Link, Finding]]) \
         return [], singles
     overs = [float(dict(finding.values)['over']) for finding in errors]
     massive = sum(1 for link in ctx.robot.links if link.inertial is not None and link.mass > 0)
-    if max(overs) > SYSTEMATIC_SPREAD * min(overs) or 2 * len(errors) < massive:
+    if max(overs) > SYSTEMATIC_SPREAD * min(overs) or 2 * len(errors) < massive or \
+            min(overs) < SYSTEMATIC_MIN:
+        return [], singles
+    # Parts of their own, not one part's tensor on its mirrors and copies (said as such)
+    links = {link.name: link for link, _ in singles}
+    parts = {tuple(sorted(f'{value:.4g}' for value in principal_values(
+        links[str(finding.link)].inertial.inertia.as_matrix()))) for finding in errors}
+    if len(parts) < MODEL_WIDE_MIN:
         return [], singles
     return errors, [(link, finding) for link, finding in singles if finding not in errors]
 
@@ -855,21 +865,24 @@ def _figure_finding(ctx: CheckContext, figure: List[Finding]) -> Finding:
         values=(('count', len(links)),) + first.values, links=links)
 
 
-def _by_diagonal(ctx: CheckContext, singles: List[Tuple[Link, Finding]]) -> Iterator[Finding]:
+def _by_diagonal(ctx: CheckContext, singles: List[Tuple[Link, Finding]]) \
+        -> Generator[Finding, None, List[Tuple[Link, Finding]]]:
     """
-    Yield the findings of tensors not copied whole, one for 3 or more of one placeholder diagonal.
+    Yield the findings of 3 or more tensors of one placeholder diagonal as one; return the rest.
 
     iCub's Gazebo model: ixx = iyy = izz = 0.01 on 18 links, each with the products of its
     CAD tensor: one placeholder written over the moments, one finding.
     """
-    diagonals: Dict[Tuple[str, str, float], List[Finding]] = {}
+    diagonals: Dict[Tuple[str, str, float], List[Tuple[Link, Finding]]] = {}
+    rest: List[Tuple[Link, Finding]] = []
     for link, finding in singles:
         # To 9 significant digits: an exporter's arithmetic leaves izz="0.009999999999999998"
         # beside ixx="0.01" (iCub V2_10's shoulders, elbows and wrists escaped the group).
         ixx, _, _, iyy, _, izz = (float(f'{value:.9g}') if math.isfinite(value) else value
                                   for value in link.inertial.inertia.as_tuple())
         if ixx == iyy == izz:
-            diagonals.setdefault((finding.rule, 'ixx = iyy = izz', ixx), []).append(finding)
+            diagonals.setdefault((finding.rule, 'ixx = iyy = izz', ixx), []).append(
+                (link, finding))
             continue
         # Two moments a placeholder, the third computed (duAro's macro: ixx="1" iyy="1"
         # izz="${Izz+length*length*mass}" on 4 links, 4 errors of one line).
@@ -877,19 +890,21 @@ def _by_diagonal(ctx: CheckContext, singles: List[Tuple[Link, Finding]]) -> Iter
             ('ixx = iyy', ixx, iyy), ('ixx = izz', ixx, izz), ('iyy = izz', iyy, izz))
             if first == second), None)
         if pair is not None:
-            diagonals.setdefault((finding.rule,) + pair, []).append(finding)
+            diagonals.setdefault((finding.rule,) + pair, []).append((link, finding))
         else:
-            yield finding
-    for (_, names, value), findings in diagonals.items():
-        if len(findings) < MODEL_WIDE_MIN:
-            yield from findings
+            rest.append((link, finding))
+    for (_, names, value), members in diagonals.items():
+        if len(members) < MODEL_WIDE_MIN:
+            rest.extend(members)
             continue
+        findings = [finding for _, finding in members]
         third = {'ixx = iyy': 'izz', 'ixx = izz': 'iyy', 'iyy = izz': 'ixx'}.get(names)
         own = f'{third} and products' if third else 'products'
         yield from grouped(ctx, findings, f'links declare the same moments, {names} = '
                            f'{fmt(value)}, each with {own} of its own (a placeholder written '
                            'over the tensors), and on each it exceeds what the link can have',
                            own_fixes=True)
+    return rest
 
 
 def _face_axes(link: Link, lo: np.ndarray, hi: np.ndarray) -> List[int]:
