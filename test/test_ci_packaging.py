@@ -241,6 +241,22 @@ def test_a_file_named_like_a_xacro_argument_is_checked_after_dashes(tmp_path, mo
     assert main(['check', 'good.urdf', '--format', 'json', '--', 'evil:=x.urdf']) == 2
 
 
+def test_a_file_named_like_an_option_is_refused_before_dashes(tmp_path, monkeypatch):
+    # Red-team review 4: README's `check $(git ls-files '*.urdf') --shard ...` took a pull
+    # request's empty file '--config=p.urdf' for the option; p.urdf, a URDF and a YAML
+    # parameter file at once, then ignored mass-not-positive, and the run exited 0.
+    from urdf_link_tools.cli import main
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / 'robot.urdf').write_text(BAD_ARM)
+    (tmp_path / 'p.urdf').write_text(
+        'urdf_link_tools: {ros__parameters: {ignore_rules: [mass-not-positive]}}\n')
+    (tmp_path / '--config=p.urdf').write_text('')
+    with pytest.raises(SystemExit) as usage:
+        main(['check', '--config=p.urdf', 'robot.urdf', '--shard', '1/1'])
+    assert usage.value.code == 4
+    assert main(['check', '--shard', '1/1', '--', 'robot.urdf']) == 2
+
+
 def test_action_check_step(tmp_path):
     action = yaml.safe_load((ROOT / 'action.yml').read_text())
     step = next(s for s in action['runs']['steps'] if s.get('id') == 'check')

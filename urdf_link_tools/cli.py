@@ -1005,6 +1005,13 @@ def _parse(parser: argparse.ArgumentParser, argv: Optional[Sequence[str]]):
     if raw[:1] == ['check'] and '--' in raw[1:]:
         at = raw.index('--')
         raw, after = raw[:at] + [_FILES_AFTER], raw[at + 1:]
+    # A pull request's file named '--config=p.urdf', listed by $(git ls-files '*.urdf')
+    # before any --, was taken for the option: its own p.urdf, a YAML file too, then
+    # ignored every rule (red-team review 4). An item that is an option and a file is refused.
+    for item in raw[1:]:
+        if item.startswith('-') and item != '-' and os.path.lexists(item):
+            parser.error(f'{item!r} is a file, and its name reads as an option: put the files '
+                         'to check after --')
     # xacro's name:=value arguments may also come after options, as with xacro itself.
     args, extra = parser.parse_known_args(raw)
     if after:  # the files' place, wherever argparse put it
