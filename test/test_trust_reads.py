@@ -177,3 +177,40 @@ def test_a_robot_file_linked_out_of_its_package_is_not_read(tmp_path):
     (checkout / 'evil2' / 'robot.urdf').symlink_to(secret)
     result = run_measured(['info', str(checkout / 'evil2' / 'robot.urdf')])
     assert result.returncode == 3 and 'leads out of' in result.stderr, result.stderr
+
+
+def test_option_files_linked_out_of_the_package_or_into_git_are_refused(tmp_path):
+    # Red-team review 4: --merge printed an outside SRDF whole, --srdf named its links,
+    # --config quoted a line of .git/config or of an outside file, all through links the
+    # pull request committed; a robot file linked into .git was read (content-free errors
+    # only). Each is refused now, saying why, before anything is read.
+    secret = 'PRIVATE_ROBOT_SECRET'
+    outside = tmp_path / 'outside'
+    outside.mkdir()
+    (outside / 'private.srdf').write_text(f'<robot name="{secret}"><disable_collisions '
+                                          'link1="PRIVLINK1" link2="b" reason="Never"/></robot>')
+    (outside / 'private.yaml').write_text(f'density_min: 1\n{secret}: [\n')
+    repo = tmp_path / 'repo'
+    pkg = repo / 'pkg'
+    package(pkg)
+    (repo / '.git').mkdir()
+    (repo / '.git' / 'config').write_text(f'[core]\n\trepositoryformatversion = {secret}\n')
+    shutil.copy(os.path.join(ROOT, 'samples', 'sample_robot.urdf'), pkg / 'robot.urdf')
+    (pkg / 'config').mkdir()
+    os.symlink(outside / 'private.srdf', pkg / 'config' / 'robot.srdf')
+    os.symlink(outside / 'private.yaml', pkg / 'config' / 'outside.yaml')
+    os.symlink(repo / '.git' / 'config', pkg / 'config' / 'git.yaml')
+    os.symlink(repo / '.git' / 'config', pkg / 'linked.urdf')
+    robot = str(pkg / 'robot.urdf')
+    for args in (['collisions', '--samples', '10', '--merge', 'pkg/config/robot.srdf', robot],
+                 ['check', '--no-meshes', '--srdf', 'pkg/config/robot.srdf', robot],
+                 ['check', '--no-meshes', '--config', 'pkg/config/outside.yaml', robot],
+                 ['check', '--no-meshes', '--config', 'pkg/config/git.yaml', robot],
+                 ['check', '--no-meshes', '--baseline', 'pkg/config/outside.yaml', robot]):
+        result = run_measured(args, cwd=str(repo))
+        assert result.returncode == 4, (args, result)
+        assert secret not in result.stdout + result.stderr and 'PRIVLINK1' not in \
+            result.stdout + result.stderr, (args, result)
+        assert 'symbolic link' in result.stderr, (args, result)
+    result = run_measured(['check', '--no-meshes', 'pkg/linked.urdf'], cwd=str(repo))
+    assert result.returncode == 3 and 'leads into a .git directory' in result.stderr, result

@@ -136,7 +136,29 @@ def _refuse_linked_folders(option: str, folders: Sequence[str]) -> None:
                 'folder)')
 
 
+def _refuse_linked_files(option: str, paths: Sequence[str]) -> None:
+    """
+    Refuse an input file given by an option that a symbolic link leads out of its package.
+
+    ``--srdf``, ``--merge``, ``--config`` and ``--baseline`` name files of the checkout: a
+    pull request can commit one as a link to another checkout's file (``--merge`` printed
+    an outside SRDF whole, ``--config`` quoted a line of ``.git/config``: red-team review
+    4), which the robot files named on the command line were refused already.
+    """
+    from urdf_link_tools.read_policy import link_out_of_package
+    for path in paths:
+        if not path or path == '-':
+            continue
+        refusal = link_out_of_package(path)
+        if refusal is not None:
+            raise UsageError(f'{option} {refusal}')
+
+
 def _refuse_linked_inputs(args: argparse.Namespace) -> None:
+    _refuse_linked_files('--srdf', getattr(args, 'srdf', None) or ())
+    for option in ('merge', 'config', 'baseline'):
+        value = getattr(args, option, None)
+        _refuse_linked_files(f'--{option}', [value] if isinstance(value, str) else ())
     _refuse_linked_folders('--package-dir', [
         item.partition('=')[2] for item in getattr(args, 'package_dir', None) or ()])
     _refuse_linked_folders('--xacro-allow-dir', getattr(args, 'xacro_allow_dir', None) or ())

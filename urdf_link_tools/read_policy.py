@@ -139,6 +139,12 @@ def link_out_of_package(path: str) -> Optional[str]:
     real = os.path.realpath(path)
     if real == os.path.abspath(path):
         return None
+    if '.git' in real.lower().split(os.sep) and \
+            '.git' not in os.path.abspath(path).lower().split(os.sep):
+        # A link into the repository's own .git (a robot.urdf committed as a link to
+        # .git/config, red-team review 4), which no description may read.
+        return (f'{path} is a symbolic link (or lies in a linked folder) that leads into a '
+                '.git directory, which a description may never read; check the file itself')
     found = enclosing(path, ('package.xml', '.git'))
     if found is None:
         return None  # in no package or repository: nothing to stay inside
