@@ -17,6 +17,7 @@
 import pytest
 from ros_harness import REPO, SAMPLE_URDF
 from urdf_link_tools.errors import UrdfSyntaxError
+from urdf_link_tools.findings import Severity
 
 pytest.importorskip('urdf_link_tools.msg',
                     reason='the interfaces of urdf_link_tools are not built: run scripts/setup.sh')
@@ -68,6 +69,9 @@ def test_ros_snapshot_of_an_analysis_past_its_budget_says_it_is_incomplete():
                               budget=Budget(0.0))
     (note,) = [f for f in snapshot.analysis.findings if f.rule == 'analysis-incomplete']
     assert note.link is None and 'time budget of 0 s' in note.message
+    # An error: a warning let an 8,000-link description that ran out of time report
+    # "0 errors, 1 warning" where a complete check of it found an error (red-team review 4).
+    assert note.severity == Severity.ERROR
     assert note in snapshot.answers.robot_findings()
     cancelled = Budget(60.0)
     cancelled.cancel()

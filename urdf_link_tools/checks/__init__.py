@@ -172,9 +172,11 @@ INTERNAL_RULE = Rule(
     'this tool')
 
 INCOMPLETE_RULE = Rule(
-    'analysis-incomplete', Severity.WARNING,
+    'analysis-incomplete', Severity.ERROR,
     "the analysis stopped before every check ran (the node's analysis_time_budget)",
-    'findings of the checks that did not run are missing', 'give the node a larger '
+    'findings of the checks that did not run are missing, so the robot is not known to be '
+    'sound: an error (a warning let a description too slow to check report fewer errors '
+    'than a complete check of it)', 'give the node a larger '
     'analysis_time_budget, or check the robot with the urdf-link-tools CLI', 'this tool')
 
 RULES: Dict[str, Rule] = {}
