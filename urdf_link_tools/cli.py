@@ -1126,6 +1126,12 @@ def main(argv: Optional[Sequence[str]] = None, out: Optional[TextIO] = None,
             return EXIT_INPUT
         except BrokenPipeError:
             return EXIT_OK
+        except MemoryError:
+            # Not a traceback and exit 1 (collisions on 4,096 links under a memory limit,
+            # red-team review 4): said, with the statuses' meaning of a failure of this tool.
+            err.write('urdf-link-tools: error: out of memory: the input is too large for this '
+                      'machine (check it with fewer links or meshes, or on a larger one)\n')
+            return EXIT_INTERNAL
 
 
 @contextlib.contextmanager
