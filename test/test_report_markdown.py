@@ -117,8 +117,35 @@ def test_suppressed_baselined_and_unreadable_inputs(workdir, tmp_path):
                                   '\\|', '&amp;', '$x$', '~~s~~'])
 def test_escape_shows_the_text_itself(text):
     cell = rendered(f'| h |\n| --- |\n| {markdown.escape(text)} |').xpath('//td')[0]
-    assert cell.text_content() == text.replace('\n', ' ')
+    # (a URL's scheme gets a zero-width space, as GitHub links URLs in the text itself)
+    assert cell.text_content().replace('\u200b', '') == text.replace('\n', ' ')
     assert not len(cell)  # no child element: it stayed text
+
+
+@pytest.mark.parametrize('text', ['https://evil.example/login', 'www.evil.example',
+                                  'torvalds/linux#1', '#12', 'GH-12', 'GHSA-xxxx-yyyy-zzzz',
+                                  ':rocket:'])
+def test_escape_leaves_nothing_github_makes_live(text):
+    # Red-team review 4: a link named https://evil.example/login was a link in the job
+    # summary, torvalds/linux#1 a cross-reference shown on that issue, :rocket: an emoji. A
+    # zero-width space shows the same text and breaks each pattern GitHub looks for.
+    shown = markdown.escape(text)
+    assert shown.replace('\u200b', '') == text and '\u200b' in shown
+    assert not re.search(r'(?i)https?:|www\.|#\d|gh-\d|ghsa-|:[a-z]+:', shown), shown
+
+
+def test_markdown_stays_under_the_job_summary_limit(tmp_path):
+    # Red-team review 4: a 534-byte xacro of three links named by 2 MB strings made 18 MB
+    # of Markdown, which GitHub refuses as a job summary, with every robot's findings.
+    names = ['A' * 2_000_000 + str(index) for index in range(3)]
+    body = ''.join(f'<link name="{name}"><inertial><mass value="-1"/><inertia ixx="1" '
+                   'ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/></inertial></link>'
+                   for name in names)
+    robot = tmp_path / 'big.urdf'
+    robot.write_text(f'<robot name="big">{body}</robot>')
+    status, text, _ = run(['check', str(robot), '--no-meshes', '--format', 'markdown'])
+    assert status == 2 and len(text.encode('utf-8')) <= markdown.MAX_BYTES, len(text)
+    assert 'characters more)' in text
 
 
 @pytest.mark.parametrize('text', ['b@everyone', '@org/team', 'x @user y'])
@@ -146,3 +173,12 @@ def test_xacro_macro_chain_in_the_where_cell():
     assert where.startswith(location(str(robot / 'urdf' / 'inertia_macros.xacro'), 8))
     assert "in macro 'box_inertial' called at " in where and 'arm_macros.xacro:13' in where
     assert "in macro 'arm_segment' called at " in where and 'robot.urdf.xacro:25' in where
+
+
+def test_a_report_over_the_limit_is_cut_at_a_whole_line_with_its_details_closed():
+    lines = ['## urdf-link-tools check', '', '<details><summary>x</summary>', '']
+    lines += [f'| info | r | l{index} | w | {"m" * 2000} | f |' for index in range(1000)]
+    text = markdown._bounded(lines + ['', '</details>'])
+    assert len(text.encode('utf-8')) <= markdown.MAX_BYTES
+    assert text.count('<details>') == text.count('</details>') == 1
+    assert text.endswith('lists every finding).**')

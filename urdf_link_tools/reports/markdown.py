@@ -41,6 +41,15 @@ HEADER = ('Severity', 'Rule', 'Link', 'Where', 'Message', 'Fix')
 # cannot start one here: every line this module writes begins with its own text.
 _SPECIAL = re.compile(r'([\\`*_\[\]<>|~&$])')
 _BREAKS = re.compile(r'[\x00-\x1f\x7f]+')
+#: the start of what GitHub links or replaces in rendered Markdown, up to where a zero-width
+#: space breaks it: a URL's scheme or www, '#' before a number, GH- and GHSA-, an emoji's ':'
+_LIVE = re.compile(r'(?i)((?:https?|ftp)(?=:)|www(?=\.)|#(?=\d)|\bgh(?=-\d)|\bghsa(?=-)'
+                   r'|:(?=[a-z0-9_+-]+:))')
+#: characters of one text in a cell; a longer one is cut, with the count of the rest
+MAX_CELL = 2000
+#: bytes of a whole report: GitHub refuses a job summary over 1 MiB, and with it every
+#: robot's findings (a 534-byte xacro of 2 MB link names made 18 MB of Markdown)
+MAX_BYTES = 1_000_000
 
 
 def escape(text: str) -> str:
@@ -54,7 +63,14 @@ def escape(text: str) -> str:
     :param text: any text, e.g. a link name from the description
     :return: the text with Markdown's special characters escaped and line breaks as blanks
     """
-    return _SPECIAL.sub(r'\\\1', _BREAKS.sub(' ', text)).replace('@', '@\u200b')
+    if len(text) > MAX_CELL:
+        text = f'{text[:MAX_CELL]}... ({len(text) - MAX_CELL:,} characters more)'
+    text = _SPECIAL.sub(r'\\\1', _BREAKS.sub(' ', text)).replace('@', '@\u200b')
+    # What GitHub makes live in rendered text, escaped or not: a URL (www. too), a reference
+    # to an issue (#12, owner/repo#12, GH-12) or an advisory (GHSA-...), an emoji code
+    # (:rocket:). A zero-width space keeps each text (red-team review 4: a link named
+    # https://evil.example/login was a link in the job summary).
+    return _LIVE.sub(lambda match: match.group(1) + '\u200b', text)
 
 
 def _where(finding: Finding, source: str) -> str:
@@ -141,7 +157,30 @@ def format_markdown(reports: Sequence[CheckReport],
                   f'{escape(message)} |' for path, message, _ in input_errors]
     for report in reports:
         lines += [''] + report_markdown(report)
-    return '\n'.join(lines)
+    return _bounded(lines)
+
+
+def _bounded(lines: List[str]) -> str:
+    """Join the lines, cut at the last whole line within :data:`MAX_BYTES` with a note."""
+    total = sum(len(line.encode('utf-8')) + 1 for line in lines)
+    if total <= MAX_BYTES:
+        return '\n'.join(lines)
+    note = ('', '**The rest of this report is not shown: a job summary holds at most 1 MiB '
+                '(`--format json` or `--format text` lists every finding).**')
+    budget = MAX_BYTES - sum(len(line.encode('utf-8')) + 1 for line in note) - 200
+    kept: List[str] = []
+    used = 0
+    opened = 0
+    for line in lines:
+        size = len(line.encode('utf-8')) + 1
+        if used + size > budget:
+            break
+        kept.append(line)
+        used += size
+        opened += line.startswith('<details>') - (line == '</details>')
+    if opened > 0:
+        kept += ['', '</details>']
+    return '\n'.join(kept + list(note))
 
 
 def render(run: Run) -> str:
