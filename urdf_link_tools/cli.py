@@ -391,6 +391,15 @@ _NAME_ATTRIBUTE = re.compile(rb'\sname\s*=')
 _UNDEFINED = re.compile(r"name '([A-Za-z_]\w*)' is not defined")
 
 
+def _source_text(path: str) -> Optional[bytes]:
+    """Return a description file's text as written (bounded), None when it cannot be read."""
+    try:
+        with open(path, 'rb') as stream:
+            return stream.read(DESCRIPTION_MAX_BYTES)
+    except OSError:
+        return None
+
+
 def _library_needing_includer(path: str, args: argparse.Namespace,
                               error: Exception) -> Optional[str]:
     """
@@ -412,12 +421,8 @@ def _library_needing_includer(path: str, args: argparse.Namespace,
     if includer is None and not (args.skip_macro_files or
                                  path in getattr(args, 'macro_libraries', ())):
         return None
-    try:
-        with open(path, 'rb') as stream:
-            text = stream.read(DESCRIPTION_MAX_BYTES)
-    except OSError:
-        return None
-    root = _ROBOT_TAG.search(text)
+    text = _source_text(path)
+    root = _ROBOT_TAG.search(text) if text is not None else None
     if root is None or _NAME_ATTRIBUTE.search(root.group(0)) or not _MACRO.search(text):
         return None
     by = f'{one_line(includer)} includes it' if includer else 'a file including it sets it'
@@ -451,10 +456,8 @@ def _included_by(paths: Sequence[str]) -> Tuple[Dict[str, str], FrozenSet[str]]:
     names: Dict[str, str] = {}
     libraries = set()
     for path in xacro:
-        try:
-            with open(path, 'rb') as stream:
-                text = stream.read(DESCRIPTION_MAX_BYTES)
-        except OSError:
+        text = _source_text(path)
+        if text is None:
             continue  # the check says why
         if _MACRO.search(text):
             libraries.add(path)
