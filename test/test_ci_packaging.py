@@ -255,6 +255,8 @@ def test_a_file_named_like_an_option_is_refused_before_dashes(tmp_path, monkeypa
         main(['check', '--config=p.urdf', 'robot.urdf', '--shard', '1/1'])
     assert usage.value.code == 4
     assert main(['check', '--shard', '1/1', '--', 'robot.urdf']) == 2
+    # After --, such a name is a file of any command (an empty robot here: exit 3, not 4).
+    assert main(['info', '--', '--config=p.urdf']) == 3
 
 
 def test_action_check_step(tmp_path):

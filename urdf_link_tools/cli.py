@@ -1033,7 +1033,7 @@ def _parse(parser: argparse.ArgumentParser, argv: Optional[Sequence[str]]):
     # A pull request's file named '--config=p.urdf', listed by $(git ls-files '*.urdf')
     # before any --, was taken for the option: its own p.urdf, a YAML file too, then
     # ignored every rule (red-team review 4). An item that is an option and a file is refused.
-    for item in raw[1:]:
+    for item in raw[1:raw.index('--') if '--' in raw else len(raw)]:
         if item.startswith('-') and item != '-' and os.path.lexists(item):
             parser.error(f'{item!r} is a file, and its name reads as an option: put the files '
                          'to check after --')
