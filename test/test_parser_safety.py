@@ -144,3 +144,20 @@ def test_large_but_legal_description_parses(tmp_path):
                     f'</visual></link>' for i in range(10000))
     robot = parse_urdf_string(f'<robot name="r">{links}</robot>')
     assert len(robot.links) == 10000
+
+
+@pytest.mark.parametrize('quote', ['"', "'"])
+def test_an_attribute_past_4096_bytes_is_refused_at_its_line_before_the_parse(quote):
+    # Red-team review 4: a 534-byte xacro named three links by 2 MB strings, which every
+    # report quoted again and again (54 MB of JSON, 67 MB of HTML, 18 MB of Markdown).
+    from urdf_link_tools.errors import UrdfStructureError
+    name = 'A' * 2_000_000
+    text = f'<robot name="r">\n<link name={quote}{name}{quote}/>\n</robot>'
+    with pytest.raises(UrdfStructureError) as refused:
+        parse_urdf_string(text)
+    assert refused.value.line == 2
+    assert 'the name="..." attribute holds 2,000,000 bytes, more than the 4,096' in \
+        str(refused.value)
+    assert name[:5000] not in str(refused.value)
+    # 4,096 bytes is a name still (a path's PATH_MAX)
+    assert parse_urdf_string(f'<robot name="r"><link name="{"A" * 4096}"/></robot>').links
