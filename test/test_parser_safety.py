@@ -161,3 +161,12 @@ def test_an_attribute_past_4096_bytes_is_refused_at_its_line_before_the_parse(qu
     assert name[:5000] not in str(refused.value)
     # 4,096 bytes is a name still (a path's PATH_MAX)
     assert parse_urdf_string(f'<robot name="r"><link name="{"A" * 4096}"/></robot>').links
+
+
+def test_an_appledouble_file_is_named_as_what_it_is():
+    # TienKung's __MACOSX/.../._humanoid.urdf (sweep L), a zip archive's macOS metadata:
+    # "Document is empty; fix the XML (is the file complete?)".
+    data = b'\x00\x05\x16\x07\x00\x02\x00\x00Mac OS X        \x00\x02\x00\x00\x00\t'
+    with pytest.raises(UrdfSyntaxError) as refused:
+        parse_urdf_string(data)
+    assert 'AppleDouble file' in str(refused.value) and refused.value.line == 1

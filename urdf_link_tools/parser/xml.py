@@ -134,6 +134,13 @@ def load_xml(data: Union[str, bytes]) -> Tuple[etree._Element, List[Finding]]:
     if not raw.strip():
         raise UrdfSyntaxError(
             'the robot description is empty: expected a <robot> XML document')
+    if raw.startswith(_APPLE_DOUBLE):
+        # TienKung's __MACOSX/.../._humanoid.urdf (sweep L): "Document is empty; is the file
+        # complete?" said nothing of what the file is.
+        raise UrdfSyntaxError(
+            'this is an AppleDouble file (the macOS metadata a zip archive keeps as ._NAME, '
+            'often under __MACOSX/), not a URDF: delete it, or leave it out of the files '
+            'checked', line=1)
     doctype = raw.find(b'<!DOCTYPE')
     if doctype >= 0 and raw.find(b'<!ENTITY', doctype) >= 0:
         # Checked before parsing so that an entity bomb costs nothing and the user gets
@@ -229,6 +236,8 @@ def _checked(root: etree._Element) -> etree._Element:
     return root
 
 
+#: the first bytes of an AppleDouble file (macOS resource fork metadata)
+_APPLE_DOUBLE = b'\x00\x05\x16\x07'
 #: bytes a name or file name attribute may have (a path's PATH_MAX)
 ATTRIBUTE_MAX_BYTES = 4096
 #: the attributes reports quote whole: names and file names (and the links they name)
