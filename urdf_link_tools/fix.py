@@ -34,6 +34,7 @@ import stat
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from urdf_link_tools.analysis import Analysis
+from urdf_link_tools.checks.base import first_names
 from urdf_link_tools.errors import UrdfInputError
 from urdf_link_tools.findings import Finding, INERTIA_NAMES, MacroCall
 from urdf_link_tools.parser import parse_xml
@@ -329,6 +330,10 @@ def _passed_literal(tags: _InertiaTags, text: str, stack: Sequence[MacroCall]
     return None
 
 
+#: the links a fix report names (the rest counted)
+NAMES_SHOWN = 6
+
+
 def plan_xacro_fixes(analysis: Analysis, source_map, display=lambda path: path
                      ) -> Tuple[Dict[str, List[Tuple[int, int, bytes]]], List[SourceFix]]:
     """
@@ -445,7 +450,7 @@ def plan_xacro_fixes(analysis: Analysis, source_map, display=lambda path: path
                                  []).append(owner)
     for (file, line), (names, owners, makes) in sorted(conflicts.items()):
         links, every = tuple(owners), tuple(makes)
-        shown = _shown(every)
+        shown = first_names(every, NAMES_SHOWN)
         reports.append(SourceFix(
             display(file), line, links[0],
             f'this tag makes the tensors of {len(every)} links (a macro used more than once: '
@@ -457,7 +462,7 @@ def plan_xacro_fixes(analysis: Analysis, source_map, display=lambda path: path
         # and narrow stereo links: "narrow_link replaced", wide_link "left as it is").
         every = tuple(dict.fromkeys(made.get((file, line), []) + owners))
         if len(every) > 1:
-            shown = _shown(tuple(repr(name) for name in every))
+            shown = first_names(tuple(repr(name) for name in every), NAMES_SHOWN)
             reports.append(SourceFix(display(file), line, every[0],
                                      f'inertia of links {shown} replaced (one tag makes their '
                                      'tensors)', True, every))
@@ -465,12 +470,6 @@ def plan_xacro_fixes(analysis: Analysis, source_map, display=lambda path: path
             reports.append(SourceFix(display(file), line, owners[0],
                                      f'inertia of link {owners[0]!r} replaced', True))
     return planned, reports
-
-
-def _shown(names: Sequence[str], limit: int = 6) -> str:
-    """Return the first names of a report's list, and how many more."""
-    return ', '.join(names[:limit]) + (f' and {len(names) - limit} more'
-                                       if len(names) > limit else '')
 
 
 def _from_yaml(values: Sequence[Tuple[str, str, int]], display) -> str:
@@ -609,12 +608,12 @@ def xacro_sources_of_suggestions(findings: Sequence[Finding], robot, source_map,
                 found.setdefault((where.file, where.line), []).append(name)
         if len(found) < 2:
             return finding
-        shown = [f'{display(file)}:{line} ({_shown(names, 3)})'
+        shown = [f'{display(file)}:{line} ({first_names(names, 3)})'
                  for (file, line), names in found.items()]
         return replace(
             finding,
             message=f'{finding.message}; written in {len(found)} places: '
-                    f'{_shown(shown, PLACES_SHOWN)}',
+                    f'{first_names(shown, PLACES_SHOWN)}',
             places=tuple((file, line, tuple(names)) for (file, line), names in found.items()))
 
     out = []

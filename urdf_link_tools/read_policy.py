@@ -124,6 +124,16 @@ def enclosing(path: str, markers: Sequence[str]) -> Optional[Tuple[str, str]]:
         folder = parent
 
 
+def in_git_folder(path: str) -> bool:
+    """
+    Return True for a path with a ``.git`` folder among its parts.
+
+    Case-insensitively: on a case-insensitive file system (macOS, Windows runners) .GIT is
+    the same folder.
+    """
+    return '.git' in path.lower().split(os.sep)
+
+
 def link_out_of_package(path: str) -> Optional[str]:
     """
     Return why a description file named to be checked may not be read, or None.
@@ -139,8 +149,7 @@ def link_out_of_package(path: str) -> Optional[str]:
     real = os.path.realpath(path)
     if real == os.path.abspath(path):
         return None
-    if '.git' in real.lower().split(os.sep) and \
-            '.git' not in os.path.abspath(path).lower().split(os.sep):
+    if in_git_folder(real) and not in_git_folder(os.path.abspath(path)):
         # A link into the repository's own .git (a robot.urdf committed as a link to
         # .git/config, red-team review 4), which no description may read.
         return (f'{path} is a symbolic link (or lies in a linked folder) that leads into a '
@@ -173,9 +182,7 @@ def read_refusal(path: str, roots: Optional[Sequence[str]]) -> Optional[str]:
     :return: None when it may be read, else why not (naming the path as given)
     """
     real = os.path.realpath(path)
-    # Case-insensitively: on a case-insensitive file system (macOS, Windows runners) .GIT
-    # is the same folder.
-    if '.git' in real.lower().split(os.sep):
+    if in_git_folder(real):
         return (f'{path} is inside a .git directory, which a description may never read '
                 '(CI keeps credentials there)')
     if roots is not None and not any(inside(real, root) for root in roots):

@@ -91,6 +91,12 @@ def fmt_vector(values: Iterable[float], digits: int = 4) -> str:
     return ' '.join(fmt(v, digits) for v in values)
 
 
+def first_names(names: Sequence[str], limit: int) -> str:
+    """Return the first ``limit`` names of a list, comma-separated, and how many more."""
+    return ', '.join(names[:limit]) + (f' and {len(names) - limit} more'
+                                       if len(names) > limit else '')
+
+
 def fmt_written(values: Iterable[float]) -> str:
     """
     Format values read from the file with every digit they were written with (up to 15).

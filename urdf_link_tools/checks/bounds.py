@@ -273,12 +273,8 @@ def body_extent(ctx: CheckContext, link: Link) -> Tuple[Optional[Bounds], bool]:
     """
     top = ctx.weld_top(link.name)
     extent, known = _group_extent(ctx, top)
-    frame = _group_frames(ctx, top).get(link.name)
-    if extent is None or frame is None:
-        return None, known
-    if link.name == top:
-        return extent, True
-    return transform_bounds(extent, np.linalg.inv(frame)), True
+    moved = _in_link_frame(ctx, top, link, extent)
+    return (moved, True) if moved is not None else (None, known)
 
 
 def known_body_extent(ctx: CheckContext, link: Link) -> Optional[Bounds]:
@@ -289,7 +285,12 @@ def known_body_extent(ctx: CheckContext, link: Link) -> Optional[Bounds]:
     not found beside a collision box: spot_mini_mini's chassis, sweep L).
     """
     top = ctx.weld_top(link.name)
-    extent, _ = _group_extent(ctx, top, partial=True)
+    return _in_link_frame(ctx, top, link, _group_extent(ctx, top, partial=True)[0])
+
+
+def _in_link_frame(ctx: CheckContext, top: str, link: Link,
+                   extent: Optional[Bounds]) -> Optional[Bounds]:
+    """Move a weld group's bounds from its top's frame into a member's (None for none)."""
     frame = _group_frames(ctx, top).get(link.name)
     if extent is None or frame is None:
         return None
@@ -782,15 +783,27 @@ def _schematic(ctx: CheckContext, singles: List[Tuple[Link, Finding]]) \
         return [], singles
     figure = [finding for _, finding in singles
               if finding.rule == 'inertia-exceeds-extent' and finding.severity > Severity.INFO
-              and 0.0 < float(dict(finding.values).get('over', math.inf)) <= SCHEMATIC_MAX]
-    # Parts of their own, not one part's tensor on its mirrors and copies (Mini Pupper's four
-    # legs: one pasted tensor, which the mirror findings say as such)
-    links = {link.name: link for link, _ in singles}
-    parts = {tuple(sorted(f'{value:.4g}' for value in principal_values(
-        links[str(finding.link)].inertial.inertia.as_matrix()))) for finding in figure}
-    if len(figure) < MODEL_WIDE_MIN or len(parts) < MODEL_WIDE_MIN:
+              and 0.0 < _over(finding) <= SCHEMATIC_MAX]
+    if len(figure) < MODEL_WIDE_MIN or _distinct_tensors(singles, figure) < MODEL_WIDE_MIN:
         return [], singles
     return figure, [(link, finding) for link, finding in singles if finding not in figure]
+
+
+def _over(finding: Finding) -> float:
+    """Return how many times its bound an exceeds-extent finding's moment is (inf: unsaid)."""
+    return float(dict(finding.values).get('over', math.inf))
+
+
+def _distinct_tensors(singles: List[Tuple[Link, Finding]], findings: List[Finding]) -> int:
+    """
+    Return how many parts of their own the findings' links are, by their principal moments.
+
+    Not one part's tensor on its mirrors and copies (Mini Pupper's four legs: one pasted
+    tensor, which the mirror findings say as such).
+    """
+    links = {link.name: link for link, _ in singles}
+    return len({tuple(sorted(f'{value:.4g}' for value in principal_values(
+        links[str(finding.link)].inertial.inertia.as_matrix()))) for finding in findings})
 
 
 #: errors over their bound by factors within this ratio of each other are one fault
@@ -814,28 +827,22 @@ def _systematic(ctx: CheckContext, singles: List[Tuple[Link, Finding]]) \
     """
     errors = [finding for _, finding in singles
               if finding.rule == 'inertia-exceeds-extent' and finding.severity == Severity.ERROR
-              and math.isfinite(float(dict(finding.values).get('over', math.inf)))]
+              and math.isfinite(_over(finding))]
     if len(errors) < MODEL_WIDE_MIN:
         return [], singles
-    overs = [float(dict(finding.values)['over']) for finding in errors]
+    overs = [_over(finding) for finding in errors]
     massive = sum(1 for link in ctx.robot.links if link.inertial is not None and link.mass > 0)
     if max(overs) > SYSTEMATIC_SPREAD * min(overs) or 2 * len(errors) < massive or \
-            min(overs) < SYSTEMATIC_MIN:
-        return [], singles
-    # Parts of their own, not one part's tensor on its mirrors and copies (said as such)
-    links = {link.name: link for link, _ in singles}
-    parts = {tuple(sorted(f'{value:.4g}' for value in principal_values(
-        links[str(finding.link)].inertial.inertia.as_matrix()))) for finding in errors}
-    if len(parts) < MODEL_WIDE_MIN:
+            min(overs) < SYSTEMATIC_MIN or _distinct_tensors(singles, errors) < MODEL_WIDE_MIN:
         return [], singles
     return errors, [(link, finding) for link, finding in singles if finding not in errors]
 
 
 def _systematic_finding(ctx: CheckContext, errors: List[Finding]) -> Finding:
     """Return the one finding of tensors over their bounds by one order of excess."""
-    first = max(errors, key=lambda finding: float(dict(finding.values)['over']))
+    first = max(errors, key=_over)
     links = tuple(finding.link for finding in errors if finding.link)
-    overs = [float(dict(finding.values)['over']) for finding in errors]
+    overs = [_over(finding) for finding in errors]
     gyration = [float(dict(finding.values)['radius_of_gyration']) for finding in errors]
     return ctx.finding(
         'inertia-exceeds-extent', Severity.ERROR,
@@ -864,9 +871,9 @@ def _factors(values: List[float]) -> str:
 
 def _figure_finding(ctx: CheckContext, figure: List[Finding]) -> Finding:
     """Return the one finding of tensors over the shapes of a schematic figure."""
-    first = max(figure, key=lambda finding: float(dict(finding.values)['over']))
+    first = max(figure, key=_over)
     links = tuple(finding.link for finding in figure if finding.link)
-    overs = [float(dict(finding.values)['over']) for finding in figure]
+    overs = [_over(finding) for finding in figure]
     shaped = "its shape's tensor"
     return ctx.finding(
         'inertia-exceeds-extent', Severity.WARNING,

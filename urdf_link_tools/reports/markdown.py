@@ -162,8 +162,8 @@ def format_markdown(reports: Sequence[CheckReport],
 
 def _bounded(lines: List[str]) -> str:
     """Join the lines, cut at the last whole line within :data:`MAX_BYTES` with a note."""
-    total = sum(len(line.encode('utf-8')) + 1 for line in lines)
-    if total <= MAX_BYTES:
+    sizes = [len(line.encode('utf-8')) + 1 for line in lines]
+    if sum(sizes) <= MAX_BYTES:
         return '\n'.join(lines)
     note = ('', '**The rest of this report is not shown: a job summary holds at most 1 MiB '
                 '(`--format json` or `--format text` lists every finding).**')
@@ -171,8 +171,7 @@ def _bounded(lines: List[str]) -> str:
     kept: List[str] = []
     used = 0
     opened = 0
-    for line in lines:
-        size = len(line.encode('utf-8')) + 1
+    for line, size in zip(lines, sizes):
         if used + size > budget:
             break
         kept.append(line)

@@ -37,7 +37,7 @@ from urllib.parse import quote
 
 from urdf_link_tools import __version__
 from urdf_link_tools.checks import RULES
-from urdf_link_tools.checks.base import Rule
+from urdf_link_tools.checks.base import first_names, Rule
 from urdf_link_tools.findings import Finding, INTERNAL_ERROR, Severity
 from urdf_link_tools.reports import CheckReport, InputError, Run, summary_dict
 from urdf_link_tools.reports.baseline import finding_key
@@ -163,10 +163,9 @@ def result(finding: Finding, report: CheckReport, rule_index: Dict[str, int], ro
         related.append(_location(finding.value_source[0], finding.value_source[1], root, None,
                                  'the value comes from here', len(related)))
     for place_file, place_line, links in finding.places:
-        named = ', '.join(links[:PLACE_LINKS]) + \
-            (f' and {len(links) - PLACE_LINKS} more' if len(links) > PLACE_LINKS else '')
         related.append(_location(place_file, place_line, root, None,
-                                 f'the tensor of {named} is written here', len(related)))
+                                 f'the tensor of {first_names(links, PLACE_LINKS)} is written '
+                                 'here', len(related)))
     related = [item for item in related if 'physicalLocation' in item]
     if related:
         out['relatedLocations'] = related
