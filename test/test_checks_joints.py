@@ -286,6 +286,24 @@ def test_an_effort_of_zero_names_passive_joints():
     assert 'passive' not in finding.suggestion
 
 
+def test_a_caster_named_as_one_with_effort_zero_is_not_reported():
+    # Trossen's mobile base (sweep L): 8 caster joints, velocity 3, effort 0, no actuated
+    # joint named: an info asking for 'the real effort' of a wheel nothing drives. A caster
+    # or idler named as one (joint or child link) is passive; a plain wheel stays an info.
+    body = '<limit effort="0" velocity="3"/>'
+    for name in ('caster_wheel_joint', 'rear_Castor_swivel', 'idler_pulley'):
+        text = robot(body, 'continuous').replace('name="j"', f'name="{name}"')
+        assert not joint_findings(text), name
+    caster_link = robot(body, 'continuous').replace('"b"', '"left_caster_link"')
+    assert not joint_findings(caster_link)
+    (wheel,) = joint_findings(robot(body, 'continuous').replace('name="j"', 'name="wheel"'))
+    assert wheel.rule == 'joint-limit-zero' and wheel.severity == Severity.INFO
+    # velocity 0 on a caster is still a slip
+    (slow,) = joint_findings(robot('<limit effort="1" velocity="0"/>', 'continuous').replace(
+        'name="j"', 'name="caster_joint"'))
+    assert slow.rule == 'joint-limit-zero' and slow.severity == Severity.WARNING
+
+
 PASSIVE = '<axis xyz="0 0 1"/><limit lower="-1" upper="1" effort="0" velocity="2"/>'
 OTHER = ('<link name="c">' + INERTIAL + '</link><joint name="k" type="revolute">'
          '<parent link="b"/><child link="c"/><axis xyz="0 0 1"/>' + LIMIT + '</joint>')

@@ -871,7 +871,8 @@ def _mirrored(count: int, scale: str = '-1 1 1') -> str:
 
 def test_meshes_mirrored_on_many_links_are_one_note():
     # Left parts drawn from the right parts' meshes with scale="-1 1 1" are one choice: one
-    # info listing the links from 3 elements on; fewer stay per element.
+    # info listing the links from 2 elements on (a pair of mirrored wheels, sweep L); one
+    # stays per element.
     def notes(count):
         analysis = analyze(parse_urdf_string(_mirrored(count)), NO_MESHES)
         return [f for f in analysis.findings if f.rule == 'geometry-degenerate']
@@ -881,10 +882,17 @@ def test_meshes_mirrored_on_many_links_are_one_note():
     assert note.links == ('m0', 'm1', 'm2', 'm3')
     assert note.message.startswith('4 mesh elements are mirrored by a negative scale')
     assert note.line is not None
-    two = notes(2)
-    assert [(f.link, f.element, f.severity) for f in two] == [
-        ('m0', 'visual[0]', Severity.INFO), ('m1', 'visual[0]', Severity.INFO)]
-    assert 'the mesh scale "-1 1 1" is negative: it mirrors the mesh' in two[0].message
+    (two,) = notes(2)
+    assert two.links == ('m0', 'm1') and two.message.startswith('2 mesh elements are')
+    (one,) = notes(1)
+    assert (one.link, one.element, one.severity) == ('m0', 'visual[0]', Severity.INFO)
+    assert 'the mesh scale "-1 1 1" is negative: it mirrors the mesh' in one.message
+    # one wheel's visual and collision, both mirrored: one note naming the link
+    wheel = _mirrored(1).replace('</visual>', '</visual><collision><geometry><mesh '
+                                 'filename="m.stl" scale="-1 1 1"/></geometry></collision>')
+    (both,) = [f for f in analyze(parse_urdf_string(wheel), NO_MESHES).findings
+               if f.rule == 'geometry-degenerate']
+    assert both.message.endswith('do not re-orient them): link m0'), both.message
 
 
 @pytest.mark.parametrize('scale,mirrors', [('-1 -1 1', False), ('1 -0.5 -2', False),

@@ -202,7 +202,9 @@ def check_mirrored(ctx: CheckContext) -> Iterator[Finding]:
     """Note meshes mirrored by a negative scale: on many elements one choice, said once."""
     found = [finding for link in ctx.robot.links for element in _elements(link)
              for finding in (_mirrored(ctx, link, element),) if finding is not None]
-    if len(found) < MODEL_WIDE_MIN:
+    # From two on: a left part drawn from the right one's mesh is a pair (two mirrored
+    # wheels of one macro, or one wheel's visual and collision), one choice (sweep L).
+    if len(found) < 2:
         yield from found
         return
     links = tuple(dict.fromkeys(finding.link for finding in found))
@@ -210,7 +212,8 @@ def check_mirrored(ctx: CheckContext) -> Iterator[Finding]:
         'geometry-degenerate', Severity.INFO,
         f'{len(found)} mesh elements are mirrored by a negative scale, which reverses the '
         'winding of their triangles (normals point inwards for renderers and collision '
-        f'libraries that do not re-orient them): {len(links)} links, {listed(links)}',
+        'libraries that do not re-orient them): '
+        + (f'{len(links)} links, {listed(links)}' if len(links) > 1 else f'link {links[0]}'),
         line=found[0].line,
         suggestion='fine for deliberate mirror images (left and right parts from one '
                    'mesh); if a viewer shows them inside out, export mirrored meshes and '

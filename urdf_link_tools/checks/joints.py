@@ -24,6 +24,7 @@ in test/test_checks_joints.py against Pinocchio (which embeds urdfdom) and MuJoC
 from __future__ import annotations
 
 import math
+import re
 from typing import Dict, Iterator, List, Optional, Tuple
 
 from urdf_link_tools.checks.base import CheckContext, fmt, Rule
@@ -183,6 +184,11 @@ def _limits(ctx: CheckContext, joint: Joint) -> Iterator[Finding]:
         # interfaces) and not this one: a passive joint, whose effort 0 is right (Cassie's
         # shin and ankle springs).
         zero = []
+    if zero == ['effort'] and joint.type == 'continuous' and _PASSIVE.search(
+            f'{joint.name} {joint.child}'):
+        # A caster or idler named as one: unactuated by design, effort 0 is right (Trossen's
+        # mobile base: 8 caster joints, velocity 3, effort 0, an info per robot till then).
+        zero = []
     if zero and joint.type in LIMITED_TYPES + ('continuous',) and joint.mimic is None and \
             joint.name not in model_choices(ctx).placeholder_set and not locked(joint):
         # Both 0 is how passive joints and placeholders are written (urdfdom requires the
@@ -247,6 +253,9 @@ def _range(ctx: CheckContext, joint: Joint) -> Iterator[Finding]:
             'use type="fixed" for a locked joint, or write the real range'
             + (f' and {" and ".join(zero)}' if zero else ''), values)
 
+
+#: names of joints (or their child links) that turn freely by design: casters and idlers
+_PASSIVE = re.compile(r'caster|castor|idler|passive', re.IGNORECASE)
 
 #: radians: a revolute joint's limit beyond this (two turns) is a slip; from NO_LIMIT on, a
 #: huge value written for no limit (an idiom, not reported)
