@@ -170,6 +170,26 @@ def test_thresholds_from_flags_and_yaml(tmp_path):
     assert status == EXIT_USAGE and 'density_max' in err
 
 
+#: nine levels of ten aliases: 900 bytes of YAML for a list of 10^9 strings (shared objects)
+ALIAS_BOMB = 'l0: &l0 ["xxxxxxxxxx", "xxxxxxxxxx"]\n' + ''.join(
+    f'l{level}: &l{level} [{", ".join([f"*l{level - 1}"] * 10)}]\n' for level in range(1, 9))
+
+
+@pytest.mark.parametrize('key', ['check_meshes', 'targets', 'ignore_rules', 'min_mass',
+                                 'disabled_collisions'])
+def test_a_yaml_alias_bomb_is_refused_with_a_short_message(tmp_path, key):
+    # Red-team review 5: a --config value of nested aliases was refused with its whole repr
+    # in the message: 7 GB and 49 s for a 900-byte file (targets; the others alike).
+    config = tmp_path / 'params.yaml'
+    config.write_text(ALIAS_BOMB + f'urdf_link_tools:\n  ros__parameters:\n    {key}: *l8\n')
+    status, out, err = run(['check', write(tmp_path, CLEAN), '--config', str(config)])
+    assert status == EXIT_USAGE and not out
+    assert key in err and len(err) < 1000, err[:2000]
+    config.write_text('min_mass: ' + '9' * 5000 + '\n')  # past Python's int digit limit
+    status, _, err = run(['check', write(tmp_path, CLEAN), '--config', str(config)])
+    assert status == EXIT_USAGE and f'{config}: not a parameter file' in err, err
+
+
 def test_info_still_works():
     status, out, _ = run(['info', SAMPLE])
     assert status == EXIT_OK and 'my_link' in out

@@ -28,7 +28,7 @@ from dataclasses import fields, replace
 import math
 from typing import Any, Callable, Dict, FrozenSet, Iterable, Mapping, Optional, Tuple
 
-from urdf_link_tools.limits import MESH_MAX_BYTES
+from urdf_link_tools.limits import MESH_MAX_BYTES, shown as _shown
 from urdf_link_tools.records import record
 from urdf_link_tools.targets import ALL as ALL_TARGETS, parse_targets, validate_targets
 
@@ -76,17 +76,17 @@ class CheckConfig:
 
 def _positive_number(name: str, value: Any) -> Optional[str]:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
-        return f'{name} must be a number, got {value!r}'
+        return f'{name} must be a number, got {_shown(value)}'
     if not math.isfinite(value) or value <= 0:
-        return f'{name} must be a finite number greater than 0, got {value!r}'
+        return f'{name} must be a finite number greater than 0, got {_shown(value)}'
     return None
 
 
 def _positive_integer(name: str, value: Any) -> Optional[str]:
     if isinstance(value, bool) or not isinstance(value, int):
-        return f'{name} must be a whole number, got {value!r}'
+        return f'{name} must be a whole number, got {_shown(value)}'
     if value <= 0:
-        return f'{name} must be greater than 0, got {value!r}'
+        return f'{name} must be greater than 0, got {_shown(value)}'
     return None
 
 
@@ -94,7 +94,7 @@ def validate_inertia_mismatch_factor(value: Any) -> Optional[str]:
     """Return an error when the factor is not a number greater than 1."""
     error = _positive_number('inertia_mismatch_factor', value)
     if error is None and value <= 1:
-        error = f'inertia_mismatch_factor must be greater than 1, got {value!r}'
+        error = f'inertia_mismatch_factor must be greater than 1, got {_shown(value)}'
     return error
 
 
@@ -126,43 +126,45 @@ def validate_mesh_max_bytes(value: Any) -> Optional[str]:
 def validate_ignore_rules(value: Any) -> Optional[str]:
     """Return an error when the value is not a collection of rule id strings."""
     if isinstance(value, str) or not isinstance(value, Iterable):
-        return f'ignore_rules must be a list of rule ids, got {value!r}'
+        return f'ignore_rules must be a list of rule ids, got {_shown(value)}'
     for item in value:
         # An empty string is accepted and dropped: ROS parameters cannot declare an empty
         # string array, so parameter files use [''] for "none".
         if not isinstance(item, str):
-            return f'ignore_rules must hold rule ids (text), got {item!r}'
+            return f'ignore_rules must hold rule ids (text), got {_shown(item)}'
     return None
 
 
 def validate_package_dirs(value: Any) -> Optional[str]:
     """Return an error unless the value is (name, directory) pairs or 'name=dir' strings."""
     if isinstance(value, str) or not isinstance(value, Iterable):
-        return f'package_dirs must be a list of NAME=PATH entries, got {value!r}'
+        return f'package_dirs must be a list of NAME=PATH entries, got {_shown(value)}'
     for item in value:
         if isinstance(item, str) and not item.strip():
             continue
         if isinstance(item, str):
             if '=' not in item or not item.split('=', 1)[0].strip() or \
                     not item.split('=', 1)[1].strip():
-                return f'package_dirs entry {item!r} is not NAME=PATH'
+                return f'package_dirs entry {_shown(item)} is not NAME=PATH'
         elif not (isinstance(item, (tuple, list)) and len(item) == 2
                   and all(isinstance(part, str) and part for part in item)):
-            return f'package_dirs entry {item!r} is not a (name, path) pair'
+            return f'package_dirs entry {_shown(item)} is not a (name, path) pair'
     return None
 
 
 def validate_disabled_collisions(value: Any) -> Optional[str]:
     """Return an error unless the value is 'LINK1 LINK2' strings or (link1, link2) pairs."""
     if isinstance(value, str) or not isinstance(value, Iterable):
-        return f"disabled_collisions must be a list of 'LINK1 LINK2' entries, got {value!r}"
+        return ("disabled_collisions must be a list of 'LINK1 LINK2' entries, got "
+                f'{_shown(value)}')
     for item in value:
         if isinstance(item, str) and not item.strip():
             continue
         parts = item.split() if isinstance(item, str) else item
         if not (isinstance(parts, (tuple, list)) and len(parts) == 2
                 and all(isinstance(part, str) and part for part in parts)):
-            return f"disabled_collisions entry {item!r} is not two link names ('LINK1 LINK2')"
+            return (f'disabled_collisions entry {_shown(item)} is not two link names '
+                    "('LINK1 LINK2')")
     return None
 
 
@@ -180,7 +182,7 @@ def parse_disabled_collisions(value: Iterable[Any]) -> FrozenSet[Tuple[str, str]
 def validate_check_meshes(value: Any) -> Optional[str]:
     """Return an error when the value is not a boolean."""
     if not isinstance(value, bool):
-        return f'check_meshes must be true or false, got {value!r}'
+        return f'check_meshes must be true or false, got {_shown(value)}'
     return None
 
 
@@ -229,7 +231,7 @@ def validate_field(name: str, value: Any) -> Optional[str]:
     """
     validator = VALIDATORS.get(name)
     if validator is None:
-        return f'unknown setting {name!r}; known: {", ".join(FIELD_NAMES)}'
+        return f'unknown setting {_shown(name)}; known: {", ".join(FIELD_NAMES)}'
     return validator(value)
 
 
@@ -297,7 +299,7 @@ def config_from_mapping(values: Mapping[str, Any], base: CheckConfig = CheckConf
         if name not in VALIDATORS:
             if ignore_unknown:
                 continue
-            raise ValueError(f'unknown setting {name!r}; known: {", ".join(FIELD_NAMES)}')
+            raise ValueError(f'unknown setting {_shown(name)}; known: {", ".join(FIELD_NAMES)}')
         error = validate_field(name, value)
         if error is not None:
             raise ValueError(error)
@@ -340,6 +342,8 @@ def load_config_yaml(path: str, base: CheckConfig = CheckConfig()) -> CheckConfi
         raise ValueError(f'{path}: cannot read: {exc.strerror}') from None
     except RecursionError:
         raise ValueError(f'{path}: nested too deeply to be a parameter file') from None
+    except ValueError as exc:  # a number of over 4,300 digits (Python's int limit)
+        raise ValueError(f'{path}: not a parameter file: {str(exc)[:200]}') from None
     except yaml.YAMLError as exc:  # its message spans lines: the report prints one
         raise ValueError(f'{path}: not valid YAML: {" ".join(str(exc).split())}') from None
     if document is None:

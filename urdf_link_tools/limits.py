@@ -20,9 +20,24 @@ They bound what a hostile or broken input can make the tool read or hold: a desc
 parameters and the CLI's flags default to them.
 """
 
+import reprlib
+from typing import Any
+
 #: Largest robot description read (a URDF file or stream, a xacro expansion, a file xacro
 #: includes or loads): 32 MiB, far above the largest published URDF.
 DESCRIPTION_MAX_BYTES = 32 * 1024 * 1024
 
 #: Largest mesh file opened (``mesh_max_bytes``): 100 MB.
 MESH_MAX_BYTES = 100_000_000
+
+#: How much of a refused setting a message quotes: YAML aliases make a few hundred bytes a
+#: structure of billions of items (shared, so cheap to load, not to print: 7 GB and 49 s
+#: for a 900-byte parameter file before).
+_SHOWN = reprlib.Repr()
+_SHOWN.maxlevel, _SHOWN.maxlist, _SHOWN.maxtuple, _SHOWN.maxdict = 2, 6, 6, 6
+_SHOWN.maxstring, _SHOWN.maxother, _SHOWN.maxlong = 100, 100, 40
+
+
+def shown(value: Any) -> str:
+    """Return a value as a message quotes it: its repr, bounded in depth, items and length."""
+    return _SHOWN.repr(value)

@@ -27,6 +27,7 @@ from __future__ import annotations
 from typing import Any, FrozenSet, Iterable, Mapping, Optional, Tuple
 
 from urdf_link_tools.findings import Severity
+from urdf_link_tools.limits import shown
 
 #: Every target, in the order messages name them.
 TARGETS: Tuple[str, ...] = ('mujoco', 'gazebo', 'moveit', 'rviz', 'kdl', 'pinocchio')
@@ -47,13 +48,13 @@ ALL = frozenset(TARGETS)
 def validate_targets(value: Any) -> Optional[str]:
     """Return an error unless the value is a list of target names (or 'all')."""
     if isinstance(value, str) or not isinstance(value, Iterable):
-        return f'targets must be a list of names, got {value!r}'
+        return f'targets must be a list of names, got {shown(value)}'
     for item in value:
         if not isinstance(item, str):
-            return f'targets must hold names (text), got {item!r}'
+            return f'targets must hold names (text), got {shown(item)}'
         for name in _split(item):
             if name != 'all' and name not in ALL:
-                return (f'unknown target {name!r}; known: all, {", ".join(TARGETS)}')
+                return (f'unknown target {shown(name)}; known: all, {", ".join(TARGETS)}')
     return None
 
 
