@@ -555,6 +555,27 @@ def test_a_fixed_joints_malformed_axis_is_an_error_for_mujoco_only(text):
     assert _severities(_fixed_axis(text)) == {'all': Severity.ERROR, 'rviz': Severity.INFO}
 
 
+def test_a_fixed_joints_axis_without_xyz_is_an_error_for_mujoco_naming_the_slip():
+    # Pioneer 3-DX (sweep M): <axis xzy="0 0 1"/> on a fixed joint. urdfdom never reads it;
+    # MuJoCo refuses the robot ("required attribute missing: 'xyz'"): nothing was said.
+    text = _fixed_axis('0 0 1').replace('xyz=', 'xzy=')
+    (note,) = parse_urdf_string(text).notes
+    assert note.message.startswith('the xyz attribute is required (3 numbers) (it has '
+                                   'xzy="0 0 1": did you mean xyz?)'), note.message
+    assert 'urdfdom does not read the axis of a fixed joint, but MuJoCo refuses the robot' \
+        in note.message and note.line == 1
+    assert {name: f.severity for name, targets in (
+        ('all', ALL_TARGETS), ('rviz', frozenset({'rviz'})))
+        for f in analyze(parse_urdf_string(text), CheckConfig(
+            check_meshes=False, targets=targets)).findings
+        if f.rule == 'parse-missing-value'} == {'all': Severity.ERROR, 'rviz': Severity.INFO}
+    mujoco = pytest.importorskip('mujoco')
+    with pytest.raises(ValueError, match="required attribute missing: 'xyz'"):
+        mujoco.MjModel.from_xml_string(text)
+    mujoco.MjModel.from_xml_string(_fixed_axis('0 0 1'))  # with xyz: loaded
+    assert not parse_urdf_string(_fixed_axis('0 0 1')).notes
+
+
 def test_a_malformed_colour_in_a_collision_is_an_error_for_mujoco_only():
     # urdfdom reads a visual's material only: in a collision the colour is not even logged
     text = _collision_material('<material name="m"><color rgba="1,0,0,1"/></material>')

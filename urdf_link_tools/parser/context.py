@@ -341,6 +341,11 @@ def near_miss(name: str, known: Sequence[str]) -> Optional[str]:
     lowered = name.lower()
     if lowered in known:
         return lowered
+    for name_known in known:  # two letters swapped: 'xzy' for 'xyz' (too short for difflib)
+        if len(name_known) == len(lowered) and any(
+                lowered[:i] + lowered[i + 1] + lowered[i] + lowered[i + 2:] == name_known
+                for i in range(len(lowered) - 1)):
+            return name_known
     import difflib  # (only for a name that is not known: rare)
     close = difflib.get_close_matches(lowered, known, n=1, cutoff=NEAR_MISS)
     return close[0] if close else None

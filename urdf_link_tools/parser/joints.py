@@ -148,8 +148,12 @@ def _joint(ctx: Context, element: etree._Element, name: str,
         if jtype in ('fixed', 'floating'):
             ctx.engine_also = ('mujoco', f'urdfdom does not read the axis of a {jtype} joint, '
                                          'but MuJoCo refuses the robot', Severity.INFO)
+        # An <axis> without xyz: 0 0 0 in urdfdom (joint-axis-zero on a moving joint); MuJoCo
+        # requires the attribute on every joint (Pioneer 3-DX's <axis xzy="0 0 1"/> on a
+        # fixed joint: "XML Error: required attribute missing: 'xyz'").
+        default = None if jtype in ('fixed', 'floating') else ZERO3
         try:
-            axis = ctx.attempt(lambda: vector(ctx, axis_el, 'xyz', 3, ZERO3),  # type: ignore
+            axis = ctx.attempt(lambda: vector(ctx, axis_el, 'xyz', 3, default),  # type: ignore
                                (1.0, 0.0, 0.0), 'with the axis 1 0 0')
         finally:
             ctx.engine_also = None
