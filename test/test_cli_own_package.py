@@ -195,3 +195,31 @@ def test_a_ros1_file_of_macros_under_root_is_said_so_or_skipped(tmp_path):
     path.write_text(f'<root {XACRO_NS}>\n  <link name="a"/>\n</root>\n')
     result = check(tmp_path, str(path), '--skip-macro-files')
     assert result.returncode == 3 and 'expected <robot>' in result.stderr
+
+
+def test_a_file_whose_root_is_a_macro_is_skipped_with_its_includer_or_checked_alone(tmp_path):
+    # Quori's quori_kinematics.xacro (sweep M): <xacro:macro name="quori_kinematics"> as the
+    # root, holding the links; xacro keeps it as the root, and an include inserts the root's
+    # children (the links themselves). Checked with quori.xacro, which includes it, with
+    # --skip-macro-files (the pre-commit hook) it exited 3 ("line 6: the root element is
+    # <xacro:macro>, expected <robot>"): now skipped; alone, its links are checked as a
+    # robot, at the lines of the file.
+    parts = tmp_path / 'parts.xacro'
+    parts.write_text(f'<?xml version="1.0"?>\n<xacro:macro name="body" {XACRO_NS}>\n'
+                     f'  {LINK}\n</xacro:macro>\n')
+    robot = tmp_path / 'robot.xacro'
+    robot.write_text(f'<robot name="r" {XACRO_NS}>\n  <xacro:include filename="parts.xacro"/>'
+                     '\n</robot>\n')
+    for options in (('--skip-macro-files',), ()):
+        result = check(tmp_path, *options, str(parts), str(robot))
+        assert result.returncode == 0, result.stderr
+        assert 'parts.xacro: skipped' in result.stderr, result.stderr
+        reports = [json.loads(line) for line in result.stdout.splitlines() if line.strip()]
+        assert [os.path.basename(report['source']) for report in reports] == \
+            ['robot.xacro'], result.stdout
+    alone = check(tmp_path, str(parts))
+    assert alone.returncode == 0 and 'skipped' not in alone.stderr, alone.stderr
+    (report,) = [json.loads(line) for line in alone.stdout.splitlines() if line.strip()]
+    assert report['robot'] == 'body' and report['source'].endswith('parts.xacro'), report
+    assert report['findings'] and \
+        {finding['line'] for finding in report['findings']} == {3}, report['findings']

@@ -501,8 +501,10 @@ def _check_robot(path: str, args: argparse.Namespace, config, baseline, out: Tex
         robot = parse_urdf_string(data, source, loaded.macros)
     except UrdfStructureError:
         # A ROS 1 file of macros has another root (<root>, as Kinova's and the PR2's
-        # sensors): xacro expands it to no link at all, which is no robot to check.
-        if not (loaded.expanded and _no_links(data)):
+        # sensors): xacro expands it to no link at all, which is no robot to check. So is
+        # a file whose root is the macro itself (Quori's quori_kinematics.xacro: <xacro:macro>
+        # holding the robot's links, which xacro keeps as the root: exit 3 before).
+        if not (loaded.expanded and (_no_links(data) or _macro_root(data))):
             raise
         if args.skip_macro_files or includer is not None:
             return skipped
@@ -626,11 +628,24 @@ def _srdf(robot) -> bool:
     return bool(srdf_elements(robot))
 
 
+def _macro_root(data: bytes) -> bool:
+    """Return True for a document whose root element is a xacro macro definition."""
+    from urdf_link_tools.parser.xml import parse_xml
+    try:
+        root = parse_xml(data)
+    except UrdfError:
+        return False
+    # xacro drops the namespace declarations it used: the tag is then 'xacro:macro' as written
+    return root.tag == 'xacro:macro' or (
+        isinstance(root.tag, str) and root.tag.endswith('}macro') and 'xacro' in root.tag)
+
+
 def _root_as_robot(data: bytes) -> bytes:
     """Return an expansion whose root element (ROS 1's <root>) is named <robot>, lines kept."""
     from urdf_link_tools.parser.xml import parse_xml
     root = parse_xml(data)
-    start = re.compile(rb'<' + re.escape(root.tag.encode()) + rb'(?=[\s/>])')
+    tag = root.tag if root.prefix is None else f'{root.prefix}:{root.tag.rsplit("}", 1)[-1]}'
+    start = re.compile(rb'<' + re.escape(tag.encode()) + rb'(?=[\s/>])')
     found = None
     for match in start.finditer(data):
         if _line_of(data, match.start()) == root.sourceline:
@@ -640,8 +655,8 @@ def _root_as_robot(data: bytes) -> bytes:
         raise UrdfStructureError(_MACRO_FILE + ', or pass --skip-macro-files to skip such '
                                  'files')
     head = data[:found.start()] + b'<robot' + data[found.end():]
-    end = head.rfind(b'</' + root.tag.encode() + b'>')
-    return head[:end] + b'</robot>' + head[end + len(root.tag) + 3:] if end >= 0 else head
+    end = head.rfind(b'</' + tag.encode() + b'>')
+    return head[:end] + b'</robot>' + head[end + len(tag) + 3:] if end >= 0 else head
 
 
 def _line_of(data: bytes, offset: int) -> int:
