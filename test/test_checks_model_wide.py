@@ -921,3 +921,56 @@ def test_parts_inside_a_neighbours_collision_box_are_not_left_without_collision(
     assert not findings(inside, 'collision-missing')
     (outside,) = findings(robot(-0.5), 'robot-collision-partial')
     assert outside.links == ('hip0', 'hip1', 'hip2')
+
+
+def _rotor(izz, ixx='0.002', origin=''):
+    """Return a link body whose tensor's largest moment (izz) is about its joint's axis (z)."""
+    return (f'<inertial>{origin}<mass value="1"/><inertia ixx="{ixx}" ixy="0" ixz="0" '
+            f'iyy="0.002" iyz="0" izz="{izz}"/></inertial><collision>{BOX}</collision>')
+
+
+def test_rotor_inertia_about_each_joint_axis_is_one_finding_with_no_tensor_to_write():
+    # TOCABI (sweep M): 29 links whose largest moment, about their own joint's axis, breaks
+    # A + B >= C by 0.01 to 1 kg m^2: a motor's rotor inertia seen through its gear folded
+    # into the tensors. 17 errors (mirrors merged), each with a "slipped decimal" fix that
+    # --fix-inertia would write, taking that inertia out of the dynamics: one finding now.
+    text = chain([full(), _rotor('0.3'), _rotor('0.5'), _rotor('0.05'), full()])
+    (finding,) = findings(text, 'inertia-triangle-inequality')
+    assert finding.links == ('l1', 'l2', 'l3') and finding.link is None
+    assert finding.severity == Severity.ERROR and finding.suggested_inertia is None
+    assert not finding.links_suggested_inertia
+    assert finding.message.startswith(
+        '3 links have tensors no rigid body has, each with its largest moment about the axis '
+        'of its own joint, over the sum of the other two by 0.046 to 0.496 kg m^2 (l1, l2, '
+        "l3): the inertia of a motor's rotor seen through its gear (armature) added to the "
+        "link's tensor? Gazebo and MuJoCo refuse them"), finding.message
+    assert '<joint armature>' in finding.suggestion
+    # One turned so that the largest moment is about x, across the joint's axis: two left
+    # on the axis, each finding its own.
+    across = text.replace('ixx="0.002" ixy="0" ixz="0" iyy="0.002" iyz="0" izz="0.3"',
+                          'ixx="0.3" ixy="0" ixz="0" iyy="0.002" iyz="0" izz="0.002"')
+    assert [f.link for f in findings(across, 'inertia-triangle-inequality')] == [
+        'l1', 'l2', 'l3']
+    # ... unless the inertial frame turns that axis onto the joint's (rpy about y)
+    onto = text.replace(_rotor('0.3'), _rotor('0.002', '0.3', '<origin rpy="0 1.5708 0"/>'))
+    assert [f.links for f in findings(onto, 'inertia-triangle-inequality')] == [
+        ('l1', 'l2', 'l3')]
+    # Two links are not a design choice: each its own finding.
+    two = chain([full(), _rotor('0.3'), _rotor('0.5'), full()])
+    assert [f.link for f in findings(two, 'inertia-triangle-inequality')] == ['l1', 'l2']
+
+
+def test_a_file_that_tells_mujoco_to_balance_its_inertias_is_not_said_to_be_refused():
+    # TOCABI's <mujoco><compiler balanceinertia="true"/>: MuJoCo loads the robot, setting a
+    # broken triangle's moments to their average; "Gazebo and MuJoCo refuse them" was wrong.
+    text = chain([full(), _rotor('0.3'), full()])
+    balanced = text.replace('<robot name="r">', '<robot name="r"><mujoco><compiler '
+                                                'balanceinertia="true"/></mujoco>')
+    (before,) = findings(text, 'inertia-triangle-inequality')
+    (after,) = findings(balanced, 'inertia-triangle-inequality')
+    assert 'Gazebo and MuJoCo refuse them' in before.message
+    assert after.message.endswith(
+        'no rigid body has them, Gazebo refuses them; MuJoCo sets the three moments to their '
+        'average (balanceinertia="true" in the file\'s <mujoco><compiler>)'), after.message
+    assert after.severity == Severity.ERROR  # Gazebo still refuses them
+    assert mujoco_compile(text) and not mujoco_compile(balanced)

@@ -340,6 +340,9 @@ class Robot:
     gazebo_kept_joints: FrozenSet[str] = frozenset()
     #: for a robot without any ``<link>``: the other elements it holds (a few, sorted)
     other_elements: Tuple[str, ...] = ()
+    #: ``<mujoco><compiler balanceinertia="true"/>``: MuJoCo sets the three moments of a
+    #: tensor that breaks A + B >= C to their average instead of refusing the robot
+    mujoco_balance_inertia: bool = False
     _links_by_name: Dict[str, Link] = field(
         init=False, repr=False, compare=False, default_factory=dict)
     _parent_joint: Dict[str, Joint] = field(

@@ -30,7 +30,7 @@ import numpy as np
 
 from urdf_link_tools.checks.base import (CheckContext, fmt, fmt_inertia, fmt_vector, fmt_written,
                                          Rule)
-from urdf_link_tools.checks.model_wide import (grouped, grouped_by_value, model_choices,
+from urdf_link_tools.checks.model_wide import (grouped, grouped_by_value, listed, model_choices,
                                                MODEL_WIDE_MIN)
 from urdf_link_tools.checks.suggest import geometry_tensor, problem, suggest
 from urdf_link_tools.findings import Finding, INERTIA_NAMES, Severity
@@ -40,6 +40,7 @@ from urdf_link_tools.inertia import (
     MUJOCO_MINVAL, nearest_triangle_moments, principal_moments, rotate_inertia,
     ROUNDING_PRODUCTS, roundoff_zero, tensor_from_principal, TensorProperties, tidy,
     triangle_margin, violates_triangle)
+from urdf_link_tools.kinematics import unit_axis
 from urdf_link_tools.model import Inertia, Link
 from urdf_link_tools.targets import severity_for
 
@@ -387,6 +388,15 @@ def _copied(ctx: CheckContext) -> Dict[Tuple[object, ...], List[Finding]]:
                      and any(group[1:]) for finding in findings]
         if len(near_zero) >= MODEL_WIDE_MIN:
             found[NEAR_ZERO] = near_zero
+        # Tensors of their own whose largest moment, about each link's joint axis, breaks
+        # A + B >= C on 3 or more links: a rotor's inertia folded in (TOCABI: 29 links).
+        taken = {id(finding) for findings in found.values() for finding in findings}
+        about_axis = [finding for group, findings in groups.items()
+                      if group[0] == 'inertia-triangle-inequality'
+                      for finding in findings if id(finding) not in taken
+                      and _excess_about_axis(ctx, finding)]
+        if len(about_axis) >= MODEL_WIDE_MIN:
+            found[ABOUT_AXIS] = about_axis
         ctx.memo[key] = found
     return found  # type: ignore[return-value]
 
@@ -395,6 +405,56 @@ _ZERO = (0.0,) * 6
 
 #: _copied's key of the tensors of their own whose smallest moment is near 0
 NEAR_ZERO = ('inertia-moment-tiny', 'near zero')
+#: _copied's key of the tensors that break A + B >= C about their joint's axis
+ABOUT_AXIS = ('inertia-triangle-inequality', 'about the joint axis')
+#: the cosine of the largest angle between the largest moment's axis and the joint's axis
+_ON_AXIS = math.cos(math.radians(10.0))
+
+
+def _excess_about_axis(ctx: CheckContext, finding: Finding) -> Optional[float]:
+    """
+    Return by how much a link's largest moment breaks A + B >= C when it lies on its joint axis.
+
+    None unless the link turns on a revolute or continuous joint whose axis is within 10
+    degrees of the principal axis of the largest moment (in the link frame).
+    """
+    link = ctx.robot.link(finding.link or '')
+    joint = ctx.robot.parent_joint(finding.link or '')
+    if link is None or link.inertial is None or joint is None or \
+            joint.type not in ('revolute', 'continuous'):
+        return None
+    axis = unit_axis(joint)
+    if axis is None:
+        return None
+    moments, axes = ctx.tensor(link).principal
+    largest = rpy_to_matrix(link.inertial.origin.rpy) @ axes[:, 2]
+    if abs(float(largest @ axis)) < _ON_AXIS:
+        return None
+    excess = float(moments[2] - moments[1] - moments[0])
+    return excess if excess > 0.0 else None
+
+
+def _about_axis(ctx: CheckContext, findings: List[Finding]) -> Finding:
+    """Return the one finding of tensors whose largest moment, on the joint axis, is too big."""
+    excess = [_excess_about_axis(ctx, finding) or 0.0 for finding in findings]
+    links = tuple(dict.fromkeys(finding.link for finding in findings if finding.link))
+    said = _refused(ctx, '{} refuse{} them', None, True).lstrip('; ')
+    return ctx.finding(
+        'inertia-triangle-inequality', max(finding.severity for finding in findings),
+        f'{len(links)} links have tensors no rigid body has, each with its largest moment '
+        'about the axis of its own joint, over the sum of the other two by '
+        f'{fmt(min(excess))} to {fmt(max(excess))} kg m^2 ({listed(links)}): the inertia '
+        "of a motor's rotor seen through its gear (armature) added to the link's tensor?"
+        + (f' {said[0].upper()}{said[1:]}' if said else ''),
+        element=findings[0].element, line=findings[0].line,
+        suggestion="give each link the tensor of its rigid part (the CAD part's) and the "
+                   "rotor's inertia to its joint: MuJoCo's <joint armature>, Drake's "
+                   '<drake:rotor_inertia> with <drake:gear_ratio>; the nearest valid tensor '
+                   '(lowering the largest moment, what --fix-inertia would write) drops that '
+                   'inertia from the dynamics, so no tensor is suggested',
+        values=(('count', len(links)), ('excess', f'{fmt(min(excess))} to {fmt(max(excess))}')),
+        links=links)
+
 
 #: kg: lighter than any part (a milligram; the smallest screws weigh 0.1 g): a frame's mass
 FRAME_MASS = 1e-6
@@ -438,6 +498,9 @@ def check_copied_tensors(ctx: CheckContext) -> Iterator[Finding]:
     their own with a moment near 0 (inertia-moment-tiny) on 3 or more links.
     """
     for group, findings in _copied(ctx).items():
+        if group == ABOUT_AXIS:
+            yield _about_axis(ctx, findings)
+            continue
         if group == NEAR_ZERO:
             yield from grouped(ctx, findings, 'links declare tensors whose smallest principal '
                                               "moment is near 0 (a line's, as an exporter writes "
@@ -563,14 +626,14 @@ def _check_tensor(ctx: CheckContext, link: Link) -> Iterator[Finding]:
         # link before fusing it): Gazebo, KDL and Pinocchio take the combined body, RViz
         # draws no box for it. A wrong number still, not one an engine refuses (PR2's stereo
         # mounts with --target gazebo failed CI "though Gazebo lumps it ... valid").
-        severity = Severity.WARNING if 'mujoco' not in ctx.config.targets and \
+        severity = Severity.WARNING if not _mujoco_refuses_breach(ctx) and \
             _lumped_valid(ctx, link) else Severity.ERROR
         yield ctx.finding(
             'inertia-triangle-inequality', severity,
             f'the principal moments {fmt(a)} + {fmt(b)} = {fmt(a + b)} < {fmt(c)}: they '
             f'break A + B >= C by {fmt(-margin)} kg m^2 ({fmt(-margin / c * 100, 3)} % of '
             'C)' + _copied_products(values)
-            + '; no rigid body has them' + _refused(ctx, ', {} refuse{} them', link),
+            + '; no rigid body has them' + _refused(ctx, ', {} refuse{} them', link, True),
             link=link.name, element=element, line=line, suggestion=text,
             values=_moment_values(moments, eps) + (('margin', margin),),
             suggested_inertia=inertia_values(suggestion) if suggestion is not None else None)
@@ -617,7 +680,7 @@ def _check_tensor(ctx: CheckContext, link: Link) -> Iterator[Finding]:
     elif not tensor.has_equivalent_box(mass) and gz_valid_moments(moments):
         fixed = tensor_from_principal(nearest_triangle_moments(moments), tensor.principal[1])
         suggestion, text = suggest(ctx, link, fixed, 'just inside the valid region')
-        refused = 'mujoco' in ctx.config.targets and _mujoco_refuses_diagonal(values)
+        refused = _mujoco_refuses_breach(ctx) and _mujoco_refuses_diagonal(values)
         yield ctx.finding(
             'inertia-unrepresentable-box', Severity.ERROR if refused else Severity.WARNING,
             f'RViz cannot draw the inertia box: moments {fmt_vector(moments)} '
@@ -646,23 +709,40 @@ def _mujoco_refuses_diagonal(values: Tuple[float, ...]) -> bool:
     return ixx + iyy < izz or ixx + izz < iyy or iyy + izz < ixx
 
 
-def _refused(ctx: CheckContext, template: str, link: Optional[Link] = None) -> str:
+def _mujoco_refuses_breach(ctx: CheckContext) -> bool:
+    """Return True when MuJoCo is a target and refuses moments that break A + B >= C."""
+    return 'mujoco' in ctx.config.targets and not ctx.robot.mujoco_balance_inertia
+
+
+#: what MuJoCo does instead of refusing a broken triangle, told by the file itself
+BALANCED = ('MuJoCo sets the three moments to their average (balanceinertia="true" in the '
+            "file's <mujoco><compiler>)")
+
+
+def _refused(ctx: CheckContext, template: str, link: Optional[Link] = None,
+             breach: bool = False) -> str:
     """
     Return ``template`` naming Gazebo and MuJoCo as far as they are targets ('' for neither).
 
     ``template`` holds two slots: the engines, and the verb's 's' for one engine. Gazebo
     checks the link it lumps a welded link into (sdformat's fixed-joint lumping adds the
     tensors first): when that body's tensor is valid, Gazebo is not said to refuse it.
+    With ``breach`` (moments that break A + B >= C), MuJoCo is not said to refuse them when
+    the file tells its compiler to balance them (TOCABI's <mujoco>, sweep M).
     """
     targets = ctx.config.targets
     lumped = _lumped_valid(ctx, link) if link is not None and 'gazebo' in targets else None
+    balanced = breach and 'mujoco' in targets and not _mujoco_refuses_breach(ctx)
     engines = [name for target, name in (('gazebo', 'Gazebo'), ('mujoco', 'MuJoCo'))
-               if target in targets and not (target == 'gazebo' and lumped)]
+               if target in targets and not (target == 'gazebo' and lumped)
+               and not (target == 'mujoco' and balanced)]
     said = template.format(' and '.join(engines), '' if len(engines) > 1 else 's') \
         if engines else ''
     if lumped:
         said += (f"; Gazebo lumps it into '{lumped}' (fixed joints), whose combined tensor is "
                  'valid')
+    if balanced:
+        said += f'; {BALANCED}'
     return said
 
 

@@ -98,6 +98,7 @@ def robot_from_element(root: etree._Element, source: Optional[str] = None,
     parts: List[Tuple[str, etree._Element]] = []
     self_collide = False
     kept: Set[str] = set()
+    balance = False
     actuated: Optional[Set[str]] = None
     for child in root:
         tag = child.tag
@@ -121,6 +122,10 @@ def robot_from_element(root: etree._Element, source: Optional[str] = None,
             self_collide = _self_collide(child, self_collide)
         elif tag == 'gazebo' and _keeps_fixed_joint(child):
             kept.add(str(child.get('reference')))
+        elif tag == 'mujoco':
+            # MuJoCo's own compiler options in a URDF (TOCABI's balanceinertia)
+            balance = balance or any(item.get('balanceinertia', '').strip() == 'true'
+                                     for item in child.iter('compiler'))
         elif tag in _XACRO_DIRECTIVES and child.get(_XACRO_DIRECTIVES[tag]) is not None:
             what = _XACRO_DIRECTIVES[tag]
             ctx.note('parse-xacro-unprefixed', child,
@@ -172,7 +177,8 @@ def robot_from_element(root: etree._Element, source: Optional[str] = None,
                  materials=top_level, line=root.sourceline, source=source,
                  notes=tuple(ctx.notes), gazebo_self_collide=self_collide,
                  actuated_joints=frozenset(actuated) if actuated is not None else None,
-                 gazebo_kept_joints=frozenset(kept), other_elements=others)
+                 gazebo_kept_joints=frozenset(kept), other_elements=others,
+                 mujoco_balance_inertia=balance)
 
 
 def _empty_for_want_of_prefixes(ctx: Context) -> None:
