@@ -29,6 +29,7 @@ import pytest
 
 from urdf_link_tools.analysis import analyze
 from urdf_link_tools.config import CheckConfig
+from urdf_link_tools.findings import Severity
 from urdf_link_tools.meshes import MeshInfo, MeshLibrary, MeshProblem
 from urdf_link_tools.parser import parse_urdf_string
 
@@ -162,3 +163,38 @@ def test_a_gltf_visual_and_its_z_up_collision_are_aligned(tmp_path):
     # One info says that RViz up to Kilted and Gazebo show it as stored.
     assert findings['rod.glb'] == ['mesh-gltf-up-axis']
     assert 'collision-visual-turned' in findings['rod.stl']  # the same vertices as STL
+
+
+def test_gltf_visuals_stored_z_up_are_said_once_not_their_collisions(tmp_path):
+    # Dexmate's F5D6 hand and Vega (sweep M): .glb visuals written Z-up, against glTF's
+    # Y-up, over OBJ collisions cut from the same Z-up data: read Y-up (as the specification,
+    # Drake and a new RViz do), each visual stood turned 90 degrees about x, and
+    # collision-visual-turned told to turn the right collisions. Now one warning says the
+    # glTF files are stored Z-up, naming the links they match as stored.
+    import trimesh
+    rod = trimesh.creation.box(extents=(0.1, 0.1, 0.4))  # stored Z-up: 0.4 along +Z
+    path = mesh_attacks.exported(tmp_path, 'rod.glb', rod)
+    links = ''.join(
+        f'<link name="rod{index}"><inertial><mass value="1"/><inertia ixx="0.01417" ixy="0" '
+        'ixz="0" iyy="0.01417" iyz="0" izz="0.001667"/></inertial><visual><origin '
+        f'rpy="0 0 {yaw}"/><geometry><mesh filename="file://{path}"/></geometry></visual>'
+        '<collision><geometry><box size="0.1 0.1 0.4"/></geometry></collision></link>'
+        f'<joint name="j{index}" type="revolute"><parent link="base"/><child '
+        f'link="rod{index}"/><axis xyz="0 0 1"/><limit lower="-1" upper="1" effort="1" '
+        'velocity="1"/></joint>' for index, yaw in enumerate(('0', '0', '3.14')))
+    text = f'<robot name="r"><link name="base"/>{links}</robot>'
+    robot = parse_urdf_string(text, str(tmp_path / 'r.urdf'))
+    found = analyze(robot, CheckConfig()).findings
+    assert 'collision-visual-turned' not in [f.rule for f in found], found
+    (note,) = [f for f in found if f.rule == 'mesh-gltf-up-axis']
+    assert note.severity == Severity.WARNING
+    assert note.message.startswith(
+        '3 glTF meshes (links: rod0, rod1, rod2) are stored Z-up, against the glTF '
+        "specification's Y-up: as stored, the visuals of 3 links (rod0, rod1, rod2) match "
+        'their collision geometry'), note.message
+    # The same rod as a glTF file should be: Y-up, read Z-up, aligned: the info as before.
+    upright = trimesh.creation.box(extents=(0.1, 0.4, 0.1))
+    mesh_attacks.exported(tmp_path, 'rod.glb', upright)
+    found = analyze(parse_urdf_string(text, str(tmp_path / 'r.urdf')), CheckConfig()).findings
+    assert [f.severity for f in found if f.rule == 'mesh-gltf-up-axis'] == [Severity.INFO]
+    assert 'collision-visual-turned' not in [f.rule for f in found]

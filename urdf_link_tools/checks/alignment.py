@@ -225,6 +225,47 @@ def axis_words(turn: np.ndarray) -> str:
     return f'{round(angle):d} degrees about {names}'
 
 
+#: glTF is Y-up and read Z-up (meshes.gltf): a point as stored is this turn of it as read
+_AS_STORED = np.array([[1.0, 0.0, 0.0], [0.0, 0.0, 1.0], [0.0, -1.0, 0.0]])
+_GLTF = ('.gltf', '.glb')
+#: memo keys: the links whose glTF visuals match their collisions as stored; all links seen
+_STORED_Z_UP = ('gltf-stored-z-up', None)
+_ALL_SEEN = ('turned-collision-all', None)
+
+
+def _gltf_as_stored(ctx: CheckContext, link: Link) -> Optional[Bounds]:
+    """Return the bounds of a link's glTF visuals as stored (not turned Z-up), else None."""
+    found = []
+    for element in link.visuals:
+        geometry = element.geometry
+        if not isinstance(geometry, Mesh) or \
+                not geometry.filename.strip().lower().endswith(_GLTF):
+            return None
+        bounds = ctx.element_bounds(element)
+        if bounds is None:
+            return None
+        # As read: R (turn s) + t, the mesh frame placed by the origin; as stored: R s + t.
+        place = rpy_to_matrix(element.origin.rpy)
+        turn = place @ _AS_STORED @ place.T
+        xyz = np.asarray(element.origin.xyz, dtype=float)
+        corners = np.array(list(itertools.product(*zip(bounds[0], bounds[1])))) - xyz
+        corners = corners @ turn.T + xyz
+        found.append((corners.min(axis=0), corners.max(axis=0)))
+    if not found:
+        return None
+    return (np.min([low for low, _ in found], axis=0), np.max([high for _, high in found], axis=0))
+
+
+def gltf_stored_z_up(ctx: CheckContext) -> Tuple[str, ...]:
+    """Return the links whose glTF visuals match their collision geometry only as stored."""
+    if _ALL_SEEN not in ctx.memo:
+        for link in ctx.robot.links:
+            if ctx.robot.link(link.name) is link:
+                turned_collision(ctx, link)
+        ctx.memo[_ALL_SEEN] = True
+    return tuple(ctx.memo.get(_STORED_Z_UP, ()))  # type: ignore[arg-type]
+
+
 class Turned:
     """A link whose collision bounds are its visual's turned: by what, and how well."""
 
@@ -260,6 +301,12 @@ def _turned_collision(ctx: CheckContext, link: Link) -> Optional[Turned]:
             return None
     placed = overlap(visual, collision)
     if placed >= APART:
+        return None
+    stored = _gltf_as_stored(ctx, link)
+    if stored is not None and overlap(stored, collision) >= TURNED:
+        # glTF visuals written Z-up (against glTF's Y-up), read Y-up here: as stored they
+        # are the collision meshes (Dexmate's hands, sweep M), said by mesh-gltf-up-axis.
+        ctx.memo.setdefault(_STORED_Z_UP, []).append(link.name)  # type: ignore[union-attr]
         return None
     scores = [overlap(visual, _turned(collision, turn)) for turn in TURNS]
     top = max(scores)

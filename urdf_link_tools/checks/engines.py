@@ -32,6 +32,7 @@ from typing import Dict, Iterator, List, Tuple
 
 import numpy as np
 
+from urdf_link_tools.checks.alignment import gltf_stored_z_up
 from urdf_link_tools.checks.base import CheckContext, Rule
 from urdf_link_tools.checks.model_wide import listed
 from urdf_link_tools.findings import Finding, Severity
@@ -262,6 +263,23 @@ def check_gltf_up(ctx: CheckContext) -> Iterator[Finding]:
         return
     links = tuple(dict.fromkeys(link.name for link, _ in elements))
     first = elements[0][1]
+    stored = gltf_stored_z_up(ctx)
+    if stored:
+        yield ctx.finding(
+            'mesh-gltf-up-axis', Severity.WARNING,
+            f'{len(elements)} glTF mesh{"es" if len(elements) > 1 else ""} (links: '
+            f'{listed(links)}) {"are" if len(elements) > 1 else "is"} stored Z-up, against '
+            "the glTF specification's Y-up: as stored, the visuals of "
+            f'{len(stored)} link{"s" if len(stored) > 1 else ""} ({listed(stored)}) match '
+            'their collision geometry; read Y-up, as the specification, Drake and RViz since '
+            'ros2/rviz#1482 read them (and this checker), they stand turned 90 degrees about '
+            'x from it. RViz up to Kilted and Gazebo show them as stored',
+            line=first.geometry.line or first.line,
+            suggestion="export the glTF files Y-up (the glTF convention; Blender's exporter "
+                       'does with +Y Up), or store them as STL or OBJ (no up axis) for the '
+                       'same pose in every reader',
+            values=(('count', len(elements)), ('matching_links', len(stored))), links=links)
+        return
     yield ctx.finding(
         'mesh-gltf-up-axis', Severity.INFO,
         f'{len(elements)} glTF mesh{"es" if len(elements) > 1 else ""} (links: '
