@@ -90,7 +90,9 @@ RULES = (
     Rule('mesh-gltf-up-axis', Severity.INFO,
          'the robot has glTF or GLB meshes, read here Z-up: turned +90 degrees about x from '
          "glTF's Y-up, as its specification, Drake, Blender and RViz since ros2/rviz#1482 "
-         'place them: reported once, with the links (with an rviz or gazebo target)',
+         'place them: reported once, with the links (with an rviz or gazebo target); a '
+         'warning when the files are stored Z-up against the specification (as stored, a '
+         "link's glTF visuals match its collision geometry; read Y-up, they stand turned)",
          'RViz up to Kilted shows a glTF mesh as stored, turned -90 degrees about x from what '
          "is checked here, and so does Gazebo (gz-common keeps the file's root transform; "
          'not run here): a part that looks lying on its side there is that reader',
