@@ -74,6 +74,26 @@ def test_instancing_over_a_tight_budget_is_a_problem(tmp_path):
     assert isinstance(result, MeshProblem) and 'more than 10 triangles' in result.message
 
 
+@pytest.mark.parametrize('foreign', [False, True])
+def test_a_scene_expanding_its_triangles_a_hundredfold_is_a_problem(tmp_path, foreign):
+    # Fifth red-team review: 399 triangles instanced 10,000 times through 4 levels of
+    # instance_node (34 KB, under both the 100,000-instance and the 4,000,000-triangle
+    # budgets) cost 16 s and 2.3 GB per link, 699 s and an internal error for 199 links.
+    # Past 500,000 triangles a scene may hold at most 100 times what its file stores
+    # (this reader's path and trimesh's, for a file it leaves).
+    from urdf_link_tools.meshes import MeshInfo, MeshLibrary, MeshProblem
+    wide = mesh_attacks.instancing_bomb(tmp_path, depth=13, foreign=foreign, triangles=100)
+    result = MeshLibrary().load(str(wide))
+    assert isinstance(result, MeshProblem), result
+    assert 'instances the 100 triangles it stores into 819,200, more than 100 times over' \
+        in result.message, result.message
+    # Instanced as much, under 500,000 triangles: read (a part's screws, a gripper's fingers)
+    (tmp_path / 'bomb.dae').unlink()
+    small = mesh_attacks.instancing_bomb(tmp_path, depth=12, foreign=foreign, triangles=100)
+    info = MeshLibrary().load(str(small))
+    assert isinstance(info, MeshInfo) and info.face_count == 409_600
+
+
 def test_stl_over_the_triangle_budget_is_a_problem(tmp_path):
     from urdf_link_tools.meshes import MeshLibrary, MeshProblem
     good = mesh_attacks.broken_meshes(tmp_path)['good']  # a binary STL box, 12 triangles

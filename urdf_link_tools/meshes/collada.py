@@ -43,6 +43,7 @@ from lxml import etree
 import numpy as np
 
 from urdf_link_tools.meshes import dae
+from urdf_link_tools.meshes.files import amplified
 
 Arrays = Tuple[np.ndarray, np.ndarray]
 #: (offset, semantic, source element) of one input of a primitive
@@ -491,9 +492,14 @@ def _read(data: bytes, max_instances: int, max_triangles: int, root: etree._Elem
     nodes = _count(tops, library, geometries)
     if sum(nodes[id(top)].instances for top in tops) > max_instances:
         return f'its scene holds more than {max_instances:,} geometry instances'
-    if sum(nodes[id(top)].triangles for top in tops) > max_triangles:
+    expanded = sum(nodes[id(top)].triangles for top in tops)
+    if expanded > max_triangles:
         return (f'its scene holds more than {max_triangles:,} triangles '
                 '(geometry instanced many times, or one huge mesh)')
+    too_far = amplified(sum(len(primitive.faces) for primitives in geometries.values()
+                            for primitive in primitives), expanded)
+    if too_far is not None:
+        return too_far
     return _place(tops, nodes)
 
 

@@ -38,6 +38,8 @@ from typing import Dict, List, NamedTuple, Optional, Sequence, Tuple, Union
 
 from lxml import etree
 
+from urdf_link_tools.meshes.files import amplified
+
 
 def parse_xml(data: bytes) -> Tuple[etree._Element, List[etree._Element]]:
     """
@@ -406,7 +408,7 @@ def instancing_problem(data: bytes, max_instances: int, max_triangles: int,
     if total_triangles > max_triangles:
         return (f'its scene expands to more than {max_triangles:,} triangles '
                 '(geometry instanced many times)')
-    return None
+    return amplified(sum(triangles.values()), total_triangles)
 
 
 def _expand(top: etree._Element, nodes: Dict[str, etree._Element],

@@ -31,6 +31,23 @@ from urdf_link_tools.records import record
 #: twice the triangles of the largest binary STL under the default size limit
 DEFAULT_MAX_TRIANGLES = 4_000_000
 DEFAULT_MAX_INSTANCES = 100_000
+#: An instanced scene (COLLADA nodes, glTF nodes sharing a mesh) may expand to at most this
+#: many times the triangles its file stores, past INSTANCED_FREE triangles: a part's screws
+#: instance a few small geometries tens of times, while 399 triangles instanced 10,000 times
+#: (34 KB of COLLADA, under the triangle budget) cost 16 s and 2.3 GB per link.
+MAX_AMPLIFICATION = 100
+INSTANCED_FREE = 500_000
+
+
+def amplified(stored: int, expanded: int) -> Optional[str]:
+    """Say why a scene expands its stored triangles too far, or None when it does not."""
+    if expanded <= INSTANCED_FREE or expanded <= MAX_AMPLIFICATION * stored:
+        return None
+    return (f'its scene instances the {stored:,} triangles it stores into {expanded:,}, more '
+            f'than {MAX_AMPLIFICATION} times over (geometry instanced many times: a scene '
+            'built to expand)')
+
+
 SUPPORTED = {'.stl': 'stl', '.obj': 'obj', '.dae': 'dae', '.glb': 'glb', '.gltf': 'gltf'}
 #: Mesh formats Assimp imports (assimp doc/Fileformats.md), which RViz and MoveIt
 #: (geometric_shapes) load: one of them this tool does not read is its own limit, not the

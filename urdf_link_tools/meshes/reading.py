@@ -47,7 +47,8 @@ import numpy as np
 from urdf_link_tools.meshes import gltf
 # re-exported: the readers' callers import them from here
 from urdf_link_tools.meshes.files import (  # noqa: F401
-    Budget, DEFAULT_MAX_INSTANCES, DEFAULT_MAX_TRIANGLES, format_limit, refusal, SUPPORTED)
+    amplified, Budget, DEFAULT_MAX_INSTANCES, DEFAULT_MAX_TRIANGLES, format_limit, refusal,
+    SUPPORTED)
 from urdf_link_tools.read_policy import read_refusal
 from urdf_link_tools.records import record
 
@@ -462,6 +463,10 @@ def scene_arrays(scene: object,
         if triangles > budget.max_triangles:
             return (f'its scene holds more than {budget.max_triangles:,} triangles '
                     '(geometry instanced many times, or one huge mesh)')
+    stored = {id(geometry): len(geometry.faces) for _, geometry in placed}
+    too_far = amplified(sum(stored.values()), triangles)
+    if too_far is not None:
+        return too_far
     vertices = []
     faces = []
     offset = 0
