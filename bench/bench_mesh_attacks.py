@@ -75,6 +75,8 @@ def write_attacks(folder: Path) -> Dict[str, List[Path]]:
     secret = folder / 'secret.txt'
     secret.write_text('AKIAEXAMPLESECRET token=hunter2\n' * 4)
     stl = mesh_attacks.open_stl(folder)
+    wide = folder / 'wide'
+    wide.mkdir()
     robots = {
         'dae_instancing_bomb': [(f'file://{mesh_attacks.instancing_bomb(folder)}', (1, 1, 1))],
         'stl_16mb_open_100_scales': [(f'file://{stl}', (1 + i / 100,) * 3) for i in range(100)],
@@ -87,6 +89,11 @@ def write_attacks(folder: Path) -> Dict[str, List[Path]]:
         'stl_symlink_to_secret': [(f'file://{mesh_attacks.symlink(folder, "s.stl", secret)}',
                                    (1, 1, 1))],
         'package_escape': [('package://pkg/../secret.txt.stl', (1, 1, 1))],
+        # the fifth red-team review's: 100 triangles instanced 8,192 times (refused), and an
+        # OBJ of 20,000 material groups that trimesh named in quadratic time (61 s before)
+        'dae_instanced_wide': [(f'file://{mesh_attacks.instancing_bomb(wide, 13, triangles=100)}',
+                                (1, 1, 1))],
+        'obj_20k_groups': [(f'file://{mesh_attacks.grouped_obj(folder, 20_000)}', (1, 1, 1))],
     }
     (folder / 'secret.txt.stl').write_bytes(secret.read_bytes())
     files = {}

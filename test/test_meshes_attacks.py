@@ -26,6 +26,7 @@ import subprocess
 import sys
 
 import mesh_attacks
+import numpy as np
 import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -92,6 +93,25 @@ def test_a_scene_expanding_its_triangles_a_hundredfold_is_a_problem(tmp_path, fo
     small = mesh_attacks.instancing_bomb(tmp_path, depth=12, foreign=foreign, triangles=100)
     info = MeshLibrary().load(str(small))
     assert isinstance(info, MeshInfo) and info.face_count == 409_600
+
+
+def test_an_obj_of_thousands_of_groups_reads_as_without_them(tmp_path):
+    # Fifth red-team review: a 409 KB OBJ of 20,000 'usemtl' groups took trimesh's reader
+    # 61 s (quadratic in the groups). Past 1,000 the grouping lines are left out before
+    # trimesh reads it: none changes the surface (bench_mesh_attacks: obj_20k_groups).
+    from urdf_link_tools.meshes import MeshInfo, MeshLibrary
+    many = MeshLibrary().load(str(mesh_attacks.grouped_obj(tmp_path, 1200, 'many.obj')))
+    text = mesh_attacks.grouped_obj(tmp_path, 1200, 'plain.obj').read_text()
+    plain = tmp_path / 'plain.obj'
+    plain.write_text('\n'.join(line for line in text.splitlines()
+                               if not line.startswith(('usemtl', 'o '))) + '\n')
+    alone = MeshLibrary().load(str(plain))
+    assert isinstance(many, MeshInfo) and isinstance(alone, MeshInfo)
+    assert many.face_count == alone.face_count == 1202
+    assert np.array_equal(np.asarray(many.bounds), np.asarray(alone.bounds))
+    # fewer groups: read by trimesh as always, groups and all
+    few = MeshLibrary().load(str(mesh_attacks.grouped_obj(tmp_path, 10, 'few.obj')))
+    assert isinstance(few, MeshInfo) and few.face_count == 12
 
 
 def test_stl_over_the_triangle_budget_is_a_problem(tmp_path):
