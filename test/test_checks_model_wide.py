@@ -934,7 +934,7 @@ def test_rotor_inertia_about_each_joint_axis_is_one_finding_with_no_tensor_to_wr
     # A + B >= C by 0.01 to 1 kg m^2: a motor's rotor inertia seen through its gear folded
     # into the tensors. 17 errors (mirrors merged), each with a "slipped decimal" fix that
     # --fix-inertia would write, taking that inertia out of the dynamics: one finding now.
-    text = chain([full(), _rotor('0.3'), _rotor('0.5'), _rotor('0.05'), full()])
+    text = _turning(chain([full(), _rotor('0.3'), _rotor('0.5'), _rotor('0.05'), full()]))
     (finding,) = findings(text, 'inertia-triangle-inequality')
     assert finding.links == ('l1', 'l2', 'l3') and finding.link is None
     assert finding.severity == Severity.ERROR and finding.suggested_inertia is None
@@ -945,8 +945,8 @@ def test_rotor_inertia_about_each_joint_axis_is_one_finding_with_no_tensor_to_wr
         "l3): the inertia of a motor's rotor seen through its gear (armature) added to the "
         "link's tensor? Gazebo and MuJoCo refuse them"), finding.message
     assert '<joint armature>' in finding.suggestion
-    # One turned so that the largest moment is about x, across the joint's axis: two left
-    # on the axis, each finding its own.
+    # One turned so that the largest moment is across its joint's axis: two left on the
+    # axis, each finding its own.
     across = text.replace('ixx="0.002" ixy="0" ixz="0" iyy="0.002" iyz="0" izz="0.3"',
                           'ixx="0.3" ixy="0" ixz="0" iyy="0.002" iyz="0" izz="0.002"')
     assert [f.link for f in findings(across, 'inertia-triangle-inequality')] == [
@@ -955,9 +955,23 @@ def test_rotor_inertia_about_each_joint_axis_is_one_finding_with_no_tensor_to_wr
     onto = text.replace(_rotor('0.3'), _rotor('0.002', '0.3', '<origin rpy="0 1.5708 0"/>'))
     assert [f.links for f in findings(onto, 'inertia-triangle-inequality')] == [
         ('l1', 'l2', 'l3')]
+    # Every joint about z, izz too big on each: no sign of rotors (a default izz written for
+    # every link of a chain, test_xacro_sources' SEGMENTS): each its own finding.
+    same_axis = chain([full(), _rotor('0.3'), _rotor('0.5'), _rotor('0.05'), full()])
+    assert [f.link for f in findings(same_axis, 'inertia-triangle-inequality')] == [
+        'l1', 'l2', 'l3']
     # Two links are not a design choice: each its own finding.
-    two = chain([full(), _rotor('0.3'), _rotor('0.5'), full()])
+    two = _turning(chain([full(), _rotor('0.3'), _rotor('0.5'), full()]))
     assert [f.link for f in findings(two, 'inertia-triangle-inequality')] == ['l1', 'l2']
+
+
+def _turning(text):
+    """Return the chain with j2 turning about x: its link's tensor turned to match."""
+    first, rest = text.split('<joint name="j2"', 1)
+    rest = rest.replace('<axis xyz="0 0 1"/>', '<axis xyz="1 0 0"/>', 1)
+    return (first + '<joint name="j2"' + rest).replace(
+        '<inertia ixx="0.002" ixy="0" ixz="0" iyy="0.002" iyz="0" izz="0.5"/>',
+        '<inertia ixx="0.5" ixy="0" ixz="0" iyy="0.002" iyz="0" izz="0.002"/>')
 
 
 def test_a_file_that_tells_mujoco_to_balance_its_inertias_is_not_said_to_be_refused():

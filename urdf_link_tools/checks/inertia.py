@@ -395,7 +395,7 @@ def _copied(ctx: CheckContext) -> Dict[Tuple[object, ...], List[Finding]]:
                       if group[0] == 'inertia-triangle-inequality'
                       for finding in findings if id(finding) not in taken
                       and _excess_about_axis(ctx, finding)]
-        if len(about_axis) >= MODEL_WIDE_MIN:
+        if len(about_axis) >= MODEL_WIDE_MIN and _axes_differ(ctx, about_axis):
             found[ABOUT_AXIS] = about_axis
         ctx.memo[key] = found
     return found  # type: ignore[return-value]
@@ -432,6 +432,20 @@ def _excess_about_axis(ctx: CheckContext, finding: Finding) -> Optional[float]:
         return None
     excess = float(moments[2] - moments[1] - moments[0])
     return excess if excess > 0.0 else None
+
+
+def _axes_differ(ctx: CheckContext, findings: List[Finding]) -> bool:
+    """
+    Return True when the links' joint axes point two ways or more (in their link frames).
+
+    An excess that follows each joint's axis as the axes change (TOCABI's hip roll, pitch
+    and yaw) is the rotors'; one moment too big about the same axis on every link (izz on a
+    chain of z joints: a default or a unit written for that moment) is not evidence of it.
+    """
+    axes = [unit_axis(joint) for finding in findings
+            for joint in (ctx.robot.parent_joint(finding.link or ''),) if joint is not None]
+    axes = [axis for axis in axes if axis is not None]
+    return any(abs(float(axis @ axes[0])) < _ON_AXIS for axis in axes[1:])
 
 
 def _about_axis(ctx: CheckContext, findings: List[Finding]) -> Finding:
