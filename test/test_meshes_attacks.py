@@ -80,19 +80,27 @@ def test_a_scene_expanding_its_triangles_a_hundredfold_is_a_problem(tmp_path, fo
     # Fifth red-team review: 399 triangles instanced 10,000 times through 4 levels of
     # instance_node (34 KB, under both the 100,000-instance and the 4,000,000-triangle
     # budgets) cost 16 s and 2.3 GB per link, 699 s and an internal error for 199 links.
-    # Past 500,000 triangles a scene may hold at most 100 times what its file stores
-    # (this reader's path and trimesh's, for a file it leaves).
+    # Past 500,000 triangles a scene may hold at most 100 times what its file stores, past
+    # 1,000 instances at most 20 times the instances it writes (this reader's path and
+    # trimesh's, for a file it leaves).
     from urdf_link_tools.meshes import MeshInfo, MeshLibrary, MeshProblem
-    wide = mesh_attacks.instancing_bomb(tmp_path, depth=13, foreign=foreign, triangles=100)
+    wide = mesh_attacks.instancing_bomb(tmp_path, depth=9, foreign=foreign, triangles=1000)
     result = MeshLibrary().load(str(wide))
     assert isinstance(result, MeshProblem), result
-    assert 'instances the 100 triangles it stores into 819,200, more than 100 times over' \
+    assert 'instances the 1,000 triangles it stores into 512,000, more than 100 times over' \
         in result.message, result.message
     # Instanced as much, under 500,000 triangles: read (a part's screws, a gripper's fingers)
     (tmp_path / 'bomb.dae').unlink()
-    small = mesh_attacks.instancing_bomb(tmp_path, depth=12, foreign=foreign, triangles=100)
+    small = mesh_attacks.instancing_bomb(tmp_path, depth=8, foreign=foreign, triangles=1000)
     info = MeshLibrary().load(str(small))
-    assert isinstance(info, MeshInfo) and info.face_count == 409_600
+    assert isinstance(info, MeshInfo) and info.face_count == 256_000
+    # Past a thousand instances of what it writes, more than 20 times over: refused too
+    # (sixth red-team review: 5 triangles placed 100,000 times in each of 24 files of 5 KB)
+    (tmp_path / 'bomb.dae').unlink()
+    many = mesh_attacks.instancing_bomb(tmp_path, depth=11, foreign=foreign, triangles=1)
+    result = MeshLibrary().load(str(many))
+    assert isinstance(result, MeshProblem) and 'places 2,048 geometry instances from the 1 ' \
+        'it writes' in result.message, result.message
 
 
 def test_an_obj_of_thousands_of_groups_reads_as_without_them(tmp_path):

@@ -72,7 +72,10 @@ def test_accessor_amplification_is_refused_before_any_copy(tmp_path):
 
 @pytest.mark.parametrize('header, words', [
     (amplification(accessors=3), 'accessors would make arrays'),
-    (amplification(accessors=1, view=False, size=1024), None),
+    (amplification(accessors=1, size=1024), None),
+    # sixth red-team review: an accessor without a bufferView is zeros (4 million degenerate
+    # triangles from a 424-byte file, 16 of them 2.9 GB): refused
+    (amplification(accessors=1, view=False, size=1024), 'has no bufferView'),
     (dict(amplification(accessors=1, size=1024),
           accessors=[{'componentType': 5126, 'count': 10 ** 9, 'type': 'MAT4'}]),
      'accessors would make arrays'),
@@ -85,3 +88,50 @@ def test_budget_from_the_header(header, words):
         assert reason is None
     else:
         assert reason is not None and words in reason, reason
+
+
+def _placing(nodes, primitives, shared_child=False):
+    """Return a glTF header of one triangle: ``nodes`` nodes placing a mesh of primitives."""
+    triangle = base64.b64encode(bytes(36)).decode()
+    header = {
+        'asset': {'version': '2.0'},
+        'buffers': [{'byteLength': 36, 'uri': 'data:application/octet-stream;base64,'
+                     + triangle}],
+        'bufferViews': [{'buffer': 0, 'byteOffset': 0, 'byteLength': 36}],
+        'accessors': [{'bufferView': 0, 'componentType': 5126, 'count': 3, 'type': 'VEC3'}],
+        'meshes': [{'primitives': [{'attributes': {'POSITION': 0}}] * primitives}],
+        'nodes': [{'mesh': 0} for _ in range(nodes)],
+        'scenes': [{'nodes': list(range(nodes))}], 'scene': 0}
+    if shared_child:  # node 0 holds the others, each of which holds the last: not a tree
+        header['nodes'] = [{'children': list(range(1, nodes))}] + [
+            {'mesh': 0, 'children': [nodes]} for _ in range(1, nodes)] + [{'mesh': 0}]
+        header['scenes'] = [{'nodes': [0]}]
+    return header
+
+
+@pytest.mark.parametrize('nodes, primitives, shared, words', [
+    (300, 300, False, 'places more than 10,000 mesh primitives'),
+    (2000, 2000, False, 'places more than 10,000 mesh primitives'),
+    (100, 5, False, None),
+    (100, 50, False, 'places 5,000 geometry instances from the 150 it writes'),
+    (120, 50, True, 'places more than 10,000 mesh primitives'),
+])
+def test_a_scene_placing_a_mesh_many_times_is_refused_from_the_header(
+        nodes, primitives, shared, words):
+    # Sixth red-team review: 300 nodes placing a mesh of 300 primitives (17 KB) took trimesh
+    # 11 s to make its scene graph, 2,000 x 2,000 (115 KB) 103 s and 5.8 GB before the
+    # instances were counted. Counted from the header now, each node on each path.
+    header = _placing(nodes, primitives, shared)
+    reason = budget_problem(json.dumps(header).encode(), 'gltf', 2 * MB, 4_000_000)
+    if words is None:
+        assert reason is None
+    else:
+        assert reason is not None and words in reason, reason
+
+
+def test_nodes_holding_each_other_in_a_loop_are_refused():
+    header = _placing(3, 1)
+    header['nodes'][0]['children'] = [1]
+    header['nodes'][1]['children'] = [0]
+    reason = budget_problem(json.dumps(header).encode(), 'gltf', 2 * MB, 4_000_000)
+    assert reason == 'its nodes hold each other in a loop'

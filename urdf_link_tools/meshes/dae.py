@@ -38,7 +38,7 @@ from typing import Dict, List, NamedTuple, Optional, Sequence, Tuple, Union
 
 from lxml import etree
 
-from urdf_link_tools.meshes.files import amplified
+from urdf_link_tools.meshes.files import amplified, instances_amplified
 
 
 def parse_xml(data: bytes) -> Tuple[etree._Element, List[etree._Element]]:
@@ -408,7 +408,9 @@ def instancing_problem(data: bytes, max_instances: int, max_triangles: int,
     if total_triangles > max_triangles:
         return (f'its scene expands to more than {max_triangles:,} triangles '
                 '(geometry instanced many times)')
-    return amplified(sum(triangles.values()), total_triangles)
+    written = sum(1 for element in elements if _local(element.tag) == 'instance_geometry')
+    return instances_amplified(written, total_instances) or \
+        amplified(sum(triangles.values()), total_triangles)
 
 
 def _expand(top: etree._Element, nodes: Dict[str, etree._Element],

@@ -30,9 +30,10 @@ from __future__ import annotations
 
 import os
 import struct
-from typing import Callable, List, Optional, Set
+from typing import Callable, Dict, List, Optional, Sequence, Set, Tuple
 from urllib.parse import unquote
 
+from urdf_link_tools.meshes.files import amplified, DEFAULT_MAX_INSTANCES, instances_amplified
 from urdf_link_tools.read_policy import read_refusal
 
 _GLB_MAGIC = b'glTF'
@@ -45,6 +46,9 @@ class BufferRefused(Exception):
 
 #: the file types read here
 FILE_TYPES = ('gltf', 'glb')
+#: most primitives a glTF scene may place (node x primitive): trimesh makes a scene-graph
+#: entry of each, about 0.1 ms apiece (300 nodes of 300 primitives, a 17 KB file: 11 s)
+MAX_PLACED = 10_000
 
 
 def _object(header: object) -> dict:
@@ -101,8 +105,8 @@ def _count(item: object, key: str = 'count') -> int:
     return value
 
 
-def budget_problem(data: bytes, file_type: str, max_bytes: int,
-                   max_triangles: int) -> Optional[str]:
+def budget_problem(data: bytes, file_type: str, max_bytes: int, max_triangles: int,
+                   max_instances: int = DEFAULT_MAX_INSTANCES) -> Optional[str]:
     """
     Say why a glTF file is over the budget, from its header alone, before any array is made.
 
@@ -136,9 +140,14 @@ def budget_problem(data: bytes, file_type: str, max_bytes: int,
     if not isinstance(accessors, list):
         raise BufferRefused('its accessors are not a list')
     decoded = 0
+    bufferless = False
     for item in accessors:
         if not isinstance(item, dict):
             raise BufferRefused('an accessor is not an object')
+        # All zeros by the specification, at no cost in the file: 4 million degenerate
+        # triangles from 424 bytes (sixth red-team review). No exporter writes one.
+        bufferless = bufferless or (item.get('bufferView') is None and _count(item) > 0
+                                    and not isinstance(item.get('sparse'), dict))
         size = _COMPONENT_BYTES.get(item.get('componentType'), 4) * \
             _TYPE_COMPONENTS.get(item.get('type'), 16)
         decoded += _count(item) * size
@@ -149,21 +158,110 @@ def budget_problem(data: bytes, file_type: str, max_bytes: int,
         return (f'its accessors would make arrays more than {DECODE_FACTOR} times the size of '
                 'its buffers (elements overlapping through a small byteStride, or accessors '
                 'without data)')
+    if bufferless:
+        return 'an accessor has no bufferView (its values would be zeros, not data)'
     triangles = 0
+    per_mesh: List[Tuple[int, int]] = []  # (primitives, triangles) of each mesh
     for mesh in header.get('meshes', []) or []:
         primitives = mesh.get('primitives', []) if isinstance(mesh, dict) else []
+        counted = [0, 0]
         for primitive in primitives if isinstance(primitives, list) else []:
             if not isinstance(primitive, dict):
                 continue
+            counted[0] += 1
             index = primitive.get('indices')
             if index is None:
                 attributes = primitive.get('attributes')
                 index = attributes.get('POSITION') if isinstance(attributes, dict) else None
             if isinstance(index, int) and 0 <= index < len(accessors):
-                triangles += _count(accessors[index]) // 3
+                counted[1] += _count(accessors[index]) // 3
+        triangles += counted[1]
+        per_mesh.append((counted[0], counted[1]))
     if triangles > max_triangles:
         return f'its meshes hold more than {max_triangles:,} triangles'
-    return None
+    placed = _scene_instances(header, per_mesh)
+    if placed is None:
+        return 'its nodes hold each other in a loop'
+    instances, expanded = placed
+    max_instances = min(max_instances, MAX_PLACED)
+    if instances > max_instances:
+        # trimesh adds a scene-graph entry per node and primitive before anything is
+        # counted after it: 2,000 nodes of a mesh of 2,000 primitives (115 KB) took 103 s
+        # and 5.8 GB (sixth red-team review).
+        return (f'its scene places more than {max_instances:,} mesh primitives (nodes '
+                'sharing meshes of many primitives)')
+    if expanded > max_triangles:
+        return (f'its scene places more than {max_triangles:,} triangles (meshes placed by '
+                'many nodes)')
+    written = sum(1 for node in (header.get('nodes', []) or [])
+                  if isinstance(node, dict) and node.get('mesh') is not None)
+    return instances_amplified(written + sum(count for count, _ in per_mesh), instances) or \
+        amplified(triangles, expanded)
+
+
+def _scene_instances(header: dict, per_mesh: Sequence[Tuple[int, int]]) \
+        -> Optional[Tuple[int, int]]:
+    """
+    Count the primitives and triangles a glTF file's scenes place, each node on each path.
+
+    A node reached twice (by two parents: not a tree, as the specification requires, but
+    trimesh follows it) counts twice; memoised by node, so the cost is linear in the file.
+    None when nodes hold each other in a loop.
+    """
+    nodes = header.get('nodes', []) or []
+    if not isinstance(nodes, list):
+        return 0, 0
+    memo: Dict[int, Tuple[int, int]] = {}
+    active: set = set()
+
+    def children(index: int) -> List[int]:
+        node = nodes[index] if 0 <= index < len(nodes) else None
+        found = node.get('children', []) if isinstance(node, dict) else []
+        return [child for child in found if isinstance(child, int)
+                and not isinstance(child, bool) and 0 <= child < len(nodes)] \
+            if isinstance(found, list) else []
+
+    def own(index: int) -> Tuple[int, int]:
+        node = nodes[index]
+        mesh = node.get('mesh') if isinstance(node, dict) else None
+        if isinstance(mesh, int) and not isinstance(mesh, bool) and 0 <= mesh < len(per_mesh):
+            return per_mesh[mesh]
+        return 0, 0
+
+    stack: List[Tuple[int, bool]] = []
+    roots: List[int] = []
+    scenes = header.get('scenes', []) or []
+    for scene in scenes if isinstance(scenes, list) else []:
+        listed = scene.get('nodes', []) if isinstance(scene, dict) else []
+        roots += [index for index in listed if isinstance(index, int)
+                  and not isinstance(index, bool) and 0 <= index < len(nodes)] \
+            if isinstance(listed, list) else []
+    if not roots:  # trimesh then places every node that is no other's child
+        held = {child for index in range(len(nodes)) for child in children(index)}
+        roots = [index for index in range(len(nodes)) if index not in held]
+    for root in roots:  # iterative: a deep chain must not exhaust Python's recursion
+        stack.append((root, False))
+        while stack:
+            index, done = stack.pop()
+            if done:
+                active.discard(index)
+                below = [memo[child] for child in children(index)]
+                mine = own(index)
+                memo[index] = (mine[0] + sum(item[0] for item in below),
+                               mine[1] + sum(item[1] for item in below))
+                continue
+            if index in memo:
+                continue
+            if index in active:
+                return None
+            active.add(index)
+            stack.append((index, True))
+            for child in children(index):
+                if child in active:
+                    return None
+                if child not in memo:
+                    stack.append((child, False))
+    return (sum(memo[root][0] for root in roots), sum(memo[root][1] for root in roots))
 
 
 class FolderResolver:

@@ -267,7 +267,7 @@ def _parse(path: str, file_type: str, data: bytes, budget: Budget, problem) \
     else:
         try:
             reason = gltf.budget_problem(data, file_type, budget.max_bytes,
-                                         budget.max_triangles)
+                                         budget.max_triangles, budget.max_instances)
             if reason is not None:
                 return problem(f'{path} was not loaded: {reason}')
             uris = gltf.buffer_uris(data, file_type)
