@@ -223,3 +223,18 @@ def test_a_file_whose_root_is_a_macro_is_skipped_with_its_includer_or_checked_al
     assert report['robot'] == 'body' and report['source'].endswith('parts.xacro'), report
     assert report['findings'] and \
         {finding['line'] for finding in report['findings']} == {3}, report['findings']
+
+
+def test_an_empty_file_is_skipped_by_the_pre_commit_mode_and_refused_alone(tmp_path):
+    # InMoov's four 0-byte *.urdf.xacro placeholders (sweep N): `check --skip-macro-files`
+    # (the pre-commit hook) exited 3 on them ("not well-formed XML: no element found").
+    for name in ('stub.urdf.xacro', 'blank.urdf'):
+        (tmp_path / name).write_text('' if name.endswith('.xacro') else '\n  \n')
+    (tmp_path / 'ok.urdf').write_text('<robot name="r"><link name="a"/></robot>\n')
+    files = [str(tmp_path / name) for name in ('stub.urdf.xacro', 'blank.urdf', 'ok.urdf')]
+    result = check(tmp_path, '--skip-macro-files', *files)
+    assert result.returncode == 0, result.stderr
+    assert 'stub.urdf.xacro: skipped, an empty file (nothing to check)' in result.stderr
+    assert 'blank.urdf: skipped, an empty file' in result.stderr
+    alone = check(tmp_path, files[0])
+    assert alone.returncode == 3, alone.stderr
