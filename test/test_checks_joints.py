@@ -249,7 +249,8 @@ def test_claim_a_mimic_of_an_unknown_joint_is_ignored_not_refused():
 # A left finger and its right mirror with the same fault are one finding (checks.mirrors):
 # psyonic's 8 mimics are 4, romeo's two hands one.
 CORPUS_COUNTS = {
-    ('joint-mimic-unknown', 'alex_psyonic_hands.urdf'): 4,
+    # 8 mimics naming 'index_q1' for 'Left_index_q1': one finding (sweep N's InMoov)
+    ('joint-mimic-unknown', 'alex_psyonic_hands.urdf'): 1,
     # four knees each, one macro: one finding per robot (check_alike_limits)
     ('joint-range-missing', 'centauro.urdf'): 1,
     ('joint-range-missing', 'quadruped.urdf'): 1,
@@ -343,3 +344,25 @@ def test_a_locked_joint_with_zero_limits_is_one_finding():
                        CheckConfig(check_meshes=False))
     assert not [f for f in analysis.findings if f.rule in (
         'robot-placeholder-limits', 'joint-limit-zero')], analysis.findings
+
+
+def test_mimics_naming_joints_that_do_not_exist_name_the_joint_meant_once_for_many():
+    # InMoov's hand (sweep N): 12 <mimic> elements naming 'r_index' for 'r_index_joint'
+    # (the suffix left out), 12 warnings saying only "fix the joint name".
+    def hand(count, name):
+        links = ''.join(f'<link name="f{i}">{INERTIAL}</link>' for i in range(count))
+        joints = ''.join(
+            f'<joint name="f{i}_joint" type="revolute"><parent link="b"/><child link="f{i}"/>'
+            f'{LIMIT}<mimic joint="{name}"/></joint>' for i in range(count))
+        return robot(LIMIT, extra=links + joints).replace('name="j"', 'name="r_index_joint"')
+    (one,) = [f for f in joint_findings(hand(1, 'r_index')) if f.rule == 'joint-mimic-unknown']
+    assert "names the joint 'r_index', which does not exist (did you mean 'r_index_joint'?)" \
+        in one.message and one.suggestion == 'write <mimic joint="r_index_joint" .../>'
+    (many,) = [f for f in joint_findings(hand(4, 'r_index'))
+               if f.rule == 'joint-mimic-unknown']
+    assert many.message.startswith('4 joints have a <mimic> naming a joint that does not '
+                                   'exist (f0_joint, f1_joint, f2_joint, f3_joint)')
+    assert many.message.endswith("by their names, 'r_index' for 'r_index_joint'")
+    assert many.links == ('f0', 'f1', 'f2', 'f3')
+    (unknown,) = [f for f in joint_findings(hand(1, 'zzz')) if f.rule == 'joint-mimic-unknown']
+    assert 'did you mean' not in unknown.message

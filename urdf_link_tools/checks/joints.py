@@ -24,10 +24,11 @@ in test/test_checks_joints.py against Pinocchio (which embeds urdfdom) and MuJoC
 from __future__ import annotations
 
 import math
+import os
 import re
 from typing import Dict, Iterator, List, Optional, Tuple
 
-from urdf_link_tools.checks.base import CheckContext, fmt, Rule
+from urdf_link_tools.checks.base import CheckContext, first_names, fmt, Rule
 from urdf_link_tools.checks.model_wide import listed, locked, model_choices, MODEL_WIDE_MIN
 from urdf_link_tools.findings import Finding, Severity
 from urdf_link_tools.model import Joint
@@ -299,15 +300,64 @@ def check_joint(ctx: CheckContext, joint: Joint) -> Iterator[Finding]:
     """Check one joint's limits, axis, mimic and numbers (lower == upper: see below)."""
     found: List[Optional[Finding]] = [_not_finite(ctx, joint), _axis(ctx, joint)]
     found.extend(_limits(ctx, joint))
-    mimic = joint.mimic
-    if mimic is not None and mimic.joint not in ctx.joint_names:
-        found.append(_finding(
-            ctx, joint, 'joint-mimic-unknown', Severity.WARNING,
-            f"<mimic> names the joint '{mimic.joint}', which does not exist: Pinocchio, "
-            'MuJoCo and robot_state_publisher ignore the mimic, so the joint moves on its '
-            'own', mimic.line, 'fix the joint name in <mimic joint="..."/>'))
+    # (a <mimic> naming no joint: check_unknown_mimics, over the robot)
     yield from (finding for finding in found
                 if finding is not None and finding.rule not in ALIKE_RULES)
+
+
+def _meant_joint(ctx: CheckContext, name: str, follower: str) -> Optional[str]:
+    """Return the joint a <mimic>'s unknown name most likely means, or None."""
+    names = sorted(ctx.joint_names)
+    for suffix in ('_joint', 'joint', '_jnt', '_j'):  # InMoov's 'r_index': r_index_joint
+        if name + suffix in ctx.joint_names:
+            return name + suffix
+    # the prefix left out (Alex's hands: 'index_q1' for 'Left_index_q1'): the joint that
+    # ends with the name and shares the most of the following joint's name
+    ends = [known for known in names if known.endswith(name)]
+    if ends:
+        return max(ends, key=lambda known: (
+            len(os.path.commonprefix([known, follower])), -len(known)))
+    import difflib
+    close = difflib.get_close_matches(name, names, n=1, cutoff=0.8)
+    return close[0] if close else None
+
+
+def check_unknown_mimics(ctx: CheckContext) -> Iterator[Finding]:
+    """
+    Flag <mimic> elements naming joints that do not exist: per joint, or once from 3 on.
+
+    InMoov's hand (sweep N): 12 mimics each naming a joint without its '_joint' suffix, 12
+    warnings that said only "fix the joint name"; one finding now, with the names meant.
+    """
+    found = []
+    for joint in ctx.robot.joints:
+        mimic = joint.mimic
+        if mimic is not None and mimic.joint not in ctx.joint_names:
+            found.append((joint, mimic, _meant_joint(ctx, mimic.joint, joint.name)))
+    effect = ('Pinocchio, MuJoCo and robot_state_publisher ignore the mimic, so the joint '
+              'moves on its own')
+    if len(found) < MODEL_WIDE_MIN:
+        for joint, mimic, meant in found:
+            yield _finding(
+                ctx, joint, 'joint-mimic-unknown', Severity.WARNING,
+                f"<mimic> names the joint '{mimic.joint}', which does not exist"
+                + (f" (did you mean '{meant}'?)" if meant else '') + f': {effect}',
+                mimic.line, f'write <mimic joint="{meant}" .../>' if meant else
+                'fix the joint name in <mimic joint="..."/>')
+        return
+    names = tuple(joint.name for joint, _, _ in found)
+    meant = list(dict.fromkeys(f"'{mimic.joint}' for '{guess}'"
+                               for _, mimic, guess in found if guess))
+    yield ctx.finding(
+        'joint-mimic-unknown', Severity.WARNING,
+        f'{len(found)} joints have a <mimic> naming a joint that does not exist '
+        f'({listed(names)}): {effect}'
+        + (f'; by their names, {first_names(meant, 4)}' if meant else ''),
+        line=found[0][1].line,
+        suggestion="write the existing joints' names in their <mimic joint=\"...\"/>"
+                   + (' (the names above)' if meant else ''),
+        values=(('count', len(found)), ('joints', listed(names))),
+        links=tuple(dict.fromkeys(joint.child for joint, _, _ in found)))
 
 
 def _at_their_positions(message: str) -> str:
@@ -359,5 +409,5 @@ def check_alike_limits(ctx: CheckContext) -> Iterator[Finding]:
             links=tuple(dict.fromkeys(joint.child for joint, _ in members)))
 
 
-CHECKS = (check_alike_limits,)
+CHECKS = (check_alike_limits, check_unknown_mimics)
 JOINT_CHECKS = (check_joint,)
