@@ -81,6 +81,29 @@ def test_mujoco_decodes_stl_and_obj_only(tmp_path, suffix, refused):
         assert not [f for f in gazebo if f.rule.startswith('mujoco-')]
 
 
+def test_a_file_that_keeps_visuals_for_mujoco_has_its_visual_meshes_judged(tmp_path):
+    # ToddlerBot, AzureLoong and livelybot (sweep N) carry <mujoco><compiler
+    # discardvisual="false"/>: MuJoCo then loads the visual meshes too, and a DAE visual
+    # makes it refuse the robot, about which nothing was said.
+    BOX.export(str(tmp_path / 'part.stl'), file_type='stl')
+    BOX.export(str(tmp_path / 'look.dae'), file_type='dae')
+    plain = robot(['part.stl'] * 2).replace(
+        '</collision>', '</collision><visual><geometry><mesh filename="look.dae"/></geometry>'
+                        '</visual>')
+    keeps = plain.replace('<robot name="r">', '<robot name="r"><mujoco><compiler '
+                                              'discardvisual="false"/></mujoco>')
+    findings, path = check(tmp_path, plain)
+    assert not [f for f in findings if f.rule == 'mujoco-mesh-format']
+    model, error = mujoco_error(path)
+    assert model is not None, error
+    findings, path = check(tmp_path, keeps)
+    (finding,) = [f for f in findings if f.rule == 'mujoco-mesh-format']
+    assert finding.message.startswith('2 visual meshes (.dae) MuJoCo has no decoder for')
+    assert 'discardvisual="false"> makes it load the visual meshes too' in finding.message
+    _, error = mujoco_error(path)
+    assert 'no decoder found' in error, error
+
+
 FLAT = trimesh.Trimesh(vertices=[[0, 0, 0], [0.1, 0, 0], [0, 0.1, 0], [0.1, 0.1, 0]],
                        faces=[[0, 1, 2], [1, 3, 2], [2, 1, 0], [2, 3, 1]])
 

@@ -343,6 +343,8 @@ class Robot:
     #: ``<mujoco><compiler balanceinertia="true"/>``: MuJoCo sets the three moments of a
     #: tensor that breaks A + B >= C to their average instead of refusing the robot
     mujoco_balance_inertia: bool = False
+    #: ``<mujoco><compiler discardvisual="false"/>``: MuJoCo loads the visual meshes too
+    mujoco_keeps_visuals: bool = False
     _links_by_name: Dict[str, Link] = field(
         init=False, repr=False, compare=False, default_factory=dict)
     _parent_joint: Dict[str, Joint] = field(

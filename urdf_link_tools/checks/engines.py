@@ -57,7 +57,8 @@ MUJOCO_READS_ONCE = frozenset({
 RULES = (
     Rule('mujoco-mesh-format', Severity.ERROR,
          'collision meshes in a format MuJoCo has no decoder for (COLLADA .dae, glTF; it '
-         'reads STL, OBJ and MSH): reported once, with the links',
+         "reads STL, OBJ and MSH), and visual meshes too when the file's <mujoco><compiler "
+         'discardvisual="false"> makes MuJoCo load them: reported once, with the links',
          'MuJoCo refuses the whole robot ("no decoder found for mesh file"). A claim about '
          'MuJoCo only: made with the mujoco target, silent for the others',
          'export the collision meshes as STL or OBJ (or use primitives), or give MuJoCo its '
@@ -137,6 +138,13 @@ def check_mujoco(ctx: CheckContext) -> Iterator[Finding]:
         return
     undecodable: List[Tuple[Link, GeometryElement]] = []
     names: Dict[str, Dict[str, List[Tuple[str, GeometryElement]]]] = {}
+    keeps = ctx.robot.mujoco_keeps_visuals
+    if keeps:  # the file's <compiler discardvisual="false">: the visual meshes load too
+        undecodable.extend(
+            (link, element) for link in ctx.robot.links for element in link.visuals
+            if element.geometry is not None and element.geometry.kind == 'mesh'
+            and os.path.splitext(element.geometry.filename)[1].lower() in SUPPORTED
+            and os.path.splitext(element.geometry.filename)[1].lower() not in MUJOCO_FORMATS)
     for link, element in _collision_meshes(ctx):
         filename = element.geometry.filename
         suffix = os.path.splitext(filename)[1].lower()
@@ -163,13 +171,17 @@ def check_mujoco(ctx: CheckContext) -> Iterator[Finding]:
         kinds = sorted({os.path.splitext(e.geometry.filename)[1] or 'no extension'
                         for _, e in undecodable})
         first = undecodable[0][1]
+        groups = {element.group for _, element in undecodable}
+        what = ' and '.join(group for group in ('collision', 'visual') if group in groups)
         yield ctx.finding(
             'mujoco-mesh-format', Severity.ERROR,
-            f'{len(undecodable)} collision mesh{"es" if len(undecodable) > 1 else ""} '
+            f'{len(undecodable)} {what} mesh{"es" if len(undecodable) > 1 else ""} '
             f'({", ".join(kinds)}) MuJoCo has no decoder for: it refuses the robot ("no '
-            f'decoder found for mesh file"; it reads STL, OBJ and MSH). Links: {listed(links)}',
+            f'decoder found for mesh file"; it reads STL, OBJ and MSH)'
+            + ('; the file\'s <mujoco><compiler discardvisual="false"> makes it load the '
+               'visual meshes too' if keeps else '') + f'. Links: {listed(links)}',
             line=first.geometry.line or first.line,
-            suggestion='export the collision meshes as STL or OBJ, or use primitives (or, if '
+            suggestion=f'export the {what} meshes as STL or OBJ, or use primitives (or, if '
                        'the robot is not meant for MuJoCo, check it without that target)',
             values=(('count', len(undecodable)), ('formats', ', '.join(kinds))), links=links)
     yield from _repeated(ctx)

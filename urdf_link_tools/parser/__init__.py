@@ -98,7 +98,7 @@ def robot_from_element(root: etree._Element, source: Optional[str] = None,
     parts: List[Tuple[str, etree._Element]] = []
     self_collide = False
     kept: Set[str] = set()
-    balance = False
+    balance = visuals = False
     actuated: Optional[Set[str]] = None
     for child in root:
         tag = child.tag
@@ -123,9 +123,13 @@ def robot_from_element(root: etree._Element, source: Optional[str] = None,
         elif tag == 'gazebo' and _keeps_fixed_joint(child):
             kept.add(str(child.get('reference')))
         elif tag == 'mujoco':
-            # MuJoCo's own compiler options in a URDF (TOCABI's balanceinertia)
+            # MuJoCo's own compiler options in a URDF (TOCABI's balanceinertia; ToddlerBot's
+            # and AzureLoong's discardvisual="false", which makes it load the visual meshes)
+            compilers = list(child.iter('compiler'))
             balance = balance or any(item.get('balanceinertia', '').strip() == 'true'
-                                     for item in child.iter('compiler'))
+                                     for item in compilers)
+            visuals = visuals or any(item.get('discardvisual', '').strip() == 'false'
+                                     for item in compilers)
         elif tag in _XACRO_DIRECTIVES and child.get(_XACRO_DIRECTIVES[tag]) is not None:
             what = _XACRO_DIRECTIVES[tag]
             ctx.note('parse-xacro-unprefixed', child,
@@ -178,7 +182,7 @@ def robot_from_element(root: etree._Element, source: Optional[str] = None,
                  notes=tuple(ctx.notes), gazebo_self_collide=self_collide,
                  actuated_joints=frozenset(actuated) if actuated is not None else None,
                  gazebo_kept_joints=frozenset(kept), other_elements=others,
-                 mujoco_balance_inertia=balance)
+                 mujoco_balance_inertia=balance, mujoco_keeps_visuals=visuals)
 
 
 def _empty_for_want_of_prefixes(ctx: Context) -> None:
