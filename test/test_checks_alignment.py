@@ -72,6 +72,22 @@ def test_a_collision_mesh_exported_y_up_is_found_with_the_turn_back(tmp_path):
         == []
 
 
+def test_the_fix_of_a_collision_placed_off_the_link_origin_moves_it_too():
+    # Mirte's right mecanum wheels (sweep N): a cylinder 25 mm down the axle, the visual
+    # 25 mm up it: "turned 180 degrees about x", fixed with rpy="3.14159 0 0" alone, which
+    # turns the cylinder about its own origin and leaves it where it was (then a new turn
+    # was asked). The turn is about the link origin: the fix moves the collision too.
+    wheel = '<geometry><cylinder radius="0.05" length="0.05"/></geometry>'
+    text = _robot(_link('wheel', f'<origin xyz="0 0 0.025"/>{wheel}',
+                        f'<origin xyz="0 0 -0.025"/>{wheel}'))
+    (finding,) = _turned(text)
+    assert '<origin xyz="0 0 0.025" rpy="3.14159 0 0"/> on the collision' in \
+        finding.suggestion, finding.suggestion
+    fixed = text.replace('<origin xyz="0 0 -0.025"/>',
+                         '<origin xyz="0 0 0.025" rpy="3.14159 0 0"/>')
+    assert _turned(fixed) == []
+
+
 def test_links_turned_the_same_way_are_one_finding(tmp_path):
     visual, collision = _part_mesh(tmp_path, 'v.stl'), _part_mesh(tmp_path, 'c.stl', up='y')
     links = ''.join(_link(f'l{index}', _mesh(visual), _mesh(collision)) for index in range(4))

@@ -317,12 +317,23 @@ def _turned_collision(ctx: CheckContext, link: Link) -> Optional[Turned]:
 
 
 def _fix(found: Turned) -> str:
-    """Return the rpy the collision origin takes (one origin for all its elements)."""
-    origins = {tuple(element.origin.rpy) for element in found.link.collisions}
+    """
+    Return the collision origin's attributes that turn it back, '' unless one origin for all.
+
+    The turn is about the link origin: a collision placed off it moves too (xyz turned),
+    which the rpy alone left where it was (Mirte's mecanum wheels, sweep N: a cylinder 25 mm
+    down its axle, given rpy="3.14159 0 0" only, was then said to be turned again).
+    """
+    origins = {(tuple(element.origin.xyz), tuple(element.origin.rpy))
+               for element in found.link.collisions}
     if len(origins) != 1:
         return ''
-    (rpy,) = origins
-    return _rpy_text(matrix_to_rpy(found.turn @ rpy_to_matrix(rpy)))
+    ((xyz, rpy),) = origins
+    turned = _rpy_text(matrix_to_rpy(found.turn @ rpy_to_matrix(rpy)))
+    if not any(xyz):
+        return f'rpy="{turned}"'
+    moved = found.turn @ np.asarray(xyz, dtype=float)
+    return f'xyz="{_rpy_text(tuple(float(value) for value in moved))}" rpy="{turned}"'
 
 
 def _same_mesh(found: Turned) -> Optional[str]:
@@ -382,7 +393,7 @@ def check_turned(ctx: CheckContext) -> Iterator[Finding]:
             yield _group(ctx, members)
             continue
         for turned in members:
-            rpy = _fix(turned)
+            origin = _fix(turned)
             element = turned.link.collisions[0]
             yield ctx.finding(
                 'collision-visual-turned', Severity.WARNING,
@@ -392,10 +403,10 @@ def check_turned(ctx: CheckContext) -> Iterator[Finding]:
                 link=turned.link.name, element=element.label,
                 line=element.origin.line or element.line,
                 suggestion=(_same_mesh(turned) or (
-                    f'turn the collision geometry: <origin rpy="{rpy}"/> on the collision'
-                    if rpy else 'turn the collision geometry back'))
+                    f'turn the collision geometry: <origin {origin}/> on the collision'
+                    if origin else 'turn the collision geometry back'))
                 + " (or the visual's, if the collision is the right one)",
-                values=(('turn', axis_words(turned.turn)), ('rpy', rpy),
+                values=(('turn', axis_words(turned.turn)), ('origin', origin),
                         ('overlap_placed', fmt(turned.placed, 3)),
                         ('overlap_turned', fmt(turned.turned, 3))))
 
@@ -411,11 +422,11 @@ def _group(ctx: CheckContext, members: List[Turned]) -> Finding:
         how = ('each collision names the same mesh file as its visual, placed otherwise: give '
                "each the visual's origin rpy and scale")
     elif len(same) == 1 and '' not in same:
-        how = (f'turn the collision geometry: <origin rpy="{fixes[0][1]}"/> on each '
+        how = (f'turn the collision geometry: <origin {fixes[0][1]}/> on each '
                'collision, or export the meshes again with Z up')
     else:
         how = 'turn the collision geometry: ' + ('; '.join(
-            f'{name}: rpy="{rpy}"' for name, rpy in fixes if rpy) or 'each back')
+            f'{name}: {rpy}' for name, rpy in fixes if rpy) or 'each back')
     turns: Dict[str, int] = {}
     for turned in members:
         words = axis_words(turned.turn)
