@@ -988,3 +988,20 @@ def test_a_file_that_tells_mujoco_to_balance_its_inertias_is_not_said_to_be_refu
         'average (balanceinertia="true" in the file\'s <mujoco><compiler>)'), after.message
     assert after.severity == Severity.ERROR  # Gazebo still refuses them
     assert mujoco_compile(text) and not mujoco_compile(balanced)
+
+
+def test_package_uris_with_three_slashes_are_said_to_name_no_package(tmp_path):
+    # ToddlerBot's assemblies (sweep N): package:///meshes/x.stl on every link was "package
+    # 'meshes' was not found", with --package-dir meshes=... as the fix (right by accident).
+    from urdf_link_tools.config import CheckConfig as Config
+    parts = [full() + f'<visual><geometry><mesh filename="package:///meshes/p{i}.stl"/>'
+             '</geometry></visual>' for i in range(3)]
+    text = chain(parts)
+    robot = parse_urdf_string(text, str(tmp_path / 'r.urdf'))
+    found = [f for f in analyze(robot, Config()).findings if f.rule == 'mesh-not-found']
+    (finding,) = found
+    assert finding.message.startswith(
+        '3 mesh filenames are package:/// URIs (three slashes), which name no package: their '
+        "first folder, 'meshes', was read as one and not found"), finding.message
+    assert finding.suggestion.startswith('name the package that holds the meshes '
+                                         '(package://PACKAGE/meshes/...)')

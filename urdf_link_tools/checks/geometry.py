@@ -735,6 +735,15 @@ def check_missing_places(ctx: CheckContext) -> Iterator[Finding]:
             message = (f'{len(files)} mesh files are {what}, not meshes ({listed(files)}): '
                        f'{counted}')
             suggestion = _placeholder_fix(name)
+        elif kind == 'package' and all(file.startswith('package:///') for file in files):
+            # ToddlerBot's assemblies (sweep N): package:///meshes/x.stl names no package;
+            # 'meshes' is its first folder, and --package-dir meshes=... worked by accident.
+            message = (f'{len(files)} mesh filenames are package:/// URIs (three slashes), '
+                       f'which name no package: their first folder, {name!r}, was read as '
+                       f'one and not found: {counted}')
+            suggestion = ('name the package that holds the meshes (package://PACKAGE/'
+                          f"{name}/...), or give paths relative to the URDF's folder "
+                          f'({name}/...); tried: {"; ".join(tried)}')
         elif kind == 'package':
             message = f'package {name!r} was not found: {counted}'
             beside = _folder_beside(ctx, name)
