@@ -1005,3 +1005,20 @@ def test_package_uris_with_three_slashes_are_said_to_name_no_package(tmp_path):
         "first folder, 'meshes', was read as one and not found"), finding.message
     assert finding.suggestion.startswith('name the package that holds the meshes '
                                          '(package://PACKAGE/meshes/...)')
+
+
+def test_a_centre_of_mass_outside_a_body_welded_to_world_is_an_info():
+    # dVRK's MTM top panel (sweep N): welded to a massless 'world' (a fixed base), its
+    # centre of mass 0.19 m outside its geometry was a warning while its tensor's finding
+    # said it is an info there (no simulator moves it).
+    panel = ('<link name="panel"><inertial><origin xyz="0 0 0.5"/><mass value="1"/><inertia '
+             'ixx="0.002" ixy="0" ixz="0" iyy="0.002" iyz="0" izz="0.002"/></inertial>'
+             f'<visual>{BOX}</visual><collision>{BOX}</collision></link>')
+    grounded = (f'<robot name="r"><link name="world"/>{panel}<joint name="fix" type="fixed">'
+                '<parent link="world"/><child link="panel"/></joint></robot>')
+    (finding,) = findings(grounded, 'com-outside-geometry')
+    assert finding.severity == Severity.INFO and "welded to 'world' (a fixed base)" in \
+        finding.message, finding.message
+    floating = grounded.replace('"world"', '"base"')
+    (finding,) = findings(floating, 'com-outside-geometry')
+    assert finding.severity == Severity.WARNING

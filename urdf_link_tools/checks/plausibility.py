@@ -35,7 +35,8 @@ from urdf_link_tools.checks.base import (CheckContext, fmt, fmt_inertia, fmt_ran
 from urdf_link_tools.checks.bounds import (body_extent, CLEAR_EXCESS, COM_MIN_TOLERANCE,
                                            com_tolerance, excess, excess_at_slip, FUSED_AWAY,
                                            fused_change, known_body_extent,
-                                           placeholder_carriers, placeholder_mass_links)
+                                           placeholder_carriers, placeholder_mass_links,
+                                           welded_to_world)
 from urdf_link_tools.checks.density import density_judged, density_verdict, group_bounds, \
     negligible_in_its_body, volume_range
 from urdf_link_tools.checks.model_wide import grouped, grouped_by_value, listed, \
@@ -364,12 +365,18 @@ def check_com(ctx: CheckContext, link: Link) -> Iterator[Finding]:
     centroid = (f'; the collision geometry\'s centroid is at xyz="'
                 f'{fmt_vector(model.centre, 6)}"' if model is not None else '')
     lo, hi = both
+    # Welded to a fixed base: no simulator moves it (dVRK's MTM top panel, sweep N: a
+    # warning here while its tensor's finding was an info for that reason)
+    grounded = welded_to_world(ctx, link)
     yield ctx.finding(
-        'com-outside-geometry', Severity.WARNING,
+        'com-outside-geometry', Severity.INFO if grounded else Severity.WARNING,
         f'the centre of mass xyz="{fmt_written(com)}" is {fmt(distance, 3)} m outside the '
         'bounds of the collision' + (' and visual' if visual is not None else '')
         + f' geometry ({fmt_vector(lo, 3)} to {fmt_vector(hi, 3)}); the centre of mass of '
-        'a body lies within its material',
+        'a body lies within its material'
+        + ("; it is welded to 'world' (a fixed base): no simulator moves it, so it changes "
+           'nothing simulated until the robot is mounted on something that moves'
+           if grounded else ''),
         link=link.name, element='inertial/origin',
         line=link.inertial.origin.line or link.inertial.line,
         suggestion=(_frame_slip(link, com, both, tolerance) or _sign_slip(com, both, tolerance)
