@@ -1022,3 +1022,24 @@ def test_a_centre_of_mass_outside_a_body_welded_to_world_is_an_info():
     floating = grounded.replace('"world"', '"base"')
     (finding,) = findings(floating, 'com-outside-geometry')
     assert finding.severity == Severity.WARNING
+
+
+def test_moments_of_one_radius_of_gyration_on_many_links_are_one_placeholder_scheme():
+    # dVRK's MTM (sweep N): four links write ixx = iyy = izz = 10 x their mass (9, 10, 9
+    # and 5 kg m^2 for 0.9, 1, 0.9 and 0.5 kg), a radius of gyration of 3.16 m on each:
+    # four findings of one scheme, now one (each link keeping its own fix).
+    def body(mass):
+        moment = 10 * mass
+        return (f'<inertial><mass value="{mass}"/><inertia ixx="{moment}" ixy="0" ixz="0" '
+                f'iyy="{moment}" iyz="0" izz="{moment}"/></inertial><visual>{BOX}</visual>'
+                f'<collision>{BOX}</collision>')
+    text = chain([full(), body(0.9), body(1), body(0.5), full()])
+    (finding,) = findings(text, 'inertia-exceeds-extent')
+    assert finding.links == ('l1', 'l2', 'l3')
+    assert finding.message.startswith(
+        '3 links declare ixx = iyy = izz = 10 x their mass (a radius of gyration of 3.16 m '
+        'on each: a placeholder scheme, I = k m)'), finding.message
+    assert len(finding.links_suggested_inertia) == 3
+    # two such links stay two findings
+    two = chain([full(), body(0.9), body(0.5), full()])
+    assert [f.link for f in findings(two, 'inertia-exceeds-extent')] == ['l1', 'l2']
