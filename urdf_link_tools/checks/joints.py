@@ -307,6 +307,8 @@ def check_joint(ctx: CheckContext, joint: Joint) -> Iterator[Finding]:
 
 def _meant_joint(ctx: CheckContext, name: str, follower: str) -> Optional[str]:
     """Return the joint a <mimic>'s unknown name most likely means, or None."""
+    if not name.strip():
+        return None  # joint="": every name ends with it, none is meant
     names = sorted(ctx.joint_names)
     for suffix in ('_joint', 'joint', '_jnt', '_j'):  # InMoov's 'r_index': r_index_joint
         if name + suffix in ctx.joint_names:
