@@ -38,7 +38,7 @@ from typing import Dict, List, NamedTuple, Optional, Sequence, Tuple, Union
 
 from lxml import etree
 
-from urdf_link_tools.meshes.files import amplified, instances_amplified
+from urdf_link_tools.meshes.files import amplified, count_below, instances_amplified
 
 
 def parse_xml(data: bytes) -> Tuple[etree._Element, List[etree._Element]]:
@@ -416,19 +416,8 @@ def instancing_problem(data: bytes, max_instances: int, max_triangles: int,
 def _expand(top: etree._Element, nodes: Dict[str, etree._Element],
             triangles: Dict[str, int], memo: Dict[int, Tuple[int, int]]) \
         -> Optional[Tuple[int, int]]:
-    """
-    Count the geometry instances and triangles below a node, each shared node once.
-
-    Iterative (a deep chain must not exhaust Python's recursion) and memoised by node, so
-    the cost is linear in the file even when the expansion is exponential.
-    """
-    active = set()
-    stack = [(top, False)]
-    while stack:
-        node, done = stack.pop()
-        key = id(node)
-        if key in memo and not done:
-            continue
+    """Count the geometry instances and triangles below a node (:func:`.files.count_below`)."""
+    def parts(node: etree._Element) -> Tuple[List[etree._Element], Tuple[int, int]]:
         children = []
         count, tris = 0, 0
         for child in node:
@@ -442,23 +431,5 @@ def _expand(top: etree._Element, nodes: Dict[str, etree._Element],
             elif name == 'instance_geometry':
                 count += 1
                 tris += triangles.get(child.get('url', '').lstrip('#'), 0)
-        if not done:
-            if key in active:
-                return None
-            active.add(key)
-            stack.append((node, True))
-            for child in children:
-                if id(child) in active:
-                    return None
-                if id(child) not in memo:
-                    stack.append((child, False))
-            continue
-        active.discard(key)
-        for child in children:
-            sub = memo.get(id(child))
-            if sub is None:
-                return None
-            count += sub[0]
-            tris += sub[1]
-        memo[key] = (count, tris)
-    return memo.get(id(top))
+        return children, (count, tris)
+    return count_below(top, parts, memo)  # type: ignore[arg-type]

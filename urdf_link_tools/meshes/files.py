@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import os
 import stat
-from typing import Optional
+from typing import Any, Callable, Dict, Hashable, List, Optional, Tuple
 
 from urdf_link_tools.limits import MESH_MAX_BYTES
 from urdf_link_tools.records import record
@@ -62,6 +62,48 @@ def amplified(stored: int, expanded: int) -> Optional[str]:
     return (f'its scene instances the {stored:,} triangles it stores into {expanded:,}, more '
             f'than {MAX_AMPLIFICATION} times over (geometry instanced many times: a scene '
             'built to expand)')
+
+
+def count_below(top: Hashable, parts: Callable[[Any], Tuple[List[Any], Tuple[int, int]]],
+                memo: Dict[Hashable, Tuple[int, int]],
+                key: Callable[[Any], Hashable] = id) -> Optional[Tuple[int, int]]:
+    """
+    Count what a node of a scene places below it, each node on each path it is reached by.
+
+    ``parts(node)`` gives the node's children and its own (instances, triangles); the sum
+    over the node and everything below, memoised by ``key(node)`` so that the cost is linear
+    in the file even where the expansion is exponential (COLLADA nodes instancing nodes, glTF
+    nodes with two parents), and iterative (a deep chain must not exhaust Python's
+    recursion). None when nodes hold each other in a loop.
+    """
+    active = set()
+    stack = [(top, False)]
+    while stack:
+        node, done = stack.pop()
+        mark = key(node)
+        if not done:
+            if mark in memo:
+                continue
+            if mark in active:
+                return None
+            active.add(mark)
+            stack.append((node, True))
+            for child in parts(node)[0]:
+                if key(child) in active:
+                    return None
+                if key(child) not in memo:
+                    stack.append((child, False))
+            continue
+        active.discard(mark)
+        children, (count, triangles) = parts(node)
+        for child in children:
+            below = memo.get(key(child))
+            if below is None:
+                return None
+            count += below[0]
+            triangles += below[1]
+        memo[mark] = (count, triangles)
+    return memo.get(key(top))
 
 
 SUPPORTED = {'.stl': 'stl', '.obj': 'obj', '.dae': 'dae', '.glb': 'glb', '.gltf': 'gltf'}

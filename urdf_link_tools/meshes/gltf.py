@@ -30,10 +30,11 @@ from __future__ import annotations
 
 import os
 import struct
-from typing import Callable, Dict, List, Optional, Sequence, Set, Tuple
+from typing import Callable, Dict, Hashable, List, Optional, Sequence, Set, Tuple
 from urllib.parse import unquote
 
-from urdf_link_tools.meshes.files import amplified, DEFAULT_MAX_INSTANCES, instances_amplified
+from urdf_link_tools.meshes.files import (amplified, count_below, DEFAULT_MAX_INSTANCES,
+                                          instances_amplified)
 from urdf_link_tools.read_policy import read_refusal
 
 _GLB_MAGIC = b'glTF'
@@ -211,8 +212,7 @@ def _scene_instances(header: dict, per_mesh: Sequence[Tuple[int, int]]) \
     nodes = header.get('nodes', []) or []
     if not isinstance(nodes, list):
         return 0, 0
-    memo: Dict[int, Tuple[int, int]] = {}
-    active: set = set()
+    memo: Dict[Hashable, Tuple[int, int]] = {}
 
     def children(index: int) -> List[int]:
         node = nodes[index] if 0 <= index < len(nodes) else None
@@ -221,14 +221,13 @@ def _scene_instances(header: dict, per_mesh: Sequence[Tuple[int, int]]) \
                 and not isinstance(child, bool) and 0 <= child < len(nodes)] \
             if isinstance(found, list) else []
 
-    def own(index: int) -> Tuple[int, int]:
+    def parts(index: int) -> Tuple[List[int], Tuple[int, int]]:
         node = nodes[index]
         mesh = node.get('mesh') if isinstance(node, dict) else None
-        if isinstance(mesh, int) and not isinstance(mesh, bool) and 0 <= mesh < len(per_mesh):
-            return per_mesh[mesh]
-        return 0, 0
+        own = per_mesh[mesh] if isinstance(mesh, int) and not isinstance(mesh, bool) and \
+            0 <= mesh < len(per_mesh) else (0, 0)
+        return children(index), own
 
-    stack: List[Tuple[int, bool]] = []
     roots: List[int] = []
     scenes = header.get('scenes', []) or []
     for scene in scenes if isinstance(scenes, list) else []:
@@ -239,28 +238,9 @@ def _scene_instances(header: dict, per_mesh: Sequence[Tuple[int, int]]) \
     if not roots:  # trimesh then places every node that is no other's child
         held = {child for index in range(len(nodes)) for child in children(index)}
         roots = [index for index in range(len(nodes)) if index not in held]
-    for root in roots:  # iterative: a deep chain must not exhaust Python's recursion
-        stack.append((root, False))
-        while stack:
-            index, done = stack.pop()
-            if done:
-                active.discard(index)
-                below = [memo[child] for child in children(index)]
-                mine = own(index)
-                memo[index] = (mine[0] + sum(item[0] for item in below),
-                               mine[1] + sum(item[1] for item in below))
-                continue
-            if index in memo:
-                continue
-            if index in active:
-                return None
-            active.add(index)
-            stack.append((index, True))
-            for child in children(index):
-                if child in active:
-                    return None
-                if child not in memo:
-                    stack.append((child, False))
+    for root in roots:
+        if count_below(root, parts, memo, key=lambda index: index) is None:
+            return None
     return (sum(memo[root][0] for root in roots), sum(memo[root][1] for root in roots))
 
 
