@@ -276,7 +276,8 @@ def _cmd_info(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     try:
         robot = parse_urdf_string(loaded.data, loaded.source, loaded.macros)
     except UrdfStructureError:
-        if not (loaded.expanded and _no_links(loaded.data)):
+        root = _xml_root(loaded.data) if loaded.expanded else None
+        if root is None or not _no_links(root):
             raise
         raise UrdfStructureError(_MACRO_FILE) from None  # (check: robot-empty)
     NeutralStream(out).write(format_info(robot, _source_label(loaded)) + '\n')
@@ -528,13 +529,14 @@ def _check_robot(path: str, args: argparse.Namespace, config, baseline, out: Tex
         # sensors): xacro expands it to no link at all, which is no robot to check. So is
         # a file whose root is the macro itself (Quori's quori_kinematics.xacro: <xacro:macro>
         # holding the robot's links, which xacro keeps as the root: exit 3 before).
-        if not (loaded.expanded and (_no_links(data) or _macro_root(data))):
+        root = _xml_root(data) if loaded.expanded else None
+        if root is None or not (_no_links(root) or _macro_root(root)):
             raise
         if args.skip_macro_files or includer is not None:
             return skipped
         # Checked alone, the same finding as a file of macros under <robot> (robot-empty,
         # exit 2), not an input that could not be read (exit 3): xacro expands it.
-        robot = parse_urdf_string(_root_as_robot(data), source, loaded.macros)
+        robot = parse_urdf_string(_root_as_robot(data, root), source, loaded.macros)
     # A file of macros, or a plain fragment that descriptions include (a placeholder
     # <robot/>, shared materials): not a robot. A URDF with joints and no link is one, broken.
     # (Not one whose xacro directives lack their prefix: that is why it is empty.)
@@ -652,22 +654,24 @@ def _srdf(robot) -> bool:
     return bool(srdf_elements(robot))
 
 
-def _macro_root(data: bytes) -> bool:
-    """Return True for a document whose root element is a xacro macro definition."""
+def _xml_root(data: bytes):
+    """Return a well-formed document's root element, or None."""
     from urdf_link_tools.parser.xml import parse_xml
     try:
-        root = parse_xml(data)
+        return parse_xml(data)
     except UrdfError:
-        return False
+        return None
+
+
+def _macro_root(root) -> bool:
+    """Return True for a document whose root element is a xacro macro definition."""
     # xacro drops the namespace declarations it used: the tag is then 'xacro:macro' as written
     return root.tag == 'xacro:macro' or (
         isinstance(root.tag, str) and root.tag.endswith('}macro') and 'xacro' in root.tag)
 
 
-def _root_as_robot(data: bytes) -> bytes:
+def _root_as_robot(data: bytes, root) -> bytes:
     """Return an expansion whose root element (ROS 1's <root>) is named <robot>, lines kept."""
-    from urdf_link_tools.parser.xml import parse_xml
-    root = parse_xml(data)
     tag = root.tag if root.prefix is None else f'{root.prefix}:{root.tag.rsplit("}", 1)[-1]}'
     start = re.compile(rb'<' + re.escape(tag.encode()) + rb'(?=[\s/>])')
     found = None
@@ -687,13 +691,8 @@ def _line_of(data: bytes, offset: int) -> int:
     return data.count(b'\n', 0, offset) + 1
 
 
-def _no_links(data: bytes) -> bool:
-    """Return True for a well-formed document without any <link> element."""
-    from urdf_link_tools.parser.xml import parse_xml
-    try:
-        root = parse_xml(data)
-    except UrdfError:
-        return False
+def _no_links(root) -> bool:
+    """Return True for a document (its root element) without any <link> element."""
     return next(root.iter('link'), None) is None
 
 

@@ -416,8 +416,17 @@ def _excess_about_axis(ctx: CheckContext, finding: Finding) -> Optional[float]:
     Return by how much a link's largest moment breaks A + B >= C when it lies on its joint axis.
 
     None unless the link turns on a revolute or continuous joint whose axis is within 10
-    degrees of the principal axis of the largest moment (in the link frame).
+    degrees of the principal axis of the largest moment (in the link frame). Kept in
+    ctx.memo: the grouping asks first, the grouped finding's message again.
     """
+    key = ('excess about axis', finding.link)
+    if key not in ctx.memo:
+        ctx.memo[key] = _measured_excess(ctx, finding)
+    return ctx.memo[key]  # type: ignore[return-value]
+
+
+def _measured_excess(ctx: CheckContext, finding: Finding) -> Optional[float]:
+    """Return _excess_about_axis's value, measured."""
     link = ctx.robot.link(finding.link or '')
     joint = ctx.robot.parent_joint(finding.link or '')
     if link is None or link.inertial is None or joint is None or \
