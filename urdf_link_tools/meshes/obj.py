@@ -73,16 +73,20 @@ def _all_of_length(lines: List[bytes], count: int) -> bool:
 
     Totals are not enough: a triangle and a pentagon hold as many corners as two quads.
     """
+    return bool(np.all(_line_lengths(lines) == count))
+
+
+def _line_lengths(lines: List[bytes]) -> np.ndarray:
+    """Return how many blank-separated tokens each line holds."""
     text = b'\n'.join(lines)
     if b'  ' in text or b' \n' in text or b'\n ' in text or text[:1] == b' ' or \
             text[-1:] == b' ':
-        return all(len(line.split()) == count for line in lines)
+        return np.array([len(line.split()) for line in lines], dtype=np.int64)
     codes = np.frombuffer(text, dtype=np.uint8)
     spaces = np.cumsum(codes == 32)
     ends = np.append(np.flatnonzero(codes == 10), len(codes) - 1)
     # a line's spaces: those up to its end, less those up to the end of the line before
-    per_line = np.diff(np.concatenate(([0], spaces[ends])))
-    return bool(np.all(per_line == count - 1))
+    return np.diff(np.concatenate(([0], spaces[ends]))) + 1
 
 
 def read_obj(data: bytes, max_triangles: int) \
@@ -114,29 +118,33 @@ def read_obj(data: bytes, max_triangles: int) \
             _tokens(text) != values.size or not _all_of_length(rows, columns):
         return Fallback('vertex lines of different lengths, or numbers it cannot read')
     vertices = np.ascontiguousarray(values.reshape(len(rows), columns)[:, :3])
-    first = lines[0].split()
-    corners = len(first)
-    if corners not in (3, 4):
+    # Triangles and quads, mixed as exporters mix them (trimesh's exporter after a convex
+    # decomposition: Dexmate's hands), each quad split as trimesh splits it.
+    corners = _line_lengths(lines)
+    if not np.all((corners == 3) | (corners == 4)):
         return Fallback('polygons of more than four corners')
-    token = first[0]
+    token = lines[0].split()[0]
     slashes, doubled = token.count(b'/'), b'//' in token
     text = b' '.join(lines)
-    total = corners * len(lines)
+    total = int(corners.sum())
     if text.count(b'/') != slashes * total or text.count(b'//') != (total if doubled else 0):
         return Fallback('corners written in different ways')
     per = slashes + 1 - doubled  # v, v/vt, v/vt/vn: 1, 2, 3 numbers; v//vn: 2
     if slashes:
         text = text.replace(b'//', b'/').replace(b'/', b' ')
     numbers = _numbers(text, np.int64)
-    if numbers.size != per * total or _tokens(text) != numbers.size or \
-            not _all_of_length(lines, corners):
+    if numbers.size != per * total or _tokens(text) != numbers.size:
         return Fallback('faces of different sizes, or indices it cannot read')
-    index = numbers.reshape(len(lines), corners, per)[:, :, 0]
-    if index.min() < 1 or index.max() > len(vertices):
+    flat = numbers.reshape(total, per)[:, 0]
+    if flat.min() < 1 or flat.max() > len(vertices):
         return Fallback('relative (negative) or out-of-range indices')
-    index = index - 1
-    if corners == 4:
-        index = np.vstack((index[:, [0, 1, 2]], index[:, [2, 3, 0]]))
+    flat = flat - 1
+    starts = np.cumsum(corners) - corners
+    quads = corners == 4
+    index = flat[starts[~quads, None] + np.arange(3)]
+    if quads.any():
+        four = flat[starts[quads, None] + np.arange(4)]
+        index = np.vstack((index, four[:, [0, 1, 2]], four[:, [2, 3, 0]]))
     if len(index) > max_triangles:
         return f'it holds more than {max_triangles:,} triangles'
     return vertices, np.ascontiguousarray(index)
