@@ -55,13 +55,32 @@ def instances_amplified(written: int, placed: int) -> Optional[str]:
             'built to expand)')
 
 
-def amplified(stored: int, expanded: int) -> Optional[str]:
-    """Say why a scene expands its stored triangles too far, or None when it does not."""
+def amplified(stored: int, expanded: int, what: str = 'triangles') -> Optional[str]:
+    """Say why a scene expands its stored triangles (or vertices) too far, else None."""
     if expanded <= INSTANCED_FREE or expanded <= MAX_AMPLIFICATION * stored:
         return None
-    return (f'its scene instances the {stored:,} triangles it stores into {expanded:,}, more '
+    return (f'its scene instances the {stored:,} {what} it stores into {expanded:,}, more '
             f'than {MAX_AMPLIFICATION} times over (geometry instanced many times: a scene '
             'built to expand)')
+
+
+def too_many_vertices(vertices: int, max_triangles: int) -> Optional[str]:
+    """
+    Say why a scene makes too many vertices for its triangle budget, else None.
+
+    A mesh uses at most three vertices a triangle; a primitive may still carry a vast
+    vertex array for a few triangles (a 12 MB glTF of one million vertices and four
+    triangles, its accessor used by 200 primitives: 22 s, and 17 GB once placed).
+    """
+    if vertices <= VERTICES_PER_TRIANGLE * max_triangles:
+        return None
+    return (f'its scene makes more than {VERTICES_PER_TRIANGLE * max_triangles:,} vertices '
+            '(three for each triangle of the budget: vertex arrays far larger than the '
+            'triangles that use them, or used many times)')
+
+
+#: the vertices a scene may make for each triangle of its budget
+VERTICES_PER_TRIANGLE = 3
 
 
 def count_below(top: Hashable, parts: Callable[[Any], Tuple[List[Any], Tuple[int, int]]],

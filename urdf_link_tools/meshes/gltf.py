@@ -34,7 +34,7 @@ from typing import Callable, Dict, Hashable, List, Optional, Sequence, Set, Tupl
 from urllib.parse import unquote
 
 from urdf_link_tools.meshes.files import (amplified, count_below, DEFAULT_MAX_INSTANCES,
-                                          instances_amplified)
+                                          instances_amplified, too_many_vertices)
 from urdf_link_tools.read_policy import read_refusal
 
 _GLB_MAGIC = b'glTF'
@@ -97,6 +97,11 @@ _TYPE_COMPONENTS = {'SCALAR': 1, 'VEC2': 2, 'VEC3': 3, 'VEC4': 4, 'MAT2': 4, 'MA
                     'MAT4': 16}
 #: the arrays a loader makes may be this many times the bytes the file declares
 DECODE_FACTOR = 4
+
+
+def _index(value: object, items: Sequence[object]) -> bool:
+    """Return True for an index of one of items (an int, not a bool)."""
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < len(items)
 
 
 def _count(item: object, key: str = 'count') -> int:
@@ -163,25 +168,35 @@ def budget_problem(data: bytes, file_type: str, max_bytes: int, max_triangles: i
         return 'an accessor has no bufferView (its values would be zeros, not data)'
     triangles = 0
     per_mesh: List[Tuple[int, int]] = []  # (primitives, triangles) of each mesh
+    per_mesh_vertices: List[Tuple[int, int]] = []  # (primitives, vertices) of each mesh
+    positions: Set[int] = set()
     for mesh in header.get('meshes', []) or []:
         primitives = mesh.get('primitives', []) if isinstance(mesh, dict) else []
-        counted = [0, 0]
+        counted = [0, 0, 0]
         for primitive in primitives if isinstance(primitives, list) else []:
             if not isinstance(primitive, dict):
                 continue
             counted[0] += 1
+            attributes = primitive.get('attributes')
+            position = attributes.get('POSITION') if isinstance(attributes, dict) else None
+            if _index(position, accessors):
+                counted[2] += _count(accessors[position])
+                positions.add(position)
             index = primitive.get('indices')
             if index is None:
-                attributes = primitive.get('attributes')
-                index = attributes.get('POSITION') if isinstance(attributes, dict) else None
-            if isinstance(index, int) and 0 <= index < len(accessors):
+                index = position
+            if _index(index, accessors):
                 counted[1] += _count(accessors[index]) // 3
         triangles += counted[1]
         per_mesh.append((counted[0], counted[1]))
+        per_mesh_vertices.append((counted[0], counted[2]))
     if triangles > max_triangles:
         return f'its meshes hold more than {max_triangles:,} triangles'
+    # Each primitive gets its vertices (trimesh copies them for each): one big position
+    # accessor shared by many primitives of a few triangles each is bounded here.
     placed = _scene_instances(header, per_mesh)
-    if placed is None:
+    placed_vertices = _scene_instances(header, per_mesh_vertices)
+    if placed is None or placed_vertices is None:
         return 'its nodes hold each other in a loop'
     instances, expanded = placed
     max_instances = min(max_instances, MAX_PLACED)
@@ -196,8 +211,15 @@ def budget_problem(data: bytes, file_type: str, max_bytes: int, max_triangles: i
                 'many nodes)')
     written = sum(1 for node in (header.get('nodes', []) or [])
                   if isinstance(node, dict) and node.get('mesh') is not None)
+    # Each primitive gets its vertices (trimesh copies them for each): one big position
+    # accessor shared by many primitives of a few triangles each is bounded here too.
+    made = sum(vertices for _, vertices in per_mesh_vertices)
+    stored = sum(_count(accessors[position]) for position in positions)
     return instances_amplified(written + sum(count for count, _ in per_mesh), instances) or \
-        amplified(triangles, expanded)
+        amplified(triangles, expanded) or too_many_vertices(made, max_triangles) or \
+        amplified(stored, made, 'vertices') or \
+        too_many_vertices(placed_vertices[1], max_triangles) or \
+        amplified(made, placed_vertices[1], 'vertices')
 
 
 def _scene_instances(header: dict, per_mesh: Sequence[Tuple[int, int]]) \

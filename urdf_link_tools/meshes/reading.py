@@ -40,15 +40,15 @@ import logging
 import os
 import re
 import struct
-from typing import Any, Optional, Tuple, Union
+from typing import Any, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
-from urdf_link_tools.meshes import gltf
+from urdf_link_tools.meshes import gltf, gltf_numpy
 # re-exported: the readers' callers import them from here
 from urdf_link_tools.meshes.files import (  # noqa: F401
     amplified, Budget, DEFAULT_MAX_INSTANCES, DEFAULT_MAX_TRIANGLES, format_limit, refusal,
-    SUPPORTED)
+    SUPPORTED, too_many_vertices)
 from urdf_link_tools.read_policy import read_refusal
 from urdf_link_tools.records import record
 
@@ -281,6 +281,18 @@ def _parse(path: str, file_type: str, data: bytes, budget: Budget, problem) \
         reason = gltf.check_buffers(resolver)
         if reason is not None:
             return problem(f'{path} was not loaded: {reason}')
+        try:
+            placed = gltf_numpy.read_placed(data, file_type, resolver)
+        except gltf.BufferRefused as exc:
+            return problem(f'{path} was not loaded: {exc}')
+        if not isinstance(placed, gltf_numpy.Fallback):
+            arrays = placed_arrays(placed, budget)
+            if isinstance(arrays, str):
+                return problem(f'{path} was not loaded: {arrays}')
+            return _checked(path, z_up(arrays[0]), arrays[1], unit, len(data), False,
+                            problem)
+        LOG.debug('%s: read through trimesh: the NumPy glTF reader leaves it (%s)', path,
+                  placed.reason)
         extra = {'skip_materials': True, 'resolver': resolver}
     trimesh, why = import_trimesh()
     if trimesh is None:
@@ -466,30 +478,53 @@ def scene_arrays(scene: object,
     :return: (vertices, faces), or why the scene is over the budget
     """
     placed = []
-    triangles = 0
     for node in scene.graph.nodes_geometry:  # type: ignore[attr-defined]
         transform, name = scene.graph[node]  # type: ignore[attr-defined]
         geometry = scene.geometry.get(name)  # type: ignore[attr-defined]
-        if geometry is None or not hasattr(geometry, 'faces') or len(geometry.faces) == 0:
+        if geometry is None or not hasattr(geometry, 'faces'):
             continue
-        placed.append((transform, geometry))
-        triangles += len(geometry.faces)
-        if len(placed) > budget.max_instances:
+        placed.append((transform, geometry.vertices, geometry.faces))
+    return placed_arrays(placed, budget)
+
+
+def placed_arrays(placed: Sequence[Tuple[Any, Any, Any]],
+                  budget: Budget) -> Union[Tuple[np.ndarray, np.ndarray], str]:
+    """
+    Concatenate placed triangles, (transform, vertices, faces) each, under the budget.
+
+    The instances and triangles are counted first: over the budget, nothing is copied.
+    Placements without a triangle are left out. Arrays placed more than once (one mesh,
+    several nodes) are stored once: the amplification is measured against them.
+
+    :return: (vertices, faces), or why the scene is over the budget
+    """
+    kept = []
+    triangles = 0
+    for transform, points, triangles_of in placed:
+        if len(triangles_of) == 0:
+            continue
+        kept.append((transform, points, triangles_of))
+        triangles += len(triangles_of)
+        if len(kept) > budget.max_instances:
             return (f'its scene holds more than {budget.max_instances:,} geometry '
                     'instances')
         if triangles > budget.max_triangles:
             return (f'its scene holds more than {budget.max_triangles:,} triangles '
                     '(geometry instanced many times, or one huge mesh)')
-    stored = {id(geometry): len(geometry.faces) for _, geometry in placed}
-    too_far = amplified(sum(stored.values()), triangles)
+    stored = {id(faces): len(faces) for _, _, faces in kept}
+    stored_points = {id(points): len(points) for _, points, _ in kept}
+    placed_points = sum(len(points) for _, points, _ in kept)
+    too_far = amplified(sum(stored.values()), triangles) or \
+        too_many_vertices(placed_points, budget.max_triangles) or \
+        amplified(sum(stored_points.values()), placed_points, 'vertices')
     if too_far is not None:
         return too_far
     vertices = []
     faces = []
     offset = 0
-    for transform, geometry in placed:
+    for transform, stored_points, stored_faces in kept:
         identity = np.array_equal(transform, _IDENTITY)
-        points = np.asarray(geometry.vertices, dtype=float)
+        points = np.asarray(stored_points, dtype=float)
         if identity:
             # What the product with the identity gives (x 1 + 0 + 0 + 0): the same numbers,
             # except that -0.0 becomes 0.0.
@@ -497,7 +532,7 @@ def scene_arrays(scene: object,
         else:
             points = points @ np.asarray(transform[:3, :3]).T + np.asarray(transform[:3, 3])
         vertices.append(points)
-        faces.append(np.asarray(geometry.faces, dtype=np.int64) + offset)
+        faces.append(np.asarray(stored_faces, dtype=np.int64) + offset)
         offset += len(points)
     if not vertices:
         return np.zeros((0, 3)), np.zeros((0, 3), dtype=np.int64)
