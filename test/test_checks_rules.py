@@ -1093,3 +1093,13 @@ def test_links_of_one_body_without_mass_are_one_note():
     assert note.message.startswith('4 links welded into one body without mass have collision '
                                    'geometry (p0, p1, p2, p3)')
     assert [f.link for f in notes(2)] == ['p0', 'p1']  # two: each its own
+
+
+def test_a_root_inertial_of_mass_zero_is_said_to_be_removed_not_moved():
+    # NASA's M2020 rover: 'ground' holds <inertial> of mass 0 (KDL still warns of it): a
+    # dummy root above it would carry nothing either
+    text = moving(GOOD_PART, root_body='<inertial><mass value="0"/><inertia ixx="0" ixy="0" '
+                                       'ixz="0" iyy="0" iyz="0" izz="0"/></inertial>')
+    found = [f for f in analyze(parse_urdf_string(text)).findings
+             if f.rule == 'root-link-inertia']
+    assert len(found) == 1 and found[0].suggestion.startswith('remove the <inertial>')

@@ -163,15 +163,19 @@ def check_link(ctx: CheckContext, link: Link) -> Iterator[Finding]:
 
 
 def _root_inertia(ctx: CheckContext, link: Link, severity: Severity) -> Finding:
+    # KDL warns of any <inertial> on the root, even of mass 0 (NASA's M2020 'ground'): one
+    # that carries nothing is removed, not moved.
+    suggestion = ('remove the <inertial> (of mass 0, it carries nothing; KDL warns of the '
+                  'element)' if link.mass == 0.0 else
+                  f'add <link name="{link.name}_root"/> and a fixed joint from it to '
+                  f"'{link.name}' so that '{link.name}' is no longer the root (not for "
+                  'Bullet: it gives a link without <inertial> 1 kg and a unit tensor, a '
+                  'phantom part on a floating base; there, leave the root as it is)')
     return ctx.finding(
         'root-link-inertia', severity,
         f"the root link '{link.name}' has an <inertial> (mass {fmt(link.mass)} kg): KDL "
         'ignores the inertia of the root link and warns about it',
-        link=link.name, element='inertial', line=link.inertial.line,
-        suggestion=f'add <link name="{link.name}_root"/> and a fixed joint from it to '
-                   f"'{link.name}' so that '{link.name}' is no longer the root (not for "
-                   'Bullet: it gives a link without <inertial> 1 kg and a unit tensor, a '
-                   'phantom part on a floating base; there, leave the root as it is)',
+        link=link.name, element='inertial', line=link.inertial.line, suggestion=suggestion,
         values=(('mass', link.mass),))
 
 
