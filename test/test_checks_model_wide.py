@@ -90,7 +90,7 @@ def test_kinematics_model_is_one_error_listing_the_moving_links():
     finding = found[0]
     assert finding.severity == Severity.ERROR and finding.link is None
     assert finding.links == ('l1', 'l2', 'l3', 'l4')
-    assert 'Gazebo' in finding.message and 'Fine for kinematics' in finding.message
+    assert 'Gazebo' in finding.message and 'a model for display' in finding.message
     # the links MuJoCo refuses are named, with why (Motoman's SDA10F: 1 of 15, unnamed)
     assert 'MuJoCo refuses to compile (l1, l2, l3, l4 have no collision geometry to infer a ' \
         'mass from)' in finding.message
@@ -127,9 +127,29 @@ def test_kinematics_claims_hold_in_mujoco_and_pinocchio():
 
 def test_kinematics_model_is_an_info_for_kinematic_targets():
     config = CheckConfig(check_meshes=False, targets=frozenset({'rviz', 'moveit', 'kdl'}))
-    found = findings(KINEMATICS_VISUAL, 'robot-kinematics-only', config)
+    found = findings(KINEMATICS, 'robot-kinematics-only', config)
     assert [f.severity for f in found] == [Severity.INFO]
+    assert 'Fine for kinematics' in found[0].message
     assert 'Gazebo' not in found[0].message and 'MuJoCo' not in found[0].message
+
+
+@pytest.mark.parametrize('targets, severity', [
+    (None, Severity.ERROR), (('rviz', 'moveit', 'kdl'), Severity.WARNING),
+    (('rviz', 'kdl'), Severity.INFO)])
+def test_a_model_without_mass_or_collision_is_one_finding(targets, severity):
+    # NASA's M2020 rover: robot-kinematics-only and robot-collision-partial ("30 of the 30
+    # bodies") said one choice twice; the collision part is said with the mass, as severe as
+    # the worse of the two for the targets
+    config = CheckConfig(check_meshes=False,
+                         targets=frozenset(targets) if targets else CheckConfig().targets)
+    (found,) = findings(KINEMATICS_VISUAL, 'robot-kinematics-only', config)
+    assert found.severity == severity and 'a model for display' in found.message
+    assert ('pass through obstacles' in found.message) == (severity != Severity.INFO)
+    assert not findings(KINEMATICS_VISUAL, 'robot-collision-partial', config)
+    # with collision geometry, or with mass, each finding stays its own
+    assert not findings(KINEMATICS, 'robot-collision-partial', config)
+    assert 'a model for display' not in \
+        findings(KINEMATICS, 'robot-kinematics-only', config)[0].message
 
 
 def test_one_massless_link_in_a_dynamic_robot_stays_a_per_link_error():
@@ -247,7 +267,7 @@ def _cli(args):
 
 def test_target_flag_and_config_key_select_the_consumers(tmp_path):
     path = tmp_path / 'kinematics.urdf'
-    path.write_text(KINEMATICS_VISUAL)
+    path.write_text(KINEMATICS)
 
     def severities(*extra):
         code, out, err = _cli(['check', '--format', 'json', '--no-meshes', str(path), *extra])

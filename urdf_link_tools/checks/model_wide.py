@@ -54,7 +54,9 @@ MUJOCO_MODEL = 'MuJoCo user_model.cc (CheckBodyMassInertia)'
 
 RULES = (
     Rule('robot-kinematics-only', Severity.ERROR,
-         'no link has mass: a kinematics model (reported once, with the moving links)',
+         'no link has mass: a kinematics model (reported once, with the moving links; with '
+         'no collision geometry on any body either, a model for display, said here and not '
+         'by robot-collision-partial)',
          'RViz, MoveIt planning and KDL/Pinocchio kinematics work; Gazebo leaves every moving '
          'link out ("not modeled in sdf"), MuJoCo refuses to compile unless it can infer '
          'masses from collision geometry, Pinocchio and KDL dynamics get a zero mass matrix. '
@@ -487,6 +489,24 @@ def check_kinematics_only(ctx: CheckContext) -> Iterator[Finding]:
     }
     said = [text for target, text in effects.items() if target in ctx.config.targets]
     efforts = _effort_placeholders(ctx)
+    if _display_model(ctx):
+        # No mass and no collision anywhere (NASA's M2020 rover, a hand's visual model):
+        # one choice, a model for display, said once (robot-collision-partial said "30 of
+        # the 30 bodies" beside this).
+        collision = severity_for(ctx.config.targets, {target: Severity.WARNING
+                                                      for target in _COLLIDERS})
+        severity = max(severity, collision) if collision is not None else severity
+        yield _on_robot(
+            ctx, 'robot-kinematics-only', severity, links,
+            f'no link has mass and none has collision geometry: a model for display '
+            f'({len(links)} moving links without <inertial> mass or <collision>: '
+            f'{listed(links)}). ' + ('; '.join(said) + '. ' if said else '')
+            + _sentence(_consumers(ctx, _COLLIDERS, 'let every part pass through obstacles '
+                                   'and the robot itself', ('rviz', 'kdl', 'pinocchio'))),
+            'add <inertial> and <collision> elements from the CAD model (mass, centre of '
+            'mass, tensor; a primitive around each part); if the file is only for display, '
+            'check it with --target rviz,kdl')
+        return
     yield _on_robot(
         ctx, 'robot-kinematics-only', severity, links,
         f'no link has mass: a kinematics model ({len(links)} moving links without '
@@ -500,12 +520,30 @@ def check_kinematics_only(ctx: CheckContext) -> Iterator[Finding]:
         'file is meant for kinematics only, check it with --target rviz,moveit,kdl')
 
 
+def _sentence(text: str) -> str:
+    """Return text as a sentence: its first letter a capital (the rest as it is), a stop."""
+    return f'{text[:1].upper()}{text[1:]}.' if text else ''
+
+
+#: the targets a part without collision geometry passes through obstacles in
+_COLLIDERS = ('moveit', 'gazebo', 'mujoco')
+
+
+def _display_model(ctx: CheckContext) -> bool:
+    """Return True when no link has mass and no body has collision geometry."""
+    collisionless = model_choices(ctx).collisionless
+    if not model_choices(ctx).massless or not collisionless:
+        return False
+    bodies, without = _body_counts(ctx, collisionless)
+    return without == bodies
+
+
 def check_visual_only(ctx: CheckContext) -> Iterator[Finding]:
     """Report once a robot whose bodies mostly have no collision geometry."""
     links = model_choices(ctx).collisionless
-    if not links:
+    if not links or _display_model(ctx):  # said with robot-kinematics-only
         return
-    breaks = ('moveit', 'gazebo', 'mujoco')
+    breaks = _COLLIDERS
     severity = severity_for(ctx.config.targets, {target: Severity.WARNING for target in breaks})
     if severity is None:
         return
