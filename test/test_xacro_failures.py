@@ -17,6 +17,8 @@
 import subprocess
 import sys
 
+import pytest
+
 XACRO_NS = 'xmlns:xacro="http://www.ros.org/wiki/xacro"'
 
 
@@ -514,3 +516,20 @@ def test_an_invalid_macro_parameter_names_the_macro_and_what_it_takes(tmp_path):
     said = refused(top)
     assert f'Invalid parameter "gripper": macro load_arm (defined in {arm}) takes parent, ' \
         f'prefix (in {top}:4' in said, said
+
+
+@pytest.mark.parametrize('lazy', [False, True])
+def test_a_failed_lookup_quotes_the_expression_and_the_empty_argument(tmp_path, lazy):
+    # ubi-agni's human_hand: ${dict(right=1, left=-1)[side]} with side="" said "xacro: ''"
+    value = '${dict(right=1, left=-1)[side]}'
+    top = write(tmp_path / 'hand.urdf.xacro',
+                f'<robot {XACRO_NS} name="hand">',
+                '  <xacro:arg name="side" default=""/>',
+                '  <xacro:property name="side" value="$(arg side)"/>',
+                f'  <xacro:property name="reflect" value="{value}"/>' if lazy else
+                f'  <xacro:property name="reflect" value="{value}" lazy_eval="false"/>',
+                '  <link name="palm_${reflect}"/>',
+                '</robot>')
+    said = refused(top)
+    assert "xacro: a dictionary in an expression has no entry '' (" + value + \
+        ') (the argument side is empty: give it after the file as side:=VALUE)' in said, said

@@ -530,6 +530,34 @@ def _yaml_mark(exc: Optional[BaseException]) -> str:
             f'{int(mark.column) + 1})')
 
 
+def _lookup_failure(cause: BaseException, state: 'State', message: str) -> str:
+    """
+    Say which lookup of an expression failed, and what it was given.
+
+    xacro gives only the missing key (``${dict(right=1, left=-1)[side]}`` with ``side``
+    empty: "xacro: ''", human_hand): the expression is quoted from the element xacro was
+    processing, and an empty argument it names is said as how to give it.
+    """
+    key = cause.args[0] if cause.args else None
+    if isinstance(cause, KeyError):
+        what = f'a dictionary in an expression has no entry {repr(key)[:80]}'
+    else:
+        what = 'a list in an expression has no element at that index'
+    expression = re.search(r"when evaluating expression '(.{1,120})'", message)
+    node = state.tracer.here
+    attributes = getattr(node, 'attributes', None)
+    if expression is not None:
+        what += f' (${{{expression.group(1)}}})'
+    elif attributes is not None:
+        for name, text in attributes.items():
+            if '${' in text and '[' in text:
+                what += f' ({name}="{text[:120]}")'
+                break
+    if key == '':
+        what += empty_arguments_hint(state, 'VALUE')
+    return what
+
+
 def xacro_failure(exc: Exception, state: 'State') -> Dict[str, Any]:
     """Return the failure for what xacro raised, with what most likely caused it."""
     cause = getattr(exc, 'exc', None)  # XacroException wraps what the expression raised
@@ -544,6 +572,15 @@ def xacro_failure(exc: Exception, state: 'State') -> Dict[str, Any]:
     marked = _yaml_mark(exc)
     if marked:
         message = marked
+    first = message.splitlines()[0].strip() if message else ''
+    inner = cause
+    for _ in range(20):  # a lazy property's expression wraps the one that failed
+        if getattr(inner, 'exc', None) is None:
+            break
+        inner = inner.exc  # type: ignore[union-attr]
+    if isinstance(inner, (KeyError, IndexError)) and first in (
+            repr(inner.args[0]) if inner.args else '', str(inner), type(inner).__name__):
+        message = _lookup_failure(inner, state, message)
     if 'Unknown substitution command [find-pkg-share' in message:
         message = (message.splitlines()[0].split('. Valid commands')[0].rstrip('.')
                    + ': $(find-pkg-share NAME) is a launch substitution, which xacro does not '
