@@ -327,6 +327,13 @@ def test_a_xacro_template_read_as_urdf_is_one_error_and_no_check():
                                      CheckConfig()).findings}
     assert 'parse-invalid-number' in rules and 'xacro-unexpanded' not in rules
     assert 'collision-overlap-at-rest' in rules  # (the fallback origins: why it stops above)
+    # DRCSim's atlas_v4.urdf: ${...} left in four origins of two links, one fault said once
+    stray = [f for f in analyze(parse_urdf_string(plain, 'rover.urdf'), CheckConfig()).findings
+             if f.rule == 'parse-invalid-number']
+    assert len(stray) == 1 and stray[0].severity == Severity.ERROR
+    assert stray[0].message.startswith('4 values are xacro expressions, not numbers, in a URDF '
+                                       'that does not use xacro (left (lines'), stray[0].message
+    assert stray[0].links == ('left', 'right')
 
 
 def test_unexpanded_xacro_mesh_paths_are_one_finding_not_one_per_mesh(tmp_path):

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import gc
 import os
-from typing import AbstractSet, List, Optional, Sequence, Set, Tuple, Union
+from typing import AbstractSet, Dict, List, Optional, Sequence, Set, Tuple, Union
 
 from lxml import etree
 
@@ -224,11 +224,12 @@ def _unexpanded_template(ctx: Context, root: etree._Element, source: Optional[st
     Only for a document that declares the xacro namespace: a stray ``${...}`` in a URDF is
     an error of its own.
     """
-    if not any('ros.org/wiki/xacro' in (uri or '') for uri in root.nsmap.values()):
-        return
     values = [note for note in ctx.notes if note.rule in ('parse-invalid-number',
                                                           'parse-missing-value')
               and any(mark in note.message for mark in _XACRO_VALUE)]
+    if not any('ros.org/wiki/xacro' in (uri or '') for uri in root.nsmap.values()):
+        _stray_expressions(ctx, values)
+        return
     if not values:
         return
     first = values[0]
@@ -244,6 +245,37 @@ def _unexpanded_template(ctx: Context, root: etree._Element, source: Optional[st
         suggestion='check it as xacro: urdf-link-tools check --xacro FILE NAME:=VALUE (or '
                    'name it .urdf.xacro); load it through xacro, or publish its expansion',
         values=(TEMPLATE_VALUE, ('count', str(len(values)))))
+    dropped = {id(note) for note in values}
+    ctx.notes[:] = [error] + [note for note in ctx.notes if id(note) not in dropped]
+
+
+def _stray_expressions(ctx: Context, values: List[Finding]) -> None:
+    """
+    Make xacro expressions left in a generated URDF one error, where there are several.
+
+    DRCSim's atlas_v4.urdf holds ``${-0.048+0.004}`` in four origins (a clavicle's visual
+    and collision, and its mirror's): an edit after xacro ran, or values pasted from the
+    xacro; two errors each naming one element were one fault. The checks still run, on
+    the fallbacks the first note names.
+    """
+    if len(values) < 2:
+        return
+    first = values[0]
+    shown, _, rest = first.message.partition('; ')
+    places: Dict[str, List[str]] = {}
+    for note in values:
+        places.setdefault(note.link or 'the robot', []).append(str(note.line or '?'))
+    where = ', '.join(f"{name} (line{'s' if len(lines) > 1 else ''} {', '.join(lines)})"
+                      for name, lines in places.items())
+    links = tuple(name for name in places if name != 'the robot')
+    error = Finding(
+        rule=first.rule, severity=Severity.ERROR,
+        message=f'{len(values)} values are xacro expressions, not numbers, in a URDF that '
+                f'does not use xacro ({where}); the first: {shown}; {rest}',
+        link=None, element=None, line=first.line,
+        suggestion='write the numbers the expressions give, or generate the URDF again from '
+                   'its xacro (an edit after xacro ran, or values pasted from a xacro file)',
+        values=(('count', str(len(values))),), links=links)
     dropped = {id(note) for note in values}
     ctx.notes[:] = [error] + [note for note in ctx.notes if id(note) not in dropped]
 
