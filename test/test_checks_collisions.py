@@ -847,6 +847,29 @@ def test_the_same_two_parts_overlapping_alike_are_one_finding(tmp_path):
     assert len(found) == 2 and not any('alike' in f.message for f in found)
 
 
+def test_parts_alike_whose_names_join_them_only_two_by_two_are_one_finding():
+    # Minitaur: frame1 to frame4 each hold a back and a front motor (motor_back_rightR_link,
+    # motor_front_rightR_link...), 16.5 mm deep: fore-aft names joined each frame's two and
+    # left four warnings of one choice
+    parts = [box_link('base', '0.01 0.01 0.01', '0 0 -2')]
+    for number, (side, hand) in enumerate((('right', 'R'), ('left', 'L'), ('right', 'L'),
+                                          ('left', 'R')), start=1):
+        y = 0.3 * number
+        parts += [box_link(f'frame{number}', '0.468 0.012 0.05'),
+                  joint(f'jf{number}', 'revolute', 'base', f'frame{number}', f'0 {y} 0')]
+        for end, x in (('back', -0.22), ('front', 0.22)):
+            name = f'motor_{end}_{side}{hand}_link'
+            parts += [f'<link name="{name}"><collision><geometry><cylinder radius="0.0425" '
+                      'length="0.021"/></geometry></collision></link>',
+                      joint(f'j_{end}{number}', 'revolute', 'base', name,
+                            f'{x} {y} 0.02')]
+    found = [f for f in analyze(parse_urdf_string(robot('minitaur', *parts)),
+                                CheckConfig()).findings
+             if f.rule == 'collision-overlap-at-rest']
+    assert len(found) == 1, [f.message[:120] for f in found]
+    assert found[0].message.startswith('8 pairs of links overlap alike at rest (')
+
+
 def test_branches_that_all_overlap_each_other_are_one_finding():
     # AgileX ranger_mini (sweep J): the base's 1 m collision box pasted onto four steering
     # links; each pair of the four steering branches was a finding of its own. (Boxes of

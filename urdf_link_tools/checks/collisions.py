@@ -1106,8 +1106,22 @@ def _mirror_images(members: Sequence['Overlap']) -> bool:
             candidates = [names_of(name) or [name] for name in sorted(pair)]
             yield from (frozenset((a, b)) for a in candidates[0] for b in candidates[1])
 
+    # Only when the names join every pair into one finding: Minitaur's frame1 to frame4,
+    # each in its back and front motor (8 pairs, 16.5 mm each), were joined by fore-aft
+    # names two by two and left four findings of one choice.
+    group_of = {pair: pair for pair in pairs}
+
+    def top(pair: FrozenSet[str]) -> FrozenSet[str]:
+        while group_of[pair] != pair:
+            pair = group_of[pair]
+        return pair
+
+    for pair in pairs:
+        for other in counterparts(pair):
+            if other != pair and other in pairs:
+                group_of[top(other)] = top(pair)
     return all(any(other != pair and other in pairs for other in counterparts(pair))
-               for pair in pairs)
+               for pair in pairs) and len({top(pair) for pair in pairs}) == 1
 
 
 def _alike_finding(ctx: CheckContext, parts: Tuple[object, ...], group: List['Overlap'],
