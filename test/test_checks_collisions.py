@@ -947,3 +947,40 @@ def test_a_primitive_on_links_that_only_touch_is_not_pasted():
              if f.rule == 'collision-overlap-at-rest']
     assert found and not any('pasted' in f.message for f in found), \
         [f.message for f in found]
+
+
+def _hand_on_arm(arm_links):
+    """Return a robot: an arm of ``arm_links`` apart, then a palm with three fingers of bars."""
+    parts = [box_link('base', '0.01 0.01 0.01')]
+    above = 'base'
+    for index in range(arm_links):
+        parts += [box_link(f'arm{index}', '0.01 0.01 0.01'),
+                  joint(f'ja{index}', 'revolute', above, f'arm{index}', '0 0 1')]
+        above = f'arm{index}'
+    parts += [box_link('palm', '0.1 0.1 0.04'),
+              joint('jp', 'revolute', above, 'palm', '0 0 1')]
+    for finger, y in (('f1', -0.03), ('f2', 0.0), ('f3', 0.03)):
+        # a finger's link and the bar that drives it, side by side from the palm, and the
+        # hinges on each: a four-bar linkage opened into a tree (Robotiq's 3-finger hand)
+        for name, parent in (('link1', 'palm'), ('bar', 'palm'), ('link2', f'{finger}_link1'),
+                             ('hinge', f'{finger}_bar')):
+            parts += [box_link(f'{finger}_{name}', '0.02 0.02 0.02'),
+                      joint(f'j_{finger}_{name}', 'revolute', parent, f'{finger}_{name}',
+                            f'0 {y} 0.02' if parent == 'palm' else '0 0 0.005')]
+    return robot('hand_on_arm', *parts)
+
+
+def test_a_mechanism_at_the_end_of_a_chain_is_one_finding():
+    # DRCSim's Atlas with Robotiq hands: each finger's bars and hinges overlapping each other
+    # and the palm at rest were 24 findings (stars, branches, parts alike) for two hands
+    found = [f for f in analyze(parse_urdf_string(_hand_on_arm(20)),
+                                CheckConfig(check_meshes=False)).findings
+             if f.rule == 'collision-overlap-at-rest']
+    assert len(found) == 1, [f.message[:100] for f in found]
+    assert "links below 'palm' overlap each other at rest in" in found[0].message
+    assert dict(found[0].values)['mechanism'] == 'palm'
+    # the same hand as most of the robot: no end of a chain, its pairs said as before
+    alone = [f for f in analyze(parse_urdf_string(_hand_on_arm(2)),
+                                CheckConfig(check_meshes=False)).findings
+             if f.rule == 'collision-overlap-at-rest']
+    assert len(alone) > 1 and not any('links below' in f.message for f in alone)

@@ -269,6 +269,10 @@ def _overlaps(ctx: CheckContext) -> Iterator[Finding]:
         kept = _untaken(kept, group)
         yield _pasted_finding(ctx, shape, carriers, group,
                               [seen[(item.link1, item.link2)] for item in group])
+    mechanisms, kept = mechanism_groups(ctx, kept, seen)
+    for tops, group in mechanisms:
+        yield _mechanism_finding(ctx, tops, group,
+                                 [seen[(item.link1, item.link2)] for item in group])
     scopes = telescopes(ctx)
     for joints, group in telescope_groups(ctx, scopes, kept):
         kept = _untaken(kept, group)
@@ -501,6 +505,121 @@ def _deep_between_bodies(ctx: CheckContext, item: 'Overlap') -> bool:
     apart (the welded group's).
     """
     return not touching(item.depth) and ctx.weld_top(item.link1) != ctx.weld_top(item.link2)
+
+
+#: overlaps joined by shared links, this many pairs or more ...
+MECHANISM_MIN_PAIRS = 8
+#: ... all below one link that holds at most this share of the robot's links, are one
+MECHANISM_MAX_SHARE = 0.4
+
+
+def mechanism_groups(ctx: CheckContext, overlaps: Sequence['Overlap'],
+                     seen: Mapping[Tuple[str, str], Dict[str, Severity]]) \
+        -> Tuple[List[Tuple[Tuple[str, ...], List['Overlap']]], List['Overlap']]:
+    """
+    Return the overlaps of one mechanism at the end of a chain (a hand), and the pairs left.
+
+    DRCSim's Atlas with Robotiq hands: each finger a linkage of bars and hinges (closed
+    chains a URDF opens into a tree), overlapping each other, the palm and the forearm at
+    rest, were 24 findings (stars, branches, parts alike) of one choice per hand. Overlaps
+    that share a link are joined; :data:`MECHANISM_MIN_PAIRS` or more whose links all hang
+    below one link holding at most :data:`MECHANISM_MAX_SHARE` of the robot's links are one
+    mechanism, and a mechanism whose top link is the mirror of another's is said with it.
+    Numbered copies of one (Kaya's three omniwheels, each motor over its rollers) are left
+    to :func:`repeated_groups`, which says them as copies.
+
+    :param seen: the engines that see each pair (:func:`engines_seeing`)
+    :return: ([(the top link of each mechanism, their pairs)], the pairs left)
+    """
+    if len(overlaps) < MECHANISM_MIN_PAIRS:
+        return [], list(overlaps)
+    parent = {joint.child: joint.parent for joint in ctx.robot.joints}
+    joined: Dict[str, str] = {}
+
+    def top(name: str) -> str:
+        while joined.setdefault(name, name) != name:
+            name = joined[name]
+        return name
+
+    for item in overlaps:
+        joined[top(item.link1)] = top(item.link2)
+    parts: Dict[str, List['Overlap']] = {}
+    for item in overlaps:
+        parts.setdefault(top(item.link1), []).append(item)
+    below = _subtree_sizes(ctx, parent)
+    found: List[Tuple[str, List['Overlap']]] = []
+    for group in parts.values():
+        if len(group) < MECHANISM_MIN_PAIRS:
+            continue
+        head = _common_ancestor(parent, {n for item in group for n in (item.link1, item.link2)})
+        if head is not None and below.get(head, 0) <= \
+                MECHANISM_MAX_SHARE * len(ctx.robot.links):
+            found.append((head, group))
+    copied = {index for first, copies in copy_groups([group for _, group in found], seen)
+              if copies for index in [first] + [copy.index for copy in copies]}
+    found = [item for index, item in enumerate(found) if index not in copied]
+    groups: List[Tuple[Tuple[str, ...], List['Overlap']]] = []
+    taken: Set[int] = set()
+    for index, (head, group) in enumerate(found):
+        if index in taken:
+            continue
+        tops, members = [head], list(group)
+        for other, (name, more) in enumerate(found):
+            if other != index and other not in taken and name in (mirror_names(head) or ()):
+                tops.append(name)
+                members += more
+                taken.add(other)
+        taken.add(index)
+        members.sort(key=lambda item: (-item.depth, item.link1, item.link2))
+        groups.append((tuple(tops), members))
+    return groups, _untaken(overlaps, (item for _, group in groups for item in group))
+
+
+def _subtree_sizes(ctx: CheckContext, parent: Mapping[str, str]) -> Dict[str, int]:
+    """Return how many links each link holds, itself and all below it."""
+    sizes: Dict[str, int] = {}
+    for link in ctx.robot.links:
+        name, seen = link.name, set()
+        while name is not None and name not in seen:
+            seen.add(name)
+            sizes[name] = sizes.get(name, 0) + 1
+            name = parent.get(name)
+    return sizes
+
+
+def _common_ancestor(parent: Mapping[str, str], names: Set[str]) -> Optional[str]:
+    """Return the lowest link every one of names hangs below (or is), None if none."""
+    paths = []
+    for name in sorted(names):
+        path, seen = [], set()
+        while name is not None and name not in seen:
+            seen.add(name)
+            path.append(name)
+            name = parent.get(name)
+        paths.append(path)
+    shared = set(paths[0]).intersection(*paths[1:]) if paths else set()
+    return next((name for name in paths[0] if name in shared), None) if paths else None
+
+
+def _mechanism_finding(ctx: CheckContext, tops: Tuple[str, ...], group: List['Overlap'],
+                       seen_by: Sequence[Dict[str, Severity]]) -> Finding:
+    """One finding for a mechanism's overlaps (:func:`_pair_list_finding`)."""
+
+    def describe(pairs: List[Tuple[str, str]], links: Tuple[str, ...]) -> str:
+        where = (f"below '{tops[0]}'" if len(tops) == 1 else
+                 f"below '{tops[0]}' and its mirror '{tops[1]}'")
+        return (f'{len(links)} links {where} overlap each other at rest in {len(pairs)} pairs '
+                f'({_named(pairs)}): one choice, a mechanism at the end of a chain (a '
+                "hand's fingers, a gripper's linkage) whose parts' collision shapes meet "
+                'where they join (closed chains a URDF opens into a tree overlap at their '
+                'joints)')
+
+    return _pair_list_finding(
+        ctx, group, seen_by, frozenset(), describe,
+        'if the parts are meant to meet so, ',
+        '; otherwise shrink the collision shapes of the bars and hinges (small linkage '
+        "parts need none: the fingers' links collide for them)",
+        (('mechanism', ', '.join(tops)),))
 
 
 def _named(pairs: List[Tuple[str, str]]) -> str:
