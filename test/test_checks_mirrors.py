@@ -451,3 +451,25 @@ def test_mirrors_whose_worst_axis_flips_on_a_tie_are_one_finding():
     (finding,) = of_rule(analysis, 'inertia-exceeds-extent')
     assert "its mirror link 'right_foot' has the same" in finding.message, finding.message
     assert set(dict(finding.links_suggested_inertia)) == {'left_foot', 'right_foot'}
+
+
+def test_a_mirror_is_compared_without_its_list_order_or_its_contact_point():
+    # DRCSim's iRobot hands: each palm's four neighbours, as deep within rounding, listed in
+    # another order (deepest first), touching at another point of a flat contact: two stars
+    from urdf_link_tools.checks.mirrors import _shape
+    from urdf_link_tools.findings import Finding, Severity
+
+    def star(side, names, point):
+        return Finding('collision-overlap-at-rest', Severity.WARNING,
+                       f"the collision geometry of '{side}_base' (collision[0]) intersects "
+                       f"that of 3 links at rest ({', '.join(names)}); the deepest is "
+                       f"'{names[0]}' (collision[0]), about 41.5 mm deep, at ({point}) in "
+                       f"'{side}_base''s frame", link=f'{side}_base')
+
+    left = star('left', ['l_farm', 'left_finger_1', 'l_larm'], '-0.02018 0.007019 0.02825')
+    right = star('right', ['r_farm', 'r_larm', 'right_finger_1'], '-0.02353 -0.007 0.02825')
+    assert _shape(left) == _shape(right)
+    deeper = star('right', ['r_farm', 'r_larm', 'right_finger_1'], '-0.02353 -0.007 0.02825')
+    deeper = Finding(deeper.rule, deeper.severity, deeper.message.replace('41.5', '45.5'),
+                     link=deeper.link)
+    assert _shape(left) != _shape(deeper)  # (another depth: the mirror's own fault)

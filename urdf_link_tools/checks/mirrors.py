@@ -223,6 +223,8 @@ def _neutral(text: str) -> str:
     return _SIDE.sub('~', text)
 
 
+#: a parenthesised list of names, in a message
+_LISTED = re.compile(r'\(([^(), ]+(?:, [^(), ]+)+)\)')
 #: an overlap's contact point, in a pair finding's message
 _CONTACT = re.compile(r"at \([-+.\deE ]*\) in '[^']*''s frame")
 
@@ -237,6 +239,10 @@ def _shape(finding: Finding, fore_aft: bool = False) -> Tuple[str, List[float]]:
     # two grippers, their fingers 23.9 mm into each other, met at points 1 cm apart on a
     # flat face (the two arms' pair findings stayed two).
     text = _CONTACT.sub('at (~)', text)
+    # A list's order follows depths that a mirror's parts round their own way (DRCSim's
+    # iRobot hands: the right palm's four neighbours listed in another order than the left's)
+    text = _LISTED.sub(lambda match: '(' + ', '.join(sorted(match.group(1).split(', '))) + ')',
+                       text)
     # The axis a bound is worst about may flip on a tie: kuavo's feet (sweep K), ixx = iyy on
     # a foot square in x and y whose right mesh is the left one turned, bounds apart in the
     # 9th digit, were 'about the link's x axis' on the left, y on the right: two errors.
