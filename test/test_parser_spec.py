@@ -431,6 +431,11 @@ def test_missing_robot_name_is_a_note():
     robot = parse_urdf_string('<robot><link name="a"/></robot>')
     assert robot.name == '' and robot.notes[0].rule == 'robot-name-missing'
     assert robot.notes[0].severity == Severity.ERROR
+    assert 'included' not in robot.notes[0].suggestion
+    # Autoware's vehicle.xacro: a xacro file others include needs none, said when checked
+    (note,) = parse_urdf_string('<robot><link name="a"/></robot>', 'urdf/vehicle.xacro').notes
+    assert "only included by another: xacro keeps the including file's <robot>" in \
+        note.suggestion
 
 
 def test_comments_and_processing_instructions_are_ignored():

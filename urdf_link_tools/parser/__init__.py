@@ -84,9 +84,14 @@ def robot_from_element(root: etree._Element, source: Optional[str] = None,
             line=root.sourceline)
     name = root.get('name')
     if name is None:
+        # A xacro file that others include needs no name (xacro keeps the including file's
+        # <robot>: Autoware's vehicle.xacro): said, for the one checked alone.
+        included = (' (unless this xacro file is only included by another: xacro keeps the '
+                    "including file's <robot>, so check that file)"
+                    if source and source.endswith('.xacro') else '')
         ctx.note('robot-name-missing', root,
                  f'the <robot> element has no name attribute: {REFUSED} ("No name given for '
-                 'the robot")', 'add name="..." to <robot>', Severity.ERROR)
+                 'the robot")', 'add name="..." to <robot>' + included, Severity.ERROR)
         name = ''
     elif not name.strip():
         ctx.note('robot-name-missing', root, 'the <robot> name is empty',
