@@ -1481,3 +1481,22 @@ def test_the_welded_body_of_a_finding_is_summed_once_per_body(monkeypatch):
         f'<child link="l{i}"/></joint>' for i in range(1, count))
     found = rules(f'<robot name="r"><link name="l0"/>{links}</robot>')
     assert found and len(calls) < 5 * count, len(calls)
+
+
+def test_a_light_part_drawn_with_primitives_gets_its_own_shapes_tensor():
+    # raspimouse's light sensors: 1e-6 kg (a placeholder) in a 10 x 5 x 7 mm visual box,
+    # welded to the base, tensor 1e-4: the fix was the largest box fitting the base (3.5e-10
+    # and 7.7e-10 on sensors placed otherwise); it is the sensor box's, 6.2e-12
+    text = ('<robot name="mouse"><link name="base"><inertial><mass value="1"/><inertia '
+            'ixx="0.002" ixy="0" ixz="0" iyy="0.002" iyz="0" izz="0.003"/></inertial>'
+            '<collision><geometry><box size="0.13 0.1 0.08"/></geometry></collision></link>'
+            '<link name="sensor"><visual><geometry><box size="0.01 0.005 0.007"/></geometry>'
+            '</visual><inertial><mass value="0.000001"/><inertia ixx="0.0001" ixy="0" '
+            'ixz="0" iyy="0.0001" iyz="0" izz="0.0001"/></inertial></link>'
+            '<joint name="j" type="fixed"><parent link="base"/><child link="sensor"/>'
+            '<origin xyz="0.05 0.03 0.02"/></joint></robot>')
+    (finding,) = [f for f in analyze(parse_urdf_string(text), CheckConfig()).findings
+                  if f.link == 'sensor' and f.suggested_inertia is not None]
+    ixx, _, _, _, _, izz = finding.suggested_inertia
+    assert ixx == pytest.approx(1e-6 / 12 * (0.005 ** 2 + 0.007 ** 2))
+    assert izz == pytest.approx(1e-6 / 12 * (0.01 ** 2 + 0.005 ** 2))
