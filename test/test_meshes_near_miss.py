@@ -132,3 +132,19 @@ def test_mesh_filenames_naming_no_package_are_one_finding(package):
     assert finding.message.startswith('4 mesh filenames name no package (package://part0.stl, '
                                       'package://part1.stl')
     assert finding.suggestion.startswith('name the package that holds the meshes')
+
+
+@pytest.mark.parametrize('form', ['package://pkg/meshes/{}', '{absolute}'])
+def test_a_mesh_kept_in_an_archive_beside_it_names_the_archive(package, form):
+    # Dataspeed's dbw_mkz_description: meshes/mkz_13/body.tar.gz, extracted by its
+    # CMakeLists when built; checked from source, "body.dae does not exist"
+    (package / 'meshes' / 'body.tar.gz').write_bytes(b'\x1f\x8b')
+    uri = form.format('body.dae', absolute=f'file://{package}/meshes/body.dae')
+    text = ('<robot name="r"><link name="base"><collision><geometry>'
+            f'<mesh filename="{uri}"/></geometry></collision></link></robot>')
+    analysis = analyze(parse_urdf_string(text, str(package / 'r.urdf')),
+                       CheckConfig(package_dirs=(('pkg', str(package)),)))
+    (found,) = [f for f in analysis.findings if f.rule == 'mesh-not-found']
+    # (not for an absolute path: what lies beside it elsewhere is not the description's)
+    assert found.suggestion.startswith('an archive beside it, body.tar.gz, probably holds it: '
+                                       'build the package') == form.startswith('package')

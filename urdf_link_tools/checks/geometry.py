@@ -455,6 +455,9 @@ def _mesh(ctx: CheckContext, link: Link, element: GeometryElement,
             suggestion = _placeholder_fix(result.placeholder)
         elif result.rule != 'mesh-not-found':
             suggestion = 'replace the file by a valid STL, OBJ, DAE, glTF or GLB mesh'
+        elif _archive_beside(element, result) is not None:
+            suggestion = (f'an archive beside it, {_archive_beside(element, result)}, '
+                          f'probably holds it: {_EXTRACT}; tried: {tried}')
         elif meant is not None:
             suggestion = f'did you mean {meant}? That file exists; tried: {tried}'
         elif own is not None:
@@ -550,6 +553,33 @@ def _unchecked(element: GeometryElement) -> str:
         if element.group == 'collision' else 'the inertia bound of its body'
     return (f"; until it is read, the rules that need the link's size ({rules}) skip the "
             'link and the links welded to it')
+
+
+#: archives a package may keep its meshes in, extracted when it is built
+_ARCHIVES = ('.tar.gz', '.tgz', '.tar.xz', '.tar.bz2', '.zip')
+_EXTRACT = ('build the package (its CMakeLists may extract such archives: then check the '
+            'install space), or extract them where they lie')
+
+
+def _archive_beside(element: GeometryElement, problem: MeshProblem) -> Optional[str]:
+    """
+    Return the archive beside a missing mesh that probably holds it, named as found.
+
+    Dataspeed's dbw_mkz_description ships meshes/mkz_13/body.tar.gz, which its CMakeLists
+    extracts at build time: checked from source, body.dae "does not exist". Only for a
+    file in the description's own folders and packages (as :func:`_near_miss`).
+    """
+    if problem.rule != 'mesh-not-found' or not problem.tried:
+        return None
+    if element.geometry.filename.strip().startswith(('/', 'file:')):  # type: ignore[union-attr]
+        return None
+    path = problem.tried[0]
+    stem = path[:-len(os.path.splitext(path)[1])] if os.path.splitext(path)[1] else path
+    folder = os.path.dirname(path)
+    for candidate in [stem + ext for ext in _ARCHIVES] + [folder + ext for ext in _ARCHIVES]:
+        if os.path.isfile(candidate):
+            return os.path.basename(candidate)
+    return None
 
 
 def _near_miss(ctx: CheckContext, element: GeometryElement,
@@ -782,9 +812,14 @@ def check_missing_places(ctx: CheckContext) -> Iterator[Finding]:
         elif kind == 'package files':
             message = (f'package {name!r} was found, but {len(files)} of the mesh files named '
                        f'in it do not exist ({listed(files)}): {counted}')
-            suggestion = (f'build or install {name} with its meshes (some packages fetch or '
+            archives = tuple(dict.fromkeys(
+                found for found in (_archive_beside(element, problem)
+                                    for _, element, problem in elements) if found))
+            suggestion = (f'archives beside them, {listed(archives)}, probably hold them: '
+                          f'{_EXTRACT}' if archives else
+                          f'build or install {name} with its meshes (some packages fetch or '
                           'generate them when built, or keep them in another package), or '
-                          f'fix the filenames; tried, for the first: {"; ".join(tried)}')
+                          'fix the filenames') + f'; tried, for the first: {"; ".join(tried)}'
         else:
             message = (f'{len(files)} mesh files named in {name} do not exist '
                        f'({listed(files)}): {counted}')
