@@ -484,3 +484,17 @@ def test_an_element_is_numbered_by_the_line_its_start_tag_begins_on(newline):
             base.inertial.inertia.line) == (4, 6, 7, 9)
     (joint,) = robot.joints
     assert (joint.line, tip.line) == (15, 18)
+
+
+def test_unprefixed_properties_are_one_info_naming_them():
+    # Squirrel's kcl-hand: <property name="M_PI"> and <property name="M_SCALE"> (ROS 1 style)
+    # were two warnings, each saying <property name="...">; nothing used them
+    robot = parse_urdf_string('<robot name="r"><property name="M_PI" value="3.14"/>'
+                              '<property name="M_SCALE" value="0.001"/><link name="a"/>'
+                              '<include filename="arm.xacro"/></robot>')
+    notes = [n for n in robot.notes if n.rule == 'parse-xacro-unprefixed']
+    assert [n.severity for n in notes] == [Severity.WARNING, Severity.INFO]
+    assert notes[0].message.startswith('<include filename="arm.xacro"> is a xacro directive')
+    assert notes[1].message.startswith('2 xacro properties are written without the xacro: '
+                                       'prefix (<property name="M_PI">, <property '
+                                       'name="M_SCALE">)')

@@ -105,6 +105,7 @@ def robot_from_element(root: etree._Element, source: Optional[str] = None,
     kept: Set[str] = set()
     balance = visuals = False
     actuated: Optional[Set[str]] = None
+    unprefixed: List[etree._Element] = []
     for child in root:
         tag = child.tag
         if tag == 'material':
@@ -136,13 +137,7 @@ def robot_from_element(root: etree._Element, source: Optional[str] = None,
             visuals = visuals or any(item.get('discardvisual', '').strip() == 'false'
                                      for item in compilers)
         elif tag in _XACRO_DIRECTIVES and child.get(_XACRO_DIRECTIVES[tag]) is not None:
-            what = _XACRO_DIRECTIVES[tag]
-            ctx.note('parse-xacro-unprefixed', child,
-                     f'<{tag} {what}="..."> is a xacro directive without its xacro: prefix: '
-                     'xacro (2.x, ROS 2) leaves it in the output as it is and URDF readers '
-                     f'ignore it, so {_XACRO_LOST[tag]}',
-                     f'write <xacro:{tag} {what}="..."> and declare '
-                     'xmlns:xacro="http://www.ros.org/wiki/xacro" on <robot>')
+            unprefixed.append(child)
         elif isinstance(tag, str) and tag in macros and tag not in _URDF_TOP_LEVEL:
             ctx.note('parse-xacro-unprefixed', child,
                      f"<{tag}> calls the macro '{tag}' without the xacro: prefix: xacro (2.x, "
@@ -156,6 +151,7 @@ def robot_from_element(root: etree._Element, source: Optional[str] = None,
                 name.strip() for item in child.iter('joint')
                 for name in (item.get('name'),) if isinstance(name, str) and name.strip()
                 and (tag == 'transmission' or item.find('command_interface') is not None)}
+    _unprefixed_directives(ctx, unprefixed)
     top_level = tuple(ctx.materials.values())
     ctx.link_names = frozenset(child.get('name') for tag, child in parts if tag == 'link')
     for tag, child in parts:
@@ -252,6 +248,55 @@ def _unexpanded_template(ctx: Context, root: etree._Element, source: Optional[st
         values=(TEMPLATE_VALUE, ('count', str(len(values)))))
     dropped = {id(note) for note in values}
     ctx.notes[:] = [error] + [note for note in ctx.notes if id(note) not in dropped]
+
+
+def _unprefixed_directives(ctx: Context, elements: List[etree._Element]) -> None:
+    """
+    Note xacro directives written without their xacro: prefix, each by its name.
+
+    Each include, macro, argument or block is a warning where it is written (each loses its
+    own part); properties are one info for them all (Squirrel's kcl-hand: <property
+    name="M_PI"> and <property name="M_SCALE">, two warnings saying <property name="...">):
+    nothing uses them, or xacro would have stopped (or the values would hold ${...}).
+    """
+    properties = [element for element in elements if element.tag == 'property']
+    for element in elements:
+        if element.tag == 'property' and len(properties) > 1:
+            continue
+        what = _XACRO_DIRECTIVES[element.tag]
+        harmless = element.tag == 'property'
+        ctx.note('parse-xacro-unprefixed', element,
+                 f'{_written(element)} is a xacro directive without its xacro: prefix: xacro '
+                 '(2.x, ROS 2) leaves it in the output as it is and URDF readers ignore it, so '
+                 f'{_XACRO_LOST[element.tag]}'
+                 + ('; nothing uses it (a use would have stopped xacro, or left ${...} in '
+                    'the values)' if harmless else ''),
+                 f'write <xacro:{element.tag} {what}="..."> and declare '
+                 'xmlns:xacro="http://www.ros.org/wiki/xacro" on <robot>'
+                 + (', or remove it' if harmless else ''),
+                 Severity.INFO if harmless else Severity.WARNING)
+    if len(properties) > 1:
+        said = [_written(element) for element in properties]
+        ctx.note('parse-xacro-unprefixed', properties[0],
+                 f'{len(properties)} xacro properties are written without the xacro: prefix '
+                 f'({listed_text(said)}): xacro (2.x, ROS 2) leaves them in the output as they '
+                 'are and URDF readers ignore them, so none is defined; nothing uses them (a '
+                 'use would have stopped xacro, or left ${...} in the values)',
+                 'write <xacro:property name="..."> (each of them) and declare '
+                 'xmlns:xacro="http://www.ros.org/wiki/xacro" on <robot>, or remove them',
+                 Severity.INFO)
+
+
+def _written(element: etree._Element) -> str:
+    """Return a directive as written: <property name="M_PI">, its value bounded."""
+    what = _XACRO_DIRECTIVES[element.tag]
+    return f'<{element.tag} {what}="{quote(str(element.get(what)))}">'
+
+
+def listed_text(items: List[str], most: int = 6) -> str:
+    """Return items joined with commas, the rest counted past ``most``."""
+    shown = ', '.join(items[:most])
+    return shown + (f' and {len(items) - most} more' if len(items) > most else '')
 
 
 def _stray_expressions(ctx: Context, values: List[Finding]) -> None:
