@@ -498,3 +498,16 @@ def test_unprefixed_properties_are_one_info_naming_them():
     assert notes[1].message.startswith('2 xacro properties are written without the xacro: '
                                        'prefix (<property name="M_PI">, <property '
                                        'name="M_SCALE">)')
+
+
+def test_a_value_written_as_a_child_element_is_said_so_once():
+    # Braccio's camera: <box><size>0.073 0.276 0.072</size></box> on its visual and its
+    # collision (SDF's way): two errors saying "the size attribute is required"
+    box = '<geometry><box><size>0.073 0.276 0.072</size></box></geometry>'
+    robot = parse_urdf_string(f'<robot name="r"><link name="camera"><visual>{box}</visual>'
+                              f'<collision>{box}</collision></link></robot>')
+    (note,) = [n for n in robot.notes if n.rule == 'parse-missing-value']
+    assert note.message.startswith("2 values are written as child elements (SDF's way), "
+                                   'which URDF does not read (on camera; the first:')
+    assert '<size>0.073 0.276 0.072</size>' in note.message
+    assert note.suggestion.startswith('write them as attributes: size="0.073 0.276 0.072"')

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import gc
 import os
+import re
 from typing import AbstractSet, Dict, List, Optional, Sequence, Set, Tuple, Union
 
 from lxml import etree
@@ -33,7 +34,7 @@ from lxml import etree
 from urdf_link_tools.errors import UrdfStructureError
 from urdf_link_tools.findings import Finding, Severity, TEMPLATE_VALUE
 from urdf_link_tools.model import Joint, Link, Robot
-from urdf_link_tools.parser.context import Context, quote, REFUSED
+from urdf_link_tools.parser.context import CHILD_VALUE, Context, quote, REFUSED
 from urdf_link_tools.parser.joints import joint_of
 from urdf_link_tools.parser.links import link_of, material_of, resolve_late_references
 from urdf_link_tools.parser.xml import load_xml, parse_xml
@@ -178,6 +179,7 @@ def robot_from_element(root: etree._Element, source: Optional[str] = None,
                                and child.tag not in _URDF_TOP_LEVEL}))[:5]
     else:
         _unexpanded_template(ctx, root, source)
+    _child_values(ctx)
     return Robot(name=name, links=tuple(links), joints=tuple(joints),
                  materials=top_level, line=root.sourceline, source=source,
                  notes=tuple(ctx.notes), gazebo_self_collide=self_collide,
@@ -297,6 +299,38 @@ def listed_text(items: List[str], most: int = 6) -> str:
     """Return items joined with commas, the rest counted past ``most``."""
     shown = ', '.join(items[:most])
     return shown + (f' and {len(items) - most} more' if len(items) > most else '')
+
+
+def _child_values(ctx: Context) -> None:
+    """
+    Say values written as child elements once, with the attributes to write instead.
+
+    Braccio's camera: <box><size>0.073 0.276 0.072</size></box> on its visual and its
+    collision (SDF's way) were two errors saying "fix this element".
+    """
+    found = [note for note in ctx.notes if note.rule == CHILD_VALUE
+             and 'written as a child element' in note.message]
+    if not found:
+        return
+    written = re.findall(r'\((<(\w+)>([^<]{0,200})</\2>), SDF', ' '.join(
+        note.message for note in found))
+    fixes = tuple(dict.fromkeys(f'{name}="{value}"' for _, name, value in written))
+    first = found[0]
+    head, _, rest = first.message.partition('; ')
+    links = tuple(dict.fromkeys(note.link or 'the robot' for note in found))
+    places = 'on ' + ', '.join(links)
+    message = head + '; ' + rest if len(found) == 1 else (
+        f"{len(found)} values are written as child elements (SDF's way), which URDF does not "
+        f'read ({places}; the first: {head}); {rest}')
+    merged = Finding(
+        rule=first.rule, severity=first.severity, message=message, link=first.link,
+        element=first.element if len(found) == 1 else None, line=first.line,
+        suggestion=f'write them as attributes: {", ".join(fixes)} (e.g. <box size="..."/>)'
+        if fixes else first.suggestion,
+        values=first.values, links=tuple(dict.fromkeys(
+            note.link for note in found if note.link)) if len(found) > 1 else ())
+    dropped = {id(note) for note in found}
+    ctx.notes[:] = [merged] + [note for note in ctx.notes if id(note) not in dropped]
 
 
 def _stray_expressions(ctx: Context, values: List[Finding]) -> None:

@@ -186,6 +186,10 @@ def read_numbers(ctx: Context, text: str) -> Optional[Tuple[float, ...]]:
     return values
 
 
+#: the rule of a value written as a child element instead of an attribute
+CHILD_VALUE = 'parse-missing-value'
+
+
 def vector(ctx: Context, element: etree._Element, attr: str, count: int,
            default: Optional[Tuple[float, ...]], refuses: bool = True) -> Tuple[float, ...]:
     """
@@ -199,6 +203,14 @@ def vector(ctx: Context, element: etree._Element, attr: str, count: int,
     if text is None:
         if default is None:
             slips = [name for name in element.keys() if near_miss(name, (attr,))]
+            child = element.find(attr)
+            if child is not None and (child.text or '').strip():
+                # Braccio's <box><size>0.073 0.276 0.072</size></box> (SDF's way)
+                written = quote(child.text.strip())
+                raise ctx.error(element, None, f'the {attr} attribute is required: it is '
+                                f'written as a child element (<{attr}>{written}</{attr}>, '
+                                "SDF's way), which URDF does not read",
+                                rule=CHILD_VALUE)
             raise ctx.error(element, None, f'the {attr} attribute is required '
                             f'({count} number{"s" if count > 1 else ""})'
                             + (f' (it has {slips[0]}="{quote(element.get(slips[0]))}": did '
