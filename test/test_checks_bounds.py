@@ -1500,3 +1500,25 @@ def test_a_light_part_drawn_with_primitives_gets_its_own_shapes_tensor():
     ixx, _, _, _, _, izz = finding.suggested_inertia
     assert ixx == pytest.approx(1e-6 / 12 * (0.005 ** 2 + 0.007 ** 2))
     assert izz == pytest.approx(1e-6 / 12 * (0.01 ** 2 + 0.005 ** 2))
+
+
+def test_the_placeholder_mass_names_a_link_whose_tensor_is_refused_and_says_no_density():
+    # Barrett WAM: 1e-4 kg on 7 links; wrist_yaw's tensor is not positive definite (a product
+    # pasted from a moment), so it was left out of the placeholder's finding and said again
+    # as "0.0001 kg ... 0.54 kg/m^3"
+    broken = ('<inertial><mass value="1e-05"/><inertia ixx="1e-4" ixy="0" ixz="2e-4" '
+              'iyy="1e-4" iyz="0" izz="1e-4"/></inertial>' + box('0.1 0.1 0.1'))
+    text = _arm([(1e-5, 2e-4), (1e-5, 1e-4), (1e-5, 5e-5), (1, 0.002)])
+    text = text.replace('</robot>', '') + broken_link(broken) + '</robot>'
+    every = analyze(parse_urdf_string(text), NO_MESHES).findings
+    (grouped,) = [f for f in every if 'links declare the same mass' in f.message]
+    assert grouped.message.endswith('; extra declares it too')
+    assert not [f for f in every if f.rule == 'density-implausible']
+    assert [f.rule for f in every if f.link == 'extra'] == ['inertia-not-positive-definite']
+
+
+def broken_link(inside):
+    """Return a link 'extra' hung from the chain's root by a revolute joint."""
+    return (f'<link name="extra">{inside}</link><joint name="je" type="revolute"><parent '
+            'link="l0"/><child link="extra"/><origin xyz="2 0 0"/><axis xyz="0 0 1"/>'
+            '<limit lower="-1" upper="1" effort="1" velocity="1"/></joint>')

@@ -36,6 +36,7 @@ from urdf_link_tools.checks.bounds import (body_extent, CLEAR_EXCESS, COM_MIN_TO
                                            com_tolerance, excess, excess_at_slip, FUSED_AWAY,
                                            fused_change, known_body_extent,
                                            placeholder_carriers, placeholder_mass_links,
+                                           placeholder_mass_values,
                                            welded_to_world)
 from urdf_link_tools.checks.density import density_judged, density_verdict, group_bounds, \
     negligible_in_its_body, volume_range
@@ -295,6 +296,8 @@ def check_density(ctx: CheckContext, link: Link) -> Iterator[Finding]:
     verdict = density_verdict(ctx, link)
     if verdict is None:
         return
+    if verdict.density < low and link.mass in placeholder_mass_values(ctx):
+        return  # the placeholder mass of several links, said once (bounds._mass_finding)
     # Equal as printed is one density: 'between 30.58 and 30.58' says nothing.
     between = (f'{fmt(verdict.density)} kg/m^3' if fmt(verdict.least) == fmt(verdict.most)
                else f'between {fmt(verdict.least)} and {fmt(verdict.most)} kg/m^3')
