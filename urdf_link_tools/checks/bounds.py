@@ -1359,6 +1359,24 @@ def _finding(ctx: CheckContext, link: Link, found: Excess, suggesting: bool = Tr
         from urdf_link_tools.checks.plausibility import origin_note  # (it imports this module)
         text += origin_note(ctx, link)
         text += _stability_note(ctx, link, found)
+    light = light_placeholder(ctx, link) if suggesting else None
+    if light is not None:
+        # One fault said once: the density rule said "1e-05 kg ... 0.0025 kg/m^3" beside it
+        # (Barrett WAM's racquet, Robotino's command bridge, Braccio's gripper).
+        density, own_tensor = light
+        needed = link.mass * found.moment / found.bound
+        effect += (f'; its mass is also far too light for its geometry ({fmt(density)} '
+                   'kg/m^3): a placeholder mass' + (
+                       f', not the tensor (which fits a body of {fmt(needed, 3)} kg or more)'
+                       if own_tensor else ' beside a placeholder tensor'))
+        if own_tensor:
+            tensor, text = None, (f"write the link's real mass (the CAD model's, with which "
+                                  f'its tensor was computed; at least {fmt(needed, 3)} kg). '
+                                  'Shrinking the tensor to the placeholder mass would lose it '
+                                  '(--fix-inertia leaves it)')
+        else:
+            text = ("give the link its part's real mass and tensor (CAD, or the "
+                    "manufacturer's data); for the mass it declares, " + text)
     return ctx.finding(
         rule, severity,
         f"the moment about the link's {axis} axis is {fmt(found.moment)} kg m^2 (a radius "
@@ -1369,6 +1387,26 @@ def _finding(ctx: CheckContext, link: Link, found: Excess, suggesting: bool = Tr
                 ('radius_of_gyration', gyration))
         + ((('over', over),) if not found.of_robot else ()),
         suggested_inertia=inertia_values(tensor) if tensor is not None else None)
+
+
+def light_placeholder(ctx: CheckContext, link: Link) -> Optional[Tuple[float, bool]]:
+    """
+    Return (density, own tensor?) when a link's mass is a placeholder far too light.
+
+    Its tensor is :data:`PLACEHOLDER_MASS_FACTOR` times over its bound and its mass below
+    ``density_min`` in its geometry: one fault, the mass (said by check_bounds; the density
+    rule leaves it). ``own tensor`` is False for equal moments, a placeholder tensor too.
+    """
+    found = excess(ctx, link)
+    if found is None or found.of_robot or not found.bound > 0.0 or \
+            found.moment < PLACEHOLDER_MASS_FACTOR * found.bound:
+        return None
+    from urdf_link_tools.checks.density import density_verdict  # (it imports suggest)
+    verdict = density_verdict(ctx, link)
+    if verdict is None or not verdict.density < ctx.config.density_min:
+        return None
+    values = link.inertial.inertia.as_tuple()
+    return verdict.density, not values[0] == values[3] == values[5]
 
 
 #: an end link under this size (m) whose tensor is this many times its bound may have been

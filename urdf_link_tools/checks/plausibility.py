@@ -35,8 +35,8 @@ from urdf_link_tools.checks.base import (CheckContext, fmt, fmt_inertia, fmt_ran
 from urdf_link_tools.checks.bounds import (body_extent, CLEAR_EXCESS, COM_MIN_TOLERANCE,
                                            com_tolerance, excess, excess_at_slip, FUSED_AWAY,
                                            fused_change, known_body_extent,
-                                           placeholder_carriers, placeholder_mass_links,
-                                           placeholder_mass_values,
+                                           light_placeholder, placeholder_carriers,
+                                           placeholder_mass_links, placeholder_mass_values,
                                            welded_to_world)
 from urdf_link_tools.checks.density import density_judged, density_verdict, group_bounds, \
     negligible_in_its_body, volume_range
@@ -298,6 +298,8 @@ def check_density(ctx: CheckContext, link: Link) -> Iterator[Finding]:
         return
     if verdict.density < low and link.mass in placeholder_mass_values(ctx):
         return  # the placeholder mass of several links, said once (bounds._mass_finding)
+    if light_placeholder(ctx, link) is not None and link.name not in about_link_origin(ctx):
+        return  # said with the tensor over its bound (bounds._finding)
     # Equal as printed is one density: 'between 30.58 and 30.58' says nothing.
     between = (f'{fmt(verdict.density)} kg/m^3' if fmt(verdict.least) == fmt(verdict.most)
                else f'between {fmt(verdict.least)} and {fmt(verdict.most)} kg/m^3')
