@@ -170,3 +170,24 @@ def test_an_appledouble_file_is_named_as_what_it_is():
     with pytest.raises(UrdfSyntaxError) as refused:
         parse_urdf_string(data)
     assert 'AppleDouble file' in str(refused.value) and refused.value.line == 1
+
+
+@pytest.mark.parametrize('document', [
+    '<robot name="r"><!-- ' + 'a' * 2_000_000 + ' --><link name="a"/></robot>',
+    '<robot name="r"><link name="a"><inertial><mass value="' + '1' * 2_000_000 + '"/>'
+    '<inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/></inertial></link></robot>',
+    '<robot name="r"><link name="a" ' + 'b' * 2_000_000 + '="1"/></robot>',
+], ids=['comment', 'number', 'attribute name'])  # (not the documents: PYTEST_CURRENT_TEST)
+def test_one_long_word_anywhere_is_read_in_linear_time(tmp_path, document):
+    # Red-team review 7: the long-name guard's search was tried from every position of a run
+    # of name characters: a 40 KB comment took 13 s, a 900 KB number hours. (Quadratic,
+    # these 2 MB would take days: the limit below is a hang guard, not a speed target.)
+    path = tmp_path / 'long.urdf'
+    path.write_text(document)
+    done = subprocess.run([sys.executable, '-c',
+                           'import sys\nfrom urdf_link_tools.parser import parse_urdf_string\n'
+                           'from urdf_link_tools.errors import UrdfError\n'
+                           'try:\n    parse_urdf_string(open(sys.argv[1], "rb").read())\n'
+                           'except UrdfError as exc:\n    print(exc)\n', str(path)],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
