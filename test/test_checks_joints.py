@@ -368,3 +368,31 @@ def test_mimics_naming_joints_that_do_not_exist_name_the_joint_meant_once_for_ma
         (unknown,) = [f for f in joint_findings(hand(1, name))
                       if f.rule == 'joint-mimic-unknown']
         assert 'did you mean' not in unknown.message, name
+
+
+def test_did_you_mean_for_a_mimic_is_bounded():
+    # Red-team review 7: 180 joints and 180 mimics, each name a 1,300-character shuffle of
+    # one set of letters, made difflib compare every pair at length squared (993 KB: 235 s).
+    # Long names get no suggestion; the check stays a fraction of a second.
+    import random
+    from urdf_link_tools.checks.names import NameSuggester
+    shuffle = random.Random(1)
+    letters = [chr(code) for code in range(0x100, 0x164) for _ in range(13)]
+
+    def name():
+        shuffle.shuffle(letters)
+        return 'j' + ''.join(letters)
+
+    joints = [name() for _ in range(40)]
+    parts = ['<link name="b"/>'] + [f'<link name="l{i}"/>' for i in range(80)]
+    parts += [f'<joint name="{joint}" type="revolute"><parent link="b"/><child link="l{i}"/>'
+              '<limit effort="1" velocity="1" lower="-1" upper="1"/></joint>'
+              for i, joint in enumerate(joints)]
+    parts += [f'<joint name="m{i}" type="revolute"><parent link="b"/><child link="l{40 + i}"/>'
+              '<limit effort="1" velocity="1" lower="-1" upper="1"/>'
+              f'<mimic joint="{name()}"/></joint>' for i in range(40)]
+    found = [f for f in analyze(parse_urdf_string('<robot name="r">' + ''.join(parts)
+                                                  + '</robot>'), CheckConfig()).findings
+             if f.rule == 'joint-mimic-unknown']
+    assert found and 'did you mean' not in found[0].message
+    assert NameSuggester(joints).suggest(joints[0][:-1] + 'x') == ''  # (too long to compare)

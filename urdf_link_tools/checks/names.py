@@ -27,13 +27,17 @@ class NameSuggester:
     joints naming missing links took 48 s). Each query here looks only at the names that
     share its first character and have a similar length, nearest lengths first, at most
     ``CANDIDATES`` of them, and a suggester answers at most ``QUERIES`` distinct names
-    (later ones get no suggestion). Typos keep the first character and length in most cases.
+    (later ones get no suggestion), each at most ``LONGEST`` characters long. Typos keep the
+    first character and length in most cases.
 
     :param names: the known names
     """
 
     CANDIDATES = 200
     QUERIES = 100
+    #: longer names get no suggestion: comparing two is quadratic in their length (180
+    #: mimics naming 4 KB shuffles of one joint name's letters: 98 s; red-team review 7)
+    LONGEST = 128
 
     def __init__(self, names: Iterable[str]) -> None:
         self._buckets: Dict[Tuple[str, int], List[str]] = {}
@@ -56,7 +60,7 @@ class NameSuggester:
 
         if name in self._answers:
             return self._answers[name]
-        if len(self._answers) >= self.QUERIES:
+        if len(self._answers) >= self.QUERIES or len(name) > self.LONGEST:
             return []
         candidates: List[str] = []
         first = name[:1].lower()
