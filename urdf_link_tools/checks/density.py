@@ -23,6 +23,7 @@ millimetres), so that they do not compare a tensor with it or suggest its tensor
 
 from __future__ import annotations
 
+import bisect
 import math
 from typing import List, Optional, Sequence, Set, Tuple
 
@@ -268,15 +269,35 @@ def _twin(ctx: CheckContext, link: Link) -> Optional[Link]:
     def near(first: float, second: float) -> bool:
         return abs(first - second) <= TWIN_TOLERANCE * max(abs(first), abs(second))
 
-    for other in ctx.robot.links:
-        if other is link or other.inertial is None or ctx.robot.link(other.name) is not other \
-                or not (math.isfinite(other.mass) and other.mass > 0.0) or \
-                other.mass == link.mass or len(other.collisions) != len(link.collisions):
-            continue
-        theirs = volume_range(ctx, other)
-        if theirs is not None and near(mine[0], theirs[0]) and near(mine[1], theirs[1]):
-            return other
-    return None
+    # The links by their smallest volume, once: each link looks only at those near its own
+    # (every link against every link was quadratic: a 3,600-link chain, 8 s of 21).
+    index = _by_volume(ctx)
+    volumes = [entry[0] for entry in index]
+    low = bisect.bisect_left(volumes, mine[0] - TWIN_TOLERANCE * abs(mine[0]) * 1.02)
+    high = bisect.bisect_right(volumes, mine[0] + TWIN_TOLERANCE * abs(mine[0]) * 1.02)
+    found = [(order, other) for _, order, other, theirs in index[low:high]
+             if other is not link and other.mass != link.mass
+             and len(other.collisions) == len(link.collisions)
+             and near(mine[0], theirs[0]) and near(mine[1], theirs[1])]
+    return min(found, key=lambda item: item[0])[1] if found else None
+
+
+def _by_volume(ctx: CheckContext) -> List[Tuple[float, int, Link, Tuple[float, float]]]:
+    """Return the links with a mass and a volume range, by their smallest volume (once)."""
+    key = ('links by volume', None)
+    if key not in ctx.memo:
+        entries = []
+        for order, other in enumerate(ctx.robot.links):
+            if other.inertial is None or ctx.robot.link(other.name) is not other or \
+                    not (math.isfinite(other.mass) and other.mass > 0.0) or \
+                    not other.collisions:
+                continue
+            theirs = volume_range(ctx, other)
+            if theirs is not None and math.isfinite(theirs[0]):
+                entries.append((theirs[0], order, other, theirs))
+        entries.sort(key=lambda entry: (entry[0], entry[1]))
+        ctx.memo[key] = entries
+    return ctx.memo[key]  # type: ignore[return-value]
 
 
 def _offset_too(ctx: CheckContext, link: Link) -> str:
