@@ -23,6 +23,8 @@ child process under ``prlimit``; its peak resident memory (with every child) sta
 
 import base64
 import json
+import subprocess
+import sys
 
 import pytest
 from trust_harness import run_measured
@@ -135,3 +137,24 @@ def test_nodes_holding_each_other_in_a_loop_are_refused():
     header['nodes'][1]['children'] = [0]
     reason = budget_problem(json.dumps(header).encode(), 'gltf', 2 * MB, 4_000_000)
     assert reason == 'its nodes hold each other in a loop'
+
+
+@pytest.mark.parametrize('uri', ['a%00b.bin', 'a\x00b.bin'])
+def test_a_buffer_name_holding_a_nul_is_one_line_not_a_traceback(tmp_path, uri):
+    # Red-team review 7: os.path.realpath raised on it, a 34-line traceback on standard error
+    from urdf_link_tools.read_policy import read_refusal
+    header = {'asset': {'version': '2.0'}, 'buffers': [{'byteLength': 36, 'uri': uri}],
+              'bufferViews': [{'buffer': 0, 'byteLength': 36}],
+              'accessors': [{'bufferView': 0, 'componentType': 5126, 'count': 3,
+                             'type': 'VEC3'}],
+              'meshes': [{'primitives': [{'attributes': {'POSITION': 0}}]}],
+              'nodes': [{'mesh': 0}], 'scenes': [{'nodes': [0]}]}
+    robot = _robot(tmp_path, header)
+    done = subprocess.run([sys.executable, '-c', 'import sys\n'
+                           'from urdf_link_tools.console import run\n'
+                           'sys.argv = ["urdf-link-tools", "check", sys.argv[1]]\nrun()\n',
+                           str(robot)], capture_output=True, text=True, timeout=300)
+    assert 'Traceback' not in done.stderr, done.stderr[-2000:]
+    assert 'is not a file name (it holds a NUL)' in done.stdout, done.stdout
+    assert read_refusal('/tmp/a\x00b', None).endswith('holds a NUL character: no file has '
+                                                      'such a name')

@@ -181,6 +181,10 @@ def read_refusal(path: str, roots: Optional[Sequence[str]]) -> Optional[str]:
     :param roots: real paths of the directories it may read under; None for anywhere
     :return: None when it may be read, else why not (naming the path as given)
     """
+    if '\0' in path:
+        # (os.path.realpath raises on it: a glTF buffer named "a%00b.bin" printed a
+        # traceback; red-team review 7)
+        return f'{path!r} holds a NUL character: no file has such a name'
     real = os.path.realpath(path)
     if in_git_folder(real):
         return (f'{path} is inside a .git directory, which a description may never read '

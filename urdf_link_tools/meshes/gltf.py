@@ -295,6 +295,8 @@ class FolderResolver:
         if uri not in self.allowed:
             raise BufferRefused(f'{uri!r} is not one of its buffers')
         name = unquote(uri)
+        if '\0' in name:
+            raise BufferRefused(f'its buffer {uri!r} is not a file name (it holds a NUL)')
         if '://' in name or name.startswith(('/', '\\')) or ':' in name.split('/')[0] or \
                 any(part == '..' for part in name.replace('\\', '/').split('/')):
             raise BufferRefused(f'its buffer {uri!r} is not a file next to it (only files '
