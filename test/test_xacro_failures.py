@@ -491,6 +491,12 @@ def test_an_optenv_default_taken_though_the_variable_is_set_is_said(tmp_path):
     result = info(top, env={name: value for name, value in os.environ.items()
                             if name != 'ULT_TEST_SUFFIX'})
     assert '\na_plain ' in result.stdout and 'optenv' not in result.stderr, result.stderr
+    # A credential's name is never confirmed (red-team review 7: $(optenv GITHUB_TOKEN d)
+    # told a pull request the runner holds the token)
+    secret = write(tmp_path / 'probe.urdf.xacro', f'<robot {XACRO_NS} name="r">',
+                   '  <link name="a_$(optenv GITHUB_TOKEN none)"/>', '</robot>')
+    result = info(secret, env=dict(os.environ, GITHUB_TOKEN='x'))
+    assert '\na_none ' in result.stdout and 'GITHUB_TOKEN' not in result.stderr, result.stderr
 
 
 def test_a_yaml_syntax_error_names_the_yaml_file_and_line(tmp_path):

@@ -258,8 +258,11 @@ class PackageResolver:
                                   'or use file:// for a file elsewhere')
         candidates = self.package_candidates(name)
         if not candidates:
-            where = (f'AMENT_PREFIX_PATH={os.pathsep.join(self.ament_prefix_path)}'
-                     if self.use_ament_index and self.ament_prefix_path else
+            prefixes = self.ament_prefix_path
+            # (at most 3 named: every finding quoted a CI runner's whole path; review 7)
+            where = (f'AMENT_PREFIX_PATH={os.pathsep.join(prefixes[:3])}'
+                     + (f' and {len(prefixes) - 3} more' if len(prefixes) > 3 else '')
+                     if self.use_ament_index and prefixes else
                      'no AMENT_PREFIX_PATH' if self.use_ament_index else 'ament index off')
             return MeshResolution(
                 uri, None, (f'package {name!r}: not given with --package-dir (package_dirs) '

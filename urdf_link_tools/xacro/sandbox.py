@@ -42,6 +42,7 @@ from __future__ import annotations
 from dataclasses import field
 import json
 import os
+import re
 import shlex
 import signal
 import subprocess
@@ -131,6 +132,12 @@ class XacroError(UrdfInputError):
         super().__init__(message)
 
 
+#: variable names a description must not learn are set (red-team review 7: $(optenv
+#: GITHUB_TOKEN d) told a pull request that the runner holds the token): never said
+_SECRET_NAME = re.compile(r'(?i)token|secret|pass|key|credential|auth|cookie|session|'
+                          r'^(aws|gh|github|gitlab|azure|gcp|google|npm|pypi|docker)_')
+
+
 def _hidden_variables(result: Mapping[str, object], options: XacroOptions) -> str:
     """
     Say which $(optenv NAME default) took its default though NAME is set here.
@@ -139,7 +146,8 @@ def _hidden_variables(result: Mapping[str, object], options: XacroOptions) -> st
     its launch builds (Doosan's MOBILE_USER_RAIL_ENABLED), and nothing said so.
     """
     names = [name for name in result.get('optenv_defaults') or ()  # type: ignore[attr-defined]
-             if isinstance(name, str) and name in os.environ and name not in options.allow_env]
+             if isinstance(name, str) and name in os.environ and name not in options.allow_env
+             and not _SECRET_NAME.search(name)]
     if not names:
         return ''
     shown = ', '.join(names[:5])
