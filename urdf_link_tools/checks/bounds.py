@@ -1363,20 +1363,15 @@ def _finding(ctx: CheckContext, link: Link, found: Excess, suggesting: bool = Tr
     if light is not None:
         # One fault said once: the density rule said "1e-05 kg ... 0.0025 kg/m^3" beside it
         # (Barrett WAM's racquet, Robotino's command bridge, Braccio's gripper).
-        density, own_tensor = light
+        density = light[0]
         needed = link.mass * found.moment / found.bound
         effect += (f'; its mass is also far too light for its geometry ({fmt(density)} '
-                   'kg/m^3): a placeholder mass' + (
-                       f', not the tensor (which fits a body of {fmt(needed, 3)} kg or more)'
-                       if own_tensor else ' beside a placeholder tensor'))
-        if own_tensor:
-            tensor, text = None, (f"write the link's real mass (the CAD model's, with which "
-                                  f'its tensor was computed; at least {fmt(needed, 3)} kg). '
-                                  'Shrinking the tensor to the placeholder mass would lose it '
-                                  '(--fix-inertia leaves it)')
-        else:
-            text = ("give the link its part's real mass and tensor (CAD, or the "
-                    "manufacturer's data); for the mass it declares, " + text)
+                   'kg/m^3): a placeholder mass, not the tensor (which fits a body of '
+                   f'{fmt(needed, 3)} kg or more)')
+        tensor, text = None, (f"write the link's real mass (the CAD model's, with which its "
+                              f'tensor was computed; at least {fmt(needed, 3)} kg). Shrinking '
+                              'the tensor to the placeholder mass would lose it (--fix-inertia '
+                              'leaves it)')
     return ctx.finding(
         rule, severity,
         f"the moment about the link's {axis} axis is {fmt(found.moment)} kg m^2 (a radius "
@@ -1395,7 +1390,8 @@ def light_placeholder(ctx: CheckContext, link: Link) -> Optional[Tuple[float, bo
 
     Its tensor is :data:`PLACEHOLDER_MASS_FACTOR` times over its bound and its mass below
     ``density_min`` in its geometry: one fault, the mass (said by check_bounds; the density
-    rule leaves it). ``own tensor`` is False for equal moments, a placeholder tensor too.
+    rule leaves it). Not for equal moments, a placeholder tensor too (``own tensor`` is then
+    always True).
     """
     found = excess(ctx, link)
     if found is None or found.of_robot or not found.bound > 0.0 or \
@@ -1406,7 +1402,11 @@ def light_placeholder(ctx: CheckContext, link: Link) -> Optional[Tuple[float, bo
     if verdict is None or not verdict.density < ctx.config.density_min:
         return None
     values = link.inertial.inertia.as_tuple()
-    return verdict.density, not values[0] == values[3] == values[5]
+    if values[0] == values[3] == values[5]:
+        # Equal moments are a placeholder tensor too (the URDF specification's my_link: 1 kg,
+        # I = 100): two placeholders, each said by its rule
+        return None
+    return verdict.density, True
 
 
 #: an end link under this size (m) whose tensor is this many times its bound may have been
