@@ -533,7 +533,6 @@ def mechanism_groups(ctx: CheckContext, overlaps: Sequence['Overlap'],
     """
     if len(overlaps) < MECHANISM_MIN_PAIRS:
         return [], list(overlaps)
-    parent = {joint.child: joint.parent for joint in ctx.robot.joints}
     joined: Dict[str, str] = {}
 
     def top(name: str) -> str:
@@ -549,13 +548,12 @@ def mechanism_groups(ctx: CheckContext, overlaps: Sequence['Overlap'],
     parts: Dict[str, List['Overlap']] = {}
     for item in overlaps:
         parts.setdefault(top(item.link1), []).append(item)
-    below = _subtree_sizes(ctx, parent)
+    below = _subtree_sizes(ctx)
     found: List[Tuple[str, List['Overlap']]] = []
     for group in parts.values():
         if len(group) < MECHANISM_MIN_PAIRS:
             continue
-        head = _common_ancestor(ctx, parent,
-                                {n for item in group for n in (item.link1, item.link2)})
+        head = _common_ancestor(ctx, {n for item in group for n in (item.link1, item.link2)})
         if head is not None and below.get(head, 0) <= \
                 MECHANISM_MAX_SHARE * len(ctx.robot.links):
             found.append((head, group))
@@ -616,13 +614,12 @@ def _tree_spans(ctx: CheckContext) -> Dict[str, Tuple[int, int]]:
     return spans
 
 
-def _subtree_sizes(ctx: CheckContext, parent: Mapping[str, str]) -> Dict[str, int]:
+def _subtree_sizes(ctx: CheckContext) -> Dict[str, int]:
     """Return how many links each link holds, itself and all below it."""
     return {name: last - first + 1 for name, (first, last) in _tree_spans(ctx).items()}
 
 
-def _common_ancestor(ctx: CheckContext, parent: Mapping[str, str],
-                     names: Set[str]) -> Optional[str]:
+def _common_ancestor(ctx: CheckContext, names: Set[str]) -> Optional[str]:
     """Return the lowest link every one of names hangs below (or is), None if none."""
     spans = _tree_spans(ctx)
     if not names or any(name not in spans for name in names):
@@ -635,7 +632,7 @@ def _common_ancestor(ctx: CheckContext, parent: Mapping[str, str],
         seen.add(name)
         if spans[name][0] <= first and spans[name][1] >= last:
             return name
-        name = parent.get(name)
+        name = _tree(ctx).get(name, (None, 0))[0]
     return None
 
 
@@ -1516,16 +1513,15 @@ def _branches(ctx: CheckContext, first: str, second: str) -> Optional[Tuple[str,
     if first in tree and second in tree:
         # Walked up from both to where they meet: linear in their distance, not the depth
         # (a 3,600-link chain's 18,000 pairs: 133 s; red-team review 7).
-        depth = tree
         a, b, below_a, below_b = first, second, None, None
-        while depth[a][1] > depth[b][1]:
-            a, below_a = depth[a][0], a  # type: ignore[assignment]
-        while depth[b][1] > depth[a][1]:
-            b, below_b = depth[b][0], b  # type: ignore[assignment]
+        while tree[a][1] > tree[b][1]:
+            a, below_a = tree[a][0], a  # type: ignore[assignment]
+        while tree[b][1] > tree[a][1]:
+            b, below_b = tree[b][0], b  # type: ignore[assignment]
         while a != b:
-            if depth[a][0] is None or depth[b][0] is None:
+            if tree[a][0] is None or tree[b][0] is None:
                 return None  # separate trees
-            a, below_a, b, below_b = depth[a][0], a, depth[b][0], b  # type: ignore
+            a, below_a, b, below_b = tree[a][0], a, tree[b][0], b  # type: ignore
         return (below_a, below_b) if below_a is not None and below_b is not None else None
     above_first, above_second = _ancestry(ctx.robot, first)[1], _ancestry(ctx.robot, second)[1]
     common = next((name for name in above_first if name in above_second), None)

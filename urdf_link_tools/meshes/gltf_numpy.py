@@ -36,13 +36,11 @@ from typing import Dict, List, NamedTuple, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
-from urdf_link_tools.meshes.gltf import BufferRefused, FolderResolver
+from urdf_link_tools.meshes.gltf import _GLB_MAGIC, _JSON_CHUNK, BufferRefused, FolderResolver
 
 #: a placed primitive: (its node's transform to the file's frame, vertices, faces)
 Placed = Tuple[np.ndarray, np.ndarray, np.ndarray]
 
-_GLB_MAGIC = b'glTF'
-_JSON_CHUNK = 0x4E4F534A
 _BIN_CHUNK = 0x004E4942
 _TRIANGLES = 4
 _FLOAT = 5126
