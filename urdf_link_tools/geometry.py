@@ -305,8 +305,11 @@ def _turned_bounds(mesh_info: Optional[object], rotation: np.ndarray, centre: np
     vertices = getattr(mesh_info, 'vertices', None)
     if vertices is None or len(vertices) == 0:
         return None
-    moved = np.asarray(vertices, dtype=float) @ rotation.T + centre
-    low, high = moved.min(axis=0), moved.max(axis=0)
+    # Turned as rows of coordinates (3, n): their bounds are contiguous reductions (see
+    # column_bounds), and adding the centre after the extremes gives the same numbers
+    # (rounding is monotonic).
+    turned = rotation @ np.asarray(vertices, dtype=float).T
+    low, high = turned.min(axis=1) + centre, turned.max(axis=1) + centre
     low.setflags(write=False)  # shared with the next analysis of the same file
     high.setflags(write=False)
     return low, high

@@ -33,6 +33,7 @@ import numpy as np
 from urdf_link_tools.geometry import geometry_values, is_finite, origin_to_matrix
 from urdf_link_tools.meshes import MeshInfo, MeshResult
 from urdf_link_tools.meshes.hull import coal_installed
+from urdf_link_tools.meshes.integrals import column_bounds
 from urdf_link_tools.meshes.reading import frozen
 from urdf_link_tools.model import Box, GeometryElement, Mesh, Robot, Sphere
 from urdf_link_tools.records import record
@@ -215,7 +216,7 @@ class BvhCache:
 
 def _extent(mesh: MeshInfo) -> Tuple[np.ndarray, float, np.ndarray]:
     points = np.asarray(mesh.vertices, dtype=float)
-    low, high = points.min(axis=0), points.max(axis=0)
+    low, high = column_bounds(points)
     centre = frozen((low + high) / 2.0)
     return (centre, float(np.sqrt(((points - centre) ** 2).sum(axis=1).max())),
             frozen((high - low) / 2.0))

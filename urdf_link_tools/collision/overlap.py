@@ -40,6 +40,7 @@ from urdf_link_tools.collision.bodies import Body, coal_transform
 from urdf_link_tools.collision.configurations import Chain
 from urdf_link_tools.collision.matrix import Scene
 from urdf_link_tools.meshes.hull import coal_qhull
+from urdf_link_tools.meshes.integrals import column_bounds
 from urdf_link_tools.meshes.reading import frozen
 from urdf_link_tools.records import record
 
@@ -211,7 +212,8 @@ def _parts_may_meet(pose_a: np.ndarray, part_a, pose_b: np.ndarray, part_b) -> b
         placed = part_p.points @ relative[:3, :3].T + relative[:3, 3] - part_q.box[0]
         half = part_q.box[1]
         slack = 1e-9 * float(half.max()) + 1e-12
-        if np.any(placed.min(axis=0) > half + slack) or np.any(placed.max(axis=0) < -half - slack):
+        low, high = column_bounds(placed)
+        if np.any(low > half + slack) or np.any(high < -half - slack):
             return False
     return True
 
@@ -299,7 +301,7 @@ def colliding_parts(scene: Scene, pose_row: np.ndarray, a: int, b: int,
             for part in scene.bodies[body].parts:
                 pose = link_pose @ part.transform
                 points = _placed(pose, part)
-                row.append((part, pose, points, points.min(axis=0), points.max(axis=0)))
+                row.append((part, pose, points) + column_bounds(points))
             placed[body] = row
         return placed[body]
 
@@ -443,8 +445,9 @@ def _surface_depth(scene: Scene, pose_row: np.ndarray, a: int, b: int, i: int, j
     pose_b = pose_row[scene.slots[b]] @ part_b.transform
     points_a, points_b = _placed(pose_a, part_a), _placed(pose_b, part_b)
     reach = 2.0 * depth + CROP_PAD
-    low = np.maximum(points_a.min(axis=0), points_b.min(axis=0)) - reach
-    high = np.minimum(points_a.max(axis=0), points_b.max(axis=0)) + reach
+    (low_a, high_a), (low_b, high_b) = column_bounds(points_a), column_bounds(points_b)
+    low = np.maximum(low_a, low_b) - reach
+    high = np.minimum(high_a, high_b) + reach
     try:
         geometry_a = _cropped(coal, part_a, points_a, low, high)
         geometry_b = _cropped(coal, part_b, points_b, low, high)

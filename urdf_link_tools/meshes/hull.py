@@ -45,7 +45,7 @@ from typing import NamedTuple, Optional, Tuple
 
 import numpy as np
 
-from urdf_link_tools.meshes.integrals import cross, cross_rows
+from urdf_link_tools.meshes.integrals import column_bounds, cross, cross_rows
 
 #: point sets up to this size are built here while SciPy is not loaded
 MAX_POINTS = 100_000
@@ -220,8 +220,10 @@ def qhull_safe(points: np.ndarray) -> bool:
     points = np.asarray(points, dtype=np.float64)
     if len(points) < 4 or not np.all(np.isfinite(points)):
         return False
-    centred = points - (points.min(axis=0) + points.max(axis=0)) / 2.0
-    extent = float(np.max(centred.max(axis=0) - centred.min(axis=0)))
+    low, high = column_bounds(points)
+    centred = points - (low + high) / 2.0
+    low, high = column_bounds(centred)
+    extent = float(np.max(high - low))
     return _thinnest(centred)[0] > NATIVE_MIN_WIDTH * extent
 
 
@@ -311,13 +313,15 @@ def _coal_convex(original: np.ndarray) -> Optional[Tuple[object, np.ndarray, flo
     # Qhull's precision is relative to the biggest coordinate: about the centre, and beyond
     # MAX_COORDINATE in a unit box (near 1e307, products overflowed and Qhull ended the
     # process: a 10 kB OBJ killed the check and the node).
-    centre = original.min(axis=0) / 2.0 + original.max(axis=0) / 2.0
-    scale = float(np.max(original.max(axis=0) - original.min(axis=0)))
+    low, high = column_bounds(original)
+    centre = low / 2.0 + high / 2.0
+    scale = float(np.max(high - low))
     if not (math.isfinite(scale) and np.all(np.isfinite(centre))):
         return None
     scale = scale if scale > MAX_COORDINATE else 1.0
     points = (original - centre) / scale if scale != 1.0 else original - centre
-    extent = float(np.max(points.max(axis=0) - points.min(axis=0)))
+    low, high = column_bounds(points)
+    extent = float(np.max(high - low))
     # One extreme tetrahedron for both tests: flat (as the NumPy hull would say) and too
     # thin for Qhull (as coal_qhull would refuse it).
     thinnest = _thinnest(points)[0] if np.all(np.isfinite(points)) else math.nan
@@ -377,7 +381,7 @@ def _thinnest(points: np.ndarray) -> Tuple[float, Tuple[int, int, int, int], np.
     the three distances that found them (0 for fewer than four distinct points, NaN when
     a coordinate is not finite).
     """
-    low, high = points.min(axis=0), points.max(axis=0)
+    low, high = column_bounds(points)
     axis = int(np.argmax(high - low))
     i0, i1 = int(np.argmin(points[:, axis])), int(np.argmax(points[:, axis]))
     span = float(high[axis] - low[axis])
@@ -415,7 +419,8 @@ def _quickhull(original: np.ndarray) -> Hull:
     if n < 4:
         raise _Flat()
     points = original - original.mean(axis=0)  # planes through big coordinates lose digits
-    eps = _EPS * float(np.max(points.max(axis=0) - points.min(axis=0)))
+    low, high = column_bounds(points)
+    eps = _EPS * float(np.max(high - low))
     start = _start(points, eps)
     # A step touches a few faces: their corners and planes are Python lists (indexing NumPy
     # arrays element by element costs more than the arithmetic). ``alive`` marks the hull's

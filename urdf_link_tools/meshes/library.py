@@ -43,6 +43,7 @@ from urdf_link_tools.limits import MESH_MAX_BYTES
 from urdf_link_tools.meshes import aside
 from urdf_link_tools.meshes.aside import Aside, ASIDE_MIN_BYTES
 from urdf_link_tools.meshes.hull import NATIVE_MIN_POINTS
+from urdf_link_tools.meshes.integrals import column_bounds
 from urdf_link_tools.meshes.reading import (Budget, DEFAULT_MAX_INSTANCES,
                                             DEFAULT_MAX_TRIANGLES, frozen, MeshProblem,
                                             RawMesh, read_mesh, refusal, SUPPORTED, TRIM_BYTES,
@@ -270,7 +271,7 @@ def collada_fallbacks(results: Iterable[object]) -> Dict[str, int]:
 
 def vertex_bounds(raw: RawMesh) -> Tuple[np.ndarray, np.ndarray]:
     """Return the (min, max) corners of a mesh's vertices, before any URDF scale."""
-    return raw.vertices.min(axis=0), raw.vertices.max(axis=0)
+    return column_bounds(raw.vertices)
 
 
 def read_and_measure(path: str, file_type: str, budget: Budget, tried: Tuple[str, ...],

@@ -27,6 +27,8 @@ from typing import Tuple
 
 import numpy as np
 
+from urdf_link_tools.meshes.integrals import column_bounds
+
 #: the finest grid tried, in cells along the longest side of the mesh's bounds
 _MAX_CELLS = 1024
 #: the coarsest grid (a budget this small keeps little more than a box)
@@ -48,8 +50,8 @@ def cluster_vertices(vertices: np.ndarray, faces: np.ndarray, cells: int) \
     """
     if not len(faces):
         return vertices[:0], faces[:0]
-    low = vertices.min(axis=0)
-    extent = float((vertices.max(axis=0) - low).max())
+    low, high = column_bounds(vertices)
+    extent = float((high - low).max())
     size = extent / cells if extent > 0.0 else 1.0
     keys = np.floor((vertices - low) / size).astype(np.int64)
     keys = np.minimum(keys, cells)  # the far faces of the bounds fall into the last cell

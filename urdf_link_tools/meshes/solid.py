@@ -47,7 +47,7 @@ import numpy as np
 
 from urdf_link_tools.meshes.hull import (convex_hull, enclosed_volume, Hull, native_volume,
                                          surface_hull)
-from urdf_link_tools.meshes.integrals import (cross, cross_rows, mass_properties,
+from urdf_link_tools.meshes.integrals import (column_bounds, cross, cross_rows, mass_properties,
                                               MassProperties, MERGE_DIGITS, merge_positions)
 from urdf_link_tools.meshes.reading import frozen, RawMesh, TRIM_BYTES, trim_heap
 from urdf_link_tools.records import record
@@ -206,7 +206,8 @@ def _measure(raw: RawMesh) -> Solid:
         if parts is not None:
             vertices, faces = parts
             watertight = consistent = True
-    extent = float(np.max(vertices.max(axis=0) - vertices.min(axis=0)))
+    low, high = column_bounds(vertices)
+    extent = float(np.max(high - low))
     tiny = _FLAT * extent ** 3 if extent < 1e100 else float('inf')  # (** 3 would overflow)
     inside_out = self_intersecting = False
     if consistent:

@@ -38,6 +38,7 @@ from urdf_link_tools.inertia import com_sphere_diameter, equivalent_box
 from urdf_link_tools.kinematics import forward_kinematics, robot_center_of_mass
 from urdf_link_tools.meshes import MeshInfo
 from urdf_link_tools.meshes.hull import coal_installed
+from urdf_link_tools.meshes.integrals import column_bounds
 from urdf_link_tools.meshes.simplify import simplify
 from urdf_link_tools.model import Box, Cylinder, GeometryElement, Link, Mesh, Sphere
 from urdf_link_tools.reports.text import display_path, location
@@ -113,8 +114,8 @@ def _encode_mesh(vertices: np.ndarray, faces: np.ndarray, original: int) -> Dict
     if not len(faces):
         return {'low': [0, 0, 0], 'step': [0, 0, 0], 'positions': '', 'indices': '',
                 'wide': False, 'triangles': 0, 'original': original}
-    low = vertices.min(axis=0)
-    step = (vertices.max(axis=0) - low) / 65535.0
+    low, high = column_bounds(vertices)
+    step = (high - low) / 65535.0
     safe = np.where(step > 0.0, step, 1.0)
     quantised = np.rint((vertices - low) / safe).astype('<u2')
     wide = len(vertices) > 65535
