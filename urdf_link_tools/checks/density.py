@@ -36,6 +36,7 @@ from urdf_link_tools.geometry import (
     Bounds, geometry_values, has_size, is_finite, origin_to_matrix, primitive_volume,
     transform_bounds, union_bounds)
 from urdf_link_tools.meshes import MeshInfo
+from urdf_link_tools.meshes.integrals import row_bounds
 from urdf_link_tools.model import GeometryElement, Link, Mesh
 from urdf_link_tools.records import record
 
@@ -506,7 +507,7 @@ def _part_labels(count: int, faces: np.ndarray, rounds: int = 200) -> Optional[n
     """Return for each vertex the smallest vertex index of its part, None if unsettled."""
     labels = np.arange(count)
     for _ in range(rounds):
-        smallest = labels[faces].min(axis=1)
+        smallest = row_bounds(labels[faces])[0]
         merged = labels.copy()
         for column in range(3):
             np.minimum.at(merged, faces[:, column], smallest)

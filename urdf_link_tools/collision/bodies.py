@@ -218,7 +218,9 @@ def _extent(mesh: MeshInfo) -> Tuple[np.ndarray, float, np.ndarray]:
     points = np.asarray(mesh.vertices, dtype=float)
     low, high = column_bounds(points)
     centre = frozen((low + high) / 2.0)
-    return (centre, float(np.sqrt(((points - centre) ** 2).sum(axis=1).max())),
+    offsets = points - centre
+    squared = offsets[:, 0] ** 2 + offsets[:, 1] ** 2 + offsets[:, 2] ** 2  # see row_bounds
+    return (centre, float(np.sqrt(squared.max())),
             frozen((high - low) / 2.0))
 
 

@@ -70,7 +70,7 @@ def merge_positions(vertices: np.ndarray, faces: np.ndarray,
         ordered = keys[order]
         starts = np.empty(len(order), dtype=bool)
         starts[0] = True
-        np.any(ordered[1:] != ordered[:-1], axis=1, out=starts[1:])
+        starts[1:] = rows_differ(ordered[1:], ordered[:-1])
         first = order[starts]  # per group (in key order), its first vertex among ``used``
     else:
         order, starts, first = grouped
@@ -105,7 +105,7 @@ def _group_by_hash(keys: np.ndarray):
     starts[0] = True
     np.not_equal(sorted_mixed[1:], sorted_mixed[:-1], out=starts[1:])
     ordered = keys[order]
-    if np.any(~starts[1:] & np.any(ordered[1:] != ordered[:-1], axis=1)):
+    if np.any(~starts[1:] & rows_differ(ordered[1:], ordered[:-1])):
         return None
     first = np.minimum.reduceat(order, np.flatnonzero(starts))
     return order, starts, first
@@ -138,6 +138,29 @@ def column_bounds(points: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
     """
     columns = np.ascontiguousarray(np.asarray(points).T)
     return columns.min(axis=1), columns.max(axis=1)
+
+
+def row_bounds(values: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
+    """
+    Return the smallest and the largest value of each row of an (n, k) array, k small.
+
+    The same numbers as ``values.min(axis=1)`` and ``values.max(axis=1)``, column by column:
+    NumPy's reduction over three values a row costs 480 microseconds for 15,000 rows,
+    against 15 (a triangle's lowest and highest corner index, every mesh measured).
+    """
+    low, high = values[:, 0].copy(), values[:, 0].copy()
+    for column in range(1, values.shape[1]):
+        np.minimum(low, values[:, column], out=low)
+        np.maximum(high, values[:, column], out=high)
+    return low, high
+
+
+def rows_differ(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Return for each row whether ``a`` and ``b`` differ in any column (see row_bounds)."""
+    differ = a[:, 0] != b[:, 0]
+    for column in range(1, a.shape[1]):
+        differ |= a[:, column] != b[:, column]
+    return differ
 
 
 def cross(triangles: np.ndarray) -> np.ndarray:

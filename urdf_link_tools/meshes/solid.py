@@ -48,7 +48,8 @@ import numpy as np
 from urdf_link_tools.meshes.hull import (convex_hull, enclosed_volume, Hull, native_volume,
                                          surface_hull)
 from urdf_link_tools.meshes.integrals import (column_bounds, cross, cross_rows, mass_properties,
-                                              MassProperties, MERGE_DIGITS, merge_positions)
+                                              MassProperties, MERGE_DIGITS, merge_positions,
+                                              row_bounds)
 from urdf_link_tools.meshes.reading import frozen, RawMesh, TRIM_BYTES, trim_heap
 from urdf_link_tools.records import record
 
@@ -318,7 +319,7 @@ def shells(vertices: np.ndarray, faces: np.ndarray) -> Optional[Tuple[np.ndarray
     # A file's objects come one after the other: a part is a run of vertex indices that no
     # triangle spans the end of (the triangles sorted by their lowest index, a new part
     # starts where none before reaches it).
-    lowest, highest = faces.min(axis=1), faces.max(axis=1)
+    lowest, highest = row_bounds(faces)
     order = np.argsort(lowest, kind='stable')
     reach = np.maximum.accumulate(highest[order])
     starts = np.empty(len(order), dtype=bool)
