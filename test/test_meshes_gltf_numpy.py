@@ -152,7 +152,8 @@ def _triangles(arrays):
 
 
 def _resolver(folder, data, file_type):
-    return gltf.FolderResolver(str(folder), set(gltf.buffer_uris(data, file_type)),
+    uris = gltf.buffer_uris(gltf.read_header(data, file_type))
+    return gltf.FolderResolver(str(folder), set(uris),
                                reading._buffer_reader, 1 << 24)
 
 
@@ -169,7 +170,8 @@ def _written(tmp_path, form, interleaved=True):
 @pytest.mark.parametrize('form', ['glb', 'data uri', 'side-car buffer'])
 def test_the_numpy_reader_places_the_triangles_trimesh_places(tmp_path, form):
     data, file_type = _written(tmp_path, form)
-    placed = gltf_numpy.read_placed(data, file_type, _resolver(tmp_path, data, file_type))
+    placed = gltf_numpy.read_placed(gltf.read_header(data, file_type), data, file_type,
+                                    _resolver(tmp_path, data, file_type))
     assert not isinstance(placed, gltf_numpy.Fallback), placed
     ours = reading.placed_arrays(placed, Budget())
     # trimesh reads the same scene written without the interleaved view: with NumPy 1.21
@@ -209,7 +211,8 @@ def test_what_the_numpy_reader_does_not_reproduce_is_left_to_trimesh(tmp_path, c
     built = assembly()
     change(built)
     data = built.glb()
-    placed = gltf_numpy.read_placed(data, 'glb', _resolver(tmp_path, data, 'glb'))
+    placed = gltf_numpy.read_placed(gltf.read_header(data, 'glb'), data, 'glb',
+                                    _resolver(tmp_path, data, 'glb'))
     assert isinstance(placed, gltf_numpy.Fallback)
     path = tmp_path / 'part.glb'
     path.write_bytes(data)
@@ -263,10 +266,10 @@ def test_a_vertex_array_shared_by_many_primitives_is_refused_from_the_header():
     # 1.2 MB: 100,000 vertices, each of 200 primitives getting them (trimesh copies them
     # for each): 20 million vertices for 200 triangles
     data = _shared_positions(200, 100_000)
-    reason = gltf.budget_problem(data, 'glb', 50 << 20, 4_000_000)
+    reason = gltf.budget_problem(gltf.read_header(data, 'glb'), 50 << 20, 4_000_000)
     assert 'more than 12,000,000 vertices' in reason
-    assert gltf.budget_problem(_shared_positions(20, 100_000), 'glb', 50 << 20,
-                               4_000_000) is None
+    assert gltf.budget_problem(gltf.read_header(_shared_positions(20, 100_000), 'glb'),
+                               50 << 20, 4_000_000) is None
 
 
 def test_placed_vertices_are_bounded_before_they_are_copied():

@@ -58,7 +58,13 @@ def _object(header: object) -> dict:
     return header
 
 
-def _header(data: bytes, file_type: str) -> dict:
+def read_header(data: bytes, file_type: str) -> dict:
+    """
+    Return a glTF file's JSON header (a GLB's JSON chunk), read once for every use.
+
+    :raises BufferRefused: when it is not a GLB, has no JSON chunk or is not an object
+    :raises ValueError: when the JSON is not valid (UnicodeDecodeError for bad UTF-8)
+    """
     import json  # here: a robot without glTF meshes does not need it (4 ms of imports)
     if file_type == 'gltf':
         return _object(json.loads(data.decode('utf-8-sig')))
@@ -71,17 +77,13 @@ def _header(data: bytes, file_type: str) -> dict:
     return _object(header)
 
 
-def buffer_uris(data: bytes, file_type: str) -> List[str]:
+def buffer_uris(header: dict) -> List[str]:
     """
     Return the external buffer URIs a glTF file names (data: URIs excluded).
 
-    :param data: the file
-    :param file_type: 'gltf' or 'glb'
+    :param header: its :func:`read_header`
     :return: the URIs, as written
-    :raises BufferRefused: when the header cannot be read
-    :raises ValueError: when the JSON is not valid
     """
-    header = _header(data, file_type)
     uris = []
     for item in header.get('buffers', []) or []:
         uri = item.get('uri') if isinstance(item, dict) else None
@@ -111,7 +113,7 @@ def _count(item: object, key: str = 'count') -> int:
     return value
 
 
-def budget_problem(data: bytes, file_type: str, max_bytes: int, max_triangles: int,
+def budget_problem(header: dict, max_bytes: int, max_triangles: int,
                    max_instances: int = DEFAULT_MAX_INSTANCES) -> Optional[str]:
     """
     Say why a glTF file is over the budget, from its header alone, before any array is made.
@@ -123,15 +125,12 @@ def budget_problem(data: bytes, file_type: str, max_bytes: int, max_triangles: i
     :data:`DECODE_FACTOR` times the declared buffer bytes (plus 1 MiB); triangles at most
     ``max_triangles``.
 
-    :param data: the file
-    :param file_type: 'gltf' or 'glb'
+    :param header: the file's :func:`read_header`
     :param max_bytes: the mesh byte limit (mesh_max_bytes)
     :param max_triangles: the triangle budget
     :return: the reason, or None
-    :raises BufferRefused: when the header cannot be read
-    :raises ValueError: when the JSON is not valid
+    :raises BufferRefused: when the header declares what cannot be counted
     """
-    header = _header(data, file_type)
     declared = 0
     for item in header.get('buffers', []) or []:
         uri = item.get('uri') if isinstance(item, dict) else None

@@ -36,7 +36,7 @@ from typing import Dict, List, NamedTuple, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
-from urdf_link_tools.meshes.gltf import _GLB_MAGIC, _JSON_CHUNK, BufferRefused, FolderResolver
+from urdf_link_tools.meshes.gltf import BufferRefused, FolderResolver
 
 #: a placed primitive: (its node's transform to the file's frame, vertices, faces)
 Placed = Tuple[np.ndarray, np.ndarray, np.ndarray]
@@ -58,11 +58,12 @@ class _Leave(Exception):
     """The file is not one this reader reproduces (the message says why)."""
 
 
-def read_placed(data: bytes, file_type: str, resolver: FolderResolver) \
+def read_placed(header: dict, data: bytes, file_type: str, resolver: FolderResolver) \
         -> Union[List[Placed], Fallback]:
     """
     Return a glTF file's primitives placed by their nodes, or a :class:`Fallback`.
 
+    :param header: the file's :func:`.gltf.read_header`
     :param data: the file (its budget already checked by :func:`.gltf.budget_problem`)
     :param file_type: 'gltf' or 'glb'
     :param resolver: serves the side-car buffers its header names
@@ -71,7 +72,7 @@ def read_placed(data: bytes, file_type: str, resolver: FolderResolver) \
     :raises BufferRefused: a side-car buffer that may not be read (as through trimesh)
     """
     try:
-        header, chunk = _split(data, file_type)
+        chunk = _binary_chunk(header, data, file_type)
         buffers = _buffers(header, chunk, file_type, resolver)
         return _place(header, buffers)
     except _Leave as exc:
@@ -84,31 +85,27 @@ def read_placed(data: bytes, file_type: str, resolver: FolderResolver) \
         return Fallback(f'an entry it cannot use ({type(exc).__name__})')
 
 
-def _split(data: bytes, file_type: str) -> Tuple[dict, Optional[bytes]]:
-    """Return the JSON header and a GLB's binary chunk (None for .gltf, or none there)."""
-    import json  # here: a robot without glTF meshes does not need it (as in .gltf)
-    if file_type == 'gltf':
-        header = json.loads(data.decode('utf-8-sig'))
-        chunk = None
-    else:
-        if len(data) < 20 or data[:4] != _GLB_MAGIC:
-            raise _Leave('no GLB header')
-        version, _, length, kind = struct.unpack_from('<IIII', data, 4)
-        if version != 2 or kind != _JSON_CHUNK or 20 + length > len(data):
-            raise _Leave('a GLB layout other than version 2 with its JSON chunk first')
-        header = json.loads(data[20:20 + length].decode('utf-8'))
-        rest = 20 + length
-        chunk = None
-        if rest + 8 <= len(data):
-            size, kind = struct.unpack_from('<II', data, rest)
-            if kind != _BIN_CHUNK or rest + 8 + size > len(data):
-                raise _Leave('a chunk after the JSON other than the binary one')
-            chunk = data[rest + 8:rest + 8 + size]
-    if not isinstance(header, dict):
-        raise _Leave('a header that is not an object')
+def _binary_chunk(header: dict, data: bytes, file_type: str) -> Optional[bytes]:
+    """
+    Return a GLB's binary chunk (None for .gltf, or none there).
+
+    The header was read by :func:`.gltf.read_header`, which found the GLB magic and its
+    JSON chunk first, within the file.
+    """
     if header.get('extensionsRequired'):
         raise _Leave('extensions it requires')
-    return header, chunk
+    if file_type == 'gltf':
+        return None
+    version, _, length = struct.unpack_from('<III', data, 4)
+    if version != 2:
+        raise _Leave('a GLB version other than 2')
+    rest = 20 + length
+    if rest + 8 > len(data):
+        return None
+    size, kind = struct.unpack_from('<II', data, rest)
+    if kind != _BIN_CHUNK or rest + 8 + size > len(data):
+        raise _Leave('a chunk after the JSON other than the binary one')
+    return data[rest + 8:rest + 8 + size]
 
 
 def _buffers(header: dict, chunk: Optional[bytes], file_type: str,

@@ -266,11 +266,12 @@ def _parse(path: str, file_type: str, data: bytes, budget: Budget, problem) \
         data = dae.strip_dae_materials(data)
     else:
         try:
-            reason = gltf.budget_problem(data, file_type, budget.max_bytes,
-                                         budget.max_triangles, budget.max_instances)
+            header = gltf.read_header(data, file_type)
+            reason = gltf.budget_problem(header, budget.max_bytes, budget.max_triangles,
+                                         budget.max_instances)
             if reason is not None:
                 return problem(f'{path} was not loaded: {reason}')
-            uris = gltf.buffer_uris(data, file_type)
+            uris = gltf.buffer_uris(header)
         except gltf.BufferRefused as exc:  # our own words
             return problem(f'{path} could not be loaded as {file_type.upper()}: {exc}')
         except (ValueError, UnicodeDecodeError, struct.error) as exc:
@@ -282,7 +283,7 @@ def _parse(path: str, file_type: str, data: bytes, budget: Budget, problem) \
         if reason is not None:
             return problem(f'{path} was not loaded: {reason}')
         try:
-            placed = gltf_numpy.read_placed(data, file_type, resolver)
+            placed = gltf_numpy.read_placed(header, data, file_type, resolver)
         except gltf.BufferRefused as exc:
             return problem(f'{path} was not loaded: {exc}')
         if not isinstance(placed, gltf_numpy.Fallback):
