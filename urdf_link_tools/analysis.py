@@ -38,9 +38,8 @@ from urdf_link_tools.checks.collisions import (OVERLAPS_MEMO, overlaps_report, o
 from urdf_link_tools.checks.engines import COVERED_NOTES
 from urdf_link_tools.checks.mirrors import (co_listed, co_owners, merge_mirrors,
                                             MIRROR_LINKS_KEY)
-from urdf_link_tools.checks.model_wide import listed
 from urdf_link_tools.config import CheckConfig
-from urdf_link_tools.findings import Finding, Severity, sort_key, TEMPLATE_VALUE, \
+from urdf_link_tools.findings import Finding, listed, Severity, sort_key, TEMPLATE_VALUE, \
     worst_severity
 from urdf_link_tools.geometry import Bounds, element_bounds, union_bounds
 from urdf_link_tools.meshes import MeshInfo, MeshLibrary, MeshProblem, MeshResult

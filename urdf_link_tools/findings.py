@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from dataclasses import field
 import enum
-from typing import Any, Dict, Optional, Tuple
+from typing import Any, Dict, Optional, Sequence, Tuple
 
 from urdf_link_tools.records import record
 
@@ -181,6 +181,25 @@ def internal_error(what: str, error: str, link: Optional[str] = None) -> Finding
         message=f'{what} failed{where}: {error} (a bug in urdf-link-tools; what it would have '
                 'found is missing, the rest was checked)',
         suggestion='please report this with the URDF; --verbose prints the traceback')
+
+
+#: names listed in a message (a finding's ``links`` holds all of them)
+LISTED = 10
+
+
+def listed(names: Sequence[str], most: int = LISTED, total: Optional[int] = None) -> str:
+    """
+    Join names with commas, those past ``most`` counted: 'a, b and 3 more'.
+
+    'and 1 more' would take the room of the name it hides: ``most + 1`` names are all shown.
+
+    :param total: how many there are, when ``names`` holds only the first of them (each
+        costs some formatting)
+    """
+    count = len(names) if total is None else total
+    if count <= most + 1 and len(names) == count:
+        return ', '.join(names)
+    return ', '.join(names[:most]) + f' and {count - most} more'
 
 
 def sort_key(finding: Finding) -> Tuple[int, str, int, str]:

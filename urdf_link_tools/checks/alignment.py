@@ -43,8 +43,8 @@ import numpy as np
 
 from urdf_link_tools.checks.base import CheckContext, fmt, Rule
 from urdf_link_tools.checks.density import group_bounds
-from urdf_link_tools.checks.model_wide import listed, MODEL_WIDE_MIN
-from urdf_link_tools.findings import Finding, Severity
+from urdf_link_tools.checks.model_wide import MODEL_WIDE_MIN
+from urdf_link_tools.findings import Finding, listed, Severity
 from urdf_link_tools.geometry import Bounds, is_finite, rpy_to_matrix
 from urdf_link_tools.model import GeometryElement, Link, Mesh
 

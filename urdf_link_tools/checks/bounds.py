@@ -49,11 +49,11 @@ import numpy as np
 from urdf_link_tools.checks.alignment import axis_words
 from urdf_link_tools.checks.base import (CheckContext, fmt, fmt_inertia, fmt_range, fmt_vector,
                                          Rule)
-from urdf_link_tools.checks.model_wide import grouped, listed, MODEL_WIDE_MIN
+from urdf_link_tools.checks.model_wide import grouped, MODEL_WIDE_MIN
 from urdf_link_tools.checks.suggest import (AXES_SAME, geometry_tensor, mismatch, problem,
                                             suggest, turned_onto_geometry, valid_tensor,
                                             visual_tensor)
-from urdf_link_tools.findings import Finding, Severity
+from urdf_link_tools.findings import Finding, listed, Severity
 from urdf_link_tools.geometry import (
     Bounds, distance_outside, has_size, is_finite, origin_to_matrix, rpy_to_matrix,
     transform_bounds, union_bounds)

@@ -50,9 +50,9 @@ from typing import (Dict, FrozenSet, Iterable, Iterator, List, Mapping, NamedTup
 from urdf_link_tools.checks.base import CheckContext, fmt, fmt_vector, Rule
 from urdf_link_tools.checks.mirrors import (COPY_KEY, fore_aft_names, mirror_names,
                                             numbered_forms, REPEATED_KEY, TOLERANCE)
-from urdf_link_tools.checks.model_wide import listed
+
 from urdf_link_tools.checks.names import NameSuggester
-from urdf_link_tools.findings import Finding, Severity
+from urdf_link_tools.findings import Finding, listed, Severity
 from urdf_link_tools.geometry import (geometry_values, origin_to_matrix, transform_bounds,
                                       union_bounds)
 from urdf_link_tools.meshes import MeshInfo

@@ -27,8 +27,8 @@ from __future__ import annotations
 from typing import Dict, Iterator, List, Optional
 
 from urdf_link_tools.checks.base import CheckContext
-from urdf_link_tools.checks.model_wide import listed, MODEL_WIDE_MIN
-from urdf_link_tools.findings import Finding, Severity
+from urdf_link_tools.checks.model_wide import MODEL_WIDE_MIN
+from urdf_link_tools.findings import Finding, listed, Severity
 from urdf_link_tools.meshes import MeshInfo
 from urdf_link_tools.model import GeometryElement, Link, Mesh
 from urdf_link_tools.targets import severity_for

@@ -34,8 +34,7 @@ import numpy as np
 
 from urdf_link_tools.checks.alignment import gltf_stored_z_up
 from urdf_link_tools.checks.base import CheckContext, Rule
-from urdf_link_tools.checks.model_wide import listed
-from urdf_link_tools.findings import Finding, Severity
+from urdf_link_tools.findings import Finding, listed, Severity
 from urdf_link_tools.meshes import gltf, MeshInfo
 from urdf_link_tools.meshes.reading import SUPPORTED
 from urdf_link_tools.model import GeometryElement, Link

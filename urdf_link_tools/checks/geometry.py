@@ -31,10 +31,10 @@ import numpy as np
 from urdf_link_tools.checks.base import CheckContext, fmt, fmt_range, fmt_vector, Rule
 from urdf_link_tools.checks.complexity import grouped_meshes, reused_visuals, too_complex
 from urdf_link_tools.checks.model_wide import grouped, HINGE_SIZE, is_hinge, \
-    is_unexpanded, LISTED, listed, MARKER_SIZE, model_choices, MODEL_WIDE_MIN, \
-    visible_without_collision, visual_size
+    is_unexpanded, MARKER_SIZE, model_choices, MODEL_WIDE_MIN, visible_without_collision, \
+    visual_size
 from urdf_link_tools.checks.names import NameSuggester
-from urdf_link_tools.findings import Finding, Severity
+from urdf_link_tools.findings import Finding, LISTED, listed, Severity
 from urdf_link_tools.geometry import is_finite, union_bounds
 from urdf_link_tools.meshes import MeshInfo, MeshProblem
 from urdf_link_tools.meshes.files import ASSIMP_FORMATS

@@ -30,10 +30,10 @@ import numpy as np
 
 from urdf_link_tools.checks.base import (CheckContext, fmt, fmt_inertia, fmt_vector, fmt_written,
                                          Rule)
-from urdf_link_tools.checks.model_wide import (grouped, grouped_by_value, listed, model_choices,
+from urdf_link_tools.checks.model_wide import (grouped, grouped_by_value, model_choices,
                                                MODEL_WIDE_MIN)
 from urdf_link_tools.checks.suggest import geometry_tensor, problem, suggest
-from urdf_link_tools.findings import Finding, INERTIA_NAMES, Severity
+from urdf_link_tools.findings import Finding, INERTIA_NAMES, listed, Severity
 from urdf_link_tools.geometry import is_finite, rpy_to_matrix
 from urdf_link_tools.inertia import (
     flip_products, gz_epsilon, gz_valid_moments, inertia_values, is_zero_tensor, MUJOCO_EPS,

@@ -29,9 +29,9 @@ import re
 from typing import Dict, Iterator, List, Optional, Tuple
 
 from urdf_link_tools.checks.base import CheckContext, first_names, fmt, Rule
-from urdf_link_tools.checks.model_wide import listed, locked, model_choices, MODEL_WIDE_MIN
+from urdf_link_tools.checks.model_wide import locked, model_choices, MODEL_WIDE_MIN
 from urdf_link_tools.checks.names import NameSuggester
-from urdf_link_tools.findings import Finding, Severity
+from urdf_link_tools.findings import Finding, listed, Severity
 from urdf_link_tools.model import Joint
 from urdf_link_tools.targets import severity_for
 

@@ -39,8 +39,8 @@ from typing import Dict, Iterator, List, Optional, Tuple
 
 from urdf_link_tools.checks.base import CheckContext, Rule
 from urdf_link_tools.checks.engines import mujoco_refuses_flat
-from urdf_link_tools.checks.model_wide import listed, MODEL_WIDE_MIN
-from urdf_link_tools.findings import Finding, Severity
+from urdf_link_tools.checks.model_wide import MODEL_WIDE_MIN
+from urdf_link_tools.findings import Finding, listed, Severity
 from urdf_link_tools.meshes import MeshInfo
 from urdf_link_tools.model import Link
 

@@ -32,7 +32,7 @@ from typing import Callable, Dict, FrozenSet, Hashable, Iterator, List, Optional
 import numpy as np
 
 from urdf_link_tools.checks.base import CheckContext, Rule
-from urdf_link_tools.findings import Finding, Severity
+from urdf_link_tools.findings import Finding, listed, Severity
 from urdf_link_tools.geometry import union_bounds
 from urdf_link_tools.model import GeometryElement, Joint, Link
 from urdf_link_tools.records import record
@@ -46,8 +46,6 @@ PARTIAL_SHARE = 0.25
 #: Joints with a zero limit from this share of the moving joints on: placeholders.
 PLACEHOLDER_SHARE = 2.0 / 3.0
 
-#: Links listed in a message (all of them are in the finding's ``links``).
-LISTED = 10
 
 SDF = 'sdformat parser_urdf.cc (urdf2sdf)'
 MUJOCO_MODEL = 'MuJoCo user_model.cc (CheckBodyMassInertia)'
@@ -428,13 +426,6 @@ def grouped_by_value(ctx: CheckContext,
             found.setdefault(value(link, finding), []).append(finding)
     for key, findings in found.items():
         yield from grouped(ctx, findings, what(key), own_fixes)
-
-
-def listed(names: Tuple[str, ...]) -> str:
-    # 'and 1 more' takes the room of the name it hides: eleven names are all shown.
-    if len(names) <= LISTED + 1:
-        return ', '.join(names)
-    return ', '.join(names[:LISTED]) + f' and {len(names) - LISTED} more'
 
 
 def _consumers(ctx: CheckContext, breaks: Tuple[str, ...], effect: str,

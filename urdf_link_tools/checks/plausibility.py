@@ -40,12 +40,11 @@ from urdf_link_tools.checks.bounds import (body_extent, CLEAR_EXCESS, COM_MIN_TO
                                            welded_to_world)
 from urdf_link_tools.checks.density import density_judged, density_verdict, group_bounds, \
     negligible_in_its_body, volume_range
-from urdf_link_tools.checks.model_wide import grouped, grouped_by_value, listed, \
-    MODEL_WIDE_MIN
+from urdf_link_tools.checks.model_wide import grouped, grouped_by_value, MODEL_WIDE_MIN
 from urdf_link_tools.checks.suggest import (about_axes, AXES_SAME, geometry_tensor, mismatch,
                                             near, suggest, turned_onto_geometry, usable,
                                             valid_tensor, visual_tensor)
-from urdf_link_tools.findings import Finding, Severity
+from urdf_link_tools.findings import Finding, listed, Severity
 from urdf_link_tools.geometry import (
     Bounds, distance_outside, has_size, is_finite, rpy_to_matrix, union_bounds)
 from urdf_link_tools.inertia import (

@@ -27,14 +27,13 @@ from typing import Dict, Iterator, List, Set, Tuple
 
 from urdf_link_tools.checks.base import CheckContext, Rule
 from urdf_link_tools.checks.names import NameSuggester
-from urdf_link_tools.findings import Finding, Severity
+from urdf_link_tools.findings import Finding, LISTED, listed, Severity
 from urdf_link_tools.model import is_fragment, Joint
 
 URDFDOM = 'urdfdom model.cpp (parseURDF, initTree, initRoot)'
 
-#: Names listed in one message (joints of a link, roots, links of a loop); the rest counted.
-LISTED = 10
-#: Loops described link by link; further loops are counted in one more finding.
+#: Loops described link by link; further loops are counted in one more finding (names in
+#: one message: findings.LISTED, the rest counted).
 LOOPS_LISTED = 20
 
 RULES = (
@@ -140,8 +139,8 @@ def check_structure(ctx: CheckContext) -> Iterator[Finding]:
             # its parent joint: one mistake, said here with the joints, not again as a link
             # with several parents.
             joints = parents.get(link.name, [])
-            also = (' and ' + _listed([f"'{j.name}' (line {j.line})" for j in joints[:LISTED]],
-                                      len(joints)) + ' name it as their child'
+            also = (' and ' + listed([f"'{j.name}' (line {j.line})" for j in joints[:LISTED]],
+                                     total=len(joints)) + ' name it as their child'
                     if len(joints) > 1 else '')
             yield ctx.finding(
                 'link-duplicate-name', Severity.ERROR,
@@ -167,11 +166,11 @@ def check_structure(ctx: CheckContext) -> Iterator[Finding]:
     for child, joints in parents.items():
         # as many parents as declarations: the duplicate name's finding says it
         if len(joints) > declared.get(child, 1) and child in names:
-            listed = _listed([f"'{j.name}' (line {j.line})" for j in joints[:LISTED]],
-                             len(joints))
+            shown = listed([f"'{j.name}' (line {j.line})" for j in joints[:LISTED]],
+                           total=len(joints))
             yield ctx.finding(
                 'link-multiple-parents', Severity.ERROR,
-                f'the link is the child of {len(joints)} joints: {listed}',
+                f'the link is the child of {len(joints)} joints: {shown}',
                 link=child, line=joints[1].line,
                 suggestion='keep one parent joint; a closed chain needs a simulator-specific '
                            'constraint')
@@ -226,8 +225,8 @@ def _fragment_finding(ctx: CheckContext, unknown: List[Tuple[Joint, str, str]]) 
     """Return the one finding of a fragment's joints naming links it does not define."""
     joints = list(dict.fromkeys(joint.name for joint, _, _ in unknown))
     counts = Counter(name for _, _, name in unknown)  # in the order first named
-    missing = _listed([f"'{name}'" + (f' ({count} joints)' if count > 1 else '')
-                       for name, count in list(counts.items())[:LISTED]], len(counts))
+    missing = listed([f"'{name}'" + (f' ({count} joints)' if count > 1 else '')
+                      for name, count in list(counts.items())[:LISTED]], total=len(counts))
     first = unknown[0][0]
     return ctx.finding(
         'joint-unknown-link', Severity.ERROR,
@@ -239,12 +238,6 @@ def _fragment_finding(ctx: CheckContext, unknown: List[Tuple[Joint, str, str]]) 
         suggestion='check the robots that include this file, or check its own links alone '
                    'with --skip-macro-files; if it is meant to be a whole robot, add those '
                    'links (or fix their names)')
-
-
-def _listed(shown: List[str], total: int) -> str:
-    """Join the first names of a list and count the rest, so a message stays short."""
-    text = ', '.join(shown)
-    return text + (f' and {total - len(shown)} more' if total > len(shown) else '')
 
 
 def _reach(start: str, children: Dict[str, List[str]], claimed: Set[str]) -> Set[str]:
@@ -292,11 +285,11 @@ def _tree(ctx: CheckContext, names: Set[str], parents: Dict[str, List]) -> Itera
     others: Set[str] = set()
     if len(roots) > 1:
         others = {name for name in claimed if name not in reachable}
-        listed = _listed([f"'{root}' ({sizes[root]} link{'s' if sizes[root] != 1 else ''})"
-                          for root in roots[:LISTED]], len(roots))
+        shown = listed([f"'{root}' ({sizes[root]} link{'s' if sizes[root] != 1 else ''})"
+                        for root in roots[:LISTED]], total=len(roots))
         yield ctx.finding(
             'robot-multiple-roots', Severity.ERROR,
-            f'{len(roots)} links have no parent joint: {listed}; a URDF has exactly one root, '
+            f'{len(roots)} links have no parent joint: {shown}; a URDF has exactly one root, '
             f"and the links of the trees other than '{main}''s cannot be reached from it",
             line=robot.line,
             suggestion=f"add joints that connect the other trees to the '{main}' tree",

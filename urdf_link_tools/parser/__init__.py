@@ -32,7 +32,7 @@ from typing import AbstractSet, Dict, List, Optional, Sequence, Set, Tuple, Unio
 from lxml import etree
 
 from urdf_link_tools.errors import UrdfStructureError
-from urdf_link_tools.findings import Finding, Severity, TEMPLATE_VALUE
+from urdf_link_tools.findings import Finding, listed, Severity, TEMPLATE_VALUE
 from urdf_link_tools.model import Joint, Link, Robot
 from urdf_link_tools.parser.context import CHILD_VALUE, Context, quote, REFUSED
 from urdf_link_tools.parser.joints import joint_of
@@ -281,7 +281,7 @@ def _unprefixed_directives(ctx: Context, elements: List[etree._Element]) -> None
         said = [_written(element) for element in properties]
         ctx.note('parse-xacro-unprefixed', properties[0],
                  f'{len(properties)} xacro properties are written without the xacro: prefix '
-                 f'({listed_text(said)}): xacro (2.x, ROS 2) leaves them in the output as they '
+                 f'({listed(said, 6)}): xacro (2.x, ROS 2) leaves them in the output as they '
                  'are and URDF readers ignore them, so none is defined; nothing uses them (a '
                  'use would have stopped xacro, or left ${...} in the values)',
                  'write <xacro:property name="..."> (each of them) and declare '
@@ -293,12 +293,6 @@ def _written(element: etree._Element) -> str:
     """Return a directive as written: <property name="M_PI">, its value bounded."""
     what = _XACRO_DIRECTIVES[element.tag]
     return f'<{element.tag} {what}="{quote(str(element.get(what)))}">'
-
-
-def listed_text(items: List[str], most: int = 6) -> str:
-    """Return items joined with commas, the rest counted past ``most``."""
-    shown = ', '.join(items[:most])
-    return shown + (f' and {len(items) - most} more' if len(items) > most else '')
 
 
 def _child_values(ctx: Context) -> None:
