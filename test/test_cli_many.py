@@ -520,7 +520,9 @@ def test_macro_calls_without_their_prefix_are_said_where_written(tmp_path):
     # Velodyne's example.urdf.xacro calls <VLP-16 ...> and <HDL-32E ...> without xacro::
     # xacro 2 leaves them in the output, URDF readers ignore them, and both lidars were
     # missing without a word. A macro named as a URDF element ('transmission') beside real
-    # <transmission> elements says nothing.
+    # <transmission> elements says nothing. A macro that makes links (itself, or through a
+    # macro it calls: EZGripper's standalone files, sweep Q, checked the mounting post alone
+    # with a warning) is an error; one that writes no link (a plugin) a warning.
     part = tmp_path / 'lidars.urdf.xacro'
     part.write_text(
         '<robot xmlns:xacro="http://www.ros.org/wiki/xacro">'
@@ -529,7 +531,11 @@ def test_macro_calls_without_their_prefix_are_said_where_written(tmp_path):
                   '<link name="${name}"/></xacro:macro>' for name in ('VLP-16', 'HDL-32E'))
         + '<xacro:macro name="transmission" params="joint"><transmission name="${joint}_t">'
           '<type>transmission_interface/SimpleTransmission</type><joint name="${joint}"/>'
-          '</transmission></xacro:macro></robot>')
+          '</transmission></xacro:macro>'
+          '<xacro:macro name="mast" params="parent"><xacro:if value="true">'
+          '<xacro:VLP-16 parent="${parent}" name="mast_top"/></xacro:if></xacro:macro>'
+          '<xacro:macro name="plugin" params="name"><gazebo reference="${name}">'
+          '<sensor name="${name}_s" type="ray"/></gazebo></xacro:macro></robot>')
     path = tmp_path / 'robot.urdf.xacro'
     path.write_text('<?xml version="1.0"?>\n<robot xmlns:xacro="http://www.ros.org/wiki/xacro"'
                     f' name="r">\n  <xacro:include filename="{part}"/>\n'
@@ -537,18 +543,27 @@ def test_macro_calls_without_their_prefix_are_said_where_written(tmp_path):
                     '  <VLP-16 parent="base_link" name="top"/>\n'
                     '  <xacro:HDL-32E parent="base_link" name="front"/>\n'
                     '  <HDL-32E parent="base_link" name="rear"/>\n'
-                    '  <xacro:transmission joint="front_j"/>\n</robot>\n')
+                    '  <xacro:transmission joint="front_j"/>\n'
+                    '  <mast parent="base_link"/>\n'
+                    '  <plugin name="front"/>\n</robot>\n')
     status, out, _ = run(['check', str(path), '--format', 'jsonl', '--no-meshes'])
     (row,) = [json.loads(line) for line in out.splitlines() if line.strip()]
     found = [(f['rule'], f['severity'], f['line'], f['message'].split(':')[0])
              for f in row['findings'] if f['rule'] == 'parse-xacro-unprefixed']
     assert found == [
-        ('parse-xacro-unprefixed', 'warning', 5, "<VLP-16> calls the macro 'VLP-16' without the "
+        ('parse-xacro-unprefixed', 'error', 5, "<VLP-16> calls the macro 'VLP-16' without the "
          'xacro'),
-        ('parse-xacro-unprefixed', 'warning', 7, "<HDL-32E> calls the macro 'HDL-32E' without "
+        ('parse-xacro-unprefixed', 'error', 7, "<HDL-32E> calls the macro 'HDL-32E' without "
+         'the xacro'),
+        ('parse-xacro-unprefixed', 'error', 9, "<mast> calls the macro 'mast' without the xacro"),
+        ('parse-xacro-unprefixed', 'warning', 10, "<plugin> calls the macro 'plugin' without "
          'the xacro')], row['findings']
     assert all(f['suggestion'].startswith('write <xacro:') for f in row['findings']
                if f['rule'] == 'parse-xacro-unprefixed')
+    assert status == 2  # errors
+    said = {f['line']: f['message'] for f in row['findings']}
+    assert "ROS 1's xacro expanded such a call" in said[5]
+    assert 'what the macro writes is missing' in said[10]
 
 
 CAMERA_MACRO = (

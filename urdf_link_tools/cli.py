@@ -274,7 +274,8 @@ _MACRO_FILE = ('xacro expanded it to a document without <robot> and without any 
 def _cmd_info(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     loaded = _load(args, args.robot, err, own_package(args, args.robot))
     try:
-        robot = parse_urdf_string(loaded.data, loaded.source, loaded.macros)
+        robot = parse_urdf_string(loaded.data, loaded.source, loaded.macros,
+                                  loaded.link_macros)
     except UrdfStructureError:
         root = _xml_root(loaded.data) if loaded.expanded else None
         if root is None or not _no_links(root):
@@ -523,7 +524,7 @@ def _check_robot(path: str, args: argparse.Namespace, config, baseline, out: Tex
         includer = ''  # a file of a library of macros, checked with others (see _included_by)
     skipped = None if args.skip_macro_files else _included_file(path, includer)
     try:
-        robot = parse_urdf_string(data, source, loaded.macros)
+        robot = parse_urdf_string(data, source, loaded.macros, loaded.link_macros)
     except UrdfStructureError:
         # A ROS 1 file of macros has another root (<root>, as Kinova's and the PR2's
         # sensors): xacro expands it to no link at all, which is no robot to check. So is
@@ -536,7 +537,8 @@ def _check_robot(path: str, args: argparse.Namespace, config, baseline, out: Tex
             return skipped
         # Checked alone, the same finding as a file of macros under <robot> (robot-empty,
         # exit 2), not an input that could not be read (exit 3): xacro expands it.
-        robot = parse_urdf_string(_root_as_robot(data, root), source, loaded.macros)
+        robot = parse_urdf_string(_root_as_robot(data, root), source, loaded.macros,
+                                  loaded.link_macros)
     # A file of macros, or a plain fragment that descriptions include (a placeholder
     # <robot/>, shared materials): not a robot. A URDF with joints and no link is one, broken.
     # (Not one whose xacro directives lack their prefix: that is why it is empty.)

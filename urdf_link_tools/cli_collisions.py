@@ -130,7 +130,8 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             raise cli.UsageError(f'-o {args.output}: cannot write: {refused}')
     own = cli.own_package(args, args.robot)
     loaded = cli._load(args, args.robot, err, own)
-    robot = parse_urdf_string(loaded.data, loaded.source, loaded.macros)
+    robot = parse_urdf_string(loaded.data, loaded.source, loaded.macros,
+                              loaded.link_macros)
     colliding = sum(1 for link in robot.links if link.collisions)
     if colliding > args.max_links:
         # A 5-line xacro made 2,048 links: 27 s, 3.2 GB and a 172 MB SRDF; 4,096 links ended

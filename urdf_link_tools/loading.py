@@ -96,6 +96,7 @@ class LoadedDescription:
         tracer): :meth:`locate` adds each as an internal-error finding
     :param files: the other files the expansion read (xacro includes, YAML files)
     :param macros: for xacro input, the names of the macros its files define
+    :param link_macros: of those, the macros that make links
     """
 
     data: bytes
@@ -105,6 +106,7 @@ class LoadedDescription:
     tool_failures: Tuple['ToolFailure', ...] = ()
     files: Tuple[str, ...] = ()
     macros: FrozenSet[str] = frozenset()
+    link_macros: FrozenSet[str] = frozenset()
 
     @property
     def expanded(self) -> bool:
@@ -169,7 +171,7 @@ def load_input(path: str, max_bytes: int = DESCRIPTION_MAX_BYTES,
         expansion = expand_xacro(path, options, display=path)
         return LoadedDescription(expansion.data, source, expansion.source_map,
                                  expansion.notes, expansion.tool_failures,
-                                 expansion.files, expansion.macros)
+                                 expansion.files, expansion.macros, expansion.link_macros)
     try:
         with open(path, 'rb') as stream:
             data = read_bounded(stream, max_bytes, path)

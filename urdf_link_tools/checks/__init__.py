@@ -83,7 +83,8 @@ PARSE_NOTE_RULES = (
          'example: <VLP-16 .../>)', 'xacro (2.x, ROS 2) processes only prefixed '
          'directives and leaves it in the output as it is; URDF readers ignore it: the file '
          'is not included, the macro or property not defined, the links and joints of the '
-         'macro missing',
+         "macro missing (an error for a call of a macro that makes links: ROS 1's xacro "
+         'expanded such calls, so files written for it lose those links silently)',
          'write <xacro:include .../> (and declare xmlns:xacro="http://www.ros.org/wiki/xacro" '
          'on <robot>)', 'xacro (ROS 2: prefixed directives only)'),
     Rule('robot-name-missing', Severity.ERROR, 'the <robot> has no name attribute',

@@ -58,8 +58,8 @@ _XACRO_LOST = {'include': 'the file it names is not included',
 
 
 def robot_from_element(root: etree._Element, source: Optional[str] = None,
-                       notes: Sequence[Finding] = (), macros: AbstractSet[str] = frozenset()
-                       ) -> Robot:
+                       notes: Sequence[Finding] = (), macros: AbstractSet[str] = frozenset(),
+                       link_macros: AbstractSet[str] = frozenset()) -> Robot:
     """
     Build the model from a parsed ``<robot>`` element.
 
@@ -72,6 +72,8 @@ def robot_from_element(root: etree._Element, source: Optional[str] = None,
     :param notes: findings made while reading the XML, kept first
     :param macros: for a xacro expansion, the names of the macros its files define: an
         element at the top named as one is a call without the xacro: prefix
+    :param link_macros: of those, the macros that make links (such a call loses them: an
+        error)
     :return: the robot model
     :raises UrdfStructureError: when the root element is not ``<robot>``
     """
@@ -107,6 +109,7 @@ def robot_from_element(root: etree._Element, source: Optional[str] = None,
     balance = visuals = False
     actuated: Optional[Set[str]] = None
     unprefixed: List[etree._Element] = []
+    unprefixed_calls: List[etree._Element] = []
     for child in root:
         tag = child.tag
         if tag == 'material':
@@ -140,11 +143,7 @@ def robot_from_element(root: etree._Element, source: Optional[str] = None,
         elif tag in _XACRO_DIRECTIVES and child.get(_XACRO_DIRECTIVES[tag]) is not None:
             unprefixed.append(child)
         elif isinstance(tag, str) and tag in macros and tag not in _URDF_TOP_LEVEL:
-            ctx.note('parse-xacro-unprefixed', child,
-                     f"<{tag}> calls the macro '{tag}' without the xacro: prefix: xacro (2.x, "
-                     'ROS 2) leaves it in the output as it is and URDF readers ignore it, so '
-                     'the links and joints the macro makes are missing',
-                     f'write <xacro:{tag} .../>')
+            unprefixed_calls.append(child)
         elif tag == 'transmission' or tag == 'ros2_control':
             # A transmission's joints; a ros2_control joint with a command interface (one
             # with state interfaces only is read, not driven).
@@ -153,6 +152,7 @@ def robot_from_element(root: etree._Element, source: Optional[str] = None,
                 for name in (item.get('name'),) if isinstance(name, str) and name.strip()
                 and (tag == 'transmission' or item.find('command_interface') is not None)}
     _unprefixed_directives(ctx, unprefixed)
+    _unprefixed_calls(ctx, unprefixed_calls, link_macros)
     top_level = tuple(ctx.materials.values())
     ctx.link_names = frozenset(child.get('name') for tag, child in parts if tag == 'link')
     for tag, child in parts:
@@ -289,6 +289,28 @@ def _unprefixed_directives(ctx: Context, elements: List[etree._Element]) -> None
                  Severity.INFO)
 
 
+def _unprefixed_calls(ctx: Context, calls: List[etree._Element],
+                      link_macros: AbstractSet[str]) -> None:
+    """
+    Note macro calls written without their xacro: prefix; an error when the macro makes links.
+
+    ROS 1's xacro expanded such a call (with a deprecation warning), ROS 2's leaves it as it
+    is: EZGripper's standalone files call <ezgripper_dual ...> so, and the robot checked was
+    the mounting post alone, its gripper gone, with a warning (sweep Q).
+    """
+    for call in calls:
+        tag = str(call.tag)
+        makes = tag in link_macros
+        ctx.note('parse-xacro-unprefixed', call,
+                 f"<{tag}> calls the macro '{tag}' without the xacro: prefix: xacro (2.x, "
+                 'ROS 2) leaves it in the output as it is and URDF readers ignore it, so '
+                 + ('the links and joints the macro makes are missing from this robot (ROS '
+                    "1's xacro expanded such a call; ROS 2's does not)" if makes else
+                    'what the macro writes is missing'),
+                 f'write <xacro:{tag} .../>',
+                 Severity.ERROR if makes else Severity.WARNING)
+
+
 def _written(element: etree._Element) -> str:
     """Return a directive as written: <property name="M_PI">, its value bounded."""
     what = _XACRO_DIRECTIVES[element.tag]
@@ -392,13 +414,15 @@ def _self_collide(extension: etree._Element, current: bool) -> bool:
 
 
 def parse_urdf_string(text: Union[str, bytes], source: Optional[str] = None,
-                      macros: AbstractSet[str] = frozenset()) -> Robot:
+                      macros: AbstractSet[str] = frozenset(),
+                      link_macros: AbstractSet[str] = frozenset()) -> Robot:
     """
     Parse URDF text.
 
     :param text: the URDF document
     :param source: path of the file it came from, if any
     :param macros: for a xacro expansion, the names of the macros its files define
+    :param link_macros: of those, the macros that make links
     :return: the robot model
     :raises UrdfError: (a subclass) when the text cannot be read as a URDF
     """
@@ -409,7 +433,7 @@ def parse_urdf_string(text: Union[str, bytes], source: Optional[str] = None,
     enabled = gc.isenabled()
     gc.disable()
     try:
-        return robot_from_element(root, source, notes, macros)
+        return robot_from_element(root, source, notes, macros, link_macros)
     finally:
         if enabled:
             gc.enable()

@@ -123,6 +123,9 @@ class State:
         self.globs: List[Tuple[str, List[str]]] = []
         #: the names of the macros defined (a call without xacro: is left as it is)
         self.macros: Set[str] = set()
+        #: macro -> whether its body writes a <link>, and the macros it calls (the macros
+        #: that make links: a call left without xacro: loses them)
+        self.macro_bodies: Dict[str, Tuple[bool, Set[str]]] = {}
         #: the variables $(optenv NAME default) found unset here, so gave their default
         self.optenv_defaults: Dict[str, None] = {}
 
@@ -349,7 +352,9 @@ def _install_safety(xacro: Any, substitution_args: Any, state: State) -> None:
     def grab_macro(elt: Any, macros: Any) -> Any:
         name = elt.getAttribute('name') if hasattr(elt, 'getAttribute') else ''
         if isinstance(name, str) and name and len(state.macros) < MAX_MACROS:
-            state.macros.add(name[6:] if name.startswith('xacro:') else name)
+            name = name[6:] if name.startswith('xacro:') else name
+            state.macros.add(name)
+            state.macro_bodies[name] = _body_of(elt)
         return original_grab_macro(elt, macros)
 
     xacro.grab_macro = grab_macro
@@ -448,7 +453,38 @@ def expand(request: Dict[str, Any], out_dir: str) -> Dict[str, Any]:
     return {'ok': True, 'version': version, 'notes': notes, 'map': table,
             'includes': sorted(set(xacro.all_includes)), 'tool_failures': tool_failures,
             'globs': state.globs, 'macros': sorted(state.macros),
+            'link_macros': sorted(_making_links(state.macro_bodies)),
             'optenv_defaults': list(state.optenv_defaults)}
+
+
+#: xacro's own elements: anything else written xacro:NAME calls the macro NAME
+_DIRECTIVES = frozenset(('include', 'macro', 'property', 'arg', 'if', 'unless', 'insert_block',
+                         'call', 'element', 'attribute', 'eval-comments'))
+
+
+def _body_of(element: Any) -> Tuple[bool, Set[str]]:
+    """Return whether a macro's body writes a <link>, and the macros it calls by name."""
+    writes = False
+    calls: Set[str] = set()
+    for inner in element.getElementsByTagName('*'):
+        tag = inner.tagName
+        if tag == 'link':
+            writes = True
+        elif tag.startswith('xacro:') and tag[6:] not in _DIRECTIVES:
+            calls.add(tag[6:])
+    return writes, calls
+
+
+def _making_links(bodies: Dict[str, Tuple[bool, Set[str]]]) -> Set[str]:
+    """Return the macros that make links: those writing one, and those calling them."""
+    making = {name for name, (writes, _) in bodies.items() if writes}
+    grew = True
+    while grew:
+        found = {name for name, (_, calls) in bodies.items()
+                 if name not in making and calls & making}
+        making |= found
+        grew = bool(found)
+    return making
 
 
 def _failure(state: State, request: Dict[str, Any],

@@ -114,6 +114,8 @@ class Expansion:
     tool_failures: Tuple[ToolFailure, ...] = ()
     #: the names of the macros the files define (a call without xacro: is left as it is)
     macros: FrozenSet[str] = frozenset()
+    #: of those, the macros that make links (their body, or a macro it calls, has a <link>)
+    link_macros: FrozenSet[str] = frozenset()
 
 
 class XacroError(UrdfInputError):
@@ -352,12 +354,14 @@ def expand_xacro(path: str, options: XacroOptions = XacroOptions(),
     from urdf_link_tools.result_cache import glob_dependency
     globs = tuple(glob_dependency(str(pattern), [str(name) for name in matched])
                   for pattern, matched in result.get('globs', ()))
-    macros = frozenset(str(name)[:200] for name in result.get('macros', ())[:5000]
-                       if isinstance(name, str))
+    macros, link_macros = (frozenset(str(name)[:200] for name in result.get(key, ())[:5000]
+                                     if isinstance(name, str))
+                           for key in ('macros', 'link_macros'))
     hidden = _hidden_variables(result, options)
     return Expansion(data, source_map, tuple(result.get('notes', ())) + warnings
                      + ((hidden,) if hidden else ()),
-                     tuple(result.get('includes', ())) + globs, failures, macros)
+                     tuple(result.get('includes', ())) + globs, failures, macros,
+                     link_macros & macros)
 
 
 _PUBLIC = {
