@@ -25,6 +25,7 @@ repository; the Action's check step runs with bash as the runner would run it.
 import json
 import os
 import pathlib
+import re
 import shlex
 import shutil
 import subprocess
@@ -257,6 +258,45 @@ def test_a_file_named_like_an_option_is_refused_before_dashes(tmp_path, monkeypa
     assert main(['check', '--shard', '1/1', '--', 'robot.urdf']) == 2
     # After --, such a name is a file of any command (an empty robot here: exit 3, not 4).
     assert main(['info', '--', '--config=p.urdf']) == 3
+
+
+def test_the_readme_shard_recipe_keeps_each_committed_name_one_file(tmp_path):
+    # Eighth red-team review: README's `-- $(git ls-files '*.urdf')` split a committed name
+    # on its blanks and expanded its globs: 'x /elsewhere/*/*.urdf' (a folder 'x ' holding
+    # folders named so) had the checker read, and annotate, every URDF of another checkout.
+    text = (ROOT / 'README.md').read_text(encoding='utf-8')
+    block = re.search(r'\n      - run: >[^\n]*\n((?:          [^\n]*\n)+)', text)
+    command = ' '.join(line.strip() for line in block.group(1).splitlines())
+    command = command.replace('${{ matrix.shard }}/8', '1/1').replace(
+        '${{ matrix.shard }}', '1').replace('${{ runner.temp }}', str(tmp_path / 'temp'))
+    assert 'git ls-files' in command and '${{' not in command, command
+    other = tmp_path / 'otherco' / 'pkg'
+    other.mkdir(parents=True)
+    (other / 'secret.urdf').write_text(BAD_ARM.replace('name="arm"', 'name="secret_robot"'))
+    repo = tmp_path / 'repo'
+    repo.mkdir()
+    (repo / 'robot.urdf').write_text(BAD_ARM)
+    hostile = repo.joinpath('x ', *str(tmp_path / 'otherco').strip('/').split('/'), '*')
+    hostile.mkdir(parents=True)
+    (hostile / '*.urdf').write_text('')
+    environment = dict(os.environ, GIT_CONFIG_GLOBAL=os.devnull, GIT_CONFIG_NOSYSTEM='1')
+    for git in (['init', '-q'], ['add', '-A']):
+        subprocess.run(['git'] + git, cwd=str(repo), check=True, env=environment)
+    bin_dir = tmp_path / 'bin'
+    bin_dir.mkdir()
+    wrapper = bin_dir / 'urdf-link-tools'
+    wrapper.write_text(f'#!/bin/sh\nexec {shlex.quote(sys.executable)} -m urdf_link_tools.cli '
+                       '"$@"\n')
+    wrapper.chmod(0o755)
+    environment['PATH'] = str(bin_dir) + os.pathsep + environment['PATH']
+    environment['PYTHONPATH'] = os.pathsep.join([str(ROOT), environment.get('PYTHONPATH', '')])
+    done = subprocess.run(['bash', '-c', command], cwd=str(repo), env=environment,
+                          capture_output=True, text=True, timeout=300)
+    rows = [json.loads(line) for line in
+            (repo / 'findings-1.jsonl').read_text().splitlines() if line.strip()]
+    assert 'secret_robot' not in json.dumps(rows) + done.stderr, done.stderr
+    assert sorted(os.path.basename(row['source']) for row in rows) == ['*.urdf', 'robot.urdf'], \
+        rows
 
 
 def test_action_check_step(tmp_path):

@@ -17,7 +17,8 @@ Hostile mesh files named by a description: each becomes a finding within a bound
 
 The template robot's collision mesh on link 'tool' is pointed at a missing package, a
 directory, /dev/zero, a FIFO, a 1 GB sparse file, a symbolic link loop, corrupt and empty
-STL files, a DAE entity bomb, /proc/self/mem, a DAE whose nodes instance each other 2^40
+STL files, a DAE entity bomb, /proc/self/mem and /proc/self/environ, an OBJ of 2-coordinate
+vertices, a DAE whose nodes instance each other 2^40
 times and a package path leaving its package (all made in tmp_path at test time). The node
 must publish, within 20 s of the description, an ERROR status for 'tool' carrying the
 finding, keep answering, and serve the robot; ``urdf-link-tools check`` on a robot naming
@@ -83,6 +84,12 @@ def _make(case: str, folder: Path) -> str:
         path.write_bytes(b'\0' * 80 + (0xFFFFFFFF).to_bytes(4, 'little') + b'\0' * 50)
     elif case == 'proc_self_mem':
         os.symlink('/proc/self/mem', path)
+    elif case == 'proc_self_environ':
+        os.symlink('/proc/self/environ', path)
+    elif case == 'obj_two_coordinates':
+        # trimesh keeps 'v 0 0' as points of two coordinates: a traceback (review 8)
+        path = folder / f'{case}.obj'
+        path.write_text('v 0 0\nv 1 0\nv 0 1\nf 1 2 3\n')
     elif case == 'empty_stl':
         path.write_bytes(b'')
     elif case == 'dae_entity_bomb':
@@ -103,7 +110,9 @@ CASES = {
     'stl_count_lie': ('mesh-unreadable', 'is not a valid STL'),
     'empty_stl': ('mesh-unreadable', 'is empty'),
     'dae_entity_bomb': ('mesh-unreadable', 'declares a document type'),
-    'proc_self_mem': ('mesh-unreadable', 'cannot be read'),
+    'proc_self_mem': ('mesh-unreadable', 'a file of the operating system'),
+    'proc_self_environ': ('mesh-unreadable', 'a file of the operating system'),
+    'obj_two_coordinates': ('mesh-unreadable', 'vertices of 2 coordinates'),
     'dae_instancing_bomb': ('mesh-unreadable', 'expands to more than'),
     'package_escape': ('mesh-not-found', 'leaves package'),
 }
@@ -170,6 +179,7 @@ def test_hostile_meshes_cli_all_at_once(tmp_path):
         cwd=str(REPO), env=dict(os.environ, PYTHONPATH=os.pathsep.join(
             [str(REPO), os.environ.get('PYTHONPATH', '')])))
     assert done.returncode == EXIT_ERRORS, done.stderr[-2000:]  # timeout=120: the hang guard
+    assert 'Traceback' not in done.stderr, done.stderr[-2000:]
     findings = json.loads(done.stdout)['findings']
     for case, (rule, needle) in CASES.items():
         marker = {'missing_package': 'no_such_package_ult', 'dev_zero': '/dev/zero'}.get(

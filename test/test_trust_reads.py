@@ -20,6 +20,7 @@ CLI in a child process under ``prlimit``/``timeout`` with a non-empty ``AMENT_PR
 (as every sourced ROS shell has), and asserts that the secret reaches no stream.
 """
 
+import json
 import os
 import shutil
 
@@ -177,6 +178,50 @@ def test_a_robot_file_linked_out_of_its_package_is_not_read(tmp_path):
     (checkout / 'evil2' / 'robot.urdf').symlink_to(secret)
     result = run_measured(['info', str(checkout / 'evil2' / 'robot.urdf')])
     assert result.returncode == 3 and 'leads out of' in result.stderr, result.stderr
+
+
+def test_a_mesh_linked_out_of_its_package_or_to_a_system_file_is_not_read(tmp_path):
+    # Eighth red-team review: meshes/env.obj committed as a link to /proc/self/environ was
+    # opened and parsed (the checker's environment: CI's secrets), /proc/kmsg read empties
+    # the kernel log, and a link to another checkout's mesh was read. A link inside the
+    # package, and colcon's --symlink-install, still work; so does file:// elsewhere.
+    (tmp_path / 'elsewhere').mkdir()
+    outside = tmp_path / 'elsewhere' / 'part.stl'
+    shutil.copy(os.path.join(ROOT, 'samples', 'meshes', 'arm_collision.stl'), outside)
+    pkg = tmp_path / 'checkout' / 'my_pkg'
+    package(pkg, 'my_pkg')
+    (pkg / 'meshes').mkdir()
+    (pkg / 'meshes' / 'env.obj').symlink_to('/proc/self/environ')
+    (pkg / 'meshes' / 'env.stl').symlink_to('/proc/self/environ')
+    (pkg / 'meshes' / 'other.stl').symlink_to(outside)
+    shutil.copy(outside, pkg / 'meshes' / 'real.stl')
+    (pkg / 'meshes' / 'inside.stl').symlink_to(pkg / 'meshes' / 'real.stl')
+
+    def check(filename, folder=pkg):
+        robot = folder / 'robot.urdf'
+        robot.write_text('<robot name="r"><link name="a"><collision><geometry>'
+                         f'<mesh filename="{filename}"/></geometry></collision></link></robot>')
+        result = run_measured(['check', '--format', 'json', '--package-dir',
+                               f'my_pkg={folder}', str(robot)], cwd=str(tmp_path))
+        assert 'Traceback' not in result.stderr, result.stderr
+        return [f for f in json.loads(result.stdout)['findings']
+                if f['rule'].startswith('mesh-')]
+
+    for name in ('package://my_pkg/meshes/env.obj', 'meshes/env.obj',
+                 'package://my_pkg/meshes/other.stl'):
+        (found,) = check(name)
+        assert found['rule'] == 'mesh-not-found' and 'leads out of' in found['message']
+        assert 'env.stl' not in found['suggestion']  # no "did you mean" the other link
+    # file:// names a file anywhere, by design, but never one of the operating system's
+    assert check(f'file://{pkg}/meshes/env.obj')[0]['message'].count('operating system') == 1
+    assert check(f'file://{outside}') == []
+    assert check('package://my_pkg/meshes/inside.stl') == []
+    installed = tmp_path / 'install' / 'share' / 'my_pkg'
+    (installed / 'meshes').mkdir(parents=True)
+    (installed / 'package.xml').symlink_to(pkg / 'package.xml')
+    (installed / 'meshes' / 'real.stl').symlink_to(pkg / 'meshes' / 'real.stl')
+    assert check('package://my_pkg/meshes/real.stl', installed) == []
+    assert read_refusal('/proc/self/environ', None) is not None
 
 
 def test_option_files_linked_out_of_the_package_or_into_git_are_refused(tmp_path):

@@ -235,7 +235,9 @@ def load_elements(robot: Robot, library: MeshLibrary, budget: Optional[Budget],
                 try:
                     result = library.load(geometry.filename, geometry.scale, folder)
                 except Exception as exc:  # the library should not raise; never let it escape
-                    LOG.exception('loading %s failed', geometry.filename)
+                    # The traceback at DEBUG level, as for a check that fails (--verbose).
+                    LOG.error('loading %s failed: %s', geometry.filename, exc)
+                    LOG.debug('loading %s failed', geometry.filename, exc_info=exc)
                     result = MeshProblem(
                         'mesh-unreadable', f'{geometry.filename}: unexpected error: {exc}')
                 seen[key] = result

@@ -134,6 +134,37 @@ def in_git_folder(path: str) -> bool:
     return '.git' in path.lower().split(os.sep)
 
 
+#: the kernel's and the devices' file systems: never a description's file (a mesh committed as
+#: a link to /proc/self/environ had the checker read its environment, CI's secrets, as an
+#: OBJ; /proc/kmsg, read, empties the kernel log: eighth red-team review)
+SYSTEM_DIRS = ('/proc', '/sys', '/dev')
+
+
+def leaves_package(path: str) -> Optional[str]:
+    """
+    Return the package (or git work tree) a path's symbolic links lead out of, or None.
+
+    None also for a path with no link on it, or in no package or repository; colcon's
+    ``--symlink-install`` stays allowed (see :func:`link_out_of_package`).
+    """
+    real = os.path.realpath(path)
+    if real == os.path.abspath(path):
+        return None
+    found = enclosing(path, ('package.xml', '.git'))
+    if found is None:
+        return None  # in no package or repository: nothing to stay inside
+    folder, marker = found
+    roots = [os.path.realpath(folder)]
+    # A package.xml that is itself a link names the package it stands for (colcon's
+    # --symlink-install tree, in no repository or in the one holding the sources); one a
+    # pull request commits, linking to another checkout on the runner, names nothing.
+    target = os.path.dirname(os.path.realpath(os.path.join(folder, marker)))
+    tree = enclosing(os.path.join(folder, marker), ('.git',))
+    if tree is None or inside(target, os.path.realpath(tree[0])):
+        roots.append(target)
+    return None if any(inside(real, root) for root in roots) else folder
+
+
 def link_out_of_package(path: str) -> Optional[str]:
     """
     Return why a description file named to be checked may not be read, or None.
@@ -154,19 +185,8 @@ def link_out_of_package(path: str) -> Optional[str]:
         # .git/config, red-team review 4), which no description may read.
         return (f'{path} is a symbolic link (or lies in a linked folder) that leads into a '
                 '.git directory, which a description may never read; check the file itself')
-    found = enclosing(path, ('package.xml', '.git'))
-    if found is None:
-        return None  # in no package or repository: nothing to stay inside
-    folder, marker = found
-    roots = [os.path.realpath(folder)]
-    # A package.xml that is itself a link names the package it stands for (colcon's
-    # --symlink-install tree, in no repository or in the one holding the sources); one a
-    # pull request commits, linking to another checkout on the runner, names nothing.
-    target = os.path.dirname(os.path.realpath(os.path.join(folder, marker)))
-    tree = enclosing(os.path.join(folder, marker), ('.git',))
-    if tree is None or inside(target, os.path.realpath(tree[0])):
-        roots.append(target)
-    if any(inside(real, root) for root in roots):
+    folder = leaves_package(path)
+    if folder is None:
         return None
     return (f'{path} is a symbolic link (or lies in a linked folder) that leads out of '
             f'{folder}, the package holding it: a description may not read files outside '
@@ -186,6 +206,10 @@ def read_refusal(path: str, roots: Optional[Sequence[str]]) -> Optional[str]:
         # traceback; red-team review 7)
         return f'{path!r} holds a NUL character: no file has such a name'
     real = os.path.realpath(path)
+    system = next((root for root in SYSTEM_DIRS if inside(real, root)), None)
+    if system is not None:
+        return (f'{path} is a file of the operating system ({real}, under {system}), which '
+                'a description may never read; it was not opened')
     if in_git_folder(real):
         return (f'{path} is inside a .git directory, which a description may never read '
                 '(CI keeps credentials there)')

@@ -400,6 +400,13 @@ def _checked(path: str, vertices: np.ndarray, faces: np.ndarray, unit: float,
     """Refuse arrays that cannot be measured; wrap the others, in metres."""
     if len(faces) == 0 or len(vertices) == 0:
         return problem(f'{path} holds no triangles')
+    if vertices.ndim != 2 or vertices.shape[1] != 3:
+        # trimesh keeps an OBJ's 'v 0 0' lines as points of two coordinates (eighth
+        # red-team review: a traceback, and "unexpected error")
+        columns = vertices.shape[1] if vertices.ndim == 2 else vertices.ndim
+        return problem(f'{path} has vertices of {columns} coordinates, not 3 (x y z)')
+    if faces.ndim != 2 or faces.shape[1] != 3:
+        return problem(f'{path} has faces that are not triangles of 3 vertex indices')
     if faces.min() < 0 or faces.max() >= len(vertices):
         # Measuring indexes the vertices by the faces: a face naming a vertex that does
         # not exist cannot be measured.

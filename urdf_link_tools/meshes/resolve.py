@@ -34,7 +34,7 @@ import threading
 from typing import Dict, Mapping, Optional, Sequence, Tuple
 from urllib.parse import unquote
 
-from urdf_link_tools.read_policy import ament_index_shares
+from urdf_link_tools.read_policy import ament_index_shares, leaves_package
 from urdf_link_tools.records import record
 
 _SCHEME_RE = re.compile(r'^[A-Za-z][A-Za-z0-9+.-]*://')
@@ -124,8 +124,8 @@ def _same_name(folder: str, stem: str, name: str, exact: bool) -> Optional[str]:
                 if (entry.name == name and exact or entry.name != name and (
                         entry.name.lower() == name.lower() or (
                             base.lower() == stem and extension.lower() in _MESH_EXTENSIONS))) \
-                        and entry.is_file():
-                    return entry.name
+                        and entry.is_file() and leaves_package(entry.path) is None:
+                    return entry.name  # (never one the resolution would refuse)
     except OSError:
         return None
     return None
@@ -236,7 +236,8 @@ class PackageResolver:
                     '(the description came from standard input, so relative paths '
                     'cannot be resolved against its folder)',), resolution.error)
             return resolution
-        return self._check_paths(uri, [os.path.normpath(os.path.join(base_dir, relative))])
+        return self._check_paths(uri, [os.path.normpath(os.path.join(base_dir, relative))],
+                                 True)
 
     def _resolve_package(self, uri: str, rest: str,
                          base_dir: Optional[str] = None) -> MeshResolution:
@@ -270,14 +271,32 @@ class PackageResolver:
                 f'package {name!r} was not found: source its workspace or pass '
                 f'--package-dir {name}=/path/to/{name} (node: package_dirs)'
                 + _beside(rest, base_dir, slashes), name)
-        return self._check_paths(uri, [os.path.join(base, inside) for base in candidates])
+        return self._check_paths(uri, [os.path.join(base, inside) for base in candidates],
+                                 True)
 
-    def _check_paths(self, uri: str, paths: Sequence[str]) -> MeshResolution:
+    def _check_paths(self, uri: str, paths: Sequence[str],
+                     contained: bool = False) -> MeshResolution:
+        """
+        Return the first of paths that exists, or why none is used.
+
+        :param contained: the path names a file of a package (package://, or relative to
+            the description): a symbolic link on it may not lead out of that package, as
+            for a description file (a mesh linked to /proc/self/environ, to another
+            checkout's file: eighth red-team review); file:// and absolute paths are the
+            author's choice, by design
+        """
         tried = []
         broken = None
         for path in paths:
             tried.append(path)
             if os.path.exists(path):
+                folder = leaves_package(path) if contained else None
+                if folder is not None:
+                    return MeshResolution(
+                        uri, None, tuple(tried),
+                        f'{path} is a symbolic link (or lies in a linked folder) that leads '
+                        f'out of {folder}, the package holding it: a description may not '
+                        'read files outside its package (name a file elsewhere with file://)')
                 return MeshResolution(uri, path, tuple(tried))
             if os.path.islink(path):
                 broken = path
