@@ -23,6 +23,7 @@ child process under ``prlimit``; its peak resident memory (with every child) sta
 
 import base64
 import json
+import struct
 import subprocess
 import sys
 
@@ -158,3 +159,49 @@ def test_a_buffer_name_holding_a_nul_is_one_line_not_a_traceback(tmp_path, uri):
     assert 'is not a file name (it holds a NUL)' in done.stdout, done.stdout
     assert read_refusal('/tmp/a\x00b', None).endswith('holds a NUL character: no file has '
                                                       'such a name')
+
+
+def _glb(header, chunk):
+    """Return a GLB of a header (its first buffer the binary chunk) and that chunk."""
+    text = json.dumps(header).encode()
+    text += b' ' * (-len(text) % 4)
+    chunk += b'\0' * (-len(chunk) % 4)
+    body = (struct.pack('<II', len(text), 0x4E4F534A) + text
+            + struct.pack('<II', len(chunk), 0x004E4942) + chunk)
+    return b'glTF' + struct.pack('<II', 2, 12 + len(body)) + body
+
+
+@pytest.mark.parametrize('form', ['data uri', 'glb', 'side-car'])
+def test_a_buffer_declaring_more_bytes_than_it_holds_is_refused(tmp_path, form):
+    # Eighth red-team review: the budget counted byteLength as declared; a 1 MB file
+    # declaring a 99 MB buffer had trimesh decode 30 accessors of a million points each over
+    # the real megabyte (mode 0 sent it to trimesh): 456 MB for one file, 3.1 GB with
+    # mesh_max_bytes raised by the pull request's --config.
+    header = amplification(accessors=30, size=MB)
+    header['buffers'][0]['byteLength'] = 99_000_000
+    # none of the 30 is used (trimesh decodes them all), one 3-point primitive in mode 0
+    header['bufferViews'].append({'buffer': 0, 'byteOffset': 0, 'byteLength': 36})
+    header['accessors'].append({'bufferView': 1, 'componentType': 5126, 'count': 3,
+                                'type': 'VEC3'})
+    header['meshes'] = [{'primitives': [{'attributes': {'POSITION': 30}, 'mode': 0}]}]
+    header['nodes'] = [{'mesh': 0}]
+    header['scenes'] = [{'nodes': [0]}]
+    if form == 'glb':
+        del header['buffers'][0]['uri']
+        (tmp_path / 'amp.glb').write_bytes(_glb(header, bytes(MB)))
+    elif form == 'side-car':
+        header['buffers'][0]['uri'] = 'amp.bin'
+        (tmp_path / 'amp.bin').write_bytes(bytes(MB))
+    robot = _robot(tmp_path, header)
+    if form == 'glb':
+        robot.write_text(robot.read_text().replace('amp.gltf', 'amp.glb'))
+    result = run_measured(['check', '--format', 'json', str(robot)], cwd=str(tmp_path))
+    assert 'Traceback' not in result.stderr, result.stderr
+    messages = [f['message'] for f in json.loads(result.stdout)['findings']
+                if f['rule'] == 'mesh-unreadable']
+    assert messages and 'declares 99,000,000 bytes (byteLength) but holds' in messages[0], \
+        messages
+    assert result.peak_mib < 200, result.peak_mib
+    # Declared honestly, the same accessors are the amplification the budget refuses.
+    header['buffers'][0]['byteLength'] = MB - 2
+    assert 'accessors would make arrays' in budget_problem(header, 50 * MB, 4_000_000)

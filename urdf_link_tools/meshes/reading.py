@@ -279,7 +279,8 @@ def _parse(path: str, file_type: str, data: bytes, budget: Budget, problem) \
                            f'{failure_reason(exc)}')
         resolver = gltf.FolderResolver(os.path.dirname(os.path.abspath(path)), set(uris),
                                        _buffer_reader, budget.max_bytes - len(data))
-        reason = gltf.check_buffers(resolver)
+        reason = gltf.check_buffers(resolver) or \
+            gltf.buffer_size_problem(header, data, file_type, resolver)
         if reason is not None:
             return problem(f'{path} was not loaded: {reason}')
         try:
