@@ -22,7 +22,7 @@ own creation functions and exporters, so they are real files of each format.
 import os
 from pathlib import Path
 import struct
-from typing import Sequence, Tuple
+from typing import Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -103,19 +103,22 @@ def broken_meshes(folder: Path) -> dict:
 
 
 def instancing_bomb(folder: Path, depth: int = 30, encoding: str = 'utf-8',
-                    foreign: bool = False, triangles: int = 1) -> Path:
+                    foreign: bool = False, triangles: int = 1,
+                    declared: Optional[int] = None) -> Path:
     """
     Write a COLLADA file whose nodes instance each other twice: 2^depth times its geometry.
 
     ``foreign`` adds an element in another namespace, which the package's reader leaves to
     trimesh (the scene is then counted before trimesh reads it). The geometry holds
-    ``triangles`` triangles (one triangle repeated).
+    ``triangles`` triangles (one triangle repeated); ``declared`` is the count written in
+    its ``count`` attribute (default: the truth).
     """
     nodes = ['<node id="n0"><instance_geometry url="#g"/></node>']
     for level in range(1, depth + 1):
         nodes.append(f'<node id="n{level}"><instance_node url="#n{level - 1}"/>'
                      f'<instance_node url="#n{level - 1}"/></node>')
     indices = ' '.join(['0 1 2'] * triangles)
+    count = triangles if declared is None else declared
     text = f"""<?xml version="1.0"?>
 <COLLADA xmlns="http://www.collada.org/2005/11/COLLADASchema" version="1.4.1">
 <asset><unit name="meter" meter="1"/><up_axis>Z_UP</up_axis></asset>
@@ -124,7 +127,7 @@ def instancing_bomb(folder: Path, depth: int = 30, encoding: str = 'utf-8',
 <technique_common><accessor source="#pa" count="3" stride="3"><param name="X" type="float"/>
 <param name="Y" type="float"/><param name="Z" type="float"/></accessor></technique_common>
 </source><vertices id="v"><input semantic="POSITION" source="#p"/></vertices>
-<triangles count="{triangles}"><input semantic="VERTEX" source="#v" offset="0"/>
+<triangles count="{count}"><input semantic="VERTEX" source="#v" offset="0"/>
 <p>{indices}</p>
 </triangles></mesh></geometry></library_geometries>
 <library_nodes>{''.join(nodes[:-1])}</library_nodes>

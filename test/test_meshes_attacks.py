@@ -181,6 +181,21 @@ print(json.dumps([[f.rule, f.message] for f in analysis.findings if 'mesh' in f.
     assert memory and all('out of memory' in message for message in memory), findings
 
 
+@pytest.mark.parametrize('foreign', [False, True])
+def test_a_scene_is_budgeted_by_the_triangles_it_holds_not_those_it_declares(tmp_path,
+                                                                             foreign):
+    # Eighth red-team review: count="1" over 4,000 triangles placed 1,000 times (50 KB, left
+    # to trimesh by an element it does not read) passed the budget on the declared count:
+    # 8.8 s and 1.3 GB a file, read as a mesh of 4,000,000 faces.
+    from urdf_link_tools.meshes import MeshLibrary, MeshProblem
+    lying = mesh_attacks.instancing_bomb(tmp_path, depth=9, foreign=foreign, triangles=1000,
+                                         declared=1)
+    result = MeshLibrary().load(str(lying))
+    assert isinstance(result, MeshProblem), result
+    assert 'instances the 1,000 triangles it stores into 512,000, more than 100 times over' \
+        in result.message, result.message
+
+
 @pytest.mark.parametrize('target', ['/proc/kmsg', '/proc/self/mem'])
 def test_proc_files_are_a_clean_finding(tmp_path, target):
     link = mesh_attacks.symlink(tmp_path, 'proc.stl', target)

@@ -336,21 +336,34 @@ def _local(tag: str) -> str:
 
 
 def _triangles(geometry: etree._Element) -> int:
-    """Return how many triangles a <geometry> holds (what trimesh makes of it)."""
+    """
+    Return how many triangles a <geometry> holds (what trimesh makes of it), from its indices.
+
+    Counted in the ``<p>`` lists, not taken from the ``count`` attributes: a file declaring
+    ``count="1"`` over 4,000 triangles, placed 1,000 times, passed this budget and had
+    pycollada build 4 million faces (8.8 s, 1.3 GB: eighth red-team review); and the count
+    of strips and fans is of strips, not triangles.
+    """
     total = 0
     for element in geometry.iter():
         name = _local(element.tag)
         if name not in ('triangles', 'polylist', 'polygons', 'trifans', 'tristrips'):
             continue
-        try:
-            count = max(int(element.get('count', '0')), 0)
-        except ValueError:
-            count = 0
-        if name == 'polylist':
+        offsets = [child.get('offset', '0') for child in element if _local(child.tag) == 'input']
+        stride = max((int(value) for value in offsets if value.strip().isdigit()),
+                     default=0) + 1
+        corners = [len(child.text.split()) // stride if child.text else 0
+                   for child in element if _local(child.tag) == 'p']
+        if name == 'triangles':
+            total += sum(corners) // 3
+        elif name == 'polylist':
             vcount = next((child for child in element if _local(child.tag) == 'vcount'), None)
-            if vcount is not None and vcount.text:
-                count = sum(max(int(v) - 2, 0) for v in vcount.text.split() if v.isdigit())
-        total += count
+            listed = [int(v) for v in vcount.text.split() if v.isdigit()] \
+                if vcount is not None and vcount.text else []
+            # each polygon of v corners is v - 2 triangles, within the corners the list holds
+            total += min(sum(max(v - 2, 0) for v in listed), sum(corners))
+        else:  # each <p> one polygon, strip or fan: a triangle per corner past two
+            total += sum(max(count - 2, 0) for count in corners)
     return total
 
 
