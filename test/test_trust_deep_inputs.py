@@ -42,3 +42,18 @@ def test_hostile_baseline_and_config_exit_4_with_one_line(tmp_path, option, name
     lines = result.stderr.splitlines()
     assert len(lines) == 1, lines[:5]
     assert lines[0].startswith('urdf-link-tools: error:') and words in lines[0], lines[0]
+
+
+def test_a_robot_of_more_links_than_the_limit_is_one_input_error(tmp_path):
+    # Eighth red-team review: no cap on links; 700,000 empty links (15 MB) cost 35 s and
+    # 1.2 GB, a file at the byte limit about 75 s and 2.6 GB. Refused once counted.
+    from urdf_link_tools.limits import ROBOT_MAX_LINKS
+    robot = tmp_path / 'many.urdf'
+    robot.write_text('<robot name="r">' + ''.join(f'<link name="l{i}"/>'
+                                                  for i in range(ROBOT_MAX_LINKS + 1))
+                     + '</robot>')
+    result = run_measured(['check', str(robot)], cwd=str(tmp_path))
+    assert result.returncode == 3, result.stderr
+    assert f'{ROBOT_MAX_LINKS + 1:,} links, more than the {ROBOT_MAX_LINKS:,}' in result.stderr
+    assert 'Traceback' not in result.stderr
+    assert result.peak_mib < 300, result.peak_mib

@@ -30,6 +30,11 @@ DESCRIPTION_MAX_BYTES = 32 * 1024 * 1024
 #: Largest mesh file opened (``mesh_max_bytes``): 100 MB.
 MESH_MAX_BYTES = 100_000_000
 
+#: the most links a robot may have: a description of 700,000 empty links (15 MB) cost 35 s
+#: and 1.2 GB, one at the byte limit about 75 s and 2.6 GB (eighth red-team review); the
+#: largest robot published has a few hundred
+ROBOT_MAX_LINKS = 50_000
+
 #: How much of a refused setting a message quotes: YAML aliases make a few hundred bytes a
 #: structure of billions of items (shared, so cheap to load, not to print: 7 GB and 49 s
 #: for a 900-byte parameter file before).

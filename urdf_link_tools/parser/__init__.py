@@ -33,6 +33,7 @@ from lxml import etree
 
 from urdf_link_tools.errors import UrdfStructureError
 from urdf_link_tools.findings import Finding, listed, Severity, TEMPLATE_VALUE
+from urdf_link_tools.limits import ROBOT_MAX_LINKS
 from urdf_link_tools.model import Joint, Link, Robot
 from urdf_link_tools.parser.context import CHILD_VALUE, Context, quote, REFUSED
 from urdf_link_tools.parser.joints import joint_of
@@ -151,6 +152,12 @@ def robot_from_element(root: etree._Element, source: Optional[str] = None,
                 name.strip() for item in child.iter('joint')
                 for name in (item.get('name'),) if isinstance(name, str) and name.strip()
                 and (tag == 'transmission' or item.find('command_interface') is not None)}
+    links_written = sum(1 for tag, _ in parts if tag == 'link')
+    if links_written > ROBOT_MAX_LINKS:
+        raise UrdfStructureError(
+            f'the robot has {links_written:,} links, more than the {ROBOT_MAX_LINKS:,} this tool '
+            'checks (a robot has a few hundred at most): is this a generated or hostile file?',
+            line=root.sourceline)
     _unprefixed_directives(ctx, unprefixed)
     _unprefixed_calls(ctx, unprefixed_calls, link_macros)
     top_level = tuple(ctx.materials.values())
