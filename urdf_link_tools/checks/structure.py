@@ -23,9 +23,11 @@ roots or a loop; the checker reports all of them at once, per link.
 from __future__ import annotations
 
 from collections import Counter
+import re
 from typing import Dict, Iterator, List, Set, Tuple
 
 from urdf_link_tools.checks.base import CheckContext, Rule
+from urdf_link_tools.checks.model_wide import MODEL_WIDE_MIN
 from urdf_link_tools.checks.names import NameSuggester
 from urdf_link_tools.findings import Finding, LISTED, listed, Severity
 from urdf_link_tools.model import is_fragment, Joint
@@ -163,18 +165,54 @@ def check_structure(ctx: CheckContext) -> Iterator[Finding]:
             joint_lines[joint.name] = joint.line or 0
     names = set(first_line)
     yield from _unknown_links(ctx, names)
-    for child, joints in parents.items():
-        # as many parents as declarations: the duplicate name's finding says it
-        if len(joints) > declared.get(child, 1) and child in names:
-            shown = listed([f"'{j.name}' (line {j.line})" for j in joints[:LISTED]],
-                           total=len(joints))
-            yield ctx.finding(
-                'link-multiple-parents', Severity.ERROR,
-                f'the link is the child of {len(joints)} joints: {shown}',
-                link=child, line=joints[1].line,
-                suggestion='keep one parent joint; a closed chain needs a simulator-specific '
-                           'constraint')
+    # as many parents as declarations: the duplicate name's finding says it
+    several = [(child, joints) for child, joints in parents.items()
+               if len(joints) > declared.get(child, 1) and child in names]
+    yield from _multiple_parents(ctx, several)
     yield from _tree(ctx, names, parents)
+
+
+#: what a link with two parent joints does to the readers
+_TWO_PARENTS = 'keep one parent joint; a closed chain needs a simulator-specific constraint'
+
+
+def _multiple_parents(ctx: CheckContext,
+                      several: List[Tuple[str, List[Joint]]]) -> Iterator[Finding]:
+    """
+    Say each link with several parent joints; links whose joints are alike, once together.
+
+    The ReFlex hand's finger macro closes each finger's flexure onto its distal link, so its
+    three distal links had an error each for one choice (sweep Q): 3 or more links whose
+    parent joints are named alike but for their numbers (a macro's copies) are one finding.
+    """
+    groups: Dict[Tuple[str, ...], List[Tuple[str, List[Joint]]]] = {}
+    for child, joints in several:
+        shape = tuple(sorted(_DIGITS.sub('#', joint.name) for joint in joints))
+        groups.setdefault(shape, []).append((child, joints))
+    for group in groups.values():
+        if len(group) < MODEL_WIDE_MIN:
+            for child, joints in group:
+                shown = listed([f"'{j.name}' (line {j.line})" for j in joints[:LISTED]],
+                               total=len(joints))
+                yield ctx.finding(
+                    'link-multiple-parents', Severity.ERROR,
+                    f'the link is the child of {len(joints)} joints: {shown}',
+                    link=child, line=joints[1].line, suggestion=_TWO_PARENTS)
+            continue
+        links = tuple(child for child, _ in group)
+        first, joints = group[0]
+        shown = listed([f"'{j.name}' (line {j.line})" for j in joints[:LISTED]],
+                       total=len(joints))
+        yield ctx.finding(
+            'link-multiple-parents', Severity.ERROR,
+            f'{len(links)} links are each the child of {len(joints)} joints named alike (one '
+            f'choice, a chain closed onto each of them): {listed(links)}; {first} of {shown}',
+            line=joints[1].line, links=links,
+            suggestion=_TWO_PARENTS + ', for every one of them')
+
+
+#: numbers in names: the copies a macro makes differ in them only
+_DIGITS = re.compile(r'\d+')
 
 
 def _unknown_links(ctx: CheckContext, names: Set[str]) -> Iterator[Finding]:
