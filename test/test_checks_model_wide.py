@@ -131,6 +131,7 @@ def test_kinematics_model_is_an_info_for_kinematic_targets():
     assert [f.severity for f in found] == [Severity.INFO]
     assert 'Fine for kinematics' in found[0].message
     assert 'Gazebo' not in found[0].message and 'MuJoCo' not in found[0].message
+    assert '--target' not in found[0].suggestion, found[0].suggestion
 
 
 @pytest.mark.parametrize('targets, severity', [
@@ -145,6 +146,10 @@ def test_a_model_without_mass_or_collision_is_one_finding(targets, severity):
     (found,) = findings(KINEMATICS_VISUAL, 'robot-kinematics-only', config)
     assert found.severity == severity and 'a model for display' in found.message
     assert ('pass through obstacles' in found.message) == (severity != Severity.INFO)
+    # advised to check it for display alone only when not checked so already (sweep Q:
+    # ReFlex with --target rviz,kdl was told to use --target rviz,kdl)
+    assert ('--target rviz,kdl' in found.suggestion) == (severity != Severity.INFO), \
+        found.suggestion
     assert not findings(KINEMATICS_VISUAL, 'robot-collision-partial', config)
     # with collision geometry, or with mass, each finding stays its own
     assert not findings(KINEMATICS, 'robot-collision-partial', config)

@@ -495,8 +495,8 @@ def check_kinematics_only(ctx: CheckContext) -> Iterator[Finding]:
             + _sentence(_consumers(ctx, _COLLIDERS, 'let every part pass through obstacles '
                                    'and the robot itself', ('rviz', 'kdl', 'pinocchio'))),
             'add <inertial> and <collision> elements from the CAD model (mass, centre of '
-            'mass, tensor; a primitive around each part); if the file is only for display, '
-            'check it with --target rviz,kdl')
+            'mass, tensor; a primitive around each part)'
+            + _unless_targets(ctx, ('rviz', 'kdl'), 'only for display'))
         return
     yield _on_robot(
         ctx, 'robot-kinematics-only', severity, links,
@@ -507,8 +507,15 @@ def check_kinematics_only(ctx: CheckContext) -> Iterator[Finding]:
         + (named(ctx.config.targets, ('rviz', 'moveit', 'kdl', 'pinocchio')) or 'none selected')
         + (f'. Its effort limits are 0 placeholders too ({len(efforts)} joints): no '
            'dynamics uses them without masses' if efforts else ''),
-        'add <inertial> elements from the CAD model (mass, centre of mass, tensor); if the '
-        'file is meant for kinematics only, check it with --target rviz,moveit,kdl')
+        'add <inertial> elements from the CAD model (mass, centre of mass, tensor)'
+        + _unless_targets(ctx, ('rviz', 'moveit', 'kdl'), 'meant for kinematics only'))
+
+
+def _unless_targets(ctx: CheckContext, targets: Tuple[str, ...], meant: str) -> str:
+    """Return the advice to check for these targets alone, unless they are all selected."""
+    if set(ctx.config.targets) <= set(targets):
+        return ' before simulating the robot (nothing is needed for the targets selected)'
+    return f'; if the file is {meant}, check it with --target {",".join(targets)}'
 
 
 def _sentence(text: str) -> str:
