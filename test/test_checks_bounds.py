@@ -1528,3 +1528,29 @@ def broken_link(inside):
     return (f'<link name="extra">{inside}</link><joint name="je" type="revolute"><parent '
             'link="l0"/><child link="extra"/><origin xyz="2 0 0"/><axis xyz="0 0 1"/>'
             '<limit lower="-1" upper="1" effort="1" velocity="1"/></joint>')
+
+
+@pytest.mark.parametrize('fingers', [3, 2])
+def test_a_placeholder_inertial_copied_onto_fingers_is_one_finding(fingers):
+    # Sweep Q: Romeo's finger links declare 2e-06 kg and ixx=iyy=izz=1.1e-09, over what
+    # their geometry allows and far too light for it: inertia-exceeds-extent (the copied
+    # tensor) and density-implausible (the copied mass) said one placeholder twice.
+    links = ['<link name="palm">' + inertial(0.5, 0.0005) + box('0.1 0.1 0.1') + '</link>']
+    for i in range(4):
+        mass = '2e-06' if i < fingers else '0.02'
+        links.append(
+            f'<link name="finger{i}">' + inertial(mass, '1.1e-09') + box('0.02 0.02 0.02')
+            + f'</link><joint name="j{i}" type="revolute"><parent link="palm"/>'
+            f'<child link="finger{i}"/><origin xyz="{0.03 * i} 0 0.06"/><axis xyz="0 0 1"/>'
+            '<limit lower="-1" upper="1" effort="1" velocity="1"/></joint>')
+    text = '<robot name="hand">' + ''.join(links) + '</robot>'
+    found = analyze(parse_urdf_string(text), NO_MESHES).findings
+    (tensor,) = [f for f in found if f.rule == 'inertia-exceeds-extent']
+    light = [f for f in found if f.rule == 'density-implausible']
+    if fingers >= 3:
+        assert '3 of them also declare one mass, 2e-06 kg, too light' in tensor.message, \
+            tensor.message
+        assert not light, [f.message for f in light]
+    else:  # two too light: each its own density finding, as before
+        assert 'too light for their geometry' not in tensor.message
+        assert sorted(f.link for f in light) == ['finger0', 'finger1']

@@ -42,7 +42,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 import math
-from typing import Dict, FrozenSet, Generator, Iterator, List, Optional, Tuple
+from typing import Dict, FrozenSet, Generator, Iterator, List, NamedTuple, Optional, Tuple
 
 import numpy as np
 
@@ -531,6 +531,44 @@ def _exceeding(ctx: CheckContext) -> Dict[Tuple[object, ...], List[Tuple[Link, E
     return ctx.memo[key]  # type: ignore[return-value]
 
 
+def light_copies(ctx: CheckContext) -> Dict[Tuple[float, ...], Tuple[str, ...]]:
+    """
+    Return, per tensor copied onto 3 or more links over their bound, those too light too.
+
+    The links declaring the tensor whose mass is below the density floor for their
+    geometry: Romeo's 24 finger links declare 2e-06 kg and ixx=iyy=izz=1.1e-09, a
+    placeholder <inertial> whole, which density-implausible said again beside the copied
+    tensor's finding (sweep Q). Said in that finding, once (3 or more links).
+    """
+    key = ('light copies', None)
+    if key not in ctx.memo:
+        from urdf_link_tools.checks.density import density_verdict
+        carriers = placeholder_carriers(ctx)
+        low = ctx.config.density_min
+        found: Dict[Tuple[float, ...], Tuple[str, ...]] = {}
+        for group, members in _exceeding(ctx).items():
+            values = group[1:]
+            if values in found or len(members) + sum(
+                    1 for held in carriers.values() if held == values) < MODEL_WIDE_MIN:
+                continue
+            light = tuple(
+                link.name for link in ctx.robot.links if link.inertial is not None
+                and ctx.robot.link(link.name) is link
+                and link.inertial.inertia.as_tuple() == values
+                and (density_verdict(ctx, link) or _NOT_LIGHT).density < low)
+            if len(light) >= MODEL_WIDE_MIN:
+                found[values] = light  # type: ignore[assignment]
+        ctx.memo[key] = found
+    return ctx.memo[key]  # type: ignore[return-value]
+
+
+class _Plausible(NamedTuple):
+    density: float
+
+
+_NOT_LIGHT = _Plausible(math.inf)
+
+
 def placeholder_carriers(ctx: CheckContext) -> Dict[str, Tuple[float, ...]]:
     """
     Return the links that carry a copied placeholder tensor without being judged over it.
@@ -742,13 +780,20 @@ def check_bounds(ctx: CheckContext) -> Iterator[Finding]:
         inside = (f'; {listed(within)} {"declares" if len(within) == 1 else "declare"} it '
                   'too' if within else '')
         total = max(count, len(declared))
+        light = light_copies(ctx).get(key[1:], ())  # type: ignore[call-overload]
+        masses = sorted({ctx.robot.link(name).mass for name in light})
+        light_text = (
+            f'; {len(light)} of them also declare '
+            + (f'one mass, {fmt(masses[0])} kg,' if len(masses) == 1 else 'masses')
+            + f' too light for their geometry (below {fmt(ctx.config.density_min)} kg/m^3): '
+            'the whole <inertial> is a placeholder' if light else '')
         yield ctx.finding(
             first.rule, max(finding.severity for finding in findings),
             f'{total} links declare the same tensor ({values}), copied (a '
             "placeholder, or one part's tensor on its copies), and on "
             + ('each' if len(links) == total else f'{len(links)}')
-            + f' it exceeds what the link can have ({listed(links)}){carried}{inside}; '
-            f'{first.link}: {first.message}',
+            + f' it exceeds what the link can have ({listed(links)}){carried}{inside}'
+            f'{light_text}; {first.link}: {first.message}',
             element='inertial/inertia', line=first.line,
             suggestion="compute each listed link's tensor from its CAD model or geometry (the "
                        "collision geometry's tensor at uniform density is a start; "

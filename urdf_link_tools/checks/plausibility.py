@@ -34,7 +34,7 @@ from urdf_link_tools.checks.base import (CheckContext, fmt, fmt_inertia, fmt_ran
                                          fmt_written, Rule)
 from urdf_link_tools.checks.bounds import (body_extent, CLEAR_EXCESS, COM_MIN_TOLERANCE,
                                            com_tolerance, excess, excess_at_slip, FUSED_AWAY,
-                                           fused_change, known_body_extent,
+                                           fused_change, known_body_extent, light_copies,
                                            light_placeholder, placeholder_carriers,
                                            placeholder_mass_links, placeholder_mass_values,
                                            welded_to_world)
@@ -297,6 +297,9 @@ def check_density(ctx: CheckContext, link: Link) -> Iterator[Finding]:
         return
     if verdict.density < low and link.mass in placeholder_mass_values(ctx):
         return  # the placeholder mass of several links, said once (bounds._mass_finding)
+    if verdict.density < low and any(link.name in light
+                                     for light in light_copies(ctx).values()):
+        return  # with the placeholder tensor it is copied with, said once (bounds)
     if light_placeholder(ctx, link) is not None and link.name not in about_link_origin(ctx):
         return  # said with the tensor over its bound (bounds._finding)
     # Equal as printed is one density: 'between 30.58 and 30.58' says nothing.
