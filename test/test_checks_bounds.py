@@ -1554,3 +1554,29 @@ def test_a_placeholder_inertial_copied_onto_fingers_is_one_finding(fingers):
     else:  # two too light: each its own density finding, as before
         assert 'too light for their geometry' not in tensor.message
         assert sorted(f.link for f in light) == ['finger0', 'finger1']
+
+
+@pytest.mark.parametrize('sensors', [3, 2])
+def test_small_parts_a_body_hardly_feels_are_one_info(sensors):
+    # Sweep Q: REEM-C's sensor and tool frames carry generic tensors over what their geometry
+    # allows, each welded to a body it changes by under 10 %: four infos a robot for one
+    # habit. From 3, one info naming every link, the tensors to write kept.
+    links = ['<link name="base">' + inertial(10, 0.4) + box('0.5 0.5 0.5') + '</link>']
+    for i in range(sensors):
+        links.append(
+            f'<link name="sensor{i}">' + inertial(0.001, f'{1e-4 * (i + 1)}')
+            + box('0.02 0.02 0.02') + f'</link><joint name="s{i}" type="fixed">'
+            f'<parent link="base"/><child link="sensor{i}"/>'
+            f'<origin xyz="{0.1 * i} 0 0.26"/></joint>')
+    text = '<robot name="r">' + ''.join(links) + '</robot>'
+    found = [f for f in analyze(parse_urdf_string(text), NO_MESHES).findings
+             if f.rule == 'inertia-exceeds-extent']
+    assert all(f.severity == Severity.INFO for f in found), [f.message for f in found]
+    if sensors >= 3:
+        (finding,) = found
+        assert finding.links == ('sensor0', 'sensor1', 'sensor2'), finding.links
+        assert finding.message.startswith('3 links declare tensors beyond what their '
+                                          'geometry allows, each welded to a body')
+        assert {name for name, _ in finding.links_suggested_inertia} <= set(finding.links)
+    else:
+        assert sorted(f.link for f in found) == ['sensor0', 'sensor1']
