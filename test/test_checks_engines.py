@@ -104,6 +104,31 @@ def test_a_file_that_keeps_visuals_for_mujoco_has_its_visual_meshes_judged(tmp_p
     assert 'no decoder found' in error, error
 
 
+def test_a_visual_mesh_not_found_is_an_error_where_mujoco_loads_the_visuals(tmp_path):
+    # Sweep Q: H1_2's and AzureLoong's URDFs keep the visuals for MuJoCo, whose visual STLs
+    # are missing: MuJoCo refuses both robots, and the check said a warning (exit 0).
+    BOX.export(str(tmp_path / 'part.stl'), file_type='stl')
+    plain = robot(['part.stl'] * 2).replace(
+        '</collision>', '</collision><visual><geometry><mesh filename="gone.stl"/></geometry>'
+                        '</visual>')
+    keeps = plain.replace('<robot name="r">', '<robot name="r"><mujoco><compiler '
+                                              'discardvisual="false"/></mujoco>')
+    findings, path = check(tmp_path, plain)
+    assert {f.severity for f in findings if f.rule == 'mesh-not-found'} == {Severity.WARNING}
+    model, error = mujoco_error(path)
+    assert model is not None, error
+    findings, path = check(tmp_path, keeps)
+    found = [f for f in findings if f.rule == 'mesh-not-found']
+    assert found and all(f.severity == Severity.ERROR for f in found), found
+    assert all('discardvisual="false"> has MuJoCo load the visual meshes' in f.message
+               for f in found)
+    model, error = mujoco_error(path)
+    assert model is None and error, error
+    # MuJoCo not a target: the visual mesh is the viewers' (a warning)
+    findings, _ = check(tmp_path, keeps, {'rviz', 'gazebo'})
+    assert {f.severity for f in findings if f.rule == 'mesh-not-found'} == {Severity.WARNING}
+
+
 FLAT = trimesh.Trimesh(vertices=[[0, 0, 0], [0.1, 0, 0], [0, 0.1, 0], [0.1, 0.1, 0]],
                        faces=[[0, 1, 2], [1, 3, 2], [2, 1, 0], [2, 3, 1]])
 

@@ -485,8 +485,10 @@ def _mesh(ctx: CheckContext, link: Link, element: GeometryElement,
         absent = (('package', result.missing_package),) if result.missing_package and \
             result.unsupported_format is None and result.placeholder is None else ()
         yield ctx.finding(
-            result.rule, _problem_severity(element, result),
-            result.message + also + _unchecked(element),
+            result.rule, _problem_severity(ctx, element, result),
+            result.message + also + _unchecked(element)
+            + (_MUJOCO_LOADS if _mujoco_loads(ctx, element) and
+               result.rule == 'mesh-not-found' else ''),
             link=link.name, element=element.label, line=line, suggestion=suggestion,
             values=(('filename', geometry.filename), ('tried', tried))
             + ((('also', ', '.join(twins)),) if twins else ()) + absent)
@@ -534,17 +536,33 @@ def _placeholder_fix(placeholder: str) -> str:
             'the filenames')
 
 
-def _problem_severity(element: GeometryElement, problem: MeshProblem) -> Severity:
+def _problem_severity(ctx: CheckContext, element: GeometryElement,
+                      problem: MeshProblem) -> Severity:
     """
     Return INFO for a mesh in a format this tool does not read (its limit), else as usual.
 
     A visual in any such format (RViz may read it), a collision in one Assimp imports
-    (MoveIt reads it; mujoco-mesh-format says what MuJoCo refuses).
+    (MoveIt reads it; mujoco-mesh-format says what MuJoCo refuses). A visual mesh MuJoCo
+    loads (the file's <compiler discardvisual="false">) and cannot find is an error, as a
+    collision's: MuJoCo refuses the robot (H1_2's and AzureLoong's URDFs, sweep Q: exit 0).
     """
     if problem.unsupported_format is not None and (
             element.group == 'visual' or problem.unsupported_format in ASSIMP_FORMATS):
         return Severity.INFO
+    if _mujoco_loads(ctx, element) and problem.rule == 'mesh-not-found':
+        return Severity.ERROR
     return _severity(element)
+
+
+def _mujoco_loads(ctx: CheckContext, element: GeometryElement) -> bool:
+    """Return True for a visual that MuJoCo, a target, loads as a mesh (discardvisual)."""
+    return element.group == 'visual' and ctx.robot.mujoco_keeps_visuals and \
+        'mujoco' in ctx.config.targets
+
+
+#: what a visual mesh not found costs where MuJoCo loads the visuals
+_MUJOCO_LOADS = ('; the file\'s <mujoco><compiler discardvisual="false"> has MuJoCo load the '
+                 'visual meshes: it refuses the robot ("resource not found")')
 
 
 def _unchecked(element: GeometryElement) -> str:
@@ -825,10 +843,12 @@ def check_missing_places(ctx: CheckContext) -> Iterator[Finding]:
                        f'({listed(files)}): {counted}')
             suggestion = f'fix the filenames, or add the files; tried, for the first: ' \
                 f'{"; ".join(tried)}'
+        loads = any(_mujoco_loads(ctx, element) and problem.rule == 'mesh-not-found'
+                    for _, element, problem in elements)
         yield ctx.finding(
-            elements[0][2].rule, max(_problem_severity(element, problem)
+            elements[0][2].rule, max(_problem_severity(ctx, element, problem)
                                      for _, element, problem in elements),
-            message, element=None,
+            message + (_MUJOCO_LOADS if loads else ''), element=None,
             line=first.geometry.line or first.line,  # type: ignore[union-attr]
             suggestion=suggestion,
             values=((kind.replace(' ', '_'), name), ('count', len(elements)),
