@@ -633,3 +633,20 @@ def test_claim_urdfdom_and_mujoco_load_a_nameless_material_in_a_collision(capfd)
     pinocchio.buildModelFromXML(
         _collision_material('<material/>').replace('collision>', 'visual>'))
     assert 'Visual material must contain a name attribute' in capfd.readouterr().err
+
+
+@pytest.mark.parametrize('reference, said', [
+    ('sole_{side}', 'did you mean sole_${side}? xacro expands {...} only after a $ (it '
+                    'would name sole_right)'),
+    ('{prefix}_{side}_sole', 'did you mean ${prefix}_${side}_sole?'),
+    ('sole_${side}', None), ('plain', None)])
+def test_a_reference_missing_its_dollar_says_the_expression_meant(reference, said):
+    # Sweep Q: REEM-C's foot.urdf.xacro wrote reference="sole_{side}": "names no link", when
+    # the slip was the missing $ (xacro leaves {side} as it is).
+    text = (f'<robot name="r"><link name="foot"><gazebo reference="{reference}"/></link>'
+            '<link name="sole_right"/><joint name="j" type="fixed"><parent link="foot"/>'
+            '<child link="sole_right"/></joint></robot>')
+    (note,) = [f for f in analyze(parse_urdf_string(text), CheckConfig(check_meshes=False))
+               .findings if f.rule == 'parse-gazebo-inside-link']
+    assert (said in note.message) if said else 'did you mean' not in note.message, \
+        note.message

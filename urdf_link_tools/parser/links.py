@@ -21,7 +21,8 @@ urdfdom's link.cpp is the reference for what is required and what defaults.
 from __future__ import annotations
 
 import dataclasses
-from typing import Callable, Dict, List, Tuple
+import re
+from typing import AbstractSet, Callable, Dict, List, Tuple
 
 from lxml import etree
 
@@ -230,6 +231,28 @@ def _inertial(ctx: Context, element: etree._Element) -> Inertial:
         line=element.sourceline, mass_line=mass_el.sourceline)
 
 
+#: ``{name}`` not after a ``$``: a xacro expression written without it, left as it is
+_BRACES = re.compile(r'(?<!\$)\{([A-Za-z_][A-Za-z0-9_]*)\}')
+
+
+def _dollar_slip(value: str, links: AbstractSet[str]) -> str:
+    """
+    Say the xacro expression a name holds without its ``$``, or ''.
+
+    REEM-C's foot: reference="sole_{side}" (sweep Q) named no link; written sole_${side},
+    xacro would have made it the foot's sole link.
+    """
+    if not _BRACES.search(value):
+        return ''
+    meant = _BRACES.sub(lambda found: '${' + found.group(1) + '}', value)
+    pieces = _BRACES.split(value)  # literal, name, literal, ...
+    pattern = ''.join(re.escape(piece) if index % 2 == 0 else '.+'
+                      for index, piece in enumerate(pieces))
+    alike = sorted(name for name in links if re.fullmatch(pattern, name))
+    return (f': did you mean {meant}? xacro expands {{...}} only after a $'
+            + (f' (it would name {alike[0]})' if len(alike) == 1 else ''))
+
+
 def link_of(ctx: Context, element: etree._Element) -> Link:
     """Read a ``<link>``."""
     name = element.get('name')
@@ -272,7 +295,8 @@ def link_of(ctx: Context, element: etree._Element) -> Link:
                      'reads <gazebo> only as a child of <robot>'
                      + ('' if not reference or reference == name else
                         f' (its reference="{reference}" names another link)' if other else
-                        f' (its reference="{reference}" names no link)'),
+                        f' (its reference="{reference}" names no link'
+                        + _dollar_slip(reference, ctx.link_names) + ')'),
                      f'move it out of the <link>, to the <robot> level, as <gazebo '
                      f'reference="{reference}">' if other else
                      'move it out of the <link>, to the <robot> level, with reference set to '
