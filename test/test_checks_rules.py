@@ -617,6 +617,19 @@ def test_a_centre_of_mass_with_a_sign_slip_says_which(xyz, hint):
     assert 'the collision geometry\'s centroid is at xyz="-0.05 0 0"' in finding.suggestion
 
 
+@pytest.mark.parametrize('z, error', [('-1.04720367321', True), ('1.5708', True),
+                                      ('-1.2', False)])
+def test_a_centre_of_mass_coordinate_that_is_an_angle_is_an_error_saying_so(z, error):
+    # Sweep Q: AR3's link_3 declares xyz="-0.00029765 -0.023661 -1.04720367321" on a 10 cm
+    # part: -pi/3 to 6 digits, an rpy value in the xyz; a warning said only "1 m outside".
+    part = cube_inertial(0.1, 0.05, xyz=f'0.01 0 {z}') + box('0.1 0.05 0.05')
+    (finding,) = [f for f in analyze(parse_urdf_string(moving(part)), NO_MESHES).findings
+                  if f.rule == 'com-outside-geometry']
+    assert (finding.severity == Severity.ERROR) == error, finding
+    assert ('(an angle in radians): an rpy value written into the xyz?' in
+            finding.suggestion) == error, finding.suggestion
+
+
 def test_centres_of_mass_with_sign_slips_on_three_links_are_one_finding():
     # Kinova's Gen3 lite: the forearm, the upper wrist and three finger links each put their
     # centre of mass outside the part, one coordinate's sign wrong: 4 findings, one export.

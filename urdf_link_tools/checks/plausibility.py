@@ -152,7 +152,9 @@ RULES = (
          'not name), 3 or more whose xyz is '
          'written in the inertial frame their rpy turns (within the geometry once turned '
          'into the link frame: the fix says so for one), and 3 or more with one coordinate '
-         'of the wrong sign (within the geometry once it is negated)',
+         'of the wrong sign (within the geometry once it is negated); an error when one '
+         'coordinate is an angle in radians (pi/3 to 6 digits) and the centre of mass is '
+         'within the geometry without it (an rpy value written into the xyz)',
          'usually a frame mix-up (a CAD origin, or the COM written in the parent frame)',
          'put the centre of mass in the link frame; the geometric centroid is given',
          'URDF link specification (inertial origin)'),
@@ -375,8 +377,10 @@ def check_com(ctx: CheckContext, link: Link) -> Iterator[Finding]:
     # Welded to a fixed base: no simulator moves it (dVRK's MTM top panel, sweep N: a
     # warning here while its tensor's finding was an info for that reason)
     grounded = welded_to_world(ctx, link)
+    angle = _angle_slip(com, both, tolerance)
     yield ctx.finding(
-        'com-outside-geometry', Severity.INFO if grounded else Severity.WARNING,
+        'com-outside-geometry', Severity.INFO if grounded else
+        Severity.ERROR if angle else Severity.WARNING,
         f'the centre of mass xyz="{fmt_written(com)}" is {fmt(distance, 3)} m outside the '
         'bounds of the collision' + (' and visual' if visual is not None else '')
         + f' geometry ({fmt_vector(lo, 3)} to {fmt_vector(hi, 3)}); the centre of mass of '
@@ -386,7 +390,8 @@ def check_com(ctx: CheckContext, link: Link) -> Iterator[Finding]:
            if grounded else ''),
         link=link.name, element='inertial/origin',
         line=link.inertial.origin.line or link.inertial.line,
-        suggestion=(_frame_slip(link, com, both, tolerance) or _sign_slip(com, both, tolerance)
+        suggestion=(angle or _frame_slip(link, com, both, tolerance)
+                    or _sign_slip(com, both, tolerance)
                     or 'check that the centre of mass is in the link frame') + centroid,
         values=(('com', fmt_vector(com)), ('distance', distance)))
 
@@ -395,6 +400,37 @@ def check_com(ctx: CheckContext, link: Link) -> Iterator[Finding]:
 SIGN_SLIP = ' has the wrong sign: with it negated'
 #: the start of com-outside-geometry's fix for an xyz written in the turned inertial frame
 FRAME_SLIP = 'the xyz looks written in the inertial frame its rpy turns'
+
+
+#: angles written in radians, by how they are named: pi times these fractions
+_ANGLES = ((1, 6), (1, 4), (1, 3), (1, 2), (2, 3), (3, 4), (5, 6), (1, 1), (3, 2), (2, 1))
+
+
+def _angle_slip(com: np.ndarray, bounds, tolerance: float) -> str:
+    """
+    Return the fix when one coordinate is an angle in radians, the rest inside; else ''.
+
+    AR3's link_3 (sweep Q): xyz="-0.00029765 -0.023661 -1.04720367321", -pi/3 to 6 digits
+    on a 10 cm part: an rpy value written (or added) into the xyz. Without it the centre of
+    mass lies within the geometry; a length that equals an angle this closely is no
+    measurement. An error: the body's dynamics are a metre off.
+    """
+    for axis in range(3):
+        value = float(com[axis])
+        for top, bottom in _ANGLES:
+            angle = math.copysign(math.pi * top / bottom, value)
+            if abs(value - angle) > 1e-5 * abs(angle):
+                continue
+            moved = com.copy()
+            moved[axis] = 0.0
+            if distance_outside(moved, bounds) <= tolerance:
+                name = ('' if top == 1 else str(top)) + 'pi' + \
+                    ('' if bottom == 1 else f'/{bottom}')
+                return (f'its {"xyz"[axis]}, {fmt(value, 9)}, is '
+                        f'{"-" if value < 0 else ""}{name} (an angle in radians): an rpy value '
+                        f'written into the xyz? With {"xyz"[axis]}=0 the centre of mass lies '
+                        'within the geometry; write the measured offset there')
+    return ''
 
 
 def _frame_slip(link: Link, com: np.ndarray, bounds, tolerance: float) -> str:
