@@ -453,8 +453,11 @@ def test_a_missing_include_names_the_chain_and_a_missing_argument_how_to_give_it
     (tmp_path / 'mid.xacro').write_text(
         f'<robot {XACRO_NS}><xacro:include filename="gone.xacro"/></robot>')
     said = _refused(tmp_path / 'top.urdf.xacro')
-    assert (f'in {tmp_path / "gone.xacro"}, included from {tmp_path / "mid.xacro"}:1, included '
-            f'from {tmp_path / "top.urdf.xacro"}') in said, said
+    # the place is the file that includes the missing one (sweep Q: EZGripper's error was
+    # said to be "in" the missing file)
+    assert (f'(in {tmp_path / "mid.xacro"}:1, included from {tmp_path / "top.urdf.xacro"})'
+            in said), said
+    assert f'in {tmp_path / "gone.xacro"}' not in said, said
     (tmp_path / 'arg.urdf.xacro').write_text(
         f'<robot {XACRO_NS} name="$(arg name)"><xacro:arg name="name"/><link name="a"/></robot>')
     said = _refused(tmp_path / 'arg.urdf.xacro')
@@ -496,6 +499,19 @@ def test_a_missing_include_under_a_package_names_the_package_not_unrelated_argum
         assert result.returncode == 3, result.stderr
         assert f'$(find pkg) is {given}, {why}: check --package-dir pkg=PATH' in result.stderr
         assert '<xacro:arg>' not in result.stderr, result.stderr
+    # The package found, the file is what is missing: no --package-dir advice, and a file of
+    # the package whose name extends the one included (sweep Q: EZGripper's
+    # ezgripper_dual.urdf.xacro-call-inside-robot-arm-urdf) is named.
+    (package / 'urdf' / 'parts.xacro').rename(package / 'urdf' / 'parts.xacro-for-arms')
+    result = subprocess.run(
+        [sys.executable, '-m', 'urdf_link_tools.cli', 'check',
+         str(package / 'urdf' / 'top.urdf.xacro'), '--package-dir', f'pkg={package}'],
+        capture_output=True, text=True, timeout=120)
+    assert result.returncode == 3, result.stderr
+    assert (f'(package pkg is {package}, and it has no urdf/parts.xacro: did you mean '
+            'urdf/parts.xacro-for-arms? That file exists in the package)') in result.stderr, \
+        result.stderr
+    assert 'check --package-dir' not in result.stderr
 
 
 def test_a_dependencys_macro_findings_name_it_and_can_be_left_out(tmp_path):

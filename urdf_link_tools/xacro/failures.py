@@ -149,6 +149,10 @@ def location(state: 'State') -> str:
     parts = []
     if source is not None and source[0] not in files:
         parts.append(f'at {source[0]}:{source[1]}')
+    if files and not os.path.isfile(files[-1]):
+        # An include that fails has pushed the file it misses: the place is the file that
+        # includes it (EZGripper's standalone file was said to fail "in" the missing one).
+        files = files[:-1]
     if files:
         shown = list(files)
         if source is not None and source[0] in files:
@@ -486,10 +490,37 @@ def missing_file_hint(state: 'State') -> str:
             elif not os.path.isfile(os.path.join(real, 'package.xml')):
                 where = f'{root}, which holds no package.xml'
             else:
-                where = root
+                relative = os.path.relpath(os.path.realpath(missing), real)
+                return (f' (package {package} is {root}, and it has no {relative}'
+                        + _near_name(missing, real) + ')')
             return (f' ($(find {package}) is {where}: check --package-dir {package}=PATH, '
                     'or the file name)')
     return ''
+
+
+def _near_name(missing: str, root: str) -> str:
+    """
+    Name the file of the package a missing include probably meant, or ''.
+
+    Files of the missing one's folder, inside the package only, whose name extends it or is
+    close to it (EZGripper's ezgripper_dual.urdf.xacro is there as
+    ezgripper_dual.urdf.xacro-call-inside-robot-arm-urdf: sweep Q).
+    """
+    import difflib
+    folder, name = os.path.split(os.path.realpath(missing))
+    if not read_policy.inside(folder, root) or not os.path.isdir(folder):
+        return ': check the file name'
+    try:
+        names = sorted(entry.name for _, entry in zip(range(2000), os.scandir(folder))
+                       if entry.is_file())
+    except OSError:
+        return ': check the file name'
+    longer = [other for other in names if other.startswith(name) and other != name]
+    close = longer[:1] or difflib.get_close_matches(name, names, 1, 0.8)
+    if not close:
+        return ': check the file name'
+    meant = os.path.relpath(os.path.join(folder, close[0]), root)
+    return f': did you mean {meant}? That file exists in the package'
 
 
 def _macro_parameters(macro: Any) -> str:
