@@ -205,3 +205,18 @@ def test_a_buffer_declaring_more_bytes_than_it_holds_is_refused(tmp_path, form):
     # Declared honestly, the same accessors are the amplification the budget refuses.
     header['buffers'][0]['byteLength'] = MB - 2
     assert 'accessors would make arrays' in budget_problem(header, 50 * MB, 4_000_000)
+
+
+def test_a_config_cannot_raise_the_mesh_limit_past_its_ceiling(tmp_path):
+    # Eighth red-team review: the pull request's --config set mesh_max_bytes to 1e11, and
+    # the glTF budget (4x the declared buffers) followed it up to 3.1 GB of arrays.
+    from urdf_link_tools.config import validate_mesh_max_bytes
+    from urdf_link_tools.limits import MESH_MAX_BYTES_CEILING
+    robot = _robot(tmp_path, amplification(accessors=1, size=1024))
+    (tmp_path / 'lint.yaml').write_text('urdf_link_tools:\n  ros__parameters:\n'
+                                        '    mesh_max_bytes: 100000000000\n')
+    result = run_measured(['check', '--config', str(tmp_path / 'lint.yaml'), str(robot)],
+                          cwd=str(tmp_path))
+    assert result.returncode == 4, (result.returncode, result.stderr)
+    assert 'mesh_max_bytes may be at most 1,000,000,000' in result.stderr, result.stderr
+    assert validate_mesh_max_bytes(MESH_MAX_BYTES_CEILING) is None

@@ -28,7 +28,7 @@ from dataclasses import fields, replace
 import math
 from typing import Any, Callable, Dict, FrozenSet, Iterable, Mapping, Optional, Tuple
 
-from urdf_link_tools.limits import MESH_MAX_BYTES, shown as _shown
+from urdf_link_tools.limits import MESH_MAX_BYTES, MESH_MAX_BYTES_CEILING, shown as _shown
 from urdf_link_tools.records import record
 from urdf_link_tools.targets import ALL as ALL_TARGETS, parse_targets, validate_targets
 
@@ -119,8 +119,12 @@ def validate_min_mass(value: Any) -> Optional[str]:
 
 
 def validate_mesh_max_bytes(value: Any) -> Optional[str]:
-    """Return an error when the size limit is not a positive whole number."""
-    return _positive_integer('mesh_max_bytes', value)
+    """Return an error unless the size limit is a whole number from 1 to the ceiling."""
+    error = _positive_integer('mesh_max_bytes', value)
+    if error is None and value > MESH_MAX_BYTES_CEILING:
+        return (f'mesh_max_bytes may be at most {MESH_MAX_BYTES_CEILING:,} (no mesh file is '
+                f'larger), got {_shown(value)}')
+    return error
 
 
 def validate_ignore_rules(value: Any) -> Optional[str]:

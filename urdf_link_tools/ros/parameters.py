@@ -31,7 +31,7 @@ from rcl_interfaces.msg import FloatingPointRange, IntegerRange, ParameterDescri
 from rcl_interfaces.msg import ParameterType
 from urdf_link_tools import config as check_config
 from urdf_link_tools.config import CheckConfig
-from urdf_link_tools.limits import DESCRIPTION_MAX_BYTES
+from urdf_link_tools.limits import DESCRIPTION_MAX_BYTES, MESH_MAX_BYTES_CEILING
 from urdf_link_tools.records import record
 from urdf_link_tools.ros.markers import MarkerOptions
 
@@ -174,7 +174,7 @@ PARAMETERS: Tuple[ParameterSpec, ...] = (
     ParameterSpec(
         'mesh_max_bytes', INTEGER, CheckConfig.mesh_max_bytes,
         'Refuse mesh files larger than this many bytes.', minimum=1,
-        maximum=100_000_000_000, validator=_check('mesh_max_bytes')),
+        maximum=MESH_MAX_BYTES_CEILING, validator=_check('mesh_max_bytes')),
     ParameterSpec(
         'ignore_rules', STRING_ARRAY, None,
         "Rule ids whose findings are dropped, e.g. ['collision-reuses-visual-mesh']. Empty: "
