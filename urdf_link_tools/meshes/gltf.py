@@ -29,6 +29,7 @@ read: materials are skipped. Nothing is fetched over a network.
 from __future__ import annotations
 
 import os
+import stat
 import struct
 from typing import Callable, Dict, Hashable, List, Optional, Sequence, Set, Tuple
 from urllib.parse import unquote
@@ -357,9 +358,11 @@ def buffer_size_problem(header: dict, data: bytes, file_type: str,
                 len(unquote(payload).encode('utf-8', 'surrogatepass'))
         elif isinstance(uri, str):
             try:
-                held = os.stat(resolver.path_of(uri)).st_size
+                info = os.stat(resolver.path_of(uri))
             except (BufferRefused, OSError, ValueError):
-                held = None  # check_buffers says why, or reading it will
+                info = None  # check_buffers says why, or reading it will
+            # (a FIFO or a device says 0 bytes: reading it says what it is)
+            held = info.st_size if info is not None and stat.S_ISREG(info.st_mode) else None
         if held is not None and declared > held:
             return (f'its buffer {number} declares {declared:,} bytes (byteLength) but holds '
                     f'{held:,}: its accessors could not be trusted to stay within it')
