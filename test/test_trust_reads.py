@@ -216,6 +216,14 @@ def test_a_mesh_linked_out_of_its_package_or_to_a_system_file_is_not_read(tmp_pa
     assert check(f'file://{pkg}/meshes/env.obj')[0]['message'].count('operating system') == 1
     assert check(f'file://{outside}') == []
     assert check('package://my_pkg/meshes/inside.stl') == []
+    # a link to another package of the same checkout (a meshes folder two variants share)
+    (tmp_path / 'checkout' / '.git').mkdir()
+    shared = tmp_path / 'checkout' / 'common' / 'meshes'
+    shared.mkdir(parents=True)
+    shutil.copy(outside, shared / 'base.stl')
+    (pkg / 'shared').symlink_to(shared)
+    assert check('package://my_pkg/shared/base.stl') == []
+    assert check('package://my_pkg/meshes/other.stl')[0]['rule'] == 'mesh-not-found'
     installed = tmp_path / 'install' / 'share' / 'my_pkg'
     (installed / 'meshes').mkdir(parents=True)
     (installed / 'package.xml').symlink_to(pkg / 'package.xml')

@@ -144,8 +144,9 @@ def leaves_package(path: str) -> Optional[str]:
     """
     Return the package (or git work tree) a path's symbolic links lead out of, or None.
 
-    None also for a path with no link on it, or in no package or repository; colcon's
-    ``--symlink-install`` stays allowed (see :func:`link_out_of_package`).
+    None also for a path with no link on it, or in no package or repository, or whose link
+    stays in the git work tree holding its package; colcon's ``--symlink-install`` stays
+    allowed (see :func:`link_out_of_package`).
     """
     real = os.path.realpath(path)
     if real == os.path.abspath(path):
@@ -162,6 +163,11 @@ def leaves_package(path: str) -> Optional[str]:
     tree = enclosing(os.path.join(folder, marker), ('.git',))
     if tree is None or inside(target, os.path.realpath(tree[0])):
         roots.append(target)
+    if tree is not None:
+        # The checkout holding the package: a link to another package of the same
+        # repository (a meshes folder two variants share) leaves nothing the pull request
+        # does not hold already (.git itself is refused on its own).
+        roots.append(os.path.realpath(tree[0]))
     return None if any(inside(real, root) for root in roots) else folder
 
 
