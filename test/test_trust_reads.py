@@ -267,3 +267,32 @@ def test_option_files_linked_out_of_the_package_or_into_git_are_refused(tmp_path
         assert 'symbolic link' in result.stderr, (args, result)
     result = run_measured(['check', '--no-meshes', 'pkg/linked.urdf'], cwd=str(repo))
     assert result.returncode == 3 and 'leads into a .git directory' in result.stderr, result
+
+
+def test_a_checkout_inside_another_package_reads_and_edits_nothing_of_it(tmp_path):
+    # Ninth red-team review: a pull request checked out into a folder of another package
+    # (its own .git, no package.xml) included ../../victim.xacro, which was read and, with
+    # --fix-inertia, rewritten: the package search went past the checkout's .git.
+    outer = tmp_path / 'outer'
+    package(outer, 'outer_pkg')
+    (outer / '.git').mkdir()
+    victim = outer / 'victim.xacro'
+    victim.write_text(
+        '<robot xmlns:xacro="http://www.ros.org/wiki/xacro"><xacro:macro name="arm" '
+        'params="parent"><link name="arm"><inertial><mass value="1"/><inertia ixx="0.01" '
+        'ixy="0" ixz="0" iyy="0.01" iyz="0" izz="0.05"/></inertial><collision><geometry>'
+        '<box size="0.1 0.1 0.3"/></geometry></collision></link><joint name="j" '
+        'type="fixed"><parent link="${parent}"/><child link="arm"/></joint></xacro:macro>'
+        '</robot>')
+    before = victim.read_bytes()
+    checkout = outer / 'pr'
+    (checkout / '.git').mkdir(parents=True)
+    (checkout / 'urdf').mkdir()
+    robot = checkout / 'urdf' / 'robot.urdf.xacro'
+    robot.write_text('<robot name="r" xmlns:xacro="http://www.ros.org/wiki/xacro">'
+                     '<xacro:include filename="../../victim.xacro"/><link name="base"/>'
+                     '<xacro:arm parent="base"/></robot>')
+    result = run_measured(['check', '--fix-inertia', str(robot)], cwd=str(tmp_path))
+    assert result.returncode == 3, (result.returncode, result.stderr)
+    assert 'is outside the directories this robot may read' in result.stderr, result.stderr
+    assert victim.read_bytes() == before

@@ -77,7 +77,8 @@ def own_package_dir(robot_file: str, given: Collection[str],
     nearest folder above the file with a ``package.xml`` is that package, readable anyway (it
     is the input's), so its name resolves to it after ``--package-dir`` and the ament index.
     Not for a ``package.xml`` that is a link leading out of its folder (a pull request's link
-    to another checkout's manifest names nothing), nor without a ``<name>``.
+    to another checkout's manifest names nothing), nor above the git work tree holding the
+    file, nor without a ``<name>``.
 
     :param robot_file: the checked file, as named ('-' for standard input: none)
     :param given: the names ``--package-dir`` gives (they take precedence)
@@ -86,8 +87,10 @@ def own_package_dir(robot_file: str, given: Collection[str],
     """
     if robot_file == '-':
         return None
-    found = enclosing(robot_file, ('package.xml',))
-    if found is None:
+    # Not above the git work tree holding the file: a pull request checked out into a folder
+    # of another package would have that package's name resolve to it (ninth review).
+    found = enclosing(robot_file, ('package.xml', '.git'))
+    if found is None or found[1] != 'package.xml':
         return None
     folder = found[0]
     manifest = os.path.join(folder, 'package.xml')

@@ -172,8 +172,16 @@ def _found_in_repository(names: Sequence[str], source: str) -> str:
 
 
 def package_root(path: str) -> str:
-    """Return the directory of the package holding a file, else the file's own directory."""
-    found = enclosing(path, ('package.xml',))
+    """
+    Return the directory of the package holding a file, else the file's own directory.
+
+    The search stops at the git work tree holding the file, as the robot file's check does
+    (read_policy.link_out_of_package): a pull request checked out into a folder of another
+    package had that package's files read, and --fix-inertia rewrite one of them
+    (../../victim.xacro, ninth red-team review). A work tree with no package.xml between it
+    and the file is the root.
+    """
+    found = enclosing(path, ('package.xml', '.git'))
     return found[0] if found is not None else os.path.dirname(os.path.abspath(path))
 
 
