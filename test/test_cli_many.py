@@ -564,6 +564,14 @@ def test_macro_calls_without_their_prefix_are_said_where_written(tmp_path):
     said = {f['line']: f['message'] for f in row['findings']}
     assert "ROS 1's xacro expanded such a call" in said[5]
     assert 'what the macro writes is missing' in said[10]
+    # In a ROS 1 (catkin) package the call worked as written: warnings (sweep R: rbcar)
+    (tmp_path / 'package.xml').write_text(
+        '<package format="2"><name>lidars</name><buildtool_depend>catkin</buildtool_depend>'
+        '</package>')
+    status, out, _ = run(['check', str(path), '--format', 'jsonl', '--no-meshes'])
+    (row,) = [json.loads(line) for line in out.splitlines() if line.strip()]
+    assert {f['severity'] for f in row['findings']
+            if f['rule'] == 'parse-xacro-unprefixed'} == {'warning'}, row['findings']
 
 
 CAMERA_MACRO = (

@@ -136,6 +136,20 @@ class LoadedDescription:
         return tuple(sorted(located + tuple(failures), key=sort_key)) if failures else located
 
 
+def _catkin_package(path: str) -> bool:
+    """Return True when the file's package builds with catkin (a ROS 1 package)."""
+    from urdf_link_tools.read_policy import enclosing
+    found = enclosing(path, ('package.xml', '.git'))
+    if found is None or found[1] != 'package.xml':
+        return False
+    try:
+        with open(os.path.join(found[0], 'package.xml'), 'rb') as stream:
+            text = stream.read(65536)
+    except OSError:
+        return False
+    return re.search(rb'<buildtool_depend>\s*catkin\s*</buildtool_depend>', text) is not None
+
+
 def load_input(path: str, max_bytes: int = DESCRIPTION_MAX_BYTES,
                stdin: Optional[BinaryIO] = None, xacro: Optional[bool] = None,
                options: 'Optional[XacroOptions]' = None) -> LoadedDescription:
@@ -169,9 +183,13 @@ def load_input(path: str, max_bytes: int = DESCRIPTION_MAX_BYTES,
         from urdf_link_tools.xacro.sandbox import expand_xacro, XacroOptions
         options = replace(options or XacroOptions(), max_bytes=max_bytes)
         expansion = expand_xacro(path, options, display=path)
+        # A ROS 1 package's call of a macro without xacro: worked there (ROS 1's xacro
+        # expanded it): a warning, not the error a ROS 2 package's is (rbcar, sweep R).
+        ros1 = _catkin_package(path)
         return LoadedDescription(expansion.data, source, expansion.source_map,
                                  expansion.notes, expansion.tool_failures,
-                                 expansion.files, expansion.macros, expansion.link_macros)
+                                 expansion.files, expansion.macros,
+                                 frozenset() if ros1 else expansion.link_macros)
     try:
         with open(path, 'rb') as stream:
             data = read_bounded(stream, max_bytes, path)
