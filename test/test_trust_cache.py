@@ -119,3 +119,41 @@ def test_an_entry_depends_on_which_package_each_file_is_in(tmp_path):
     # ... and back.
     (robot_folder / 'vendor' / 'package.xml').unlink()
     assert 'triangle' in run(args)[1]
+
+
+def test_damaged_or_linked_entries_and_shards_are_misses_never_a_hang(tmp_path):
+    # Ninth red-team review: an entry replaced by a link to a FIFO hung the check (a blocking
+    # open); a shard folder that is a file, or an entry that is a folder, printed a
+    # traceback from put; a shard linked elsewhere had the entry written there.
+    import subprocess
+    import sys
+    robot = _robot(tmp_path / 'robots')
+    cache = tmp_path / 'cache'
+    args = ['check', str(robot), '--format', 'jsonl', '--fail-on', 'never', '--no-meshes',
+            '--cache', str(cache)]
+    status, honest, _ = run(args)
+    (entry,) = cache.rglob('*.pickle')
+    shard = entry.parent
+
+    def again():
+        done = subprocess.run([sys.executable, '-m', 'urdf_link_tools.cli'] + args,
+                              capture_output=True, text=True, timeout=60, cwd=ROOT)
+        assert 'Traceback' not in done.stderr, done.stderr
+        assert (done.returncode, done.stdout) == (status, honest), done.stderr
+        return done.stderr
+
+    entry.unlink()
+    os.mkfifo(tmp_path / 'fifo')
+    entry.symlink_to(tmp_path / 'fifo')
+    again()  # (timeout=60: the hang guard)
+    entry.unlink()
+    entry.mkdir()
+    assert 'the result was not stored' in again()
+    shutil.rmtree(shard)
+    shard.write_text('')
+    assert 'the result was not stored' in again()
+    shard.unlink()
+    (tmp_path / 'elsewhere').mkdir()
+    shard.symlink_to(tmp_path / 'elsewhere')
+    assert 'is a symbolic link; nothing stored' in again()
+    assert not list((tmp_path / 'elsewhere').iterdir())

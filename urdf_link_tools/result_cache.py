@@ -42,12 +42,16 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import replace
 import enum
+import logging
 import os
 import pickle
+import stat
 import time
 from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
 
 from urdf_link_tools.reports import CheckReport
+
+LOG = logging.getLogger(__name__)
 
 #: bump when the entries' layout or what a report holds changes
 FORMAT = 4  # 4: package manifests are dependencies (3: xacro include patterns; 2 missed both)
@@ -278,7 +282,13 @@ class ResultCache:
         if entry is None or not os.path.exists(entry):
             return None
         try:
-            with open(entry, 'rb') as stream:
+            # Not through a link, nor blocking on what is not a regular file: an entry
+            # replaced by a link to a FIFO hung the check (ninth red-team review).
+            handle = os.open(entry, os.O_RDONLY | getattr(os, 'O_NOFOLLOW', 0)
+                             | getattr(os, 'O_NONBLOCK', 0))
+            with os.fdopen(handle, 'rb') as stream:
+                if not stat.S_ISREG(os.fstat(stream.fileno()).st_mode):
+                    return None
                 dependencies, value = _EntryReader(stream).load()
         except Exception:  # a damaged or foreign entry: check again
             return None
@@ -304,17 +314,41 @@ class ResultCache:
                                           for name in sorted(set(read))]
         dependencies += [(name, None, None) for name in sorted(set(absent))
                          if not os.path.exists(name)]
-        os.makedirs(os.path.dirname(entry), exist_ok=True)
-        import tempfile  # with shutil, bz2 and lzma: about 8 ms a check without --cache skips
-        handle, temporary = tempfile.mkstemp(dir=os.path.dirname(entry), suffix='.tmp')
+        shard = os.path.dirname(entry)
+        try:
+            os.makedirs(shard, exist_ok=True)
+            if os.path.islink(shard) or os.path.islink(self.folder):
+                # (a shard linked elsewhere would put entries there: ninth review)
+                LOG.warning('--cache %s: %s is a symbolic link; nothing stored', self.folder,
+                            shard)
+                return
+            import tempfile  # with shutil, bz2 and lzma: about 8 ms a check without --cache
+            handle, temporary = tempfile.mkstemp(dir=shard, suffix='.tmp')
+        except OSError as exc:
+            # A cache that cannot be written (a file where a folder should be, a full disk):
+            # the report stands, the entry is not kept (it printed a traceback: ninth review).
+            LOG.warning('--cache %s: the result was not stored (%s)', self.folder,
+                        exc.strerror or type(exc).__name__)
+            return
         try:
             with os.fdopen(handle, 'wb') as stream:
                 pickle.dump((dependencies, value), stream,
                             protocol=pickle.HIGHEST_PROTOCOL)
             os.replace(temporary, entry)  # readers see a whole entry or none
+        except OSError as exc:
+            _unlink_quietly(temporary)
+            LOG.warning('--cache %s: the result was not stored (%s)', self.folder,
+                        exc.strerror or type(exc).__name__)
         except BaseException:
-            os.unlink(temporary)
+            _unlink_quietly(temporary)
             raise
+
+
+def _unlink_quietly(path: str) -> None:
+    try:
+        os.unlink(path)
+    except OSError:
+        pass
 
 
 def _identity(info: os.stat_result) -> Tuple[int, ...]:
