@@ -118,3 +118,46 @@ def test_ignore_rules_refuses_an_unknown_rule_and_keeps_the_old_value(session):
     kept = session.client.call(GetParameters, session.private('get_parameters'),
                                GetParameters.Request(names=['ignore_rules']))
     assert list(kept.values[0].string_array_value) == ['collision-overlap-at-rest']
+
+
+def _chain(links):
+    joints = ''.join(
+        f'<joint name="j{i}" type="revolute"><parent link="l{i - 1}"/><child link="l{i}"/>'
+        '<axis xyz="0 0 1"/><limit lower="-1" upper="1" effort="1" velocity="1"/></joint>'
+        for i in range(1, links))
+    return ('<robot name="chain"><link name="l0"><collision><geometry><box size="0.1 0.1 0.1"/>'
+            '</geometry></collision></link>'
+            + ''.join(f'<link name="l{i}"/>' for i in range(1, links)) + joints + '</robot>')
+
+
+def test_the_node_computes_one_matrix_at_a_time_and_within_bounds():
+    # Ninth red-team review: four requests for different seeds held the node's executor
+    # threads (no diagnostics, no parameters) for minutes; a 20,000-link chain asked for
+    # 10,000 states took 1.75 GB at once; a negative seed was an internal error.
+    from urdf_link_tools.analysis import analyze
+    from urdf_link_tools.config import CheckConfig
+    from urdf_link_tools.parser import parse_urdf_string
+    from urdf_link_tools.ros import collision_matrix
+    from urdf_link_tools.ros.snapshot import Answers
+    answers = Answers(analyze(parse_urdf_string(ROBOT), CheckConfig()))
+    assert answers.collision_matrix(50, -1)[1].startswith('seed must be from 0')
+    lock = answers._locks['matrix']
+    lock.acquire()
+    try:
+        assert answers.collision_matrix(50, 1) == (None, collision_matrix.BUSY, 0.0)
+    finally:
+        lock.release()
+    computed = answers.collision_matrix(50, 1)
+    assert computed[0] is not None and answers.collision_matrix(50, 1) is computed
+    lock.acquire()
+    try:  # what was computed is served while another is computed
+        assert answers.collision_matrix(50, 1) is computed
+    finally:
+        lock.release()
+    config = CheckConfig(check_meshes=False)
+    many = analyze(parse_urdf_string(_chain(1500)), config)
+    assert 'more than the node draws at once: ask for at most 6,671 samples' in \
+        collision_matrix.compute(many, 10_000, 0)[1]
+    huge = analyze(parse_urdf_string(_chain(6000)), config)
+    assert 'more than the node computes a matrix for (5,000)' in \
+        collision_matrix.compute(huge, 100, 0)[1]

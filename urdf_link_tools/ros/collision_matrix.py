@@ -37,6 +37,16 @@ MAX_SAMPLES = 100_000
 #: the CLI has no limit)
 MAX_LINKS = 1000
 
+#: the most numbers the random states of one call may hold (samples x moving joints): 80 MB
+#: (a 20,000-link chain asked for 10,000 states: 1.5 GB at once, ninth red-team review)
+MAX_STATE_VALUES = 10_000_000
+#: the most links of the whole robot (each state places every link: 128 bytes a link and
+#: state, 200 states at a time)
+MAX_ROBOT_LINKS = 5000
+#: the answer while another matrix is being computed
+BUSY = ('another collision matrix is being computed: ask again when it is done (one at a '
+        'time)')
+
 Computed = Tuple[Optional[CollisionMatrix], str, float]
 
 
@@ -52,6 +62,18 @@ def compute(analysis, samples: int, seed: int) -> Computed:
     samples = samples or DEFAULT_SAMPLES
     if not 0 < samples <= MAX_SAMPLES:
         return None, f'samples must be at most {MAX_SAMPLES}', 0.0
+    if not 0 <= seed < 2 ** 63:
+        return None, f'seed must be from 0 to 2^63 - 1, got {seed}', 0.0
+    robot = analysis.robot
+    if len(robot.links) > MAX_ROBOT_LINKS:
+        return None, (f'the robot has {len(robot.links):,} links, more than the node computes '
+                      f'a matrix for ({MAX_ROBOT_LINKS:,}): use urdf-link-tools collisions'), 0.0
+    moving = sum(1 for joint in robot.joints if joint.type != 'fixed')
+    if samples * max(moving, 1) > MAX_STATE_VALUES:
+        return None, (f'{samples:,} random states of {moving:,} moving joints are more than '
+                      f'the node draws at once: ask for at most '
+                      f'{MAX_STATE_VALUES // max(moving, 1):,} samples, or use '
+                      'urdf-link-tools collisions'), 0.0
     try:
         bodies, skipped = build_bodies(analysis.robot, analysis.meshes)
     except CollisionLibraryMissing as exc:

@@ -133,12 +133,26 @@ class Answers:
         The first few are kept; a client trying seed after seed gets each one computed.
         """
         key = ('matrix', samples, seed)
-        kept = sum(1 for item in self._values if isinstance(item, tuple) and item[0] == 'matrix')
-        if key in self._values or kept < MAX_KEPT_MATRICES:
-            return self._once('matrix', key,
-                              lambda: collision_matrix.compute(self._analysis, samples, seed))
-        with self._locks['matrix']:
-            return collision_matrix.compute(self._analysis, samples, seed)
+        value = self._values.get(key)
+        if value is not None:
+            return value
+        # One matrix at a time, and no request waits for another's: four requests for
+        # different seeds held the node's four executor threads for minutes, and its
+        # diagnostics and parameter services with them (ninth red-team review).
+        if not self._locks['matrix'].acquire(blocking=False):
+            return None, collision_matrix.BUSY, 0.0
+        try:
+            value = self._values.get(key)
+            if value is not None:
+                return value
+            value = collision_matrix.compute(self._analysis, samples, seed)
+            kept = sum(1 for item in self._values
+                       if isinstance(item, tuple) and item[0] == 'matrix')
+            if kept < MAX_KEPT_MATRICES:
+                self._values[key] = value
+            return value
+        finally:
+            self._locks['matrix'].release()
 
     def triangles(self, element, mesh_result) -> Tuple[Any, str]:
         """Return the mesh of one element (None when left out), and why it was left out."""
