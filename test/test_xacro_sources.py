@@ -810,3 +810,21 @@ def test_fix_inertia_writes_the_numbers_a_macro_call_passes(tmp_path):
     # (the wrists keep theirs: izz is the macro's default, a to-do)
     assert not [f for f in report['findings'] if f['rule'] == 'inertia-triangle-inequality'
                 and f['link'] == 'elbow']
+
+
+@pytest.mark.parametrize('given', [False, True])
+def test_a_python2_expression_is_named_not_blamed_on_a_missing_argument(tmp_path, given):
+    # Sweep R: heron's sensors.xacro indexes ${map(float, ...)[0]}, which Python 3 refuses;
+    # without simulation:= the failure was said to be "most likely for want of" it.
+    (tmp_path / 'r.urdf.xacro').write_text(
+        f'<robot {XACRO_NS} name="r"><link name="a_$(arg simulation)"/>'
+        '<xacro:property name="datum" value="${map(float, \'1,2\'.split(\',\'))}"/>'
+        '<link name="b"><visual><origin xyz="${datum[0]} 0 0"/><geometry>'
+        '<box size="1 1 1"/></geometry></visual></link></robot>')
+    arguments = [str(tmp_path / 'r.urdf.xacro')] + (['simulation:=false'] if given else [])
+    result = subprocess.run([sys.executable, '-m', 'urdf_link_tools.cli', 'check'] + arguments,
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode == 3, result.stderr
+    assert 'a Python 2 expression, map(...)[i]; xacro 2 evaluates Python 3' in result.stderr, \
+        result.stderr
+    assert 'for want of' not in result.stderr

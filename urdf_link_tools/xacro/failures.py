@@ -77,9 +77,19 @@ def missing_inputs(state: 'State', stopped: Optional[BaseException] = None) -> D
         at = here(state)
         them, are = ('it', 'it is') if len(missing) + len(undefined) == 1 \
             else ('them', 'they are')
-        message += (f'; the expansion stopped{" at " + at if at else ""}'
-                    f'{" (" + error[0][:200].rstrip() + ")" if error else ""}, most likely for '
-                    f'want of {them}: more may be named once {are} given')
+        python2 = _PYTHON2.search(error[0]) if error else None
+        if python2 is not None:
+            # Not for want of an argument: heron's sensors.xacro indexes ${map(...)[0]},
+            # which Python 3 refuses whatever is given (sweep R)
+            word = python2.group(1)
+            message += (f'; the expansion also stopped{" at " + at if at else ""} ('
+                        f'{error[0][:200].rstrip()}), which no argument causes: a Python 2 '
+                        f'expression, {word}(...)[i]; xacro 2 evaluates Python 3, where '
+                        f'{word}() gives no list: write list({word}(...))[i]')
+        else:
+            message += (f'; the expansion stopped{" at " + at if at else ""}'
+                        f'{" (" + error[0][:200].rstrip() + ")" if error else ""}, most likely '
+                        f'for want of {them}: more may be named once {are} given')
     result = failed('package' if missing else 'argument', message)
     if missing:
         packages = [package[:200] for package, _ in missing]
@@ -87,6 +97,10 @@ def missing_inputs(state: 'State', stopped: Optional[BaseException] = None) -> D
         result['packages'] = packages
     return result
 
+
+#: what Python 3 says of a Python 2 expression that indexes map(), filter(), zip() or keys()
+_PYTHON2 = re.compile(r"'(map|filter|zip|dict_keys|dict_values|dict_items|range)' object is not "
+                      r'subscriptable')
 
 #: the most bytes of a file searched for a later <xacro:arg> (descriptions are far smaller)
 DECLARATION_SEARCH_BYTES = 4_000_000
@@ -629,9 +643,15 @@ def xacro_failure(exc: Exception, state: 'State') -> Dict[str, Any]:
         message += missing_file_hint(state)
     else:
         undefined = re.match(r"name '([A-Za-z_]\w*)' is not defined", message)
+        python2 = _PYTHON2.search(message)
         if undefined is not None:
             message = message.splitlines()[0].rstrip() + undefined_name_hint(
                 state, undefined.group(1))
+        elif python2 is not None:
+            word = python2.group(1)
+            message = (message.splitlines()[0].rstrip() + f': a Python 2 expression, '
+                       f'{word}(...)[i]; xacro 2 evaluates Python 3, where {word}() gives no '
+                       f'list: write list({word}(...))[i]')
     message, note = _legacy_hint(state, message, macro.group(1) if macro is not None else None)
     kind = 'refused' if 'refused:' in message or 'outside the directories' in message \
         or 'may never read' in message else 'xacro'
