@@ -81,17 +81,23 @@ def test_mujoco_decodes_stl_and_obj_only(tmp_path, suffix, refused):
         assert not [f for f in gazebo if f.rule.startswith('mujoco-')]
 
 
+def with_visuals(tmp_path, visual):
+    """Return two STL links with a visual mesh each: as written, and kept for MuJoCo."""
+    BOX.export(str(tmp_path / 'part.stl'), file_type='stl')
+    plain = robot(['part.stl'] * 2).replace(
+        '</collision>', f'</collision><visual><geometry><mesh filename="{visual}"/></geometry>'
+                        '</visual>')
+    keeps = plain.replace('<robot name="r">', '<robot name="r"><mujoco><compiler '
+                                              'discardvisual="false"/></mujoco>')
+    return plain, keeps
+
+
 def test_a_file_that_keeps_visuals_for_mujoco_has_its_visual_meshes_judged(tmp_path):
     # ToddlerBot, AzureLoong and livelybot (sweep N) carry <mujoco><compiler
     # discardvisual="false"/>: MuJoCo then loads the visual meshes too, and a DAE visual
     # makes it refuse the robot, about which nothing was said.
-    BOX.export(str(tmp_path / 'part.stl'), file_type='stl')
     BOX.export(str(tmp_path / 'look.dae'), file_type='dae')
-    plain = robot(['part.stl'] * 2).replace(
-        '</collision>', '</collision><visual><geometry><mesh filename="look.dae"/></geometry>'
-                        '</visual>')
-    keeps = plain.replace('<robot name="r">', '<robot name="r"><mujoco><compiler '
-                                              'discardvisual="false"/></mujoco>')
+    plain, keeps = with_visuals(tmp_path, 'look.dae')
     findings, path = check(tmp_path, plain)
     assert not [f for f in findings if f.rule == 'mujoco-mesh-format']
     model, error = mujoco_error(path)
@@ -107,12 +113,7 @@ def test_a_file_that_keeps_visuals_for_mujoco_has_its_visual_meshes_judged(tmp_p
 def test_a_visual_mesh_not_found_is_an_error_where_mujoco_loads_the_visuals(tmp_path):
     # Sweep Q: H1_2's and AzureLoong's URDFs keep the visuals for MuJoCo, whose visual STLs
     # are missing: MuJoCo refuses both robots, and the check said a warning (exit 0).
-    BOX.export(str(tmp_path / 'part.stl'), file_type='stl')
-    plain = robot(['part.stl'] * 2).replace(
-        '</collision>', '</collision><visual><geometry><mesh filename="gone.stl"/></geometry>'
-                        '</visual>')
-    keeps = plain.replace('<robot name="r">', '<robot name="r"><mujoco><compiler '
-                                              'discardvisual="false"/></mujoco>')
+    plain, keeps = with_visuals(tmp_path, 'gone.stl')
     findings, path = check(tmp_path, plain)
     assert {f.severity for f in findings if f.rule == 'mesh-not-found'} == {Severity.WARNING}
     model, error = mujoco_error(path)

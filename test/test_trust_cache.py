@@ -46,13 +46,19 @@ def _robot(folder):
     return folder / 'robot.urdf'
 
 
-def test_a_planted_entry_runs_no_code_and_is_a_miss(tmp_path):
+def _cached(tmp_path):
+    """Check the sample robot once with a cache; return its arguments, result and entry."""
     robot = _robot(tmp_path / 'robots')
     cache = tmp_path / 'cache'
     args = ['check', str(robot), '--format', 'jsonl', '--fail-on', 'never', '--no-meshes',
             '--cache', str(cache)]
     status, honest, _ = run(args)
     (entry,) = cache.rglob('*.pickle')
+    return args, status, honest, entry
+
+
+def test_a_planted_entry_runs_no_code_and_is_a_miss(tmp_path):
+    args, status, honest, entry = _cached(tmp_path)
     marker = tmp_path / 'code-ran'
     entry.write_bytes(pickle.dumps(([], _Payload(marker))))
     assert run(args)[:2] == (status, honest)
@@ -127,12 +133,7 @@ def test_damaged_or_linked_entries_and_shards_are_misses_never_a_hang(tmp_path):
     # traceback from put; a shard linked elsewhere had the entry written there.
     import subprocess
     import sys
-    robot = _robot(tmp_path / 'robots')
-    cache = tmp_path / 'cache'
-    args = ['check', str(robot), '--format', 'jsonl', '--fail-on', 'never', '--no-meshes',
-            '--cache', str(cache)]
-    status, honest, _ = run(args)
-    (entry,) = cache.rglob('*.pickle')
+    args, status, honest, entry = _cached(tmp_path)
     shard = entry.parent
 
     def again():
