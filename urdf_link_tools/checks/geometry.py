@@ -114,7 +114,7 @@ RULES = (
     Rule('material-undefined', Severity.WARNING,
          'a visual names a material that is defined nowhere (no colour, no texture); an '
          'info when the name is empty (urdfdom skips it); one finding per name, and one for '
-         'the robot from 3 names on (a materials file not included)',
+         'the robot from 2 names on (a materials file not included)',
          'urdfdom keeps an empty material; RViz draws the part with the default colour',
          'define the material at the top level of <robot>, or give it a <color>',
          'urdfdom model.cpp (material lookup)'),
@@ -1120,15 +1120,16 @@ def check_undefined_materials(ctx: CheckContext) -> Iterator[Finding]:
     Flag each material name used and not defined, once for all the visuals that use it.
 
     A CAD exporter names its own materials (Unitree H2's 'ID2' on 18 links): defining it,
-    or fixing the name, is one change however many visuals use it. Three or more names
+    or fixing the name, is one change however many visuals use it. Two or more names
     undefined are one finding: the file that defines them is not included (Clearpath's
-    platform macros without their materials file: four findings, one cause).
+    platform macros without their materials file: four findings, one cause; Ghost Spirit's
+    xacro two findings where its URDF had one, sweep R).
     """
     found: Dict[str, List[Finding]] = {}
     for link in ctx.robot.links:
         for finding in _undefined_materials(ctx, link):
             found.setdefault(dict(finding.values)['material'], []).append(finding)
-    if len(found) < MODEL_WIDE_MIN:
+    if len(found) < 2:
         for name, findings in found.items():
             yield from grouped(ctx, findings,
                                f"visuals use the material '{name}', which is not defined")
