@@ -42,7 +42,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 import math
-from typing import Dict, FrozenSet, Generator, Iterator, List, NamedTuple, Optional, Tuple
+from typing import Dict, FrozenSet, Generator, Iterator, List, Optional, Tuple
 
 import numpy as np
 
@@ -544,7 +544,10 @@ def light_copies(ctx: CheckContext) -> Dict[Tuple[float, ...], Tuple[str, ...]]:
     if key not in ctx.memo:
         from urdf_link_tools.checks.density import density_verdict
         carriers = placeholder_carriers(ctx)
-        low = ctx.config.density_min
+
+        def too_light(link: Link) -> bool:
+            verdict = density_verdict(ctx, link)
+            return verdict is not None and verdict.density < ctx.config.density_min
         found: Dict[Tuple[float, ...], Tuple[str, ...]] = {}
         for group, members in _exceeding(ctx).items():
             values = group[1:]
@@ -554,19 +557,11 @@ def light_copies(ctx: CheckContext) -> Dict[Tuple[float, ...], Tuple[str, ...]]:
             light = tuple(
                 link.name for link in ctx.robot.links if link.inertial is not None
                 and ctx.robot.link(link.name) is link
-                and link.inertial.inertia.as_tuple() == values
-                and (density_verdict(ctx, link) or _NOT_LIGHT).density < low)
+                and link.inertial.inertia.as_tuple() == values and too_light(link))
             if len(light) >= MODEL_WIDE_MIN:
                 found[values] = light  # type: ignore[assignment]
         ctx.memo[key] = found
     return ctx.memo[key]  # type: ignore[return-value]
-
-
-class _Plausible(NamedTuple):
-    density: float
-
-
-_NOT_LIGHT = _Plausible(math.inf)
 
 
 def placeholder_carriers(ctx: CheckContext) -> Dict[str, Tuple[float, ...]]:

@@ -51,6 +51,7 @@ from urdf_link_tools.checks.base import CheckContext, fmt, fmt_vector, Rule
 from urdf_link_tools.checks.mirrors import (COPY_KEY, fore_aft_names, mirror_names,
                                             numbered_forms, REPEATED_KEY, TOLERANCE)
 
+from urdf_link_tools.checks.model_wide import numberless
 from urdf_link_tools.checks.names import NameSuggester
 from urdf_link_tools.findings import Finding, listed, Severity
 from urdf_link_tools.geometry import (geometry_values, origin_to_matrix, transform_bounds,
@@ -1250,7 +1251,7 @@ def _mirror_images(members: Sequence['Overlap']) -> bool:
     counterparts ..."; Vision 60's hip0 and toe0 to hip3 and toe3), not as parts alike.
     """
     pairs = {frozenset((item.link1, item.link2)) for item in members}
-    forms = [frozenset(_DIGITS.sub('#', name) for name in pair) for pair in pairs]
+    forms = [frozenset(numberless(name) for name in pair) for pair in pairs]
     if all(_DIGITS.search(name) for pair in pairs for name in pair) and \
             all(forms.count(form) > 1 for form in forms):
         return True

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from dataclasses import field
 import math
+import re
 from typing import Callable, Dict, FrozenSet, Hashable, Iterator, List, Optional, Tuple
 
 import numpy as np
@@ -40,6 +41,8 @@ from urdf_link_tools.targets import named, severity_for
 
 #: A choice is model-wide when it holds on at least this many links (fewer: per link).
 MODEL_WIDE_MIN = 3
+#: runs of digits: the copies a macro makes differ in them only
+_DIGITS = re.compile(r'\d+')
 
 #: Bodies without collision from this share of all bodies on: a model-wide choice.
 PARTIAL_SHARE = 0.25
@@ -426,6 +429,11 @@ def grouped_by_value(ctx: CheckContext,
             found.setdefault(value(link, finding), []).append(finding)
     for key, findings in found.items():
         yield from grouped(ctx, findings, what(key), own_fixes)
+
+
+def numberless(name: str) -> str:
+    """Return a name with each run of digits as '#': a macro's copies share it."""
+    return _DIGITS.sub('#', name)
 
 
 def _consumers(ctx: CheckContext, breaks: Tuple[str, ...], effect: str,

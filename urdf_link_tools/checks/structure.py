@@ -23,11 +23,10 @@ roots or a loop; the checker reports all of them at once, per link.
 from __future__ import annotations
 
 from collections import Counter
-import re
 from typing import Dict, Iterator, List, Set, Tuple
 
 from urdf_link_tools.checks.base import CheckContext, Rule
-from urdf_link_tools.checks.model_wide import MODEL_WIDE_MIN
+from urdf_link_tools.checks.model_wide import MODEL_WIDE_MIN, numberless
 from urdf_link_tools.checks.names import NameSuggester
 from urdf_link_tools.findings import Finding, LISTED, listed, Severity
 from urdf_link_tools.model import is_fragment, Joint
@@ -187,7 +186,7 @@ def _multiple_parents(ctx: CheckContext,
     """
     groups: Dict[Tuple[str, ...], List[Tuple[str, List[Joint]]]] = {}
     for child, joints in several:
-        shape = tuple(sorted(_DIGITS.sub('#', joint.name) for joint in joints))
+        shape = tuple(sorted(numberless(joint.name) for joint in joints))
         groups.setdefault(shape, []).append((child, joints))
     for group in groups.values():
         if len(group) < MODEL_WIDE_MIN:
@@ -209,10 +208,6 @@ def _multiple_parents(ctx: CheckContext,
             f'choice, a chain closed onto each of them): {listed(links)}; {first} of {shown}',
             line=joints[1].line, links=links,
             suggestion=_TWO_PARENTS + ', for every one of them')
-
-
-#: numbers in names: the copies a macro makes differ in them only
-_DIGITS = re.compile(r'\d+')
 
 
 def _unknown_links(ctx: CheckContext, names: Set[str]) -> Iterator[Finding]:
