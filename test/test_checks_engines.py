@@ -15,9 +15,16 @@
 """
 Engine claims, each run against the installed MuJoCo 4.0, and made only for that target.
 
+(Gazebo is not installed here: its claim, an extension naming no link, is read from
+sdformat's parser_urdf.cc.)
+
 MuJoCo is given the same URDF the checker reads (meshes next to it); every error claimed
 for it is a refusal here, and every warning a change MuJoCo makes.
 """
+
+import json
+import subprocess
+import sys
 
 import pytest
 import trimesh
@@ -313,3 +320,87 @@ def test_a_diagonal_tensor_mujoco_refuses_by_rounding_is_an_error(tmp_path, mome
             targets=frozenset({'gazebo', 'rviz'}))).findings
             if f.rule == 'inertia-unrepresentable-box']
         assert warning.severity == Severity.WARNING and 'may refuse' in warning.message
+
+
+def _gazebo_robot(extensions):
+    return ('<robot name="r"><link name="base_link">' + MASS + '</link>'
+            '<link name="camera_link">' + MASS + '</link><joint name="camera_joint" '
+            'type="fixed"><parent link="base_link"/><child link="camera_link"/></joint>'
+            + extensions + '</robot>')
+
+
+def test_a_gazebo_extension_naming_no_link_or_joint_is_one_finding_with_the_names_meant(
+        tmp_path):
+    # sdformat's URDF conversion inserts an extension into the link or joint it names and
+    # drops one naming neither without a word (REEM-C's r_foot and l_foot: its soles'
+    # friction; a quadruped's reference="{name}_hip", its $ forgotten)
+    text = _gazebo_robot(
+        '<gazebo reference="base_lnk"><mu1>0.9</mu1></gazebo>\n'
+        '<gazebo reference="camera"><sensor name="c" type="camera"/></gazebo>\n'
+        '<gazebo reference="camera_joint"><preserveFixedJoint>true</preserveFixedJoint>'
+        '</gazebo><gazebo reference="camera_link"><mu1>0.5</mu1></gazebo>'
+        '<gazebo><self_collide>true</self_collide></gazebo>')
+    found, _ = check(tmp_path, text)
+    (dead,) = [f for f in found if f.rule == 'gazebo-reference-unknown']
+    assert dead.severity == Severity.WARNING
+    assert "'base_lnk' (line 1) (did you mean 'base_link'?)" in dead.message
+    assert "'camera' (line 2) (did you mean 'camera_link'?)" in dead.message
+    assert '<mu1>, <sensor> have no effect' in dead.message
+    assert 'camera_joint' not in dead.message and str(dict(dead.values)['count']) == '2'
+    # Gazebo's, and nobody else's: nothing for a robot loaded into MuJoCo and RViz only
+    found, _ = check(tmp_path, text, targets={'mujoco', 'rviz'})
+    assert not [f for f in found if f.rule == 'gazebo-reference-unknown']
+    # friction or a colour for a part the robot does not have (a model cut from a bigger
+    # one): an info; a slip of a link's name, or a sensor lost, a warning
+    for extension, severity in (('<material>Gazebo/Grey</material><mu1>1</mu1>', Severity.INFO),
+                                ('<sensor name="l" type="gpu_lidar"/>', Severity.WARNING)):
+        found, _ = check(tmp_path, _gazebo_robot(f'<gazebo reference="lidar_link">{extension}'
+                                                 '</gazebo>'))
+        (dead,) = [f for f in found if f.rule == 'gazebo-reference-unknown']
+        assert dead.severity == severity and 'did you mean' not in dead.message
+        assert dead.suggestion.startswith('remove the extension if its part is not in this')
+    found, _ = check(tmp_path, _gazebo_robot(
+        '<gazebo reference="base"><material>Gazebo/Grey</material></gazebo>'))
+    (dead,) = [f for f in found if f.rule == 'gazebo-reference-unknown']
+    assert dead.severity == Severity.WARNING and "(did you mean 'base_link'?)" in dead.message
+    # a part robots include (hung from a link it does not define): its extensions name the
+    # links of the robot that includes it (sciurus17_gazebo.xacro's camera on 'body_link')
+    found, _ = check(tmp_path, '<robot name="camera"><link name="camera_link">' + MASS
+                     + '</link><joint name="mount" type="fixed"><parent link="body_link"/>'
+                     '<child link="camera_link"/></joint><gazebo reference="body_link">'
+                     '<sensor name="c" type="camera"/></gazebo></robot>')
+    assert not [f for f in found if f.rule == 'gazebo-reference-unknown']
+    # long names alike are no slip: Robotnik's 'robot_front_cover_link' (a part its robot
+    # does not have) is not 'robot_front_laser_link'
+    found, _ = check(tmp_path, _gazebo_robot(
+        '<gazebo reference="robot_front_cover_link"><material>Gazebo/Grey</material></gazebo>'
+    ).replace('camera_link', 'robot_front_laser_link'))
+    (dead,) = [f for f in found if f.rule == 'gazebo-reference-unknown']
+    assert dead.severity == Severity.INFO and 'did you mean' not in dead.message
+    # every reference named: nothing
+    found, _ = check(tmp_path, _gazebo_robot('<gazebo reference="base_link"><mu1>1</mu1>'
+                                             '</gazebo>'))
+    assert not [f for f in found if f.rule == 'gazebo-reference-unknown']
+
+
+def test_a_macro_of_dead_gazebo_references_called_four_times_is_said_once(tmp_path):
+    text = ('<?xml version="1.0"?>\n<robot name="dog" xmlns:xacro="http://www.ros.org/wiki/'
+            'xacro">\n  <link name="trunk"/>\n  <xacro:macro name="leg" params="name">\n'
+            '    <link name="${name}_hip">' + MASS + '</link>\n    <joint name="${name}_j" '
+            'type="fixed"><parent link="trunk"/><child link="${name}_hip"/></joint>\n'
+            '    <gazebo reference="{name}_hip"><mu1>0.6</mu1></gazebo>\n'
+            '  </xacro:macro>\n' + ''.join(f'  <xacro:leg name="{leg}"/>\n'
+                                           for leg in ('FL', 'FR', 'RL', 'RR'))
+            + '</robot>\n')
+    path = tmp_path / 'dog.urdf.xacro'
+    path.write_text(text)
+    result = subprocess.run(
+        [sys.executable, '-m', 'urdf_link_tools.cli', 'check', '--format', 'json', str(path)],
+        capture_output=True, text=True, timeout=120)
+    assert result.returncode in (0, 1), result.stderr
+    (dead,) = [f for f in json.loads(result.stdout)['findings']
+               if f['rule'] == 'gazebo-reference-unknown']
+    assert dead['line'] == 7 and dead['severity'] == 'warning'
+    assert ("4 <gazebo> extensions name no link or joint of the robot: '{name}_hip' 4 times "
+            '(line 7) (did you mean ${name}_hip?)') in dead['message']
+    assert dead['message'].endswith('(xacro expands {...} only after a $)')

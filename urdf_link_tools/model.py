@@ -338,6 +338,9 @@ class Robot:
     #: fixed joints a ``<gazebo reference="JOINT">`` keeps (``<preserveFixedJoint>`` or
     #: ``<disableFixedJointLumping>`` true): sdformat lumps the others' child into the parent
     gazebo_kept_joints: FrozenSet[str] = frozenset()
+    #: every robot-level ``<gazebo reference="NAME">``: (NAME as written, its line, the tags
+    #: of its children), in document order
+    gazebo_references: Tuple[Tuple[str, Optional[int], Tuple[str, ...]], ...] = ()
     #: for a robot without any ``<link>``: the other elements it holds (a few, sorted)
     other_elements: Tuple[str, ...] = ()
     #: ``<mujoco><compiler balanceinertia="true"/>``: MuJoCo sets the three moments of a

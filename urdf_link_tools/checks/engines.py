@@ -27,17 +27,21 @@ refuses the whole robot when that child is repeated ("repeated element"): see
 
 from __future__ import annotations
 
+from collections import Counter
 import os
-from typing import Dict, Iterator, List, Tuple
+from typing import Dict, Iterator, List, Set, Tuple
 
 import numpy as np
 
 from urdf_link_tools.checks.alignment import gltf_stored_z_up
 from urdf_link_tools.checks.base import CheckContext, Rule
-from urdf_link_tools.findings import Finding, listed, Severity
+from urdf_link_tools.checks.model_wide import numberless
+from urdf_link_tools.checks.names import NameSuggester
+from urdf_link_tools.findings import Finding, LISTED, listed, Severity
 from urdf_link_tools.meshes import gltf, MeshInfo
 from urdf_link_tools.meshes.reading import SUPPORTED
-from urdf_link_tools.model import GeometryElement, Link
+from urdf_link_tools.model import GeometryElement, is_fragment, Link
+from urdf_link_tools.parser.links import dollar_meant, DOLLAR_WHY
 
 #: File types MuJoCo 4.0 decodes (case-insensitive).
 MUJOCO_FORMATS = ('.stl', '.obj', '.msh')
@@ -100,6 +104,17 @@ RULES = (
          'the meshes as STL or OBJ (no up axis)',
          'glTF 2.0 specification (coordinate system); ros2/rviz#1482; gz-common '
          'AssimpLoader.cc'),
+    Rule('gazebo-reference-unknown', Severity.WARNING,
+         'a robot-level <gazebo reference="NAME"> names no link and no joint of the robot: '
+         'one finding for all of them, with the gazebo target (an info when no name is a slip '
+         'of a link or joint and none holds a <sensor> or <plugin>: friction or a colour for '
+         'a part the robot does not have)',
+         "sdformat's URDF conversion inserts an extension into the link or joint it names "
+         'and drops one that names neither without a word: its sensor, plugin, friction or '
+         'colour has no effect',
+         'write the name of the link or joint (with the prefix the links carry), or remove '
+         'the extension', 'sdformat parser_urdf.cc (InsertSDFExtensionLink, '
+         'InsertSDFExtensionJoint)'),
     Rule('mujoco-mesh-name-clash', Severity.WARNING,
          'different collision mesh files share a file name (e.g. two link_1.stl in '
          'different folders): reported once',
@@ -307,4 +322,113 @@ def check_gltf_up(ctx: CheckContext) -> Iterator[Finding]:
         values=(('count', len(elements)),), links=links)
 
 
-CHECKS = (check_mujoco, check_gltf_up)
+def _meant(name: str, known: Set[str]) -> str:
+    """Return the one name a reference means with blanks or a '_link' suffix, '' if none."""
+    bare = name.strip()
+    forms = [bare, f'{bare}_link', f'{bare}_frame', f'link_{bare}']
+    if bare.endswith('_link'):
+        forms.append(bare[:-len('_link')])
+    found = [form for form in forms if form in known]
+    return found[0] if len(found) == 1 else ''
+
+
+def _near(suggesters: Dict[str, NameSuggester], name: str) -> str:
+    """
+    Return a link or joint name close to a reference, '' for none.
+
+    Among the links for a name ending in _link, the joints for _joint; never a name that
+    differs only in its numbers (TALOS' left arm alone: its extension for
+    'arm_left_1_joint', whose joint is not in the file, does not mean 'arm_left_7_joint').
+    """
+    kind = next((kind for kind in ('link', 'joint') if name.lower().endswith('_' + kind)), '')
+    close = suggesters[kind].suggest(name)
+    if not close or numberless(close) == numberless(name) or not _typo(name, close):
+        return ''
+    return close
+
+
+def _typo(written: str, meant: str, most: int = 2) -> bool:
+    """
+    Return True when two names are at most ``most`` edits apart (a slip of the keys).
+
+    difflib's ratio calls long names alike when they share a prefix and a suffix: Robotnik's
+    'robot_front_cover_link' is not a slip of 'robot_front_laser_link'.
+    """
+    if abs(len(written) - len(meant)) > most:
+        return False
+    previous = list(range(len(meant) + 1))
+    for row, char in enumerate(written, 1):
+        current = [row]
+        for column, other in enumerate(meant, 1):
+            current.append(min(previous[column] + 1, current[column - 1] + 1,
+                               previous[column - 1] + (char != other)))
+        if min(current) > most:
+            return False
+        previous = current
+    return previous[-1] <= most
+
+
+def check_gazebo_references(ctx: CheckContext) -> Iterator[Finding]:
+    """
+    Say once which ``<gazebo reference="NAME">`` extensions name no link and no joint.
+
+    sdformat's URDF conversion (parser_urdf.cc) files each extension under its reference
+    and inserts it into the link or joint of that name: an extension naming neither (a
+    misspelt or renamed link, a prefix the links do not carry) is dropped without a word, and
+    its sensor, plugin, friction or colour with it.
+    """
+    if 'gazebo' not in ctx.config.targets:
+        return
+    robot = ctx.robot
+    known = {link.name for link in robot.links} | {joint.name for joint in robot.joints}
+    dead = [(name, line, tags) for name, line, tags in robot.gazebo_references
+            if name.strip() and name not in known]
+    if not dead or not robot.links or is_fragment(robot):
+        return  # (a fragment's extensions name the links of the robots that include it)
+    links = {link.name for link in robot.links}
+    suggesters = {'link': NameSuggester(links), 'joint': NameSuggester(known - links),
+                  '': NameSuggester(known)}
+    # one entry per name: a macro called for four legs is one slip, said once
+    # (by name: each call's expansion has lines of its own until they are mapped to the file)
+    counts = Counter(name for name, _, _ in dead)
+    lines = {name: line for name, line, _ in reversed(dead)}
+    held: Dict[str, List[str]] = {}
+    for name, _, tags in dead:
+        held.setdefault(name, []).extend(tags)
+    shown = []
+    slips = meant_names = effects = False
+    for name in counts:
+        meant, would = dollar_meant(name, known)
+        close = would or ('' if meant else _meant(name, known) or _near(suggesters, name))
+        slips = slips or bool(meant)
+        meant_names = meant_names or bool(meant or close)
+        # a sensor or plugin is something the user counts on; friction or a colour on a
+        # part the robot does not have (TALOS' arm alone, a leftover) changes nothing
+        effects = effects or bool({'sensor', 'plugin'} & set(held[name]))
+        if len(shown) < LISTED:
+            times = counts[name]
+            shown.append(f"'{name}'" + (f' {times} times' if times > 1 else '')
+                         + f' (line {lines[name]})'
+                         + (f' (did you mean {meant}?)' if meant and not would else '')
+                         + (f' (did you mean {close!r}?)' if close else ''))
+    tags = list(dict.fromkeys(tag for name in counts for tag in held[name]))
+    what = (f'{listed([f"<{tag}>" for tag in tags])} ha{"s" if len(tags) == 1 else "ve"}'
+            if tags else 'it has')
+    many = len(dead) > 1
+    yield ctx.finding(
+        'gazebo-reference-unknown',
+        Severity.WARNING if meant_names or effects else Severity.INFO,
+        (f'{len(dead)} <gazebo> extensions name' if many else 'a <gazebo> extension names')
+        + ' no link or joint of the robot: '
+        + listed(shown, total=len(counts)) + '; Gazebo drops '
+        + ('them' if many else 'it') + f' without a word, so {what} no effect'
+        + (f' ({DOLLAR_WHY})' if slips else ''),
+        line=dead[0][1],
+        suggestion=('write the name of the link or joint each extension is meant for (with '
+                    'the same prefix as the links)' if meant_names else
+                    'remove the extension if its part is not in this robot, or write the name '
+                    'of the link or joint it is meant for'),
+        values=(('count', len(counts)), ('references', ' '.join(counts))))
+
+
+CHECKS = (check_mujoco, check_gltf_up, check_gazebo_references)

@@ -107,6 +107,7 @@ def robot_from_element(root: etree._Element, source: Optional[str] = None,
     parts: List[Tuple[str, etree._Element]] = []
     self_collide = False
     kept: Set[str] = set()
+    references: List[Tuple[str, Optional[int], Tuple[str, ...]]] = []
     balance = visuals = False
     actuated: Optional[Set[str]] = None
     unprefixed: List[etree._Element] = []
@@ -129,10 +130,15 @@ def robot_from_element(root: etree._Element, source: Optional[str] = None,
                 ctx.materials[material.name] = material  # type: ignore[index]
         elif tag == 'link' or tag == 'joint':
             parts.append((tag, child))
-        elif tag == 'gazebo' and child.get('reference') is None:
-            self_collide = _self_collide(child, self_collide)
-        elif tag == 'gazebo' and _keeps_fixed_joint(child):
-            kept.add(str(child.get('reference')))
+        elif tag == 'gazebo':
+            reference = child.get('reference')
+            if reference is None:
+                self_collide = _self_collide(child, self_collide)
+                continue
+            references.append((reference, child.sourceline, tuple(
+                item.tag for item in child if isinstance(item.tag, str))))
+            if _keeps_fixed_joint(child):
+                kept.add(reference)
         elif tag == 'mujoco':
             # MuJoCo's own compiler options in a URDF (TOCABI's balanceinertia; ToddlerBot's
             # and AzureLoong's discardvisual="false", which makes it load the visual meshes)
@@ -191,7 +197,8 @@ def robot_from_element(root: etree._Element, source: Optional[str] = None,
                  materials=top_level, line=root.sourceline, source=source,
                  notes=tuple(ctx.notes), gazebo_self_collide=self_collide,
                  actuated_joints=frozenset(actuated) if actuated is not None else None,
-                 gazebo_kept_joints=frozenset(kept), other_elements=others,
+                 gazebo_kept_joints=frozenset(kept), gazebo_references=tuple(references),
+                 other_elements=others,
                  mujoco_balance_inertia=balance, mujoco_keeps_visuals=visuals)
 
 

@@ -235,22 +235,39 @@ def _inertial(ctx: Context, element: etree._Element) -> Inertial:
 _BRACES = re.compile(r'(?<!\$)\{([A-Za-z_][A-Za-z0-9_]*)\}')
 
 
-def _dollar_slip(value: str, links: AbstractSet[str]) -> str:
+def dollar_slip(value: str, links: AbstractSet[str]) -> str:
     """
     Say the xacro expression a name holds without its ``$``, or ''.
 
     REEM-C's foot: reference="sole_{side}" (sweep Q) named no link; written sole_${side},
     xacro would have made it the foot's sole link.
     """
-    if not _BRACES.search(value):
+    meant = dollar_meant(value, links)
+    if not meant[0]:
         return ''
+    return (f': did you mean {meant[0]}? {DOLLAR_WHY}'
+            + (f' (it would name {meant[1]})' if meant[1] else ''))
+
+
+#: why a name with ``{...}`` and no ``$`` is not what its author meant
+DOLLAR_WHY = 'xacro expands {...} only after a $'
+
+
+def dollar_meant(value: str, links: AbstractSet[str]) -> Tuple[str, str]:
+    """
+    Return what a name with ``{...}`` and no ``$`` meant, and the one link it would name.
+
+    :return: ('sole_${side}', 'sole_left') ; ('', '') for a name without the slip; the link
+        is '' unless exactly one of ``links`` matches
+    """
+    if not _BRACES.search(value):
+        return '', ''
     meant = _BRACES.sub(lambda found: '${' + found.group(1) + '}', value)
     pieces = _BRACES.split(value)  # literal, name, literal, ...
     pattern = ''.join(re.escape(piece) if index % 2 == 0 else '.+'
                       for index, piece in enumerate(pieces))
     alike = sorted(name for name in links if re.fullmatch(pattern, name))
-    return (f': did you mean {meant}? xacro expands {{...}} only after a $'
-            + (f' (it would name {alike[0]})' if len(alike) == 1 else ''))
+    return meant, alike[0] if len(alike) == 1 else ''
 
 
 def link_of(ctx: Context, element: etree._Element) -> Link:
@@ -296,7 +313,7 @@ def link_of(ctx: Context, element: etree._Element) -> Link:
                      + ('' if not reference or reference == name else
                         f' (its reference="{reference}" names another link)' if other else
                         f' (its reference="{reference}" names no link'
-                        + _dollar_slip(reference, ctx.link_names) + ')'),
+                        + dollar_slip(reference, ctx.link_names) + ')'),
                      f'move it out of the <link>, to the <robot> level, as <gazebo '
                      f'reference="{reference}">' if other else
                      'move it out of the <link>, to the <robot> level, with reference set to '
