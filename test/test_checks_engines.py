@@ -377,6 +377,14 @@ def test_a_gazebo_extension_naming_no_link_or_joint_is_one_finding_with_the_name
     ).replace('camera_link', 'robot_front_laser_link'))
     (dead,) = [f for f in found if f.rule == 'gazebo-reference-unknown']
     assert dead.severity == Severity.INFO and 'did you mean' not in dead.message
+    # a link renamed under its extension (GEM's camera: 'front_camera_link' became
+    # 'front_single_camera_link', and its camera sensor was gone from Gazebo)
+    renamed = _gazebo_robot('').replace('camera_link', 'front_single_camera_link')
+    found, _ = check(tmp_path, renamed.replace('</robot>', (
+        '<gazebo reference="front_camera_link"><sensor name="c" type="camera"/></gazebo>'
+        '</robot>')))
+    (dead,) = [f for f in found if f.rule == 'gazebo-reference-unknown']
+    assert "(did you mean 'front_single_camera_link'?)" in dead.message
     # every reference named: nothing
     found, _ = check(tmp_path, _gazebo_robot('<gazebo reference="base_link"><mu1>1</mu1>'
                                              '</gazebo>'))

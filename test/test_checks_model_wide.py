@@ -1057,6 +1057,22 @@ def test_a_centre_of_mass_outside_a_body_welded_to_world_is_an_info():
     assert finding.severity == Severity.WARNING
 
 
+def test_a_tensor_off_the_geometry_of_a_body_welded_to_world_is_an_info():
+    # DH's AG-95 demo pedestal (sweep S): a 1 m box on 'world' with ixx=iyy=izz=1e-6 was a
+    # warning, 8.4e6x off, while the same robot's welded centres of mass are infos.
+    pedestal = ('<link name="pedestal"><inertial><mass value="100"/><inertia ixx="1e-6" '
+                'ixy="0" ixz="0" iyy="1e-6" iyz="0" izz="1e-6"/></inertial><collision><origin '
+                'xyz="0 0 0"/><geometry><box size="0.1 0.1 1"/></geometry></collision></link>')
+    grounded = (f'<robot name="r"><link name="world"/>{pedestal}<joint name="fix" '
+                'type="fixed"><parent link="world"/><child link="pedestal"/></joint></robot>')
+    (finding,) = findings(grounded, 'inertia-geometry-mismatch')
+    assert finding.severity == Severity.INFO and "welded to 'world' (a fixed base)" in \
+        finding.message, finding.message
+    floating = grounded.replace('"world"', '"base"')
+    (finding,) = findings(floating, 'inertia-geometry-mismatch')
+    assert finding.severity == Severity.WARNING and 'welded' not in finding.message
+
+
 def test_moments_of_one_radius_of_gyration_on_many_links_are_one_placeholder_scheme():
     # dVRK's MTM (sweep N): four links write ixx = iyy = izz = 10 x their mass (9, 10, 9
     # and 5 kg m^2 for 0.9, 1, 0.9 and 0.5 kg), a radius of gyration of 3.16 m on each:

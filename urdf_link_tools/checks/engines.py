@@ -29,6 +29,7 @@ from __future__ import annotations
 
 from collections import Counter
 import os
+import re
 from typing import Dict, Iterator, List, Set, Tuple
 
 import numpy as np
@@ -323,12 +324,25 @@ def check_gltf_up(ctx: CheckContext) -> Iterator[Finding]:
 
 
 def _meant(name: str, known: Set[str]) -> str:
-    """Return the one name a reference means with blanks or a '_link' suffix, '' if none."""
+    """
+    Return the one name a reference means, '' if none.
+
+    With blanks, without a '_link' suffix (or with one too many), or with a word left out.
+    """
     bare = name.strip()
     forms = [bare, f'{bare}_link', f'{bare}_frame', f'link_{bare}']
     if bare.endswith('_link'):
         forms.append(bare[:-len('_link')])
     found = [form for form in forms if form in known]
+    if found:
+        return found[0] if len(found) == 1 else ''
+    # every word of it in one name, in order: GEM's camera sensor on 'front_camera_link',
+    # whose link became 'front_single_camera_link'
+    words = [word for word in re.split(r'[_\W]+', bare.lower()) if word]
+    if len(words) < 2:
+        return ''
+    pattern = re.compile('.*'.join(rf'(?<![^_]){re.escape(word)}(?![^_])' for word in words))
+    found = [other for other in known if pattern.search(other.lower())]
     return found[0] if len(found) == 1 else ''
 
 

@@ -106,7 +106,7 @@ RULES = (
          "2x of a solid box over the link's geometry, or of its visual geometry filled at a "
          'plausible density: the collision is then a partial shape; nor for a link welded '
          "into a body whose inertia the geometry's tensor changes by under 10 %, as "
-         'simulators fuse it); the same tensor on 3 or '
+         "simulators fuse it; an info for a link welded to 'world'); the same tensor on 3 or "
          'more links is one finding, and so are 3 or more tensors off by the square of one '
          'length slip (10x, 25.4x, 100x, 1000x or their inverses: an error when one of them '
          'exceeds its physical bound 2x or more about its declared centre of mass, which '
@@ -200,11 +200,17 @@ def check_mismatch(ctx: CheckContext, link: Link) -> Iterator[Finding]:
     text += _mass_hint(ctx, link, model, ratios) + origin_note(ctx, link)
     approx = (f'; approximate volume for {", ".join(model.approximate)}'
               if model.approximate else '')
+    # Welded to a fixed base (DH's AG-95 demo pedestal, sweep S): an info, as its centre of
+    # mass and its tensor's bound are
+    grounded = welded_to_world(ctx, link)
     yield ctx.finding(
-        'inertia-geometry-mismatch', Severity.WARNING,
+        'inertia-geometry-mismatch', Severity.INFO if grounded else Severity.WARNING,
         f'principal moments {fmt_vector(have)} kg m^2, but the collision geometry at '
         f'{fmt(link.mass)} kg gives {fmt_vector(want)}: moment {worst + 1} is '
-        f'{fmt(off, 3)}x {direction} (limit {fmt(factor)}x){approx}',
+        f'{fmt(off, 3)}x {direction} (limit {fmt(factor)}x){approx}'
+        + ("; it is welded to 'world' (a fixed base): no simulator moves it, so it changes "
+           'nothing simulated until the robot is mounted on something that moves'
+           if grounded else ''),
         link=link.name, element='inertial/inertia', line=inertial.inertia.line,
         suggestion=text,
         values=(('moments', fmt_vector(have)), ('geometry_moments', fmt_vector(want)),
