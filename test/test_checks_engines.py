@@ -385,6 +385,18 @@ def test_a_gazebo_extension_naming_no_link_or_joint_is_one_finding_with_the_name
         '</robot>')))
     (dead,) = [f for f in found if f.rule == 'gazebo-reference-unknown']
     assert "(did you mean 'front_single_camera_link'?)" in dead.message
+    # two names one slip away: neither is said (Atlas v4's 'l_farm', with 'l_ufarm' and
+    # 'l_lfarm' in its shapes-only model); a joint written in SDF in a <gazebo> (the Robotiq
+    # hand's four-bar couples) is known
+    arms = _gazebo_robot(
+        '<link name="l_lfarm"/><joint name="fa" type="fixed"><parent link="base_link"/>'
+        '<child link="l_lfarm"/></joint><gazebo reference="l_farm"><mu1>1</mu1></gazebo>'
+        '<gazebo><joint name="couple" type="revolute"><parent>base_link</parent><child>'
+        'camera_link</child></joint></gazebo><gazebo reference="couple">'
+        '<implicitSpringDamper>1</implicitSpringDamper></gazebo>')
+    found, _ = check(tmp_path, arms.replace('camera_link', 'l_ufarm'))
+    (dead,) = [f for f in found if f.rule == 'gazebo-reference-unknown']
+    assert "'l_farm' (line 1);" in dead.message and 'couple' not in dead.message
     # every reference named: nothing
     found, _ = check(tmp_path, _gazebo_robot('<gazebo reference="base_link"><mu1>1</mu1>'
                                              '</gazebo>'))

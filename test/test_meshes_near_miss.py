@@ -148,3 +148,58 @@ def test_a_mesh_kept_in_an_archive_beside_it_names_the_archive(package, form):
     # (not for an absolute path: what lies beside it elsewhere is not the description's)
     assert found.suggestion.startswith('an archive beside it, body.tar.gz, probably holds it: '
                                        'build the package') == form.startswith('package')
+
+
+@pytest.mark.parametrize('count', [1, 3])
+def test_meshes_sorted_into_sub_folders_name_the_file_one_folder_down(package, count):
+    # Nachi's MZ07L (sweep S): package://mz07l_description/meshes/mz07_base_link.STL, the
+    # files in meshes/collision/ (and DAE copies in meshes/visual/): "build or install the
+    # package" was all it said.
+    for folder in ('collision', 'visual'):
+        (package / 'meshes' / folder).mkdir()
+    for index in range(count):
+        (package / 'meshes' / 'collision' / f'part{index}.stl').write_bytes(b'solid x\n')
+        (package / 'meshes' / 'visual' / f'part{index}.dae').write_bytes(b'<x/>')
+    (package / 'meshes' / 'visual' / 'both.stl').write_bytes(b'solid x\n')
+    (package / 'meshes' / 'collision' / 'both.stl').write_bytes(b'solid x\n')
+    found = _missing(package, [f'package://pkg/meshes/part{i}.stl' for i in range(count)])
+    (finding,) = found
+    first = 'did you mean package://pkg/meshes/collision/part0.stl? That file exists'
+    if count == 1:
+        assert finding.suggestion.startswith(first), finding.suggestion
+    else:
+        assert finding.suggestion.startswith(
+            'the files are in sub-folders: fix the paths (for the first, ' + first
+            + '; one is there for all of them); tried, for the first: '), finding.suggestion
+    # in two sub-folders: which one was meant is not said
+    assert near_miss('package://pkg/meshes/both.stl', [str(package / 'meshes' / 'both.stl')]) \
+        is None
+    from urdf_link_tools.meshes.resolve import one_folder_down
+    assert one_folder_down('package://pkg/meshes/both.stl',
+                           [str(package / 'meshes' / 'both.stl')]) is None
+    assert one_folder_down('package://pkg/meshes/part0.stl',
+                           [str(package / 'meshes' / 'part0.stl')]) == \
+        'package://pkg/meshes/collision/part0.stl'
+
+
+@pytest.mark.parametrize('form', ['{}', 'file://{}'])
+def test_an_absolute_path_through_a_known_package_names_its_package_uri(
+        package, tmp_path, form):
+    # Nachi's D405 (sweep S): file:///home/hkclr/robostore_ws/install/realsense2_description/
+    # share/realsense2_description/meshes/d405.stl, the author's machine; the package it
+    # names holds meshes/d405.stl
+    uri = form.format('/home/someone/ws/install/pkg/share/pkg/meshes/torso.stl')
+    text = ('<robot name="r"><link name="torso"><collision><geometry>'
+            f'<mesh filename="{uri}"/></geometry></collision></link></robot>')
+    config = CheckConfig(package_dirs=(('pkg', str(package)),))
+    analysis = analyze(parse_urdf_string(text, str(tmp_path / 'r.urdf')), config)
+    (found,) = [f for f in analysis.findings if f.rule == 'mesh-not-found']
+    assert found.suggestion.startswith('name it package://pkg/meshes/torso.stl: that file '
+                                       'exists in the package its path names')
+    # a file the package does not hold, or a path leaving it: no guess
+    for missing in ('/home/someone/pkg/meshes/absent.stl', '/home/someone/pkg/../pkg/x.txt'):
+        text = text.replace(uri, missing)
+        analysis = analyze(parse_urdf_string(text, str(tmp_path / 'r.urdf')), config)
+        (found,) = [f for f in analysis.findings if f.rule == 'mesh-not-found']
+        assert 'name it package://' not in found.suggestion
+        uri = missing

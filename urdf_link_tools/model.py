@@ -341,6 +341,9 @@ class Robot:
     #: every robot-level ``<gazebo reference="NAME">``: (NAME as written, its line, the tags
     #: of its children), in document order
     gazebo_references: Tuple[Tuple[str, Optional[int], Tuple[str, ...]], ...] = ()
+    #: the names of the joints written in SDF inside a robot-level ``<gazebo>`` (closed
+    #: chains: the Robotiq hand's four-bar couples), which sdformat copies into the model
+    gazebo_joints: FrozenSet[str] = frozenset()
     #: for a robot without any ``<link>``: the other elements it holds (a few, sorted)
     other_elements: Tuple[str, ...] = ()
     #: ``<mujoco><compiler balanceinertia="true"/>``: MuJoCo sets the three moments of a

@@ -25,6 +25,7 @@ from dataclasses import replace
 import math
 import os
 from typing import Callable, Dict, FrozenSet, Iterator, List, Optional, Tuple
+from urllib.parse import unquote
 
 import numpy as np
 
@@ -39,9 +40,10 @@ from urdf_link_tools.geometry import is_finite, union_bounds
 from urdf_link_tools.meshes import MeshInfo, MeshProblem
 from urdf_link_tools.meshes.files import ASSIMP_FORMATS
 from urdf_link_tools.meshes.reading import LFS_FILE
-from urdf_link_tools.meshes.resolve import near_miss
+from urdf_link_tools.meshes.resolve import near_miss, one_folder_down
 from urdf_link_tools.model import Box, Cylinder, GeometryElement, Link, Mesh, Sphere
 from urdf_link_tools.packages import package_of
+from urdf_link_tools.read_policy import ament_index_shares, leaves_package, PACKAGE_NAME
 from urdf_link_tools.targets import severity_for
 
 RULES = (
@@ -446,7 +448,7 @@ def _mesh(ctx: CheckContext, link: Link, element: GeometryElement,
         return  # said once, on the collision that names the same file
     if isinstance(result, MeshProblem):
         tried = '; '.join(result.tried) if result.tried else 'nothing could be tried'
-        meant = _near_miss(ctx, element, result)
+        meant = _near_miss(ctx, element, result) or _one_down(ctx, element, result)
         own = _in_own_package(ctx, geometry.filename) if meant is None else None
         if result.unsupported_format is not None:
             suggestion = ('to have it checked (and loaded by MuJoCo), export an STL, OBJ or DAE '
@@ -472,6 +474,11 @@ def _mesh(ctx: CheckContext, link: Link, element: GeometryElement,
                           'folder by MuJoCo, PyBullet and this checker, while ROS tools (RViz, '
                           'Gazebo, MoveIt) expect a package:// or file:// URI: name the mesh '
                           f'package://PACKAGE/... for all of them to find it; tried: {tried}')
+        elif _in_named_package(ctx, geometry.filename) is not None:
+            named = _in_named_package(ctx, geometry.filename)
+            suggestion = (f'name it {named}: that file exists in the package its path names, '
+                          'and a package URI works on every machine (an absolute path only on '
+                          f'the one that has the file); tried: {tried}')
         else:
             suggestion = ('fix the path; an absolute path works only on the machine that has '
                           'the file: name the mesh package://PACKAGE/... (xacro: '
@@ -620,6 +627,33 @@ def _near_miss(ctx: CheckContext, element: GeometryElement,
     return ctx.memo[key]  # type: ignore[return-value]
 
 
+def _one_down(ctx: CheckContext, element: GeometryElement,
+              problem: MeshProblem) -> Optional[str]:
+    """Return the file of a missing mesh's name one folder down (as :func:`_near_miss`)."""
+    if problem.rule != 'mesh-not-found' or not problem.tried:
+        return None
+    if element.geometry.filename.strip().startswith(('/', 'file:')):  # type: ignore[union-attr]
+        return None
+    key = ('one down', id(element))
+    if key not in ctx.memo:
+        ctx.memo[key] = one_folder_down(element.geometry.filename,  # type: ignore[union-attr]
+                                        problem.tried)
+    return ctx.memo[key]  # type: ignore[return-value]
+
+
+def _down_fix(ctx: CheckContext,
+              elements: List[Tuple[Link, GeometryElement, MeshProblem]]) -> str:
+    """Say where the missing files of a group are one folder down, '' if none is."""
+    down = [found for found in (_one_down(ctx, element, problem)
+                                for _, element, problem in elements) if found]
+    if not down:
+        return ''
+    have = ('all of them' if len(down) == len(elements) else
+            f'{len(down)} of the {len(elements)} meshes')
+    return (f'the files are in sub-folders: fix the paths (for the first, did you mean '
+            f'{down[0]}? That file exists; one is there for {have}); ')
+
+
 def _missing_place(ctx: CheckContext, element: GeometryElement,
                    problem: MeshProblem) -> Optional[Tuple[str, str]]:
     """
@@ -715,6 +749,52 @@ def _in_own_package(ctx: CheckContext, uri: str) -> Optional[str]:
             path = os.path.realpath(os.path.join(root, rest))
             if path.startswith(root + os.sep) and os.path.isfile(path):
                 found = f'package://{own.name}/{rest}'
+            elif path.startswith(root + os.sep):
+                found = one_folder_down(f'package://{own.name}/{rest}', [path])
+        ctx.memo[key] = found
+    return ctx.memo[key]  # type: ignore[return-value]
+
+
+#: the most folders of an absolute path tried as a package's name, from the file up
+_PACKAGE_GUESSES = 8
+
+
+def _in_named_package(ctx: CheckContext, uri: str) -> Optional[str]:
+    """
+    Return ``package://NAME/rest`` for an absolute mesh path that names a package holding it.
+
+    Nachi's MZ07L with its D405 (sweep S) names file:///home/hkclr/robostore_ws/install/
+    realsense2_description/share/realsense2_description/meshes/d405.stl, the author's
+    machine; the package realsense2_description (given, or in the ament index) holds
+    meshes/d405.stl. Only packages a package:// URI could name anyway, and files inside them.
+    """
+    path = uri.strip()
+    if path.startswith('file://'):
+        path = unquote(path[len('file://'):])
+    if not path.startswith('/'):
+        return None
+    key = ('named package', path)
+    if key not in ctx.memo:
+        found = None
+        parts = path.split('/')
+        given = dict(ctx.config.package_dirs)
+        prefixes = [item for item in os.environ.get('AMENT_PREFIX_PATH', '').split(os.pathsep)
+                    if item]
+        for index in range(len(parts) - 2, max(0, len(parts) - 2 - _PACKAGE_GUESSES), -1):
+            name, rest = parts[index], '/'.join(parts[index + 1:])
+            if not PACKAGE_NAME.fullmatch(name) or '..' in parts[index + 1:]:
+                continue
+            roots = ([given[name]] if name in given else []) + list(
+                ament_index_shares(name, prefixes))
+            for root in roots:
+                root = os.path.realpath(root)
+                candidate = os.path.realpath(os.path.join(root, rest))
+                if candidate.startswith(root + os.sep) and os.path.isfile(candidate) and \
+                        leaves_package(candidate) is None:
+                    found = f'package://{name}/{rest}'
+                    break
+            if found:
+                break
         ctx.memo[key] = found
     return ctx.memo[key]  # type: ignore[return-value]
 
@@ -808,9 +888,16 @@ def check_missing_places(ctx: CheckContext) -> Iterator[Finding]:
         elif kind == 'folder':
             message = (f'{name} does not exist on this machine: {counted}; their absolute '
                        'paths are those of the machine the description was generated on')
-            suggestion = ('name the meshes package://PACKAGE/... (xacro: $(find PACKAGE) '
-                          'becomes package://PACKAGE), so that the description works on '
-                          'every machine, or generate it again here')
+            named = [found for found in (
+                _in_named_package(ctx, element.geometry.filename)  # type: ignore[union-attr]
+                for _, element, _ in elements) if found]
+            suggestion = ((f'name the meshes package://PACKAGE/... (for the first, {named[0]}: '
+                           f'that file exists; {len(named)} of the {len(elements)} are in the '
+                           'packages their paths name)' if named else
+                           'name the meshes package://PACKAGE/... (xacro: $(find PACKAGE) '
+                           'becomes package://PACKAGE)')
+                          + ', so that the description works on every machine, or generate '
+                          'it again here')
         elif kind == 'absent folder':
             message = (f'the folder {name} does not exist: {counted}')
             # The same file names one folder up (Scout's meshes/scout_v2/, never there),
@@ -833,16 +920,18 @@ def check_missing_places(ctx: CheckContext) -> Iterator[Finding]:
             archives = tuple(dict.fromkeys(
                 found for found in (_archive_beside(element, problem)
                                     for _, element, problem in elements) if found))
-            suggestion = (f'archives beside them, {listed(archives)}, probably hold them: '
-                          f'{_EXTRACT}' if archives else
-                          f'build or install {name} with its meshes (some packages fetch or '
-                          'generate them when built, or keep them in another package), or '
-                          'fix the filenames') + f'; tried, for the first: {"; ".join(tried)}'
+            down = _down_fix(ctx, elements)
+            suggestion = (down[:-2] if down.endswith('all of them); ') else down + (
+                f'archives beside them, {listed(archives)}, probably hold them: {_EXTRACT}'
+                if archives else
+                f'build or install {name} with its meshes (some packages fetch or generate '
+                'them when built, or keep them in another package), or fix the filenames')
+            ) + f'; tried, for the first: {"; ".join(tried)}'
         else:
             message = (f'{len(files)} mesh files named in {name} do not exist '
                        f'({listed(files)}): {counted}')
-            suggestion = f'fix the filenames, or add the files; tried, for the first: ' \
-                f'{"; ".join(tried)}'
+            suggestion = _down_fix(ctx, elements) + 'fix the filenames, or add the files; ' \
+                f'tried, for the first: {"; ".join(tried)}'
         loads = any(_mujoco_loads(ctx, element) and problem.rule == 'mesh-not-found'
                     for _, element, problem in elements)
         yield ctx.finding(

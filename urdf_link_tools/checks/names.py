@@ -55,6 +55,10 @@ class NameSuggester:
         answers = self._closest(name)
         return next((answer for answer in answers if answer != other_than), '')
 
+    def suggestions(self, name: str) -> List[str]:
+        """Return the two closest known names (or fewer), best first."""
+        return list(self._closest(name))
+
     def _closest(self, name: str) -> List[str]:
         import difflib
 

@@ -113,6 +113,53 @@ def near_miss(uri: str, tried: Sequence[str]) -> Optional[str]:
     return None
 
 
+#: the most sub-folders of a folder looked into for a mesh one folder down
+_MAX_SUBFOLDERS = 32
+
+
+def one_folder_down(uri: str, tried: Sequence[str]) -> Optional[str]:
+    """
+    Return the URI of the same file one folder down, when exactly one sub-folder holds it.
+
+    Nachi's MZ07L (sweep S) names package://mz07l_description/meshes/mz07_base_link.STL;
+    the file is in meshes/collision/ (and a DAE of it in meshes/visual/): the meshes were
+    sorted into folders after the URDF was exported. The same name only, in the folder's
+    first :data:`_MAX_SUBFOLDERS` sub-folders; never a file the resolution would refuse. As
+    for :func:`near_miss`, only for a description's own folders and packages (the caller's
+    guard).
+
+    :param uri: the filename attribute as written
+    :param tried: the paths looked at, as the resolver tried them
+    :return: ``uri`` with the sub-folder inserted before its file name
+    """
+    head, name = os.path.split(uri.strip())
+    if not name:
+        return None
+    for path in tried:
+        if '.git' in path.split(os.sep) or os.path.basename(path) != name:
+            continue
+        found = []
+        try:
+            with os.scandir(os.path.dirname(path)) as entries:
+                folders = 0
+                for count, entry in enumerate(entries):
+                    if count >= _MAX_ENTRIES or folders >= _MAX_SUBFOLDERS:
+                        break
+                    if entry.name.startswith('.') or not entry.is_dir(follow_symlinks=False):
+                        continue
+                    folders += 1
+                    candidate = os.path.join(entry.path, name)
+                    if os.path.isfile(candidate) and leaves_package(candidate) is None:
+                        found.append(entry.name)
+        except OSError:
+            continue
+        if len(found) == 1:
+            return f'{head}/{found[0]}/{name}' if head else f'{found[0]}/{name}'
+        if found:
+            return None  # in several: which one was meant is not known
+    return None
+
+
 def _same_name(folder: str, stem: str, name: str, exact: bool) -> Optional[str]:
     """Return a file of folder named ``name`` (in another case unless exact) or ``stem.*``."""
     try:

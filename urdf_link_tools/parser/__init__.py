@@ -108,6 +108,7 @@ def robot_from_element(root: etree._Element, source: Optional[str] = None,
     self_collide = False
     kept: Set[str] = set()
     references: List[Tuple[str, Optional[int], Tuple[str, ...]]] = []
+    gazebo_joints: Set[str] = set()
     balance = visuals = False
     actuated: Optional[Set[str]] = None
     unprefixed: List[etree._Element] = []
@@ -134,6 +135,8 @@ def robot_from_element(root: etree._Element, source: Optional[str] = None,
             reference = child.get('reference')
             if reference is None:
                 self_collide = _self_collide(child, self_collide)
+                gazebo_joints.update(str(item.get('name')) for item in child
+                                     if item.tag == 'joint' and item.get('name'))
                 continue
             references.append((reference, child.sourceline, tuple(
                 item.tag for item in child if isinstance(item.tag, str))))
@@ -198,6 +201,7 @@ def robot_from_element(root: etree._Element, source: Optional[str] = None,
                  notes=tuple(ctx.notes), gazebo_self_collide=self_collide,
                  actuated_joints=frozenset(actuated) if actuated is not None else None,
                  gazebo_kept_joints=frozenset(kept), gazebo_references=tuple(references),
+                 gazebo_joints=frozenset(gazebo_joints),
                  other_elements=others,
                  mujoco_balance_inertia=balance, mujoco_keeps_visuals=visuals)
 
