@@ -50,7 +50,7 @@ from urdf_link_tools.geometry import (
 from urdf_link_tools.inertia import (
     flip_products, inertia_values, MUJOCO_EPS, parallel_axis, principal_values,
     TensorProperties, tidy, violates_triangle)
-from urdf_link_tools.model import Link
+from urdf_link_tools.model import Cylinder, Link
 from urdf_link_tools.records import record
 
 
@@ -106,7 +106,9 @@ RULES = (
          "2x of a solid box over the link's geometry, or of its visual geometry filled at a "
          'plausible density: the collision is then a partial shape; nor for a link welded '
          "into a body whose inertia the geometry's tensor changes by under 10 %, as "
-         "simulators fuse it; an info for a link welded to 'world'); the same tensor on 3 or "
+         'simulators fuse it; nor within 100x for a spinning part lighter than its '
+         "collision cylinder, a rotor's swept disc, which density-implausible says; an "
+         "info for a link welded to 'world'); the same tensor on 3 or "
          'more links is one finding, and so are 3 or more tensors off by the square of one '
          'length slip (10x, 25.4x, 100x, 1000x or their inverses: an error when one of them '
          'exceeds its physical bound 2x or more about its declared centre of mass, which '
@@ -187,6 +189,12 @@ def check_mismatch(ctx: CheckContext, link: Link) -> Iterator[Finding]:
         return
     if _fits_extent_box(ctx, link, have) or _fits_visual(ctx, link, have):
         return  # the tensor is the whole part's; the collision is a partial shape
+    if off <= ENVELOPE_MISMATCH and _envelope(ctx, link):
+        # The collision geometry is the room a spinning part sweeps, not its material (the X3
+        # drone's rotors, sweep S: 5 g blades in their 0.2 m disc, 32 kg/m^3): a body filling
+        # part of it has other moments than the solid, within the bound inertia-exceeds-extent
+        # checks. density-implausible says the geometry is not the part, once.
+        return
     change = fused_change(ctx, link, expected)
     if change is not None and change < FUSED_AWAY:
         # Welded into a body whose inertia the geometry's tensor would change by under
@@ -217,6 +225,29 @@ def check_mismatch(ctx: CheckContext, link: Link) -> Iterator[Finding]:
                 ('factor', off), ('limit', factor), ('direction', direction),
                 ('geometry_centroid', fmt_vector(model.centre))),
         suggested_inertia=inertia_values(suggested) if suggested is not None else None)
+
+
+#: the most a tensor may be off a collision geometry too big for its mass (an envelope: a
+#: rotor's swept disc) and be left to density-implausible; placeholders are further off
+ENVELOPE_MISMATCH = 100.0
+
+
+def _envelope(ctx: CheckContext, link: Link) -> bool:
+    """
+    Return True for a spinning part whose collision cylinder is the disc it sweeps.
+
+    A link on a continuous joint (a rotor, a propeller) with only cylinders for collision,
+    too big for its mass by less than FAR_OFF: an info of density-implausible, the part
+    lighter than its envelope. Not a length slip (the geometry in millimetres), nor a
+    placeholder mass on an arm's links (KUKA's KR120: 2 kg on each, revolute joints).
+    """
+    joint = ctx.robot.parent_joint(link.name)
+    if joint is None or joint.type != 'continuous' or not link.collisions or any(
+            not isinstance(element.geometry, Cylinder) for element in link.collisions):
+        return False
+    verdict = density_verdict(ctx, link)
+    return verdict is not None and verdict.density < ctx.config.density_min and \
+        verdict.severity == Severity.INFO and not verdict.length_slip
 
 
 #: moments all off by factors within this ratio of each other have the geometry's proportions
