@@ -385,6 +385,15 @@ def test_a_gazebo_extension_naming_no_link_or_joint_is_one_finding_with_the_name
         '</robot>')))
     (dead,) = [f for f in found if f.rule == 'gazebo-reference-unknown']
     assert "(did you mean 'front_single_camera_link'?)" in dead.message
+    # the words in another order (Mirte's wheel friction on 'wheel_front_left', its link
+    # 'front_left_wheel'), and not the joint whose name holds one word more
+    renamed = _gazebo_robot('').replace('camera_link', 'front_left_wheel').replace(
+        'camera_joint', 'front_left_wheel_joint')
+    found, _ = check(tmp_path, renamed.replace('</robot>', (
+        '<gazebo reference="wheel_front_left"><mu1>1</mu1></gazebo></robot>')))
+    (dead,) = [f for f in found if f.rule == 'gazebo-reference-unknown']
+    assert "(did you mean 'front_left_wheel'?)" in dead.message
+    assert dead.severity == Severity.WARNING
     # two names one slip away: neither is said (Atlas v4's 'l_farm', with 'l_ufarm' and
     # 'l_lfarm' in its shapes-only model); a joint written in SDF in a <gazebo> (the Robotiq
     # hand's four-bar couples) is known

@@ -336,14 +336,21 @@ def _meant(name: str, known: Set[str]) -> str:
     found = [form for form in forms if form in known]
     if found:
         return found[0] if len(found) == 1 else ''
-    # every word of it in one name, in order: GEM's camera sensor on 'front_camera_link',
-    # whose link became 'front_single_camera_link'
-    words = [word for word in re.split(r'[_\W]+', bare.lower()) if word]
+    # every word of it in one name, the fewest words added: GEM's camera sensor on
+    # 'front_camera_link', whose link became 'front_single_camera_link'; Mirte's wheel
+    # friction on 'wheel_front_left', its link 'front_left_wheel' (not its joint's name)
+    words = set(_words(bare))
     if len(words) < 2:
         return ''
-    pattern = re.compile('.*'.join(rf'(?<![^_]){re.escape(word)}(?![^_])' for word in words))
-    found = [other for other in known if pattern.search(other.lower())]
-    return found[0] if len(found) == 1 else ''
+    extra = {other: len(set(_words(other)) - words) for other in known
+             if words <= set(_words(other))}
+    fewest = [other for other, count in extra.items() if count == min(extra.values())]
+    return fewest[0] if len(fewest) == 1 else ''
+
+
+def _words(name: str) -> List[str]:
+    """Return the lower-case words of a name ('Front_left-wheel' -> front, left, wheel)."""
+    return [word for word in re.split(r'[_\W]+', name.lower()) if word]
 
 
 def _near(suggesters: Dict[str, NameSuggester], name: str) -> str:
