@@ -138,12 +138,12 @@ class LoadedDescription:
 
 def _catkin_package(path: str) -> bool:
     """Return True when the file's package builds with catkin (a ROS 1 package)."""
-    from urdf_link_tools.read_policy import enclosing
-    found = enclosing(path, ('package.xml', '.git'))
-    if found is None or found[1] != 'package.xml':
+    from urdf_link_tools.read_policy import checkout_package
+    folder = checkout_package(path)
+    if folder is None:
         return False
     try:
-        with open(os.path.join(found[0], 'package.xml'), 'rb') as stream:
+        with open(os.path.join(folder, 'package.xml'), 'rb') as stream:
             text = stream.read(65536)
     except OSError:
         return False

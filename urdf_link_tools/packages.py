@@ -32,7 +32,8 @@ import re
 from typing import Collection, Dict, Iterable, NamedTuple, Optional, Sequence, Tuple
 
 from urdf_link_tools.findings import Finding
-from urdf_link_tools.read_policy import ament_index_shares, enclosing, given_name, inside
+from urdf_link_tools.read_policy import (ament_index_shares, checkout_package, enclosing,
+                                         given_name, inside)
 
 #: the value naming the dependency a finding was written in
 PACKAGE_KEY = 'package'
@@ -51,7 +52,7 @@ class Package(NamedTuple):
 def package_of(path: str, cache: Optional[Dict[str, Optional[Package]]] = None
                ) -> Optional[Package]:
     """
-    Return the package a file belongs to (the nearest package.xml above it), None if none.
+    Return the package a file belongs to, None if none (:func:`.read_policy.checkout_package`).
 
     :param path: a file's path
     :param cache: the file's folder -> its package, shared between calls of one check
@@ -59,10 +60,9 @@ def package_of(path: str, cache: Optional[Dict[str, Optional[Package]]] = None
     cache = {} if cache is None else cache
     folder = os.path.dirname(os.path.abspath(path))
     if folder not in cache:
-        found = enclosing(path, ('package.xml',))
-        cache[folder] = None if found is None else Package(
-            _manifest_name(os.path.join(found[0], 'package.xml'))
-            or os.path.basename(found[0]), found[0])
+        root = checkout_package(path)
+        cache[folder] = None if root is None else Package(
+            _manifest_name(os.path.join(root, 'package.xml')) or os.path.basename(root), root)
     return cache[folder]
 
 
@@ -89,10 +89,9 @@ def own_package_dir(robot_file: str, given: Collection[str],
         return None
     # Not above the git work tree holding the file: a pull request checked out into a folder
     # of another package would have that package's name resolve to it (ninth review).
-    found = enclosing(robot_file, ('package.xml', '.git'))
-    if found is None or found[1] != 'package.xml':
+    folder = checkout_package(robot_file)
+    if folder is None:
         return None
-    folder = found[0]
     manifest = os.path.join(folder, 'package.xml')
     if os.path.dirname(os.path.realpath(manifest)) != os.path.realpath(folder):
         return None

@@ -124,6 +124,23 @@ def enclosing(path: str, markers: Sequence[str]) -> Optional[Tuple[str, str]]:
         folder = parent
 
 
+def checkout_package(path: str) -> Optional[str]:
+    """
+    Return the folder of the package holding a file, inside the git work tree holding it.
+
+    The nearest folder above the file with a ``package.xml``, not above the nearest ``.git``:
+    a pull request checked out into a folder of another package does not belong to that
+    package (ninth red-team review: its files were read, and --fix-inertia rewrote one).
+    The one rule for "the description's own package": its $(find), its package:// name,
+    its ROS 1 build type, the files a near miss may name, and the xacro read roots.
+
+    :param path: the file, as named
+    :return: the package's folder, or None when the file is in no package of its checkout
+    """
+    found = enclosing(path, ('package.xml', '.git'))
+    return found[0] if found is not None and found[1] == 'package.xml' else None
+
+
 def in_git_folder(path: str) -> bool:
     """
     Return True for a path with a ``.git`` folder among its parts.

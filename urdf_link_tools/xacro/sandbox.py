@@ -53,7 +53,7 @@ from typing import Dict, FrozenSet, List, Mapping, Optional, Sequence, Tuple
 
 from urdf_link_tools.errors import UrdfInputError
 from urdf_link_tools.limits import DESCRIPTION_MAX_BYTES
-from urdf_link_tools.read_policy import enclosing, is_package_name
+from urdf_link_tools.read_policy import checkout_package, enclosing, is_package_name
 from urdf_link_tools.records import record
 from urdf_link_tools.xacro.source_map import SourceMap
 
@@ -173,16 +173,19 @@ def _found_in_repository(names: Sequence[str], source: str) -> str:
 
 def package_root(path: str) -> str:
     """
-    Return the directory of the package holding a file, else the file's own directory.
+    Return the directory of the package holding a file, else its work tree, else its folder.
 
-    The search stops at the git work tree holding the file, as the robot file's check does
-    (read_policy.link_out_of_package): a pull request checked out into a folder of another
-    package had that package's files read, and --fix-inertia rewrite one of them
-    (../../victim.xacro, ninth red-team review). A work tree with no package.xml between it
-    and the file is the root.
+    The package as :func:`.read_policy.checkout_package` finds it (not above the git work
+    tree holding the file: a pull request checked out into a folder of another package had
+    that package's files read, and --fix-inertia rewrite one of them, ../../victim.xacro,
+    ninth red-team review). A work tree with no package.xml between it and the file is the
+    root.
     """
-    found = enclosing(path, ('package.xml', '.git'))
-    return found[0] if found is not None else os.path.dirname(os.path.abspath(path))
+    package = checkout_package(path)
+    if package is not None:
+        return package
+    tree = enclosing(path, ('.git',))
+    return tree[0] if tree is not None else os.path.dirname(os.path.abspath(path))
 
 
 def parse_mappings(items: Sequence[str]) -> Dict[str, str]:
