@@ -29,10 +29,10 @@ SAMPLE = f'{ROOT}/samples/sample_robot.urdf'
 @pytest.mark.parametrize('option, name, content, words', [
     ('--baseline', 'deep.json', '[' * 200000 + ']' * 200000, 'nested too deeply'),
     ('--config', 'deep.yaml', '[' * 100000 + ']' * 100000, 'nested too deeply'),
-    ('--config', 'deep_block.yaml', ''.join('  ' * i + '- \n' for i in range(1500)),
+    ('--config', 'deep_block.yaml', '- ' * 1500 + 'x\n',
      'nested too deeply'),
     ('--config', 'broken.yaml', 'a: [1,\n  b: {\n', 'not valid YAML'),
-    ('--config', 'huge.yaml', '#' * (17 << 20), 'larger than 16 MiB'),
+    ('--config', 'huge.yaml', '#' * (257 << 10), 'larger than 256 KiB'),
 ], ids=['deep-json', 'deep-flow-yaml', 'deep-block-yaml', 'broken-yaml', 'huge-yaml'])
 def test_hostile_baseline_and_config_exit_4_with_one_line(tmp_path, option, name,
                                                           content, words):
@@ -42,6 +42,17 @@ def test_hostile_baseline_and_config_exit_4_with_one_line(tmp_path, option, name
     lines = result.stderr.splitlines()
     assert len(lines) == 1, lines[:5]
     assert lines[0].startswith('urdf-link-tools: error:') and words in lines[0], lines[0]
+
+
+def test_a_config_of_many_values_under_the_limit_costs_little_memory(tmp_path):
+    # Tenth red-team review: a flow list of one-letter values cost 370 MB a MiB in PyYAML's
+    # pure-Python loader, and the limit was 16 MiB (3.8 GB). Now 256 KiB.
+    (tmp_path / 'many.yaml').write_text('urdf_link_tools:\n  ros__parameters:\n    '
+                                        'density_min: 50.0\n' + 'x: [' + 'a,' * 125000 + ']\n')
+    result = run_measured(['check', SAMPLE, '--config', 'many.yaml'], cwd=str(tmp_path))
+    assert result.returncode in (0, 2, 4), result.stderr[-500:]
+    assert 'Traceback' not in result.stderr
+    assert result.peak_mib < 250, result.peak_mib
 
 
 def test_a_robot_of_more_links_than_the_limit_is_one_input_error(tmp_path):

@@ -59,23 +59,38 @@ def _object(header: object) -> dict:
     return header
 
 
+#: the most JSON values a glTF header may hold, counted by their separators before it is
+#: read: a header names a few thousand nodes and accessors (the data is in buffers); Python
+#: makes a 64-byte dict of every 3 bytes of "{}," (a 95 MB file of them: 3.7 GB, tenth
+#: red-team review)
+JSON_MAX_VALUES = 1_000_000
+
+
 def read_header(data: bytes, file_type: str) -> dict:
     """
     Return a glTF file's JSON header (a GLB's JSON chunk), read once for every use.
 
-    :raises BufferRefused: when it is not a GLB, has no JSON chunk or is not an object
+    :raises BufferRefused: when it is not a GLB, has no JSON chunk, holds more than
+        :data:`JSON_MAX_VALUES` values or is not an object
     :raises ValueError: when the JSON is not valid (UnicodeDecodeError for bad UTF-8)
     """
     import json  # here: a robot without glTF meshes does not need it (4 ms of imports)
     if file_type == 'gltf':
-        return _object(json.loads(data.decode('utf-8-sig')))
-    if len(data) < 20 or data[:4] != _GLB_MAGIC:
-        raise BufferRefused('it is not a binary glTF file (no "glTF" header)')
-    length, kind = struct.unpack_from('<II', data, 12)
-    if kind != _JSON_CHUNK or 20 + length > len(data):
-        raise BufferRefused('its JSON chunk is missing or longer than the file')
-    header = json.loads(data[20:20 + length].decode('utf-8'))
-    return _object(header)
+        text = data
+    else:
+        if len(data) < 20 or data[:4] != _GLB_MAGIC:
+            raise BufferRefused('it is not a binary glTF file (no "glTF" header)')
+        length, kind = struct.unpack_from('<II', data, 12)
+        if kind != _JSON_CHUNK or 20 + length > len(data):
+            raise BufferRefused('its JSON chunk is missing or longer than the file')
+        text = data[20:20 + length]
+    # Every value but a container's first follows a comma; every container opens with a
+    # bracket or a brace (a data: URI's base64 holds none of them)
+    values = text.count(b',') + text.count(b'{') + text.count(b'[')
+    if values > JSON_MAX_VALUES:
+        raise BufferRefused(f'its JSON holds more values than a mesh header needs ({values:,}, '
+                            f'more than {JSON_MAX_VALUES:,}): refused before it is read')
+    return _object(json.loads(text.decode('utf-8-sig' if file_type == 'gltf' else 'utf-8')))
 
 
 def buffer_uris(header: dict) -> List[str]:

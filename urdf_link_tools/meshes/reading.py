@@ -236,6 +236,9 @@ def _parse(path: str, file_type: str, data: bytes, budget: Budget, problem) \
             return problem(f'{path} was not loaded: {read_obj}')
         if not isinstance(read_obj, obj.Fallback):
             return _checked(path, read_obj[0], read_obj[1], 1.0, len(data), False, problem)
+        reason = obj.triangles_problem(data, budget.max_triangles)
+        if reason is not None:
+            return problem(f'{path} was not loaded: {reason}')
         LOG.debug('%s: read through trimesh: the NumPy OBJ reader leaves it (%s)', path,
                   read_obj.reason)
         extra = {'skip_materials': True}
