@@ -124,3 +124,12 @@ def test_a_comment_holding_double_hyphens_is_read_as_srdfdom_reads_it():
 
 def test_written_srdf_is_well_formed_xml(panda):
     assert etree.fromstring(matrix_srdf(panda)).tag == 'robot'
+
+
+def test_a_pair_naming_a_link_longer_than_any_name_is_left_out():
+    # Tenth red-team review: a 9 MB link1 was quoted in every report (18 MB of JSON); a
+    # URDF name is at most 4,096 bytes.
+    root = read_srdf('<robot name="r"><disable_collisions link1="' + 'Q' * 5000 + '" '
+                     'link2="base" reason="Never"/><disable_collisions link1="a" link2="b" '
+                     'reason="Adjacent"/></robot>')
+    assert disabled_pairs(root) == {('a', 'b'): 'Adjacent'}

@@ -108,6 +108,21 @@ def test_kinematics_mimic_follows_its_leader_and_survives_cycles():
     assert transforms['a'][0, 3] == pytest.approx(0.25)
 
 
+def test_kinematics_holds_joints_to_their_limits():
+    # Tenth red-team review: joint_states of 1e308 (and a mimic of 1e300 through a limited
+    # joint) put the robot's centre of mass at infinity, published as such.
+    robot = parse_urdf_string(MIMIC)
+    resolved = resolve_positions(robot, {'leader': 1e308})
+    assert resolved['leader'] == 1.0  # its upper limit
+    assert resolved['follower'] == 0.0  # -2 * 1 + 0.5, below its lower limit 0
+    assert resolved['second'] == 0.0
+    continuous = parse_urdf_string(CHAIN.format(type='continuous', axis='0 0 1'))
+    (name,) = [j.name for j in continuous.joints if j.type == 'continuous']
+    assert resolve_positions(continuous, {name: 12.5})[name] == 12.5  # no limits to hold to
+    com = robot_center_of_mass(robot, forward_kinematics(robot, {'leader': 1e308}))
+    assert com is None or all(math.isfinite(value) for value in com[1])
+
+
 DISCONNECTED = """<robot name="two_trees">
   <link name="root"><inertial><mass value="1"/>
     <inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/></inertial></link>

@@ -13,7 +13,7 @@
 # limitations under the License.
 
 """
-A ``--baseline`` or ``--config`` from a pull request's checkout ends with exit 4 and one line.
+A ``--baseline``, ``--config`` or ``--srdf`` from a pull request's checkout ends with exit 4.
 
 The README's workflow reads the baseline from the checkout, so a hostile one is an input like
 any other: too deep (200,000 nested JSON arrays, 100,000 nested YAML lists), not YAML, or too
@@ -33,7 +33,10 @@ SAMPLE = f'{ROOT}/samples/sample_robot.urdf'
      'nested too deeply'),
     ('--config', 'broken.yaml', 'a: [1,\n  b: {\n', 'not valid YAML'),
     ('--config', 'huge.yaml', '#' * (257 << 10), 'larger than 256 KiB'),
-], ids=['deep-json', 'deep-flow-yaml', 'deep-block-yaml', 'broken-yaml', 'huge-yaml'])
+    ('--srdf', 'huge.srdf', '<robot name="r">' + ' ' * (8 << 20) + '</robot>',
+     'larger than 8 MiB'),
+], ids=['deep-json', 'deep-flow-yaml', 'deep-block-yaml', 'broken-yaml', 'huge-yaml',
+        'huge-srdf'])
 def test_hostile_baseline_and_config_exit_4_with_one_line(tmp_path, option, name,
                                                           content, words):
     (tmp_path / name).write_text(content)

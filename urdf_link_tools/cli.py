@@ -346,6 +346,7 @@ def _srdf_pairs(paths: List[str], err: Optional[TextIO] = None,
     """
     from urdf_link_tools.collision.srdf import disabled_pairs, read_srdf
     from urdf_link_tools.errors import UrdfInputError
+    from urdf_link_tools.limits import SRDF_MAX_BYTES
     pairs = set()
     for path in paths:
         try:
@@ -355,7 +356,11 @@ def _srdf_pairs(paths: List[str], err: Optional[TextIO] = None,
                     path, _xacro_options(args, own_package(args, path))).data)
             else:
                 with open(path, 'rb') as stream:
-                    root = read_srdf(stream.read(16 << 20))
+                    data = stream.read(SRDF_MAX_BYTES + 1)
+                if len(data) > SRDF_MAX_BYTES:
+                    raise UrdfInputError(f'larger than {SRDF_MAX_BYTES >> 20} MiB, not an SRDF '
+                                         'of a robot')
+                root = read_srdf(data)
         except OSError as exc:
             raise UsageError(f'--srdf {path}: cannot read it: {exc.strerror}') from None
         except UrdfInputError as exc:

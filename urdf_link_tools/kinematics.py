@@ -108,7 +108,9 @@ def resolve_positions(robot: Robot, positions: Mapping[str, float]) -> Dict[str,
     Return a position for every revolute, continuous and prismatic joint.
 
     Missing or non-finite positions read as zero, as robot_state_publisher starts them; mimic
-    joints follow their leader whatever ``positions`` says for them, as in ros2_control.
+    joints follow their leader whatever ``positions`` says for them, as in ros2_control. A
+    revolute or prismatic joint is held to its limits (a joint_states publisher's 1e308, or a
+    mimic multiplier of 1e300, put the robot's centre of mass at infinity).
 
     :param robot: the model
     :param positions: joint name -> position, e.g. from the latest ``sensor_msgs/JointState``
@@ -135,8 +137,19 @@ def resolve_positions(robot: Robot, positions: Mapping[str, float]) -> Dict[str,
         value = joint.mimic.multiplier * leader + joint.mimic.offset
         return value if math.isfinite(value) else 0.0
 
-    return {joint.name: follow(joint.name, 0) for joint in robot.joints
-            if joint.type in ('revolute', 'continuous', 'prismatic')}
+    return {joint.name: _within_limits(joints[joint.name], follow(joint.name, 0))
+            for joint in robot.joints if joint.type in ('revolute', 'continuous', 'prismatic')}
+
+
+def _within_limits(joint: Joint, value: float) -> float:
+    """Return a revolute or prismatic joint's position held to its limits, if it has any."""
+    limit = joint.limit
+    if joint.type == 'continuous' or limit is None:
+        return value
+    lower, upper = limit.bounds
+    if not (math.isfinite(lower) and math.isfinite(upper) and lower < upper):
+        return value  # no range to hold it to (0 to 0 is a placeholder, not a lock)
+    return min(max(value, lower), upper)
 
 
 def choose_root(robot: Robot) -> Optional[str]:

@@ -27,6 +27,11 @@ from typing import Any
 #: includes or loads): 32 MiB, far above the largest published URDF.
 DESCRIPTION_MAX_BYTES = 32 * 1024 * 1024
 
+#: Largest SRDF read (``--srdf``, robot_description_semantic): a big robot's disables a few
+#: thousand pairs in a few hundred kilobytes; 28.8 MB of pairs cost the node 745 MB (tenth
+#: red-team review).
+SRDF_MAX_BYTES = 8 * 1024 * 1024
+
 #: Largest mesh file opened (``mesh_max_bytes``): 100 MB.
 MESH_MAX_BYTES = 100_000_000
 #: the most ``mesh_max_bytes`` may be raised to: a pull request's ``--config`` raising it to

@@ -32,7 +32,7 @@ from lxml import etree
 from urdf_link_tools.collision.adjacency import Pair, pair
 from urdf_link_tools.collision.matrix import CollisionMatrix, REASONS
 from urdf_link_tools.errors import UrdfInputError
-from urdf_link_tools.parser.xml import comments_without_double_hyphens
+from urdf_link_tools.parser.xml import ATTRIBUTE_MAX_BYTES, comments_without_double_hyphens
 
 TAG = 'disable_collisions'
 COMMENT = ('DISABLE COLLISIONS: computed by urdf-link-tools collisions as MoveIt Setup '
@@ -110,11 +110,17 @@ def _with_double_hyphens(data: bytes, parser: etree.XMLParser) -> Optional[etree
 
 
 def disabled_pairs(root: etree._Element) -> Dict[Pair, str]:
-    """Return the pairs an SRDF disables, with their reason ('' when it has none)."""
+    """
+    Return the pairs an SRDF disables, with their reason ('' when it has none).
+
+    A name longer than a URDF's names may be (:data:`ATTRIBUTE_MAX_BYTES`) names no link: its
+    pair is left out (a 9 MB name was copied into every report, tenth red-team review).
+    """
     found: Dict[Pair, str] = {}
     for element in root.iter(TAG):
         first, second = element.get('link1'), element.get('link2')
-        if first and second:
+        if first and second and len(first) <= ATTRIBUTE_MAX_BYTES and \
+                len(second) <= ATTRIBUTE_MAX_BYTES:
             found.setdefault(pair(first, second), element.get('reason') or '')
     return found
 

@@ -69,6 +69,7 @@ from urdf_link_tools.budget import AnalysisInterrupted, Budget, SUPERSEDED, TIME
 from urdf_link_tools.collision.srdf import disabled_pairs, read_srdf
 from urdf_link_tools.errors import UrdfInputError
 from urdf_link_tools.kinematics import forward_kinematics, robot_center_of_mass
+from urdf_link_tools.limits import SRDF_MAX_BYTES
 from urdf_link_tools.loading import load_input
 from urdf_link_tools.ros import collision_matrix, conversions
 from urdf_link_tools.ros.diagnostics import diagnostic_array, robot_status, status_prefix
@@ -94,7 +95,9 @@ except ImportError:
     EventsExecutor = None
 
 NODE_NAME = 'urdf_link_tools'
+#: joint_states positions kept before a model names its joints, and their longest name
 MAX_JOINT_NAMES = 10_000
+JOINT_NAME_MAX = 256
 # Threads of the executor of everything but the queries: the collision matrix (seconds for a
 # big robot) never holds up the timers or a parameter request.
 EXECUTOR_THREADS = 4
@@ -337,11 +340,12 @@ class UrdfLinkToolsNode(Node):
         self._worker.submit(Job.text(message.data))
 
     def _on_semantic(self, message: String) -> None:
-        limit = self._settings.description_max_bytes
+        limit = min(self._settings.description_max_bytes, SRDF_MAX_BYTES)
         try:
             data = message.data.encode('utf-8')
             if len(data) > limit:
-                raise UrdfInputError(f'it is larger than description_max_bytes ({limit})')
+                raise UrdfInputError(f'it is larger than {limit:,} bytes (description_max_bytes, '
+                                     f'and at most {SRDF_MAX_BYTES >> 20} MiB for an SRDF)')
             pairs = frozenset(disabled_pairs(read_srdf(data)))
         except Exception as exc:  # a bad SRDF is said, and the pairs known before are kept
             self.get_logger().warning(
@@ -366,15 +370,22 @@ class UrdfLinkToolsNode(Node):
 
     def _on_joint_states(self, message: JointState) -> None:
         changed = False
+        # The model's moving joints only, once there is a model; before, names as long as a
+        # joint's may be, and so many (a publisher inventing names of 250 KB grew the node by
+        # 433 MB for good, tenth red-team review)
+        snapshot = self._snapshot
+        joints = snapshot.moving_joints if snapshot is not None else None
         for name, position in zip(message.name, message.position):
             if not (isinstance(position, float) and math.isfinite(position)) or \
                     self._positions.get(name) == position:
                 continue
-            # Names are remembered across descriptions; a publisher inventing new ones
-            # must not grow this without bound.
-            if name in self._positions or len(self._positions) < MAX_JOINT_NAMES:
-                self._positions[name] = position
-                changed = True
+            if name in self._positions if joints is None else name in joints:
+                pass
+            elif joints is not None or len(name) > JOINT_NAME_MAX or \
+                    len(self._positions) >= MAX_JOINT_NAMES:
+                continue
+            self._positions[name] = position
+            changed = True
         self._joint_states_seen = True
         self._positions_changed = self._positions_changed or changed
 
@@ -431,6 +442,9 @@ class UrdfLinkToolsNode(Node):
             raise AnalysisInterrupted(SUPERSEDED)
         self._generation += 1
         self._snapshot = snapshot
+        # Positions of the joints this model has (the others' were kept for it to come)
+        self._positions = {name: position for name, position in self._positions.items()
+                           if name in snapshot.moving_joints}
         if job.kind != Job.RECHECK:
             self._rejection = None
         self._markers_pub.publish(snapshot.markers)
@@ -522,6 +536,8 @@ class UrdfLinkToolsNode(Node):
             robot = snapshot.robot
             com = robot_center_of_mass(robot, forward_kinematics(robot, self._positions,
                                                                  snapshot.root or None))
+            if com is not None and not all(math.isfinite(value) for value in com[1]):
+                com = None  # (not published: a joint far out, with limits of 1e300)
             self._com, self._com_generation = com, snapshot.generation
             stamp = self.get_clock().now().to_msg()
             self._robot_com_markers_pub.publish(robot_com_markers(

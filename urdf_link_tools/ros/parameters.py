@@ -214,7 +214,7 @@ PARAMETERS: Tuple[ParameterSpec, ...] = (
         'diagnostics_max_link_statuses', INTEGER, 200,
         'A robot with more links than this gets one /diagnostics status per rule (with the '
         'number of links and the first of them) instead of one status per link.',
-        minimum=0, maximum=100_000),
+        minimum=0, maximum=2_000),
     ParameterSpec(
         'mesh_triangles_max', INTEGER, 200_000,
         'Most triangles get_link_geometry returns for one mesh with include_mesh_triangles; '

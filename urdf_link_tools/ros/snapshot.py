@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from dataclasses import field, replace
 import threading
-from typing import Any, Callable, Dict, Optional, Tuple, Union
+from typing import Any, Callable, Dict, FrozenSet, Optional, Tuple, Union
 
 from diagnostic_msgs.msg import DiagnosticStatus
 from urdf_link_tools.analysis import Analysis, analyze
@@ -191,6 +191,9 @@ class Snapshot:
     answers: Optional[Answers] = field(default=None, compare=False, repr=False)
     #: maps the findings to where they are written (xacro sources); None: the lines as parsed
     locate: Optional[Locate] = field(default=None, compare=False, repr=False)
+    #: the names of the joints that move (revolute, continuous, prismatic): the positions of
+    #: joint_states the node keeps
+    moving_joints: FrozenSet[str] = field(default=frozenset(), compare=False, repr=False)
 
     @property
     def robot(self) -> Robot:
@@ -283,7 +286,9 @@ def build_snapshot(robot: Robot, settings: NodeSettings, meshes: Optional[MeshLi
                                               settings.diagnostics_max_link_statuses)),
         source=robot.source or TOPIC_SOURCE, generation=generation,
         summary=robot_summary(analysis, answers.robot_findings()), answers=answers,
-        locate=locate)
+        locate=locate, moving_joints=frozenset(
+            joint.name for joint in robot.joints
+            if joint.type in ('revolute', 'continuous', 'prismatic')))
 
 
 def rejection_from_error(error: Exception, source: Optional[str]) -> Rejection:
