@@ -35,8 +35,10 @@ SAMPLE = f'{ROOT}/samples/sample_robot.urdf'
     ('--config', 'huge.yaml', '#' * (257 << 10), 'larger than 256 KiB'),
     ('--srdf', 'huge.srdf', '<robot name="r">' + ' ' * (8 << 20) + '</robot>',
      'larger than 8 MiB'),
+    ('--baseline', 'huge.json', '{"findings": [' + '{},' * (6 << 20) + '{}]}',
+     'larger than 16 MiB'),
 ], ids=['deep-json', 'deep-flow-yaml', 'deep-block-yaml', 'broken-yaml', 'huge-yaml',
-        'huge-srdf'])
+        'huge-srdf', 'huge-baseline'])
 def test_hostile_baseline_and_config_exit_4_with_one_line(tmp_path, option, name,
                                                           content, words):
     (tmp_path / name).write_text(content)
