@@ -359,10 +359,14 @@ def test_a_gazebo_extension_naming_no_link_or_joint_is_one_finding_with_the_name
         (dead,) = [f for f in found if f.rule == 'gazebo-reference-unknown']
         assert dead.severity == severity and 'did you mean' not in dead.message
         assert dead.suggestion.startswith('remove the extension if its part is not in this')
-    found, _ = check(tmp_path, _gazebo_robot(
-        '<gazebo reference="base"><material>Gazebo/Grey</material></gazebo>'))
-    (dead,) = [f for f in found if f.rule == 'gazebo-reference-unknown']
-    assert dead.severity == Severity.WARNING and "(did you mean 'base_link'?)" in dead.message
+    # a colour under a slip of a name: an info, how Gazebo draws it (Robotnik's
+    # base_footprint, a frame with nothing to draw); friction under one: a warning
+    for extension, severity in (('<material>Gazebo/Grey</material>', Severity.INFO),
+                                ('<mu1>0.8</mu1>', Severity.WARNING)):
+        found, _ = check(tmp_path, _gazebo_robot(f'<gazebo reference="base">{extension}'
+                                                 '</gazebo>'))
+        (dead,) = [f for f in found if f.rule == 'gazebo-reference-unknown']
+        assert dead.severity == severity and "(did you mean 'base_link'?)" in dead.message
     # a part robots include (hung from a link it does not define): its extensions name the
     # links of the robot that includes it (sciurus17_gazebo.xacro's camera on 'body_link')
     found, _ = check(tmp_path, '<robot name="camera"><link name="camera_link">' + MASS

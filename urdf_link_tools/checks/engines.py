@@ -107,9 +107,10 @@ RULES = (
          'AssimpLoader.cc'),
     Rule('gazebo-reference-unknown', Severity.WARNING,
          'a robot-level <gazebo reference="NAME"> names no link and no joint of the robot: '
-         'one finding for all of them, with the gazebo target (an info when no name is a slip '
-         'of a link or joint and none holds a <sensor> or <plugin>: friction or a colour for '
-         'a part the robot does not have)',
+         'one finding for all of them, with the gazebo target (an info unless one holds a '
+         '<sensor> or <plugin>, or friction, damping or the like under a slip of a link or '
+         "joint's name: a colour only changes how Gazebo draws a part, and friction for a "
+         'part the robot does not have nothing)',
          "sdformat's URDF conversion inserts an extension into the link or joint it names "
          'and drops one that names neither without a word: its sensor, plugin, friction or '
          'colour has no effect',
@@ -389,6 +390,10 @@ def _typo(written: str, meant: str, most: int = 2) -> bool:
     return previous[-1] <= most
 
 
+#: what a ``<gazebo reference>`` may hold that only changes how Gazebo draws the part
+_LOOKS = frozenset({'material', 'visual'})
+
+
 def check_gazebo_references(ctx: CheckContext) -> Iterator[Finding]:
     """
     Say once which ``<gazebo reference="NAME">`` extensions name no link and no joint.
@@ -418,15 +423,19 @@ def check_gazebo_references(ctx: CheckContext) -> Iterator[Finding]:
     for name, _, tags in dead:
         held.setdefault(name, []).extend(tags)
     shown = []
-    slips = meant_names = effects = False
+    slips = meant_names = lost = False
     for name in counts:
         meant, would = dollar_meant(name, known)
         close = would or ('' if meant else _meant(name, known) or _near(suggesters, name))
         slips = slips or bool(meant)
         meant_names = meant_names or bool(meant or close)
-        # a sensor or plugin is something the user counts on; friction or a colour on a
-        # part the robot does not have (TALOS' arm alone, a leftover) changes nothing
-        effects = effects or bool({'sensor', 'plugin'} & set(held[name]))
+        # A sensor or plugin is something the user counts on, and so is the friction or
+        # damping of a part the robot has under another name; a colour only changes how
+        # Gazebo draws it (Robotnik's base_footprint, a frame with nothing to draw), and
+        # friction for a part the robot does not have (TALOS' arm alone, a leftover) nothing.
+        tags = set(held[name])
+        lost = lost or bool({'sensor', 'plugin'} & tags) or bool(
+            (meant or close) and tags - _LOOKS)
         if len(shown) < LISTED:
             times = counts[name]
             shown.append(f"'{name}'" + (f' {times} times' if times > 1 else '')
@@ -438,8 +447,7 @@ def check_gazebo_references(ctx: CheckContext) -> Iterator[Finding]:
             if tags else 'it has')
     many = len(dead) > 1
     yield ctx.finding(
-        'gazebo-reference-unknown',
-        Severity.WARNING if meant_names or effects else Severity.INFO,
+        'gazebo-reference-unknown', Severity.WARNING if lost else Severity.INFO,
         (f'{len(dead)} <gazebo> extensions name' if many else 'a <gazebo> extension names')
         + ' no link or joint of the robot: '
         + listed(shown, total=len(counts)) + '; Gazebo drops '
