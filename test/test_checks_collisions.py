@@ -112,6 +112,42 @@ def test_a_pair_the_srdf_disables_is_not_reported(tmp_path):
     assert status == EXIT_USAGE and f'--srdf {srdf}' in err
 
 
+@pytest.mark.parametrize('git', [True, False])
+def test_the_srdf_of_the_descriptions_repository_is_named_when_none_is_given(
+        tmp_path, monkeypatch, git):
+    # Ewellix's lift (sweep S): its telescope's stages overlap by design, and its MoveIt
+    # config's SRDF, in the same repository, disables the pair; checked without --srdf, the
+    # warning told nothing of it.
+    repository = tmp_path / 'repo'
+    description = repository / 'robot_description' / 'urdf'
+    config = repository / 'robot_moveit_config' / 'config'
+    description.mkdir(parents=True)
+    config.mkdir(parents=True)
+    if git:
+        (repository / '.git').mkdir()
+    (repository / 'robot_description' / 'package.xml').write_text(
+        '<package format="3"><name>robot_description</name></package>')
+    robot = description / 'robot.urdf'
+    robot.write_text(ROBOT.format(lower=-1, upper=1))
+    (config / 'robot.srdf').write_text(
+        '<robot name="overlapping"><disable_collisions link1="camera" link2="arm" '
+        'reason="Never"/></robot>')
+    (config / 'other.srdf').write_text('<robot name="o"><disable_collisions link1="tool" '
+                                       'link2="base" reason="Never"/></robot>')
+    monkeypatch.chdir(tmp_path)
+    status, out, _ = run(['check', str(robot), '--no-meshes', '--format', 'json'])
+    (finding,) = [f for f in json.loads(out)['findings'] if f['rule'] == RULE]
+    named = ('repo/robot_moveit_config/config/robot.srdf, in this repository, disables 1 of '
+             'the 1 pairs reported here: give it with --srdf '
+             'repo/robot_moveit_config/config/robot.srdf')
+    # only inside the git work tree holding the description (without one, its package)
+    assert finding['suggestion'].startswith(named) == git, finding['suggestion']
+    # given, nothing is said (and the pair is left out)
+    status, out, _ = run(['check', str(robot), '--no-meshes', '--format', 'json', '--srdf',
+                          str(config / 'robot.srdf')])
+    assert RULE not in [f['rule'] for f in json.loads(out)['findings']]
+
+
 def test_an_srdf_that_cannot_be_the_moveit_configs_is_said(tmp_path):
     # A new user gave an unexpanded .srdf.xacro and the robot's own URDF as --srdf: both were
     # taken silently, disabling nothing.

@@ -43,6 +43,7 @@ from __future__ import annotations
 from dataclasses import replace
 import logging
 import math
+import os
 import re
 from typing import (Dict, FrozenSet, Iterable, Iterator, List, Mapping, NamedTuple, Optional,
                     Sequence, Set, Tuple, TYPE_CHECKING)
@@ -53,11 +54,14 @@ from urdf_link_tools.checks.mirrors import (COPY_KEY, fore_aft_names, mirror_nam
 
 from urdf_link_tools.checks.model_wide import numberless
 from urdf_link_tools.checks.names import NameSuggester
+from urdf_link_tools.errors import UrdfInputError
 from urdf_link_tools.findings import Finding, listed, Severity
 from urdf_link_tools.geometry import (geometry_values, origin_to_matrix, transform_bounds,
                                       union_bounds)
+from urdf_link_tools.limits import SRDF_MAX_BYTES
 from urdf_link_tools.meshes import MeshInfo
 from urdf_link_tools.model import Mesh
+from urdf_link_tools.read_policy import checkout_package, enclosing, read_refusal
 from urdf_link_tools.targets import named, severity_for, TARGETS
 
 if TYPE_CHECKING:  # coal and NumPy only when the rule runs
@@ -208,11 +212,90 @@ def check_overlaps(ctx: CheckContext) -> Iterator[Finding]:
     collision for MoveIt and Pinocchio unless the SRDF disables the pair (the Setup
     Assistant does, as "Default"), and said so, but an info, not a fault to fix.
     """
-    for finding in _overlaps(ctx):
+    found = list(_overlaps(ctx))
+    hint = _srdf_hint(ctx, ctx.memo.get(OVERLAP_PAIRS_MEMO, frozenset()))  # type: ignore[arg-type]
+    for finding in found:
         if finding.rule == OVERLAP and finding.severity > Severity.INFO and \
                 touching(_deepest_mm(finding) / 1000.0):
             finding = replace(finding, severity=Severity.INFO)
+        if finding.rule == OVERLAP and hint:
+            finding = replace(finding, suggestion=hint + finding.suggestion)
         yield finding
+
+
+#: the reported pairs of links in collision at rest, sorted by name (set by _overlaps)
+OVERLAP_PAIRS_MEMO = ('overlap pairs', None)
+#: the most folders of a repository searched for its SRDFs, how deep, and the most SRDFs read
+SRDF_SEARCH_FOLDERS = 3000
+SRDF_SEARCH_DEPTH = 6
+SRDF_SEARCH_FILES = 30
+
+
+def _srdf_hint(ctx: CheckContext, pairs: FrozenSet[Tuple[str, str]]) -> str:
+    """
+    Name the SRDF of the description's repository that disables reported pairs, or ''.
+
+    A CI job checking a robot without --srdf reports the overlaps its MoveIt config
+    declares meant (Ewellix's lift, sweep S: the telescope's stages, disabled in
+    ewellix_liftkit_moveit_config's SRDF). Only when no SRDF was given, for a description
+    read from a file; only SRDFs inside the git work tree holding it (or its package),
+    read as the robot's files are.
+    """
+    source = ctx.robot.source
+    if not pairs or ctx.config.disabled_collisions or not source or \
+            not os.path.isfile(source):
+        return ''
+    tree = enclosing(source, ('.git',))
+    root = tree[0] if tree is not None else checkout_package(source)
+    if root is None:
+        root = os.path.dirname(os.path.abspath(source))
+    best: Tuple[int, str] = (0, '')
+    for path in _srdf_files(root):
+        covered = _srdf_covers(path, root, pairs)
+        if covered > best[0]:
+            best = (covered, path)
+    if not best[0]:
+        return ''
+    shown = os.path.relpath(best[1])
+    shown = best[1] if shown.startswith('..') else shown
+    return (f'{shown}, in this repository, disables {best[0]} of the {len(pairs)} pairs '
+            f'reported here: give it with --srdf {shown} (node: the robot_description_semantic '
+            'topic), and the pairs it declares meant are left out; otherwise, ')
+
+
+def _srdf_files(root: str) -> List[str]:
+    """Return the .srdf files under a folder, hidden folders left out, within the bounds."""
+    found: List[str] = []
+    visited = 0
+    base = root.rstrip(os.sep).count(os.sep)
+    for folder, folders, files in os.walk(root):
+        visited += 1
+        if visited > SRDF_SEARCH_FOLDERS:
+            break
+        folders[:] = sorted(name for name in folders if not name.startswith('.')
+                            and name not in ('build', 'install', 'log', 'node_modules'))
+        if folder.count(os.sep) - base >= SRDF_SEARCH_DEPTH:
+            folders[:] = []
+        found.extend(os.path.join(folder, name) for name in sorted(files)
+                     if name.endswith('.srdf'))
+        if len(found) >= SRDF_SEARCH_FILES:
+            break
+    return found[:SRDF_SEARCH_FILES]
+
+
+def _srdf_covers(path: str, root: str, pairs: FrozenSet[Tuple[str, str]]) -> int:
+    """Return how many of the pairs an SRDF disables (0 when it cannot be read)."""
+    from urdf_link_tools.collision.srdf import disabled_pairs, read_srdf
+    if read_refusal(path, [os.path.realpath(root)]) is not None:
+        return 0
+    try:
+        with open(path, 'rb') as stream:
+            data = stream.read(SRDF_MAX_BYTES + 1)
+        if len(data) > SRDF_MAX_BYTES:
+            return 0
+        return len(pairs & set(disabled_pairs(read_srdf(data))))
+    except (OSError, UrdfInputError):
+        return 0
 
 
 def touching(depth: float) -> bool:
@@ -255,6 +338,7 @@ def _overlaps(ctx: CheckContext) -> Iterator[Finding]:
             seen[(overlap.link1, overlap.link2)] = by_target
             kept.append(_as_seen(overlap))
     kept.sort(key=lambda item: (-item.depth, item.link1, item.link2))  # (deepest first)
+    ctx.memo[OVERLAP_PAIRS_MEMO] = frozenset(seen)
 
     models, second, kept = second_model_group(ctx, kept)
     if second:
