@@ -324,11 +324,13 @@ def check_gltf_up(ctx: CheckContext) -> Iterator[Finding]:
         values=(('count', len(elements)),), links=links)
 
 
-def _meant(name: str, known: Set[str]) -> str:
+def _meant(name: str, known: Set[str], index: Dict[str, Set[str]]) -> str:
     """
     Return the one name a reference means, '' if none.
 
     With blanks, without a '_link' suffix (or with one too many), or with a word left out.
+
+    :param index: word -> the known names holding it (:func:`_word_index`)
     """
     bare = name.strip()
     forms = [bare, f'{bare}_link', f'{bare}_frame', f'link_{bare}']
@@ -341,12 +343,21 @@ def _meant(name: str, known: Set[str]) -> str:
     # 'front_camera_link', whose link became 'front_single_camera_link'; Mirte's wheel
     # friction on 'wheel_front_left', its link 'front_left_wheel' (not its joint's name)
     words = set(_words(bare))
-    if len(words) < 2:
+    if len(words) < 2 or not words <= index.keys():
         return ''
-    extra = {other: len(set(_words(other)) - words) for other in known
-             if words <= set(_words(other))}
+    holding = set.intersection(*(index[word] for word in words))
+    extra = {other: len(set(_words(other)) - words) for other in holding}
     fewest = [other for other, count in extra.items() if count == min(extra.values())]
     return fewest[0] if len(fewest) == 1 else ''
+
+
+def _word_index(names: Set[str]) -> Dict[str, Set[str]]:
+    """Return, for each word of the names, the names holding it."""
+    index: Dict[str, Set[str]] = {}
+    for name in names:
+        for word in _words(name):
+            index.setdefault(word, set()).add(name)
+    return index
 
 
 def _words(name: str) -> List[str]:
@@ -392,6 +403,8 @@ def _typo(written: str, meant: str, most: int = 2) -> bool:
 
 #: what a ``<gazebo reference>`` may hold that only changes how Gazebo draws the part
 _LOOKS = frozenset({'material', 'visual'})
+#: the references whose meant name is looked for
+SUGGESTED = 100
 
 
 def check_gazebo_references(ctx: CheckContext) -> Iterator[Finding]:
@@ -422,11 +435,15 @@ def check_gazebo_references(ctx: CheckContext) -> Iterator[Finding]:
     held: Dict[str, List[str]] = {}
     for name, _, tags in dead:
         held.setdefault(name, []).extend(tags)
+    index = _word_index(known)
     shown = []
     slips = meant_names = lost = False
-    for name in counts:
-        meant, would = dollar_meant(name, known)
-        close = would or ('' if meant else _meant(name, known) or _near(suggesters, name))
+    for order, name in enumerate(counts):
+        # (the names meant are looked for among the first SUGGESTED only: a generated file
+        # of 50,000 references is one finding, not 50,000 searches)
+        meant, would = dollar_meant(name, known) if order < SUGGESTED else ('', '')
+        close = '' if order >= SUGGESTED else would or (
+            '' if meant else _meant(name, known, index) or _near(suggesters, name))
         slips = slips or bool(meant)
         meant_names = meant_names or bool(meant or close)
         # A sensor or plugin is something the user counts on, and so is the friction or
