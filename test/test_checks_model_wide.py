@@ -1112,3 +1112,25 @@ def test_moments_of_one_radius_of_gyration_on_many_links_are_one_placeholder_sch
     # two such links stay two findings
     two = chain([full(), body(0.9), body(0.5), full()])
     assert [f.link for f in findings(two, 'inertia-exceeds-extent')] == ['l1', 'l2']
+
+
+def test_xacro_directives_left_in_a_document_read_as_urdf_are_one_warning():
+    # MOGI's mogi_bot.urdf (sweep T), expanded by xacro in its launch file: checked as it
+    # is, its <xacro:include> of the Gazebo file (camera, IMU, GPS, lidar) was skipped with a
+    # note on standard error only, and JSON, SARIF and the annotations were clean.
+    text = ('<robot name="bot" xmlns:xacro="http://www.ros.org/wiki/xacro">\n'
+            '<xacro:property name="width" value="0.2"/>\n'
+            '<xacro:include filename="$(find bot)/urdf/bot.gazebo"/>\n'
+            '<link name="base">' + full() + '</link>\n'
+            '<xacro:if value="true"><link name="lidar"/></xacro:if>\n'
+            '</robot>')
+    (finding,) = findings(text, 'xacro-unexpanded')
+    assert finding.severity == Severity.WARNING and finding.line == 3
+    assert finding.message.startswith(
+        '2 xacro directives are left in a document read as plain URDF: <xacro:include '
+        "'$(find bot)/urdf/bot.gazebo'> (line 3), <xacro:if 'true'> (line 5)"), finding.message
+    assert 'property' not in finding.message
+    # a definition alone changes nothing (myCobot's unused properties): nothing
+    assert not findings(text.replace('<xacro:include filename="$(find bot)/urdf/bot.gazebo"/>',
+                                     '').replace('<xacro:if value="true"><link name="lidar"/>'
+                                                 '</xacro:if>', ''), 'xacro-unexpanded')

@@ -203,3 +203,29 @@ def test_an_absolute_path_through_a_known_package_names_its_package_uri(
         (found,) = [f for f in analysis.findings if f.rule == 'mesh-not-found']
         assert 'name it package://' not in found.suggestion
         uri = missing
+
+
+def test_a_renamed_robots_missing_folder_names_the_sibling_that_holds_its_files(package):
+    # Rokae's xMatePro7 (sweep T): meshes/xMateER7p/collision/ and .../visual/, never there,
+    # were two findings with no hint; every file is in meshes/xMatePro7/.
+    for folder in ('collision', 'visual'):
+        (package / 'meshes' / 'pro7' / folder).mkdir(parents=True)
+        for index in range(2):
+            (package / 'meshes' / 'pro7' / folder / f'part{index}.stl').write_bytes(b'solid x\n')
+    uris = [f'package://pkg/meshes/er7p/{folder}/part{index}.stl'
+            for folder in ('collision', 'visual') for index in range(2)]
+    (finding,) = _missing(package, uris)
+    assert 'the folder' in finding.message and finding.message.split(':')[0].endswith(
+        'meshes/er7p does not exist'), finding.message
+    assert finding.suggestion.startswith(
+        'fix the paths: the meshes moved (for the first, did you mean '
+        'package://pkg/meshes/pro7/collision/part0.stl? That file exists; 4 of the 4 have '
+        'such a file)'), finding.suggestion
+    from urdf_link_tools.meshes.resolve import sibling_folder
+    missing = str(package / 'meshes' / 'er7p' / 'visual' / 'part1.stl')
+    assert sibling_folder('package://pkg/meshes/er7p/visual/part1.stl', [missing]) == \
+        'package://pkg/meshes/pro7/visual/part1.stl'
+    # in two siblings: which one was meant is not said
+    (package / 'meshes' / 'pro8' / 'visual').mkdir(parents=True)
+    (package / 'meshes' / 'pro8' / 'visual' / 'part1.stl').write_bytes(b'solid x\n')
+    assert sibling_folder('package://pkg/meshes/er7p/visual/part1.stl', [missing]) is None

@@ -344,6 +344,9 @@ class Robot:
     #: the names of the joints written in SDF inside a robot-level ``<gazebo>`` (closed
     #: chains: the Robotiq hand's four-bar couples), which sdformat copies into the model
     gazebo_joints: FrozenSet[str] = frozenset()
+    #: xacro directives left at the top of a document read as URDF (includes, macro calls,
+    #: conditionals): (directive, its file, name or value, line)
+    xacro_left: Tuple[Tuple[str, str, Optional[int]], ...] = ()
     #: for a robot without any ``<link>``: the other elements it holds (a few, sorted)
     other_elements: Tuple[str, ...] = ()
     #: ``<mujoco><compiler balanceinertia="true"/>``: MuJoCo sets the three moments of a

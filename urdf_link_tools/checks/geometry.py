@@ -40,7 +40,7 @@ from urdf_link_tools.geometry import is_finite, union_bounds
 from urdf_link_tools.meshes import MeshInfo, MeshProblem
 from urdf_link_tools.meshes.files import ASSIMP_FORMATS
 from urdf_link_tools.meshes.reading import LFS_FILE
-from urdf_link_tools.meshes.resolve import near_miss, one_folder_down
+from urdf_link_tools.meshes.resolve import near_miss, one_folder_down, sibling_folder
 from urdf_link_tools.model import Box, Cylinder, GeometryElement, Link, Mesh, Sphere
 from urdf_link_tools.packages import package_of
 from urdf_link_tools.read_policy import ament_index_shares, leaves_package, PACKAGE_NAME
@@ -654,6 +654,15 @@ def _down_fix(ctx: CheckContext,
             f'{down[0]}? That file exists; one is there for {have}); ')
 
 
+def _sibling(element: GeometryElement, problem: MeshProblem) -> Optional[str]:
+    """Return the file a missing folder's mesh names through a sibling folder (own files)."""
+    if problem.rule != 'mesh-not-found' or not problem.tried:
+        return None
+    if element.geometry.filename.strip().startswith(('/', 'file:')):  # type: ignore[union-attr]
+        return None
+    return sibling_folder(element.geometry.filename, problem.tried)  # type: ignore[union-attr]
+
+
 def _missing_place(ctx: CheckContext, element: GeometryElement,
                    problem: MeshProblem) -> Optional[Tuple[str, str]]:
     """
@@ -685,6 +694,11 @@ def _missing_place(ctx: CheckContext, element: GeometryElement,
         # model_for_sdf.urdf: meshes/coarse/, 8 files, each said apart with a guess).
         folder = os.path.dirname(problem.tried[0])
         if folder and not os.path.isdir(folder):
+            # the highest one missing: Rokae's meshes/xMateER7p/ lacks collision/ and
+            # visual/, one gap (sweep T: a finding for each)
+            while not os.path.isdir(os.path.dirname(folder)) and \
+                    os.path.dirname(folder) != folder:
+                folder = os.path.dirname(folder)
             return ('absent folder', folder)
     if problem.rule != 'mesh-not-found' or not problem.tried or \
             _near_miss(ctx, element, problem) is not None:
@@ -907,6 +921,10 @@ def check_missing_places(ctx: CheckContext) -> Iterator[Finding]:
                 (_near_miss(ctx, element, problem), element) for _, element, problem in elements)
                 if found and os.path.basename(found) == os.path.basename(
                     element.geometry.filename.strip())]  # type: ignore[union-attr]
+            # or a sibling of the missing folder that holds them (a robot renamed, its URDF
+            # not: Rokae's meshes/xMateER7p/ for meshes/xMatePro7/)
+            meant = meant or [found for found in (
+                _sibling(element, problem) for _, element, problem in elements) if found]
             moved = (f'fix the paths: the meshes moved (for the first, did you mean '
                      f'{meant[0]}? That file exists; {len(meant)} of the {len(elements)} '
                      'have such a file), or add the folder with its files' if meant else

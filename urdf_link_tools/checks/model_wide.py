@@ -33,7 +33,7 @@ from typing import Callable, Dict, FrozenSet, Hashable, Iterator, List, Optional
 import numpy as np
 
 from urdf_link_tools.checks.base import CheckContext, Rule
-from urdf_link_tools.findings import Finding, listed, Severity
+from urdf_link_tools.findings import Finding, LISTED, listed, Severity
 from urdf_link_tools.geometry import union_bounds
 from urdf_link_tools.model import GeometryElement, Joint, Link
 from urdf_link_tools.records import record
@@ -80,7 +80,9 @@ RULES = (
     Rule('xacro-unexpanded', Severity.ERROR,
          'mesh filenames hold xacro syntax ($(arg ...), $(find ...), ${...}): a xacro template '
          'saved or published as URDF (reported once, with the links); an info when only '
-         'link or joint names hold it. A document that declares the xacro namespace and whose '
+         'link or joint names hold it; a warning for xacro directives (an include, a macro '
+         'call, a condition) left at the top of a document read as URDF, once for all. A '
+         'document that declares the xacro namespace and whose '
          'numbers are xacro expressions, read as URDF, is one error for all of them, and no '
          'other check runs (the model holds fallbacks: identity origins, no masses)',
          'no URDF reader expands xacro: every consumer looks for a file literally named '
@@ -626,7 +628,8 @@ def check_placeholder_limits(ctx: CheckContext) -> Iterator[Finding]:
 
 
 def check_unexpanded(ctx: CheckContext) -> Iterator[Finding]:
-    """Report once the mesh filenames that still hold xacro syntax."""
+    """Report once the xacro directives and the mesh filenames left unexpanded."""
+    yield from _directives_left(ctx)
     elements = [(link, element) for link in ctx.robot.links
                 for element in link.visuals + link.collisions + link.custom
                 if element.geometry is not None and element.geometry.kind == 'mesh'
@@ -660,6 +663,34 @@ def check_unexpanded(ctx: CheckContext) -> Iterator[Finding]:
                    'result, or check it with its arguments: urdf-link-tools check --xacro FILE '
                    'NAME:=VALUE',
         values=(('example', first), ('count', len(elements))), links=links)
+
+
+def _directives_left(ctx: CheckContext) -> Iterator[Finding]:
+    """
+    Say once which xacro directives a document read as plain URDF keeps.
+
+    MOGI's mogi_bot.urdf (sweep T), expanded by xacro in its launch file and checked as it
+    is: its <xacro:include> of the Gazebo file (camera, IMU, GPS, lidar) and of its materials
+    were skipped with a note on standard error only, and the report was clean.
+    """
+    left = ctx.robot.xacro_left
+    if not left:
+        return
+    shown = [f'<xacro:{local}' + (f' {what!r}' if what else '') + f'> (line {line})'
+             for local, what, line in left[:LISTED]]
+    many = len(left) > 1
+    yield ctx.finding(
+        'xacro-unexpanded', Severity.WARNING,
+        f'{len(left)} xacro directive{"s are" if many else " is"} left in a document read as '
+        f'plain URDF: {listed(shown, total=len(left))}; URDF readers ignore '
+        f'{"them" if many else "it"} with what {"they hold" if many else "it holds"}, so '
+        'the files included, the macros called and what a condition holds are not in the '
+        'robot checked (nor in what robot_state_publisher makes of this file)',
+        line=left[0][2],
+        suggestion='if the file is expanded by xacro (its launch file runs xacro on it), '
+                   'check it with --xacro and the arguments it takes, or name it .urdf.xacro; '
+                   'if it is loaded as it is, expand it and use the result',
+        values=(('count', len(left)), ('directives', ' '.join(local for local, _, _ in left))))
 
 
 CHECKS = (check_kinematics_only, check_visual_only, check_placeholder_limits, check_unexpanded)

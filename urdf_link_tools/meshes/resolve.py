@@ -160,6 +160,57 @@ def one_folder_down(uri: str, tried: Sequence[str]) -> Optional[str]:
     return None
 
 
+def sibling_folder(uri: str, tried: Sequence[str]) -> Optional[str]:
+    """
+    Return the URI of the same file through a sibling of the first folder that is missing.
+
+    Rokae's xMatePro7 (sweep T) names meshes/xMateER7p/collision/*.stl, a folder never
+    there; every file is in meshes/xMatePro7/collision/: the robot was renamed, its URDF
+    not. Exactly one sibling (of the first :data:`_MAX_SUBFOLDERS`) must hold the file, not
+    through a symbolic link leading out; as for :func:`near_miss`, for a description's own
+    folders and packages only (the caller's guard).
+
+    :param uri: the filename attribute as written
+    :param tried: the paths looked at, as the resolver tried them
+    :return: ``uri`` with the missing folder replaced, or None
+    """
+    uri = uri.strip()
+    for path in tried:
+        if '.git' in path.split(os.sep):
+            continue
+        top = os.path.dirname(path)
+        if os.path.isdir(top):
+            continue  # the folder is there: the file's own problem
+        while top and not os.path.isdir(os.path.dirname(top)):
+            parent = os.path.dirname(top)
+            if parent == top:
+                return None
+            top = parent
+        rest = os.path.relpath(path, top).replace(os.sep, '/')
+        tail = f'{os.path.basename(top)}/{rest}'
+        if not uri.endswith('/' + tail) and uri != tail:
+            continue
+        found = []
+        try:
+            with os.scandir(os.path.dirname(top)) as entries:
+                folders = 0
+                for count, entry in enumerate(entries):
+                    if count >= _MAX_ENTRIES or folders >= _MAX_SUBFOLDERS:
+                        break
+                    if entry.name.startswith('.') or not entry.is_dir(follow_symlinks=False):
+                        continue
+                    folders += 1
+                    candidate = os.path.join(entry.path, rest)
+                    if os.path.isfile(candidate) and leaves_package(candidate) is None:
+                        found.append(entry.name)
+        except OSError:
+            continue
+        if len(found) == 1:
+            return uri[:len(uri) - len(tail)] + f'{found[0]}/{rest}'
+        return None
+    return None
+
+
 def _same_name(folder: str, stem: str, name: str, exact: bool) -> Optional[str]:
     """Return a file of folder named ``name`` (in another case unless exact) or ``stem.*``."""
     try:

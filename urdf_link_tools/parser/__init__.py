@@ -53,6 +53,9 @@ _XACRO_DIRECTIVES = {'include': 'filename', 'macro': 'name', 'property': 'name',
 #: even where a macro has the name (a macro 'transmission' beside real ones)
 _URDF_TOP_LEVEL = frozenset(('link', 'joint', 'material', 'gazebo', 'transmission',
                              'ros2_control', 'sensor'))
+#: the xacro namespace, and the directives that only define (a file keeping them loses nothing)
+_XACRO_URI = 'ros.org/wiki/xacro'
+_XACRO_DEFINITIONS = frozenset(('property', 'arg', 'macro'))
 _XACRO_LOST = {'include': 'the file it names is not included',
                'macro': 'the macro is not defined', 'property': 'the property is not defined',
                'arg': 'the argument is not declared', 'insert_block': 'the block is not inserted'}
@@ -112,6 +115,7 @@ def robot_from_element(root: etree._Element, source: Optional[str] = None,
     balance = visuals = False
     actuated: Optional[Set[str]] = None
     unprefixed: List[etree._Element] = []
+    left: List[Tuple[str, str, Optional[int]]] = []
     unprefixed_calls: List[etree._Element] = []
     for child in root:
         tag = child.tag
@@ -152,6 +156,13 @@ def robot_from_element(root: etree._Element, source: Optional[str] = None,
                                      for item in compilers)
         elif tag in _XACRO_DIRECTIVES and child.get(_XACRO_DIRECTIVES[tag]) is not None:
             unprefixed.append(child)
+        elif isinstance(tag, str) and tag.startswith('{') and _XACRO_URI in tag:
+            # Read as plain URDF (MOGI's mogi_bot.urdf, sweep T: its <xacro:include> of the
+            # Gazebo file, sensors and all); definitions alone change nothing
+            local = tag.rsplit('}', 1)[1]
+            if local not in _XACRO_DEFINITIONS:
+                left.append((local, str(child.get('filename') or child.get('name')
+                                        or child.get('value') or ''), child.sourceline))
         elif isinstance(tag, str) and tag in macros and tag not in _URDF_TOP_LEVEL:
             unprefixed_calls.append(child)
         elif tag == 'transmission' or tag == 'ros2_control':
@@ -201,7 +212,7 @@ def robot_from_element(root: etree._Element, source: Optional[str] = None,
                  notes=tuple(ctx.notes), gazebo_self_collide=self_collide,
                  actuated_joints=frozenset(actuated) if actuated is not None else None,
                  gazebo_kept_joints=frozenset(kept), gazebo_references=tuple(references),
-                 gazebo_joints=frozenset(gazebo_joints),
+                 gazebo_joints=frozenset(gazebo_joints), xacro_left=tuple(left),
                  other_elements=others,
                  mujoco_balance_inertia=balance, mujoco_keeps_visuals=visuals)
 
