@@ -1134,3 +1134,16 @@ def test_xacro_directives_left_in_a_document_read_as_urdf_are_one_warning():
     assert not findings(text.replace('<xacro:include filename="$(find bot)/urdf/bot.gazebo"/>',
                                      '').replace('<xacro:if value="true"><link name="lidar"/>'
                                                  '</xacro:if>', ''), 'xacro-unexpanded')
+
+
+def test_two_links_of_a_robot_that_has_no_collision_at_all_are_one_finding():
+    # gz_ros2_control's cart-pole demo (sweep T): a 30 m rail and a cart, neither with a
+    # <collision>: two collision-missing warnings, where three such links were one finding.
+    text = chain([full(collision=False), full(collision=False)])
+    (finding,) = findings(text, 'robot-collision-partial')
+    assert '2 of the 2 bodies, a visual model' in finding.message
+    assert not findings(text, 'collision-missing')
+    # one of two without: that link's own finding, as before
+    text = chain([full(), full(collision=False)])
+    assert not findings(text, 'robot-collision-partial')
+    assert len(findings(text, 'collision-missing')) == 1

@@ -385,6 +385,20 @@ def test_a_slip_of_a_urdf_element_name_is_said_with_the_name_meant():
     assert '(it has values="2": did you mean value?)' in mass.message
 
 
+@pytest.mark.parametrize('attributes, idle', [
+    ('xyz="0 0 0" rpy="0 0 0"', True), ('xyz="0 0 0"', True), ('', True),
+    ('xyz="0 0 0.1" rpy="0 0 0"', False), ('xyz="0 0 0" name="x"', False)])
+def test_a_misspelt_origin_of_zeros_loses_nothing_and_is_an_info(attributes, idle):
+    # Fairino's <origins xyz="0 0 0" rpy="0 0 0"> (sweep T): what its absence means, three
+    # warnings for nothing lost.
+    robot = parse_urdf_string(
+        '<robot name="r"><link name="a"><collision><origins ' + attributes + '/><geometry>'
+        '<box size="0.1 0.1 0.1"/></geometry></collision></link></robot>')
+    (slip,) = [note for note in robot.notes if note.rule == 'parse-misspelled-element']
+    assert (slip.severity == Severity.INFO) == idle
+    assert ('it holds the defaults, so nothing is lost here' in slip.message) == idle
+
+
 def test_a_misspelled_limit_attribute_is_named_in_the_missing_ones_finding():
     # Sweep G: <limit ... velocty="1"/> said "the <limit> has no velocity attribute", with
     # the slip right there unnamed.

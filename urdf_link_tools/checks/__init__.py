@@ -63,7 +63,8 @@ PARSE_NOTE_RULES = (
     Rule('parse-misspelled-element', Severity.WARNING,
          'a child of a link, inertial, visual, collision or joint whose name is a slip of '
          "one URDF defines there (<intertial>, <colision>, <Inertial>, <limt>: difflib's "
-         'ratio 0.8 or more; a namespaced or unlike name is a custom element)',
+         'ratio 0.8 or more; a namespaced or unlike name is a custom element); an info for an '
+         '<origin> slip of zeros, which loses nothing',
          'URDF readers ignore an element they do not know, and what it holds: the link has '
          'no inertial or no collision geometry, the joint no limit, and nothing says why',
          'rename it', 'URDF link and joint specifications'),

@@ -384,11 +384,27 @@ def misspelled(ctx: Context, child: etree._Element, parent: etree._Element,
     where = (f" in link '{ctx.link}'" if parent.tag == 'link' else
              f' in <{parent.tag}>' + (f" '{quote(name)}'" if name else '')
              + ('' if parent.tag == 'joint' else ctx.where()))
+    # An <origin> of zeros is what its absence means (Fairino's <origins xyz="0 0 0" rpy="0
+    # 0 0">, sweep T): nothing is lost, an info
+    idle = guess == 'origin' and not len(child) and all(
+        key in ('xyz', 'rpy') and _zeros(value) for key, value in child.attrib.items())
     ctx.note('parse-misspelled-element', child,
              f'<{quote(tag)}>{where} is not a URDF element: URDF readers ignore it and what '
-             f'it holds (did you mean <{guess}>?)', f'rename it <{guess}>',
+             f'it holds (did you mean <{guess}>?)'
+             + ('; it holds the defaults, so nothing is lost here' if idle else ''),
+             f'rename it <{guess}>' + (' (or remove it)' if idle else ''),
+             Severity.INFO if idle else Severity.WARNING,
              values=(('element', tag), ('meant', guess)))
     return True
+
+
+def _zeros(value: str) -> bool:
+    """Return True for an attribute of three numbers that are all zero."""
+    parts = value.split()
+    try:
+        return len(parts) == 3 and all(float(part) == 0.0 for part in parts)
+    except ValueError:
+        return False
 
 
 def origin_of(ctx: Context, element: Optional[etree._Element]) -> Origin:
