@@ -308,3 +308,23 @@ def test_links_closed_onto_by_a_macros_copies_are_one_finding(fingers, findings)
         assert finding.links == tuple(f'distal_{i}' for i in range(1, fingers + 1))
         assert finding.message.startswith(f'{fingers} links are each the child of 2 joints '
                                           'named alike'), finding.message
+
+
+def test_a_joint_naming_a_commented_out_link_says_where_it_is(tmp_path):
+    # Fairino's FR3WML (sweep T): joint 'tool' names 'tool_Link', whose <link> is inside
+    # <!-- ... -->: "fix the child link name" was no help.
+    from urdf_link_tools.analysis import analyze
+    from urdf_link_tools.config import CheckConfig
+    from urdf_link_tools.parser import parse_urdf_string
+    text = ('<robot name="r">\n<link name="base"/>\n<!-- <link\n  name="tool_Link"/> -->\n'
+            '<joint name="tool" type="fixed"><parent link="base"/><child link="tool_Link"/>'
+            '</joint>\n</robot>\n')
+    path = tmp_path / 'r.urdf'
+    path.write_text(text)
+    found = [f for f in analyze(parse_urdf_string(text, str(path)),
+                                CheckConfig(check_meshes=False)).findings
+             if f.rule == 'joint-unknown-link']
+    (finding,) = found
+    assert finding.message.endswith('its <link> is commented out (line 3)'), finding.message
+    assert finding.suggestion == ('uncomment the <link name="tool_Link"> at line 3, or remove '
+                                  "joint 'tool'")

@@ -23,12 +23,15 @@ roots or a loop; the checker reports all of them at once, per link.
 from __future__ import annotations
 
 from collections import Counter
-from typing import Dict, Iterator, List, Set, Tuple
+import os
+import re
+from typing import Dict, Iterator, List, Optional, Set, Tuple
 
 from urdf_link_tools.checks.base import CheckContext, Rule
 from urdf_link_tools.checks.model_wide import MODEL_WIDE_MIN, numberless
 from urdf_link_tools.checks.names import NameSuggester
 from urdf_link_tools.findings import Finding, LISTED, listed, Severity
+from urdf_link_tools.limits import DESCRIPTION_MAX_BYTES
 from urdf_link_tools.model import is_fragment, Joint
 
 URDFDOM = 'urdfdom model.cpp (parseURDF, initTree, initRoot)'
@@ -234,7 +237,18 @@ def _unknown_links(ctx: CheckContext, names: Set[str]) -> Iterator[Finding]:
     fragment = ('; if this file is a part that robots include (a gripper, a sensor mount), '
                 'check those robots, or check its own links alone with --skip-macro-files'
                 if part else '')
+    commented = _commented_links(robot.source)
     for joint, role, name in unknown:
+        if name in commented:
+            # Fairino's FR3WML (sweep T): its tool_Link is inside <!-- ... -->
+            yield ctx.finding(
+                'joint-unknown-link', Severity.ERROR,
+                f"joint '{joint.name}' names the {role} link '{name}', which does not exist: "
+                f'its <link> is commented out (line {commented[name]})',
+                link=None, element=f'joint "{joint.name}"', line=joint.line,
+                suggestion=f'uncomment the <link name="{name}"> at line {commented[name]}, or '
+                           f"remove joint '{joint.name}'")
+            continue
         close = suggester.suggest(name, joint.child if role == 'parent' else joint.parent)
         hint = f' (did you mean {close!r}?)' if close else ''
         # 'world' is the fixed frame Gazebo and Drake provide (Drake's PR2 names it as a
@@ -252,6 +266,36 @@ def _unknown_links(ctx: CheckContext, names: Set[str]) -> Iterator[Finding]:
             element=f'joint "{joint.name}"', line=joint.line,
             suggestion=('add <link name="world"/> to fix the robot to the world frame'
                         if world else f'fix the {role} link name{hint}') + fragment)
+
+
+#: a <link> start tag in a comment, its name
+_COMMENTED_LINK = re.compile(rb'<link\s+name\s*=\s*["\']([^"\'<>]{1,4096})["\']')
+_COMMENT = re.compile(rb'<!--(.*?)-->', re.DOTALL)
+
+
+def _commented_links(source: Optional[str]) -> Dict[str, int]:
+    """
+    Return the links a URDF file holds in comments, with their lines.
+
+    A plain URDF file only (a xacro file's comments are in its includes too, and its lines
+    are the expansion's), read again only where a joint names a link that does not exist.
+    """
+    if not source or source.endswith('.xacro') or not os.path.isfile(source):
+        return {}
+    try:
+        with open(source, 'rb') as stream:
+            data = stream.read(DESCRIPTION_MAX_BYTES + 1)
+    except OSError:
+        return {}
+    if len(data) > DESCRIPTION_MAX_BYTES or b'<!--' not in data:
+        return {}
+    found: Dict[str, int] = {}
+    for comment in _COMMENT.finditer(data):
+        for link in _COMMENTED_LINK.finditer(comment.group(1)):
+            name = link.group(1).decode('utf-8', 'replace')
+            line = data.count(b'\n', 0, comment.start(1) + link.start()) + 1
+            found.setdefault(name, line)
+    return found
 
 
 def _fragment_finding(ctx: CheckContext, unknown: List[Tuple[Joint, str, str]]) -> Finding:
