@@ -1147,3 +1147,26 @@ def test_two_links_of_a_robot_that_has_no_collision_at_all_are_one_finding():
     text = chain([full(), full(collision=False)])
     assert not findings(text, 'robot-collision-partial')
     assert len(findings(text, 'collision-missing')) == 1
+
+
+def test_one_moment_raised_on_most_links_is_one_finding():
+    # Rokae's gazebo_xMateCR7.urdf (sweep T): every link's tensor with one moment raised by
+    # 0.2 to 1.75 kg m^2 for Gazebo, not always about its joint's axis: 7 errors, each with
+    # its own kind of fix, for one choice.
+    def body(izz):
+        return (f'<inertial><mass value="1"/><inertia ixx="0.01" ixy="0" ixz="0" iyy="0.02" '
+                f'iyz="0" izz="{izz}"/></inertial>'
+                '<collision><geometry><box size="0.3 0.3 0.3"/></geometry></collision>')
+
+    found = findings(chain([body(1.0), body(1.2), body(1.5)]), 'inertia-triangle-inequality')
+    (finding,) = found
+    assert finding.links == ('l0', 'l1', 'l2') and finding.severity == Severity.ERROR
+    assert finding.message.startswith(
+        '3 links declare tensors no rigid body has, each with one moment more than twice the '
+        'sum of the other two'), finding.message
+    # a third of the links only: each its own
+    good = ('<inertial><mass value="1"/><inertia ixx="0.015" ixy="0" ixz="0" iyy="0.015" '
+            'iyz="0" izz="0.015"/></inertial>')
+    found = findings(chain([body(1.0), body(1.2), body(1.5)] + [good] * 6),
+                     'inertia-triangle-inequality')
+    assert len(found) == 3
