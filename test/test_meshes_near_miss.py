@@ -229,3 +229,30 @@ def test_a_renamed_robots_missing_folder_names_the_sibling_that_holds_its_files(
     (package / 'meshes' / 'pro8' / 'visual').mkdir(parents=True)
     (package / 'meshes' / 'pro8' / 'visual' / 'part1.stl').write_bytes(b'solid x\n')
     assert sibling_folder('package://pkg/meshes/er7p/visual/part1.stl', [missing]) is None
+
+
+def test_no_file_outside_the_checkout_is_named_for_a_relative_path_leading_out(tmp_path):
+    # Review 11: meshes named ../../../../home/.bashrc and ../../../../passwd got "did you
+    # mean ../../../../home/USER/.bashrc? That file exists" (one folder down), naming the
+    # runner's user and folders in CI output.
+    outside = tmp_path / 'outside'
+    (outside / 'user').mkdir(parents=True)
+    (outside / 'user' / 'secret.stl').write_bytes(b'solid x\n')
+    (outside / 'Secret.STL').write_bytes(b'solid x\n')
+    checkout = tmp_path / 'pr'
+    (checkout / '.git').mkdir(parents=True)
+    (checkout / 'urdf').mkdir()
+    source = checkout / 'urdf' / 'r.urdf'
+    for uri in ('../../outside/secret.stl', '../../outside/secret.stk'):
+        source.write_text(_wheels([uri]))
+        analysis = analyze(parse_urdf_string(source.read_bytes(), str(source)), CheckConfig())
+        (found,) = [f for f in analysis.findings if f.rule == 'mesh-not-found']
+        assert 'did you mean' not in found.suggestion and 'user' not in found.suggestion
+        assert 'Secret' not in found.suggestion
+    # inside the checkout, as before
+    (checkout / 'meshes' / 'parts').mkdir(parents=True)
+    (checkout / 'meshes' / 'parts' / 'wheel.stl').write_bytes(b'solid x\n')
+    source.write_text(_wheels(['../meshes/wheel.stl']))
+    analysis = analyze(parse_urdf_string(source.read_bytes(), str(source)), CheckConfig())
+    (found,) = [f for f in analysis.findings if f.rule == 'mesh-not-found']
+    assert found.suggestion.startswith('did you mean ../meshes/parts/wheel.stl?')

@@ -664,3 +664,18 @@ def test_a_reference_missing_its_dollar_says_the_expression_meant(reference, sai
                .findings if f.rule == 'parse-gazebo-inside-link']
     assert (said in note.message) if said else 'did you mean' not in note.message, \
         note.message
+
+
+def test_a_reference_of_many_expressions_is_matched_in_linear_time():
+    # Review 11: reference="{a}{a}...{a}!" against a link of 400 x's: a regex of adjacent
+    # '.+' backtracked for hours, and in the node held the GIL (no /diagnostics, no service
+    # answered). In a child with a time limit: the old code fails by the limit.
+    import subprocess
+    import sys
+    code = ('from urdf_link_tools.parser.links import dollar_meant\n'
+            "print(dollar_meant('{a}' * 24 + '!', {'x' * 400})[1] == '')\n"
+            "print(dollar_meant('{a}' * 9 + '!', {'x' * 60})[1] == '')\n"
+            "print(dollar_meant('p{a}{b}q', {'pxyq', 'pq'})[1] == 'pxyq')")
+    done = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True,
+                          timeout=60)
+    assert done.stdout.split() == ['True', 'True', 'True'], done.stderr

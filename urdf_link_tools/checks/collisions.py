@@ -45,6 +45,7 @@ import logging
 import math
 import os
 import re
+import shlex
 from typing import (Dict, FrozenSet, Iterable, Iterator, List, Mapping, NamedTuple, Optional,
                     Sequence, Set, Tuple, TYPE_CHECKING)
 
@@ -58,7 +59,6 @@ from urdf_link_tools.errors import UrdfInputError
 from urdf_link_tools.findings import Finding, listed, Severity
 from urdf_link_tools.geometry import (geometry_values, origin_to_matrix, transform_bounds,
                                       union_bounds)
-from urdf_link_tools.limits import SRDF_MAX_BYTES
 from urdf_link_tools.meshes import MeshInfo
 from urdf_link_tools.model import Mesh
 from urdf_link_tools.read_policy import checkout_package, enclosing, read_refusal
@@ -225,10 +225,16 @@ def check_overlaps(ctx: CheckContext) -> Iterator[Finding]:
 
 #: the reported pairs of links in collision at rest, sorted by name (set by _overlaps)
 OVERLAP_PAIRS_MEMO = ('overlap pairs', None)
-#: the most folders of a repository searched for its SRDFs, how deep, and the most SRDFs read
+#: the most folders of a repository searched for its SRDFs, how deep, and the most SRDFs read,
+#: each at most SRDF_HINT_BYTES and all together SRDF_HINT_TOTAL (a MoveIt config's SRDF is 5
+#: to 200 KB; 30 of 8 MiB cost 9 s a robot, review 11)
 SRDF_SEARCH_FOLDERS = 3000
 SRDF_SEARCH_DEPTH = 6
-SRDF_SEARCH_FILES = 30
+SRDF_SEARCH_FILES = 10
+SRDF_HINT_BYTES = 1 << 20
+SRDF_HINT_TOTAL = 4 << 20
+#: a run's SRDFs read for hints, by (real path, size, modification time): the pairs they disable
+_SRDF_READ: Dict[Tuple[str, int, float], FrozenSet[Tuple[str, str]]] = {}
 
 
 def _srdf_hint(ctx: CheckContext, pairs: FrozenSet[Tuple[str, str]]) -> str:
@@ -250,8 +256,9 @@ def _srdf_hint(ctx: CheckContext, pairs: FrozenSet[Tuple[str, str]]) -> str:
     if root is None:
         root = os.path.dirname(os.path.abspath(source))
     best: Tuple[int, str] = (0, '')
+    budget = [SRDF_HINT_TOTAL]
     for path in _srdf_files(root):
-        covered = _srdf_covers(path, root, pairs)
+        covered = len(pairs & _srdf_pairs(path, root, budget))
         if covered > best[0]:
             best = (covered, path)
     if not best[0]:
@@ -259,8 +266,9 @@ def _srdf_hint(ctx: CheckContext, pairs: FrozenSet[Tuple[str, str]]) -> str:
     shown = os.path.relpath(best[1])
     shown = best[1] if shown.startswith('..') else shown
     return (f'{shown}, in this repository, disables {best[0]} of the {len(pairs)} pairs '
-            f'reported here: give it with --srdf {shown} (node: the robot_description_semantic '
-            'topic), and the pairs it declares meant are left out; otherwise, ')
+            f'reported here: give it with --srdf {shlex.quote(shown)} (node: the '
+            'robot_description_semantic topic), and the pairs it declares meant are left out; '
+            'otherwise, ')
 
 
 def _srdf_files(root: str) -> List[str]:
@@ -283,19 +291,35 @@ def _srdf_files(root: str) -> List[str]:
     return found[:SRDF_SEARCH_FILES]
 
 
-def _srdf_covers(path: str, root: str, pairs: FrozenSet[Tuple[str, str]]) -> int:
-    """Return how many of the pairs an SRDF disables (0 when it cannot be read)."""
+def _srdf_pairs(path: str, root: str, budget: List[int]) -> FrozenSet[Tuple[str, str]]:
+    """
+    Return the pairs an SRDF disables (none when it cannot be read, or is over the budget).
+
+    :param budget: the bytes left to read for this hint (decreased here)
+    """
     from urdf_link_tools.collision.srdf import disabled_pairs, read_srdf
     if read_refusal(path, [os.path.realpath(root)]) is not None:
-        return 0
+        return frozenset()
+    try:
+        status = os.stat(path)
+    except OSError:
+        return frozenset()
+    key = (os.path.realpath(path), status.st_size, status.st_mtime)
+    if key in _SRDF_READ:
+        return _SRDF_READ[key]
+    if status.st_size > min(SRDF_HINT_BYTES, budget[0]):
+        return frozenset()
+    budget[0] -= status.st_size
     try:
         with open(path, 'rb') as stream:
-            data = stream.read(SRDF_MAX_BYTES + 1)
-        if len(data) > SRDF_MAX_BYTES:
-            return 0
-        return len(pairs & set(disabled_pairs(read_srdf(data))))
+            data = stream.read(SRDF_HINT_BYTES + 1)
+        found = frozenset() if len(data) > SRDF_HINT_BYTES else frozenset(
+            disabled_pairs(read_srdf(data)))
     except (OSError, UrdfInputError):
-        return 0
+        found = frozenset()
+    if len(_SRDF_READ) < 256:
+        _SRDF_READ[key] = found
+    return found
 
 
 def touching(depth: float) -> bool:

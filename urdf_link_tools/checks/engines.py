@@ -346,9 +346,16 @@ def _meant(name: str, known: Set[str], index: Dict[str, Set[str]]) -> str:
     if len(words) < 2 or not words <= index.keys():
         return ''
     holding = set.intersection(*(index[word] for word in words))
+    if not holding or len(holding) > _MOST_HOLDING:
+        return ''  # (so many names hold its words that none is the one meant)
     extra = {other: len(set(_words(other)) - words) for other in holding}
-    fewest = [other for other, count in extra.items() if count == min(extra.values())]
+    least = min(extra.values())
+    fewest = [other for other, count in extra.items() if count == least]
     return fewest[0] if len(fewest) == 1 else ''
+
+
+#: the most names holding a reference's words among which the one meant is looked for
+_MOST_HOLDING = 100
 
 
 def _word_index(names: Set[str]) -> Dict[str, Set[str]]:

@@ -43,7 +43,8 @@ from urdf_link_tools.meshes.reading import LFS_FILE
 from urdf_link_tools.meshes.resolve import near_miss, one_folder_down, sibling_folder
 from urdf_link_tools.model import Box, Cylinder, GeometryElement, Link, Mesh, Sphere
 from urdf_link_tools.packages import package_of
-from urdf_link_tools.read_policy import ament_index_shares, leaves_package, PACKAGE_NAME
+from urdf_link_tools.read_policy import (ament_index_shares, checkout_package, enclosing, inside,
+                                         leaves_package, PACKAGE_NAME)
 from urdf_link_tools.targets import severity_for
 
 RULES = (
@@ -457,8 +458,8 @@ def _mesh(ctx: CheckContext, link: Link, element: GeometryElement,
             suggestion = _placeholder_fix(result.placeholder)
         elif result.rule != 'mesh-not-found':
             suggestion = 'replace the file by a valid STL, OBJ, DAE, glTF or GLB mesh'
-        elif _archive_beside(element, result) is not None:
-            suggestion = (f'an archive beside it, {_archive_beside(element, result)}, '
+        elif _archive_beside(ctx, element, result) is not None:
+            suggestion = (f'an archive beside it, {_archive_beside(ctx, element, result)}, '
                           f'probably holds it: {_EXTRACT}; tried: {tried}')
         elif meant is not None:
             suggestion = f'did you mean {meant}? That file exists; tried: {tried}'
@@ -586,7 +587,52 @@ _EXTRACT = ('build the package (its CMakeLists may extract such archives: then c
             'install space), or extract them where they lie')
 
 
-def _archive_beside(element: GeometryElement, problem: MeshProblem) -> Optional[str]:
+#: the missing meshes for which files of near names are looked for, at most (each looks
+#: through up to 10,000 entries of a folder: 20,000 missing meshes beside 9,900 files took
+#: 354 s, review 11)
+SUGGESTED_MESHES = 50
+
+
+def _suggestable(ctx: CheckContext, element: GeometryElement, problem: MeshProblem) -> bool:
+    """
+    Return True when files near a missing mesh may be looked for and named.
+
+    Only in the description's own folders and packages: for an absolute path or a file://
+    URI, or a relative one leading out of the checkout holding the description
+    (../../../../home/.bashrc: "did you mean ../../../../home/USER/.bashrc? That file
+    exists", review 11), listing its folder would tell a pull request the names of files
+    anywhere on the runner. A package:// path stays in its package (the resolver refuses a
+    '..' leaving it). And for the first :data:`SUGGESTED_MESHES` missing meshes only.
+    """
+    if problem.rule != 'mesh-not-found' or not problem.tried:
+        return False
+    uri = element.geometry.filename.strip()  # type: ignore[union-attr]
+    if uri.startswith(('/', 'file:')):
+        return False
+    allowed: Dict[int, bool] = ctx.memo.setdefault(('suggestable', None), {})  # type: ignore
+    if id(element) not in allowed:
+        own = uri.startswith('package://') or _in_checkout(ctx, problem.tried[0])
+        allowed[id(element)] = own and sum(allowed.values()) < SUGGESTED_MESHES
+    return allowed[id(element)]
+
+
+def _in_checkout(ctx: CheckContext, path: str) -> bool:
+    """Return True for a path inside the git work tree (or package) of the description."""
+    key = ('checkout root', None)
+    if key not in ctx.memo:
+        source = ctx.robot.source
+        root = None
+        if source and os.path.isfile(source):
+            tree = enclosing(source, ('.git',))
+            root = tree[0] if tree is not None else checkout_package(source)
+            root = os.path.realpath(root or os.path.dirname(os.path.abspath(source)))
+        ctx.memo[key] = root
+    root = ctx.memo[key]
+    return root is not None and inside(os.path.realpath(path), root)  # type: ignore[arg-type]
+
+
+def _archive_beside(ctx: CheckContext, element: GeometryElement,
+                    problem: MeshProblem) -> Optional[str]:
     """
     Return the archive beside a missing mesh that probably holds it, named as found.
 
@@ -594,9 +640,7 @@ def _archive_beside(element: GeometryElement, problem: MeshProblem) -> Optional[
     extracts at build time: checked from source, body.dae "does not exist". Only for a
     file in the description's own folders and packages (as :func:`_near_miss`).
     """
-    if problem.rule != 'mesh-not-found' or not problem.tried:
-        return None
-    if element.geometry.filename.strip().startswith(('/', 'file:')):  # type: ignore[union-attr]
+    if not _suggestable(ctx, element, problem):
         return None
     path = problem.tried[0]
     stem = path[:-len(os.path.splitext(path)[1])] if os.path.splitext(path)[1] else path
@@ -616,9 +660,7 @@ def _near_miss(ctx: CheckContext, element: GeometryElement,
     URI, listing its folder would tell a pull request the names of files anywhere on the
     runner (red-team review: "did you mean /elsewhere/SECRET_MESH.stl? That file exists").
     """
-    if problem.rule != 'mesh-not-found' or not problem.tried:
-        return None
-    if element.geometry.filename.strip().startswith(('/', 'file:')):  # type: ignore[union-attr]
+    if not _suggestable(ctx, element, problem):
         return None
     key = ('near miss', id(element))
     if key not in ctx.memo:
@@ -630,9 +672,7 @@ def _near_miss(ctx: CheckContext, element: GeometryElement,
 def _one_down(ctx: CheckContext, element: GeometryElement,
               problem: MeshProblem) -> Optional[str]:
     """Return the file of a missing mesh's name one folder down (as :func:`_near_miss`)."""
-    if problem.rule != 'mesh-not-found' or not problem.tried:
-        return None
-    if element.geometry.filename.strip().startswith(('/', 'file:')):  # type: ignore[union-attr]
+    if not _suggestable(ctx, element, problem):
         return None
     key = ('one down', id(element))
     if key not in ctx.memo:
@@ -654,11 +694,10 @@ def _down_fix(ctx: CheckContext,
             f'{down[0]}? That file exists; one is there for {have}); ')
 
 
-def _sibling(element: GeometryElement, problem: MeshProblem) -> Optional[str]:
+def _sibling(ctx: CheckContext, element: GeometryElement,
+             problem: MeshProblem) -> Optional[str]:
     """Return the file a missing folder's mesh names through a sibling folder (own files)."""
-    if problem.rule != 'mesh-not-found' or not problem.tried:
-        return None
-    if element.geometry.filename.strip().startswith(('/', 'file:')):  # type: ignore[union-attr]
+    if not _suggestable(ctx, element, problem):
         return None
     return sibling_folder(element.geometry.filename, problem.tried)  # type: ignore[union-attr]
 
@@ -924,7 +963,7 @@ def check_missing_places(ctx: CheckContext) -> Iterator[Finding]:
             # or a sibling of the missing folder that holds them (a robot renamed, its URDF
             # not: Rokae's meshes/xMateER7p/ for meshes/xMatePro7/)
             meant = meant or [found for found in (
-                _sibling(element, problem) for _, element, problem in elements) if found]
+                _sibling(ctx, element, problem) for _, element, problem in elements) if found]
             moved = (f'fix the paths: the meshes moved (for the first, did you mean '
                      f'{meant[0]}? That file exists; {len(meant)} of the {len(elements)} '
                      'have such a file), or add the folder with its files' if meant else
@@ -936,7 +975,7 @@ def check_missing_places(ctx: CheckContext) -> Iterator[Finding]:
             message = (f'package {name!r} was found, but {len(files)} of the mesh files named '
                        f'in it do not exist ({listed(files)}): {counted}')
             archives = tuple(dict.fromkeys(
-                found for found in (_archive_beside(element, problem)
+                found for found in (_archive_beside(ctx, element, problem)
                                     for _, element, problem in elements) if found))
             down = _down_fix(ctx, elements)
             suggestion = (down[:-2] if down.endswith('all of them); ') else down + (

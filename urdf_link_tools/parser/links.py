@@ -263,11 +263,39 @@ def dollar_meant(value: str, links: AbstractSet[str]) -> Tuple[str, str]:
     if not _BRACES.search(value):
         return '', ''
     meant = _BRACES.sub(lambda found: '${' + found.group(1) + '}', value)
-    pieces = _BRACES.split(value)  # literal, name, literal, ...
-    pattern = ''.join(re.escape(piece) if index % 2 == 0 else '.+'
-                      for index, piece in enumerate(pieces))
-    alike = sorted(name for name in links if re.fullmatch(pattern, name))
+    literals = _BRACES.split(value)[::2]  # literal, name, literal, ...: the literals
+    if len(literals) - 1 > _MOST_EXPRESSIONS or len(links) > _MOST_NAMES_MATCHED:
+        return meant, ''
+    alike = sorted(name for name in links if _fills(name, literals))
     return meant, alike[0] if len(alike) == 1 else ''
+
+
+#: the most {...} pieces of a name matched against the links, and the most links matched (a
+#: regex of adjacent '.+' backtracked for hours on '{a}{a}...{a}!', tenth+1 review)
+_MOST_EXPRESSIONS = 8
+_MOST_NAMES_MATCHED = 2000
+
+
+def _fills(name: str, literals: List[str]) -> bool:
+    """
+    Return True when a name is the literals in order with at least one character between each.
+
+    Linear: each literal between the first and the last is taken at its first place after
+    the one before (the earliest end leaves the most room for the rest).
+    """
+    first, last = literals[0], literals[-1]
+    end = len(name) - len(last)
+    if not name.startswith(first) or not name.endswith(last) or end < len(first):
+        return False
+    position = len(first)
+    for middle in literals[1:-1]:
+        position += 1  # the expression before it stands for one character at least
+        if middle:
+            found = name.find(middle, position, end)
+            if found < 0:
+                return False
+            position = found + len(middle)
+    return position + 1 <= end
 
 
 def link_of(ctx: Context, element: etree._Element) -> Link:
