@@ -410,6 +410,13 @@ def test_a_gazebo_extension_naming_no_link_or_joint_is_one_finding_with_the_name
     found, _ = check(tmp_path, arms.replace('camera_link', 'l_ufarm'))
     (dead,) = [f for f in found if f.rule == 'gazebo-reference-unknown']
     assert "'l_farm' (line 1);" in dead.message and 'couple' not in dead.message
+    # the finding's values name the first references, clipped (every name whole made
+    # 28 MB reports, review 11)
+    found, _ = check(tmp_path, _gazebo_robot(''.join(
+        f'<gazebo reference="{"x" * 500}{i}"><mu1>1</mu1></gazebo>' for i in range(40))))
+    (dead,) = [f for f in found if f.rule == 'gazebo-reference-unknown']
+    assert len(dict(dead.values)['references']) < 2000 and str(
+        dict(dead.values)['count']) == '40'
     # every reference named: nothing
     found, _ = check(tmp_path, _gazebo_robot('<gazebo reference="base_link"><mu1>1</mu1>'
                                              '</gazebo>'))

@@ -47,7 +47,15 @@ def _robot(tmp_path, mesh_name, content):
     ('part.obj', b'v 0 0 0\nv 1 0 0\nv 0 1 0\n'
      + b'f 1 2 3 1 2 3 1 2 3 1 2 3 1 2 3 1 2 3 1 2 3 1 2 3 1 2 3\n' * 170_000,
      'it holds more than 4,000,000 triangles'),
-], ids=['dae-elements', 'gltf-values', 'obj-polygons'])
+    # review 11: faces trimesh reads without a blank after the f, and a COLLADA file in
+    # UTF-7, whose '<' are other bytes
+    ('part.obj', b'v 0 0 0\nv 1 0 0\nv 0 1 0\n'
+     + b'f1 2 3 1 2 3 1 2 3 1 2 3 1 2 3 1 2 3 1 2 3 1 2 3 1 2 3\n' * 170_000,
+     'it holds more than 4,000,000 triangles'),
+    ('part.dae', b'<?xml version="1.0" encoding="UTF-7"?>'
+     + '<COLLADA><asset/>'.encode('utf-7') + b'+ADw-a/+AD4-' * 10, 'is not in an encoding '
+     'COLLADA readers read'),
+], ids=['dae-elements', 'gltf-values', 'obj-polygons', 'obj-f-without-blank', 'dae-utf7'])
 def test_a_mesh_dear_to_read_for_its_size_is_refused_from_its_bytes(tmp_path, mesh_name,
                                                                     content, words):
     result = run_measured(['check', _robot(tmp_path, mesh_name, content), '--format', 'json'],

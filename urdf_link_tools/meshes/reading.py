@@ -231,14 +231,15 @@ def _parse(path: str, file_type: str, data: bytes, budget: Budget, problem) \
         return _checked(path, read[0], read[1], 1.0, len(data), True, problem)
     if file_type == 'obj':
         from urdf_link_tools.meshes import obj
+        # Counted first: a file the count refuses cost 2 GB in the NumPy reader (review 11)
+        reason = obj.triangles_problem(data, budget.max_triangles)
+        if reason is not None:
+            return problem(f'{path} was not loaded: {reason}')
         read_obj = obj.read_obj(data, budget.max_triangles)
         if isinstance(read_obj, str):
             return problem(f'{path} was not loaded: {read_obj}')
         if not isinstance(read_obj, obj.Fallback):
             return _checked(path, read_obj[0], read_obj[1], 1.0, len(data), False, problem)
-        reason = obj.triangles_problem(data, budget.max_triangles)
-        if reason is not None:
-            return problem(f'{path} was not loaded: {reason}')
         LOG.debug('%s: read through trimesh: the NumPy OBJ reader leaves it (%s)', path,
                   read_obj.reason)
         extra = {'skip_materials': True}

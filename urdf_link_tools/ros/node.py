@@ -95,6 +95,9 @@ except ImportError:
     EventsExecutor = None
 
 NODE_NAME = 'urdf_link_tools'
+#: metres: a whole-robot COM farther than this from the root is not published (a prismatic
+#: joint with no limit to hold it sent to 1e300 by a joint_states publisher, review 11)
+COM_FARTHEST = 1e6
 #: joint_states positions kept before a model names its joints, and their longest name
 MAX_JOINT_NAMES = 10_000
 JOINT_NAME_MAX = 256
@@ -536,7 +539,8 @@ class UrdfLinkToolsNode(Node):
             robot = snapshot.robot
             com = robot_center_of_mass(robot, forward_kinematics(robot, self._positions,
                                                                  snapshot.root or None))
-            if com is not None and not all(math.isfinite(value) for value in com[1]):
+            if com is not None and not all(math.isfinite(value) and abs(value) < COM_FARTHEST
+                                           for value in com[1]):
                 com = None  # (not published: a joint far out, with limits of 1e300)
             self._com, self._com_generation = com, snapshot.generation
             stamp = self.get_clock().now().to_msg()
