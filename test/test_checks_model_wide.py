@@ -1040,41 +1040,30 @@ def test_package_uris_with_three_slashes_are_said_to_name_no_package(tmp_path):
                                          '(package://PACKAGE/meshes/...)')
 
 
-def test_a_centre_of_mass_outside_a_body_welded_to_world_is_an_info():
-    # dVRK's MTM top panel (sweep N): welded to a massless 'world' (a fixed base), its
-    # centre of mass 0.19 m outside its geometry was a warning while its tensor's finding
-    # said it is an info there (no simulator moves it).
-    panel = ('<link name="panel"><inertial><origin xyz="0 0 0.5"/><mass value="1"/><inertia '
-             'ixx="0.002" ixy="0" ixz="0" iyy="0.002" iyz="0" izz="0.002"/></inertial>'
-             f'<visual>{BOX}</visual><collision>{BOX}</collision></link>')
-    grounded = (f'<robot name="r"><link name="world"/>{panel}<joint name="fix" type="fixed">'
-                '<parent link="world"/><child link="panel"/></joint></robot>')
-    (finding,) = findings(grounded, 'com-outside-geometry')
+@pytest.mark.parametrize('rule, part', [
+    # dVRK's MTM top panel (sweep N): its centre of mass 0.19 m outside its geometry was a
+    # warning while its tensor's finding said it is an info there (no simulator moves it)
+    ('com-outside-geometry',
+     '<link name="part"><inertial><origin xyz="0 0 0.5"/><mass value="1"/><inertia '
+     'ixx="0.002" ixy="0" ixz="0" iyy="0.002" iyz="0" izz="0.002"/></inertial>'
+     f'<visual>{BOX}</visual><collision>{BOX}</collision></link>'),
+    # DH's AG-95 demo pedestal (sweep S): a 1 m box with ixx=iyy=izz=1e-6, 8.4e6x off
+    ('inertia-geometry-mismatch',
+     '<link name="part"><inertial><mass value="100"/><inertia ixx="1e-6" ixy="0" ixz="0" '
+     'iyy="1e-6" iyz="0" izz="1e-6"/></inertial><collision><geometry><box size="0.1 0.1 1"/>'
+     '</geometry></collision></link>')])
+def test_a_finding_on_a_body_welded_to_world_is_an_info(rule, part):
+    # Welded to a massless 'world' (a fixed base): no simulator moves it
+    grounded = (f'<robot name="r"><link name="world"/>{part}<joint name="fix" type="fixed">'
+                '<parent link="world"/><child link="part"/></joint></robot>')
+    (finding,) = findings(grounded, rule)
     assert finding.severity == Severity.INFO and "welded to 'world' (a fixed base)" in \
         finding.message, finding.message
     floating = grounded.replace('"world"', '"base"')
-    (finding,) = findings(floating, 'com-outside-geometry')
-    assert finding.severity == Severity.WARNING
-
-
-def test_a_tensor_off_the_geometry_of_a_body_welded_to_world_is_an_info():
-    # DH's AG-95 demo pedestal (sweep S): a 1 m box on 'world' with ixx=iyy=izz=1e-6 was a
-    # warning, 8.4e6x off, while the same robot's welded centres of mass are infos.
-    pedestal = ('<link name="pedestal"><inertial><mass value="100"/><inertia ixx="1e-6" '
-                'ixy="0" ixz="0" iyy="1e-6" iyz="0" izz="1e-6"/></inertial><collision><origin '
-                'xyz="0 0 0"/><geometry><box size="0.1 0.1 1"/></geometry></collision></link>')
-    grounded = (f'<robot name="r"><link name="world"/>{pedestal}<joint name="fix" '
-                'type="fixed"><parent link="world"/><child link="pedestal"/></joint></robot>')
-    (finding,) = findings(grounded, 'inertia-geometry-mismatch')
-    assert finding.severity == Severity.INFO and "welded to 'world' (a fixed base)" in \
-        finding.message, finding.message
-    floating = grounded.replace('"world"', '"base"')
-    (finding,) = findings(floating, 'inertia-geometry-mismatch')
+    (finding,) = findings(floating, rule)
     assert finding.severity == Severity.WARNING and 'welded' not in finding.message
 
 
-@pytest.mark.parametrize('moments,mismatch', [(('9.75e-07', '4.17041e-05', '4.26041e-05'), False),
-                                              (('1e-08', '1e-08', '1e-08'), True)])
 def test_a_rotor_whose_collision_is_its_swept_disc_is_one_density_info(moments, mismatch):
     # The X3 drone's rotors (sweep S): 5 g blades whose collision is the 0.2 m disc they
     # sweep, 32 kg/m^3; a blade's tensor, 12.8x below the solid disc's moment, was a

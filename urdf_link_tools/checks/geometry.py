@@ -24,7 +24,7 @@ from __future__ import annotations
 from dataclasses import replace
 import math
 import os
-from typing import Callable, Dict, FrozenSet, Iterator, List, Optional, Tuple
+from typing import Callable, Dict, FrozenSet, Iterator, List, Optional, Sequence, Tuple
 from urllib.parse import unquote
 
 import numpy as np
@@ -660,24 +660,23 @@ def _near_miss(ctx: CheckContext, element: GeometryElement,
     URI, listing its folder would tell a pull request the names of files anywhere on the
     runner (red-team review: "did you mean /elsewhere/SECRET_MESH.stl? That file exists").
     """
-    if not _suggestable(ctx, element, problem):
-        return None
-    key = ('near miss', id(element))
-    if key not in ctx.memo:
-        ctx.memo[key] = near_miss(element.geometry.filename,  # type: ignore[union-attr]
-                                  problem.tried)
-    return ctx.memo[key]  # type: ignore[return-value]
+    return _nearby(ctx, element, problem, near_miss)
 
 
 def _one_down(ctx: CheckContext, element: GeometryElement,
               problem: MeshProblem) -> Optional[str]:
     """Return the file of a missing mesh's name one folder down (as :func:`_near_miss`)."""
+    return _nearby(ctx, element, problem, one_folder_down)
+
+
+def _nearby(ctx: CheckContext, element: GeometryElement, problem: MeshProblem,
+            finder: Callable[[str, Sequence[str]], Optional[str]]) -> Optional[str]:
+    """Return what a finder of files near a missing mesh names, looked for once, or None."""
     if not _suggestable(ctx, element, problem):
         return None
-    key = ('one down', id(element))
+    key = (finder.__name__, id(element))
     if key not in ctx.memo:
-        ctx.memo[key] = one_folder_down(element.geometry.filename,  # type: ignore[union-attr]
-                                        problem.tried)
+        ctx.memo[key] = finder(element.geometry.filename, problem.tried)  # type: ignore
     return ctx.memo[key]  # type: ignore[return-value]
 
 
@@ -697,9 +696,7 @@ def _down_fix(ctx: CheckContext,
 def _sibling(ctx: CheckContext, element: GeometryElement,
              problem: MeshProblem) -> Optional[str]:
     """Return the file a missing folder's mesh names through a sibling folder (own files)."""
-    if not _suggestable(ctx, element, problem):
-        return None
-    return sibling_folder(element.geometry.filename, problem.tried)  # type: ignore[union-attr]
+    return _nearby(ctx, element, problem, sibling_folder)
 
 
 def _missing_place(ctx: CheckContext, element: GeometryElement,

@@ -31,7 +31,7 @@ import errno
 import os
 import re
 import threading
-from typing import Dict, Mapping, Optional, Sequence, Tuple
+from typing import Dict, List, Mapping, Optional, Sequence, Tuple
 from urllib.parse import unquote
 
 from urdf_link_tools.read_policy import ament_index_shares, leaves_package
@@ -138,26 +138,39 @@ def one_folder_down(uri: str, tried: Sequence[str]) -> Optional[str]:
     for path in tried:
         if '.git' in path.split(os.sep) or os.path.basename(path) != name:
             continue
-        found = []
-        try:
-            with os.scandir(os.path.dirname(path)) as entries:
-                folders = 0
-                for count, entry in enumerate(entries):
-                    if count >= _MAX_ENTRIES or folders >= _MAX_SUBFOLDERS:
-                        break
-                    if entry.name.startswith('.') or not entry.is_dir(follow_symlinks=False):
-                        continue
-                    folders += 1
-                    candidate = os.path.join(entry.path, name)
-                    if os.path.isfile(candidate) and leaves_package(candidate) is None:
-                        found.append(entry.name)
-        except OSError:
+        found = _folders_holding(os.path.dirname(path), name)
+        if found is None:
             continue
         if len(found) == 1:
             return f'{head}/{found[0]}/{name}' if head else f'{found[0]}/{name}'
         if found:
             return None  # in several: which one was meant is not known
     return None
+
+
+def _folders_holding(folder: str, rest: str) -> Optional[List[str]]:
+    """
+    Return the sub-folders of a folder that hold the file ``rest`` (None if unreadable).
+
+    The first :data:`_MAX_SUBFOLDERS` sub-folders, hidden ones and links left out; never a
+    file the resolution would refuse (a link leading out of its package).
+    """
+    found = []
+    try:
+        with os.scandir(folder) as entries:
+            folders = 0
+            for count, entry in enumerate(entries):
+                if count >= _MAX_ENTRIES or folders >= _MAX_SUBFOLDERS:
+                    break
+                if entry.name.startswith('.') or not entry.is_dir(follow_symlinks=False):
+                    continue
+                folders += 1
+                candidate = os.path.join(entry.path, rest)
+                if os.path.isfile(candidate) and leaves_package(candidate) is None:
+                    found.append(entry.name)
+    except OSError:
+        return None
+    return found
 
 
 def sibling_folder(uri: str, tried: Sequence[str]) -> Optional[str]:
@@ -190,20 +203,8 @@ def sibling_folder(uri: str, tried: Sequence[str]) -> Optional[str]:
         tail = f'{os.path.basename(top)}/{rest}'
         if not uri.endswith('/' + tail) and uri != tail:
             continue
-        found = []
-        try:
-            with os.scandir(os.path.dirname(top)) as entries:
-                folders = 0
-                for count, entry in enumerate(entries):
-                    if count >= _MAX_ENTRIES or folders >= _MAX_SUBFOLDERS:
-                        break
-                    if entry.name.startswith('.') or not entry.is_dir(follow_symlinks=False):
-                        continue
-                    folders += 1
-                    candidate = os.path.join(entry.path, rest)
-                    if os.path.isfile(candidate) and leaves_package(candidate) is None:
-                        found.append(entry.name)
-        except OSError:
+        found = _folders_holding(os.path.dirname(top), rest)
+        if found is None:
             continue
         if len(found) == 1:
             return uri[:len(uri) - len(tail)] + f'{found[0]}/{rest}'
