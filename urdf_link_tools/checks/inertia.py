@@ -105,9 +105,9 @@ RULES = (
          'to a body whose combined tensor is valid when MuJoCo (which refuses the link '
          'before fusing it) is not a target: Gazebo, KDL and Pinocchio take the combined '
          'body. One finding for 3 or more links sharing the tensor, for 3 or more whose '
-         "largest moment is about their joints' axes (rotor inertia), and for two thirds of "
-         'the links or more each with one moment over twice the other two (one moment '
-         'raised)',
+         "largest moment is about their joints' axes (rotor inertia), and, in a URDF file, "
+         'for two thirds of the links or more each with one moment over twice the other two '
+         '(one moment raised)',
          'use the suggested tensor: the nearest one that satisfies A + B >= C, same axes',
          f'{GZ}; {MUJOCO}'),
     Rule('inertia-unrepresentable-box', Severity.WARNING,
@@ -413,7 +413,10 @@ def _copied(ctx: CheckContext) -> Dict[Tuple[object, ...], List[Finding]]:
                     for finding in findings if id(finding) not in taken
                     and _one_moment_dominant(ctx, finding)]
         with_tensor = sum(1 for link in ctx.robot.links if link.inertial is not None)
-        if len(dominant) >= MODEL_WIDE_MIN and 3 * len(dominant) >= 2 * with_tensor:
+        # (not for xacro: there each link's fix is the numbers its macro call passes, which
+        # one finding for all cannot say)
+        if len(dominant) >= MODEL_WIDE_MIN and 3 * len(dominant) >= 2 * with_tensor and \
+                not (ctx.robot.source or '').endswith('.xacro'):
             found[ONE_MOMENT] = dominant
         ctx.memo[key] = found
     return found  # type: ignore[return-value]

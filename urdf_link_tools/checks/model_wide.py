@@ -68,9 +68,9 @@ RULES = (
     Rule('robot-collision-partial', Severity.WARNING,
          '3 links or more with visual geometry have no collision geometry (small hinges '
          'between colliding links aside when they are less than a quarter of the bodies, '
-         'unless 1 or 2 other parts and fewer than 3 hinges make 3 together), or 2 when no '
-         'body of the robot has any: a visual model, collision on a chosen subset, or parts '
-         'left out (reported once, with the links)',
+         'unless 1 or 2 other parts and fewer than 3 hinges make 3 together): a visual '
+         'model, collision on a chosen subset, or parts left out (reported once, with the '
+         'links)',
          'MoveIt (FCL), Gazebo and MuJoCo let the listed links pass through obstacles and the '
          "robot itself; RViz, KDL and Pinocchio's kinematics are unaffected",
          'add <collision> primitives around the listed parts, or select --target rviz,kdl if '
@@ -306,8 +306,6 @@ def _collisionless(ctx: CheckContext) -> Tuple[str, ...]:
     without = {ctx.weld_top(name) for name in missing}
     if len(missing) >= MODEL_WIDE_MIN and PARTIAL_SHARE * len(bodies) <= len(without):
         return tuple(missing)
-    if len(missing) >= 2 and len(without) == len(bodies):
-        return tuple(missing)  # no body collides (gz_ros2_control's cart-pole, sweep T): once
     # Fewer bodies, but still parts left out on purpose (Spot's four hips, which an arm's
     # links made fewer than a quarter): once, as when they are a quarter. Small hinges
     # between colliding links stay infos of their own (collision-missing).
