@@ -318,13 +318,16 @@ def test_a_joint_naming_a_commented_out_link_says_where_it_is(tmp_path):
     from urdf_link_tools.parser import parse_urdf_string
     text = ('<robot name="r">\n<link name="base"/>\n<!-- <link\n  name="tool_Link"/> -->\n'
             '<joint name="tool" type="fixed"><parent link="base"/><child link="tool_Link"/>'
-            '</joint>\n</robot>\n')
+            '</joint>\n<!-- a\nb <link name="x"/>\n<link name="grip"/> -->\n<joint '
+            'name="g" type="fixed"><parent link="base"/><child link="grip"/></joint>\n'
+            '</robot>\n')
     path = tmp_path / 'r.urdf'
     path.write_text(text)
     found = [f for f in analyze(parse_urdf_string(text, str(path)),
                                 CheckConfig(check_meshes=False)).findings
              if f.rule == 'joint-unknown-link']
-    (finding,) = found
+    finding, grip = found
     assert finding.message.endswith('its <link> is commented out (line 3)'), finding.message
+    assert grip.message.endswith('its <link> is commented out (line 8)'), grip.message
     assert finding.suggestion == ('uncomment the <link name="tool_Link"> at line 3, or remove '
                                   "joint 'tool'")

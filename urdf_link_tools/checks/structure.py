@@ -290,11 +290,13 @@ def _commented_links(source: Optional[str]) -> Dict[str, int]:
     if len(data) > DESCRIPTION_MAX_BYTES or b'<!--' not in data:
         return {}
     found: Dict[str, int] = {}
+    line, counted = 1, 0  # the line at byte ``counted``: each byte counted once
     for comment in _COMMENT.finditer(data):
         for link in _COMMENTED_LINK.finditer(comment.group(1)):
-            name = link.group(1).decode('utf-8', 'replace')
-            line = data.count(b'\n', 0, comment.start(1) + link.start()) + 1
-            found.setdefault(name, line)
+            at = comment.start(1) + link.start()
+            line += data.count(b'\n', counted, at)
+            counted = at
+            found.setdefault(link.group(1).decode('utf-8', 'replace'), line)
     return found
 
 
