@@ -35,6 +35,9 @@ from urdf_link_tools.model import Joint, Robot
 
 logger = logging.getLogger(__name__)
 
+#: the joint types that move with a position of their own
+ACTUATED = ('revolute', 'continuous', 'prismatic')
+
 Transforms = Dict[str, np.ndarray]
 
 # Mimic chains longer than this are treated as a cycle; a real robot has chains of one or two.
@@ -91,7 +94,7 @@ def joint_motion(joint: Joint, position: float) -> np.ndarray:
     :return: 4x4 homogeneous transform (identity for fixed, floating and planar joints)
     """
     motion = np.eye(4)
-    if joint.type not in ('revolute', 'continuous', 'prismatic'):
+    if joint.type not in ACTUATED:
         return motion
     axis = unit_axis(joint)
     if axis is None or not math.isfinite(position):
@@ -138,7 +141,7 @@ def resolve_positions(robot: Robot, positions: Mapping[str, float]) -> Dict[str,
         return value if math.isfinite(value) else 0.0
 
     return {joint.name: _within_limits(joints[joint.name], follow(joint.name, 0))
-            for joint in robot.joints if joint.type in ('revolute', 'continuous', 'prismatic')}
+            for joint in robot.joints if joint.type in ACTUATED}
 
 
 def _within_limits(joint: Joint, value: float) -> float:

@@ -32,8 +32,8 @@ import re
 from typing import Collection, Dict, Iterable, NamedTuple, Optional, Sequence, Tuple
 
 from urdf_link_tools.findings import Finding
-from urdf_link_tools.read_policy import (ament_index_shares, checkout_package, enclosing,
-                                         given_name, inside)
+from urdf_link_tools.read_policy import (ament_index_shares, ament_prefixes, checkout_package,
+                                         enclosing, given_name, inside)
 
 #: the value naming the dependency a finding was written in
 PACKAGE_KEY = 'package'
@@ -99,8 +99,7 @@ def own_package_dir(robot_file: str, given: Collection[str],
     if name is None or not given_name(name) or name in given:
         return None
     if prefixes is None:
-        prefixes = [item for item in os.environ.get('AMENT_PREFIX_PATH', '').split(os.pathsep)
-                    if item]
+        prefixes = ament_prefixes()
     if next(ament_index_shares(name, prefixes), None) is not None:
         return None
     return name, folder

@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import os
 import re
-from typing import Iterator, Mapping, Optional, Sequence, Tuple
+from typing import Iterator, List, Mapping, Optional, Sequence, Tuple
 
 #: REP 144: lowercase letters, digits and single underscores, starting with a letter, at
 #: least two characters. (Names with capitals or dashes, which catkin tolerated, are refused
@@ -139,6 +139,25 @@ def checkout_package(path: str) -> Optional[str]:
     """
     found = enclosing(path, ('package.xml', '.git'))
     return found[0] if found is not None and found[1] == 'package.xml' else None
+
+
+def checkout_root(path: str) -> str:
+    """
+    Return the folder a description's own files are searched in: its checkout.
+
+    The git work tree holding the file, else its package (:func:`checkout_package`), else
+    the file's folder: where an SRDF of the same repository, or a file a missing mesh
+    probably meant, may be looked for and named.
+    """
+    tree = enclosing(path, ('.git',))
+    if tree is not None:
+        return tree[0]
+    return checkout_package(path) or os.path.dirname(os.path.abspath(path))
+
+
+def ament_prefixes() -> List[str]:
+    """Return the ament prefixes of the environment (``AMENT_PREFIX_PATH``), in order."""
+    return [item for item in os.environ.get('AMENT_PREFIX_PATH', '').split(os.pathsep) if item]
 
 
 def in_git_folder(path: str) -> bool:

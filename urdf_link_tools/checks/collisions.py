@@ -61,7 +61,7 @@ from urdf_link_tools.geometry import (geometry_values, origin_to_matrix, transfo
                                       union_bounds)
 from urdf_link_tools.meshes import MeshInfo
 from urdf_link_tools.model import Mesh
-from urdf_link_tools.read_policy import checkout_package, enclosing, read_refusal
+from urdf_link_tools.read_policy import checkout_root, read_refusal
 from urdf_link_tools.targets import named, severity_for, TARGETS
 
 if TYPE_CHECKING:  # coal and NumPy only when the rule runs
@@ -251,10 +251,7 @@ def _srdf_hint(ctx: CheckContext, pairs: FrozenSet[Tuple[str, str]]) -> str:
     if not pairs or ctx.config.disabled_collisions or not source or \
             not os.path.isfile(source):
         return ''
-    tree = enclosing(source, ('.git',))
-    root = tree[0] if tree is not None else checkout_package(source)
-    if root is None:
-        root = os.path.dirname(os.path.abspath(source))
+    root = checkout_root(source)
     best: Tuple[int, str] = (0, '')
     budget = [SRDF_HINT_TOTAL]
     for path in _srdf_files(root):

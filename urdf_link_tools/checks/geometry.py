@@ -43,8 +43,8 @@ from urdf_link_tools.meshes.reading import LFS_FILE
 from urdf_link_tools.meshes.resolve import near_miss, one_folder_down, sibling_folder
 from urdf_link_tools.model import Box, Cylinder, GeometryElement, Link, Mesh, Sphere
 from urdf_link_tools.packages import package_of
-from urdf_link_tools.read_policy import (ament_index_shares, checkout_package, enclosing, inside,
-                                         leaves_package, PACKAGE_NAME)
+from urdf_link_tools.read_policy import (ament_index_shares, ament_prefixes, checkout_root,
+                                         inside, leaves_package, PACKAGE_NAME)
 from urdf_link_tools.targets import severity_for
 
 RULES = (
@@ -621,12 +621,8 @@ def _in_checkout(ctx: CheckContext, path: str) -> bool:
     key = ('checkout root', None)
     if key not in ctx.memo:
         source = ctx.robot.source
-        root = None
-        if source and os.path.isfile(source):
-            tree = enclosing(source, ('.git',))
-            root = tree[0] if tree is not None else checkout_package(source)
-            root = os.path.realpath(root or os.path.dirname(os.path.abspath(source)))
-        ctx.memo[key] = root
+        ctx.memo[key] = os.path.realpath(checkout_root(source)) \
+            if source and os.path.isfile(source) else None
     root = ctx.memo[key]
     return root is not None and inside(os.path.realpath(path), root)  # type: ignore[arg-type]
 
@@ -828,8 +824,7 @@ def _in_named_package(ctx: CheckContext, uri: str) -> Optional[str]:
         found = None
         parts = path.split('/')
         given = dict(ctx.config.package_dirs)
-        prefixes = [item for item in os.environ.get('AMENT_PREFIX_PATH', '').split(os.pathsep)
-                    if item]
+        prefixes = ament_prefixes()
         for index in range(len(parts) - 2, max(0, len(parts) - 2 - _PACKAGE_GUESSES), -1):
             name, rest = parts[index], '/'.join(parts[index + 1:])
             if not PACKAGE_NAME.fullmatch(name) or '..' in parts[index + 1:]:

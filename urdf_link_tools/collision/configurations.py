@@ -32,11 +32,10 @@ from typing import Dict, List, Optional, Tuple
 import numpy as np
 
 from urdf_link_tools.geometry import origin_to_matrix
-from urdf_link_tools.kinematics import choose_root, unit_axis
+from urdf_link_tools.kinematics import ACTUATED, choose_root, unit_axis
 from urdf_link_tools.model import Joint, Robot
 from urdf_link_tools.records import record
 
-ACTUATED = ('revolute', 'continuous', 'prismatic')
 _MAX_MIMIC_DEPTH = 32
 
 

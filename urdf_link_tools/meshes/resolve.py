@@ -34,7 +34,7 @@ import threading
 from typing import Dict, List, Mapping, Optional, Sequence, Tuple
 from urllib.parse import unquote
 
-from urdf_link_tools.read_policy import ament_index_shares, leaves_package
+from urdf_link_tools.read_policy import ament_index_shares, ament_prefixes, leaves_package
 from urdf_link_tools.records import record
 
 _SCHEME_RE = re.compile(r'^[A-Za-z][A-Za-z0-9+.-]*://')
@@ -263,9 +263,7 @@ class PackageResolver:
         self.package_dirs: Dict[str, str] = dict(package_dirs or {})
         self.use_ament_index = use_ament_index
         if ament_prefix_path is None:
-            ament_prefix_path = [item for item in
-                                 os.environ.get('AMENT_PREFIX_PATH', '').split(os.pathsep)
-                                 if item]
+            ament_prefix_path = ament_prefixes()
         self.ament_prefix_path: Tuple[str, ...] = tuple(ament_prefix_path)
         self._resolve_lock = threading.Lock()
         self._packages: Dict[str, Tuple[str, ...]] = {}

@@ -147,8 +147,6 @@ def _format_com(com: Optional[Tuple[float, Sequence[float]]]) -> str:
     if com is None:
         return 'none (no link has a positive mass)'
     x, y, z = com[1]
-    if max(abs(x), abs(y), abs(z)) >= 1e6:  # (not 300 digits for a robot sent far off)
-        return f'({x:.4g}, {y:.4g}, {z:.4g}) m'
     return f'({x:.4f}, {y:.4f}, {z:.4f}) m'
 
 

@@ -382,10 +382,9 @@ class UrdfLinkToolsNode(Node):
             if not (isinstance(position, float) and math.isfinite(position)) or \
                     self._positions.get(name) == position:
                 continue
-            if name in self._positions if joints is None else name in joints:
-                pass
-            elif joints is not None or len(name) > JOINT_NAME_MAX or \
-                    len(self._positions) >= MAX_JOINT_NAMES:
+            kept = name in joints if joints is not None else name in self._positions or (
+                len(name) <= JOINT_NAME_MAX and len(self._positions) < MAX_JOINT_NAMES)
+            if not kept:
                 continue
             self._positions[name] = position
             changed = True

@@ -34,7 +34,7 @@ from urdf_link_tools.analysis import Analysis, analyze
 from urdf_link_tools.budget import Budget
 from urdf_link_tools.errors import UrdfError, UrdfInputError
 from urdf_link_tools.findings import Finding
-from urdf_link_tools.kinematics import choose_root
+from urdf_link_tools.kinematics import ACTUATED, choose_root
 from urdf_link_tools.limits import DESCRIPTION_MAX_BYTES
 from urdf_link_tools.meshes import MeshLibrary
 from urdf_link_tools.model import Robot
@@ -288,7 +288,7 @@ def build_snapshot(robot: Robot, settings: NodeSettings, meshes: Optional[MeshLi
         summary=robot_summary(analysis, answers.robot_findings()), answers=answers,
         locate=locate, moving_joints=frozenset(
             joint.name for joint in robot.joints
-            if joint.type in ('revolute', 'continuous', 'prismatic')))
+            if joint.type in ACTUATED))
 
 
 def rejection_from_error(error: Exception, source: Optional[str]) -> Rejection:
