@@ -105,6 +105,20 @@ def test_ros_e2e_broken_description_keeps_the_last_good_model(session):
     assert ERROR_STATUS not in statuses_of(diagnostics[count + 1:])
 
 
+def test_ros_e2e_a_rejection_is_logged_neutralised():
+    # Review 12: libxml2's message quotes the tag names, and the log took them raw (a
+    # U+FEFF, an invisible character, reached the terminal or the launch's CI log).
+    with NodeSession('rejection_log') as session:
+        session.client.publish_description('<robot name="r"><link\ufeffx></link\ufeffy></robot>')
+
+        def logged():
+            lines = [line for line in session.process.output().splitlines()
+                     if 'rejected' in line]
+            return lines[0] if lines else None
+        line = session.client.spin_until(logged, TIMEOUT, 'the rejection in the log')
+        assert 'link\\ufeffx' in line and '\ufeff' not in line, line
+
+
 def test_ros_e2e_broken_first_description():
     with NodeSession('broken_first') as session:
         session.client.publish_description('<robot name="r"><link name="a"></robot>')

@@ -71,6 +71,7 @@ from urdf_link_tools.errors import UrdfInputError
 from urdf_link_tools.kinematics import forward_kinematics, robot_center_of_mass
 from urdf_link_tools.limits import SRDF_MAX_BYTES
 from urdf_link_tools.loading import load_input
+from urdf_link_tools.reports.sanitize import neutralise, one_line
 from urdf_link_tools.ros import collision_matrix, conversions
 from urdf_link_tools.ros.diagnostics import diagnostic_array, robot_status, status_prefix
 from urdf_link_tools.ros.diagnostics import waiting_status
@@ -132,6 +133,17 @@ SERVICES = QoSProfile(history=HistoryPolicy.KEEP_LAST, depth=1000,
 EVENTS = QoSProfile(history=HistoryPolicy.KEEP_LAST, depth=10,
                     reliability=ReliabilityPolicy.RELIABLE,
                     durability=DurabilityPolicy.VOLATILE)
+
+
+def _said(text: str) -> str:
+    """
+    Return a text a description (or a file it names) wrote, fit for the node's log.
+
+    The log goes to a terminal or a launch file's CI output: line breaks, controls and
+    invisible characters are shown escaped, as the CLI shows them (review 12: a tag name's
+    U+FEFF reached the log raw through libxml2's message).
+    """
+    return neutralise(one_line(text))
 
 
 class UrdfLinkToolsNode(Node):
@@ -352,7 +364,7 @@ class UrdfLinkToolsNode(Node):
             pairs = frozenset(disabled_pairs(read_srdf(data)))
         except Exception as exc:  # a bad SRDF is said, and the pairs known before are kept
             self.get_logger().warning(
-                f'robot_description_semantic is not used: {str(exc)[:300]}')
+                f'robot_description_semantic is not used: {_said(str(exc)[:300])}')
             return
         if pairs == self._semantic_pairs:
             return
@@ -469,7 +481,7 @@ class UrdfLinkToolsNode(Node):
         loaded = load_input(path, settings.description_max_bytes, options=options)
         for note in loaded.notes:
             if not note.startswith(XACRO_SAYS):  # text from the file a parameter named
-                self.get_logger().warning(note)
+                self.get_logger().warning(_said(note))
         # Findings name the file and line where the element is written (for xacro the
         # source file and the macro chain), as the CLI's do.
         # Absolute paths: the node's clients do not share its working directory.
@@ -480,7 +492,8 @@ class UrdfLinkToolsNode(Node):
         kept = self._snapshot.robot.name if self._snapshot is not None else None
         keeping = f'keeping the last good model {kept!r}' if kept else 'no model in service'
         self.get_logger().error(
-            f'description from {rejection.source} rejected: {rejection.error[:2000]}; '
+            f'description from {_said(rejection.source)} rejected: '
+            f'{_said(rejection.error[:2000])}; '
             f'{keeping}')
         if self._may_publish_now():
             self._diagnostics_pub.publish(diagnostic_array(
