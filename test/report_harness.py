@@ -87,6 +87,6 @@ def robot_wide_listing() -> str:
     return ('<robot name="r">' + ''.join(f'<link name="{n}">{b}</link>'
                                          for n, b in zip(names, bodies))
             + ''.join(f'<joint name="j{i}" type="revolute"><parent link="{names[i - 1]}"/>'
-                      f'<child link="{names[i]}"/><origin xyz="0 0 0.5"/><axis xyz="0 0 1"/>'
+                      f'<child link="{names[i]}"/><origin xyz="0 0 0.8"/><axis xyz="0 0 1"/>'
                       '<limit lower="-1" upper="1" effort="1" velocity="1"/></joint>'
                       for i in range(1, len(names))) + '</robot>')

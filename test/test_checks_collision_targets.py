@@ -97,6 +97,80 @@ def test_mujoco_skips_a_body_and_its_parent_body_below_the_world():
     assert planner.severity == Severity.WARNING and 'MuJoCo' not in planner.message
 
 
+JOINED = 'mujoco-joined-links-collide'
+
+# An arm's first link turning in a socket of its base: adjacent (MoveIt never checks the
+# pair), but the base is MuJoCo's world body, whose children its filter does not spare.
+ARM_IN_SOCKET = robot('socket', massive('base', '0.2 0.2 0.2'),
+                      massive('link1', '0.1 0.1 0.3', '0 0 0.1'),
+                      joint('j1', 'revolute', 'base', 'link1', '0 0 0.05'))
+
+
+def joined(text: str, targets=('mujoco',)):
+    config = CheckConfig(check_meshes=False, targets=frozenset(targets))
+    return [f for f in analyze(parse_urdf_string(text), config).findings if f.rule == JOINED]
+
+
+def mujoco_depth_mm(text: str) -> float:
+    """Return the deepest contact MuJoCo finds at rest, in mm."""
+    model = mujoco.MjModel.from_xml_string(text)
+    data = mujoco.MjData(model)
+    mujoco.mj_forward(model, data)
+    return -1000.0 * min(c.dist for c in data.contact[:data.ncon])
+
+
+def test_mujoco_collides_an_arm_with_the_fixed_base_it_turns_on():
+    assert ('link1', 'world') in mujoco_contacts(ARM_IN_SOCKET)
+    (finding,) = joined(ARM_IN_SOCKET)
+    assert finding.severity == Severity.WARNING and finding.link == 'link1'
+    assert mujoco_depth_mm(ARM_IN_SOCKET) == pytest.approx(100.0)
+    assert "'link1' 100 mm into 'base' (the base, which MuJoCo welds to its world body)" in \
+        finding.message, finding.message
+    assert '<exclude body1="world" body2="link1"/>' in finding.suggestion
+    assert mujoco_contacts(ARM_IN_SOCKET, [('world', 'link1')]) == set()
+    # adjacent: no other engine collides them, and nothing else is said
+    assert joined(ARM_IN_SOCKET, ('moveit', 'pinocchio', 'gazebo')) == []
+    assert findings(ARM_IN_SOCKET) == []
+
+
+def test_legs_in_a_floating_trunk_are_not_claimed():
+    # Four hips in the trunk: MuJoCo loads the URDF welded to the world and collides them,
+    # but a legged robot gets a free joint there, under which the filter spares them.
+    legs = [part for leg, (x, y) in enumerate(((1, 1), (1, -1), (-1, 1), (-1, -1)))
+            for part in (massive(f'hip{leg}', '0.1 0.1 0.1'),
+                         joint(f'h{leg}', 'revolute', 'trunk', f'hip{leg}',
+                               f'{0.2 * x} {0.1 * y} 0', axis='1 0 0'))]
+    text = robot('dog', massive('trunk', '0.5 0.3 0.1'), *legs)
+    assert ('hip0', 'world') in mujoco_contacts(text)
+    assert joined(text) == []
+    spec = mujoco.MjSpec.from_string(text)
+    spec.body('trunk').add_freejoint()
+    model = spec.compile()
+    data = mujoco.MjData(model)
+    mujoco.mj_forward(model, data)
+    assert data.ncon == 0
+
+
+# A hip of two axes whose middle link has no collision geometry: the pelvis and the thigh
+# are adjacent for MoveIt (through the shapeless link), two bodies apart for MuJoCo.
+HIP = robot('hip', massive('stand', '0.1 0.1 0.1'), massive('pelvis', '0.3 0.3 0.1', '0 0 1'),
+            f'<link name="roll">{MASS}</link>', massive('thigh', '0.1 0.1 0.4', '0 0 -0.1'),
+            joint('jp', 'revolute', 'stand', 'pelvis'),
+            joint('jr', 'revolute', 'pelvis', 'roll', '0 0 1', axis='1 0 0'),
+            joint('jt', 'revolute', 'roll', 'thigh', axis='0 1 0'))
+
+
+def test_mujoco_collides_links_joined_through_a_shapeless_one():
+    assert ('pelvis', 'thigh') in mujoco_contacts(HIP)
+    (finding,) = joined(HIP)
+    assert mujoco_depth_mm(HIP) == pytest.approx(150.0)
+    assert "'thigh' 150 mm into 'pelvis' (joined through 'roll', without collision " \
+        'geometry)' in finding.message, finding.message
+    assert '<exclude body1="pelvis" body2="thigh"/>' in finding.suggestion
+    assert mujoco_contacts(HIP, [('pelvis', 'thigh')]) == set()
+    assert joined(HIP, ('moveit',)) == [] and findings(HIP) == []
+
+
 def test_pinocchio_collides_every_pair_the_srdf_leaves_and_skips_welded_ones():
     model = pinocchio.buildModelFromXML(SIBLINGS)
     geometry = pinocchio.buildGeomFromUrdfString(model, SIBLINGS, pinocchio.GeometryType.COLLISION)

@@ -148,6 +148,27 @@ def test_the_srdf_of_the_descriptions_repository_is_named_when_none_is_given(
     assert RULE not in [f['rule'] for f in json.loads(out)['findings']]
 
 
+def test_a_fifo_named_srdf_in_the_checkout_is_passed_over(tmp_path):
+    # Review 12: the SRDF hint opened every *.srdf of the checkout, and a FIFO blocked the
+    # open for good (no output, no timeout). Now only regular files are read, non-blocking.
+    import os
+    import subprocess
+    import sys
+    (tmp_path / '.git').mkdir()
+    robot = tmp_path / 'robot.urdf'
+    robot.write_text(ROBOT.format(lower=-1, upper=1))
+    os.mkfifo(tmp_path / 'config.srdf')
+    (tmp_path / 'robot.srdf').write_text(
+        '<robot name="overlapping"><disable_collisions link1="camera" link2="arm" '
+        'reason="Never"/></robot>')
+    done = subprocess.run(
+        [sys.executable, '-m', 'urdf_link_tools.cli', 'check', str(robot), '--no-meshes',
+         '--format', 'json'], capture_output=True, text=True, timeout=60, cwd=str(tmp_path))
+    (finding,) = [f for f in json.loads(done.stdout)['findings'] if f['rule'] == RULE]
+    assert finding['suggestion'].startswith('robot.srdf, in this repository, disables 1 of'), \
+        finding['suggestion']
+
+
 def test_an_srdf_that_cannot_be_the_moveit_configs_is_said(tmp_path):
     # A new user gave an unexpanded .srdf.xacro and the robot's own URDF as --srdf: both were
     # taken silently, disabling nothing.
@@ -251,6 +272,7 @@ def test_a_pile_of_links_is_cut_and_said():
 
 
 def test_an_ignored_rule_does_not_load_the_collision_library():
+    # (both rules that collide parts at rest: MuJoCo's adjacent pairs need coal too)
     import subprocess
     import sys
     code = ('import sys\n'
@@ -258,7 +280,8 @@ def test_an_ignored_rule_does_not_load_the_collision_library():
             'from urdf_link_tools.config import CheckConfig\n'
             'from urdf_link_tools.parser import parse_urdf_string\n'
             f'text = {ROBOT.format(lower=-1, upper=1)!r}\n'
-            "ignored = CheckConfig(check_meshes=False, ignore_rules=frozenset({'" + RULE + "'}))\n"
+            "ignored = CheckConfig(check_meshes=False, ignore_rules=frozenset({'" + RULE
+            + "', 'mujoco-joined-links-collide'}))\n"
             'analyze(parse_urdf_string(text), ignored)\n'
             "print('coal' in sys.modules)\n"
             'analyze(parse_urdf_string(text), CheckConfig(check_meshes=False))\n'

@@ -57,7 +57,7 @@ PRIMITIVES = """<robot name="boxes">
     iyy="0.004" iyz="0" izz="0.004"/></inertial>
     <collision><geometry><sphere radius="0.1"/></geometry></collision></link>
   <joint name="j" type="revolute"><parent link="base"/><child link="arm"/>
-    <limit lower="-1" upper="1" effort="1" velocity="1"/></joint>
+    <origin xyz="0 0 0.25"/><limit lower="-1" upper="1" effort="1" velocity="1"/></joint>
 </robot>
 """
 
@@ -172,11 +172,13 @@ def test_a_check_imports_only_what_the_robot_needs(tmp_path):
 
 
 def test_links_near_each_other_bring_the_collision_library_in(tmp_path):
-    # base and hand are not adjacent; at 0.05 m their spheres overlap: coal decides. (The
-    # Python 3.10 stage has no coal: there the check goes without, as the README says.)
+    # base and hand are not adjacent; 0.2 m below the arm (which sits on the base, clear of
+    # it: MuJoCo would collide them, adjacent as they are) the hand's sphere is in the base:
+    # coal decides. (The Python 3.10 stage has no coal: there the check goes without, as the
+    # README says.)
     import importlib.util
     path = tmp_path / 'near.urdf'
-    path.write_text(APART.replace('HEIGHT', '0.05'))
+    path.write_text(APART.replace('HEIGHT', '-0.2'))
     expected = ['coal'] if importlib.util.find_spec('coal') is not None else []
     assert _imported_by_check(str(path)) == expected
 

@@ -163,4 +163,4 @@ def test_ros_e2e_robot_com_without_joint_states(session):
     # Zero positions: every COM on the z axis; 263 kg of links, most of it the gripper.
     assert math.isclose(point.point.x, 0.0, abs_tol=1e-12)
     assert point.point.z == pytest.approx(
-        (10 * 0.05 + 1 * 0.6 + 2 * 0.55 + 250 * 0.8) / 263.0)
+        (10 * 0.05 + 1 * 0.85 + 2 * 0.8 + 250 * 1.05) / 263.0)

@@ -33,8 +33,8 @@ from typing import Callable, Dict, List, Mapping, Optional, Sequence, Set, Tuple
 from urdf_link_tools.budget import AnalysisInterrupted, Budget, TIME_BUDGET
 from urdf_link_tools.checks import INCOMPLETE_RULE, INTERNAL_RULE, run_checks
 from urdf_link_tools.checks.base import CheckContext
-from urdf_link_tools.checks.collisions import (OVERLAPS_MEMO, overlaps_report, overlaps_wanted,
-                                               surfaces_wanted)
+from urdf_link_tools.checks.collisions import (joined_wanted, OVERLAPS_MEMO, overlaps_report,
+                                               overlaps_wanted, surfaces_wanted)
 from urdf_link_tools.checks.engines import COVERED_NOTES
 from urdf_link_tools.checks.mirrors import (co_listed, co_owners, merge_mirrors,
                                             MIRROR_LINKS_KEY)
@@ -259,7 +259,8 @@ def _overlaps_aside(ctx: CheckContext) -> None:
             not any(link.collisions for link in ctx.robot.links):
         return
     from urdf_link_tools.collision import shared
-    started = shared.start(ctx.robot, ctx.meshes, surfaces_wanted(ctx.config))
+    started = shared.start(ctx.robot, ctx.meshes, surfaces_wanted(ctx.config),
+                           joined_wanted(ctx.config))
     if started is not None:
         ctx.memo[OVERLAPS_MEMO] = started
 
@@ -280,7 +281,7 @@ def _early_overlaps(robot: Robot, config: CheckConfig, library: MeshLibrary,
         try:
             memo[OVERLAPS_MEMO] = overlaps_report(
                 robot, load_elements(robot, library, None, ('collisions',)),
-                surfaces_wanted(config))
+                surfaces_wanted(config), joined_wanted(config))
         except Exception:
             LOG.debug('overlaps at rest left to the check', exc_info=True)
     return between

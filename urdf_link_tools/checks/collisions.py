@@ -46,6 +46,7 @@ import math
 import os
 import re
 import shlex
+import stat
 from typing import (Dict, FrozenSet, Iterable, Iterator, List, Mapping, NamedTuple, Optional,
                     Sequence, Set, Tuple, TYPE_CHECKING)
 
@@ -72,6 +73,7 @@ LOG = logging.getLogger(__name__)
 
 OVERLAP = 'collision-overlap-at-rest'
 OVERLAP_LIMITED = 'collision-overlap-not-all-tested'
+JOINED = 'mujoco-joined-links-collide'
 UNKNOWN_PAIRS = 'srdf-unknown-links'
 #: how many names missing from the robot are tried for the link meant
 MEANT_TRIED = 20
@@ -146,6 +148,20 @@ RULES = (
          'RevoluteJointModel::getVariableDefaultPositions; Pinocchio, MuJoCo 4.0 '
          '(test_checks_collisions.py); sdformat parser_urdf.cc, model.sdf (self_collide), '
          'gz-physics (Model::SelfCollide)'),
+    Rule(JOINED, Severity.WARNING,
+         'two links joined by a joint (adjacent: MoveIt never checks them) have collision '
+         'geometry that intersects at rest, and MuJoCo collides them: a link moving on a base '
+         'that MuJoCo welds to its world body (a URDF loaded without a free joint; judged only '
+         "for a base carrying one moving joint, such as an arm's, or a root named world), or "
+         'two links joined through a link without collision geometry (two bodies apart). '
+         'One finding for the robot; overlaps under 1 mm deep are left out',
+         "MuJoCo's contact filter spares only the geoms of one body and of a body and its "
+         'parent, the world excepted: the pair is in contact from the first step, which holds '
+         'the joint (friction at the contact) and pushes the parts apart',
+         "exclude each pair in the MJCF's <contact> (the finding writes the <exclude> "
+         'elements), or shrink the collision geometry so the parts clear each other at rest',
+         'MuJoCo engine_collision_driver.c (filterBodyPair), MuJoCo 3 URDF import; '
+         'test_checks_collisions.py'),
     Rule(OVERLAP_LIMITED, Severity.INFO,
          'so many links lie close together at rest that only the first pairs were tested for '
          'overlaps, or pairs were left untested because a collision mesh has more than '
@@ -172,7 +188,12 @@ OVERLAPS_MEMO = ('overlaps at rest', None)
 
 def overlaps_wanted(config) -> bool:
     """Return False when the overlaps at rest are ignored (coal is then never imported)."""
-    return OVERLAP not in config.ignore_rules
+    return OVERLAP not in config.ignore_rules or joined_wanted(config)
+
+
+def joined_wanted(config) -> bool:
+    """Return True when the adjacent pairs MuJoCo collides are to be tested too."""
+    return 'mujoco' in config.targets and JOINED not in config.ignore_rules
 
 
 def surfaces_wanted(config) -> bool:
@@ -185,7 +206,8 @@ def surfaces_wanted(config) -> bool:
     return 'mujoco' not in config.targets
 
 
-def overlaps_report(robot, meshes: Mapping[int, object], surfaces: bool = False):
+def overlaps_report(robot, meshes: Mapping[int, object], surfaces: bool = False,
+                    joined: bool = False):
     """
     Return the overlaps at rest of a robot, or the CollisionLibraryMissing saying why not.
 
@@ -198,7 +220,7 @@ def overlaps_report(robot, meshes: Mapping[int, object], surfaces: bool = False)
 
     try:
         bodies, _ = build_bodies(robot, meshes)
-        return overlaps_at_rest(robot, bodies, surfaces=surfaces)
+        return overlaps_at_rest(robot, bodies, surfaces=surfaces, joined=joined)
     except CollisionLibraryMissing as exc:
         return exc
 
@@ -297,22 +319,24 @@ def _srdf_pairs(path: str, root: str, budget: List[int]) -> FrozenSet[Tuple[str,
     from urdf_link_tools.collision.srdf import disabled_pairs, read_srdf
     if read_refusal(path, [os.path.realpath(root)]) is not None:
         return frozenset()
+    from urdf_link_tools.meshes.reading import read_bounded
     try:
         status = os.stat(path)
     except OSError:
         return frozenset()
+    if not stat.S_ISREG(status.st_mode):
+        return frozenset()  # a FIFO named *.srdf would block the open for good (review 12)
     key = (os.path.realpath(path), status.st_size, status.st_mtime)
     if key in _SRDF_READ:
         return _SRDF_READ[key]
     if status.st_size > min(SRDF_HINT_BYTES, budget[0]):
         return frozenset()
     budget[0] -= status.st_size
+    data = read_bounded(path, SRDF_HINT_BYTES)  # non-blocking, a regular file on the descriptor
     try:
-        with open(path, 'rb') as stream:
-            data = stream.read(SRDF_HINT_BYTES + 1)
-        found = frozenset() if len(data) > SRDF_HINT_BYTES else frozenset(
+        found = frozenset() if isinstance(data, str) else frozenset(
             disabled_pairs(read_srdf(data)))
-    except (OSError, UrdfInputError):
+    except UrdfInputError:
         found = frozenset()
     if len(_SRDF_READ) < 256:
         _SRDF_READ[key] = found
@@ -347,13 +371,16 @@ def _overlaps(ctx: CheckContext) -> Iterator[Finding]:
         answers = report.collect()  # type: ignore[union-attr]
         report = answers[0] if answers else None
     if report is None:
-        report = overlaps_report(ctx.robot, ctx.meshes, surfaces_wanted(ctx.config))
+        report = overlaps_report(ctx.robot, ctx.meshes, surfaces_wanted(ctx.config),
+                                 joined_wanted(ctx.config))
     if isinstance(report, Exception):  # CollisionLibraryMissing
         LOG.info('%s: overlaps at rest are not checked', report)
         return
     seen: Dict[Tuple[str, str], Dict[str, Severity]] = {}
     kept = []
     for overlap in report.overlaps:
+        if overlap.joined:
+            continue  # (said by _joined_finding)
         by_target = engines_seeing(ctx, overlap.link1, overlap.link2)
         if severity_for(ctx.config.targets, by_target) is not None:
             seen[(overlap.link1, overlap.link2)] = by_target
@@ -445,6 +472,98 @@ def _overlaps(ctx: CheckContext) -> Iterator[Finding]:
             f'{report.tested} pairs of links close together at rest were tested for overlaps; '
             f'more were left out (the limit is {MAX_PAIRS} candidate pairs)',
             suggestion='check the robot with urdf-link-tools collisions')
+    joined = _joined_finding(ctx, [item for item in report.overlaps if item.joined])
+    if joined is not None:
+        yield joined
+
+
+#: the pairs a mujoco-joined-links-collide finding names (the excludes name every one)
+JOINED_NAMED = 6
+
+
+def _joined_finding(ctx: CheckContext, overlaps: Sequence['Overlap']) -> Optional[Finding]:
+    """
+    Return the one finding on the adjacent pairs MuJoCo collides at rest, if any.
+
+    A link moving on the base counts only where MuJoCo's welding the base to the world is
+    meant: the base carries one moving joint (an arm's first: the SO-100's shoulder, 34 mm
+    into its base's hull; Panda's link 1, 120 mm, in example-robot-data's collision URDF) or
+    the root is named world. A floating robot (a quadruped's hips, a mobile base's wheels
+    and lift) gets a free joint in MuJoCo, and then the filter spares them.
+    """
+    if 'mujoco' not in ctx.config.targets or JOINED in ctx.config.ignore_rules:
+        return None
+    kept = [item for item in overlaps if not touching(item.depth)]  # (the plan judged bases)
+    if not kept:
+        return None
+    kept.sort(key=lambda item: (-item.depth, item.link1, item.link2))
+    described = []
+    for item in kept[:JOINED_NAMED]:
+        child, parent = _moving_first(ctx, item.link1, item.link2)
+        between = _links_between(ctx, child, parent)
+        why = ('the base, which MuJoCo welds to its world body' if not between else
+               'joined through ' + listed([f"'{name}'" for name in between])
+               + ', without collision geometry')
+        described.append(f"'{child}' {fmt(item.depth * 1000.0, 3)} mm into '{parent}' ({why})")
+    more = len(kept) - len(described)
+    first = kept[0]
+    child = _moving_first(ctx, first.link1, first.link2)[0]
+    element = first.element1 if child == first.link1 else first.element2
+    pairs = [(item.link1, item.link2) for item in kept]
+    fix = _fixes(ctx, {'mujoco': Severity.WARNING}, '', pairs)[0]
+    count = len(kept)
+    return ctx.finding(
+        JOINED, Severity.WARNING,
+        f'MuJoCo collides {count} pair{"s" if count != 1 else ""} of adjacent links at rest '
+        '(joined by a joint, or through links without collision geometry: MoveIt and the '
+        'other engines never check them): '
+        + '; '.join(described) + (f'; and {more} more' if more else '')
+        + ". MuJoCo's contact filter spares only a body and its parent, not the world: "
+        'the parts are in contact from the first step, which pushes them apart and holds '
+        'the joint',
+        link=child, element=element, line=_element_line(ctx.robot.link(child), element),
+        suggestion=(f'{fix}; or shrink the collision geometry so the parts clear each other '
+                    'at rest'),
+        values=(('pairs', count), ('deepest_mm', first.depth * 1000.0),
+                ('links', ', '.join(f'{a}/{b}' for a, b in pairs))),
+        links=tuple(dict.fromkeys(name for pair in pairs for name in pair)))
+
+
+def _moving_first(ctx: CheckContext, first: str, second: str) -> Tuple[str, str]:
+    """Return the two links of a joined pair, the one further from the root first."""
+    return (first, second) if _depth(ctx, first) >= _depth(ctx, second) else (second, first)
+
+
+def _depth(ctx: CheckContext, name: str) -> int:
+    count, seen = 0, set()
+    joint = ctx.robot.parent_joint(name)
+    while joint is not None and joint.parent not in seen:
+        seen.add(joint.parent)
+        count += 1
+        joint = ctx.robot.parent_joint(joint.parent)
+    return count
+
+
+def _links_between(ctx: CheckContext, child: str, other: str) -> List[str]:
+    """Return the links on the tree's path between two links, without them or welded ones."""
+    up: List[str] = []
+    seen = {child}
+    joint = ctx.robot.parent_joint(child)
+    while joint is not None and joint.parent not in seen:
+        seen.add(joint.parent)
+        up.append(joint.parent)
+        joint = ctx.robot.parent_joint(joint.parent)
+    other_up = [other]
+    joint = ctx.robot.parent_joint(other)
+    while other_up[-1] not in seen and joint is not None and len(other_up) <= len(seen):
+        other_up.append(joint.parent)
+        joint = ctx.robot.parent_joint(joint.parent)
+    meet = other_up[-1]
+    if meet not in up:
+        return []  # (another tree: no path)
+    path = up[:up.index(meet) + (meet != other)] + other_up[-2:0:-1]
+    bodies = {ctx.weld_top(child), ctx.weld_top(other)}
+    return [name for name in path if ctx.weld_top(name) not in bodies]
 
 
 def engines_seeing(ctx: CheckContext, first: str, second: str) -> Dict[str, Severity]:

@@ -25,7 +25,7 @@ Only pairs of links that both have geometry are reported, as Setup Assistant wri
 
 from __future__ import annotations
 
-from typing import Collection, Dict, Iterator, List, Set, Tuple
+from typing import Collection, Dict, Iterator, List, Optional, Set, Tuple
 
 from urdf_link_tools.model import Robot
 
@@ -125,3 +125,92 @@ class Adjacency:
                     if found not in seen:
                         seen.add(found)
                         yield found
+
+
+class MujocoFilter:
+    """
+    Which pairs of links MuJoCo never collides: those of one body, or of a parent and child body.
+
+    MuJoCo's URDF import fuses links welded by fixed joints into one body and leaves the
+    root's body without a joint (the base welded to the world). Its contact filter
+    (``filterBodyPair`` in engine_collision_driver.c) skips geoms of one weld body and
+    of a body and its parent, except where the parent is the world: the links that move
+    on a fixed base collide with it. Links that MoveIt calls adjacent through a link
+    without collision geometry (a hip's shapeless roll link, a shapeless hub carrying
+    fingers) are two bodies apart, so MuJoCo collides them too.
+    """
+
+    def __init__(self, robot: Robot) -> None:
+        self._robot = robot
+        self._tops: Dict[str, str] = {}
+        roots = robot.root_links
+        #: the body MuJoCo makes the world (the single root's), None without a single root
+        self.world = self.body(roots[0]) if len(roots) == 1 else None
+        #: whether that base is meant welded to the world (:func:`base_meant_fixed`): if not,
+        #: the links moving on it are not collided with it (a free joint is given there)
+        self.fixed = base_meant_fixed(robot)
+
+    def body(self, name: str) -> str:
+        """Return the link whose body a link is part of: up through fixed joints."""
+        tops = self._tops
+        path: List[str] = []
+        seen: Set[str] = set()
+        while name not in tops:
+            joint = self._robot.parent_joint(name)
+            if joint is None or joint.is_moving or name in seen:
+                break
+            seen.add(name)
+            path.append(name)
+            name = joint.parent
+        top = tops.get(name, name)
+        for member in path:  # every link on the way shares the answer: linear overall
+            tops[member] = top
+        tops[name] = top
+        return top
+
+    def parent_body(self, body: str) -> Optional[str]:
+        """Return the body a body moves on (None for a root)."""
+        joint = self._robot.parent_joint(body)
+        return None if joint is None else self.body(joint.parent)
+
+    def filters(self, first: str, second: str) -> bool:
+        """
+        Return True when MuJoCo never collides the two links' geoms.
+
+        A link moving on the base collides with it only where the base is meant fixed:
+        a floating robot gets a free joint, and then the base is a body like the others.
+        """
+        one, other = self.body(first), self.body(second)
+        if one == other:
+            return True
+        world = self.world if self.fixed else None
+        return (self.parent_body(other) == one and one != world) or \
+            (self.parent_body(one) == other and other != world)
+
+
+def base_meant_fixed(robot: Robot) -> bool:
+    """
+    Return True when a robot's base is meant welded to the world, as MuJoCo loads a URDF.
+
+    So when the root is named world (the URDF convention of a fixed base), or the body of
+    the root carries one moving joint (an arm's first: the SO-100's shoulder, Panda's link
+    1). A legged or wheeled robot (several joints on its base) is given a free joint.
+    """
+    roots = robot.root_links
+    if len(roots) != 1:
+        return False
+    root = roots[0]
+    if root == 'world':
+        return True
+    moving: List[object] = []
+    stack, seen = [root], {root}
+    while stack and len(moving) < 2:
+        for joint in robot.child_joints(stack.pop()):
+            if joint.child in seen:
+                continue
+            seen.add(joint.child)
+            if joint.is_moving:
+                moving.append(joint)
+            else:
+                stack.append(joint.child)
+    return len(moving) == 1 and getattr(moving[0], 'type', '') not in ('floating', 'planar')

@@ -30,12 +30,13 @@ meshes, without building the BVH of a whole humanoid torso).
 from __future__ import annotations
 
 import math
-from typing import Callable, Dict, Iterable, Iterator, List, Mapping, Optional, Tuple, TypeVar
+from typing import (Callable, Dict, Iterable, Iterator, List, Mapping, Optional, Set, Tuple,
+                    TypeVar)
 import weakref
 
 import numpy as np
 
-from urdf_link_tools.collision.adjacency import Adjacency, pair
+from urdf_link_tools.collision.adjacency import Adjacency, MujocoFilter, pair
 from urdf_link_tools.collision.bodies import Body, coal_transform
 from urdf_link_tools.collision.configurations import Chain
 from urdf_link_tools.collision.matrix import Scene
@@ -82,6 +83,9 @@ class Overlap:
     #: set where ``depth`` was made the surfaces' (for engines colliding surfaces only): the
     #: depth between the hulls
     hull_depth: Optional[float] = None
+    #: True for a pair MoveIt calls adjacent (never checked) that MuJoCo collides, tested
+    #: when asked (:class:`OverlapPlan`'s ``joined``)
+    joined: bool = False
 
 
 @record
@@ -492,7 +496,7 @@ def _surface_depth(scene: Scene, pose_row: np.ndarray, a: int, b: int, i: int, j
 
 
 def overlaps_at_rest(robot, bodies: Mapping[str, Body], max_pairs: int = MAX_PAIRS,
-                     surfaces: bool = False) -> OverlapReport:
+                     surfaces: bool = False, joined: bool = False) -> OverlapReport:
     """
     Return the pairs of non-adjacent links in collision at MoveIt's default state.
 
@@ -500,10 +504,11 @@ def overlaps_at_rest(robot, bodies: Mapping[str, Body], max_pairs: int = MAX_PAI
     :param bodies: its collision bodies (:func:`~.bodies.build_bodies`)
     :param max_pairs: the most candidate pairs tested
     :param surfaces: measure the surfaces' depth too (:attr:`Overlap.surface_depth`)
+    :param joined: test the adjacent pairs MuJoCo collides too (:attr:`Overlap.joined`)
     :return: the overlaps, deepest first
     :raises CollisionLibraryMissing: when coal is not installed
     """
-    plan = OverlapPlan(robot, bodies, max_pairs, surfaces)
+    plan = OverlapPlan(robot, bodies, max_pairs, surfaces, joined)
     return plan.report(overlap for _, overlap in plan.test(range(len(plan.pairs))))
 
 
@@ -519,7 +524,7 @@ class OverlapPlan:
     """
 
     def __init__(self, robot, bodies: Mapping[str, Body], max_pairs: int = MAX_PAIRS,
-                 surfaces: bool = False) -> None:
+                 surfaces: bool = False, joined: bool = False) -> None:
         #: measure how deep the surfaces meet too, where the hulls meet 1 mm deep or more
         #: (for engines that collide surfaces only: a few ms a pair)
         self.surfaces = surfaces
@@ -533,9 +538,19 @@ class OverlapPlan:
             slots[:, :3, 3]
         candidates, self.truncated = near_pairs(centres, self.scene.radii, max_pairs)
         self.tested = len(candidates)
-        self.pairs = [(a, b) for a, b in sorted(
-            (int(a), int(b)) if names[a] <= names[b] else (int(b), int(a))
-            for a, b in candidates) if pair(names[a], names[b]) not in adjacent]
+        # Adjacent pairs are left out (MoveIt never checks them), except, when asked, those
+        # MuJoCo collides (a link on the base welded to the world, links joined through a
+        # shapeless one): numbered as the others, in the child and here alike.
+        mujoco = MujocoFilter(robot) if joined else None
+        self.pairs: List[Tuple[int, int]] = []
+        self._joined: Set[int] = set()
+        for a, b in sorted((int(a), int(b)) if names[a] <= names[b] else (int(b), int(a))
+                           for a, b in candidates):
+            if pair(names[a], names[b]) in adjacent:
+                if mujoco is None or mujoco.filters(names[a], names[b]):
+                    continue
+                self._joined.add(len(self.pairs))
+            self.pairs.append((a, b))
         self._placed: Dict[int, list] = {}
 
     def test(self, numbers: Iterable[int]) -> Iterator[Tuple[int, Overlap]]:
@@ -547,16 +562,24 @@ class OverlapPlan:
             # built (a humanoid's meshes cost tens of ms) nor coal imported.
             if not _boxes_meet(scene, pose_row, a, b):
                 continue
-            try:
-                parts = colliding_parts(scene, pose_row, a, b, self._placed)
-            except _TooBig:
-                yield number, Overlap(names[a], names[b], '', '', 0.0, (0.0, 0.0, 0.0),
-                                      (0.0, 0.0, 0.0), untested=True)
+            if number in self._joined:
+                # MuJoCo's pairs: it collides the hulls, so the hulls are tested (the
+                # surfaces of Romeo's shoulder and torso do not meet; their hulls are 19 mm
+                # deep, as MuJoCo finds them)
+                measured = [item for item in (
+                    (_measure(scene, pose_row, a, b, i, j), i, j)
+                    for i in range(len(scene.bodies[a].parts))
+                    for j in range(len(scene.bodies[b].parts))) if item[0][2] is not None]
+            else:
+                try:
+                    parts = colliding_parts(scene, pose_row, a, b, self._placed)
+                except _TooBig:
+                    yield number, Overlap(names[a], names[b], '', '', 0.0, (0.0, 0.0, 0.0),
+                                          (0.0, 0.0, 0.0), untested=True)
+                    continue
+                measured = [(_measure(scene, pose_row, a, b, i, j), i, j) for i, j in parts]
+            if not measured:
                 continue
-            if not parts:
-                continue
-            measured = [(_measure(scene, pose_row, a, b, i, j), i, j)
-                        for i, j in parts]
             (depth, point, normal), i, j = max(measured, key=lambda item: item[0][0])
             local = []
             for body in (a, b):
@@ -567,7 +590,8 @@ class OverlapPlan:
                 names[a], names[b], scene.bodies[a].parts[i].label,
                 scene.bodies[b].parts[j].label, depth, tuple(float(v) for v in point),
                 local[0], local[1], surface_depth=_surface_depth(
-                    scene, pose_row, a, b, i, j, depth, normal) if self.surfaces else None)
+                    scene, pose_row, a, b, i, j, depth, normal) if self.surfaces else None,
+                joined=number in self._joined)
 
     def report(self, overlaps: Iterable[Overlap]) -> OverlapReport:
         """Return the report of the overlaps found among all the pairs, deepest first."""

@@ -48,13 +48,14 @@ QUEUED_MAX = 16_384
 _COUNT = struct.Struct('<I')
 
 
-def _plan(robot: Robot, meshes: Mapping[int, object], surfaces: bool) -> 'OverlapPlan':
+def _plan(robot: Robot, meshes: Mapping[int, object], surfaces: bool,
+          joined: bool) -> 'OverlapPlan':
     """Return the plan of pairs (the same in the child and here, made from the same data)."""
     from urdf_link_tools.collision.bodies import build_bodies
     from urdf_link_tools.collision.overlap import OverlapPlan
 
     bodies, _ = build_bodies(robot, meshes)
-    return OverlapPlan(robot, bodies, surfaces=surfaces)
+    return OverlapPlan(robot, bodies, surfaces=surfaces, joined=joined)
 
 
 def _claims(queue: int, count: int) -> Iterator[int]:
@@ -66,7 +67,8 @@ def _claims(queue: int, count: int) -> Iterator[int]:
 
 
 def _claim_and_test(robot: Robot, meshes: Mapping[int, object], queue: int, queued: int,
-                    told: int, surfaces: bool) -> Any:  # pragma: no cover (in the child)
+                    told: int, surfaces: bool,
+                    joined: bool) -> Any:  # pragma: no cover (in the child)
     """
     Test the pairs taken from the queue and those past it (in the child).
 
@@ -77,7 +79,7 @@ def _claim_and_test(robot: Robot, meshes: Mapping[int, object], queue: int, queu
     from urdf_link_tools.collision.bodies import CollisionLibraryMissing
     try:
         try:
-            plan = _plan(robot, meshes, surfaces)
+            plan = _plan(robot, meshes, surfaces, joined)
         except CollisionLibraryMissing as exc:
             return exc
         os.write(told, _COUNT.pack(len(plan.pairs)))
@@ -98,10 +100,11 @@ class SharedOverlaps:
     """
 
     def __init__(self, robot: Robot, meshes: Mapping[int, object], queue: int, told: int,
-                 child: elsewhere.Child, surfaces: bool = False) -> None:
+                 child: elsewhere.Child, surfaces: bool = False, joined: bool = False) -> None:
         self.robot = robot
         self.meshes = meshes
         self.surfaces = surfaces
+        self.joined = joined
         self.child = child
         self._ends: List[int] = [queue, told]
         self._collected = False
@@ -126,7 +129,8 @@ class SharedOverlaps:
         if isinstance(theirs, Exception):  # CollisionLibraryMissing
             return [theirs]
         if theirs is None:  # it failed: the pairs it took are lost, so all are tested here
-            plan = plan if plan is not None else _plan(self.robot, self.meshes, self.surfaces)
+            plan = plan if plan is not None else \
+                _plan(self.robot, self.meshes, self.surfaces, self.joined)
             done = {number for number, _ in mine}
             mine += plan.test(number for number in range(len(plan.pairs))
                               if number not in done)
@@ -146,7 +150,7 @@ class SharedOverlaps:
         first = claim(queue)
         if first is None or first >= count:
             return None, []  # the child has taken every pair
-        plan = _plan(self.robot, self.meshes, self.surfaces)
+        plan = _plan(self.robot, self.meshes, self.surfaces, self.joined)
         return plan, list(plan.test(itertools.chain([first], _claims(queue, count))))
 
     def cancel(self) -> None:
@@ -167,13 +171,14 @@ def _close(descriptor: int) -> None:
 
 
 def start(robot: Robot, meshes: Mapping[int, object],
-          surfaces: bool = False) -> Optional[SharedOverlaps]:
+          surfaces: bool = False, joined: bool = False) -> Optional[SharedOverlaps]:
     """
     Fork a child testing a robot's pairs at rest from a queue; None when it cannot start.
 
     :param robot: the model
     :param meshes: its loaded meshes (an analysis' ``meshes``)
     :param surfaces: measure the surfaces' depth too (see :class:`.overlap.OverlapPlan`)
+    :param joined: test the adjacent pairs MuJoCo collides too (the same)
     """
     if not elsewhere.can_fork():
         return None
@@ -193,10 +198,10 @@ def start(robot: Robot, meshes: Mapping[int, object],
         _close(queues[0])
         return None
     child = elsewhere.start(_claim_and_test,
-                            [(robot, meshes, queues[0], queued, told, surfaces)])
+                            [(robot, meshes, queues[0], queued, told, surfaces, joined)])
     _close(told)  # the child's end: its exit closes the last copy (no count: it failed)
     shared = SharedOverlaps(robot, meshes, queues[0], told_here, child,  # type: ignore
-                            surfaces)
+                            surfaces, joined)
     if child is None:
         shared._close()
         return None
