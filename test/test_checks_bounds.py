@@ -1580,3 +1580,47 @@ def test_small_parts_a_body_hardly_feels_are_one_info(sensors):
         assert {name for name, _ in finding.links_suggested_inertia} <= set(finding.links)
     else:
         assert sorted(f.link for f in found) == ['sensor0', 'sensor1']
+
+
+def test_one_body_copied_onto_links_in_their_own_frames_is_one_finding():
+    # LinkerHand's L25 (sweep U): 18 finger links carry the palm's inertial, each expressed
+    # in its own frame: the same mass, the centre of mass at the palm's point at rest, the
+    # palm's tensor turned. Not one tensor (the placeholder rule's), so it was 17 centres
+    # of mass outside and 8 tensors over their bounds, some told to flip a sign.
+    from urdf_link_tools.kinematics import forward_kinematics
+
+    names = ['palm', 'f1', 'f2', 'f3', 'f4']
+    joints = ''.join(
+        f'<joint name="j{i}" type="revolute"><parent link="{names[i - 1]}"/>'
+        f'<child link="{names[i]}"/><origin xyz="0 0 0.12" rpy="0.3 0 0"/>'
+        '<limit lower="-1" upper="1" effort="1" velocity="1"/></joint>'
+        for i in range(1, len(names)))
+    shape = ('<collision><origin xyz="0 0 0.05"/><geometry><box size="0.02 0.02 0.1"/>'
+             '</geometry></collision>')
+    skeleton = parse_urdf_string('<robot name="hand">' + ''.join(
+        f'<link name="{n}">{shape}</link>' for n in names) + joints + '</robot>')
+    poses = forward_kinematics(skeleton, {})
+    palm_com, tensor = np.array([0.0, 0.0, 0.05]), np.diag([0.0018, 0.0015, 0.0004])
+    links = []
+    for name in names:  # the palm's centre of mass and tensor, written in each link's frame
+        turn, at = poses[name][:3, :3], poses[name][:3, 3]
+        local, t = turn.T @ (palm_com - at), turn.T @ tensor @ turn
+        values = ' '.join(f'{k}="{v:.12g}"' for k, v in zip(
+            ('ixx', 'ixy', 'ixz', 'iyy', 'iyz', 'izz'),
+            (t[0, 0], t[0, 1], t[0, 2], t[1, 1], t[1, 2], t[2, 2])))
+        links.append(f'<link name="{name}"><inertial><origin xyz="{local[0]:.12g} '
+                     f'{local[1]:.12g} {local[2]:.12g}"/><mass value="0.2692"/>'
+                     f'<inertia {values}/></inertial>{shape}</link>')
+    robot = parse_urdf_string('<robot name="hand">' + ''.join(links) + joints + '</robot>')
+    findings = analyze(robot, NO_MESHES).findings
+    (copied,) = [f for f in findings if f.rule == 'inertial-placeholder']
+    assert copied.links == tuple(names), copied.links
+    assert copied.message.startswith(
+        "5 links carry one body's mass properties: each 0.2692 kg, its centre of mass at one "
+        "point of the robot at rest (0 0 0.05 in 'palm''s frame)"), copied.message
+    assert 'the robot weighs 1.346 kg in all, 1.346 kg of it these copies' in copied.message
+    # their symptoms are not said link by link
+    assert not [f for f in findings if f.rule in ('com-outside-geometry',
+                                                  'inertia-exceeds-extent',
+                                                  'inertia-geometry-mismatch')
+                and f.link in names], [(f.rule, f.link) for f in findings]

@@ -307,6 +307,8 @@ def test_every_documented_rule_has_a_case_or_is_tested_elsewhere():
                  # test_checks_collisions.py
                  'collision-overlap-at-rest', 'collision-overlap-not-all-tested',
                  'srdf-unknown-links',
+                 # test_checks_collision_targets.py (run in MuJoCo)
+                 'mujoco-joined-links-collide',
                  # test_checks_alignment.py (mesh files)
                  'collision-visual-turned', 'collision-visual-apart',
                  # test_checks_bounds.py (chains of links)
@@ -1119,3 +1121,51 @@ def test_a_root_inertial_of_mass_zero_is_said_to_be_removed_not_moved():
     found = [f for f in analyze(parse_urdf_string(text)).findings
              if f.rule == 'root-link-inertia']
     assert len(found) == 1 and found[0].suggestion.startswith('remove the <inertial>')
+
+
+def test_one_tiny_mass_on_many_moving_links_is_one_finding():
+    # SMARC's SAM (sweep U) gives its 6 actuator links 1e-8 kg each: one dummy value, 4
+    # warnings (two merged as fore-aft counterparts). 3 or more: one finding listing them.
+    parts = ''.join(
+        f'<link name="p{i}">{cube_inertial(1e-8)}{box()}</link>'
+        f'<joint name="j{i}" type="revolute"><parent link="base"/><child link="p{i}"/>'
+        f'<origin xyz="{i} 0 0"/><axis xyz="0 0 1"/>'
+        '<limit lower="-1" upper="1" effort="1" velocity="1"/></joint>' for i in range(4))
+    text = robot(f'<link name="base">{GOOD_PART}</link>{parts}')
+    found = [f for f in analyze(parse_urdf_string(text), CheckConfig(check_meshes=False))
+             .findings if f.rule == 'mass-tiny-on-moving-link']
+    assert len(found) == 1, [f.message for f in found]
+    assert found[0].links == ('p0', 'p1', 'p2', 'p3')
+    assert found[0].message.startswith('4 links move with the same tiny mass (1e-08 kg)')
+
+
+def test_a_part_denser_than_any_material_in_its_drawn_shape_is_a_warning():
+    # Clearpath's Boxer (sweep U): 100 kg wheels and castors in cylinders of about a litre
+    # (124,000 kg/m^3), drawn with the same cylinders. The wheels were an info ("a ballast, a
+    # deliberately small collision shape"); the castors, welded to the base, were judged
+    # over the whole base's volume and not said at all.
+    wheel = ('<inertial><mass value="100"/><inertia ixx="0.2" ixy="0" ixz="0" iyy="0.2" '
+             'iyz="0" izz="0.2"/></inertial>'
+             + ''.join(f'<{group}><origin rpy="0 1.5708 0"/><geometry><cylinder length="0.04" '
+                       f'radius="0.08"/></geometry></{group}>'
+                       for group in ('visual', 'collision')))
+    base = cube_inertial(20.0, 0.5) + box('0.5 0.5 0.5') + box('0.5 0.5 0.5', 'visual')
+    text = robot(f'<link name="base">{base}</link>'
+                 f'<link name="wheel">{wheel}</link><link name="castor">{wheel}</link>'
+                 '<joint name="w" type="continuous"><parent link="base"/><child link="wheel"/>'
+                 '<origin xyz="0 0.3 0"/><axis xyz="1 0 0"/></joint>'
+                 '<joint name="c" type="fixed"><parent link="base"/><child link="castor"/>'
+                 '<origin xyz="0 -0.3 0"/></joint>')
+    found = [f for f in analyze(parse_urdf_string(text), CheckConfig(check_meshes=False))
+             .findings if f.rule == 'density-implausible']
+    assert {(f.link, f.severity) for f in found} == {
+        ('wheel', Severity.WARNING), ('castor', Severity.WARNING)}, \
+        [(f.link, f.severity, f.message) for f in found]
+    assert 'its visual is its collision geometry' in found[0].suggestion
+    # drawn with another shape (a contact cylinder in a bigger visual): not the part
+    partial = text.replace('<visual><origin rpy="0 1.5708 0"/><geometry><cylinder '
+                           'length="0.04" radius="0.08"/>', '<visual><origin rpy="0 1.5708 0"/>'
+                           '<geometry><cylinder length="0.2" radius="0.3"/>')
+    found = [f for f in analyze(parse_urdf_string(partial), CheckConfig(check_meshes=False))
+             .findings if f.rule == 'density-implausible']
+    assert all(f.severity == Severity.INFO for f in found), [(f.link, f.severity) for f in found]

@@ -331,3 +331,37 @@ def test_a_joint_naming_a_commented_out_link_says_where_it_is(tmp_path):
     assert grip.message.endswith('its <link> is commented out (line 8)'), grip.message
     assert finding.suggestion == ('uncomment the <link name="tool_Link"> at line 3, or remove '
                                   "joint 'tool'")
+
+
+def test_a_macro_called_twice_is_one_finding_naming_both_calls(tmp_path):
+    # SMARC's SAM calls its robot macro in its own file and again in the file including it:
+    # 17 links and 16 joints made twice were 33 errors (sweep U), each for the one mistake.
+    from cli_harness import run
+
+    (tmp_path / 'arm.xacro').write_text(
+        '<robot xmlns:xacro="http://www.ros.org/wiki/xacro" name="arm">\n'
+        '<xacro:macro name="arm">\n'
+        '<link name="base"/>\n<link name="upper"/>\n<link name="lower"/>\n'
+        '<joint name="shoulder" type="fixed"><parent link="base"/><child link="upper"/>'
+        '</joint>\n'
+        '<joint name="elbow" type="fixed"><parent link="upper"/><child link="lower"/>'
+        '</joint>\n'
+        '</xacro:macro>\n'
+        '<xacro:arm/>\n'
+        '</robot>\n')
+    (tmp_path / 'robot.urdf.xacro').write_text(
+        '<robot xmlns:xacro="http://www.ros.org/wiki/xacro" name="robot">\n'
+        '<xacro:include filename="arm.xacro"/>\n'
+        '<xacro:arm/>\n'
+        '</robot>\n')
+    _, out, _ = run(['check', str(tmp_path / 'robot.urdf.xacro'), '--no-meshes',
+                     '--format', 'json'])
+    found = [f for f in json.loads(out)['findings'] if f['rule'].endswith('-duplicate-name')]
+    assert len(found) == 1, [f['message'] for f in found]
+    (finding,) = found
+    assert finding['message'].startswith(
+        '3 link names and 2 joint names are used again, all from one block of the '
+        'description made twice (a macro called twice, or a file included twice; first on '
+        "line 3, from the call of 'arm' at line 9): 'base', 'upper', 'lower', 'shoulder', "
+        "'elbow'; URDF readers refuse the file"), finding['message']
+    assert [call['line'] for call in finding['macro_stack']] == [3]

@@ -550,20 +550,28 @@ def test_macro_calls_without_their_prefix_are_said_where_written(tmp_path):
     (row,) = [json.loads(line) for line in out.splitlines() if line.strip()]
     found = [(f['rule'], f['severity'], f['line'], f['message'].split(':')[0])
              for f in row['findings'] if f['rule'] == 'parse-xacro-unprefixed']
-    assert found == [
-        ('parse-xacro-unprefixed', 'error', 5, "<VLP-16> calls the macro 'VLP-16' without the "
-         'xacro'),
-        ('parse-xacro-unprefixed', 'error', 7, "<HDL-32E> calls the macro 'HDL-32E' without "
-         'the xacro'),
-        ('parse-xacro-unprefixed', 'error', 9, "<mast> calls the macro 'mast' without the xacro"),
-        ('parse-xacro-unprefixed', 'warning', 10, "<plugin> calls the macro 'plugin' without "
-         'the xacro')], row['findings']
-    assert all(f['suggestion'].startswith('write <xacro:') for f in row['findings']
-               if f['rule'] == 'parse-xacro-unprefixed')
-    assert status == 2  # errors
+    # 3 calls or more: one finding listing them (sweep U: a catkin package's 14 calls were
+    # 13 warnings), an error when a macro among them makes links
+    assert found == [('parse-xacro-unprefixed', 'error', 5,
+                      '4 macro calls are written without the xacro')], row['findings']
     said = {f['line']: f['message'] for f in row['findings']}
+    assert '(<VLP-16> (line 5), <HDL-32E> (line 7), <mast> (line 9), <plugin> (line 10))' \
+        in said[5], said[5]
+    assert 'missing: VLP-16, HDL-32E, mast make links and joints, missing from this robot' \
+        in said[5], said[5]
+    assert "ROS 1's xacro expanded such calls" in said[5]
+    assert all(f['suggestion'].startswith('write each call as <xacro:NAME') for f in
+               row['findings'] if f['rule'] == 'parse-xacro-unprefixed')
+    assert status == 2  # errors
+    # two calls: each its own finding
+    path.write_text(path.read_text().replace('  <mast parent="base_link"/>\n', '')
+                    .replace('  <plugin name="front"/>\n', ''))
+    status, out, _ = run(['check', str(path), '--format', 'jsonl', '--no-meshes'])
+    (row,) = [json.loads(line) for line in out.splitlines() if line.strip()]
+    said = {f['line']: f['message'] for f in row['findings']
+            if f['rule'] == 'parse-xacro-unprefixed'}
+    assert sorted(said) == [5, 7], said
     assert "ROS 1's xacro expanded such a call" in said[5]
-    assert 'what the macro writes is missing' in said[10]
     # In a ROS 1 (catkin) package the call worked as written: warnings (sweep R: rbcar)
     (tmp_path / 'package.xml').write_text(
         '<package format="2"><name>lidars</name><buildtool_depend>catkin</buildtool_depend>'
@@ -697,3 +705,19 @@ def test_a_fragment_hung_from_links_it_does_not_define_is_skipped_with_the_flag(
     status, out, _ = run(['check', str(typo), '--skip-macro-files'])
     assert status == 2 and 'joint-unknown-link' in out
     assert 'a part that robots include' not in out
+
+
+def test_a_macro_call_without_its_prefix_inside_a_link_is_said(tmp_path):
+    # Husqvarna's automower (sweep U) writes <box_inertia .../> inside its base's <inertial>:
+    # the tensor was "missing" (an error), the call that should have made it never named.
+    path = tmp_path / 'robot.urdf.xacro'
+    path.write_text(
+        '<robot xmlns:xacro="http://www.ros.org/wiki/xacro" name="r">\n'
+        '<xacro:macro name="box_inertia" params="m"><inertia ixx="${m}" ixy="0" ixz="0" '
+        'iyy="${m}" iyz="0" izz="${m}"/></xacro:macro>\n'
+        '<link name="base"><inertial><mass value="1"/>\n'
+        '<box_inertia m="0.1"/></inertial></link>\n</robot>\n')
+    status, out, _ = run(['check', str(path), '--format', 'json', '--no-meshes'])
+    found = [f for f in json.loads(out)['findings'] if f['rule'] == 'parse-xacro-unprefixed']
+    assert [(f['line'], f['message'].split(' without')[0]) for f in found] == [
+        (4, "<box_inertia> calls the macro 'box_inertia'")], found

@@ -150,6 +150,19 @@ def test_a_mesh_kept_in_an_archive_beside_it_names_the_archive(package, form):
                                        'build the package') == form.startswith('package')
 
 
+def test_an_archive_named_after_the_folder_inside_it_is_named(package):
+    # Robustify's Audibot (sweep U) ships meshes/meshes.tar.xz, extracted when built.
+    (package / 'meshes' / 'meshes.tar.xz').write_bytes(b'\xfd7zXZ')
+    text = ('<robot name="r"><link name="base"><collision><geometry>'
+            '<mesh filename="package://pkg/meshes/body.dae"/></geometry></collision></link>'
+            '</robot>')
+    analysis = analyze(parse_urdf_string(text, str(package / 'r.urdf')),
+                       CheckConfig(package_dirs=(('pkg', str(package)),)))
+    (found,) = [f for f in analysis.findings if f.rule == 'mesh-not-found']
+    assert found.suggestion.startswith('an archive beside it, meshes.tar.xz, probably holds '
+                                       'it'), found.suggestion
+
+
 @pytest.mark.parametrize('count', [1, 3])
 def test_meshes_sorted_into_sub_folders_name_the_file_one_folder_down(package, count):
     # Nachi's MZ07L (sweep S): package://mz07l_description/meshes/mz07_base_link.STL, the
@@ -229,6 +242,29 @@ def test_a_renamed_robots_missing_folder_names_the_sibling_that_holds_its_files(
     (package / 'meshes' / 'pro8' / 'visual').mkdir(parents=True)
     (package / 'meshes' / 'pro8' / 'visual' / 'part1.stl').write_bytes(b'solid x\n')
     assert sibling_folder('package://pkg/meshes/er7p/visual/part1.stl', [missing]) is None
+
+
+def test_a_relative_path_written_from_the_packages_root_names_the_package_uri(package):
+    # SMARC's SAM (sweep U): urdf/sam_auv.urdf names mesh/SAM_HULL.dae; URDF readers look in
+    # urdf/mesh/, and the files are in the package's mesh/: the fix blamed Git LFS.
+    (found,) = _missing(package, ['meshes/torso.stl'] * 3)
+    assert found.message.split(':')[0].endswith('urdf/meshes does not exist'), found.message
+    assert found.suggestion.startswith(
+        'fix the paths: the meshes moved (for the first, did you mean '
+        'package://pkg/meshes/torso.stl? That file exists; 3 of the 3 have such a file)'), \
+        found.suggestion
+    # one mesh alone: the same file named
+    (alone,) = _missing_again(package, ['meshes/wheel.dae'])
+    assert alone.suggestion.startswith('did you mean package://pkg/meshes/wheel.dae? That '
+                                       'file exists'), alone.suggestion
+
+
+def _missing_again(package, uris):
+    source = package / 'urdf' / 'r.urdf'
+    source.write_text(_wheels(uris))
+    analysis = analyze(parse_urdf_string(source.read_bytes(), str(source)),
+                       CheckConfig(package_dirs=(('pkg', str(package)),)))
+    return [f for f in analysis.findings if f.rule == 'mesh-not-found']
 
 
 def test_no_file_outside_the_checkout_is_named_for_a_relative_path_leading_out(tmp_path):

@@ -727,12 +727,22 @@ def test_a_duplicate_made_by_another_call_of_the_macro_names_that_call(tmp_path)
         '  <xacro:scanner name="laser"/>\n'
         '</robot>\n')
     report, _ = check(str(path), '--fail-on', 'never')
-    messages = {f['message'] for f in report['findings'] if f['rule'] == 'link-duplicate-name'}
-    assert "the link name 'laser_mount' is used again (first on line 3, from the call of " \
-        "'scanner' at line 8); URDF readers refuse the file" in messages, messages
-    assert any("is used again (first on line 6, from the call of 'scanner' at line 8) and "
-               "'laser_joint' (line 4), 'laser_joint' (line 4) name it as their child"
-               in message for message in messages), messages
+    # the macro's three names, made twice: one finding (sweep U), naming the other call
+    messages = [f['message'] for f in report['findings'] if f['rule'].endswith('-duplicate-name')]
+    assert messages == [
+        '2 link names and 1 joint name are used again, all from one block of the description '
+        'made twice (a macro called twice, or a file included twice; first on line 3, from the '
+        "call of 'scanner' at line 8): 'laser_mount', 'laser', 'laser_joint'; URDF readers "
+        'refuse the file'], messages
+    # one name made twice: its own finding, naming the other call too
+    path.write_text(path.read_text().replace(
+        '    <joint name="${name}_joint" type="fixed">\n'
+        '      <parent link="${name}_mount"/><child link="${name}"/></joint>\n'
+        '    <link name="${name}"/>\n', ''))
+    report, _ = check(str(path), '--fail-on', 'never')
+    messages = [f['message'] for f in report['findings'] if f['rule'].endswith('-duplicate-name')]
+    assert messages == ["the link name 'laser_mount' is used again (first on line 3, from the "
+                        "call of 'scanner' at line 5); URDF readers refuse the file"], messages
 
 
 def test_a_number_given_to_xacro_attribute_is_an_error_at_its_line(tmp_path):

@@ -81,7 +81,8 @@ PARSE_NOTE_RULES = (
     Rule('parse-xacro-unprefixed', Severity.WARNING,
          "a xacro directive without its xacro: prefix at the top of <robot> (NAO's "
          '<include filename="..."/>), or a call of a macro the files define (Velodyne\'s '
-         'example: <VLP-16 .../>)', 'xacro (2.x, ROS 2) processes only prefixed '
+         'example: <VLP-16 .../>, also inside a link); 3 or more calls are one finding '
+         'listing them', 'xacro (2.x, ROS 2) processes only prefixed '
          'directives and leaves it in the output as it is; URDF readers ignore it: the file '
          'is not included, the macro or property not defined, the links and joints of the '
          "macro missing (an error for a call of a macro that makes links: ROS 1's xacro "

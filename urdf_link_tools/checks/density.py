@@ -118,7 +118,8 @@ def _verdict(ctx: CheckContext, link: Link) -> Optional[DensityVerdict]:
     if bounds is None or float(np.linalg.norm(bounds[1] - bounds[0])) < MARKER_SIZE:
         return None  # a millimetre placeholder shape says nothing about the part
     group = ctx.weld_group(link.name)
-    if least > high and (len(group) > 1 or link.visuals):
+    drawn = drawn_as_collided(link)
+    if least > high and (len(group) > 1 or link.visuals) and not drawn:
         # Partial collision geometry (contact spheres under a foot): the part may fill its
         # visual geometry and the links welded to it, so only their total bounds the
         # volume from above.
@@ -135,12 +136,20 @@ def _verdict(ctx: CheckContext, link: Link) -> Optional[DensityVerdict]:
         # A placeholder mass (1e-6 kg) on a link welded to the one carrying the mass.
         most = ctx.lumped_mass(ctx.weld_top(link.name)) / smallest
     if least > high:
-        density, far = least, least > FAR_OFF * high
+        # Denser than any material in the shape it is drawn with (the part, not a contact
+        # sphere): no ballast makes that (Clearpath Boxer's 100 kg wheels and castors in
+        # cylinders of a litre, 124,000 kg/m^3; the castors, welded, were judged over the
+        # whole base, sweep U).
+        density, far = least, least > FAR_OFF * high or drawn
     elif most < low:
         density, far = most, most < low / FAR_OFF
     else:
         return None
     hint, slip = _density_hint(link, density, low)
+    if drawn and density > high and not slip:
+        hint = ('denser than any material in the shape the part is drawn with (its visual '
+                'is its collision geometry): the mass is too high (a deliberate ballast can '
+                'be silenced with --ignore density-implausible)')
     if slip == 'length' and density < low:
         hint += _offset_too(ctx, link)
     twin = _twin(ctx, link)
@@ -154,6 +163,22 @@ def _verdict(ctx: CheckContext, link: Link) -> Optional[DensityVerdict]:
     return DensityVerdict(least, most, density, (smallest, largest), notes, hint,
                           Severity.WARNING if far or slip else Severity.INFO,
                           slip == 'length')
+
+
+def drawn_as_collided(link: Link) -> bool:
+    """Return True when a link's visual elements are its collision elements: shapes, places."""
+    def shapes(elements: Sequence[GeometryElement]) -> List[Tuple[object, ...]]:
+        found = []
+        for element in elements:
+            geometry = element.geometry
+            if geometry is None:
+                continue
+            found.append((type(geometry).__name__, getattr(geometry, 'filename', None),
+                          geometry_values(geometry), tuple(element.origin.xyz),
+                          tuple(element.origin.rpy)))
+        return sorted(found, key=repr)
+    collided = shapes(link.collisions)
+    return bool(collided) and collided == shapes(link.visuals)
 
 
 def geometry_is_the_part(ctx: CheckContext, link: Link) -> bool:

@@ -40,7 +40,8 @@ from urdf_link_tools.geometry import is_finite, union_bounds
 from urdf_link_tools.meshes import MeshInfo, MeshProblem
 from urdf_link_tools.meshes.files import ASSIMP_FORMATS
 from urdf_link_tools.meshes.reading import LFS_FILE
-from urdf_link_tools.meshes.resolve import near_miss, one_folder_down, sibling_folder
+from urdf_link_tools.meshes.resolve import (near_miss, one_folder_down, one_folder_up,
+                                            sibling_folder)
 from urdf_link_tools.model import Box, Cylinder, GeometryElement, Link, Mesh, Sphere
 from urdf_link_tools.packages import package_of
 from urdf_link_tools.read_policy import (ament_index_shares, ament_prefixes, checkout_root,
@@ -449,7 +450,8 @@ def _mesh(ctx: CheckContext, link: Link, element: GeometryElement,
         return  # said once, on the collision that names the same file
     if isinstance(result, MeshProblem):
         tried = '; '.join(result.tried) if result.tried else 'nothing could be tried'
-        meant = _near_miss(ctx, element, result) or _one_down(ctx, element, result)
+        meant = _near_miss(ctx, element, result) or _one_down(ctx, element, result) or \
+            _up(ctx, element, result)
         own = _in_own_package(ctx, geometry.filename) if meant is None else None
         if result.unsupported_format is not None:
             suggestion = ('to have it checked (and loaded by MuJoCo), export an STL, OBJ or DAE '
@@ -633,7 +635,8 @@ def _archive_beside(ctx: CheckContext, element: GeometryElement,
     Return the archive beside a missing mesh that probably holds it, named as found.
 
     Dataspeed's dbw_mkz_description ships meshes/mkz_13/body.tar.gz, which its CMakeLists
-    extracts at build time: checked from source, body.dae "does not exist". Only for a
+    extracts at build time: checked from source, body.dae "does not exist" (Audibot's
+    meshes/meshes.tar.xz, named after its folder, sweep U). Only for a
     file in the description's own folders and packages (as :func:`_near_miss`).
     """
     if not _suggestable(ctx, element, problem):
@@ -641,7 +644,8 @@ def _archive_beside(ctx: CheckContext, element: GeometryElement,
     path = problem.tried[0]
     stem = path[:-len(os.path.splitext(path)[1])] if os.path.splitext(path)[1] else path
     folder = os.path.dirname(path)
-    for candidate in [stem + ext for ext in _ARCHIVES] + [folder + ext for ext in _ARCHIVES]:
+    inside = os.path.join(folder, os.path.basename(folder))  # Audibot's meshes/meshes.tar.xz
+    for candidate in [base + ext for base in (stem, folder, inside) for ext in _ARCHIVES]:
         if os.path.isfile(candidate):
             return os.path.basename(candidate)
     return None
@@ -687,6 +691,28 @@ def _down_fix(ctx: CheckContext,
             f'{len(down)} of the {len(elements)} meshes')
     return (f'the files are in sub-folders: fix the paths (for the first, did you mean '
             f'{down[0]}? That file exists; one is there for {have}); ')
+
+
+def _up(ctx: CheckContext, element: GeometryElement, problem: MeshProblem) -> Optional[str]:
+    """
+    Return the file a relative mesh path names one folder above the URDF's (own files).
+
+    As a package URI when the description's package holds it (the path was written from
+    the package's root), else as ``../PATH``.
+    """
+    found = _nearby(ctx, element, problem, one_folder_up)
+    source = ctx.robot.source
+    if found is None or not source or not os.path.isfile(source):
+        return None
+    path = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(source)), found))
+    if not os.path.isfile(path) or not _in_checkout(ctx, path):
+        return None
+    own = package_of(source, ctx.memo.setdefault(('package folders', None), {}))
+    root = os.path.realpath(own.root) if own is not None else None
+    if root is not None and os.path.realpath(path).startswith(root + os.sep):
+        return f'package://{own.name}/' + os.path.relpath(  # type: ignore[union-attr]
+            os.path.realpath(path), root).replace(os.sep, '/')
+    return found
 
 
 def _sibling(ctx: CheckContext, element: GeometryElement,
@@ -956,6 +982,9 @@ def check_missing_places(ctx: CheckContext) -> Iterator[Finding]:
             # not: Rokae's meshes/xMateER7p/ for meshes/xMatePro7/)
             meant = meant or [found for found in (
                 _sibling(ctx, element, problem) for _, element, problem in elements) if found]
+            # or the same path one folder up: written from the package's root (SMARC's SAM)
+            meant = meant or [found for found in (
+                _up(ctx, element, problem) for _, element, problem in elements) if found]
             moved = (f'fix the paths: the meshes moved (for the first, did you mean '
                      f'{meant[0]}? That file exists; {len(meant)} of the {len(elements)} '
                      'have such a file), or add the folder with its files' if meant else

@@ -50,6 +50,9 @@ MUJOCO = 'MuJoCo user_objects.cc (mjCBody::Compile), user_util.cc (mjuu_fullIner
 MUJOCO_MODEL = 'MuJoCo user_model.cc (CheckBodyMassInertia)'
 SDF = 'sdformat parser_urdf.cc (urdf2sdf)'
 
+#: the rule of a moving link's tiny mass
+TINY = 'mass-tiny-on-moving-link'
+
 RULES = (
     Rule('mass-not-finite', Severity.ERROR, 'the mass is NaN or infinite',
          'every simulator propagates it into NaN accelerations for the whole robot',
@@ -70,7 +73,8 @@ RULES = (
          'add an <inertial> with the real mass, or make the link a pure frame',
          f'{SDF}; {MUJOCO_MODEL}'),
     Rule('mass-tiny-on-moving-link', Severity.WARNING,
-         'a moving link lighter than min_mass (1e-6 kg by default)',
+         'a moving link lighter than min_mass (1e-6 kg by default); 3 or more links of the '
+         'same tiny mass are one finding',
          'the joint-space mass matrix becomes ill-conditioned; below mjMINVAL (1e-15) MuJoCo '
          'refuses the model (then the severity is error)',
          'use the real mass, or make the link a fixed frame', MUJOCO_MODEL),
@@ -146,10 +150,11 @@ def check_link(ctx: CheckContext, link: Link) -> Iterator[Finding]:
     # A kinematics model (no link has mass) is reported once by robot-kinematics-only;
     # 3 or more massless links that move, once by check_massless_moving.
     if not model_choices(ctx).massless:
-        together = _massless_moving(ctx)[1] | _massless_bodies(ctx)[1]
+        together = _massless_moving(ctx)[1] | _massless_bodies(ctx)[1] | _mass_groups(ctx)[2][1]
         yield from (finding for finding in _check_mass(ctx, link)
                     if link.name not in together or not (
-                        _moves_without_mass(finding) or _static_without_mass(finding)))
+                        _moves_without_mass(finding) or _static_without_mass(finding)
+                        or finding.rule == TINY))
     if link.inertial is not None:
         # Those reported with their copies (check_copied_tensors) are left out; a second
         # link of the same name was not grouped (findings name links), so it keeps its own.
@@ -258,7 +263,7 @@ def _check_mass(ctx: CheckContext, link: Link) -> Iterator[Finding]:
     if moving and 0.0 < mass < ctx.config.min_mass:
         refused = not ctx.fused(link.name).has_inertia(MUJOCO_MINVAL)
         yield ctx.finding(
-            'mass-tiny-on-moving-link', Severity.ERROR if refused else Severity.WARNING,
+            TINY, Severity.ERROR if refused else Severity.WARNING,
             f"the mass is {fmt(mass)} kg on a moving link (joint '{joint.name}'), below the "
             f'plausible minimum of {fmt(ctx.config.min_mass)} kg'
             + ('; MuJoCo refuses a moving body below mjMINVAL (1e-15) in mass or inertia'
@@ -1066,20 +1071,24 @@ def _mass_groups(ctx: CheckContext) -> Tuple[Tuple[List[List[Finding]], FrozenSe
 
     (groups, their links) of the links that move without mass alike (what they lack and
     what it breaks: one kind, the joint set aside), then of the links of one body without
-    any mass that have collision geometry (one kind per body).
+    any mass that have collision geometry (one kind per body), then of the links that move
+    with one tiny mass (SMARC's SAM: 1e-8 kg on 6 actuator links, a dummy value).
     """
     key = ('mass-groups', None)
     if key not in ctx.memo:
         moving: Dict[str, List[Finding]] = {}
         static: Dict[str, List[Finding]] = {}
+        tiny: Dict[object, List[Finding]] = {}
         for link in ctx.robot.links:
             for finding in _check_mass(ctx, link):
                 if _moves_without_mass(finding):
                     moving.setdefault(_JOINT.sub('', finding.message), []).append(finding)
                 elif _static_without_mass(finding):
                     static.setdefault(ctx.weld_top(link.name), []).append(finding)
+                elif finding.rule == TINY:
+                    tiny.setdefault((link.mass, finding.severity), []).append(finding)
         found = []
-        for kinds in (moving, static):
+        for kinds in (moving, static, tiny):
             groups = [members for members in kinds.values() if len(members) >= MODEL_WIDE_MIN]
             found.append((groups, frozenset(finding.link for members in groups
                                             for finding in members)))
@@ -1132,6 +1141,15 @@ def check_massless_moving(ctx: CheckContext) -> Iterator[Finding]:
         yield from grouped(ctx, found, 'links move without mass')
 
 
+def check_tiny_masses(ctx: CheckContext) -> Iterator[Finding]:
+    """Report 3 or more moving links of one tiny mass once, listing them."""
+    if model_choices(ctx).massless:
+        return
+    for found in _mass_groups(ctx)[2][0]:
+        yield from grouped(ctx, found, f'links move with the same tiny mass '
+                                       f'({fmt(ctx.robot.link(found[0].link).mass)} kg)')
+
+
 def check_rotated(ctx: CheckContext) -> Iterator[Finding]:
     """
     Note rotated inertial frames: one note per link, or one for the robot from 3 links on.
@@ -1155,5 +1173,6 @@ def _matrix_to_rpy(matrix: np.ndarray) -> np.ndarray:
     return np.array([roll, pitch, yaw])
 
 
-CHECKS = (check_rotated, check_copied_tensors, check_massless_moving, check_massless_bodies)
+CHECKS = (check_rotated, check_copied_tensors, check_massless_moving, check_massless_bodies,
+          check_tiny_masses)
 LINK_CHECKS = (check_link,)

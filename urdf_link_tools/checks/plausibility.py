@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from collections import Counter
 import math
-from typing import Dict, Iterator, List, Optional, Sequence, Tuple
+from typing import Dict, Iterator, List, Optional, Sequence, Set, Tuple
 
 import numpy as np
 
@@ -90,8 +90,11 @@ RULES = (
          'significant digits; masses and centres of mass may differ) though their parts '
          'differ in size 3x or '
          "more: a macro's default, not their parts' mass properties (an error when one of "
-         'them exceeds its physical bound 2x or more); replaces the tensor, density and '
-         'centre-of-mass findings on those links',
+         'them exceeds its physical bound 2x or more); or 3 or more links carrying one '
+         "body's mass properties, each tensor turned into its link's frame (the same mass, "
+         'the centres of mass at one point at rest within 1 mm, the same principal moments '
+         "within 3 %: one part's or the assembly's inertial copied by an exporter); replaces "
+         'the tensor, density and centre-of-mass findings on those links',
          'a placeholder makes every link as heavy and as hard to turn as every other, and the '
          "robot's total mass a multiple of the placeholder (KUKA KR 16-2: 14 kg for a 235 kg "
          'arm): dynamics, gravity compensation and simulation are wrong while each number '
@@ -125,9 +128,10 @@ RULES = (
          'meshes no larger than their convex hull); the same mass on 3 or more links is one '
          'finding',
          'a unit slip: millimetre meshes without scale="0.001 0.001 0.001" (off by ~1e9), '
-         'grams written as kilograms (off by ~1e3). A warning for a unit slip or a density '
-         'over 10x beyond the range; closer (a ballast block, a deliberately small collision '
-         'shape), an info',
+         'grams written as kilograms (off by ~1e3). A warning for a unit slip, a density '
+         'over 10x beyond the range, or one above it in the shape the part is drawn with (its '
+         'visual is its collision geometry: no material is that dense); closer, with other '
+         'shapes (a ballast block, a deliberately small collision shape), an info',
          'fix the mass unit, the mesh scale or the collision geometry, as the hint says',
          'URDF link specification (mass in kg, lengths in m)'),
     Rule('density-solid-metal', Severity.INFO,
@@ -986,7 +990,8 @@ def check_solid_metal(ctx: CheckContext) -> Iterator[Finding]:
     for link in ctx.robot.links:
         joint = ctx.robot.parent_joint(link.name)
         if joint is None or not joint.is_moving or ctx.robot.link(link.name) is not link or \
-                not density_judged(ctx, link) or density_verdict(ctx, link) is not None:
+                not density_judged(ctx, link) or density_verdict(ctx, link) is not None or \
+                link.name in placeholder_inertials(ctx):  # (not their own masses: said so)
             continue
         judged += 1
         volumes = volume_range(ctx, link)
@@ -1347,8 +1352,88 @@ def placeholder_inertials(ctx: CheckContext) -> Dict[str, Tuple[Link, ...]]:
                      if size is not None and size > 0.0]
             if len(sizes) >= 2 and max(sizes) >= PLACEHOLDER_SIZES * min(sizes):
                 found.update((link.name, tuple(links)) for link in links)
+        copied = copied_bodies(ctx, set(found))
+        for links in copied:
+            found.update((link.name, links) for link in links)
+        ctx.memo[COPIED_KEY] = frozenset(link.name for links in copied for link in links)
         ctx.memo[key] = found
     return found  # type: ignore[return-value]
+
+
+#: one body copied onto links: their centres of mass at rest this close (m), their principal
+#: moments this close (a share), each this share of the robot's mass or more, all together
+#: this share (three cameras' frames with one dummy inertial are not a hand's mass)
+COPIED_AT = 1e-3
+COPIED_MOMENTS = 0.03
+COPIED_SHARE = 0.01
+COPIED_TOTAL = 0.25
+#: CheckContext.memo key of the links of copied_bodies' groups
+COPIED_KEY = ('copied bodies', None)
+
+
+def copied_bodies(ctx: CheckContext, taken: Set[str]) -> List[Tuple[Link, ...]]:
+    """
+    Return groups of 3 or more links carrying one body's mass properties, each turned.
+
+    LinkerHand's L25 gives 18 finger links the palm's inertial (sweep U): the same mass,
+    the centre of mass at the same point of the hand at rest, the same principal moments,
+    each tensor written in its link's frame (so not one tensor, as placeholders are): a
+    5.4 kg hand, said as 17 centres of mass outside and 8 tensors over their bounds.
+    """
+    from urdf_link_tools.kinematics import forward_kinematics
+    total = sum(link.mass for link in ctx.robot.links
+                if link.inertial is not None and math.isfinite(link.mass))
+    by_mass: Dict[str, List[Link]] = {}
+    for link in ctx.robot.links:
+        if link.name in taken or ctx.robot.link(link.name) is not link or \
+                not usable(link) or not any(link.inertial.inertia.as_tuple()) or \
+                not link.mass >= COPIED_SHARE * total:
+            continue
+        by_mass.setdefault(f'{link.mass:.9g}', []).append(link)
+    candidates = [links for links in by_mass.values() if len(links) >= MODEL_WIDE_MIN]
+    if not candidates:
+        return []
+    poses = forward_kinematics(ctx.robot, {})
+    groups = []
+    for links in candidates:
+        clusters: List[Tuple[np.ndarray, np.ndarray, List[Link]]] = []
+        for link in links:
+            pose = poses.get(link.name)
+            if pose is None:
+                continue
+            inertial = link.inertial
+            centre = pose[:3, :3] @ np.asarray(inertial.origin.xyz, dtype=float) + pose[:3, 3]
+            moments = np.sort(np.linalg.eigvalsh(np.asarray(inertial.inertia.as_matrix(),
+                                                            dtype=float)))
+            if not np.all(np.isfinite(centre)) or not moments[-1] > 0.0:
+                continue
+            for at, principal, members in clusters:
+                if np.linalg.norm(centre - at) <= COPIED_AT and np.all(
+                        np.abs(moments - principal) <= COPIED_MOMENTS * principal[-1]):
+                    members.append(link)
+                    break
+            else:
+                clusters.append((centre, moments, [link]))
+        groups.extend(tuple(members) for _, _, members in clusters
+                      if len(members) >= MODEL_WIDE_MIN
+                      and sum(link.mass for link in members) >= COPIED_TOTAL * total
+                      and 2 * sum(1 for link in members if _centre_outside(ctx, link))
+                      >= len(members))
+    return groups
+
+
+def _centre_outside(ctx: CheckContext, link: Link) -> bool:
+    """
+    Return True when a link's centre of mass lies outside its drawn geometry.
+
+    One body's copies sit where that body is, away from most of the parts carrying them
+    (the L25's fingers); parts piled at one place, each holding its centre, are not copies.
+    """
+    box = _drawn_bounds(ctx, link)
+    if box is None:
+        return False
+    centre = np.asarray(link.inertial.origin.xyz, dtype=float)
+    return distance_outside(centre, box) > com_tolerance(box)
 
 
 def _drawn_bounds(ctx: CheckContext, link: Link) -> Optional[Bounds]:
@@ -1391,7 +1476,42 @@ def check_placeholder_inertials(ctx: CheckContext) -> Iterator[Finding]:
         if name in said:
             continue
         said.update(link.name for link in links)
-        yield _placeholder_finding(ctx, links)
+        copied = name in ctx.memo.get(COPIED_KEY, frozenset())  # type: ignore[operator]
+        yield _copied_finding(ctx, links) if copied else _placeholder_finding(ctx, links)
+
+
+def _copied_finding(ctx: CheckContext, links: Tuple[Link, ...]) -> Finding:
+    """Say the links carrying one body's mass properties (see :func:`copied_bodies`)."""
+    from urdf_link_tools.kinematics import choose_root, forward_kinematics
+    names = tuple(link.name for link in links)
+    first = links[0]
+    pose = forward_kinematics(ctx.robot, {})[first.name]
+    centre = pose[:3, :3] @ np.asarray(first.inertial.origin.xyz, dtype=float) + pose[:3, 3]
+    moments = np.sort(np.linalg.eigvalsh(np.asarray(first.inertial.inertia.as_matrix(),
+                                                    dtype=float)))
+    over = [link.name for link in links if _clearly_over(ctx, link)]
+    copies = sum(link.mass for link in links)
+    turned = len({_sig(link.inertial.inertia.as_tuple()) for link in links}) > 1
+    return ctx.finding(
+        'inertial-placeholder', Severity.ERROR if over else Severity.WARNING,
+        f"{len(names)} links carry one body's mass properties: each {fmt(first.mass)} kg, "
+        f'its centre of mass at one point of the robot at rest ({fmt_vector(centre)} in '
+        f"'{choose_root(ctx.robot)}''s frame) and the same principal moments "
+        f'({fmt_vector(moments)} kg m^2)'
+        + (", each tensor turned into its own link's frame" if turned else '')
+        + f": one part's inertial (or the assembly's) copied onto each ({listed(names)}); "
+        f'the robot weighs {fmt(_robot_mass(ctx))} kg in all, {fmt(copies)} kg of it these '
+        'copies'
+        + (f'; as written, {listed(tuple(over))} '
+           + ('exceeds its' if len(over) == 1 else 'exceed their') + ' physical bound'
+           if over else ''),
+        link=first.name, element='inertial', line=first.inertial.line,
+        suggestion=("give each link its own part's mass, centre of mass and tensor: export "
+                    'them again from CAD, one part at a time (an exporter given the whole '
+                    'assembly, or one part, for every link writes this)'),
+        values=(('count', len(names)), ('links', listed(names)),
+                ('mass', f'each {fmt(first.mass)} kg')),
+        links=names)
 
 
 def _placeholder_finding(ctx: CheckContext, links: Tuple[Link, ...]) -> Finding:

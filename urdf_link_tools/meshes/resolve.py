@@ -173,6 +173,34 @@ def _folders_holding(folder: str, rest: str) -> Optional[List[str]]:
     return found
 
 
+def one_folder_up(uri: str, tried: Sequence[str]) -> Optional[str]:
+    """
+    Return ``../URI`` when a relative path names a file one folder above the URDF's folder.
+
+    SMARC's SAM writes mesh/SAM_HULL.dae in urdf/sam_auv.urdf: the folder is the package's
+    mesh/, a path written from the package's root (sweep U). URDF readers resolve a relative
+    path from the URDF's folder. Only plain relative paths (no ``..``), never a file the
+    resolution would refuse; as for :func:`near_miss`, the caller guards where it looks.
+
+    :param uri: the filename attribute as written
+    :param tried: the paths looked at, as the resolver tried them
+    """
+    uri = uri.strip()
+    parts = [part for part in uri.split('/') if part not in ('', '.')]
+    if not parts or '..' in parts or '://' in uri or uri.startswith(('/', 'file:')):
+        return None
+    for path in tried:
+        if '.git' in path.split(os.sep):
+            continue
+        base = path
+        for _ in parts:
+            base = os.path.dirname(base)
+        candidate = os.path.join(os.path.dirname(base), *parts)
+        if os.path.isfile(candidate) and leaves_package(candidate) is None:
+            return '../' + '/'.join(parts)
+    return None
+
+
 def sibling_folder(uri: str, tried: Sequence[str]) -> Optional[str]:
     """
     Return the URI of the same file through a sibling of the first folder that is missing.

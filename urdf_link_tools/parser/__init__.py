@@ -44,8 +44,6 @@ __all__ = ['parse_urdf_string', 'parse_xml', 'robot_from_element']
 
 
 #: what a <robot> holds in URDF and its usual extensions
-_URDF_TOP_LEVEL = frozenset({'link', 'joint', 'material', 'gazebo', 'transmission',
-                             'ros2_control', 'mujoco', 'drake'})
 #: xacro's directives that xacro 1 read without their prefix, and the attribute each has
 _XACRO_DIRECTIVES = {'include': 'filename', 'macro': 'name', 'property': 'name',
                      'arg': 'name', 'insert_block': 'name'}
@@ -53,6 +51,12 @@ _XACRO_DIRECTIVES = {'include': 'filename', 'macro': 'name', 'property': 'name',
 #: even where a macro has the name (a macro 'transmission' beside real ones)
 _URDF_TOP_LEVEL = frozenset(('link', 'joint', 'material', 'gazebo', 'transmission',
                              'ros2_control', 'sensor'))
+#: the elements URDF writes inside links and joints: never a call, whatever the macros' names
+_URDF_ELEMENTS = frozenset((
+    'inertial', 'origin', 'mass', 'inertia', 'visual', 'collision', 'geometry', 'box',
+    'cylinder', 'sphere', 'mesh', 'capsule', 'material', 'color', 'texture', 'parent', 'child',
+    'axis', 'calibration', 'dynamics', 'limit', 'mimic', 'safety_controller',
+    'collision_checking', 'verbose'))
 #: the xacro namespace, and the directives that only define (a file keeping them loses nothing)
 _XACRO_URI = 'ros.org/wiki/xacro'
 _XACRO_DEFINITIONS = frozenset(('property', 'arg', 'macro'))
@@ -178,6 +182,13 @@ def robot_from_element(root: etree._Element, source: Optional[str] = None,
             f'the robot has {links_written:,} links, more than the {ROBOT_MAX_LINKS:,} this tool '
             'checks (a robot has a few hundred at most): is this a generated or hostile file?',
             line=root.sourceline)
+    if macros:
+        # and inside links and joints (Husqvarna's automower: <box_inertia> in its base's
+        # <inertial>, whose tensor was then "missing", its cause not said; sweep U)
+        unprefixed_calls += [element for _, child in parts for element in child.iter()
+                             if element is not child and isinstance(element.tag, str)
+                             and element.tag in macros and element.tag not in _URDF_ELEMENTS]
+        unprefixed_calls.sort(key=lambda element: element.sourceline or 0)
     _unprefixed_directives(ctx, unprefixed)
     _unprefixed_calls(ctx, unprefixed_calls, link_macros)
     top_level = tuple(ctx.materials.values())
@@ -318,6 +329,10 @@ def _unprefixed_directives(ctx: Context, elements: List[etree._Element]) -> None
                  Severity.INFO)
 
 
+#: this many macro calls without the prefix are one note listing them
+_CALLS_LISTED_FROM = 3
+
+
 def _unprefixed_calls(ctx: Context, calls: List[etree._Element],
                       link_macros: AbstractSet[str]) -> None:
     """
@@ -327,6 +342,28 @@ def _unprefixed_calls(ctx: Context, calls: List[etree._Element],
     is: EZGripper's standalone files call <ezgripper_dual ...> so, and the robot checked was
     the mounting post alone, its gripper gone, with a warning (sweep Q).
     """
+    if len(calls) >= _CALLS_LISTED_FROM:
+        # Husqvarna's automower (a catkin package, sweep U): 14 calls of 4 macros were 13
+        # warnings saying the same thing; one choice of xacro version, said once.
+        by_macro: Dict[str, List[etree._Element]] = {}
+        for call in calls:
+            by_macro.setdefault(str(call.tag), []).append(call)
+        shown = [f'<{tag}> (line {found[0].sourceline})' if len(found) == 1 else
+                 f'<{tag}> {len(found)} times (first on line {found[0].sourceline})'
+                 for tag, found in by_macro.items()]
+        makes = [tag for tag in by_macro if tag in link_macros]
+        ctx.note('parse-xacro-unprefixed', calls[0],
+                 f'{len(calls)} macro calls are written without the xacro: prefix '
+                 f'({listed(shown, 8)}): xacro (2.x, ROS 2) leaves them in the output as they '
+                 'are and URDF readers ignore them, so what the macros write is missing'
+                 + (f': {listed(makes, 4)} make links and joints, missing from this robot'
+                    if makes else '')
+                 + "; ROS 1's xacro expanded such calls, with a deprecation warning: a "
+                 'description written for ROS 1?',
+                 'write each call as <xacro:NAME .../> (and declare '
+                 'xmlns:xacro="http://www.ros.org/wiki/xacro" on <robot>)',
+                 Severity.ERROR if makes else Severity.WARNING)
+        return
     for call in calls:
         tag = str(call.tag)
         makes = tag in link_macros
