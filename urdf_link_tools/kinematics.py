@@ -169,6 +169,29 @@ def choose_root(robot: Robot) -> Optional[str]:
     return robot.links[0].name if robot.links else None
 
 
+def weld_top(robot: Robot, name: str, tops: Dict[str, str]) -> str:
+    """
+    Return the link a link is welded to: up through fixed joints (itself if it moves).
+
+    :param tops: the answers so far, filled in (every link on the way shares the answer, so
+        asking for every link is linear overall; a loop of fixed joints ends where it closes)
+    """
+    path = []
+    seen = set()
+    while name not in tops:
+        joint = robot.parent_joint(name)
+        if joint is None or joint.is_moving or name in seen:
+            break
+        seen.add(name)
+        path.append(name)
+        name = joint.parent
+    top = tops.get(name, name)
+    for member in path:
+        tops[member] = top
+    tops[name] = top
+    return top
+
+
 def forward_kinematics(robot: Robot, positions: Mapping[str, float],
                        root: Optional[str] = None) -> Transforms:
     """

@@ -35,6 +35,7 @@ from urdf_link_tools.geometry import (
     Bounds, element_bounds, geometry_values, is_finite, origin_to_matrix, primitive_unit_inertia,
     primitive_volume)
 from urdf_link_tools.inertia import parallel_axis, TensorProperties
+from urdf_link_tools.kinematics import weld_top
 from urdf_link_tools.meshes import MeshInfo, MeshProblem, MeshResult
 from urdf_link_tools.model import GeometryElement, Link, Mesh, Robot
 from urdf_link_tools.records import record
@@ -302,21 +303,7 @@ class CheckContext:
 
     def weld_top(self, name: str) -> str:
         """Return the link a link is welded to: up through fixed joints (itself if moving)."""
-        tops = self._tops
-        path: List[str] = []
-        seen = set()
-        while name not in tops:
-            joint = self.robot.parent_joint(name)
-            if joint is None or joint.is_moving or name in seen:
-                break
-            seen.add(name)
-            path.append(name)
-            name = joint.parent
-        top = tops.get(name, name)
-        for member in path:  # every link on the way shares the answer: linear overall
-            tops[member] = top
-        tops[name] = top
-        return top
+        return weld_top(self.robot, name, self._tops)
 
     def group_has_collision(self, name: str) -> bool:
         """Return True when a link of the weld group has collision geometry."""

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from typing import Collection, Dict, Iterator, List, Optional, Set, Tuple
 
+from urdf_link_tools.kinematics import weld_top
 from urdf_link_tools.model import Robot
 
 Pair = Tuple[str, str]
@@ -152,21 +153,7 @@ class MujocoFilter:
 
     def body(self, name: str) -> str:
         """Return the link whose body a link is part of: up through fixed joints."""
-        tops = self._tops
-        path: List[str] = []
-        seen: Set[str] = set()
-        while name not in tops:
-            joint = self._robot.parent_joint(name)
-            if joint is None or joint.is_moving or name in seen:
-                break
-            seen.add(name)
-            path.append(name)
-            name = joint.parent
-        top = tops.get(name, name)
-        for member in path:  # every link on the way shares the answer: linear overall
-            tops[member] = top
-        tops[name] = top
-        return top
+        return weld_top(self._robot, name, self._tops)
 
     def parent_body(self, body: str) -> Optional[str]:
         """Return the body a body moves on (None for a root)."""
