@@ -539,3 +539,18 @@ def test_a_failed_lookup_quotes_the_expression_and_the_empty_argument(tmp_path, 
     said = refused(top)
     assert "xacro: a dictionary in an expression has no entry '' (" + value + \
         ') (the argument side is empty: give it after the file as side:=VALUE)' in said, said
+
+
+def test_arguments_the_missing_packages_files_may_declare_are_not_told_to_be_given(tmp_path):
+    # Pilz's PRBT with gripper:=pg70 and no prbt_pg70_support: tcp_offset_xyz and _rpy are
+    # declared in that package's files; "give them after the file" alone misled (sweep U).
+    top = write(tmp_path / 'robot.urdf.xacro',
+                f'<robot {XACRO_NS} name="r">',
+                '  <xacro:include filename="$(find gripper_support)/urdf/gripper.xacro"/>',
+                '  <link name="$(arg tcp_offset_xyz)"/>',
+                '</robot>')
+    said = refused(top)
+    assert "package 'gripper_support' not found" in said, said
+    assert said.endswith("give it after the file as tcp_offset_xyz:=VALUE (unless the files "
+                         "of 'gripper_support', not read, declare it: give the package "
+                         'first)'), said

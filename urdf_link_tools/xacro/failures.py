@@ -71,6 +71,17 @@ def missing_inputs(state: 'State', stopped: Optional[BaseException] = None) -> D
                                  for name, where in undefined)
                      + ': they have no default; give them after the file as '
                      + ' '.join(f'{name}:=VALUE' for name, _ in undefined))
+    places = {where for _, where in missing}
+    elsewhere = [name for name, where in undefined if where not in places]
+    if missing and elsewhere:
+        # PRBT's gripper:=pg70 without prbt_pg70_support: its tcp_offset_xyz and _rpy are
+        # declared in that package's files, and giving them by hand is no fix (sweep U). Not
+        # for an argument used where the package is (the include's own file name).
+        owners = ' or '.join(repr(package) for package, _ in missing[:3])
+        parts[-1] += (f' (unless the files of {owners}, not read, declare '
+                      + ('it' if len(undefined) == 1 else
+                         'them' if len(elsewhere) == len(undefined) else
+                         ', '.join(elsewhere)) + ': give the package first)')
     message = '; '.join(parts)
     if stopped is not None:
         error = re.sub(r"<class '[\w.]+'>: ", '', str(stopped)).strip().splitlines()
