@@ -97,3 +97,24 @@ def test_importing_freezes_once_and_leaves_the_collector_as_it_was():
         assert not gc.isenabled()
     finally:
         gc.enable()
+
+
+def test_a_program_that_cannot_start_exits_as_an_internal_error():
+    # Sweep U: an import error of the command line exited 1, which CI reads as "warnings
+    # found" (and passes under --fail-on error); it is an internal error (5).
+    import subprocess
+    import sys
+
+    from urdf_link_tools.cli import EXIT_INTERNAL
+    from urdf_link_tools.console import INTERNAL
+    assert INTERNAL == EXIT_INTERNAL
+    code = ("import sys; sys.modules['urdf_link_tools.cli'] = None\n"
+            'from urdf_link_tools.console import run\n'
+            "sys.argv = ['urdf-link-tools', '--version']\n"
+            'run()\n')
+    done = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True,
+                          timeout=60)
+    assert done.returncode == EXIT_INTERNAL, (done.returncode, done.stderr)
+    assert done.stderr.startswith('urdf-link-tools: internal error: the program could not '
+                                  'start (ModuleNotFoundError: '), done.stderr
+    assert 'Traceback' not in done.stderr

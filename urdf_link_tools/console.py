@@ -31,6 +31,10 @@ from typing import Sequence
 
 from urdf_link_tools.startup import importing
 
+#: the exit status of an internal error (cli.EXIT_INTERNAL, which cannot be imported then):
+#: a program that cannot start exited 1, "warnings found" for CI (sweep U)
+INTERNAL = 5
+
 #: options after which a check never shares reading with a child
 _ONE_PROCESS = frozenset(('--no-meshes', '--jobs=1', '-j1', '-h', '--help'))
 
@@ -44,8 +48,13 @@ def run() -> None:
         with importing('urdf_link_tools.meshes.aside'):
             from urdf_link_tools.meshes.aside import start_early
         start_early()
-    with importing('urdf_link_tools.cli'):
-        from urdf_link_tools.cli import run as run_command
+    try:
+        with importing('urdf_link_tools.cli'):
+            from urdf_link_tools.cli import run as run_command
+    except Exception as exc:  # noqa: B902 (a broken install: CI must not read it as findings)
+        sys.stderr.write(f'urdf-link-tools: internal error: the program could not start '
+                         f'({type(exc).__name__}: {str(exc)[:300]}); reinstall it\n')
+        sys.exit(INTERNAL)
     run_command()
 
 
