@@ -115,6 +115,17 @@ def test_dae_unit_is_applied(tmp_path, library):
     assert info.unit_scale == 0.001
 
 
+def test_a_dae_unit_in_a_comment_is_not_the_files(tmp_path, library):
+    # Segbot's RMP50 wheel (sweep V) keeps <!-- <unit meter="0.0254" name="inch" /> --> above
+    # its <unit meter="1.0"/>: the commented one was read, the wheel 40 times too small.
+    path = tmp_path / 'commented.dae'
+    dae(str(path), unit=1.0)
+    path.write_text(path.read_text().replace(
+        '<asset>', '<asset><!-- <unit meter="0.0254" name="inch"/> -->'))
+    info = library.load(str(path))
+    assert info.unit_scale == 1.0 and info.volume == pytest.approx(1.0)
+
+
 def test_open_mesh_uses_convex_hull(tmp_path, library):
     try:
         import scipy.spatial  # noqa: F401

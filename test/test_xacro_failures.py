@@ -551,6 +551,6 @@ def test_arguments_the_missing_packages_files_may_declare_are_not_told_to_be_giv
                 '</robot>')
     said = refused(top)
     assert "package 'gripper_support' not found" in said, said
-    assert said.endswith("give it after the file as tcp_offset_xyz:=VALUE (unless the files "
+    assert said.endswith('give it after the file as tcp_offset_xyz:=VALUE (unless the files '
                          "of 'gripper_support', not read, declare it: give the package "
                          'first)'), said

@@ -294,6 +294,13 @@ def dae_unit(data: bytes) -> float:
     :return: the factor, 1.0 when absent or not a positive finite number
     """
     start = _tag_start(data, b'unit', 0, _UNIT_WINDOW)
+    while start >= 0 and data.rfind(b'<!--', 0, start) > data.rfind(b'-->', 0, start):
+        # in a comment: not the file's (Segbot's wheel keeps an inch unit commented out
+        # above its metre one: read, the wheel was 40 times too small, sweep V)
+        closing = data.find(b'-->', start)
+        if closing < 0:
+            return 1.0
+        start = _tag_start(data, b'unit', closing, _UNIT_WINDOW)
     if start < 0:
         return 1.0
     end = data.find(b'>', start, start + _TAG_WINDOW)
