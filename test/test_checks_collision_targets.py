@@ -21,6 +21,7 @@ claimed from sdformat's sources: gz-sim collides a model's links only with the m
 """
 
 from collision_robots import box_link, joint, robot
+import numpy as np
 import pytest
 from urdf_link_tools.analysis import analyze
 from urdf_link_tools.config import CheckConfig
@@ -106,8 +107,8 @@ ARM_IN_SOCKET = robot('socket', massive('base', '0.2 0.2 0.2'),
                       joint('j1', 'revolute', 'base', 'link1', '0 0 0.05'))
 
 
-def joined(text: str, targets=('mujoco',)):
-    config = CheckConfig(check_meshes=False, targets=frozenset(targets))
+def joined(text: str, targets=('mujoco',), meshes=False):
+    config = CheckConfig(check_meshes=meshes, targets=frozenset(targets))
     return [f for f in analyze(parse_urdf_string(text), config).findings if f.rule == JOINED]
 
 
@@ -263,3 +264,30 @@ def test_surfaces_that_touch_inside_deep_hulls_are_touching_without_mujoco(tmp_p
         assert float(dict(planner.values)['depth_mm']) < 0.5
         assert 'touching (their surfaces part once moved' in planner.message
         assert f'their convex hulls overlap {hulls:.3g} mm' in planner.message
+
+
+def test_a_wheel_whose_hull_coal_refuses_is_measured(tmp_path):
+    # AutoRally's wheels (sweep V): a cylinder of 256 sides, its caps fanned around one
+    # corner; coal's Qhull ('Qt') refused their hulls ("Too many neighbors"), so their
+    # overlaps had no depth and fell under 1 mm: 71 mm in MuJoCo, not said.
+    import trimesh
+    from urdf_link_tools.meshes.hull import coal_qhull
+    wheel = trimesh.creation.cylinder(radius=0.09, height=0.07, sections=256)
+    assert coal_qhull(np.asarray(wheel.vertices), False, joggle=True) is not None
+    wheel.export(tmp_path / 'wheel.stl')
+    mesh = f'<mesh filename="{tmp_path / "wheel.stl"}"/>'
+    parts = [massive('chassis', '0.6 0.4 0.1')]
+    for index, (x, y) in enumerate(((0.25, 0.2), (0.25, -0.2), (-0.25, 0.2), (-0.25, -0.2))):
+        parts += [f'<link name="hub{index}">{MASS}</link>',
+                  f'<link name="wheel{index}">{MASS}<collision><origin rpy="1.5708 0 0"/>'
+                  f'<geometry>{mesh}</geometry></collision></link>',
+                  joint(f'steer{index}', 'revolute', 'chassis', f'hub{index}', f'{x} {y} 0'),
+                  joint(f'spin{index}', 'continuous', f'hub{index}', f'wheel{index}',
+                        axis='0 1 0')]
+    text = robot('car', *parts)
+    (finding,) = joined(text, meshes=True)
+    assert finding.message.count("mm into 'chassis' (joined through 'hub") == 4, finding.message
+    depth = float(dict(finding.values)['deepest_mm'])
+    assert depth == pytest.approx(mujoco_depth_mm(text), abs=1.0), finding.message
+    # a floating robot: its base's body keeps its name
+    assert '<exclude body1="chassis" body2="wheel0"/>' in finding.suggestion, finding.suggestion

@@ -127,9 +127,11 @@ def _collision_points(robot_file: str, link_name: str) -> np.ndarray:
     return np.asarray(_collision_mesh(robot_file, link_name).raw.vertices, dtype=np.float64)
 
 
-def test_the_overlap_depth_goes_without_a_hull_coal_refuses():
+def test_the_overlap_depth_has_a_hull_where_coal_refuses_one():
     # The depth of an overlap at rest is measured between coal hulls: one coal refuses
-    # gives no depth (as a flat mesh does) instead of an internal error of the rule.
+    # ("Too many neighbors": centauro's pelvis, every wheel of 256 sides) is built from
+    # joggled points (QJ) instead, its volume the hull's (AutoRally's wheels had no depth,
+    # sweep V); before, no depth (as a flat mesh has), never an internal error.
     from urdf_link_tools.analysis import load_meshes
     from urdf_link_tools.collision.bodies import build_bodies
     from urdf_link_tools.collision.overlap import _hull
@@ -139,7 +141,14 @@ def test_the_overlap_depth_goes_without_a_hull_coal_refuses():
     bodies, _ = build_bodies(robot, load_meshes(
         robot, MeshLibrary(ament_prefix_path=corpus.ament_prefixes())))
     (pelvis,) = bodies['pelvis'].parts
-    assert pelvis.faces is not None and _hull(pelvis) is None
+    joggled = _hull(pelvis)
+    assert pelvis.faces is not None and joggled is not None
+    # (moved by about 1e-11 of the extent: its corners within a micrometre of the points')
+    corners = np.array([joggled.points(i) for i in range(joggled.num_points)])
+    points = np.asarray(pelvis.points)
+    assert joggled.num_points > 3 and np.allclose(
+        corners.min(axis=0), points.min(axis=0), atol=1e-6) and np.allclose(
+        corners.max(axis=0), points.max(axis=0), atol=1e-6)
     primitives = [part for body in bodies.values() for part in body.parts if part.faces is None]
     assert primitives and all(_hull(part) is part.geometry  # as they are
                               for part in primitives)

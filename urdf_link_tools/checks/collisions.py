@@ -510,7 +510,10 @@ def _joined_finding(ctx: CheckContext, overlaps: Sequence['Overlap']) -> Optiona
     child = _moving_first(ctx, first.link1, first.link2)[0]
     element = first.element1 if child == first.link1 else first.element2
     pairs = [(item.link1, item.link2) for item in kept]
-    fix = _fixes(ctx, {'mujoco': Severity.WARNING}, '', pairs)[0]
+    from urdf_link_tools.collision.adjacency import base_meant_fixed
+    # (a floating robot's base gets a free joint, and its body keeps the root's name)
+    fix = _fixes(ctx, {'mujoco': Severity.WARNING}, '', pairs,
+                 welded=base_meant_fixed(ctx.robot))[0]
     count = len(kept)
     return ctx.finding(
         JOINED, Severity.WARNING,
@@ -619,10 +622,15 @@ def _parent_body(ctx: CheckContext, top1: str, top2: str, world_counts: bool) ->
     return False
 
 
-def mujoco_body(ctx: CheckContext, link: str) -> str:
-    """Return the name of the body MuJoCo makes a link part of ('world' for the root's)."""
+def mujoco_body(ctx: CheckContext, link: str, welded: bool = True) -> str:
+    """
+    Return the name of the body MuJoCo makes a link part of ('world' for the root's).
+
+    :param welded: the base is welded to the world, as MuJoCo loads a URDF (False: it is
+        given a free joint, and its body keeps the root's name)
+    """
     top = ctx.weld_top(link)
-    return 'world' if top == _root_body(ctx) else top
+    return 'world' if welded and top == _root_body(ctx) else top
 
 
 def _effects(ctx: CheckContext, by_target: Dict[str, Severity], share: str = '') -> str:
@@ -653,7 +661,7 @@ EXCLUDES_WRITTEN = 8
 
 
 def _fixes(ctx: CheckContext, by_target: Dict[str, Severity], entry: str,
-           pairs: Sequence[Tuple[str, str]]) -> List[str]:
+           pairs: Sequence[Tuple[str, str]], welded: bool = True) -> List[str]:
     """Return, for the selected engines that see the overlaps, how to declare them meant."""
     selected = ctx.config.targets
     fixes = []
@@ -664,7 +672,7 @@ def _fixes(ctx: CheckContext, by_target: Dict[str, Severity], entry: str,
         # pairs of links can be one pair of bodies (in either order).
         bodies: List[Tuple[str, str]] = []
         for a, b in pairs:
-            body_a, body_b = mujoco_body(ctx, a), mujoco_body(ctx, b)
+            body_a, body_b = mujoco_body(ctx, a, welded), mujoco_body(ctx, b, welded)
             if (body_a, body_b) not in bodies and (body_b, body_a) not in bodies:
                 bodies.append((body_a, body_b))
         # Every pair is named: a snippet that looks whole but is not leaves a pair colliding
@@ -676,7 +684,7 @@ def _fixes(ctx: CheckContext, by_target: Dict[str, Severity], entry: str,
             f'{a} and {b}' for a, b in rest) + ')' if rest else '')
         fixes.append(f'for MuJoCo add {excludes}{more}'
                      + " to the MJCF's <contact> (MuJoCo names the bodies after the link "
-                     'each is welded to, "world" for the base)')
+                     'each is welded to' + (', "world" for the base)' if welded else ')'))
     if 'gazebo' in selected and 'gazebo' in by_target:
         fixes.append("for Gazebo drop <self_collide> from the robot's <gazebo>")
     return fixes

@@ -345,7 +345,7 @@ def _hull(part) -> object:
     # None for a flat mesh (a plane, a quad: Qhull would crash the process) and for one
     # coal refuses: the contact then has no depth (see _measure). The hull needs the
     # vertices only, not the mesh's BVH; it is kept with the file for the next analysis.
-    return part.mesh.derived(('overlap hull',), lambda: coal_qhull(part.points, False))
+    return part.mesh.derived(('overlap hull',), lambda: coal_qhull(part.points, False, True))
 
 
 def _measure(scene: Scene, pose_row: np.ndarray, a: int, b: int, i: int,

@@ -227,7 +227,8 @@ def qhull_safe(points: np.ndarray) -> bool:
     return _thinnest(centred)[0] > NATIVE_MIN_WIDTH * extent
 
 
-def coal_qhull(points: np.ndarray, keep_triangles: bool) -> Optional[object]:
+def coal_qhull(points: np.ndarray, keep_triangles: bool,
+               joggle: bool = False) -> Optional[object]:
     """
     Return the convex hull of points by coal's Qhull, or None.
 
@@ -238,29 +239,36 @@ def coal_qhull(points: np.ndarray, keep_triangles: bool) -> Optional[object]:
 
     :param points: (n, 3) positions
     :param keep_triangles: coal's keepTriangle (triangles in the result)
+    :param joggle: where coal refuses the hull, build it from joggled points (Qhull's QJ:
+        moved by about 1e-11 of their extent), for a contact's depth, not a volume
     :return: coal's Convex, or None
     """
     if not qhull_safe(points):
         return None
     if float(np.max(np.abs(points))) > MAX_COORDINATE:
         return None  # Qhull ended the process on coordinates near 1e307 (products overflow)
-    return _qhull(points, keep_triangles)
+    return _qhull(points, keep_triangles, joggle)
 
 
-def _qhull(points: np.ndarray, keep_triangles: bool) -> Optional[object]:
+def _qhull(points: np.ndarray, keep_triangles: bool, joggle: bool = False) -> Optional[object]:
     """Return coal's hull of points :func:`qhull_safe` accepts (see :func:`coal_qhull`)."""
     import coal
     points = np.ascontiguousarray(points, dtype=np.float64)
-    model = coal.BVHModelOBBRSS()
-    model.beginModel(0, len(points))
-    model.addVertices(points)
-    try:
-        model.buildConvexHull(keep_triangles, 'Qt')
-    except MemoryError:
-        raise
-    except Exception:
-        return None
-    return model.convex
+    for options in ('Qt', 'QJ') if joggle else ('Qt',):
+        model = coal.BVHModelOBBRSS()
+        model.beginModel(0, len(points))
+        model.addVertices(points)
+        try:
+            model.buildConvexHull(keep_triangles, options)
+        except MemoryError:
+            raise
+        except Exception:
+            # "Too many neighbors": Qt's triangles fan a cylinder's cap around one corner
+            # (every wheel mesh: AutoRally's four had no hull, so their overlaps had no depth
+            # and were dropped, sweep V); joggled (QJ), the facets stay small
+            continue
+        return model.convex
+    return None
 
 
 def _coal_hull(original: np.ndarray) -> Optional[Hull]:
