@@ -1624,3 +1624,19 @@ def test_one_body_copied_onto_links_in_their_own_frames_is_one_finding():
                                                   'inertia-exceeds-extent',
                                                   'inertia-geometry-mismatch')
                 and f.link in names], [(f.rule, f.link) for f in findings]
+
+
+def test_copies_are_looked_for_among_links_of_a_share_of_a_positive_mass():
+    # Review 13: a root of -1e9 kg made every link "1 % of the robot's mass" or more, and the
+    # 10,000 links of one mass were compared with each other (118 s). Positive masses only:
+    # at most 100 links can each carry 1 % of them, and 300 light copies are not a body's.
+    from urdf_link_tools.checks.base import CheckContext
+    from urdf_link_tools.checks.plausibility import copied_bodies
+    children = ''.join(
+        f'<link name="c{i}">{inertial(1.0, 0.001, xyz="0.5 0 0")}{box("0.01 0.01 0.01")}'
+        f'</link><joint name="j{i}" type="fixed"><parent link="base"/><child link="c{i}"/>'
+        '</joint>' for i in range(300))
+    text = (f'<robot name="r"><link name="base">{inertial(-1e9, 0.001)}</link>'
+            f'{children}</robot>')
+    ctx = CheckContext(parse_urdf_string(text), NO_MESHES)
+    assert copied_bodies(ctx, set()) == []

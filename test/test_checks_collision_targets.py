@@ -291,3 +291,39 @@ def test_a_wheel_whose_hull_coal_refuses_is_measured(tmp_path):
     assert depth == pytest.approx(mujoco_depth_mm(text), abs=1.0), finding.message
     # a floating robot: its base's body keeps its name
     assert '<exclude body1="chassis" body2="wheel0"/>' in finding.suggestion, finding.suggestion
+
+
+def test_the_adjacent_pairs_mujoco_collides_are_measured_within_bounds():
+    # Review 13: every pair of collision elements of two adjacent links was measured, with
+    # no box test and no bound: 3,000 spheres on each, 4.4 GB and past 120 s. Boxes first,
+    # at most JOINED_ELEMENT_PAIRS element pairs (past them, no claim), the deepest kept.
+    from urdf_link_tools.collision.overlap import JOINED_ELEMENT_PAIRS
+
+    def arm(count: int) -> str:
+        spheres = ''.join('<collision><geometry><sphere radius="0.05"/></geometry></collision>'
+                          for _ in range(count))
+        return robot('socket', f'<link name="base">{MASS}{spheres}</link>',
+                     f'<link name="link1">{MASS}{spheres}</link>',
+                     joint('j1', 'revolute', 'base', 'link1', '0 0 0.05'))
+    (finding,) = joined(arm(3))
+    assert finding.link == 'link1'
+    over = int(JOINED_ELEMENT_PAIRS ** 0.5) + 1
+    assert joined(arm(over)) == []
+
+
+def test_the_excludes_of_many_pairs_are_named_within_bounds():
+    # Review 13: a shapeless hub holding 200 links made 20,000 pairs, each named in the fix
+    # (a 159 MB line of 4,000-character names, and a quadratic search for duplicates).
+    from urdf_link_tools.checks.collisions import EXCLUDES_NAMED, EXCLUDES_WRITTEN
+    children = [part for index in range(30) for part in (
+        f'<link name="c{index}">{MASS}<collision><geometry><sphere radius="0.05"/>'
+        '</geometry></collision></link>', joint(f'j{index}', 'revolute', 'hub', f'c{index}'))]
+    text = robot('hub', massive('base', '0.1 0.1 0.1', '0 0 -1'),
+                 f'<link name="hub">{MASS}</link>', joint('turn', 'revolute', 'base', 'hub'),
+                 *children)
+    (finding,) = [f for f in analyze(parse_urdf_string(text), CheckConfig(
+        check_meshes=False, targets=frozenset({'mujoco'}))).findings
+        if f.rule in (JOINED, RULE)]
+    pairs = 30 * 29 // 2
+    left = pairs - EXCLUDES_WRITTEN - EXCLUDES_NAMED
+    assert f'and {left} more pairs not named here' in finding.suggestion, finding.suggestion

@@ -501,9 +501,11 @@ def _joined_finding(ctx: CheckContext, overlaps: Sequence['Overlap']) -> Optiona
     for item in kept[:JOINED_NAMED]:
         child, parent = _moving_first(ctx, item.link1, item.link2)
         between = _links_between(ctx, child, parent)
+        shapeless = all(not getattr(ctx.robot.link(name), 'collisions', ())
+                        for name in between)  # (not so on a loop of joints)
         why = ('the base, which MuJoCo welds to its world body' if not between else
                'joined through ' + listed([f"'{name}'" for name in between])
-               + ', without collision geometry')
+               + (', without collision geometry' if shapeless else ''))
         described.append(f"'{child}' {fmt(item.depth * 1000.0, 3)} mm into '{parent}' ({why})")
     more = len(kept) - len(described)
     first = kept[0]
@@ -528,8 +530,9 @@ def _joined_finding(ctx: CheckContext, overlaps: Sequence['Overlap']) -> Optiona
         suggestion=(f'{fix}; or shrink the collision geometry so the parts clear each other '
                     'at rest'),
         values=(('pairs', count), ('deepest_mm', first.depth * 1000.0),
-                ('links', ', '.join(f'{a}/{b}' for a, b in pairs))),
-        links=tuple(dict.fromkeys(name for pair in pairs for name in pair)))
+                ('links', ', '.join(f'{a}/{b}' for a, b in pairs[:EXCLUDES_NAMED])
+                 + (f' and {count - EXCLUDES_NAMED} more' if count > EXCLUDES_NAMED else ''))),
+        links=tuple(dict.fromkeys(name for pair in pairs for name in pair))[:ENVELOPE_DETAIL])
 
 
 def _moving_first(ctx: CheckContext, first: str, second: str) -> Tuple[str, str]:
@@ -656,8 +659,11 @@ def _effects(ctx: CheckContext, by_target: Dict[str, Severity], share: str = '')
     return '; '.join(parts)
 
 
-#: MuJoCo <exclude> elements written out in a fix; the pairs past them are named
+#: MuJoCo <exclude> elements written out in a fix; the pairs past them are named, up to
+#: EXCLUDES_NAMED (a hub of 200 children: 20,000 pairs of 4,000-character names made a
+#: 159 MB line, review 13)
 EXCLUDES_WRITTEN = 8
+EXCLUDES_NAMED = 100
 
 
 def _fixes(ctx: CheckContext, by_target: Dict[str, Severity], entry: str,
@@ -670,18 +676,22 @@ def _fixes(ctx: CheckContext, by_target: Dict[str, Severity], entry: str,
     if 'mujoco' in selected and 'mujoco' in by_target:
         # One exclude per pair of MuJoCo bodies: links welded together are one body, so two
         # pairs of links can be one pair of bodies (in either order).
-        bodies: List[Tuple[str, str]] = []
+        bodies: Dict[FrozenSet[str], Tuple[str, str]] = {}  # (a set: review 13's 20,000 pairs)
         for a, b in pairs:
             body_a, body_b = mujoco_body(ctx, a, welded), mujoco_body(ctx, b, welded)
-            if (body_a, body_b) not in bodies and (body_b, body_a) not in bodies:
-                bodies.append((body_a, body_b))
-        # Every pair is named: a snippet that looks whole but is not leaves a pair colliding
-        # (Trossen's mobile base: the fourth caster was left out after three excludes).
+            bodies.setdefault(frozenset((body_a, body_b)), (body_a, body_b))
+        ordered = list(bodies.values())
+        # Every pair is named, up to EXCLUDES_NAMED: a snippet that looks whole but is not
+        # leaves a pair colliding (Trossen's mobile base: the fourth caster was left out
+        # after three excludes).
         excludes = ''.join(f'<exclude body1="{a}" body2="{b}"/>'
-                           for a, b in bodies[:EXCLUDES_WRITTEN])
-        rest = bodies[EXCLUDES_WRITTEN:]
+                           for a, b in ordered[:EXCLUDES_WRITTEN])
+        rest = ordered[EXCLUDES_WRITTEN:]
+        named = rest[:EXCLUDES_NAMED]
         more = (f' and one per pair for the other {len(rest)} (' + ', '.join(
-            f'{a} and {b}' for a, b in rest) + ')' if rest else '')
+            f'{a} and {b}' for a, b in named)
+            + (f', and {len(rest) - len(named)} more pairs not named here' if
+               len(rest) > len(named) else '') + ')' if rest else '')
         fixes.append(f'for MuJoCo add {excludes}{more}'
                      + " to the MJCF's <contact> (MuJoCo names the bodies after the link "
                      'each is welded to' + (', "world" for the base)' if welded else ')'))

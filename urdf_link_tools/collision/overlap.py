@@ -162,6 +162,38 @@ def boxes_apart(pose_a: np.ndarray, box_a, pose_b: np.ndarray, box_b) -> bool:
     return False
 
 
+#: the most pairs of collision elements measured for a pair of adjacent links MuJoCo
+#: collides, and the most points a mesh among them has (past either, no claim: 3,000
+#: spheres on each of two links cost 4.4 GB, a 100,000-vertex sphere's hull 17 s; review 13)
+JOINED_ELEMENT_PAIRS = 2_500
+JOINED_MESH_POINTS = 100_000
+
+
+def _deepest_hulls(scene: Scene, pose_row: np.ndarray, a: int,
+                   b: int) -> Optional[Tuple[Tuple[float, np.ndarray, Optional[np.ndarray]],
+                                             int, int]]:
+    """Return the deepest contact of two bodies' parts' hulls, with the parts, or None."""
+    parts_a, parts_b = scene.bodies[a].parts, scene.bodies[b].parts
+    if len(parts_a) * len(parts_b) > JOINED_ELEMENT_PAIRS or any(
+            part.mesh is not None and part.points is not None
+            and len(part.points) > JOINED_MESH_POINTS for part in parts_a + parts_b):
+        return None
+    link_a, link_b = pose_row[scene.slots[a]], pose_row[scene.slots[b]]
+    deepest = None
+    for i, part_a in enumerate(parts_a):
+        pose_a = link_a @ part_a.transform
+        for j, part_b in enumerate(parts_b):
+            pose_b = link_b @ part_b.transform
+            if not _remembered('may meet', pose_a, part_a, pose_b, part_b,
+                               lambda: _parts_may_meet(pose_a, part_a,  # noqa: B023
+                                                       pose_b, part_b)):
+                continue
+            found = _measure(scene, pose_row, a, b, i, j)
+            if found[2] is not None and (deepest is None or found[0] > deepest[0][0]):
+                deepest = (found, i, j)
+    return deepest
+
+
 def _boxes_meet(scene: Scene, pose_row: np.ndarray, a: int, b: int) -> bool:
     """Return True when a box of a part of body a meets a box of a part of body b."""
     placed = []
@@ -566,10 +598,8 @@ class OverlapPlan:
                 # MuJoCo's pairs: it collides the hulls, so the hulls are tested (the
                 # surfaces of Romeo's shoulder and torso do not meet; their hulls are 19 mm
                 # deep, as MuJoCo finds them)
-                measured = [item for item in (
-                    (_measure(scene, pose_row, a, b, i, j), i, j)
-                    for i in range(len(scene.bodies[a].parts))
-                    for j in range(len(scene.bodies[b].parts))) if item[0][2] is not None]
+                deepest = _deepest_hulls(scene, pose_row, a, b)
+                measured = [deepest] if deepest is not None else []
             else:
                 try:
                     parts = colliding_parts(scene, pose_row, a, b, self._placed)
