@@ -120,6 +120,19 @@ def mujoco_depth_mm(text: str) -> float:
     return -1000.0 * min(c.dist for c in data.contact[:data.ncon])
 
 
+def turned(text: str, excludes=()) -> float:
+    """Return how far (rad) 1 N m turns the first joint in 1 s of MuJoCo's simulation."""
+    spec = mujoco.MjSpec.from_string(text)
+    for first, second in excludes:
+        spec.add_exclude(bodyname1=first, bodyname2=second)
+    model = spec.compile()
+    data = mujoco.MjData(model)
+    for _ in range(int(round(1.0 / model.opt.timestep))):
+        data.qfrc_applied[0] = 1.0
+        mujoco.mj_step(model, data)
+    return abs(float(data.qpos[0]))
+
+
 def test_mujoco_collides_an_arm_with_the_fixed_base_it_turns_on():
     assert ('link1', 'world') in mujoco_contacts(ARM_IN_SOCKET)
     (finding,) = joined(ARM_IN_SOCKET)
@@ -129,6 +142,12 @@ def test_mujoco_collides_an_arm_with_the_fixed_base_it_turns_on():
         finding.message, finding.message
     assert '<exclude body1="world" body2="link1"/>' in finding.suggestion
     assert mujoco_contacts(ARM_IN_SOCKET, [('world', 'link1')]) == set()
+    # what the contact does: its friction holds the joint; excluded, 1 N m turns it freely
+    for depth in (0.002, 0.1):
+        text = ARM_IN_SOCKET.replace('"0 0 0.1"/><geometry><box size="0.1 0.1 0.3"',
+                                     f'"0 0 {0.2 - depth}"/><geometry><box size="0.1 0.1 0.3"')
+        assert turned(text) == pytest.approx(0.0, abs=1e-3)
+        assert turned(text, [('world', 'link1')]) > 1.0
     # adjacent: no other engine collides them, and nothing else is said
     assert joined(ARM_IN_SOCKET, ('moveit', 'pinocchio', 'gazebo')) == []
     assert findings(ARM_IN_SOCKET) == []

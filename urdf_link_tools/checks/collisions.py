@@ -156,8 +156,10 @@ RULES = (
          'two links joined through a link without collision geometry (two bodies apart). '
          'One finding for the robot; overlaps under 1 mm deep are left out',
          "MuJoCo's contact filter spares only the geoms of one body and of a body and its "
-         'parent, the world excepted: the pair is in contact from the first step, which holds '
-         'the joint (friction at the contact) and pushes the parts apart',
+         'parent, the world excepted: the pair is in contact from the first step, and the '
+         "contact's friction holds the joint (a link 2 mm into its base does not turn under "
+         '1 N m at all, and turns freely once the pair is excluded: test_checks_collision_'
+         'targets.py)',
          "exclude each pair in the MJCF's <contact> (the finding writes the <exclude> "
          'elements), or shrink the collision geometry so the parts clear each other at rest',
          'MuJoCo engine_collision_driver.c (filterBodyPair), MuJoCo 3 URDF import; '
@@ -524,8 +526,8 @@ def _joined_finding(ctx: CheckContext, overlaps: Sequence['Overlap']) -> Optiona
         'other engines never check them): '
         + '; '.join(described) + (f'; and {more} more' if more else '')
         + ". MuJoCo's contact filter spares only a body and its parent, not the world: "
-        'the parts are in contact from the first step, which pushes them apart and holds '
-        'the joint',
+        "the parts are in contact from the first step, and the contact's friction holds the "
+        'joint (a link 2 mm into its base does not turn under 1 N m at all)',
         link=child, element=element, line=_element_line(ctx.robot.link(child), element),
         suggestion=(f'{fix}; or shrink the collision geometry so the parts clear each other '
                     'at rest'),
