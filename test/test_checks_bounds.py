@@ -879,6 +879,13 @@ def test_a_twin_part_with_another_mass_is_named_in_the_density_fix():
     assert finding.link == 'l1', finding
     assert finding.suggestion.startswith("'l2' has collision geometry of the same volume and "
                                          '0.05 kg: if it is the same part'), finding.suggestion
+    # one volume by chance, another shape: not named (Maxwell's laser box and shoulder
+    # bracket, sweep V): 0.02^3 m^3 as a 0.04 x 0.01 x 0.02 box
+    other = _body(0.05, 1e-6, 0.02).replace('0.02 0.02 0.02', '0.04 0.01 0.02')
+    text = _chain([_body(1.0, 0.004, 0.2), _body(10.0, 1e-4, 0.02), other])
+    (finding,) = [f for f in analyze(parse_urdf_string(text), CheckConfig(
+        check_meshes=False)).findings if f.rule == 'density-implausible' and f.link == 'l1']
+    assert 'same volume' not in finding.suggestion, finding.suggestion
 
 
 def test_a_pasted_product_is_what_the_fixer_writes_when_that_is_valid():

@@ -305,7 +305,23 @@ def _twin(ctx: CheckContext, link: Link) -> Optional[Link]:
              if other is not link and other.mass != link.mass
              and len(other.collisions) == len(link.collisions)
              and near(mine[0], theirs[0]) and near(mine[1], theirs[1])]
+    # the same shape too, not only its volume: Maxwell's laser box and shoulder bracket have
+    # one volume by chance, and "the same part" misled (sweep V)
+    shape = _shape(ctx, link)
+    found = [(order, other) for order, other in found if shape is not None and
+             _shape(ctx, other) is not None and all(
+                 near(a, b) for a, b in zip(shape[1], _shape(ctx, other)[1]))  # type: ignore
+             and shape[0] == _shape(ctx, other)[0]]  # type: ignore[index]
     return min(found, key=lambda item: item[0])[1] if found else None
+
+
+def _shape(ctx: CheckContext, link: Link) -> Optional[Tuple[Tuple[str, ...], List[float]]]:
+    """Return a link's collision shapes' kinds and its bounds' sides, sorted, or None."""
+    box = group_bounds(ctx, link.collisions)
+    if box is None:
+        return None
+    kinds = tuple(sorted(type(element.geometry).__name__ for element in link.collisions))
+    return kinds, sorted(float(side) for side in box[1] - box[0])
 
 
 def _by_volume(ctx: CheckContext) -> List[Tuple[float, int, Link, Tuple[float, float]]]:
