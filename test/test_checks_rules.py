@@ -309,6 +309,8 @@ def test_every_documented_rule_has_a_case_or_is_tested_elsewhere():
                  'srdf-unknown-links',
                  # test_checks_collision_targets.py (run in MuJoCo)
                  'mujoco-joined-links-collide',
+                 # test_a_mass_or_centre_of_mass_no_part_has_is_one_error_and_no_tensor_fix
+                 'inertial-out-of-range',
                  # test_checks_alignment.py (mesh files)
                  'collision-visual-turned', 'collision-visual-apart',
                  # test_checks_bounds.py (chains of links)
@@ -1169,3 +1171,25 @@ def test_a_part_denser_than_any_material_in_its_drawn_shape_is_a_warning():
     found = [f for f in analyze(parse_urdf_string(partial), CheckConfig(check_meshes=False))
              .findings if f.rule == 'density-implausible']
     assert all(f.severity == Severity.INFO for f in found), [(f.link, f.severity) for f in found]
+
+
+def test_a_mass_or_centre_of_mass_no_part_has_is_one_error_and_no_tensor_fix():
+    # UBTECH Walker's right palm (sweep V): 3.12e21 kg, its centre of mass 2.7e13 m away, and
+    # a tensor to match; the only finding was the tensor's, "a slipped decimal" whose fix
+    # --fix-inertia wrote, and the check then passed.
+    part = inertial(mass='3.12234020972045E+21', ixx='1.5e47', iyy='3.2458e45', izz='1.5e47',
+                    xyz='-3.8e12 -2.7e13 -9.7e11') + box()
+    found = analyze(parse_urdf_string(moving(part)), CheckConfig(check_meshes=False)).findings
+    on_part = [(f.rule, f.severity) for f in found if f.link == 'part']
+    assert on_part == [('inertial-out-of-range', Severity.ERROR)], on_part
+    (finding,) = [f for f in found if f.rule == 'inertial-out-of-range']
+    assert finding.message.startswith('a mass of 3.122e+21 kg and its centre of mass '
+                                      "2.728e+13 m from the link's origin"), finding.message
+    assert finding.suggested_inertia is None
+    # the bounds: 100 t, 1 km
+    for mass, xyz, fires in (('1e5', '0 0 0', False), ('1.01e5', '0 0 0', True),
+                             ('1', '0 0 999', False), ('1', '0 600 900', True)):
+        text = moving(cube_inertial(float(mass), xyz=xyz) + box())
+        rules = {f.rule for f in analyze(parse_urdf_string(text),
+                                         CheckConfig(check_meshes=False)).findings}
+        assert ('inertial-out-of-range' in rules) == fires, (mass, xyz, rules)

@@ -261,4 +261,19 @@ def run_checks(ctx: CheckContext, into: Optional[List[Finding]] = None) -> List[
         except Exception as exc:
             found = [_failed(f'the check {check_name(check)}', exc)]
         findings[position:position] = found
+    _drop_judged_out_of_range(ctx, findings)
     return findings
+
+
+#: the rules that judge a link's mass properties, which mean nothing for a mass or centre of
+#: mass no part has (inertia.OUT_OF_RANGE says it, once)
+_MASS_PROPERTY_RULES = ('inertia-', 'inertial-', 'density-', 'com-')
+
+
+def _drop_judged_out_of_range(ctx: CheckContext, findings: List[Finding]) -> None:
+    """Remove, in place, the mass-property findings on links out of range (see inertia)."""
+    broken = {finding.link for finding in findings if finding.rule == inertia.OUT_OF_RANGE}
+    if broken:
+        findings[:] = [finding for finding in findings
+                       if finding.link not in broken or finding.rule == inertia.OUT_OF_RANGE
+                       or not finding.rule.startswith(_MASS_PROPERTY_RULES)]

@@ -52,6 +52,10 @@ SDF = 'sdformat parser_urdf.cc (urdf2sdf)'
 
 #: the rule of a moving link's tiny mass
 TINY = 'mass-tiny-on-moving-link'
+#: the rule of a mass or centre of mass no part has, and its bounds (kg, m)
+OUT_OF_RANGE = 'inertial-out-of-range'
+MASS_MAX = 1e5
+COM_OFFSET_MAX = 1e3
 
 RULES = (
     Rule('mass-not-finite', Severity.ERROR, 'the mass is NaN or infinite',
@@ -61,6 +65,14 @@ RULES = (
          'the tensor cannot be used by any dynamics engine',
          'write the six entries in kg m^2 (compute them from the geometry)',
          'URDF link specification'),
+    Rule(OUT_OF_RANGE, Severity.ERROR,
+         "a mass above 100,000 kg or a centre of mass more than 1 km from its link's origin: "
+         'no robot part has either (the heaviest robots weigh about 10 t in all)',
+         "a broken export (UBTECH Walker's palm: 3.1e21 kg, its centre of mass 2.7e13 m "
+         "away): simulators move a moon-mass body, the robot's mass and centre of mass are "
+         "meaningless; the link's tensor is not judged (no fix of it stands)",
+         "write the part's real mass properties (export them again)",
+         'this tool (physical bounds)'),
     Rule('mass-not-positive', Severity.ERROR,
          'a negative mass, or no mass on a moving link whose fused body (with the links '
          'welded below it) has no mass and inertia',
@@ -155,6 +167,9 @@ def check_link(ctx: CheckContext, link: Link) -> Iterator[Finding]:
                     if link.name not in together or not (
                         _moves_without_mass(finding) or _static_without_mass(finding)
                         or finding.rule == TINY))
+    if link.inertial is not None and _out_of_range(link):
+        yield _out_of_range_finding(ctx, link)
+        return  # (its tensor follows a mass no part has: no fix of it stands)
     if link.inertial is not None:
         # Those reported with their copies (check_copied_tensors) are left out; a second
         # link of the same name was not grouped (findings name links), so it keeps its own.
@@ -168,6 +183,35 @@ def check_link(ctx: CheckContext, link: Link) -> Iterator[Finding]:
             severity = severity_for(ctx.config.targets, {'kdl': Severity.INFO})
             if severity is not None:
                 yield _root_inertia(ctx, link, severity)
+
+
+def _out_of_range(link: Link) -> bool:
+    """Return True for a finite mass or centre of mass no robot part has."""
+    inertial = link.inertial
+    if inertial is None:
+        return False
+    offset = math.sqrt(sum(float(v) * float(v) for v in inertial.origin.xyz))
+    return (math.isfinite(inertial.mass) and inertial.mass > MASS_MAX) or \
+        (math.isfinite(offset) and offset > COM_OFFSET_MAX)
+
+
+def _out_of_range_finding(ctx: CheckContext, link: Link) -> Finding:
+    inertial = link.inertial
+    offset = math.sqrt(sum(float(v) * float(v) for v in inertial.origin.xyz))  # type: ignore
+    said = []
+    if inertial.mass > MASS_MAX:  # type: ignore[union-attr]
+        said.append(f'a mass of {fmt(inertial.mass)} kg')  # type: ignore[union-attr]
+    if offset > COM_OFFSET_MAX:
+        said.append(f"its centre of mass {fmt(offset)} m from the link's origin")
+    return ctx.finding(
+        OUT_OF_RANGE, Severity.ERROR,
+        f"{' and '.join(said)}: no robot part has that (a broken export?); simulators move "
+        "it as written, and the robot's mass and centre of mass mean nothing; its tensor is "
+        'not judged',
+        link=link.name, element='inertial', line=inertial.line,  # type: ignore[union-attr]
+        suggestion="write the part's real mass, centre of mass and tensor (export them "
+                   'again); --fix-inertia leaves the link as it is',
+        values=(('mass', inertial.mass), ('com_offset_m', offset)))  # type: ignore
 
 
 def _root_inertia(ctx: CheckContext, link: Link, severity: Severity) -> Finding:
