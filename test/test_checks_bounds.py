@@ -1647,3 +1647,16 @@ def test_copies_are_looked_for_among_links_of_a_share_of_a_positive_mass():
             f'{children}</robot>')
     ctx = CheckContext(parse_urdf_string(text), NO_MESHES)
     assert copied_bodies(ctx, set()) == []
+
+
+def test_one_copied_tensor_over_both_bounds_is_one_finding():
+    # MuSHR (sweep V): ixx=iyy=izz=1 on 11 links, an inertia-exceeds-extent error on those
+    # with geometry and an inertia-exceeds-robot warning on those without: one choice.
+    with_shape = [_body(0.1, 1.0, 0.1) for _ in range(3)]
+    without = [inertial(0.1, 1.0) for _ in range(2)]
+    found = [f for f in analyze(parse_urdf_string(_chain(with_shape + without)),
+                                NO_MESHES).findings if f.rule.startswith('inertia-exceeds')]
+    assert len(found) == 1, [(f.rule, f.message[:80]) for f in found]
+    assert found[0].rule == 'inertia-exceeds-extent' and found[0].severity == Severity.ERROR
+    assert found[0].message.startswith('5 links declare the same tensor'), found[0].message
+    assert set(found[0].links) == {'l0', 'l1', 'l2', 'l3', 'l4'}

@@ -737,6 +737,7 @@ def _changes_little(ctx: CheckContext, link: Optional[Link]) -> bool:
 def _bound_findings(ctx: CheckContext) -> Iterator[Finding]:
     """Return check_bounds' findings, each tensor's and each copied tensor's."""
     groups: Dict[Tuple[object, ...], List[Finding]] = {}
+    ranked: Dict[Tuple[object, ...], List[Tuple[Finding, float]]] = {}
     singles: List[Tuple[Link, Finding]] = []
     carriers = placeholder_carriers(ctx)
     masses = _placeholder_masses(ctx)
@@ -747,24 +748,32 @@ def _bound_findings(ctx: CheckContext) -> Iterator[Finding]:
     # tensors written about the link origin, and placeholder inertials: their rules say it
     by_mass.update(about_link_origin(ctx))
     by_mass.update(placeholder_inertials(ctx))
-    for key, members in _exceeding(ctx).items():
-        members = [(link, found) for link, found in members if link.name not in by_mass]
+    exceeding = {key: [(link, found) for link, found in members if link.name not in by_mass]
+                 for key, members in _exceeding(ctx).items()}
+    per_tensor: Dict[Tuple[object, ...], int] = {}  # (whichever bound each member exceeds)
+    for key, members in exceeding.items():
+        per_tensor[key[1:]] = per_tensor.get(key[1:], 0) + len(members)
+    for key, members in exceeding.items():
         if not members:
             continue
         # A placeholder copied onto many links gets one suggestion, not one per link.
-        alone = len(members) + sum(1 for values in carriers.values()
-                                   if values == key[1:]) < MODEL_WIDE_MIN
+        alone = per_tensor[key[1:]] + sum(1 for values in carriers.values()
+                                          if values == key[1:]) < MODEL_WIDE_MIN
         findings = [_finding(ctx, link, found, alone) for link, found in members]
         if alone:
             singles.extend(zip((link for link, _ in members), findings))
             continue
+        # One tensor is one group whichever rule its links break (MuSHR's ixx=iyy=izz=1 on
+        # 11 links was an inertia-exceeds-extent error and an inertia-exceeds-robot warning,
+        # sweep V).
+        ranked.setdefault(key[1:], []).extend(
+            (finding, found.moment / found.bound if found.bound > 0.0 else math.inf)
+            for finding, (_, found) in zip(findings, members))
+    for tensor, members_found in ranked.items():
         # The example is the worst member (the most severe, then the furthest over its
         # bound): PR2's copied 0.01 tensor was shown on a camera that barely matters.
-        worst = min(range(len(findings)), key=lambda index: (
-            -int(findings[index].severity),
-            -(members[index][1].moment / members[index][1].bound
-              if members[index][1].bound > 0.0 else math.inf)))
-        groups[(findings[0].rule,) + key[1:]] = [findings[worst]] + findings
+        worst = min(members_found, key=lambda item: (-int(item[0].severity), -item[1]))[0]
+        groups[(worst.rule,) + tensor] = [worst] + [finding for finding, _ in members_found]
     figure, singles = _schematic(ctx, singles)
     if figure:
         yield _figure_finding(ctx, figure)
