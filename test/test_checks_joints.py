@@ -396,3 +396,17 @@ def test_did_you_mean_for_a_mimic_is_bounded():
              if f.rule == 'joint-mimic-unknown']
     assert found and 'did you mean' not in found[0].message
     assert NameSuggester(joints).suggest(joints[0][:-1] + 'x') == ''  # (too long to compare)
+
+
+def test_a_zero_limit_is_said_only_for_the_targets_that_read_limits():
+    # Thymio's wheels (sweep V): effort 0, said under --target mujoco with Pinocchio's and
+    # MoveIt's effects; MuJoCo ignores effort and velocity (RViz and KDL too).
+    text = robot('<limit lower="-1" upper="1" effort="0" velocity="3"/>')
+
+    def rules(targets):
+        config = CheckConfig(check_meshes=False, targets=frozenset(targets))
+        return [(f.rule, f.severity) for f in analyze(parse_urdf_string(text), config).findings
+                if f.rule == 'joint-limit-zero']
+    assert rules({'mujoco', 'rviz', 'kdl'}) == []
+    for target in ('pinocchio', 'moveit', 'gazebo'):
+        assert rules({target}) == [('joint-limit-zero', Severity.WARNING)], target

@@ -81,7 +81,8 @@ RULES = (
          'on 3 or more joints are one finding (as for every limit rule of joints)',
          'the joint can apply no force or cannot move wherever the URDF limits are '
          'enforced: Pinocchio reads effortLimit/velocityLimit 0, and so do MoveIt and '
-         'ros2_control',
+         'ros2_control; Gazebo enforces them too. Not said for MuJoCo, RViz or KDL alone, '
+         'which do not read them',
          'write the real effort and velocity limits of the actuator', URDFDOM),
     Rule('joint-limit-negative', Severity.ERROR, 'effort or velocity is negative on a moving '
          'joint (a claim about Pinocchio: silent without the pinocchio target); the same '
@@ -198,9 +199,15 @@ def _limits(ctx: CheckContext, joint: Joint) -> Iterator[Finding]:
         # endless joint of a description that names no actuated joint: a passive wheel or
         # caster (Trossen's mobile base: 8 caster joints, velocity 3, effort 0).
         passive = zero == ['effort'] and joint.type == 'continuous' and actuated is None
+        # Only where the limits are read: Pinocchio, MoveIt and Gazebo (gz-physics enforces
+        # <effort> and <velocity>); MuJoCo ignores them (Thymio's wheels under --target
+        # mujoco were told of Pinocchio and MoveIt, sweep V), and so do RViz and KDL.
+        severity = severity_for(ctx.config.targets, dict.fromkeys(
+            LIMIT_READERS, Severity.INFO if len(zero) == 2 or passive else Severity.WARNING))
+        if severity is None:
+            return
         yield _finding(
-            ctx, joint, 'joint-limit-zero',
-            Severity.INFO if len(zero) == 2 or passive else Severity.WARNING,
+            ctx, joint, 'joint-limit-zero', severity,
             f'{" and ".join(zero)} {"is" if len(zero) == 1 else "are"} 0: the joint '
             f'{"can apply no force" if "effort" in zero else "cannot move"} where limits '
             'are enforced (Pinocchio reads the limit as 0, as MoveIt and ros2_control do)',
@@ -210,6 +217,10 @@ def _limits(ctx: CheckContext, joint: Joint) -> Iterator[Finding]:
             + ('; a passive joint (a spring, an unactuated wheel) has no actuator effort: '
                'effort 0 is right there' if zero == ['effort'] else ''),
             tuple((name, 0.0) for name in zero))
+
+
+#: the targets that read a joint's effort and velocity limits
+LIMIT_READERS = ('pinocchio', 'moveit', 'gazebo')
 
 
 def _range(ctx: CheckContext, joint: Joint) -> Iterator[Finding]:
