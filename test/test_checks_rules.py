@@ -1193,3 +1193,21 @@ def test_a_mass_or_centre_of_mass_no_part_has_is_one_error_and_no_tensor_fix():
         rules = {f.rule for f in analyze(parse_urdf_string(text),
                                          CheckConfig(check_meshes=False)).findings}
         assert ('inertial-out-of-range' in rules) == fires, (mass, xyz, rules)
+
+
+def test_a_frame_of_zero_size_is_told_to_drop_its_shape():
+    # SCITOS's base_footprint (sweep V): a massless frame with a box of size 0, told to
+    # "give the real dimensions" of a part it does not have.
+    frame = box('0 0 0')
+    text = robot(f'<link name="base_footprint">{frame}</link><link name="base">{GOOD_PART}'
+                 '</link><joint name="f" type="fixed"><parent link="base_footprint"/>'
+                 '<child link="base"/></joint>')
+    (found,) = [f for f in analyze(parse_urdf_string(text), CheckConfig(check_meshes=False))
+                .findings if f.rule == 'geometry-degenerate']
+    assert found.suggestion.startswith('remove the <collision> (a frame needs no geometry)'), \
+        found.suggestion
+    # a part with mass keeps "give the real dimensions"
+    text = moving(cube_inertial() + box('0 0.1 0.1'))
+    (found,) = [f for f in analyze(parse_urdf_string(text), CheckConfig(check_meshes=False))
+                .findings if f.rule == 'geometry-degenerate']
+    assert found.suggestion.startswith('give the real dimensions'), found.suggestion

@@ -36,7 +36,7 @@ from urdf_link_tools.checks.model_wide import grouped, HINGE_SIZE, is_hinge, \
     visual_size
 from urdf_link_tools.checks.names import NameSuggester
 from urdf_link_tools.findings import Finding, LISTED, listed, Severity
-from urdf_link_tools.geometry import is_finite, union_bounds
+from urdf_link_tools.geometry import geometry_values, is_finite, union_bounds
 from urdf_link_tools.meshes import MeshInfo, MeshProblem
 from urdf_link_tools.meshes.files import ASSIMP_FORMATS
 from urdf_link_tools.meshes.reading import LFS_FILE
@@ -329,8 +329,26 @@ def _degenerate_primitive(ctx: CheckContext, link: Link, element: GeometryElemen
         link=link.name, element=element.label, line=line,
         suggestion=('for an engine other than Drake, a small sphere (a few millimetres) makes '
                     'the contact point' if point else
+                    f'remove the <{element.group}> (a frame needs no geometry), or give the '
+                    'real dimensions in metres' if _frame_only(link) else
                     'give the real dimensions in metres (all greater than zero)'),
         values=tuple((name, value) for name, value in bad))
+
+
+def _frame_only(link: Link) -> bool:
+    """
+    Return True for a massless link whose every shape has a zero size: a frame.
+
+    SCITOS's base_footprint carries a box of size 0 (sweep V): "give the real dimensions"
+    asked for a part that a footprint frame does not have.
+    """
+    if link.inertial is not None and link.mass > 0.0:
+        return False
+    shapes = [element.geometry for element in link.visuals + link.collisions
+              if element.geometry is not None]
+    return bool(shapes) and all(
+        not isinstance(shape, Mesh) and min(geometry_values(shape), default=0.0) <= 0.0
+        for shape in shapes)
 
 
 def check_degenerate_shapes(ctx: CheckContext) -> Iterator[Finding]:
