@@ -259,6 +259,20 @@ def test_a_relative_path_written_from_the_packages_root_names_the_package_uri(pa
                                        'file exists'), alone.suggestion
 
 
+def test_a_relative_path_missing_its_first_folder_names_the_file_under_it(package):
+    # Astribot's whole-body URDF (sweep W) names s1_arm/*.STL; the files are in
+    # meshes/s1_arm/ beside it: "add the folder (Git LFS, a download step)" misled.
+    (found,) = _missing(package, [f'arm/l{index}.stl' for index in range(3)])
+    assert found.suggestion.startswith('add the folder'), found.suggestion
+    (package / 'urdf' / 'meshes' / 'arm').mkdir(parents=True)
+    for index in range(3):
+        (package / 'urdf' / 'meshes' / 'arm' / f'l{index}.stl').write_bytes(b'solid x\n')
+    (found,) = _missing_again(package, [f'arm/l{index}.stl' for index in range(3)])
+    assert found.suggestion.startswith(
+        'fix the paths: the meshes moved (for the first, did you mean meshes/arm/l0.stl? '
+        'That file exists; 3 of the 3 have such a file)'), found.suggestion
+
+
 def _missing_again(package, uris):
     source = package / 'urdf' / 'r.urdf'
     source.write_text(_wheels(uris))

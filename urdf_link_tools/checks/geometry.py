@@ -40,8 +40,8 @@ from urdf_link_tools.geometry import geometry_values, is_finite, union_bounds
 from urdf_link_tools.meshes import MeshInfo, MeshProblem
 from urdf_link_tools.meshes.files import ASSIMP_FORMATS
 from urdf_link_tools.meshes.reading import LFS_FILE
-from urdf_link_tools.meshes.resolve import (near_miss, one_folder_down, one_folder_up,
-                                            sibling_folder)
+from urdf_link_tools.meshes.resolve import (near_miss, one_folder_down, one_folder_under,
+                                            one_folder_up, sibling_folder)
 from urdf_link_tools.model import Box, Cylinder, GeometryElement, Link, Mesh, Sphere
 from urdf_link_tools.packages import package_of
 from urdf_link_tools.read_policy import (ament_index_shares, ament_prefixes, checkout_root,
@@ -469,7 +469,7 @@ def _mesh(ctx: CheckContext, link: Link, element: GeometryElement,
     if isinstance(result, MeshProblem):
         tried = '; '.join(result.tried) if result.tried else 'nothing could be tried'
         meant = _near_miss(ctx, element, result) or _one_down(ctx, element, result) or \
-            _up(ctx, element, result)
+            _up(ctx, element, result) or _nearby(ctx, element, result, one_folder_under)
         own = _in_own_package(ctx, geometry.filename) if meant is None else None
         if result.unsupported_format is not None:
             suggestion = ('to have it checked (and loaded by MuJoCo), export an STL, OBJ or DAE '
@@ -1000,9 +1000,13 @@ def check_missing_places(ctx: CheckContext) -> Iterator[Finding]:
             # not: Rokae's meshes/xMateER7p/ for meshes/xMatePro7/)
             meant = meant or [found for found in (
                 _sibling(ctx, element, problem) for _, element, problem in elements) if found]
-            # or the same path one folder up: written from the package's root (SMARC's SAM)
+            # or the same path one folder up: written from the package's root (SMARC's SAM),
+            # or in a sub-folder: its first folder left out (Astribot's meshes/)
             meant = meant or [found for found in (
                 _up(ctx, element, problem) for _, element, problem in elements) if found]
+            meant = meant or [found for found in (
+                _nearby(ctx, element, problem, one_folder_under)
+                for _, element, problem in elements) if found]
             moved = (f'fix the paths: the meshes moved (for the first, did you mean '
                      f'{meant[0]}? That file exists; {len(meant)} of the {len(elements)} '
                      'have such a file), or add the folder with its files' if meant else

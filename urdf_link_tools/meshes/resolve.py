@@ -201,6 +201,35 @@ def one_folder_up(uri: str, tried: Sequence[str]) -> Optional[str]:
     return None
 
 
+def one_folder_under(uri: str, tried: Sequence[str]) -> Optional[str]:
+    """
+    Return ``SUB/URI`` when a relative path names a file in one sub-folder of the URDF's.
+
+    Astribot's whole-body URDF writes s1_torso/*.STL; the files are in meshes/s1_torso/
+    beside it (sweep W). Exactly one sub-folder (of the first :data:`_MAX_SUBFOLDERS`)
+    must hold the file; plain relative paths only; as for :func:`near_miss`, the caller
+    guards where it looks.
+
+    :param uri: the filename attribute as written
+    :param tried: the paths looked at, as the resolver tried them
+    """
+    uri = uri.strip()
+    parts = [part for part in uri.split('/') if part not in ('', '.')]
+    if not parts or '..' in parts or '://' in uri or uri.startswith(('/', 'file:')):
+        return None
+    for path in tried:
+        if '.git' in path.split(os.sep):
+            continue
+        base = path
+        for _ in parts:
+            base = os.path.dirname(base)
+        found = _folders_holding(base, os.path.join(*parts))
+        if found is not None and len(found) == 1:
+            return f'{found[0]}/' + '/'.join(parts)
+        return None
+    return None
+
+
 def sibling_folder(uri: str, tried: Sequence[str]) -> Optional[str]:
     """
     Return the URI of the same file through a sibling of the first folder that is missing.
