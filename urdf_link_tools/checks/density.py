@@ -50,6 +50,8 @@ TYPICAL_DENSITY = (300.0, 12000.0)
 
 #: Collision geometry whose bounds' diagonal is below this (m) is a placeholder.
 MARKER_SIZE = 0.01
+#: A shape drawn as it collides is taken for the part from this diagonal (m) on.
+DRAWN_PART_MIN = 0.05
 
 
 @record
@@ -118,7 +120,10 @@ def _verdict(ctx: CheckContext, link: Link) -> Optional[DensityVerdict]:
     if bounds is None or float(np.linalg.norm(bounds[1] - bounds[0])) < MARKER_SIZE:
         return None  # a millimetre placeholder shape says nothing about the part
     group = ctx.weld_group(link.name)
-    drawn = drawn_as_collided(link)
+    # (a part's shape: not a marker of a centimetre, which TIAGo's tool frames draw and
+    # collide, 0.1 kg in 0.4 cm^3)
+    drawn = drawn_as_collided(link) and \
+        float(np.linalg.norm(bounds[1] - bounds[0])) >= DRAWN_PART_MIN
     if least > high and (len(group) > 1 or link.visuals) and not drawn:
         # Partial collision geometry (contact spheres under a foot): the part may fill its
         # visual geometry and the links welded to it, so only their total bounds the
