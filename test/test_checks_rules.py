@@ -1188,7 +1188,8 @@ def test_a_mass_or_centre_of_mass_no_part_has_is_one_error_and_no_tensor_fix():
     assert finding.suggested_inertia is None
     # the bounds: 100 t, 1 km
     for mass, xyz, fires in (('1e5', '0 0 0', False), ('1.01e5', '0 0 0', True),
-                             ('1', '0 0 999', False), ('1', '0 600 900', True)):
+                             ('1', '0 0 999', False), ('1', '0 600 900', True),
+                             ('1', '1e200 1e200 0', True)):  # (its square overflows)
         text = moving(cube_inertial(float(mass), xyz=xyz) + box())
         rules = {f.rule for f in analyze(parse_urdf_string(text),
                                          CheckConfig(check_meshes=False)).findings}

@@ -380,3 +380,17 @@ def test_git_lfs_pointers_are_named_as_such(tmp_path, count):
         assert 'names a 1,234,567 byte file' in finding['message'], finding
     else:
         assert finding['message'].startswith(f'{count} mesh files are Git LFS pointers')
+
+
+def test_a_cylinder_of_many_sides_is_hulled_in_time(tmp_path):
+    # Review 14: two rings of 50,000 points (a 1.7 MB STL) ran past 120 s, Qhull's
+    # triangulated facets ('Qt') quadratic on its caps, then failing; joggled ('QJ') past
+    # 4,000 points, the hull takes about a second. `timeout` is the hang guard.
+    count = 50_000
+    angles = np.linspace(0.0, 2.0 * np.pi, count, endpoint=False)
+    ring = np.stack([0.09 * np.cos(angles), 0.09 * np.sin(angles)], axis=1)
+    points = np.vstack([np.c_[ring, np.full(count, -0.035)], np.c_[ring, np.full(count, 0.035)]])
+    faces = np.arange(2 * count - (2 * count) % 3).reshape(-1, 3)
+    stl = mesh_attacks.binary_stl(tmp_path / 'rings.stl', points, faces)
+    findings = _check(tmp_path, [(f'file://{stl}', (1, 1, 1))])
+    assert 'internal-error' not in {f['rule'] for f in findings}

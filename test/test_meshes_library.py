@@ -124,6 +124,10 @@ def test_a_dae_unit_in_a_comment_is_not_the_files(tmp_path, library):
         '<asset>', '<asset><!-- <unit meter="0.0254" name="inch"/> -->'))
     info = library.load(str(path))
     assert info.unit_scale == 1.0 and info.volume == pytest.approx(1.0)
+    # nor in CDATA, and a comment opener in CDATA hides nothing (review 14)
+    from urdf_link_tools.meshes.dae import dae_unit
+    assert dae_unit(b'<a><![CDATA[ <!-- ]]><unit meter="10"/>') == 10.0
+    assert dae_unit(b'<a><![CDATA[ <unit meter="1000"/> ]]><unit meter="2"/>') == 2.0
 
 
 def test_open_mesh_uses_convex_hull(tmp_path, library):

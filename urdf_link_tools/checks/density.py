@@ -306,27 +306,43 @@ def _twin(ctx: CheckContext, link: Link) -> Optional[Link]:
     volumes = [entry[0] for entry in index]
     low = bisect.bisect_left(volumes, mine[0] - TWIN_TOLERANCE * abs(mine[0]) * 1.02)
     high = bisect.bisect_right(volumes, mine[0] + TWIN_TOLERANCE * abs(mine[0]) * 1.02)
-    found = [(order, other) for _, order, other, theirs in index[low:high]
-             if other is not link and other.mass != link.mass
-             and len(other.collisions) == len(link.collisions)
-             and near(mine[0], theirs[0]) and near(mine[1], theirs[1])]
+    found = []
+    for _, order, other, theirs in index[low:high]:
+        if other is not link and other.mass != link.mass and \
+                len(other.collisions) == len(link.collisions) and \
+                near(mine[0], theirs[0]) and near(mine[1], theirs[1]):
+            found.append((order, other))
+            if len(found) >= TWIN_CANDIDATES:
+                break
+    found.sort(key=lambda item: item[0])
     # the same shape too, not only its volume: Maxwell's laser box and shoulder bracket have
-    # one volume by chance, and "the same part" misled (sweep V)
+    # one volume by chance, and "the same part" misled (sweep V). The first in order among
+    # TWIN_CANDIDATES of the volume (2,000 boxes of one volume compared with each other:
+    # 36 s, review 14).
     shape = _shape(ctx, link)
-    found = [(order, other) for order, other in found if shape is not None and
-             _shape(ctx, other) is not None and all(
-                 near(a, b) for a, b in zip(shape[1], _shape(ctx, other)[1]))  # type: ignore
-             and shape[0] == _shape(ctx, other)[0]]  # type: ignore[index]
-    return min(found, key=lambda item: item[0])[1] if found else None
+    if shape is None:
+        return None
+    for _, other in found:
+        theirs = _shape(ctx, other)
+        if theirs is not None and theirs[0] == shape[0] and all(
+                near(a, b) for a, b in zip(shape[1], theirs[1])):
+            return other
+    return None
+
+
+#: the links of the same volume a link's twin is looked for among, in order
+TWIN_CANDIDATES = 50
 
 
 def _shape(ctx: CheckContext, link: Link) -> Optional[Tuple[Tuple[str, ...], List[float]]]:
     """Return a link's collision shapes' kinds and its bounds' sides, sorted, or None."""
-    box = group_bounds(ctx, link.collisions)
-    if box is None:
-        return None
-    kinds = tuple(sorted(type(element.geometry).__name__ for element in link.collisions))
-    return kinds, sorted(float(side) for side in box[1] - box[0])
+    key = ('shape', id(link))
+    if key not in ctx.memo:
+        box = group_bounds(ctx, link.collisions)
+        ctx.memo[key] = None if box is None else (
+            tuple(sorted(type(element.geometry).__name__ for element in link.collisions)),
+            sorted(float(side) for side in box[1] - box[0]))
+    return ctx.memo[key]  # type: ignore[return-value]
 
 
 def _by_volume(ctx: CheckContext) -> List[Tuple[float, int, Link, Tuple[float, float]]]:

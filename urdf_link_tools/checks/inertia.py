@@ -190,14 +190,14 @@ def _out_of_range(link: Link) -> bool:
     inertial = link.inertial
     if inertial is None:
         return False
-    offset = math.sqrt(sum(float(v) * float(v) for v in inertial.origin.xyz))
+    offset = math.hypot(*(float(v) for v in inertial.origin.xyz))
     return (math.isfinite(inertial.mass) and inertial.mass > MASS_MAX) or \
         (math.isfinite(offset) and offset > COM_OFFSET_MAX)
 
 
 def _out_of_range_finding(ctx: CheckContext, link: Link) -> Finding:
     inertial = link.inertial
-    offset = math.sqrt(sum(float(v) * float(v) for v in inertial.origin.xyz))  # type: ignore
+    offset = math.hypot(*(float(v) for v in inertial.origin.xyz))  # type: ignore
     said = []
     if inertial.mass > MASS_MAX:  # type: ignore[union-attr]
         said.append(f'a mass of {fmt(inertial.mass)} kg')  # type: ignore[union-attr]

@@ -293,14 +293,7 @@ def dae_unit(data: bytes) -> float:
     :param data: the file
     :return: the factor, 1.0 when absent or not a positive finite number
     """
-    start = _tag_start(data, b'unit', 0, _UNIT_WINDOW)
-    while start >= 0 and data.rfind(b'<!--', 0, start) > data.rfind(b'-->', 0, start):
-        # in a comment: not the file's (Segbot's wheel keeps an inch unit commented out
-        # above its metre one: read, the wheel was 40 times too small, sweep V)
-        closing = data.find(b'-->', start)
-        if closing < 0:
-            return 1.0
-        start = _tag_start(data, b'unit', closing, _UNIT_WINDOW)
+    start = _visible_tag(data, b'unit', _UNIT_WINDOW)
     if start < 0:
         return 1.0
     end = data.find(b'>', start, start + _TAG_WINDOW)
@@ -313,6 +306,36 @@ def dae_unit(data: bytes) -> float:
     except ValueError:
         return 1.0
     return unit if math.isfinite(unit) and unit > 0.0 else 1.0
+
+
+def _visible_tag(data: bytes, name: bytes, limit: int) -> int:
+    """
+    Return the first ``<NAME`` before ``limit`` outside comments and CDATA sections, or -1.
+
+    Segbot's wheel keeps an inch unit commented out above its metre one: read, the wheel was
+    40 times too small (sweep V); '<![CDATA[ <!-- ]]>' must not hide the real one either
+    (review 14). One pass: each hidden section is skipped once.
+    """
+    position = 0
+    start = _tag_start(data, name, 0, limit)
+    found = {b'<!--': -2, b'<![CDATA[': -2}  # the next of each after position, -1: none
+    while start >= 0:
+        for opener in found:
+            if found[opener] == -2 or 0 <= found[opener] < position:
+                found[opener] = data.find(opener, position, limit)
+        openers = [(at, closer) for at, closer in ((found[b'<!--'], b'-->'),
+                                                   (found[b'<![CDATA['], b']]>'))
+                   if 0 <= at < start]
+        if not openers:
+            return start
+        opener, closer = min(openers)
+        end = data.find(closer, opener + 4)
+        if end < 0:
+            return -1
+        position = end + len(closer)
+        if position > start:
+            start = _tag_start(data, name, position, limit)
+    return -1
 
 
 def strip_dae_materials(data: bytes) -> bytes:

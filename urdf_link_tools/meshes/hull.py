@@ -127,7 +127,8 @@ def convex_hull(points: np.ndarray, native: bool = True) -> Tuple[Optional[Hull]
     except ImportError:
         return None, 'no SciPy'
     try:
-        found = ConvexHull(points)
+        found = ConvexHull(points, qhull_options='QJ') if len(points) > QT_POINTS_MAX else \
+            ConvexHull(points)
     except MemoryError:
         raise
     except Exception:  # flat or degenerate point sets have no hull (Qhull refuses them)
@@ -227,6 +228,10 @@ def qhull_safe(points: np.ndarray) -> bool:
     return _thinnest(centred)[0] > NATIVE_MIN_WIDTH * extent
 
 
+#: hulls of more points than this are built from joggled points (Qhull's QJ), see _qhull
+QT_POINTS_MAX = 4_000
+
+
 def coal_qhull(points: np.ndarray, keep_triangles: bool,
                joggle: bool = False) -> Optional[object]:
     """
@@ -254,7 +259,11 @@ def _qhull(points: np.ndarray, keep_triangles: bool, joggle: bool = False) -> Op
     """Return coal's hull of points :func:`qhull_safe` accepts (see :func:`coal_qhull`)."""
     import coal
     points = np.ascontiguousarray(points, dtype=np.float64)
-    for options in ('Qt', 'QJ') if joggle else ('Qt',):
+    # Past QT_POINTS_MAX points, joggled at once: Qt's triangulated facets are quadratic on
+    # a cylinder's fanned caps (a 1.7 MB STL of two rings: past 120 s, review 14), QJ not
+    # (0.96 s at 100,000 points), its corners moved by about 1e-11 of the extent.
+    options = ('QJ',) if len(points) > QT_POINTS_MAX else ('Qt', 'QJ') if joggle else ('Qt',)
+    for options in options:
         model = coal.BVHModelOBBRSS()
         model.beginModel(0, len(points))
         model.addVertices(points)
