@@ -185,19 +185,13 @@ def one_folder_up(uri: str, tried: Sequence[str]) -> Optional[str]:
     :param uri: the filename attribute as written
     :param tried: the paths looked at, as the resolver tried them
     """
-    uri = uri.strip()
-    parts = [part for part in uri.split('/') if part not in ('', '.')]
-    if not parts or '..' in parts or '://' in uri or uri.startswith(('/', 'file:')):
+    found = _urdf_folder(uri, tried)
+    if found is None:
         return None
-    for path in tried:
-        if '.git' in path.split(os.sep):
-            continue
-        base = path
-        for _ in parts:
-            base = os.path.dirname(base)
-        candidate = os.path.join(os.path.dirname(base), *parts)
-        if os.path.isfile(candidate) and leaves_package(candidate) is None:
-            return '../' + '/'.join(parts)
+    base, parts = found
+    candidate = os.path.join(os.path.dirname(base), *parts)
+    if os.path.isfile(candidate) and leaves_package(candidate) is None:
+        return '../' + '/'.join(parts)
     return None
 
 
@@ -213,6 +207,22 @@ def one_folder_under(uri: str, tried: Sequence[str]) -> Optional[str]:
     :param uri: the filename attribute as written
     :param tried: the paths looked at, as the resolver tried them
     """
+    found = _urdf_folder(uri, tried)
+    if found is None:
+        return None
+    base, parts = found
+    holding = _folders_holding(base, os.path.join(*parts))
+    if holding is not None and len(holding) == 1:
+        return f'{holding[0]}/' + '/'.join(parts)
+    return None
+
+
+def _urdf_folder(uri: str, tried: Sequence[str]) -> Optional[Tuple[str, List[str]]]:
+    """
+    Return the folder a plain relative mesh path was read from, and the path's parts.
+
+    None for a URI, an absolute path, one with ``..``, or one tried only inside ``.git``.
+    """
     uri = uri.strip()
     parts = [part for part in uri.split('/') if part not in ('', '.')]
     if not parts or '..' in parts or '://' in uri or uri.startswith(('/', 'file:')):
@@ -223,10 +233,7 @@ def one_folder_under(uri: str, tried: Sequence[str]) -> Optional[str]:
         base = path
         for _ in parts:
             base = os.path.dirname(base)
-        found = _folders_holding(base, os.path.join(*parts))
-        if found is not None and len(found) == 1:
-            return f'{found[0]}/' + '/'.join(parts)
-        return None
+        return base, parts
     return None
 
 
