@@ -493,15 +493,15 @@ def _joined_finding(ctx: CheckContext, overlaps: Sequence['Overlap']) -> Optiona
     the root is named world. A floating robot (a quadruped's hips, a mobile base's wheels
     and lift) gets a free joint in MuJoCo, and then the filter spares them.
     """
-    if 'mujoco' not in ctx.config.targets or JOINED in ctx.config.ignore_rules:
+    if not joined_wanted(ctx.config):
         return None
     kept = [item for item in overlaps if not touching(item.depth)]  # (the plan judged bases)
     if not kept:
         return None
     kept.sort(key=lambda item: (-item.depth, item.link1, item.link2))
     described = []
-    for item in kept[:JOINED_NAMED]:
-        child, parent = _moving_first(ctx, item.link1, item.link2)
+    ordered = [_moving_first(ctx, item.link1, item.link2) for item in kept[:JOINED_NAMED]]
+    for item, (child, parent) in zip(kept, ordered):
         between = _links_between(ctx, child, parent)
         shapeless = all(not getattr(ctx.robot.link(name), 'collisions', ())
                         for name in between)  # (not so on a loop of joints)
@@ -511,7 +511,7 @@ def _joined_finding(ctx: CheckContext, overlaps: Sequence['Overlap']) -> Optiona
         described.append(f"'{child}' {fmt(item.depth * 1000.0, 3)} mm into '{parent}' ({why})")
     more = len(kept) - len(described)
     first = kept[0]
-    child = _moving_first(ctx, first.link1, first.link2)[0]
+    child = ordered[0][0]
     element = first.element1 if child == first.link1 else first.element2
     pairs = [(item.link1, item.link2) for item in kept]
     from urdf_link_tools.collision.adjacency import base_meant_fixed

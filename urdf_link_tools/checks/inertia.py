@@ -190,14 +190,19 @@ def _out_of_range(link: Link) -> bool:
     inertial = link.inertial
     if inertial is None:
         return False
-    offset = math.hypot(*(float(v) for v in inertial.origin.xyz))
+    offset = _com_offset(link)
     return (math.isfinite(inertial.mass) and inertial.mass > MASS_MAX) or \
         (math.isfinite(offset) and offset > COM_OFFSET_MAX)
 
 
+def _com_offset(link: Link) -> float:
+    """Return how far (m) a link's centre of mass lies from its origin (hypot: no overflow)."""
+    return math.hypot(*(float(v) for v in link.inertial.origin.xyz))  # type: ignore[union-attr]
+
+
 def _out_of_range_finding(ctx: CheckContext, link: Link) -> Finding:
     inertial = link.inertial
-    offset = math.hypot(*(float(v) for v in inertial.origin.xyz))  # type: ignore
+    offset = _com_offset(link)
     said = []
     if inertial.mass > MASS_MAX:  # type: ignore[union-attr]
         said.append(f'a mass of {fmt(inertial.mass)} kg')  # type: ignore[union-attr]

@@ -32,7 +32,8 @@ import numpy as np
 from urdf_link_tools.checks.alignment import axis_words, turned_collision, TURNS
 from urdf_link_tools.checks.base import (CheckContext, fmt, fmt_inertia, fmt_range, fmt_vector,
                                          fmt_written, Rule)
-from urdf_link_tools.checks.bounds import (body_extent, CLEAR_EXCESS, COM_MIN_TOLERANCE,
+from urdf_link_tools.checks.bounds import (_robot_bounds, body_extent, CLEAR_EXCESS,
+                                           COM_MIN_TOLERANCE,
                                            com_tolerance, excess, excess_at_slip, FUSED_AWAY,
                                            fused_change, known_body_extent, light_copies,
                                            light_placeholder, placeholder_carriers,
@@ -1380,7 +1381,6 @@ def copied_bodies(ctx: CheckContext, taken: Set[str]) -> List[Tuple[Link, ...]]:
     each tensor written in its link's frame (so not one tensor, as placeholders are): a
     5.4 kg hand, said as 17 centres of mass outside and 8 tensors over their bounds.
     """
-    from urdf_link_tools.kinematics import forward_kinematics
     # Positive masses only: then at most 1 / COPIED_SHARE links pass the share below (a root
     # of -1e9 kg let 10,000 links through, compared with each other: 118 s, review 13)
     total = sum(link.mass for link in ctx.robot.links
@@ -1397,18 +1397,14 @@ def copied_bodies(ctx: CheckContext, taken: Set[str]) -> List[Tuple[Link, ...]]:
     candidates = [links for links in by_mass.values() if len(links) >= MODEL_WIDE_MIN]
     if not candidates:
         return []
-    poses = forward_kinematics(ctx.robot, {})
     groups = []
     for links in candidates:
         clusters: List[Tuple[np.ndarray, np.ndarray, List[Link]]] = []
         for link in links:
-            pose = poses.get(link.name)
-            if pose is None:
+            at_rest = _at_rest(ctx, link)
+            if at_rest is None:
                 continue
-            inertial = link.inertial
-            centre = pose[:3, :3] @ np.asarray(inertial.origin.xyz, dtype=float) + pose[:3, 3]
-            moments = np.sort(np.linalg.eigvalsh(np.asarray(inertial.inertia.as_matrix(),
-                                                            dtype=float)))
+            centre, moments = at_rest
             if not np.all(np.isfinite(centre)) or not moments[-1] > 0.0:
                 continue
             for at, principal, members in clusters:
@@ -1424,6 +1420,17 @@ def copied_bodies(ctx: CheckContext, taken: Set[str]) -> List[Tuple[Link, ...]]:
                       and 2 * sum(1 for link in members if _centre_outside(ctx, link))
                       >= len(members))
     return groups
+
+
+def _at_rest(ctx: CheckContext, link: Link) -> Optional[Tuple[np.ndarray, np.ndarray]]:
+    """Return a link's centre of mass in the root's frame at rest and its sorted moments."""
+    pose = _robot_bounds(ctx)[0].get(link.name)  # (the poses at rest, once an analysis)
+    if pose is None:
+        return None
+    inertial = link.inertial
+    centre = pose[:3, :3] @ np.asarray(inertial.origin.xyz, dtype=float) + pose[:3, 3]
+    return centre, np.sort(np.linalg.eigvalsh(np.asarray(inertial.inertia.as_matrix(),
+                                                         dtype=float)))
 
 
 def _centre_outside(ctx: CheckContext, link: Link) -> bool:
@@ -1486,13 +1493,10 @@ def check_placeholder_inertials(ctx: CheckContext) -> Iterator[Finding]:
 
 def _copied_finding(ctx: CheckContext, links: Tuple[Link, ...]) -> Finding:
     """Say the links carrying one body's mass properties (see :func:`copied_bodies`)."""
-    from urdf_link_tools.kinematics import choose_root, forward_kinematics
+    from urdf_link_tools.kinematics import choose_root
     names = tuple(link.name for link in links)
     first = links[0]
-    pose = forward_kinematics(ctx.robot, {})[first.name]
-    centre = pose[:3, :3] @ np.asarray(first.inertial.origin.xyz, dtype=float) + pose[:3, 3]
-    moments = np.sort(np.linalg.eigvalsh(np.asarray(first.inertial.inertia.as_matrix(),
-                                                    dtype=float)))
+    centre, moments = _at_rest(ctx, first)  # type: ignore[misc] (a group's links have one)
     over = [link.name for link in links if _clearly_over(ctx, link)]
     copies = sum(link.mass for link in links)
     turned = len({_sig(link.inertial.inertia.as_tuple()) for link in links}) > 1
