@@ -1194,6 +1194,16 @@ def test_a_mass_or_centre_of_mass_no_part_has_is_one_error_and_no_tensor_fix():
         rules = {f.rule for f in analyze(parse_urdf_string(text),
                                          CheckConfig(check_meshes=False)).findings}
         assert ('inertial-out-of-range' in rules) == fires, (mass, xyz, rules)
+        assert 'internal-error' not in rules, (mass, xyz)  # (LAPACK on overflowed tensors)
+    # Extreme but finite numbers anywhere (moments of 1e-300, centres 1e154 m out whose
+    # squares overflow): findings, never a check that fails (four did: eigh on infinities,
+    # a geometric mean whose product underflowed to 0).
+    for mass, xyz, moment in (('1', '1e154 0 0', '1e-300'), ('1', '1e200 1e200 0', '0.01'),
+                              ('1e6', '0 0 1e-300', '1e200')):
+        part = inertial(mass=mass, ixx=moment, iyy=moment, izz=moment, xyz=xyz) + box()
+        rules = {f.rule for f in analyze(parse_urdf_string(moving(part)),
+                                         CheckConfig(check_meshes=False)).findings}
+        assert 'internal-error' not in rules, (mass, xyz, moment)
 
 
 def test_a_frame_of_zero_size_is_told_to_drop_its_shape():

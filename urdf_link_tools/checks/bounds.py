@@ -482,9 +482,13 @@ def _welded_tensors(ctx: CheckContext, top: str) \
         entry[0] = entry[0] + rotation @ ctx.tensor(member).matrix @ rotation.T
         entry[1] += 1
     fused = ctx.fused(top).tensor
+    if not np.all(np.isfinite(fused)):  # a centre of mass whose square overflows
+        ctx.memo[key] = {}
+        return {}
     with_it = float(np.linalg.eigvalsh(fused)[-1])
     result = {values: (with_it, float(np.linalg.eigvalsh(fused - placeholder)[-1]), count)
-              for values, (placeholder, count) in sums.items()}
+              for values, (placeholder, count) in sums.items()
+              if np.all(np.isfinite(fused - placeholder))}
     ctx.memo[key] = result
     return result
 
@@ -508,6 +512,8 @@ def fused_change(ctx: CheckContext, link: Link, tensor: np.ndarray,
     rotation = frames[link.name][:3, :3] @ rpy_to_matrix(link.inertial.origin.rpy)
     change = rotation @ (tensor - ctx.tensor(link).matrix) @ rotation.T
     fused = ctx.fused(top).tensor
+    if not (np.all(np.isfinite(fused)) and np.all(np.isfinite(change))):
+        return None  # (LAPACK does not converge on them)
     before = np.linalg.eigvalsh(fused)
     if not (np.all(np.isfinite(before)) and before[-1] > 0.0):
         return None

@@ -701,7 +701,9 @@ def _tensor_slip(ctx: CheckContext, link: Link) -> Optional[float]:
     if not (np.all(have > 0.0) and np.all(want > 0.0)):
         return None
     ratios = have / want
-    mean = float(np.prod(ratios)) ** (1.0 / 3.0)
+    if not (np.all(np.isfinite(ratios)) and np.all(ratios > 0.0)):
+        return None  # moments whose ratio overflows or underflows (1e-300 kg m^2)
+    mean = float(np.exp(np.log(ratios).mean()))  # (their product could underflow to 0)
     for named, _ in SLIP_FACTORS:
         square = named * named
         if max(mean / square, square / mean) <= TENSOR_SLIP_TOLERANCE and \
@@ -1194,6 +1196,8 @@ def origin_tensor(ctx: CheckContext, link: Link) -> Optional[OriginTensor]:
     # The geometry's tensor about the declared centre of mass (the part's real centre of
     # mass is the CAD's, not the uniform-density centroid), in the inertial frame.
     at_com = expected + parallel_axis(mass, rotation.T @ (com - np.asarray(model.centre)))
+    if not np.all(np.isfinite(at_com)):
+        return None  # a centre of mass whose square overflows (inertial-out-of-range says it)
     matrix = declared.matrix
     if near(matrix, at_com, ORIGIN_OFF):
         return None  # most links: no axis can be ORIGIN_OFF off (without the eigenvectors)
