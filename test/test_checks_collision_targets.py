@@ -346,3 +346,73 @@ def test_the_excludes_of_many_pairs_are_named_within_bounds():
     pairs = 30 * 29 // 2
     left = pairs - EXCLUDES_WRITTEN - EXCLUDES_NAMED
     assert f'and {left} more pairs not named here' in finding.suggestion, finding.suggestion
+
+
+def u_around_block(tmp_path) -> str:
+    """Return a U-shaped part (a floor and two walls) and a block in its hollow, apart."""
+    from mesh_attacks import binary_stl, boxes
+    binary_stl(tmp_path / 'u.stl', *boxes([((0, 0, 0), (0.1, 0.1, 0.01)),
+                                          ((0, 0, 0), (0.01, 0.1, 0.1)),
+                                          ((0.09, 0, 0), (0.1, 0.1, 0.1))]))
+    return robot('hollow', massive('base', '0.05 0.05 0.05', '0 0 -1'),
+                 '<link name="u">' + MASS + '<collision><geometry><mesh filename="'
+                 + str(tmp_path / 'u.stl') + '"/></geometry></collision></link>',
+                 massive('block', '0.02 0.02 0.02', '0.05 0.05 0.05'),
+                 joint('ju', 'revolute', 'base', 'u'), joint('jb', 'revolute', 'base', 'block'))
+
+
+def test_mujoco_collides_hulls_whose_surfaces_do_not_meet(tmp_path):
+    # Sweep W's AiNex ankles, iCub's head and left shoulder (47.5 mm): MuJoCo collides each
+    # mesh's convex hull, so a part in another's hollow is a contact at rest, though the
+    # surfaces (what MoveIt and Pinocchio collide) are 30 mm apart.
+    text = u_around_block(tmp_path)
+    assert ('block', 'u') in mujoco_contacts(text)
+    model = parse_urdf_string(text)
+    for jobs in (1, 2):  # in this process, and in the forked child of a one-robot check
+        (finding,) = [f for f in analyze(model, CheckConfig(
+            targets=frozenset({'mujoco'})), read_processes=jobs).findings if f.rule == RULE]
+        assert finding.severity == Severity.WARNING
+        depth = float(dict(finding.values)['depth_mm'])
+        assert depth == pytest.approx(mujoco_depth_mm(text), abs=1.0), finding.message
+        assert 'between their convex hulls, which MuJoCo collides' in finding.message
+        assert 'into convex parts' in finding.suggestion
+        assert '<exclude body1="block" body2="u"/>' in finding.suggestion
+        assert dict(finding.values)['targets'] == 'mujoco'
+        assert 'disable_collisions' not in finding.suggestion  # MoveIt does not see it
+    assert mujoco_contacts(text, [('block', 'u')]) == set()
+    # The surfaces' engines do not collide it: nothing to say to them.
+    for targets in (('moveit', 'pinocchio'), ('moveit',)):
+        assert [f for f in analyze(model, CheckConfig(targets=frozenset(targets))).findings
+                if f.rule == RULE] == []
+
+
+# A quadruped's base (two legs on it: a floating robot, given a free joint in MuJoCo) with a
+# board welded to it that reaches into a leg's first link: Mini Pupper (sweep X). MoveIt
+# sees the pair (not adjacent); MuJoCo fuses the board into the base's body, the leg's
+# parent, and skips the pair once the base floats.
+FLOATING = robot('pupper', massive('base', '0.3 0.1 0.05'),
+                 massive('board', '0.1 0.1 0.01', '0.1 0 0'),
+                 massive('leg_l', '0.03 0.03 0.1', '0 0 -0.05'),
+                 massive('leg_r', '0.03 0.03 0.1', '0 0 -0.05'),
+                 joint('jb', 'fixed', 'base', 'board', '0 0 0.03'),
+                 joint('jl', 'revolute', 'base', 'leg_l', '0.12 0.04 0.06'),
+                 joint('jr', 'revolute', 'base', 'leg_r', '-0.12 -0.2 0'))
+
+
+def test_a_floating_base_keeps_mujocos_filter_for_its_children():
+    spec = mujoco.MjSpec.from_string(FLOATING)
+    spec.body('base').add_freejoint()
+    model = spec.compile()
+    data = mujoco.MjData(model)
+    mujoco.mj_forward(model, data)
+    assert data.ncon == 0  # as simulated: the board is the leg's parent body's
+    (finding,) = findings(FLOATING)
+    assert {finding.link, dict(finding.values)['other_link']} == {'board', 'leg_l'}
+    assert dict(finding.values)['targets'] == 'moveit,pinocchio'
+    assert 'MuJoCo' not in finding.message and '<exclude' not in finding.suggestion
+    assert findings(FLOATING, {'mujoco'}) == []
+    # An arm (one joint on its base) stays welded: MuJoCo collides the world's children.
+    arm = FLOATING.replace('<joint name="jr" type="revolute"', '<joint name="jr" type="fixed"')
+    assert mujoco_contacts(arm) == {('leg_l', 'world')}  # (loaded as it is: welded)
+    (welded,) = findings(arm, {'mujoco'})
+    assert '<exclude body1="world" body2="leg_l"/>' in welded.suggestion, welded.suggestion

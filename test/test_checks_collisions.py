@@ -454,6 +454,13 @@ def column(plate, lift_xyz, arm_xyz):
         joint('jl', 'prismatic', 'trunk', 'lift'), joint('ja', 'revolute', 'trunk', 'arm'))
 
 
+def on_the_world(text: str, root: str = 'trunk') -> str:
+    """Return a robot with its root welded to a 'world' link (a base meant fixed)."""
+    return text.replace(f'<link name="{root}"', '<link name="world"/><joint name="jw" '
+                        f'type="fixed"><parent link="world"/><child link="{root}"/></joint>'
+                        f'<link name="{root}"', 1)
+
+
 def test_an_envelope_names_the_links_welded_to_it():
     # TIAGo's torso column holds the lift, the first arm link and the torso plate welded
     # to it: one warning, which says that the welded pair never changes and gives it the
@@ -467,12 +474,17 @@ def test_an_envelope_names_the_links_welded_to_it():
     assert 'plate is welded to it (fixed joints), so that overlap never changes' in \
         finding.message
     assert '(reason="Always" for plate)' in finding.suggestion
-    # MuJoCo fuses the plate into the world body with the trunk and the shell, and collides
-    # that body with its children (the world's are not filtered): the lift and the arm
-    assert finding.suggestion.endswith(
+    # A trunk carrying two joints floats in MuJoCo (a mobile base): the plate and the shell
+    # are fused into its body, the lift's and the arm's parent, which MuJoCo skips.
+    assert '<exclude' not in finding.suggestion
+    # Welded to the world, MuJoCo fuses them into the world body and collides that body
+    # with its children (the world's are not filtered): the lift and the arm.
+    (welded,) = [f for f in analyze(parse_urdf_string(on_the_world(text)), CheckConfig(
+        check_meshes=False)).findings if f.rule == RULE]
+    assert welded.suggestion.endswith(
         'for MuJoCo add <exclude body1="arm" body2="world"/><exclude body1="lift" '
         'body2="world"/> to the MJCF\'s <contact> (MuJoCo names the bodies after the link '
-        'each is welded to, "world" for the base)')
+        'each is welded to, "world" for the base)'), welded.suggestion
     assert dict(finding.values)['welded_links'] == 'plate'
     severities = {pair['links'][1]: pair['severity'] for pair in collision_pairs(analysis)}
     assert severities == {'plate': 'info', 'lift': 'warning', 'arm': 'warning'}
@@ -571,7 +583,8 @@ def test_one_mujoco_exclude_per_pair_of_bodies():
         box_link('arm', '0.1 0.1 0.1', '1 0.11 0.09'),
         joint('js', 'fixed', 'trunk', 'a_shell'), joint('jp', 'fixed', 'trunk', 'plate'),
         joint('jb', 'prismatic', 'trunk', 'bellows'), joint('ja', 'revolute', 'trunk', 'arm'))
-    analysis = analyze(parse_urdf_string(text), CheckConfig(check_meshes=False))
+    # (its base welded to the world; a floating base's children are its body's, skipped)
+    analysis = analyze(parse_urdf_string(on_the_world(text)), CheckConfig(check_meshes=False))
     (finding,) = [f for f in analysis.findings if f.rule == RULE]
     assert finding.link == 'bellows' and sorted(finding.links[1:]) == ['a_shell', 'arm', 'plate']
     fix = finding.suggestion[finding.suggestion.index('for MuJoCo add '):]
@@ -594,9 +607,10 @@ def test_the_mujoco_fix_names_every_pair_of_bodies(count):
     (finding,) = [f for f in analysis.findings if f.rule == RULE]
     assert sorted(finding.links) == sorted(['base'] + [f'w{i}' for i in range(count)])
     fix = finding.suggestion[finding.suggestion.index('for MuJoCo add '):]
+    # (a base on several joints floats in MuJoCo: its body keeps its name)
     written = [f'w{i}' for i in range(count)
-               if f'<exclude body1="world" body2="w{i}"/>' in fix]
-    named = [f'w{i}' for i in range(count) if f'world and w{i}' in fix]
+               if f'<exclude body1="base" body2="w{i}"/>' in fix]
+    named = [f'w{i}' for i in range(count) if f'base and w{i}' in fix]
     assert len(written) == min(count, 8) and sorted(written + named) == \
         sorted(f'w{i}' for i in range(count))
     assert ('one per pair for the other 2 (' in fix) == (count == 10)
@@ -606,7 +620,7 @@ def test_an_envelope_leads_with_a_pair_that_moves_apart():
     # ROBOTIS's OMY wrist: its deepest overlap was the gripper base welded to it (an info of
     # its own) and headed a warning; the warning now shows the deepest pair that moves, and
     # says that MuJoCo, which fuses the welded one, sees only the others.
-    text = column(('0.4 0.4 0.4', '0.5 0 0.5'), '0.78 0 0.5', '0.5 0 0.78')
+    text = on_the_world(column(('0.4 0.4 0.4', '0.5 0 0.5'), '0.78 0 0.5', '0.5 0 0.78'))
     analysis = analyze(parse_urdf_string(text), CheckConfig(check_meshes=False))
     found = [f for f in analysis.findings if f.rule == RULE]
     (finding,) = [f for f in found if f.links]

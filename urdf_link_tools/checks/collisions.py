@@ -131,16 +131,21 @@ RULES = (
          "MoveIt's default state)",
          'MoveIt refuses to plan from a start state in collision and Pinocchio reports the '
          'pair, unless the SRDF disables it; MuJoCo pushes the links apart from the first '
-         'step, unless their bodies are fused or parent and child below the world; Gazebo '
+         'step, unless their bodies are fused or parent and child below the world (a base '
+         "carrying several joints, a legged or wheeled robot's, is taken to float: not the "
+         'world); Gazebo '
          "only when the robot's <gazebo> sets <self_collide>. Links welded together (fixed "
          'joints to the same link) never move apart and simulators fuse them: their overlap '
          'is an info, for the SRDF, and so is an overlap under 1 mm deep (parts touching, '
          "as a CAD assembly places them). The depth is between the parts' convex hulls, as "
          "MuJoCo collides them; without MuJoCo among the targets, a concave mesh's depth is "
          "the surfaces' (how far a part moves before they part), as the other engines "
-         'collide them. A pair the SRDF disables is left out for every target. The severity '
-         'follows the targets',
-         'move or shrink the collision geometry; if the overlap is intended, disable the pair '
+         'collide them. With MuJoCo among the targets, two links whose surfaces do not meet '
+         'but whose convex hulls do, 1 mm deep or more (a part in the hollow of a concave '
+         'one), are in contact for MuJoCo only. A pair the SRDF disables is left out for '
+         'every target. The severity follows the targets',
+         'move or shrink the collision geometry (for MuJoCo, or split a concave mesh into '
+         'convex parts); if the overlap is intended, disable the pair '
          'in the SRDF (urdf-link-tools collisions writes it with reason="Default") and give '
          'the SRDF to the check (--srdf; node: disabled_collisions); for MuJoCo, exclude the '
          "pair in the MJCF's <contact>; for Gazebo, drop <self_collide>",
@@ -222,7 +227,8 @@ def overlaps_report(robot, meshes: Mapping[int, object], surfaces: bool = False,
 
     try:
         bodies, _ = build_bodies(robot, meshes)
-        return overlaps_at_rest(robot, bodies, surfaces=surfaces, joined=joined)
+        return overlaps_at_rest(robot, bodies, surfaces=surfaces, joined=joined,
+                                hulls=not surfaces)
     except CollisionLibraryMissing as exc:
         return exc
 
@@ -384,6 +390,9 @@ def _overlaps(ctx: CheckContext) -> Iterator[Finding]:
         if overlap.joined:
             continue  # (said by _joined_finding)
         by_target = engines_seeing(ctx, overlap.link1, overlap.link2)
+        if overlap.hull_only:  # only MuJoCo collides hulls whose surfaces do not meet
+            by_target = {target: severity for target, severity in by_target.items()
+                         if target == 'mujoco'}
         if severity_for(ctx.config.targets, by_target) is not None:
             seen[(overlap.link1, overlap.link2)] = by_target
             kept.append(_as_seen(overlap))
@@ -617,24 +626,38 @@ def _parent_body(ctx: CheckContext, top1: str, top2: str, world_counts: bool) ->
     Return True when one fused body is the parent of the other (no contacts between them).
 
     MuJoCo applies that filter except when the parent is the world body, which the URDF's
-    root (and all welded to it) becomes; gz-sim's engines never collide links joined by a
-    joint (``world_counts`` True).
+    root (and all welded to it) becomes where the base is meant fixed (:func:`base_welded`;
+    a legged or wheeled robot's base is given a free joint, and keeps the filter: Mini
+    Pupper's board, welded to its base, in its first leg link, sweep X); gz-sim's engines
+    never collide links joined by a joint (``world_counts`` True).
     """
     for parent, child in ((top1, top2), (top2, top1)):
         joint = ctx.robot.parent_joint(child)
         if joint is not None and ctx.weld_top(joint.parent) == parent:
-            return world_counts or parent != _root_body(ctx)
+            return world_counts or parent != _root_body(ctx) or not base_welded(ctx)
     return False
 
 
-def mujoco_body(ctx: CheckContext, link: str, welded: bool = True) -> str:
+def base_welded(ctx: CheckContext) -> bool:
+    """Return True when MuJoCo is taken to weld the base to the world (see base_meant_fixed)."""
+    key = ('base welded', None)
+    found = ctx.memo.get(key)
+    if found is None:
+        from urdf_link_tools.collision.adjacency import base_meant_fixed
+        found = ctx.memo[key] = base_meant_fixed(ctx.robot)
+    return bool(found)
+
+
+def mujoco_body(ctx: CheckContext, link: str, welded: Optional[bool] = None) -> str:
     """
     Return the name of the body MuJoCo makes a link part of ('world' for the root's).
 
     :param welded: the base is welded to the world, as MuJoCo loads a URDF (False: it is
-        given a free joint, and its body keeps the root's name)
+        given a free joint, and its body keeps the root's name); by default as
+        :func:`base_welded` judges it
     """
     top = ctx.weld_top(link)
+    welded = base_welded(ctx) if welded is None else welded
     return 'world' if welded and top == _root_body(ctx) else top
 
 
@@ -669,9 +692,10 @@ EXCLUDES_NAMED = 100
 
 
 def _fixes(ctx: CheckContext, by_target: Dict[str, Severity], entry: str,
-           pairs: Sequence[Tuple[str, str]], welded: bool = True) -> List[str]:
+           pairs: Sequence[Tuple[str, str]], welded: Optional[bool] = None) -> List[str]:
     """Return, for the selected engines that see the overlaps, how to declare them meant."""
     selected = ctx.config.targets
+    welded = base_welded(ctx) if welded is None else welded
     fixes = []
     if any(t in selected and by_target.get(t) == Severity.WARNING for t in PLANNERS):
         fixes.append(entry)
@@ -2072,6 +2096,10 @@ def _depth_text(ctx: CheckContext, overlap: 'Overlap') -> str:
     depth_m = overlap.depth
     depth_mm = depth_m * 1000.0
     hulls = overlap.hull_depth
+    if overlap.hull_only:
+        return (f'about {fmt(depth_mm, 3)} mm deep between their convex hulls, which MuJoCo '
+                'collides (the surfaces themselves do not meet: a concave part around or '
+                'beside the other)')
     if hulls is not None:  # the surfaces' depth, the only one the targets see
         from urdf_link_tools.collision.overlap import SURFACE_STEP
         moved = f'about {fmt(depth_mm, 3)}' if depth_m > SURFACE_STEP else 'less than 0.1'
@@ -2131,6 +2159,10 @@ def _pair_finding(ctx: CheckContext, overlap: 'Overlap',
                    [(overlap.link1, overlap.link2)])
     driver = None if welded else linkage_driver(ctx, overlap.link1, overlap.link2)
     shrink = f"move or shrink the collision geometry of '{overlap.link1}' or '{overlap.link2}'"
+    if overlap.hull_only:
+        shrink = (f"split the concave collision mesh of '{overlap.link1}' or '{overlap.link2}' "
+                  'into convex parts, one <collision> each (MuJoCo collides the convex hull of '
+                  'each mesh), or move them apart')
     if driver is not None:
         # Robotiq's 2F-85: the inner knuckle and the finger tip are the two sides of a
         # four-bar whose pin URDF cannot express; "move or shrink" would be the wrong fix.
@@ -2144,7 +2176,8 @@ def _pair_finding(ctx: CheckContext, overlap: 'Overlap',
     return ctx.finding(
         OVERLAP, severity_for(ctx.config.targets, by_target) or Severity.INFO,
         f"'{overlap.link1}' and '{overlap.link2}' overlap at rest: their collision "
-        f'geometry ({overlap.element1} and {overlap.element2}) intersects, '
+        f'geometry ({overlap.element1} and {overlap.element2}) '
+        f'{"meets as MuJoCo sees it" if overlap.hull_only else "intersects"}, '
         f'{_depth_text(ctx, overlap)}, at ({fmt_vector(local)}) in '
         f"'{overlap.link1}''s frame" + (_WELDED if welded else '')
         + (f'; {effects}' if effects else ''),

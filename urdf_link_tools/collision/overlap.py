@@ -86,6 +86,9 @@ class Overlap:
     #: True for a pair MoveIt calls adjacent (never checked) that MuJoCo collides, tested
     #: when asked (:class:`OverlapPlan`'s ``joined``)
     joined: bool = False
+    #: True for a pair whose surfaces do not meet but whose convex hulls do, which only
+    #: MuJoCo collides (tested when asked: :class:`OverlapPlan`'s ``hulls``)
+    hull_only: bool = False
 
 
 @record
@@ -167,6 +170,9 @@ def boxes_apart(pose_a: np.ndarray, box_a, pose_b: np.ndarray, box_b) -> bool:
 #: spheres on each of two links cost 4.4 GB, a 100,000-vertex sphere's hull 17 s; review 13)
 JOINED_ELEMENT_PAIRS = 2_500
 JOINED_MESH_POINTS = 100_000
+#: the least depth (m) between the hulls of a pair whose surfaces do not meet that is said: a
+#: contact under a millimetre is parts touching as a CAD assembly places them
+HULL_ONLY_MIN = 1e-3
 
 
 def _deepest_hulls(scene: Scene, pose_row: np.ndarray, a: int,
@@ -528,7 +534,8 @@ def _surface_depth(scene: Scene, pose_row: np.ndarray, a: int, b: int, i: int, j
 
 
 def overlaps_at_rest(robot, bodies: Mapping[str, Body], max_pairs: int = MAX_PAIRS,
-                     surfaces: bool = False, joined: bool = False) -> OverlapReport:
+                     surfaces: bool = False, joined: bool = False,
+                     hulls: bool = False) -> OverlapReport:
     """
     Return the pairs of non-adjacent links in collision at MoveIt's default state.
 
@@ -537,10 +544,11 @@ def overlaps_at_rest(robot, bodies: Mapping[str, Body], max_pairs: int = MAX_PAI
     :param max_pairs: the most candidate pairs tested
     :param surfaces: measure the surfaces' depth too (:attr:`Overlap.surface_depth`)
     :param joined: test the adjacent pairs MuJoCo collides too (:attr:`Overlap.joined`)
+    :param hulls: report the pairs whose hulls only meet too (:attr:`Overlap.hull_only`)
     :return: the overlaps, deepest first
     :raises CollisionLibraryMissing: when coal is not installed
     """
-    plan = OverlapPlan(robot, bodies, max_pairs, surfaces, joined)
+    plan = OverlapPlan(robot, bodies, max_pairs, surfaces, joined, hulls)
     return plan.report(overlap for _, overlap in plan.test(range(len(plan.pairs))))
 
 
@@ -556,10 +564,13 @@ class OverlapPlan:
     """
 
     def __init__(self, robot, bodies: Mapping[str, Body], max_pairs: int = MAX_PAIRS,
-                 surfaces: bool = False, joined: bool = False) -> None:
+                 surfaces: bool = False, joined: bool = False, hulls: bool = False) -> None:
         #: measure how deep the surfaces meet too, where the hulls meet 1 mm deep or more
         #: (for engines that collide surfaces only: a few ms a pair)
         self.surfaces = surfaces
+        #: test the hulls of a pair whose surfaces do not meet (MuJoCo collides hulls: iCub's
+        #: head and left shoulder, 47 mm, as MuJoCo finds them; a few ms a humanoid)
+        self.hulls = hulls
         chain = Chain(robot)
         self.scene = Scene(chain, bodies)
         names = self.scene.names
@@ -608,6 +619,13 @@ class OverlapPlan:
                                           (0.0, 0.0, 0.0), untested=True)
                     continue
                 measured = [(_measure(scene, pose_row, a, b, i, j), i, j) for i, j in parts]
+            hull_only = not measured and self.hulls and number not in self._joined
+            if hull_only:
+                # The surfaces do not meet (a concave part around another, a part within
+                # another's hull); MuJoCo collides the hulls. Under HULL_ONLY_MIN: not said.
+                deepest = _deepest_hulls(scene, pose_row, a, b)
+                if deepest is not None and deepest[0][0] >= HULL_ONLY_MIN:
+                    measured = [deepest]
             if not measured:
                 continue
             (depth, point, normal), i, j = max(measured, key=lambda item: item[0][0])
@@ -620,8 +638,9 @@ class OverlapPlan:
                 names[a], names[b], scene.bodies[a].parts[i].label,
                 scene.bodies[b].parts[j].label, depth, tuple(float(v) for v in point),
                 local[0], local[1], surface_depth=_surface_depth(
-                    scene, pose_row, a, b, i, j, depth, normal) if self.surfaces else None,
-                joined=number in self._joined)
+                    scene, pose_row, a, b, i, j, depth, normal)
+                if self.surfaces and not hull_only else None,
+                joined=number in self._joined, hull_only=hull_only)
 
     def report(self, overlaps: Iterable[Overlap]) -> OverlapReport:
         """Return the report of the overlaps found among all the pairs, deepest first."""

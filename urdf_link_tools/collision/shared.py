@@ -55,7 +55,9 @@ def _plan(robot: Robot, meshes: Mapping[int, object], surfaces: bool,
     from urdf_link_tools.collision.overlap import OverlapPlan
 
     bodies, _ = build_bodies(robot, meshes)
-    return OverlapPlan(robot, bodies, surfaces=surfaces, joined=joined)
+    # The hulls' depth is the measure (surfaces not asked for) where MuJoCo is a target:
+    # then a pair whose hulls only meet is a contact too.
+    return OverlapPlan(robot, bodies, surfaces=surfaces, joined=joined, hulls=not surfaces)
 
 
 def _claims(queue: int, count: int) -> Iterator[int]:
