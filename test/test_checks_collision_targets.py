@@ -416,3 +416,32 @@ def test_a_floating_base_keeps_mujocos_filter_for_its_children():
     assert mujoco_contacts(arm) == {('leg_l', 'world')}  # (loaded as it is: welded)
     (welded,) = findings(arm, {'mujoco'})
     assert '<exclude body1="world" body2="leg_l"/>' in welded.suggestion, welded.suggestion
+
+
+def test_mujocos_claims_on_a_robot_it_refuses_are_infos(tmp_path):
+    # iCub's and Romeo's collision meshes are COLLADA, which MuJoCo refuses (an error):
+    # what it does at rest once they are converted is said, as an info, not as warnings
+    # beside the error (precision review X: 9 warnings over 4 robots).
+    dae = ('<link name="camera">' + MASS + '<collision><geometry><mesh filename="'
+           + str(tmp_path / 'camera.dae') + '"/></geometry></collision></link>'
+           + joint('jc', 'fixed', 'base', 'camera', '0 0 -2'))
+    refused = u_around_block(tmp_path).replace('</robot>', dae + '</robot>')
+    model = parse_urdf_string(refused)
+    found = analyze(model, CheckConfig(targets=frozenset({'mujoco'}))).findings
+    assert 'mujoco-mesh-format' in {f.rule for f in found}
+    (finding,) = [f for f in found if f.rule == RULE]
+    assert finding.severity == Severity.INFO
+    assert 'once MuJoCo loads the robot: it refuses it as it is, see mujoco-mesh-format' in \
+        finding.message
+    (socket,) = joined(ARM_IN_SOCKET.replace('</robot>', dae + '</robot>'))
+    assert socket.severity == Severity.INFO and socket.message.startswith(
+        'Once MuJoCo loads the robot (it refuses it as it is, see mujoco-mesh-format), it '
+        'will collide 1 pair of adjacent links at rest')
+    # A pair the planners see stays a warning, for them.
+    (seen,) = findings(SIBLINGS.replace('</robot>', dae + '</robot>'), {'mujoco', 'moveit'})
+    assert seen.severity == Severity.WARNING
+    assert seen.message.endswith(
+        'MuJoCo pushes them apart from the first step (contacts at start), once MuJoCo loads '
+        'the robot: it refuses it as it is, see mujoco-mesh-format'), seen.message
+    (joined_warning,) = joined(ARM_IN_SOCKET)
+    assert joined_warning.severity == Severity.WARNING

@@ -142,7 +142,8 @@ RULES = (
          "the surfaces' (how far a part moves before they part), as the other engines "
          'collide them. With MuJoCo among the targets, two links whose surfaces do not meet '
          'but whose convex hulls do, 1 mm deep or more (a part in the hollow of a concave '
-         'one), are in contact for MuJoCo only. A pair the SRDF disables is left out for '
+         "one), are in contact for MuJoCo only. MuJoCo's claims are infos while it refuses "
+         'the robot (a COLLADA collision mesh). A pair the SRDF disables is left out for '
          'every target. The severity follows the targets',
          'move or shrink the collision geometry (for MuJoCo, or split a concave mesh into '
          'convex parts); if the overlap is intended, disable the pair '
@@ -159,7 +160,8 @@ RULES = (
          'that MuJoCo welds to its world body (a URDF loaded without a free joint; judged only '
          "for a base carrying one moving joint, such as an arm's, or a root named world), or "
          'two links joined through a link without collision geometry (two bodies apart). '
-         'One finding for the robot; overlaps under 1 mm deep are left out',
+         'One finding for the robot; overlaps under 1 mm deep are left out; an info while '
+         'MuJoCo refuses the robot (a COLLADA collision mesh: what it will do once loaded)',
          "MuJoCo's contact filter spares only the geoms of one body and of a body and its "
          'parent, the world excepted: the pair is in contact from the first step, and the '
          "contact's friction holds the joint (a link 2 mm into its base does not turn under "
@@ -393,6 +395,8 @@ def _overlaps(ctx: CheckContext) -> Iterator[Finding]:
         if overlap.hull_only:  # only MuJoCo collides hulls whose surfaces do not meet
             by_target = {target: severity for target, severity in by_target.items()
                          if target == 'mujoco'}
+        if 'mujoco' in by_target and _mujoco_refusal(ctx):
+            by_target['mujoco'] = Severity.INFO  # once MuJoCo loads it (it refuses it now)
         if severity_for(ctx.config.targets, by_target) is not None:
             seen[(overlap.link1, overlap.link2)] = by_target
             kept.append(_as_seen(overlap))
@@ -528,9 +532,12 @@ def _joined_finding(ctx: CheckContext, overlaps: Sequence['Overlap']) -> Optiona
     fix = _fixes(ctx, {'mujoco': Severity.WARNING}, '', pairs,
                  welded=base_meant_fixed(ctx.robot))[0]
     count = len(kept)
+    refusal = _mujoco_refusal(ctx)
     return ctx.finding(
-        JOINED, Severity.WARNING,
-        f'MuJoCo collides {count} pair{"s" if count != 1 else ""} of adjacent links at rest '
+        JOINED, Severity.INFO if refusal else Severity.WARNING,
+        (f'Once MuJoCo loads the robot (it refuses it as it is, see {refusal}), it will '
+         'collide' if refusal else 'MuJoCo collides')
+        + f' {count} pair{"s" if count != 1 else ""} of adjacent links at rest '
         '(joined by a joint, or through links without collision geometry: MoveIt and the '
         'other engines never check them): '
         + '; '.join(described) + (f'; and {more} more' if more else '')
@@ -680,8 +687,21 @@ def _effects(ctx: CheckContext, by_target: Dict[str, Severity], share: str = '')
     if simulators:
         parts.append(f'{named(selected, simulators)} '
                      f'{"push" if len(simulators) > 1 else "pushes"} them apart from the first '
-                     f'step (contacts at start{share})')
+                     f'step (contacts at start{share})' + _once_loaded(ctx, simulators))
     return '; '.join(parts)
+
+
+def _mujoco_refusal(ctx: CheckContext) -> str:
+    """Return the rule by which MuJoCo refuses the robot as it is, or ''."""
+    from urdf_link_tools.checks.engines import mujoco_refusal
+    return mujoco_refusal(ctx)
+
+
+def _once_loaded(ctx: CheckContext, simulators: Sequence[str]) -> str:
+    """Return what to add to a MuJoCo claim on a robot MuJoCo refuses as it is, or ''."""
+    refusal = _mujoco_refusal(ctx) if 'mujoco' in simulators else ''
+    return (f', once MuJoCo loads the robot: it refuses it as it is, see {refusal}'
+            if refusal else '')
 
 
 #: MuJoCo <exclude> elements written out in a fix; the pairs past them are named, up to

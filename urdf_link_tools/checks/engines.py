@@ -148,29 +148,66 @@ def mujoco_refuses_flat(ctx: CheckContext, element: GeometryElement) -> bool:
     return bool(ctx.memo[key])
 
 
-def check_mujoco(ctx: CheckContext) -> Iterator[Finding]:
-    """Report what MuJoCo refuses or merges, when it is a target."""
-    if 'mujoco' not in ctx.config.targets:
-        return
+def _undecodable(ctx: CheckContext) -> List[Tuple[Link, GeometryElement]]:
+    """Return the meshes MuJoCo loads and has no decoder for (it refuses the robot)."""
     undecodable: List[Tuple[Link, GeometryElement]] = []
-    names: Dict[str, Dict[str, List[Tuple[str, GeometryElement]]]] = {}
-    keeps = ctx.robot.mujoco_keeps_visuals
-    if keeps:  # the file's <compiler discardvisual="false">: the visual meshes load too
+    if ctx.robot.mujoco_keeps_visuals:  # <compiler discardvisual="false">: visuals load too
         undecodable.extend(
             (link, element) for link in ctx.robot.links for element in link.visuals
             if element.geometry is not None and element.geometry.kind == 'mesh'
             and os.path.splitext(element.geometry.filename)[1].lower() in SUPPORTED
             and os.path.splitext(element.geometry.filename)[1].lower() not in MUJOCO_FORMATS)
     for link, element in _collision_meshes(ctx):
-        filename = element.geometry.filename
-        suffix = os.path.splitext(filename)[1].lower()
+        suffix = os.path.splitext(element.geometry.filename)[1].lower()
         # A file not found with no mesh format's extension is a typo, mesh-not-found's (HSR's
         # torso.std for torso.stl); a DAE not found is still a DAE.
         typo = suffix not in SUPPORTED and \
             getattr(ctx.mesh_for(element), 'rule', None) == 'mesh-not-found'
         if suffix not in MUJOCO_FORMATS and not typo:
             undecodable.append((link, element))
-        elif mujoco_refuses_flat(ctx, element):
+    return undecodable
+
+
+def mujoco_refusal(ctx: CheckContext) -> str:
+    """
+    Return the rule by which MuJoCo refuses the robot as it is, or '' when it loads it.
+
+    What MuJoCo would do with a robot it refuses is what it will do once the refusal is
+    mended: said as an info, not a warning beside the error (iCub's and Romeo's COLLADA
+    collision meshes; precision review X).
+    """
+    if 'mujoco' not in ctx.config.targets:
+        return ''
+    key = ('mujoco refusal', None)
+    found = ctx.memo.get(key)
+    if found is None:
+        if _undecodable(ctx):
+            found = 'mujoco-mesh-format'
+        elif any(os.path.splitext(element.geometry.filename)[1].lower() in MUJOCO_FORMATS
+                 and mujoco_refuses_flat(ctx, element) for _, element in _collision_meshes(ctx)):
+            found = 'mujoco-mesh-coplanar'
+        else:
+            repeated = [note.rule[len('parse-duplicate-'):] for note in ctx.robot.notes
+                        if note.rule.startswith('parse-duplicate-') and
+                        (dict(note.values).get('parent'), note.rule[len('parse-duplicate-'):])
+                        in MUJOCO_READS_ONCE]
+            found = '' if not repeated else 'mujoco-repeated-element' if any(
+                tag != 'material' for tag in repeated) else 'mujoco-repeated-material'
+        ctx.memo[key] = found
+    return str(found)
+
+
+def check_mujoco(ctx: CheckContext) -> Iterator[Finding]:
+    """Report what MuJoCo refuses or merges, when it is a target."""
+    if 'mujoco' not in ctx.config.targets:
+        return
+    undecodable = _undecodable(ctx)
+    names: Dict[str, Dict[str, List[Tuple[str, GeometryElement]]]] = {}
+    keeps = ctx.robot.mujoco_keeps_visuals
+    for link, element in _collision_meshes(ctx):
+        filename = element.geometry.filename
+        suffix = os.path.splitext(filename)[1].lower()
+        if suffix in MUJOCO_FORMATS and mujoco_refuses_flat(ctx, element):
             yield ctx.finding(
                 'mujoco-mesh-coplanar', Severity.ERROR,
                 'the collision mesh\'s vertices are coplanar: MuJoCo refuses the robot ("has '
