@@ -188,3 +188,19 @@ def test_two_copies_of_a_part_in_one_link_are_not_apart(tmp_path):
     (found,) = [f for f in analyze(parse_urdf_string(_robot(stray)), CheckConfig()).findings
                 if f.rule == 'collision-visual-apart']
     assert 'the visual at xyz="0 -3 0", the collision at xyz="0 0 0"' in found.message
+
+
+def test_one_mesh_moved_less_than_its_size_is_apart_not_turned(tmp_path):
+    # Cobotta's vacuum cup (sweep X): the visual and the collision name one DAE, both
+    # unturned, the visual 87.5 mm down; the part, 90 mm tall and alike turned about x,
+    # was said turned 180 degrees, with a fix that put the cup upside down. It is moved.
+    cup = tmp_path / 'cup.stl'
+    binary_stl(cup, *boxes([((-0.03, -0.03, 0.0), (0.03, 0.03, 0.09))]))
+    text = _robot(_link('cup', _at(cup, '0 0 -0.0875'), _at(cup, '0 0 0')))
+    findings = analyze(parse_urdf_string(text), CheckConfig()).findings
+    assert not [f for f in findings if f.rule == RULE]
+    (found,) = [f for f in findings if f.rule == 'collision-visual-apart']
+    assert 'the visual at xyz="0 0 -0.0875", the collision at xyz="0 0 0"), their bounds ' \
+        'sharing 1 % as placed: one origin is wrong' in found.message, found.message
+    assert found.suggestion.startswith('give both the same <origin> xyz: xyz="0 0 0" on the '
+                                       'visual')

@@ -73,7 +73,8 @@ RULES = (
          'this tool (bounds of the visual and collision elements in the link frame)'),
     Rule('collision-visual-apart', Severity.WARNING,
          "a link's visual and collision name the same mesh file at the same scale and turn, "
-         'placed further apart than the part is across (and over 1 cm): one origin is wrong '
+         "placed further apart than the part is across (and over 1 cm), or, for a link's only "
+         'visual and collision, so that their bounds share under 35 %: one origin is wrong '
          '(a typo, millimetres for metres); 3 or more links are one finding',
          'RViz draws the part where planners and simulators do not collide with it, and they '
          'collide with a part where nothing is drawn; the part also seems as large as the '
@@ -300,8 +301,8 @@ def _turned_collision(ctx: CheckContext, link: Link) -> Optional[Turned]:
                 not float(np.linalg.norm(np.asarray(box[1]) - np.asarray(box[0]))) >= MIN_SIZE:
             return None
     placed = overlap(visual, collision)
-    if placed >= APART:
-        return None
+    if placed >= APART or _shifted(link):
+        return None  # (one mesh turned alike and moved: collision-visual-apart's)
     stored = _gltf_as_stored(ctx, link)
     if stored is not None and overlap(stored, collision) >= TURNED:
         # glTF visuals written Z-up (against glTF's Y-up), read Y-up here: as stored they
@@ -455,6 +456,9 @@ class Apart(NamedTuple):
     visual: GeometryElement
     visual_xyz: str
     collision_xyz: str
+    #: the share of their bounds the two have in common as placed, where the offset is less
+    #: than the part is across (a link's one visual and one collision), else None
+    shared: Optional[float] = None
 
 
 def _apart(ctx: CheckContext, link: Link) -> Optional[Apart]:
@@ -492,11 +496,42 @@ def _apart(ctx: CheckContext, link: Link) -> Optional[Apart]:
         if box is None:
             continue
         size = float(np.linalg.norm(np.asarray(box[1]) - np.asarray(box[0])))
+        shared = None
         if not (math.isfinite(size) and distance > max(size, APART_MIN)):
-            continue  # beside one of them: a copy of the part, drawn where it collides
+            # Beside one of them: a copy of the part, drawn where it collides; but a link's
+            # one visual and one collision of the same mesh whose bounds mostly part are one
+            # part placed twice (Cobotta's vacuum cup, 87.5 mm off, 120 mm across: said to
+            # be turned about x, a fix that put it upside down; sweep X).
+            shared = _shared(ctx, link, visual, collision)
+            if shared is None:
+                continue
         return Apart(distance, visual, ' '.join(fmt(value) for value in visual.origin.xyz),
-                     ' '.join(fmt(value) for value in collision.origin.xyz))
+                     ' '.join(fmt(value) for value in collision.origin.xyz), shared)
     return None
+
+
+def _shared(ctx: CheckContext, link: Link, visual: GeometryElement,
+            collision: GeometryElement) -> Optional[float]:
+    """Return the share of bounds of a link's only visual and collision, when under APART."""
+    if len(link.visuals) != 1 or len(link.collisions) != 1:
+        return None
+    drawn, collided = group_bounds(ctx, (visual,)), group_bounds(ctx, (collision,))
+    if drawn is None or collided is None:
+        return None
+    shared = overlap(drawn, collided)
+    return shared if shared < APART else None
+
+
+def _shifted(link: Link) -> bool:
+    """Return True for a link's only visual and collision: one mesh, turned alike, moved."""
+    if len(link.visuals) != 1 or len(link.collisions) != 1:
+        return False
+    visual, collision = link.visuals[0], link.collisions[0]
+    return isinstance(visual.geometry, Mesh) and isinstance(collision.geometry, Mesh) and \
+        visual.geometry.filename.strip() == collision.geometry.filename.strip() and \
+        tuple(visual.geometry.scale) == tuple(collision.geometry.scale) and \
+        tuple(visual.origin.rpy) == tuple(collision.origin.rpy) and \
+        tuple(visual.origin.xyz) != tuple(collision.origin.xyz)
 
 
 def visual_apart(ctx: CheckContext, link: Link) -> Optional[Apart]:
@@ -533,9 +568,11 @@ def check_apart(ctx: CheckContext) -> Iterator[Finding]:
             f'the visual and the collision name the same mesh '
             f'({element.geometry.filename.strip()}), '  # type: ignore[union-attr]
             f'{fmt(apart.distance, 3)} m apart (the visual at xyz="{apart.visual_xyz}", the '
-            f'collision at xyz="{apart.collision_xyz}"), further than the part is across: one '
-            'origin is wrong (a typo, millimetres for metres?); RViz draws the part where '
-            'nothing collides',
+            f'collision at xyz="{apart.collision_xyz}"), '
+            + ('further than the part is across' if apart.shared is None else
+               f'their bounds sharing {round(apart.shared * 100.0):d} % as placed')
+            + ': one origin is wrong (a typo, millimetres for metres?); RViz draws the part '
+            'where nothing collides',
             link=link.name, element=element.label, line=element.origin.line or element.line,
             suggestion=f'give both the same <origin> xyz: xyz="{apart.collision_xyz}" on the '
                        'visual if the collision is right, else the reverse',
