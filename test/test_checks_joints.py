@@ -254,10 +254,11 @@ CORPUS_COUNTS = {
     # four knees each, one macro: one finding per robot (check_alike_limits)
     ('joint-range-missing', 'centauro.urdf'): 1,
     ('joint-range-missing', 'quadruped.urdf'): 1,
-    ('joint-range-zero', 'double_pendulum.urdf'): 2,
-    ('joint-range-zero', 'double_pendulum_simple.urdf'): 2,
+    # both joints, one exporter default: one finding (every moving joint of the robot)
+    ('joint-range-zero', 'double_pendulum.urdf'): 1,
+    ('joint-range-zero', 'double_pendulum_simple.urdf'): 1,
     # (their effort and velocity 0 are said by joint-range-zero since the thirty-first round)
-    ('joint-limit-zero', 'double_pendulum_continuous.urdf'): 2,
+    ('joint-limit-zero', 'double_pendulum_continuous.urdf'): 1,  # (both joints: one)
     ('joint-limit-zero', 'romeo.urdf'): 1,
 }
 
@@ -332,8 +333,9 @@ def test_a_locked_joint_with_zero_limits_is_one_finding():
     # double pendulum) get the whole fix in the one finding.
     found = joint_findings(robot('<limit lower="0" upper="0" effort="0" velocity="0"/>'))
     assert [(f.rule, f.severity) for f in found] == [('joint-range-zero', Severity.WARNING)]
-    assert found[0].suggestion == ('use type="fixed" for a locked joint, or write the real '
-                                   'range and effort and velocity'), found[0].suggestion
+    assert found[0].suggestion == ('use type="fixed" for a locked joint, type="continuous" '
+                                   'for one meant to turn freely (a pendulum), or write the '
+                                   'real range and effort and velocity'), found[0].suggestion
     assert ', and effort and velocity are 0: ' in found[0].message
     # Many locked joints (uuv_simulator's 17 sensor joints) are no placeholder limits either.
     parts = ''.join(f'<link name="s{index}">{INERTIAL}</link><joint name="k{index}" '
@@ -410,3 +412,25 @@ def test_a_zero_limit_is_said_only_for_the_targets_that_read_limits():
     assert rules({'mujoco', 'rviz', 'kdl'}) == []
     for target in ('pinocchio', 'moveit', 'gazebo'):
         assert rules({target}) == [('joint-limit-zero', Severity.WARNING)], target
+
+
+def test_every_moving_joint_locked_alike_is_one_finding():
+    # The corpus's double pendulum: both joints lower = upper = 0, effort and velocity 0,
+    # an exporter's default on a robot meant to swing: two warnings were one choice.
+    text = ('<robot name="p"><link name="base"/><link name="l1"/><link name="l2"/>'
+            + ''.join(f'<joint name="j{i}" type="revolute"><parent link="{parent}"/>'
+                      f'<child link="l{i}"/><axis xyz="1 0 0"/><limit lower="0" upper="0" '
+                      'effort="0" velocity="0"/></joint>'
+                      for i, parent in ((1, 'base'), (2, 'l1'))) + '</robot>')
+    found = [f for f in analyze(parse_urdf_string(text), CheckConfig(
+        check_meshes=False)).findings if f.rule == 'joint-range-zero']
+    assert len(found) == 1 and found[0].links == ('l1', 'l2'), found
+    assert found[0].message.startswith('2 revolute joints (j1, j2): lower and upper are equal '
+                                       'on each: MoveIt, Gazebo and limit-aware IK')
+    assert 'type="continuous" for one meant to turn freely' in found[0].suggestion
+    # One of two moving joints locked: its own finding.
+    one = text.replace('lower="0" upper="0" effort="0" velocity="0"/></joint></robot>',
+                       'lower="-1" upper="1" effort="1" velocity="1"/></joint></robot>')
+    (single,) = [f for f in analyze(parse_urdf_string(one), CheckConfig(
+        check_meshes=False)).findings if f.rule == 'joint-range-zero']
+    assert single.message.startswith("revolute joint 'j1': lower and upper are both 0")

@@ -527,7 +527,8 @@ def test_locked_joints_on_many_links_are_one_finding():
     assert len(found) == 1 and found[0].links == ('l1', 'l2', 'l3', 'l4')
     assert found[0].severity == Severity.WARNING and \
         found[0].message.startswith('4 revolute joints (j1, j2, j3, j4): lower and upper are '
-                                    'equal on each: each joint cannot move')
+                                    'equal on each: MoveIt, Gazebo and limit-aware IK '
+                                    "(Pinocchio's position limits) keep each joint there")
 
 
 BROKEN = ('<inertial><mass value="1"/><inertia ixx="0.001" ixy="0" ixz="0" iyy="0.001" '

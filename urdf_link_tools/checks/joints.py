@@ -58,10 +58,11 @@ RULES = (
          'type="continuous" for a joint meant to turn without limit', URDFDOM),
     Rule('joint-range-zero', Severity.WARNING, 'lower equals upper on a revolute or '
          'prismatic joint (its effort and velocity 0 said with it, not as joint-limit-zero)',
-         'the joint cannot move in Pinocchio, MoveIt and limit-aware IK, '
-         'while MuJoCo '
-         'ignores the limit ("equal lower and upper limits") and lets it move',
-         'use type="fixed" for a locked joint, or write the real range', URDFDOM),
+         "MoveIt, Gazebo and limit-aware IK (Pinocchio's position limits) keep the joint "
+         'at that position, while MuJoCo ignores the limit ("equal lower and upper limits") '
+         'and dynamics let it move',
+         'use type="fixed" for a locked joint, type="continuous" for a revolute one meant to '
+         'turn freely, or write the real range', URDFDOM),
     Rule('joint-range-implausible', Severity.WARNING,
          'a revolute joint has a limit beyond two turns (4 pi rad) and under 1000 rad (huge '
          'values written for no limit are not reported); the same limits on 3 or more '
@@ -78,7 +79,8 @@ RULES = (
          'is not reported on a joint that no <transmission> or ros2_control command '
          'interface drives when the description names its actuated joints, nor on a joint '
          'locked by lower equal to upper: joint-range-zero says it); the same zeros '
-         'on 3 or more joints are one finding (as for every limit rule of joints)',
+         'on 3 or more joints, or on every moving joint of the robot, are one finding (as for '
+         'every limit rule of joints)',
          'the joint can apply no force or cannot move wherever the URDF limits are '
          'enforced: Pinocchio reads effortLimit/velocityLimit 0, and so do MoveIt and '
          'ros2_control; Gazebo enforces them too. Not said for MuJoCo, RViz or KDL alone, '
@@ -261,10 +263,13 @@ def _range(ctx: CheckContext, joint: Joint) -> Iterator[Finding]:
             f'lower and upper are both {fmt(lower)}{note}'
             + (f', and {" and ".join(zero)} {"are" if len(zero) > 1 else "is"} 0'
                if zero else '')
-            + ': the joint cannot move in Pinocchio, MoveIt and limit-aware IK, while MuJoCo '
-            'ignores the limit and lets it move', line,
-            'use type="fixed" for a locked joint, or write the real range'
-            + (f' and {" and ".join(zero)}' if zero else ''), values)
+            + ": MoveIt, Gazebo and limit-aware IK (Pinocchio's position limits) keep the "
+            'joint there, while MuJoCo ignores the limit and dynamics let it move', line,
+            'use type="fixed" for a locked joint'
+            + (', type="continuous" for one meant to turn freely (a pendulum)'
+               if joint.type == 'revolute' else '')
+            + ', or write the real range' + (f' and {" and ".join(zero)}' if zero else ''),
+            values)
 
 
 #: names of joints (or their child links) that turn freely by design: casters and idlers
@@ -407,8 +412,11 @@ def check_alike_limits(ctx: CheckContext) -> Iterator[Finding]:
                 shared = () if finding.rule == 'joint-range-zero' else finding.values
                 alike.setdefault((finding.rule, finding.severity, shared),
                                  []).append((joint, finding))
+    moving = sum(1 for joint in ctx.robot.joints if joint.is_moving)
     for (rule, severity, values), members in alike.items():
-        if len(members) < MODEL_WIDE_MIN:
+        # From 3 on, or every moving joint of the robot (the double pendulum's two, both
+        # lower = upper = 0: one exporter default, two warnings before; precision review X)
+        if len(members) < MODEL_WIDE_MIN and not (2 <= len(members) == moving):
             yield from (finding for _, finding in members)
             continue
         names = tuple(joint.name for joint, _ in members)
