@@ -1660,3 +1660,31 @@ def test_one_copied_tensor_over_both_bounds_is_one_finding():
     assert found[0].rule == 'inertia-exceeds-extent' and found[0].severity == Severity.ERROR
     assert found[0].message.startswith('5 links declare the same tensor'), found[0].message
     assert set(found[0].links) == {'l0', 'l1', 'l2', 'l3', 'l4'}
+
+
+def test_a_base_an_arm_turns_on_is_fixed_without_gazebo():
+    # The finger_edu (precision review X): a placeholder inertial on the link welded to its
+    # root, which one moving joint turns on: MuJoCo and Pinocchio fix that root (Gazebo
+    # does not, without a world link): two warnings for engines where it changes nothing.
+    text = ('<robot name="r"><link name="stand">' + inertial(1, 0.01) + '</link>'
+            '<joint name="mount" type="fixed"><parent link="stand"/><child link="base"/>'
+            '</joint><link name="base">' + inertial(1, 0.1) + box('0.2 0.2 0.2') + '</link>'
+            '<joint name="j" type="revolute"><parent link="base"/><child link="grip"/>'
+            '<origin xyz="0 0 0.2"/><axis xyz="0 0 1"/>'
+            '<limit lower="-1" upper="1" effort="1" velocity="1"/></joint>'
+            '<link name="grip">' + GRIPPER + '</link></robot>')
+    (default,) = [f for f in rules(text) if f.link == 'base']
+    assert default.severity == Severity.ERROR  # Gazebo moves a model without a world link
+    config = CheckConfig(check_meshes=False, targets=frozenset({'mujoco', 'pinocchio'}))
+    (fixed,) = [f for f in analyze(parse_urdf_string(text), config).findings
+                if f.link == 'base' and f.rule == default.rule]
+    assert fixed.severity == Severity.INFO
+    assert "it is welded to 'stand', a fixed base for the engines selected (MuJoCo and " \
+        'Pinocchio fix a root with one moving joint)' in fixed.message, fixed.message
+    # A floating base (two moving joints on it) is not fixed.
+    two = text.replace('</robot>', '<joint name="k" type="revolute"><parent link="base"/>'
+                       '<child link="tool"/><axis xyz="0 0 1"/><limit lower="-1" upper="1" '
+                       'effort="1" velocity="1"/></joint><link name="tool">' + GRIPPER
+                       + '</link></robot>')
+    assert [f.severity for f in analyze(parse_urdf_string(two), config).findings
+            if f.link == 'base' and f.rule == default.rule] == [Severity.ERROR]

@@ -91,7 +91,9 @@ RULES = (
          'out). An info when it is welded to a body whose largest moment it changes by under '
          '10 % '
          '(impossible, but fused away: nothing simulated changes), or to a massless root '
-         "link named 'world' (a fixed base: it never moves). One tensor on 3 or more "
+         "link named 'world' (a fixed base: it never moves), or, without the gazebo target, "
+         'to a root carrying one moving joint (MuJoCo and Pinocchio fix it). One tensor on '
+         '3 or more '
          'links that exceed is one finding, which also lists the links carrying the same '
          'numbers whose centre of mass lies outside their geometry, within the looser bound '
          '(from 3 links in all); '
@@ -417,17 +419,34 @@ FUSED_AWAY = 0.1
 
 def welded_to_world(ctx: CheckContext, link: Link) -> bool:
     """
-    Return True when fixed joints weld the link to a massless root link named ``world``.
+    Return True when fixed joints weld the link to a massless root of a fixed base.
 
-    The URDF convention of a fixed base (Gazebo fixes the model there; MuJoCo and Pinocchio
-    fix a root without a floating joint): such a link never moves, its inertia acts on
-    nothing (Barrett WAM's and JAKA's bases).
+    A root named ``world`` is the URDF convention of a fixed base (Gazebo fixes the model
+    there; MuJoCo and Pinocchio fix a root without a floating joint): such a link never
+    moves, its inertia acts on nothing (Barrett WAM's and JAKA's bases). So is a root
+    carrying one moving joint (an arm's) where Gazebo is not a target (Gazebo moves a model
+    without a world link; MuJoCo and Pinocchio fix it: the finger_edu's base, a placeholder
+    inertial, two warnings; precision review X).
     """
     top = ctx.weld_top(link.name)
-    if top != 'world' or top == link.name or ctx.robot.parent_joint(top) is not None:
+    if ctx.robot.parent_joint(top) is not None:
         return False
-    root = ctx.robot.link(top)
-    return root is not None and (root.inertial is None or not root.mass > 0.0)
+    if top == 'world':
+        root = ctx.robot.link(top)
+        return top != link.name and root is not None and (
+            root.inertial is None or not root.mass > 0.0)
+    from urdf_link_tools.checks.collisions import base_welded
+    return 'gazebo' not in ctx.config.targets and base_welded(ctx)
+
+
+def grounded_effect(ctx: CheckContext, link: Link) -> str:
+    """Return what a finding on a link :func:`welded_to_world` adds about it."""
+    top = ctx.weld_top(link.name)
+    where = "'world' (a fixed base)" if top == 'world' else \
+        (f"'{top}', a fixed base for the engines selected (MuJoCo and Pinocchio fix a root "
+         'with one moving joint)')
+    return (f'; it is welded to {where}: no simulator moves it, so it changes nothing '
+            'simulated until the robot is mounted on something that moves')
 
 
 def _welded_growth(ctx: CheckContext, link: Link) -> Optional[Tuple[str, float, int]]:
@@ -1431,9 +1450,7 @@ def _finding(ctx: CheckContext, link: Link, found: Excess, suggesting: bool = Tr
         Severity.WARNING if found.of_robot or over < CLEAR_EXCESS else Severity.ERROR)
     effect = ''
     if grounded:
-        effect = ("; it is welded to 'world' (a fixed base): no simulator moves it, so it "
-                  'changes nothing simulated until the robot is mounted on something that '
-                  'moves')
+        effect = grounded_effect(ctx, link)
     elif growth is not None and not growth[2] and \
             link.mass >= 0.5 * ctx.lumped_mass(ctx.weld_top(link.name)):
         # Most of the body it is welded into is itself (Neobotix MP-500's base_link under a

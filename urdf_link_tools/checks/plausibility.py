@@ -35,10 +35,10 @@ from urdf_link_tools.checks.base import (CheckContext, fmt, fmt_inertia, fmt_ran
 from urdf_link_tools.checks.bounds import (_robot_bounds, body_extent, CLEAR_EXCESS,
                                            COM_MIN_TOLERANCE,
                                            com_tolerance, excess, excess_at_slip, FUSED_AWAY,
-                                           fused_change, known_body_extent, light_copies,
-                                           light_placeholder, placeholder_carriers,
-                                           placeholder_mass_links, placeholder_mass_values,
-                                           welded_to_world)
+                                           fused_change, grounded_effect, known_body_extent,
+                                           light_copies, light_placeholder,
+                                           placeholder_carriers, placeholder_mass_links,
+                                           placeholder_mass_values, welded_to_world)
 from urdf_link_tools.checks.density import density_judged, density_verdict, group_bounds, \
     negligible_in_its_body, volume_range
 from urdf_link_tools.checks.model_wide import grouped, grouped_by_value, MODEL_WIDE_MIN
@@ -112,7 +112,8 @@ RULES = (
          "into a body whose inertia the geometry's tensor changes by under 10 %, as "
          'simulators fuse it; nor within 100x for a spinning part lighter than its '
          "collision cylinder, a rotor's swept disc, which density-implausible says; an "
-         "info for a link welded to 'world'); the same tensor on 3 or "
+         "info for a link welded to 'world', or, without the gazebo target, to a root "
+         'carrying one moving joint); the same tensor on 3 or '
          'more links is one finding, and so are 3 or more tensors off by the square of one '
          'length slip (10x, 25.4x, 100x, 1000x or their inverses: an error when one of them '
          'exceeds its physical bound 2x or more about its declared centre of mass, which '
@@ -221,9 +222,7 @@ def check_mismatch(ctx: CheckContext, link: Link) -> Iterator[Finding]:
         f'principal moments {fmt_vector(have)} kg m^2, but the collision geometry at '
         f'{fmt(link.mass)} kg gives {fmt_vector(want)}: moment {worst + 1} is '
         f'{fmt(off, 3)}x {direction} (limit {fmt(factor)}x){approx}'
-        + ("; it is welded to 'world' (a fixed base): no simulator moves it, so it changes "
-           'nothing simulated until the robot is mounted on something that moves'
-           if grounded else ''),
+        + (grounded_effect(ctx, link) if grounded else ''),
         link=link.name, element='inertial/inertia', line=inertial.inertia.line,
         suggestion=text,
         values=(('moments', fmt_vector(have)), ('geometry_moments', fmt_vector(want)),
@@ -427,9 +426,7 @@ def check_com(ctx: CheckContext, link: Link) -> Iterator[Finding]:
         'bounds of the collision' + (' and visual' if visual is not None else '')
         + f' geometry ({fmt_vector(lo, 3)} to {fmt_vector(hi, 3)}); the centre of mass of '
         'a body lies within its material'
-        + ("; it is welded to 'world' (a fixed base): no simulator moves it, so it changes "
-           'nothing simulated until the robot is mounted on something that moves'
-           if grounded else ''),
+        + (grounded_effect(ctx, link) if grounded else ''),
         link=link.name, element='inertial/origin',
         line=link.inertial.origin.line or link.inertial.line,
         suggestion=(angle or _frame_slip(link, com, both, tolerance)
