@@ -1680,11 +1680,10 @@ def test_a_base_an_arm_turns_on_is_fixed_without_gazebo():
                 if f.link == 'base' and f.rule == default.rule]
     assert fixed.severity == Severity.INFO
     assert "it is welded to 'stand', a fixed base for the engines selected (MuJoCo and " \
-        'Pinocchio fix a root with one moving joint)' in fixed.message, fixed.message
-    # A floating base (two moving joints on it) is not fixed.
-    two = text.replace('</robot>', '<joint name="k" type="revolute"><parent link="base"/>'
-                       '<child link="tool"/><axis xyz="0 0 1"/><limit lower="-1" upper="1" '
-                       'effort="1" velocity="1"/></joint><link name="tool">' + GRIPPER
-                       + '</link></robot>')
-    assert [f.severity for f in analyze(parse_urdf_string(two), config).findings
+        'Pinocchio fix a base that stands on no legs or wheels)' in fixed.message, fixed.message
+    # A base on wheels (a continuous joint about a horizontal axis) floats: not fixed.
+    wheeled = text.replace('</robot>', '<joint name="k" type="continuous"><parent link="base"/>'
+                           '<child link="wheel"/><axis xyz="0 1 0"/></joint><link name="wheel">'
+                           + GRIPPER + '</link></robot>')
+    assert [f.severity for f in analyze(parse_urdf_string(wheeled), config).findings
             if f.link == 'base' and f.rule == default.rule] == [Severity.ERROR]

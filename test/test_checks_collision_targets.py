@@ -154,10 +154,11 @@ def test_mujoco_collides_an_arm_with_the_fixed_base_it_turns_on():
 
 
 def test_legs_in_a_floating_trunk_are_not_claimed():
-    # Four hips in the trunk: MuJoCo loads the URDF welded to the world and collides them,
-    # but a legged robot gets a free joint there, under which the filter spares them.
+    # Four legs in the trunk, reaching below it: MuJoCo loads the URDF welded to the world
+    # and collides them, but a robot standing on legs gets a free joint there, under which
+    # the filter spares them.
     legs = [part for leg, (x, y) in enumerate(((1, 1), (1, -1), (-1, 1), (-1, -1)))
-            for part in (massive(f'hip{leg}', '0.1 0.1 0.1'),
+            for part in (massive(f'hip{leg}', '0.1 0.1 0.3', '0 0 -0.1'),
                          joint(f'h{leg}', 'revolute', 'trunk', f'hip{leg}',
                                f'{0.2 * x} {0.1 * y} 0', axis='1 0 0'))]
     text = robot('dog', massive('trunk', '0.5 0.3 0.1'), *legs)
@@ -445,3 +446,54 @@ def test_mujocos_claims_on_a_robot_it_refuses_are_infos(tmp_path):
         'the robot: it refuses it as it is, see mujoco-mesh-format'), seen.message
     (joined_warning,) = joined(ARM_IN_SOCKET)
     assert joined_warning.severity == Severity.WARNING
+
+
+def test_a_base_standing_on_nothing_but_itself_is_welded():
+    # Sweep Y's hands (six of seven: 22 palm-finger contacts MuJoCo makes as loaded) and
+    # review 15's dual-arm torso: several joints on the base, but no leg or wheel reaching
+    # below it: MuJoCo welds it to the world, as it loads every URDF, and collides it with
+    # the links moving on it.
+    fingers = [part for index, x in enumerate((-0.03, 0.0, 0.03))
+               for part in (massive(f'finger{index}', '0.02 0.02 0.08', '0 0 0.03'),
+                            joint(f'f{index}', 'revolute', 'palm', f'finger{index}',
+                                  f'{x} 0 0', axis='1 0 0'))]
+    hand = robot('hand', massive('palm', '0.1 0.1 0.02'), *fingers)
+    contacts = mujoco_contacts(hand)
+    assert contacts == {(f'finger{index}', 'world') for index in range(3)}
+    (finding,) = joined(hand)
+    assert finding.message.startswith('MuJoCo collides 3 pairs of adjacent links at rest')
+    assert float(dict(finding.values)['deepest_mm']) == pytest.approx(
+        mujoco_depth_mm(hand), abs=0.5)
+    assert '<exclude body1="finger0" body2="world"/>' in finding.suggestion
+    # The same fingers reaching below the palm: legs the robot stands on, a free joint.
+    legs = hand.replace('<origin xyz="0 0 0.03"/>', '<origin xyz="0 0 -0.03"/>')
+    assert legs.count('<origin xyz="0 0 -0.03"/>') == 3
+    assert joined(legs) == []
+
+
+def test_wheels_casters_and_rotors_float():
+    # TIAGo's wheels (continuous, horizontal axes), TIAGo dual's four casters, the iris'
+    # four rotors (revolute, +-1e16 rad): a robot on wheels or flying gets a free joint.
+    from urdf_link_tools.collision.adjacency import base_meant_fixed, rest_bottoms
+    spokes = [(0.2, 0.0), (-0.2, 0.0), (0.0, 0.2), (0.0, -0.2)]
+
+    def base_with(kind: str, axis: str, count: int, limit: str = '') -> str:
+        parts = [massive('base', '0.5 0.5 0.1')]
+        for index, (x, y) in enumerate(spokes[:count]):
+            parts += [massive(f'part{index}', '0.05 0.05 0.05'),
+                      f'<joint name="j{index}" type="{kind}"><parent link="base"/>'
+                      f'<child link="part{index}"/><origin xyz="{x} {y} 0"/>'
+                      f'<axis xyz="{axis}"/>{limit}</joint>']
+        return robot('r', *parts)
+
+    def fixed(text: str) -> bool:
+        model = parse_urdf_string(text)
+        return base_meant_fixed(model, rest_bottoms(model, {}))
+
+    assert not fixed(base_with('continuous', '0 1 0', 2))  # two wheels
+    assert not fixed(base_with('continuous', '0 0 1', 4))  # four casters
+    assert not fixed(base_with('revolute', '0 0 1', 4,
+                               '<limit lower="-1e16" upper="1e16" effort="0" velocity="0"/>'))
+    assert fixed(base_with('continuous', '0 0 1', 2))  # two arms' first joints
+    assert fixed(base_with('revolute', '0 1 0', 4,
+                           '<limit lower="-1" upper="1" effort="1" velocity="1"/>'))

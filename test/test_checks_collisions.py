@@ -474,17 +474,13 @@ def test_an_envelope_names_the_links_welded_to_it():
     assert 'plate is welded to it (fixed joints), so that overlap never changes' in \
         finding.message
     assert '(reason="Always" for plate)' in finding.suggestion
-    # A trunk carrying two joints floats in MuJoCo (a mobile base): the plate and the shell
-    # are fused into its body, the lift's and the arm's parent, which MuJoCo skips.
-    assert '<exclude' not in finding.suggestion
-    # Welded to the world, MuJoCo fuses them into the world body and collides that body
-    # with its children (the world's are not filtered): the lift and the arm.
-    (welded,) = [f for f in analyze(parse_urdf_string(on_the_world(text)), CheckConfig(
-        check_meshes=False)).findings if f.rule == RULE]
-    assert welded.suggestion.endswith(
+    # MuJoCo fuses the plate into the world body with the trunk and the shell, and collides
+    # that body with its children (the world's are not filtered): the lift and the arm (the
+    # trunk stands on nothing but itself: no legs or wheels, its base is meant fixed)
+    assert finding.suggestion.endswith(
         'for MuJoCo add <exclude body1="arm" body2="world"/><exclude body1="lift" '
         'body2="world"/> to the MJCF\'s <contact> (MuJoCo names the bodies after the link '
-        'each is welded to, "world" for the base)'), welded.suggestion
+        'each is welded to, "world" for the base)'), finding.suggestion
     assert dict(finding.values)['welded_links'] == 'plate'
     severities = {pair['links'][1]: pair['severity'] for pair in collision_pairs(analysis)}
     assert severities == {'plate': 'info', 'lift': 'warning', 'arm': 'warning'}
@@ -607,10 +603,9 @@ def test_the_mujoco_fix_names_every_pair_of_bodies(count):
     (finding,) = [f for f in analysis.findings if f.rule == RULE]
     assert sorted(finding.links) == sorted(['base'] + [f'w{i}' for i in range(count)])
     fix = finding.suggestion[finding.suggestion.index('for MuJoCo add '):]
-    # (a base on several joints floats in MuJoCo: its body keeps its name)
     written = [f'w{i}' for i in range(count)
-               if f'<exclude body1="base" body2="w{i}"/>' in fix]
-    named = [f'w{i}' for i in range(count) if f'base and w{i}' in fix]
+               if f'<exclude body1="world" body2="w{i}"/>' in fix]
+    named = [f'w{i}' for i in range(count) if f'world and w{i}' in fix]
     assert len(written) == min(count, 8) and sorted(written + named) == \
         sorted(f'w{i}' for i in range(count))
     assert ('one per pair for the other 2 (' in fix) == (count == 10)

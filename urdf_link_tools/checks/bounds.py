@@ -92,7 +92,8 @@ RULES = (
          '10 % '
          '(impossible, but fused away: nothing simulated changes), or to a massless root '
          "link named 'world' (a fixed base: it never moves), or, without the gazebo target, "
-         'to a root carrying one moving joint (MuJoCo and Pinocchio fix it). One tensor on '
+         'to a base meant fixed (not standing on legs or wheels: MuJoCo and Pinocchio fix '
+         'it). One tensor on '
          '3 or more '
          'links that exceed is one finding, which also lists the links carrying the same '
          'numbers whose centre of mass lies outside their geometry, within the looser bound '
@@ -443,8 +444,8 @@ def grounded_effect(ctx: CheckContext, link: Link) -> str:
     """Return what a finding on a link :func:`welded_to_world` adds about it."""
     top = ctx.weld_top(link.name)
     where = "'world' (a fixed base)" if top == 'world' else \
-        (f"'{top}', a fixed base for the engines selected (MuJoCo and Pinocchio fix a root "
-         'with one moving joint)')
+        (f"'{top}', a fixed base for the engines selected (MuJoCo and Pinocchio fix a base "
+         'that stands on no legs or wheels)')
     return (f'; it is welded to {where}: no simulator moves it, so it changes nothing '
             'simulated until the robot is mounted on something that moves')
 

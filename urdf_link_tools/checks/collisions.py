@@ -132,7 +132,8 @@ RULES = (
          'MoveIt refuses to plan from a start state in collision and Pinocchio reports the '
          'pair, unless the SRDF disables it; MuJoCo pushes the links apart from the first '
          'step, unless their bodies are fused or parent and child below the world (a base '
-         "carrying several joints, a legged or wheeled robot's, is taken to float: not the "
+         'standing on legs or wheels (links reaching below it, a continuous wheel joint) '
+         'is taken to float: not the '
          'world); Gazebo '
          "only when the robot's <gazebo> sets <self_collide>. Links welded together (fixed "
          'joints to the same link) never move apart and simulators fuse them: their overlap '
@@ -157,8 +158,8 @@ RULES = (
     Rule(JOINED, Severity.WARNING,
          'two links joined by a joint (adjacent: MoveIt never checks them) have collision '
          'geometry that intersects at rest, and MuJoCo collides them: a link moving on a base '
-         'that MuJoCo welds to its world body (a URDF loaded without a free joint; judged only '
-         "for a base carrying one moving joint, such as an arm's, or a root named world), or "
+         'that MuJoCo welds to its world body (a URDF loaded without a free joint; not '
+         'claimed for a base standing on legs or wheels, which is given one), or '
          'two links joined through a link without collision geometry (two bodies apart). '
          'One finding for the robot; overlaps under 1 mm deep are left out; an info while '
          'MuJoCo refuses the robot (a COLLADA collision mesh: what it will do once loaded)',
@@ -224,13 +225,15 @@ def overlaps_report(robot, meshes: Mapping[int, object], surfaces: bool = False,
     as those are read, while its reading child still reads the visual meshes
     (:meth:`.aside.Aside.claims`), and keeps it in ``CheckContext.memo``.
     """
+    from urdf_link_tools.collision.adjacency import welded_base
     from urdf_link_tools.collision.bodies import build_bodies, CollisionLibraryMissing
     from urdf_link_tools.collision.overlap import overlaps_at_rest
 
     try:
         bodies, _ = build_bodies(robot, meshes)
         return overlaps_at_rest(robot, bodies, surfaces=surfaces, joined=joined,
-                                hulls=not surfaces)
+                                hulls=not surfaces,
+                                welded=welded_base(robot, meshes) if joined else None)
     except CollisionLibraryMissing as exc:
         return exc
 
@@ -501,10 +504,11 @@ def _joined_finding(ctx: CheckContext, overlaps: Sequence['Overlap']) -> Optiona
     Return the one finding on the adjacent pairs MuJoCo collides at rest, if any.
 
     A link moving on the base counts only where MuJoCo's welding the base to the world is
-    meant: the base carries one moving joint (an arm's first: the SO-100's shoulder, 34 mm
-    into its base's hull; Panda's link 1, 120 mm, in example-robot-data's collision URDF) or
-    the root is named world. A floating robot (a quadruped's hips, a mobile base's wheels
-    and lift) gets a free joint in MuJoCo, and then the filter spares them.
+    meant (:func:`.adjacency.base_meant_fixed`): an arm's base (the SO-100's shoulder, 34 mm
+    into its base's hull; Panda's link 1, 120 mm, in example-robot-data's collision URDF), a
+    hand's palm, a root named world. A robot standing on legs or wheels (a quadruped's
+    hips, a mobile base's wheels and lift) gets a free joint in MuJoCo, and then the filter
+    spares them.
     """
     if not joined_wanted(ctx.config):
         return None
@@ -527,10 +531,8 @@ def _joined_finding(ctx: CheckContext, overlaps: Sequence['Overlap']) -> Optiona
     child = ordered[0][0]
     element = first.element1 if child == first.link1 else first.element2
     pairs = [(item.link1, item.link2) for item in kept]
-    from urdf_link_tools.collision.adjacency import base_meant_fixed
     # (a floating robot's base gets a free joint, and its body keeps the root's name)
-    fix = _fixes(ctx, {'mujoco': Severity.WARNING}, '', pairs,
-                 welded=base_meant_fixed(ctx.robot))[0]
+    fix = _fixes(ctx, {'mujoco': Severity.WARNING}, '', pairs, welded=base_welded(ctx))[0]
     count = len(kept)
     refusal = _mujoco_refusal(ctx)
     return ctx.finding(
@@ -650,8 +652,8 @@ def base_welded(ctx: CheckContext) -> bool:
     key = ('base welded', None)
     found = ctx.memo.get(key)
     if found is None:
-        from urdf_link_tools.collision.adjacency import base_meant_fixed
-        found = ctx.memo[key] = base_meant_fixed(ctx.robot)
+        from urdf_link_tools.collision.adjacency import welded_base
+        found = ctx.memo[key] = welded_base(ctx.robot, ctx.meshes)
     return bool(found)
 
 

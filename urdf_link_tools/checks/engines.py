@@ -143,7 +143,14 @@ def mujoco_refuses_flat(ctx: CheckContext, element: GeometryElement) -> bool:
     key = ('coplanar', mesh.path, mesh.scale)
     if key not in ctx.memo:
         vertices = np.asarray(mesh.vertices, dtype=float)
-        spread = np.linalg.svd(vertices - vertices.mean(axis=0), compute_uv=False)
+        if not np.all(np.isfinite(vertices)):  # scaled past the floats (LAPACK fails on it)
+            ctx.memo[key] = False
+            return False
+        centred = vertices - vertices.mean(axis=0)
+        if not np.all(np.isfinite(centred)):
+            ctx.memo[key] = False
+            return False
+        spread = np.linalg.svd(centred, compute_uv=False)
         ctx.memo[key] = bool(spread[-1] <= COPLANAR * max(float(spread[0]), 1e-300))
     return bool(ctx.memo[key])
 

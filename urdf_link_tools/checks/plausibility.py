@@ -113,7 +113,7 @@ RULES = (
          'simulators fuse it; nor within 100x for a spinning part lighter than its '
          "collision cylinder, a rotor's swept disc, which density-implausible says; an "
          "info for a link welded to 'world', or, without the gazebo target, to a root "
-         'carrying one moving joint); the same tensor on 3 or '
+         'standing on no legs or wheels); the same tensor on 3 or '
          'more links is one finding, and so are 3 or more tensors off by the square of one '
          'length slip (10x, 25.4x, 100x, 1000x or their inverses: an error when one of them '
          'exceeds its physical bound 2x or more about its declared centre of mass, which '

@@ -25,10 +25,13 @@ Only pairs of links that both have geometry are reported, as Setup Assistant wri
 
 from __future__ import annotations
 
-from typing import Collection, Dict, Iterator, List, Optional, Set, Tuple
+import math
+from typing import Collection, Dict, Iterator, List, Mapping, Optional, Set, Tuple
+
+import numpy as np
 
 from urdf_link_tools.kinematics import weld_top
-from urdf_link_tools.model import Robot
+from urdf_link_tools.model import Joint, Robot
 
 Pair = Tuple[str, str]
 
@@ -141,7 +144,7 @@ class MujocoFilter:
     fingers) are two bodies apart, so MuJoCo collides them too.
     """
 
-    def __init__(self, robot: Robot) -> None:
+    def __init__(self, robot: Robot, fixed: Optional[bool] = None) -> None:
         self._robot = robot
         self._tops: Dict[str, str] = {}
         roots = robot.root_links
@@ -149,7 +152,7 @@ class MujocoFilter:
         self.world = self.body(roots[0]) if len(roots) == 1 else None
         #: whether that base is meant welded to the world (:func:`base_meant_fixed`): if not,
         #: the links moving on it are not collided with it (a free joint is given there)
-        self.fixed = base_meant_fixed(robot)
+        self.fixed = base_meant_fixed(robot) if fixed is None else fixed
 
     def body(self, name: str) -> str:
         """Return the link whose body a link is part of: up through fixed joints."""
@@ -175,13 +178,30 @@ class MujocoFilter:
             (self.parent_body(one) == other and other != world)
 
 
-def base_meant_fixed(robot: Robot) -> bool:
+#: a link whose collision geometry reaches this far (m) below the base's, at rest, is a leg
+#: or a wheel the robot stands on: the base floats
+HANGS_BELOW = 0.03
+
+
+def base_meant_fixed(robot: Robot, bottoms: Optional[Mapping[str, float]] = None) -> bool:
     """
     Return True when a robot's base is meant welded to the world, as MuJoCo loads a URDF.
 
-    So when the root is named world (the URDF convention of a fixed base), or the body of
+    MuJoCo gives a URDF's root no joint: the base is welded to the world. That is meant
+    when the root is named world (the URDF convention of a fixed base), when the body of
     the root carries one moving joint (an arm's first: the SO-100's shoulder, Panda's link
-    1). A legged or wheeled robot (several joints on its base) is given a free joint.
+    1), and when it carries several but nothing shows the robot standing on anything but
+    its base (a hand's fingers, a dual-arm torso's shoulders: sweep Y's six hands, 22 palm
+    contacts MuJoCo makes as loaded; review 15's dual-arm torso). A robot standing on
+    legs or wheels, or flying, is given a free joint: a base carrying a ``floating`` or
+    ``planar`` joint, a continuous joint turning about a horizontal axis (a wheel, on the
+    base or on a suspension under it) or three continuous joints (casters, a multirotor's
+    propellers), or links whose collision geometry reaches :data:`HANGS_BELOW` or more
+    below the base's at rest (legs, wheels, casters). Without ``bottoms``, or without
+    collision geometry on the base's body, a base carrying several joints is taken to float.
+
+    :param bottoms: the lowest point (z, root frame, at rest) of each link's collision
+        geometry (:func:`rest_bottoms`)
     """
     roots = robot.root_links
     if len(roots) != 1:
@@ -189,15 +209,90 @@ def base_meant_fixed(robot: Robot) -> bool:
     root = roots[0]
     if root == 'world':
         return True
-    moving: List[object] = []
-    stack, seen = [root], {root}
-    while stack and len(moving) < 2:
+    moving: List[Joint] = []
+    body = {root}
+    stack = [root]
+    while stack:
         for joint in robot.child_joints(stack.pop()):
-            if joint.child in seen:
+            if joint.child in body:
                 continue
-            seen.add(joint.child)
             if joint.is_moving:
                 moving.append(joint)
             else:
+                body.add(joint.child)
                 stack.append(joint.child)
-    return len(moving) == 1 and getattr(moving[0], 'type', '') not in ('floating', 'planar')
+    if not moving or any(joint.type in ('floating', 'planar') for joint in moving):
+        return False
+    if len(moving) == 1:
+        return True
+    # Wheels, casters and rotors: continuous joints on the base, or on a suspension (a
+    # prismatic joint) under it (TIAGo dual's wheels)
+    spinning = [joint for joint in moving if _spins(joint)] + [
+        below for joint in moving if joint.type == 'prismatic'
+        for below in robot.child_joints(joint.child) if _spins(below)]
+    if len(spinning) >= 3:
+        return False  # casters, a multirotor's propellers
+    if spinning:
+        from urdf_link_tools.geometry import origin_to_matrix
+        from urdf_link_tools.kinematics import forward_kinematics
+        poses = forward_kinematics(robot, {})
+        for joint in spinning:
+            if joint.parent not in poses:
+                continue
+            axis = (poses[joint.parent] @ origin_to_matrix(joint.origin))[:3, :3] @ \
+                np.asarray(joint.axis, dtype=float)
+            norm = float(np.linalg.norm(axis))
+            if norm > 0.0 and abs(float(axis[2])) < 0.5 * norm:
+                return False  # a wheel
+    if bottoms is None:
+        return False
+    base = [bottoms[name] for name in body if name in bottoms]
+    others = [low for name, low in bottoms.items() if name not in body]
+    if not base:
+        return False
+    return not (others and min(others) < min(base) - HANGS_BELOW)
+
+
+def _spins(joint: Joint) -> bool:
+    """Return True for a joint that turns without end: continuous, or revolute past 2 turns."""
+    if joint.type == 'continuous':
+        return True
+    limit = joint.limit
+    if joint.type != 'revolute' or limit is None or limit.lower is None or limit.upper is None:
+        return False
+    return limit.upper - limit.lower > 4.0 * math.pi  # (the iris' rotors: +-1e16 rad)
+
+
+def welded_base(robot: Robot, meshes: Mapping[int, object]) -> bool:
+    """Return :func:`base_meant_fixed` judged on the robot's collision geometry at rest."""
+    return base_meant_fixed(robot, rest_bottoms(robot, meshes))
+
+
+def rest_bottoms(robot: Robot, meshes: Mapping[int, object]) -> Dict[str, float]:
+    """
+    Return the lowest point (z in the root frame, every joint at 0) of each link's collisions.
+
+    :param meshes: the loaded meshes by ``id(element)`` (an analysis' ``meshes``); a mesh
+        not loaded leaves its element out
+    """
+    from urdf_link_tools.geometry import element_bounds, transform_bounds
+    from urdf_link_tools.kinematics import forward_kinematics
+    from urdf_link_tools.meshes import MeshInfo
+
+    poses = forward_kinematics(robot, {})
+    found: Dict[str, float] = {}
+    for link in robot.links:
+        pose = poses.get(link.name)
+        if pose is None:
+            continue
+        for element in link.collisions:
+            if element.geometry is None:
+                continue
+            mesh = meshes.get(id(element))
+            box = element_bounds(element, mesh if isinstance(mesh, MeshInfo) else None)
+            if box is None:
+                continue
+            low = float(transform_bounds(box, pose)[0][2])
+            if math.isfinite(low):
+                found[link.name] = min(found.get(link.name, low), low)
+    return found

@@ -535,7 +535,7 @@ def _surface_depth(scene: Scene, pose_row: np.ndarray, a: int, b: int, i: int, j
 
 def overlaps_at_rest(robot, bodies: Mapping[str, Body], max_pairs: int = MAX_PAIRS,
                      surfaces: bool = False, joined: bool = False,
-                     hulls: bool = False) -> OverlapReport:
+                     hulls: bool = False, welded: Optional[bool] = None) -> OverlapReport:
     """
     Return the pairs of non-adjacent links in collision at MoveIt's default state.
 
@@ -545,10 +545,12 @@ def overlaps_at_rest(robot, bodies: Mapping[str, Body], max_pairs: int = MAX_PAI
     :param surfaces: measure the surfaces' depth too (:attr:`Overlap.surface_depth`)
     :param joined: test the adjacent pairs MuJoCo collides too (:attr:`Overlap.joined`)
     :param hulls: report the pairs whose hulls only meet too (:attr:`Overlap.hull_only`)
+    :param welded: whether MuJoCo is taken to weld the base to the world
+        (:func:`.adjacency.welded_base`; by default judged without geometry)
     :return: the overlaps, deepest first
     :raises CollisionLibraryMissing: when coal is not installed
     """
-    plan = OverlapPlan(robot, bodies, max_pairs, surfaces, joined, hulls)
+    plan = OverlapPlan(robot, bodies, max_pairs, surfaces, joined, hulls, welded)
     return plan.report(overlap for _, overlap in plan.test(range(len(plan.pairs))))
 
 
@@ -564,7 +566,8 @@ class OverlapPlan:
     """
 
     def __init__(self, robot, bodies: Mapping[str, Body], max_pairs: int = MAX_PAIRS,
-                 surfaces: bool = False, joined: bool = False, hulls: bool = False) -> None:
+                 surfaces: bool = False, joined: bool = False, hulls: bool = False,
+                 welded: Optional[bool] = None) -> None:
         #: measure how deep the surfaces meet too, where the hulls meet 1 mm deep or more
         #: (for engines that collide surfaces only: a few ms a pair)
         self.surfaces = surfaces
@@ -584,7 +587,7 @@ class OverlapPlan:
         # Adjacent pairs are left out (MoveIt never checks them), except, when asked, those
         # MuJoCo collides (a link on the base welded to the world, links joined through a
         # shapeless one): numbered as the others, in the child and here alike.
-        mujoco = MujocoFilter(robot) if joined else None
+        mujoco = MujocoFilter(robot, welded) if joined else None
         self.pairs: List[Tuple[int, int]] = []
         self._joined: Set[int] = set()
         for a, b in sorted((int(a), int(b)) if names[a] <= names[b] else (int(b), int(a))

@@ -51,13 +51,15 @@ _COUNT = struct.Struct('<I')
 def _plan(robot: Robot, meshes: Mapping[int, object], surfaces: bool,
           joined: bool) -> 'OverlapPlan':
     """Return the plan of pairs (the same in the child and here, made from the same data)."""
+    from urdf_link_tools.collision.adjacency import welded_base
     from urdf_link_tools.collision.bodies import build_bodies
     from urdf_link_tools.collision.overlap import OverlapPlan
 
     bodies, _ = build_bodies(robot, meshes)
     # The hulls' depth is the measure (surfaces not asked for) where MuJoCo is a target:
     # then a pair whose hulls only meet is a contact too.
-    return OverlapPlan(robot, bodies, surfaces=surfaces, joined=joined, hulls=not surfaces)
+    return OverlapPlan(robot, bodies, surfaces=surfaces, joined=joined, hulls=not surfaces,
+                       welded=welded_base(robot, meshes) if joined else None)
 
 
 def _claims(queue: int, count: int) -> Iterator[int]:
