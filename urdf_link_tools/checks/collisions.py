@@ -144,7 +144,8 @@ RULES = (
          'collide them. With MuJoCo among the targets, two links whose surfaces do not meet '
          'but whose convex hulls do, 1 mm deep or more (a part in the hollow of a concave '
          "one), are in contact for MuJoCo only. MuJoCo's claims are infos while it refuses "
-         'the robot (a COLLADA collision mesh). A pair the SRDF disables is left out for '
+         "the robot's files (a COLLADA or flat collision mesh, a repeated element; not an "
+         'inertial it refuses). A pair the SRDF disables is left out for '
          'every target. The severity follows the targets',
          'move or shrink the collision geometry (for MuJoCo, or split a concave mesh into '
          'convex parts); if the overlap is intended, disable the pair '
@@ -162,7 +163,9 @@ RULES = (
          'claimed for a base standing on legs or wheels, which is given one), or '
          'two links joined through a link without collision geometry (two bodies apart). '
          'One finding for the robot; overlaps under 1 mm deep are left out; an info while '
-         'MuJoCo refuses the robot (a COLLADA collision mesh: what it will do once loaded)',
+         "MuJoCo refuses the robot's files (a COLLADA or flat collision mesh, a repeated "
+         'element: what it will do once it loads them; an inertial MuJoCo refuses leaves the '
+         'warning, the geometry it collides being as written)',
          "MuJoCo's contact filter spares only the geoms of one body and of a body and its "
          'parent, the world excepted: the pair is in contact from the first step, and the '
          "contact's friction holds the joint (a link 2 mm into its base does not turn under "
