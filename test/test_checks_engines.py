@@ -173,28 +173,40 @@ def test_same_file_name_in_two_folders_is_one_mesh_in_mujoco_with_strippath(tmp_
     BOX.export(str(tmp_path / 'a' / 'part.stl'))
     trimesh.creation.box((0.5, 0.5, 0.5)).export(str(tmp_path / 'b' / 'part.stl'))
     files = ['a/part.stl', 'b/part.stl']
+    # Plain paths: MuJoCo opens each file as it is (sweep Y's Shadow hand: two meshes)
     findings, _ = check(tmp_path, robot(files))
+    assert not [f for f in findings if f.rule == 'mujoco-mesh-name-clash']
+    # package:// paths, which MuJoCo opens only with strippath: one mesh for both
+    packages = [f'package://pkg/{name}' for name in files]
+    text = robot(packages)
+    path = tmp_path / 'robot.urdf'
+    path.write_text(text)
+    findings = analyze(parse_urdf_string(text, str(path)), CheckConfig(
+        package_dirs=(('pkg', str(tmp_path)),))).findings
     clash = [f for f in findings if f.rule == 'mujoco-mesh-name-clash']
     assert len(clash) == 1 and clash[0].severity == Severity.WARNING
     assert clash[0].links == ('l0', 'l1')
     # the files that clash, as written, and where the second is (TALOS: no line, no files)
-    assert '(part.stl: a/part.stl, b/part.stl)' in clash[0].message, clash[0].message
-    assert dict(clash[0].values)['files'] == 'a/part.stl; b/part.stl'
+    assert '(part.stl: package://pkg/a/part.stl, package://pkg/b/part.stl)' in \
+        clash[0].message, clash[0].message
+    assert dict(clash[0].values)['files'] == 'package://pkg/a/part.stl; package://pkg/b/part.stl'
     assert clash[0].element == 'collision[0]' and clash[0].line is not None
     # MuJoCo reads package:// only with strippath, which then loads one file for both
     stripped = robot(files, '<mujoco><compiler strippath="true" meshdir="a"/></mujoco>')
-    path = tmp_path / 'stripped.urdf'
-    path.write_text(stripped)
-    model, error = mujoco_error(path)
+    stripped_path = tmp_path / 'stripped.urdf'
+    stripped_path.write_text(stripped)
+    model, error = mujoco_error(stripped_path)
     assert model is not None and model.nmesh == 1 and model.ngeom == 2, error
-    separate, _ = mujoco_error(tmp_path / 'robot.urdf')
+    (tmp_path / 'plain.urdf').write_text(robot(files))
+    separate, _ = mujoco_error(tmp_path / 'plain.urdf')
     assert separate.nmesh == 2
     packaged = tmp_path / 'packaged.urdf'
     packaged.write_text(robot(['package://pkg/a/part.stl']))
     _, error = mujoco_error(packaged)
     assert 'Error opening file' in error
     # the same file used twice is no clash
-    findings, _ = check(tmp_path, robot(['a/part.stl', 'a/part.stl']))
+    findings = analyze(parse_urdf_string(robot([packages[0], packages[0]]), str(path)),
+                       CheckConfig(package_dirs=(('pkg', str(tmp_path)),))).findings
     assert not [f for f in findings if f.rule == 'mujoco-mesh-name-clash']
 
 

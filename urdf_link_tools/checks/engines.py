@@ -120,8 +120,9 @@ RULES = (
          'the extension', 'sdformat parser_urdf.cc (InsertSDFExtensionLink, '
          'InsertSDFExtensionJoint)'),
     Rule('mujoco-mesh-name-clash', Severity.WARNING,
-         'different collision mesh files share a file name (e.g. two link_1.stl in '
-         'different folders): reported once',
+         'different collision mesh files named by package:// (or file://) URIs share a '
+         'file name (e.g. two link_1.stl in different folders): reported once; plain paths, '
+         'which MuJoCo opens as they are, are not',
          'MuJoCo opens package:// meshes only with <compiler strippath="true" meshdir=...>, '
          'and then loads one file for every mesh of that name: the other parts get its shape',
          'rename the files so that their names are unique', 'MuJoCo 4.0 (test_checks_engines.py)'),
@@ -224,6 +225,8 @@ def check_mujoco(ctx: CheckContext) -> Iterator[Finding]:
                 link=link.name, element=element.label, line=element.line,
                 suggestion='use a thin <box> (or the collision of the part it belongs to) '
                            'instead of a flat mesh', values=(('filename', filename),))
+        if '://' not in filename:
+            continue  # a plain path: MuJoCo opens it as it is, each file its own mesh
         mesh = ctx.mesh_for(element)
         where = getattr(mesh, 'path', None) or filename
         names.setdefault(os.path.basename(filename).lower(), {}).setdefault(
