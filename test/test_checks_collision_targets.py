@@ -497,3 +497,17 @@ def test_wheels_casters_and_rotors_float():
     assert fixed(base_with('continuous', '0 0 1', 2))  # two arms' first joints
     assert fixed(base_with('revolute', '0 1 0', 4,
                            '<limit lower="-1" upper="1" effort="1" velocity="1"/>'))
+
+
+def test_a_graze_elsewhere_does_not_hide_the_hulls_depth(tmp_path):
+    # Review 15: a pad on the U grazes the block 0.5 mm; MuJoCo also collides the U's hull
+    # 60 mm deep around it. The graze was the measure: "touching", an info.
+    text = u_around_block(tmp_path).replace(
+        '</collision></link>', '</collision><collision><origin xyz="0.05 0.05 0.0355"/>'
+        '<geometry><box size="0.01 0.01 0.01"/></geometry></collision></link>', 1)
+    assert text.count('<collision>') == 4
+    (finding,) = [f for f in analyze(parse_urdf_string(text), CheckConfig(
+        targets=frozenset({'mujoco'}))).findings if f.rule == RULE]
+    assert finding.severity == Severity.WARNING
+    depth = float(dict(finding.values)['depth_mm'])
+    assert depth == pytest.approx(mujoco_depth_mm(text), abs=1.0), finding.message

@@ -303,11 +303,13 @@ def _twin(ctx: CheckContext, link: Link) -> Optional[Link]:
     # The links by their smallest volume, once: each link looks only at those near its own
     # (every link against every link was quadratic: a 3,600-link chain, 8 s of 21).
     index = _by_volume(ctx)
-    volumes = [entry[0] for entry in index]
+    volumes = _volumes(ctx)
     low = bisect.bisect_left(volumes, mine[0] - TWIN_TOLERANCE * abs(mine[0]) * 1.02)
     high = bisect.bisect_right(volumes, mine[0] + TWIN_TOLERANCE * abs(mine[0]) * 1.02)
     found = []
-    for _, order, other, theirs in index[low:high]:
+    # At most TWIN_SCANNED of them: links of one volume and one mass never match, and a
+    # chain of 10,000 such boxes scanned them all for each (past 120 s; review 15).
+    for _, order, other, theirs in index[low:min(high, low + TWIN_SCANNED)]:
         if other is not link and other.mass != link.mass and \
                 len(other.collisions) == len(link.collisions) and \
                 near(mine[0], theirs[0]) and near(mine[1], theirs[1]):
@@ -330,8 +332,10 @@ def _twin(ctx: CheckContext, link: Link) -> Optional[Link]:
     return None
 
 
-#: the links of the same volume a link's twin is looked for among, in order
+#: the links of the same volume a link's twin is looked for among, in order, and the most
+#: links of its volume looked at to find them
 TWIN_CANDIDATES = 50
+TWIN_SCANNED = 200
 
 
 def _shape(ctx: CheckContext, link: Link) -> Optional[Tuple[Tuple[str, ...], List[float]]]:
@@ -342,6 +346,14 @@ def _shape(ctx: CheckContext, link: Link) -> Optional[Tuple[Tuple[str, ...], Lis
         ctx.memo[key] = None if box is None else (
             tuple(sorted(type(element.geometry).__name__ for element in link.collisions)),
             sorted(float(side) for side in box[1] - box[0]))
+    return ctx.memo[key]  # type: ignore[return-value]
+
+
+def _volumes(ctx: CheckContext) -> List[float]:
+    """Return the smallest volumes of :func:`_by_volume`, in its order (once)."""
+    key = ('volumes', None)
+    if key not in ctx.memo:
+        ctx.memo[key] = [entry[0] for entry in _by_volume(ctx)]
     return ctx.memo[key]  # type: ignore[return-value]
 
 

@@ -622,13 +622,17 @@ class OverlapPlan:
                                           (0.0, 0.0, 0.0), untested=True)
                     continue
                 measured = [(_measure(scene, pose_row, a, b, i, j), i, j) for i, j in parts]
-            hull_only = not measured and self.hulls and number not in self._joined
-            if hull_only:
-                # The surfaces do not meet (a concave part around another, a part within
-                # another's hull); MuJoCo collides the hulls. Under HULL_ONLY_MIN: not said.
+            hull_only = False
+            if self.hulls and number not in self._joined:
+                # MuJoCo collides the hulls of every two parts: the surfaces may not meet (a
+                # concave part around another, a part within another's hull), or meet only
+                # where two other parts graze (review 15: a pad touching 0.5 mm, the U it is
+                # on 60 mm deep around the block). Under HULL_ONLY_MIN, hulls alone: not said.
                 deepest = _deepest_hulls(scene, pose_row, a, b)
-                if deepest is not None and deepest[0][0] >= HULL_ONLY_MIN:
-                    measured = [deepest]
+                if deepest is not None and deepest[0][0] >= HULL_ONLY_MIN and (
+                        not measured or deepest[0][0] > max(item[0][0] for item in measured)):
+                    hull_only = not measured
+                    measured.append(deepest)
             if not measured:
                 continue
             (depth, point, normal), i, j = max(measured, key=lambda item: item[0][0])
