@@ -449,3 +449,18 @@ def test_a_worker_error_after_shutdown_is_a_stop_not_a_rejected_description(monk
         assert len(rejected) == 1  # after the shutdown: nothing
     finally:
         harness.close()
+
+
+def test_a_sigint_ignored_in_a_race_while_stopping_is_not_reported():
+    # CI: a double Ctrl-C at 0 ms printed CPython's "Exception ignored ... OSError: Signal 2
+    # ignored due to race condition" and its traceback into the node's log (bpo-43406: a
+    # SIGINT arriving while _stop set SIG_IGN). That report is dropped; every other
+    # unraisable exception still reaches the hook it replaced.
+    import types
+    seen = []
+    quiet = node_module._quiet_sigint_race(seen.append)
+    race = types.SimpleNamespace(exc_value=OSError('Signal 2 ignored due to race condition'))
+    other = types.SimpleNamespace(exc_value=OSError('something else'))
+    quiet(race)
+    quiet(other)
+    assert seen == [other]
