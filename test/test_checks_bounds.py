@@ -523,6 +523,18 @@ def test_a_placeholder_on_the_top_of_a_welded_body_is_fused_away():
     assert not any(link.endswith('_HIP') for f in missing for link in (f.link,) + f.links)
 
 
+def on_a_mount(root: str) -> str:
+    """Return a 1 kg base of 0.1 kg m^2 welded to a root link, an arm's joint on it."""
+    name = root.split('"')[1]
+    return ('<robot name="r">' + root + '<joint name="mount" type="fixed">'
+            f'<parent link="{name}"/><child link="base"/></joint>'
+            '<link name="base">' + inertial(1, 0.1) + box('0.2 0.2 0.2') + '</link>'
+            '<joint name="j" type="revolute"><parent link="base"/><child link="grip"/>'
+            '<origin xyz="0 0 0.2"/><axis xyz="0 0 1"/>'
+            '<limit lower="-1" upper="1" effort="1" velocity="1"/></joint>'
+            '<link name="grip">' + GRIPPER + '</link></robot>')
+
+
 @pytest.mark.parametrize('root,severity', [
     ('<link name="world"/>', Severity.INFO),  # a fixed base: never moves
     ('<link name="world">' + inertial(5, 0.1) + '</link>', Severity.ERROR),  # not the world
@@ -530,14 +542,7 @@ def test_a_placeholder_on_the_top_of_a_welded_body_is_fused_away():
 def test_a_base_welded_to_the_world_is_an_info(root, severity):
     # Barrett WAM, JAKA zu18: 1 kg base with 0.1 kg m^2, welded to the massless 'world'
     # root link: impossible, but no simulator moves it; an arm error it is not.
-    name = root.split('"')[1]
-    text = ('<robot name="r">' + root + '<joint name="mount" type="fixed">'
-            f'<parent link="{name}"/><child link="base"/></joint>'
-            '<link name="base">' + inertial(1, 0.1) + box('0.2 0.2 0.2') + '</link>'
-            '<joint name="j" type="revolute"><parent link="base"/><child link="grip"/>'
-            '<origin xyz="0 0 0.2"/><axis xyz="0 0 1"/>'
-            '<limit lower="-1" upper="1" effort="1" velocity="1"/></joint>'
-            '<link name="grip">' + GRIPPER + '</link></robot>')
+    text = on_a_mount(root)
     (found,) = [f for f in rules(text) if f.link == 'base']
     assert found.severity == severity
     assert ("welded to 'world' (a fixed base)" in found.message) == (severity == Severity.INFO)
@@ -1666,13 +1671,7 @@ def test_a_base_an_arm_turns_on_is_fixed_without_gazebo():
     # The finger_edu (precision review X): a placeholder inertial on the link welded to its
     # root, which one moving joint turns on: MuJoCo and Pinocchio fix that root (Gazebo
     # does not, without a world link): two warnings for engines where it changes nothing.
-    text = ('<robot name="r"><link name="stand">' + inertial(1, 0.01) + '</link>'
-            '<joint name="mount" type="fixed"><parent link="stand"/><child link="base"/>'
-            '</joint><link name="base">' + inertial(1, 0.1) + box('0.2 0.2 0.2') + '</link>'
-            '<joint name="j" type="revolute"><parent link="base"/><child link="grip"/>'
-            '<origin xyz="0 0 0.2"/><axis xyz="0 0 1"/>'
-            '<limit lower="-1" upper="1" effort="1" velocity="1"/></joint>'
-            '<link name="grip">' + GRIPPER + '</link></robot>')
+    text = on_a_mount('<link name="stand">' + inertial(1, 0.01) + '</link>')
     (default,) = [f for f in rules(text) if f.link == 'base']
     assert default.severity == Severity.ERROR  # Gazebo moves a model without a world link
     config = CheckConfig(check_meshes=False, targets=frozenset({'mujoco', 'pinocchio'}))
