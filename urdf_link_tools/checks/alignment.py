@@ -477,10 +477,7 @@ def _apart(ctx: CheckContext, link: Link) -> Optional[Apart]:
             continue
         nearest = None
         for collision in link.collisions:
-            other = collision.geometry
-            if not isinstance(other, Mesh) or other.filename.strip() != mesh.filename.strip() \
-                    or tuple(other.scale) != tuple(mesh.scale) or \
-                    tuple(collision.origin.rpy) != tuple(visual.origin.rpy):
+            if not _one_mesh_turned_alike(visual, collision):
                 continue
             offset = np.asarray(visual.origin.xyz, float) - np.asarray(collision.origin.xyz, float)
             distance = float(np.linalg.norm(offset))
@@ -522,15 +519,21 @@ def _shared(ctx: CheckContext, link: Link, visual: GeometryElement,
     return shared if shared < APART else None
 
 
+def _one_mesh_turned_alike(visual: GeometryElement, collision: GeometryElement) -> bool:
+    """Return True for a visual and a collision naming one mesh file, at one scale and rpy."""
+    drawn, collided = visual.geometry, collision.geometry
+    return isinstance(drawn, Mesh) and isinstance(collided, Mesh) and \
+        drawn.filename.strip() == collided.filename.strip() and \
+        tuple(drawn.scale) == tuple(collided.scale) and \
+        tuple(visual.origin.rpy) == tuple(collision.origin.rpy)
+
+
 def _shifted(link: Link) -> bool:
     """Return True for a link's only visual and collision: one mesh, turned alike, moved."""
     if len(link.visuals) != 1 or len(link.collisions) != 1:
         return False
     visual, collision = link.visuals[0], link.collisions[0]
-    return isinstance(visual.geometry, Mesh) and isinstance(collision.geometry, Mesh) and \
-        visual.geometry.filename.strip() == collision.geometry.filename.strip() and \
-        tuple(visual.geometry.scale) == tuple(collision.geometry.scale) and \
-        tuple(visual.origin.rpy) == tuple(collision.origin.rpy) and \
+    return _one_mesh_turned_alike(visual, collision) and \
         tuple(visual.origin.xyz) != tuple(collision.origin.xyz)
 
 

@@ -534,8 +534,9 @@ def _joined_finding(ctx: CheckContext, overlaps: Sequence['Overlap']) -> Optiona
     child = ordered[0][0]
     element = first.element1 if child == first.link1 else first.element2
     pairs = [(item.link1, item.link2) for item in kept]
-    # (a floating robot's base gets a free joint, and its body keeps the root's name)
-    fix = _fixes(ctx, {'mujoco': Severity.WARNING}, '', pairs, welded=base_welded(ctx))[0]
+    # (a floating robot's base gets a free joint, and its body keeps the root's name: _fixes
+    # names the bodies as base_welded judges the base)
+    fix = _fixes(ctx, {'mujoco': Severity.WARNING}, '', pairs)[0]
     count = len(kept)
     refusal = _mujoco_refusal(ctx)
     return ctx.finding(

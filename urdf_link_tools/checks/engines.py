@@ -146,11 +146,8 @@ def mujoco_refuses_flat(ctx: CheckContext, element: GeometryElement) -> bool:
     key = ('coplanar', mesh.path, mesh.scale)
     if key not in ctx.memo:
         vertices = np.asarray(mesh.vertices, dtype=float)
-        if not np.all(np.isfinite(vertices)):  # scaled past the floats (LAPACK fails on it)
-            ctx.memo[key] = False
-            return False
         centred = vertices - vertices.mean(axis=0)
-        if not np.all(np.isfinite(centred)):
+        if not np.all(np.isfinite(centred)):  # scaled past the floats (LAPACK fails on it)
             ctx.memo[key] = False
             return False
         spread = np.linalg.svd(centred, compute_uv=False)
