@@ -320,6 +320,32 @@ def test_legs_coded_left_back_and_right_back_join_the_front_pair():
     assert "its fore-aft counterparts 'lb_leg' and 'rb_leg' have the same" in finding.message
 
 
+_GLUED_FOOT = """
+  <joint name="{leg}_foot_joint" type="fixed"><parent link="{leg}3"/><child link="{leg}foot"/>
+    <origin xyz="0 0 -0.03"/></joint>
+  <link name="{leg}foot"><inertial><mass value="0.001"/><inertia ixx="1e-8" ixy="0" ixz="0"
+    iyy="1e-8" iyz="0" izz="1e-8"/></inertial>
+    <collision><geometry><sphere radius="0.005"/></geometry></collision></link>"""
+
+
+def test_legs_whose_feet_carry_the_side_mark_glued_are_one_finding():
+    # Mini Pupper 2's lf3..rb3, each welded to its foot lffoot..rbfoot, the side mark glued
+    # to the foot's name: each message named its own foot, and the four alike findings
+    # stayed four (sweep X).
+    legs = ''.join(_PUPPER_LEG.format(leg=leg, x=x, y=y, c=c, ixx=ixx, ixy=ixy).replace(
+        f'{leg}_leg', f'{leg}3') + _GLUED_FOOT.format(leg=leg) for leg, x, y, c, ixx, ixy in (
+            ('lf', 0.1, 0.1, -0.0058, '8.1813456986579E-07', '8.786282796E-08'),
+            ('rf', 0.1, -0.1, 0.0058, '8.18135114571354E-07', '-8.786282796E-08'),
+            ('lb', -0.1, 0.1, -0.0058, '8.18134569865789E-07', '8.786282796E-08'),
+            ('rb', -0.1, -0.1, 0.0058, '8.18135114571351E-07', '-8.786282796E-08')))
+    text = ('<robot name="pupper"><link name="base"><collision><geometry>'
+            '<box size="0.2 0.08 0.04"/></geometry></collision></link>' + legs + '</robot>')
+    (finding,) = of_rule(analyze(parse_urdf_string(text), NO_MESHES), 'inertia-exceeds-extent')
+    assert finding.links == ('lf3', 'rf3', 'lb3', 'rb3')
+    assert "welded to 'lffoot'" in finding.message
+    assert "its fore-aft counterparts 'lb3' and 'rb3' have the same" in finding.message
+
+
 def test_rear_legs_with_other_numbers_say_theirs_and_other_faults_stay_apart():
     (finding,) = of_rule(analyze(parse_urdf_string(four_legs(0.4)), NO_MESHES),
                          'com-outside-geometry')

@@ -223,6 +223,21 @@ def _neutral(text: str) -> str:
     return _SIDE.sub('~', text)
 
 
+def _glued_marks(text: str, link: Optional[str]) -> str:
+    """
+    Blank the side mark a link's name starts with where other quoted names start with it.
+
+    Mini Pupper's leg links are lf3, rb3..., and the feet welded to them lffoot, rbfoot:
+    there the mark is glued to the rest of the name, which :data:`_SIDE` does not take for
+    a mark, and the four legs' alike findings, each naming its own foot, stayed four
+    (sweep X).
+    """
+    first = _SIDE.match(link or '')
+    if first is None:
+        return text
+    return re.sub("'" + re.escape(first.group(0)) + '(?=[A-Za-z0-9])', "'~", text)
+
+
 #: a parenthesised list of names, in a message
 _LISTED = re.compile(r'\(([^(), ]+(?:, [^(), ]+)+)\)')
 #: an overlap's contact point, in a pair finding's message
@@ -231,7 +246,7 @@ _CONTACT = re.compile(r"at \([-+.\deE ]*\) in '[^']*''s frame")
 
 def _shape(finding: Finding, fore_aft: bool = False) -> Tuple[str, List[float]]:
     """Return a finding's message without side (and fore-aft) marks and numbers, its numbers."""
-    text = finding.message
+    text = _glued_marks(finding.message, finding.link)
     for name in sorted(filter(None, (finding.link, _other(finding))), key=len, reverse=True):
         text = text.replace(name, '\0')
     text = _neutral(_FORE_AFT.sub('^', text) if fore_aft else text)
