@@ -158,3 +158,61 @@ def test_damaged_or_linked_entries_and_shards_are_misses_never_a_hang(tmp_path):
     shard.symlink_to(tmp_path / 'elsewhere')
     assert 'is a symbolic link; nothing stored' in again()
     assert not list((tmp_path / 'elsewhere').iterdir())
+
+
+def _pull_request(tmp_path):
+    """Return a package holding a robot whose collision mesh is missing, and a cache."""
+    package = tmp_path / 'pr'
+    (package / 'urdf').mkdir(parents=True)
+    (package / 'meshes').mkdir()
+    (package / 'package.xml').write_text(
+        '<?xml version="1.0"?><package format="3"><name>pr_robot</name></package>')
+    robot = package / 'urdf' / 'robot.urdf'
+    robot.write_text('<robot name="r"><link name="base"><collision><geometry>'
+                     '<mesh filename="../meshes/gone.stl"/></geometry></collision></link>'
+                     '</robot>')
+    return package, robot, tmp_path / 'cache'
+
+
+def _check_with_timeout(args):
+    import subprocess
+    import sys
+    done = subprocess.run([sys.executable, '-m', 'urdf_link_tools.cli'] + args,
+                          capture_output=True, text=True, timeout=60, cwd=ROOT)
+    assert 'Traceback' not in done.stderr, done.stderr
+    return done.returncode, done.stdout
+
+
+def test_a_robot_or_file_linked_to_a_device_is_not_hashed_and_never_hangs(tmp_path):
+    # Red-team review 16: --cache hashed the description and the files a cached run had read
+    # with a plain open(), before the check's own refusals: a pull request's robot.urdf
+    # linked to /dev/zero hung the job until its timeout (without --cache: "not a regular
+    # file", exit 3), and so did a mesh missing on the base branch, committed as such a link.
+    package, robot, cache = _pull_request(tmp_path)
+    zero = package / 'urdf' / 'zero.urdf'
+    zero.symlink_to('/dev/zero')
+    args = ['check', '--format', 'jsonl', '--fail-on', 'never', '--', str(robot), str(zero)]
+    assert _check_with_timeout(args[:1] + ['--cache', str(cache)] + args[1:]) == \
+        _check_with_timeout(args)
+    args = ['check', str(robot), '--format', 'jsonl', '--fail-on', 'never']
+    cached = args + ['--cache', str(cache)]
+    assert 'mesh-not-found' in _check_with_timeout(cached)[1]  # the base branch's run
+    (package / 'meshes' / 'gone.stl').symlink_to('/dev/zero')
+    again = _check_with_timeout(cached)
+    assert again == _check_with_timeout(args) and 'leads out of' in again[1]
+
+
+def test_a_file_linked_out_of_its_package_is_not_read_for_the_cache(tmp_path):
+    # ... and a robot.urdf linked to a file elsewhere on the runner was read (hashed) before
+    # the check refused it: the cache now stands for it without opening it.
+    from urdf_link_tools.result_cache import file_digest, UNREAD
+    package, robot, cache = _pull_request(tmp_path)
+    secret = tmp_path / 'secret.urdf'
+    secret.write_text(robot.read_text())
+    leak = package / 'urdf' / 'leak.urdf'
+    leak.symlink_to(secret)
+    assert file_digest(str(leak)) == UNREAD + 'outside its package'
+    assert file_digest(str(secret)) == file_digest(str(robot))
+    status, _, err = run(['check', str(leak), '--cache', str(cache)])
+    assert status == 3 and 'leads out of' in err
+    assert not list(cache.rglob('*.pickle'))

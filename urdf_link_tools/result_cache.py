@@ -69,6 +69,8 @@ _RUN_DIGESTS: Dict[str, Dict[tuple, str]] = {}
 
 #: How a xacro include pattern stands among the files read: no path holds a NUL.
 _GLOB = '\0glob\0'
+#: what stands for the content of a file that is not read (:func:`file_digest`)
+UNREAD = '\0unread\0'
 
 
 def glob_dependency(pattern: str, matched: Sequence[str]) -> str:
@@ -102,25 +104,41 @@ def file_digest(path: str, known: Optional[Dict[tuple, str]] = None) -> Optional
     """
     Return the BLAKE2b digest of a file's content, or None when it cannot be read.
 
+    A file the check itself refuses to read is not read here either: one that is not a
+    regular file (a device, a FIFO) and one whose symbolic links lead out of its package,
+    or into a system or ``.git`` folder, stand for :data:`UNREAD` and what they are. A
+    pull request's robot.urdf linked to /dev/zero hung ``--cache`` hashing it, and one
+    linked to a file elsewhere on the runner was read before the check refused it
+    (red-team review 16).
+
     :param known: digests already taken in this run, by the file's identity, size and
         modification and change times (a write changes the ctime, which no tool can set
         back): robots of one collection share meshes (69 example robots name 683 distinct
         files 1,229 times), each is read once
     """
     import hashlib  # imported when a cache is used (a plain check loads no hash library)
+    try:
+        info = os.stat(path)
+    except (OSError, ValueError):
+        return None
+    if not stat.S_ISREG(info.st_mode):
+        return UNREAD + 'not a regular file'
+    from urdf_link_tools.read_policy import link_out_of_package, read_refusal
+    if read_refusal(path, None) is not None or link_out_of_package(path) is not None:
+        return UNREAD + 'outside its package'
     key = None
     if known is not None:
-        try:
-            info = os.stat(path)
-        except OSError:
-            return None
         key = _identity(info)
         found = known.get(key)
         if found is not None:
             return found
     digest = hashlib.blake2b(digest_size=20)
     try:
-        with open(path, 'rb') as stream:
+        # Never blocking: what was a regular file at the stat may be a FIFO by now.
+        handle = os.open(path, os.O_RDONLY | getattr(os, 'O_NONBLOCK', 0))
+        with os.fdopen(handle, 'rb') as stream:
+            if not stat.S_ISREG(os.fstat(stream.fileno()).st_mode):
+                return UNREAD + 'not a regular file'
             for block in iter(lambda: stream.read(_CHUNK), b''):
                 digest.update(block)
     except OSError:
@@ -267,8 +285,8 @@ class ResultCache:
 
     def _entry(self, path: str) -> Optional[str]:
         content = file_digest(path, self._digests)
-        if content is None:
-            return None
+        if content is None or content.startswith(UNREAD):
+            return None  # the check refuses it, uncached
         import hashlib
         # A file name that is not UTF-8 is kept as its bytes (surrogate escapes), not refused.
         text = f'{self.options}\0{os.path.abspath(path)}\0{content}'
