@@ -183,3 +183,16 @@ def test_a_report_over_the_limit_is_cut_at_a_whole_line_with_its_details_closed(
     assert len(text.encode('utf-8')) <= markdown.MAX_BYTES
     assert text.count('<details>') == text.count('</details>') == 1
     assert text.endswith('lists every finding).**')
+
+
+def test_a_file_name_that_is_not_utf8_is_shown_as_its_bytes(tmp_path):
+    # Red-team review 16: a robot (or an included part) named robot\xff.urdf made
+    # --format markdown print a UnicodeEncodeError traceback and no job summary.
+    import os
+    import shutil
+    robot = os.path.join(os.fsencode(tmp_path), b'robot\xff.urdf')
+    shutil.copy(SAMPLE, robot)
+    status, out, err = run(['check', '--format', 'markdown', '--fail-on', 'never', '--',
+                            os.fsdecode(robot)])
+    assert status == 0 and 'Traceback' not in err
+    assert 'robot\\\\xff.urdf)' in out

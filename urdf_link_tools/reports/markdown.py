@@ -65,6 +65,9 @@ def escape(text: str) -> str:
     """
     if len(text) > MAX_CELL:
         text = f'{text[:MAX_CELL]}... ({len(text) - MAX_CELL:,} characters more)'
+    # A file name that is not UTF-8 (its bytes kept as surrogate escapes) shows them as \xff:
+    # unescaped, the report could not be encoded (a traceback, no job summary: review 16).
+    text = text.encode('utf-8', 'surrogateescape').decode('utf-8', 'backslashreplace')
     text = _SPECIAL.sub(r'\\\1', _BREAKS.sub(' ', text)).replace('@', '@\u200b')
     # What GitHub makes live in rendered text, escaped or not: a URL (www. too), a reference
     # to an issue (#12, owner/repo#12, GH-12) or an advisory (GHSA-...), an emoji code
