@@ -236,3 +236,56 @@ def test_the_page_names_no_absolute_path_under_the_working_directory(tmp_path, m
     assert str(tmp_path) not in text
     assert page_data(text)[1]['robots'][0]['source'] == os.path.join(
         'samples', os.path.basename(SAMPLE))
+
+
+def test_a_mesh_outside_the_checkout_is_drawn_as_its_bounds_not_published(tmp_path):
+    # Red-team review 16: a pull request's robot naming file:///.../private.stl (another
+    # checkout's part on a shared runner) had that mesh's vertices embedded in the page, a CI
+    # artifact. It is drawn as its bounding box now, and said so; its own meshes stay.
+    package = tmp_path / 'pr'
+    (package / 'urdf').mkdir(parents=True)
+    (package / 'package.xml').write_text('<package format="3"><name>pr</name></package>')
+    shutil.copytree(os.path.join(os.path.dirname(SAMPLE), 'meshes'), package / 'meshes')
+    secret = tmp_path / 'elsewhere' / 'private.stl'
+    secret.parent.mkdir()
+    shutil.copy(package / 'meshes' / 'arm_visual.stl', secret)
+    robot = package / 'urdf' / 'robot.urdf'
+    robot.write_text(
+        '<robot name="r"><link name="base"><visual><origin xyz="0.5 0 0"/><geometry>'
+        f'<mesh filename="file://{secret}"/></geometry></visual><collision><geometry>'
+        '<mesh filename="../meshes/arm_collision.stl"/></geometry></collision></link></robot>')
+    page = tmp_path / 'page.html'
+    status, _, err = run(['check', str(robot), '--format', 'html', '-o', str(page),
+                          '--fail-on', 'never'])
+    assert status == 0, err
+    (data,) = page_data(page.read_text())[1]['robots']
+    (link,) = data['links']
+    (mesh,) = data['meshes']  # the package's own collision mesh only
+    assert mesh['triangles'] > 0 and link['collisions'][0]['type'] == 'mesh'
+    (stand_in,) = link['visuals']
+    assert stand_in['type'] == 'box' and stand_in['origin'][3] > 0.4  # placed as the mesh
+    assert any('drawn as their bounds' in note for note in data['notes'])
+    # The same file inside the checkout, named by its absolute path: drawn.
+    inside_path = str(package / 'meshes' / 'arm_visual.stl')
+    robot.write_text(robot.read_text().replace(str(secret), inside_path))
+    run(['check', str(robot), '--format', 'html', '-o', str(page), '--fail-on', 'never'])
+    (data,) = page_data(page.read_text())[1]['robots']
+    assert len(data['meshes']) == 2 and not data['notes']
+
+
+def test_an_absolute_path_through_a_link_out_of_the_checkout_is_refused(tmp_path):
+    # ... and an absolute path to a link the pull request commits (meshes/ls.stl ->
+    # /usr/bin/ls) was read, a program as an STL, where the relative path was refused.
+    package = tmp_path / 'pr'
+    (package / 'meshes').mkdir(parents=True)
+    (package / 'package.xml').write_text('<package format="3"><name>pr</name></package>')
+    outside = tmp_path / 'program'
+    outside.write_bytes(b'\x7fELF' + b'\0' * 76 + b'\x01\0\0\0' + b'\0' * 50)
+    (package / 'meshes' / 'part.stl').symlink_to(outside)
+    robot = package / 'robot.urdf'
+    for name in (str(package / 'meshes' / 'part.stl'),
+                 f"file://{package / 'meshes' / 'part.stl'}", 'meshes/part.stl'):
+        robot.write_text(f'<robot name="r"><link name="base"><visual><geometry><mesh '
+                         f'filename="{name}"/></geometry></visual></link></robot>')
+        _, out, _ = run(['check', str(robot), '--fail-on', 'never'])
+        assert 'mesh-not-found' in out and 'leads out of' in out, name

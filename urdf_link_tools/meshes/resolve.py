@@ -377,14 +377,14 @@ class PackageResolver:
             if rest.startswith('localhost/'):
                 rest = rest[len('localhost'):]
             if rest.startswith('/'):
-                return _with_missing_folder(self._check_paths(uri, [rest]), rest)
+                return _with_missing_folder(self._check_paths(uri, [rest], True), rest)
             return self._resolve_relative(uri, rest, base_dir)
         if _SCHEME_RE.match(text):
             scheme = text.split('://', 1)[0]
             return MeshResolution(uri, None, (), f'the {scheme}:// scheme is not supported '
                                   'offline: use package://, file:// or a path')
         if os.path.isabs(text):
-            return _with_missing_folder(self._check_paths(uri, [text]), text)
+            return _with_missing_folder(self._check_paths(uri, [text], True), text)
         return self._resolve_relative(uri, text, base_dir)
 
     def _resolve_relative(self, uri: str, relative: str,
@@ -440,11 +440,13 @@ class PackageResolver:
         """
         Return the first of paths that exists, or why none is used.
 
-        :param contained: the path names a file of a package (package://, or relative to
-            the description): a symbolic link on it may not lead out of that package, as
-            for a description file (a mesh linked to /proc/self/environ, to another
-            checkout's file: eighth red-team review); file:// and absolute paths are the
-            author's choice, by design
+        :param contained: a symbolic link on the path may not lead out of the package (or
+            git work tree) holding the path as named, as for a description file (a mesh
+            linked to /proc/self/environ, to another checkout's file: eighth red-team
+            review). Every resolution but that of stdin's relative paths: a file:// or
+            absolute path may name a file anywhere (the author's choice, by design), but
+            not through a link a pull request commits into its checkout (meshes/ls.stl to
+            /usr/bin/ls: a program read as an STL, red-team review 16)
         """
         tried = []
         broken = None

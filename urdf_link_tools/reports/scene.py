@@ -27,7 +27,8 @@ from __future__ import annotations
 
 import base64
 import math
-from typing import Any, Dict, List, Optional, Sequence
+import os
+from typing import Any, Dict, List, Optional, Sequence, Set
 
 import numpy as np
 
@@ -41,6 +42,7 @@ from urdf_link_tools.meshes.hull import coal_installed
 from urdf_link_tools.meshes.integrals import column_bounds
 from urdf_link_tools.meshes.simplify import simplify
 from urdf_link_tools.model import Box, Cylinder, GeometryElement, Link, Mesh, Sphere
+from urdf_link_tools.read_policy import checkout_root, inside
 from urdf_link_tools.reports.text import display_path, location
 
 #: triangles embedded over all meshes; above it they are simplified (tiago_dual: ~10 MB)
@@ -76,9 +78,30 @@ def _b64(array: np.ndarray) -> str:
 class _MeshTable:
     """The meshes of one page: one entry per file as read, simplified to one budget."""
 
-    def __init__(self) -> None:
+    def __init__(self, roots: Sequence[str] = ()) -> None:
         self.index: Dict[int, int] = {}
         self.raws: List[Any] = []
+        #: real paths of the folders whose meshes a page may hold (:meth:`embeddable`)
+        self.roots = list(roots)
+        #: the files drawn as their bounds instead
+        self.kept_out: Set[str] = set()
+
+    def embeddable(self, filename: str, path: str) -> bool:
+        """
+        Return True when a mesh's triangles may go into the page, a CI artifact.
+
+        A file:// or absolute mesh may name any file on the machine (by design: the check
+        learns its size and volume), but its shape is not the description's to publish:
+        another checkout's part on a shared runner, or the bytes of a program a link named
+        ``part.stl`` (red-team review 16). Those outside the description's checkout and
+        its --package-dir folders are drawn as their bounds; package:// and relative
+        meshes stay inside their packages (the resolution refuses links out of them).
+        """
+        text = filename.strip()
+        if not (text.startswith('file://') or os.path.isabs(text)):
+            return True
+        real = os.path.realpath(path)
+        return any(inside(real, root) for root in self.roots)
 
     def add(self, info: MeshInfo) -> int:
         key = id(info.raw)
@@ -141,6 +164,8 @@ def _geometry(element: GeometryElement, analysis, meshes: _MeshTable) -> Optiona
         info = analysis.mesh_for(element)
         if not isinstance(info, MeshInfo):
             return None
+        if not meshes.embeddable(geometry.filename, info.path):
+            return _stand_in(element, info, meshes)
         shape = {'type': 'mesh', 'mesh': meshes.add(info), 'scale': list(geometry.scale)}
     else:
         return None
@@ -150,6 +175,18 @@ def _geometry(element: GeometryElement, analysis, meshes: _MeshTable) -> Optiona
         return None
     shape['origin'] = _origin(origin)
     return shape
+
+
+def _stand_in(element: GeometryElement, info: MeshInfo, meshes: _MeshTable) -> Optional[Dict]:
+    """Return the box a mesh kept out of the page is drawn as (its bounds, as placed)."""
+    low, high = (np.asarray(value, dtype=float) for value in info.bounds)
+    if not (np.all(np.isfinite(low)) and np.all(np.isfinite(high))):
+        return None
+    meshes.kept_out.add(info.path)
+    place = origin_to_matrix(element.origin)
+    place[:3, 3] += place[:3, :3] @ ((low + high) / 2.0)
+    return {'type': 'box', 'size': [float(v) for v in np.maximum(high - low, 1e-6)],
+            'origin': _matrix(place)}
 
 
 def _inertial(link: Link) -> Dict[str, Any]:
@@ -275,7 +312,9 @@ def build_scene(analysis, label: str, budget: int = TRIANGLE_BUDGET) -> Dict[str
     """
     robot = analysis.robot
     poses = forward_kinematics(robot, {})
-    meshes = _MeshTable()
+    roots = [os.path.realpath(checkout_root(robot.source))] if robot.source else []
+    roots += [os.path.realpath(folder) for _, folder in analysis.config.package_dirs]
+    meshes = _MeshTable(roots)
     links = []
     seen = set()
     notes = []
@@ -307,6 +346,10 @@ def build_scene(analysis, label: str, budget: int = TRIANGLE_BUDGET) -> Dict[str
     unplaced = sum(1 for entry in links if entry['pose'] is None)
     if unplaced:
         notes.append(f'{unplaced} links are not connected to the root and are not drawn')
+    if meshes.kept_out:
+        notes.append(f'{len(meshes.kept_out)} mesh files named by file:// or absolute paths '
+                     "outside the description's checkout and --package-dir folders are drawn "
+                     'as their bounds: a report does not publish their shapes')
     encoded = meshes.encode(budget)
     if encoded['note']:
         notes.append(encoded['note'])
