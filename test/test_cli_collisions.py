@@ -141,6 +141,27 @@ def _welded_boxes(count):
                  *(joint(f'j{i}', 'fixed', 'l0', f'l{i}') for i in range(1, count)))
 
 
+def test_a_robot_of_too_many_links_to_place_in_every_state_is_refused(tmp_path):
+    # Red-team review 16: a 40,000-joint chain with two collision boxes (under --max-links,
+    # which counts links with collision geometry) took 26 s and 3.4 GB, then exit 5 "out of
+    # memory": every link is placed in every sampled state. Refused now, and the number of
+    # states it would take said.
+    links = ['<link name="l0"><collision><geometry><box size="0.1 0.1 0.1"/></geometry>'
+             '</collision></link>']
+    for i in range(1, 2101):
+        links.append(f'<joint name="j{i}" type="revolute"><parent link="l{i - 1}"/>'
+                     f'<child link="l{i}"/><origin xyz="0 0 0.01"/><axis xyz="0 1 0"/>'
+                     '<limit lower="-1" upper="1" effort="1" velocity="1"/></joint>'
+                     f'<link name="l{i}"/>')
+    urdf = tmp_path / 'chain.urdf'
+    urdf.write_text('<robot name="chain">' + ''.join(links) + '</robot>')
+    status, out, err = run(['collisions', str(urdf)])
+    assert status == EXIT_INPUT and not out, err
+    assert 'the robot has 2,101 links' in err and 'at most 9,519 states with --samples' in err
+    status, out, err = run(['collisions', '--samples', '100', str(urdf)])
+    assert status == EXIT_OK and '<robot' in out, err
+
+
 def test_more_links_than_max_links_are_refused_and_decided_pairs_hold_no_memory(
         tmp_path, monkeypatch):
     # Red-team review 4: a 5-line xacro made 2,048 links: 27 s, 3.2 GB and a 172 MB SRDF;

@@ -40,6 +40,11 @@ MAX_SRDF_BYTES = 10_000_000
 #: the most links with collision geometry a matrix is computed for by default (as the node's
 #: ros.collision_matrix.MAX_LINKS; --max-links raises it)
 MAX_LINKS = 1000
+#: the sampled states place every link of the robot (4x4 doubles each, 200 states at once
+#: for the Always test, about 1 s a million placements): at most this many links, and
+#: states x links
+MAX_PLACED_LINKS = 5000
+MAX_PLACEMENTS = 20_000_000
 
 
 def compute_for_robot(robot, package_dirs, samples: int, seed: int) -> 'CollisionMatrix':
@@ -140,6 +145,16 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             f'{colliding} links have collision geometry, more than --max-links '
             f'({args.max_links}): the matrix has n^2/2 pairs (2,000 links took 3 GB and '
             'wrote a 172 MB SRDF); raise --max-links to compute it anyway')
+    placed = len(robot.links)
+    if placed > MAX_PLACED_LINKS or placed * args.samples > MAX_PLACEMENTS:
+        # Every link is placed in every state: a 40,000-joint chain holding two boxes took
+        # 26 s and 3.4 GB before it ran out of memory (red-team review 16).
+        raise UrdfInputError(
+            f'the robot has {placed:,} links: sampling places each of them in every one of '
+            f'the {args.samples:,} states, and at most {MAX_PLACED_LINKS:,} links and '
+            f'{MAX_PLACEMENTS:,} placements (about 30 s) are computed'
+            + (f': ask for at most {MAX_PLACEMENTS // placed:,} states with --samples'
+               if placed <= MAX_PLACED_LINKS else ''))
     packages = cli._given_packages(args)
     if own is not None:
         packages.setdefault(*own)
