@@ -440,6 +440,21 @@ def test_a_gazebo_extension_naming_no_link_or_joint_is_one_finding_with_the_name
     assert not [f for f in found if f.rule == 'gazebo-reference-unknown']
 
 
+def test_a_reference_whose_underscore_was_dropped_names_the_link_with_its_number(tmp_path):
+    # Sweep Z: Doosan's m1013 gives friction and contact gains to 'link1' ... 'link6', its
+    # links being link_1 ... link_6: each reference is also two edits from the neighbours,
+    # so no name was said and the lost friction was an info.
+    arm = ''.join(f'<link name="link_{i}">' + MASS + f'</link><joint name="joint_{i}" '
+                  f'type="fixed"><parent link="base_link"/><child link="link_{i}"/></joint>'
+                  f'<gazebo reference="link{i}"><mu1>0.9</mu1><kp>1e6</kp></gazebo>'
+                  for i in range(1, 7))
+    found, _ = check(tmp_path, _gazebo_robot(arm))
+    (dead,) = [f for f in found if f.rule == 'gazebo-reference-unknown']
+    assert dead.severity == Severity.WARNING
+    assert "'link1' (line 1) (did you mean 'link_1'?)" in dead.message
+    assert "'link6' (line 1) (did you mean 'link_6'?)" in dead.message
+
+
 def test_a_macro_of_dead_gazebo_references_called_four_times_is_said_once(tmp_path):
     text = ('<?xml version="1.0"?>\n<robot name="dog" xmlns:xacro="http://www.ros.org/wiki/'
             'xacro">\n  <link name="trunk"/>\n  <xacro:macro name="leg" params="name">\n'

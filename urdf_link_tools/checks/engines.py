@@ -430,7 +430,16 @@ def _near(suggesters: Dict[str, NameSuggester], name: str) -> str:
     # one slip only: Atlas v4's 'l_farm' is 'l_ufarm' or 'l_lfarm' (its shapes-only model)
     close = [other for other in suggesters[kind].suggestions(name)
              if numberless(other) != numberless(name) and _typo(name, other)]
+    if len(close) > 1:
+        # Of several slips, the one with the same numbers (Doosan's 'link1'... for link_1
+        # to link_6: each was two edits from its neighbours too, and none was said: sweep Z)
+        numbers = _NUMBERS.findall(name)
+        same = [other for other in close if _NUMBERS.findall(other) == numbers]
+        close = same if len(same) == 1 else close
     return close[0] if len(close) == 1 else ''
+
+
+_NUMBERS = re.compile(r'\d+')
 
 
 def _typo(written: str, meant: str, most: int = 2) -> bool:
