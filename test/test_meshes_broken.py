@@ -283,3 +283,18 @@ def test_a_millimetre_mesh_off_its_part_is_told_to_move_too(tmp_path, corner, to
     assert ('needs an <origin> too' in found.suggestion) == told, found.suggestion
     if told:
         assert 'scaled, it spans 0 0 0 to 0.2 0.15 0.21 m' in found.suggestion
+
+
+@pytest.mark.parametrize('defect', ['inside_out', 'inconsistent'])
+def test_a_winding_defect_is_an_info_without_gazebo_among_the_targets(tmp_path, defect):
+    # Sweep Z: TM5-900's inside-out meshes were warnings with --target mujoco, which compiles
+    # and collides them (MuJoCo 4), as FCL does; the volume here turns the winding outwards.
+    # Gazebo's trimesh collision (ODE) takes each triangle's winding for its outward normal.
+    path = mesh_attacks.broken_meshes(tmp_path)[defect]
+    text = mesh_attacks.robot('broken', [(f'file://{path}', (1, 1, 1))], 'collision')
+    robot = parse_urdf_string(text, source=str(tmp_path / 'r.urdf'))
+    for targets, severity in (({'mujoco', 'moveit', 'pinocchio'}, 'info'),
+                              ({'mujoco', 'gazebo'}, 'warning')):
+        (found,) = [f for f in analyze(robot, CheckConfig(targets=frozenset(targets))).findings
+                    if f.rule == 'collision-mesh-broken']
+        assert found.severity.label == severity, targets

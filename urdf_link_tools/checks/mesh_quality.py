@@ -73,23 +73,29 @@ RULES = (
 )
 
 
-def defects(mesh: MeshInfo) -> List[Tuple[Severity, str]]:
+def defects(mesh: MeshInfo, gazebo: bool = True) -> List[Tuple[Severity, str]]:
     """
     Return what is wrong with a mesh's surface as a solid, in plain words.
 
     :param mesh: the loaded mesh
+    :param gazebo: Gazebo is a target: a triangle's winding matters to it (its trimesh
+        collision, ODE's, takes it for the outward normal), and a winding defect is a
+        warning; MuJoCo (4 compiles a mesh inside out or inconsistently wound) and FCL
+        (MoveIt, Pinocchio) collide them alike, and the volume here is measured with the
+        winding turned outwards: an info (sweep Z: TM5-900's two inside-out meshes)
     :return: (severity, defect) pairs (empty for a closed, consistently wound surface)
     """
     solid = mesh.solid
     found = []
+    winding = Severity.WARNING if gazebo else Severity.INFO
     if not solid.is_watertight:
         found.append((Severity.INFO, 'not closed (some edges do not belong to exactly two '
                       'triangles)'))
     elif not solid.is_winding_consistent:
-        found.append((Severity.WARNING, 'inconsistently wound (neighbouring triangles face '
+        found.append((winding, 'inconsistently wound (neighbouring triangles face '
                       'opposite ways)'))
     if solid.inside_out:
-        found.append((Severity.WARNING, 'inside out (its triangles face inwards)'))
+        found.append((winding, 'inside out (its triangles face inwards)'))
     if solid.self_intersecting:
         # An info: collision engines collide its triangles or its hull alike; only a volume
         # or inertia computed from the mesh is off (precision review X: TIAGo's torso neck)
@@ -199,7 +205,7 @@ def _link_meshes(ctx: CheckContext, link: Link) \
             continue
         if mujoco_refuses_flat(ctx, element):
             continue  # mujoco-mesh-coplanar: MuJoCo refuses it, one finding
-        found = defects(mesh)
+        found = defects(mesh, 'gazebo' in ctx.config.targets)
         if not found:
             continue
         severity = max(severity for severity, _ in found)
