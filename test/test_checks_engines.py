@@ -476,3 +476,46 @@ def test_a_macro_of_dead_gazebo_references_called_four_times_is_said_once(tmp_pa
     assert ("4 <gazebo> extensions name no link or joint of the robot: '{name}_hip' 4 times "
             '(line 7) (did you mean ${name}_hip?)') in dead['message']
     assert dead['message'].endswith('(xacro expands {...} only after a $)')
+
+
+#: an arm whose elbow's range leaves out 0 (Franka's joint 4: -3.04 to -0.15 rad): at rest
+#: (MoveIt's default, mid-range) link2 stands up; at 0, where MuJoCo starts, it lies in the base
+_ELBOW = (
+    '<robot name="elbow"><link name="base">' + MASS + '<collision><geometry>'
+    '<box size="0.2 0.2 0.1"/></geometry></collision></link>'
+    '<link name="link1">' + MASS + '<collision><origin xyz="0 0 0.05"/><geometry>'
+    '<box size="0.04 0.04 0.1"/></geometry></collision></link>'
+    '<joint name="j0" type="revolute"><parent link="base"/><child link="link1"/>'
+    '<origin xyz="0 0 0.05"/><axis xyz="0 0 1"/>'
+    '<limit lower="-3" upper="3" effort="10" velocity="1"/></joint>'
+    '<link name="link2">' + MASS + '<collision><origin xyz="0.15 0 -0.03"/><geometry>'
+    '<box size="0.3 0.04 0.04"/></geometry></collision></link>'
+    '<joint name="j1" type="revolute"><parent link="link1"/><child link="link2"/>'
+    '<origin xyz="0 0 0.01"/><axis xyz="0 1 0"/>'
+    '<limit lower="{lower}" upper="{upper}" effort="10" velocity="1"/></joint></robot>')
+
+
+def test_mujoco_starts_at_zero_outside_a_range_that_leaves_it_out(tmp_path):
+    # Sweep Z: Franka FR3's joints 4 and 6 leave out 0, where MuJoCo starts (qpos0): it loads
+    # with the hand 41 mm into link 5 and the joints outside their limits, and nothing was
+    # said (the overlaps are tested at MoveIt's default state, mid-range).
+    found, path = check(tmp_path, _ELBOW.format(lower=-3.0, upper=-0.1), targets={'mujoco'})
+    (start,) = [f for f in found if f.rule == 'mujoco-start-outside-limits']
+    assert "outside the range of 'j1' (-3 to -0.1 rad)" in start.message
+    assert "'base' and 'link2' are 40 mm into each other" in start.message
+    assert "MoveIt's default state ('j1' -1.55, the others 0)" in start.suggestion
+    assert not [f for f in found if f.rule == 'collision-overlap-at-rest']
+    model, error = mujoco_error(path)
+    assert not error
+    data = mujoco.MjData(model)
+    mujoco.mj_forward(model, data)
+    assert list(model.qpos0) == [0.0, 0.0]
+    assert data.ncon and min(data.contact[i].dist for i in range(data.ncon)) == \
+        pytest.approx(-0.04, abs=1e-4)
+    mujoco.mj_step(model, data)
+    assert mujoco.mjtConstraint.mjCNSTR_LIMIT_JOINT in list(data.efc_type)
+    # Not a claim without MuJoCo, nor for a range that holds 0.
+    found, _ = check(tmp_path, _ELBOW.format(lower=-3.0, upper=-0.1), targets={'moveit'})
+    assert not [f for f in found if f.rule == 'mujoco-start-outside-limits']
+    found, _ = check(tmp_path, _ELBOW.format(lower=-3.0, upper=0.0), targets={'mujoco'})
+    assert not [f for f in found if f.rule == 'mujoco-start-outside-limits']

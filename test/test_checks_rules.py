@@ -299,7 +299,7 @@ def test_every_documented_rule_has_a_case_or_is_tested_elsewhere():
                  # test_checks_engines.py (mesh files, run in MuJoCo)
                  'mujoco-mesh-format', 'mujoco-mesh-coplanar', 'mujoco-mesh-name-clash',
                  'mujoco-repeated-material', 'mujoco-repeated-element',
-                 'gazebo-reference-unknown',
+                 'gazebo-reference-unknown', 'mujoco-start-outside-limits',
                  # test_meshes_formats.py (glTF files)
                  'mesh-gltf-up-axis',
                  # test_checks_bounds.py, test_checks_model_wide.py (chains of links)

@@ -35,7 +35,7 @@ from typing import Dict, Iterator, List, Set, Tuple
 import numpy as np
 
 from urdf_link_tools.checks.alignment import gltf_stored_z_up
-from urdf_link_tools.checks.base import CheckContext, Rule
+from urdf_link_tools.checks.base import CheckContext, fmt, Rule
 from urdf_link_tools.checks.model_wide import numberless
 from urdf_link_tools.checks.names import NameSuggester
 from urdf_link_tools.findings import Finding, LISTED, listed, Severity
@@ -126,6 +126,17 @@ RULES = (
          'MuJoCo opens package:// meshes only with <compiler strippath="true" meshdir=...>, '
          'and then loads one file for every mesh of that name: the other parts get its shape',
          'rename the files so that their names are unique', 'MuJoCo 4.0 (test_checks_engines.py)'),
+    Rule('mujoco-start-outside-limits', Severity.INFO,
+         'the range of a revolute or prismatic joint leaves out 0, where MuJoCo starts every '
+         'joint (qpos0; the URDF import does not move it into the range): one finding with '
+         'the joints, and the pairs of links MuJoCo then finds in contact that do not touch '
+         "at rest (MoveIt's default state, mid-range): with the mujoco target",
+         'the simulation starts outside the limits (their constraints act from the first '
+         'step: the arm jumps into range) and with parts in each other (Franka FR3: its '
+         "joints 4 and 6, the hand 41 mm into link 5); the URDF cannot set MuJoCo's start",
+         "start MuJoCo from a keyframe within the limits (the MJCF's <keyframe><key "
+         "qpos=...>, then mj_resetDataKeyframe), e.g. MoveIt's default state",
+         'MuJoCo 4.0 user_model (qpos0 = 0), xml_urdf.cc (test_checks_engines.py)'),
 )
 
 
@@ -542,4 +553,68 @@ def check_gazebo_references(ctx: CheckContext) -> Iterator[Finding]:
                 ('references', ' '.join(name[:128] for name in list(counts)[:LISTED]))))
 
 
-CHECKS = (check_mujoco, check_gltf_up, check_gazebo_references)
+def check_mujoco_start(ctx: CheckContext) -> Iterator[Finding]:
+    """Report joints whose range leaves out 0, where MuJoCo starts them, and its contacts."""
+    if 'mujoco' not in ctx.config.targets:
+        return
+    from urdf_link_tools.collision.configurations import default_position, joint_bounds
+    outside = []
+    for joint in ctx.robot.joints:
+        if joint.type not in ('revolute', 'prismatic') or joint.limit is None or \
+                joint.limit.lower is None or joint.limit.upper is None:
+            continue
+        lower, upper = joint_bounds(joint)
+        if lower > 0.0 or upper < 0.0:
+            outside.append((joint, lower, upper))
+    if not outside:
+        return
+    unit = {'revolute': 'rad', 'prismatic': 'm'}
+    ranges = [f"'{joint.name}' ({fmt(lower)} to {fmt(upper)} {unit[joint.type]})"
+              for joint, lower, upper in outside]
+    contacts = _start_contacts(ctx)
+    said = ''
+    if contacts:
+        deepest = contacts[0]
+        more = [f'{item.link1}/{item.link2} {fmt(item.depth * 1000.0, 3)} mm'
+                for item in contacts[1:]]
+        said = (f"; in that pose '{deepest.link1}' and '{deepest.link2}' are "
+                f'{fmt(deepest.depth * 1000.0, 3)} mm into each other'
+                + (f' (and {len(contacts) - 1} more pair{"s" if len(contacts) > 2 else ""}'
+                   f' of links: {listed(more)})' if more else '')
+                + ', which do not touch at rest: MuJoCo pushes them apart from the first step')
+    home = [f"'{joint.name}' {fmt(default_position(joint), 4)}" for joint, _, _ in outside]
+    first = outside[0][0]
+    yield ctx.finding(
+        'mujoco-start-outside-limits', Severity.INFO,
+        f'MuJoCo starts every joint at 0 (qpos0), outside the range of '
+        f'{listed(ranges)}: their limit constraints act from the first step, and the '
+        f'robot jumps into range' + said,
+        line=first.line,
+        suggestion=('start MuJoCo from a keyframe within the limits: in the MJCF, <keyframe>'
+                    '<key name="home" qpos="..."/></keyframe> and mj_resetDataKeyframe, e.g. '
+                    f"MoveIt's default state ({listed(home)}, the others 0); the URDF "
+                    "cannot set MuJoCo's start"),
+        values=(('joints', listed([joint.name for joint, _, _ in outside])),
+                ('contacts', len(contacts))),
+        links=tuple(dict.fromkeys(name for item in contacts
+                                  for name in (item.link1, item.link2))))
+
+
+def _start_contacts(ctx: CheckContext) -> list:
+    """Return MuJoCo's contacts with every joint at 0 that rest apart, deepest first."""
+    from urdf_link_tools.checks.collisions import base_welded
+    from urdf_link_tools.collision.bodies import build_bodies, CollisionLibraryMissing
+    from urdf_link_tools.collision.overlap import HULL_ONLY_MIN, OverlapPlan
+    if not any(link.collisions for link in ctx.robot.links):
+        return []
+    try:
+        bodies, _ = build_bodies(ctx.robot, ctx.meshes)
+        plan = OverlapPlan(ctx.robot, bodies, joined=True, hulls=True,
+                           welded=base_welded(ctx), zero=True)
+        report = plan.report(overlap for _, overlap in plan.test(range(len(plan.pairs))))
+    except CollisionLibraryMissing:
+        return []
+    return [item for item in report.overlaps if item.depth >= HULL_ONLY_MIN]
+
+
+CHECKS = (check_mujoco, check_gltf_up, check_gazebo_references, check_mujoco_start)

@@ -567,7 +567,7 @@ class OverlapPlan:
 
     def __init__(self, robot, bodies: Mapping[str, Body], max_pairs: int = MAX_PAIRS,
                  surfaces: bool = False, joined: bool = False, hulls: bool = False,
-                 welded: Optional[bool] = None) -> None:
+                 welded: Optional[bool] = None, zero: bool = False) -> None:
         #: measure how deep the surfaces meet too, where the hulls meet 1 mm deep or more
         #: (for engines that collide surfaces only: a few ms a pair)
         self.surfaces = surfaces
@@ -579,10 +579,19 @@ class OverlapPlan:
         names = self.scene.names
         adjacent = Adjacency(robot, names)  # asked, not listed (a hub's n^2 pairs)
         self.pose_row = chain.default_poses()
+        rest = self.pose_row
+        if zero:
+            # Every joint at 0, as MuJoCo starts (qpos0), and only the pairs that rest
+            # otherwise at MoveIt's default state (the rest are the plan at rest's)
+            self.pose_row = chain.poses(np.zeros((1, len(chain.variables))))[0]
         slots = self.pose_row[self.scene.slots]
         centres = np.einsum('nij,nj->ni', slots[:, :3, :3], self.scene.centres) + \
             slots[:, :3, 3]
         candidates, self.truncated = near_pairs(centres, self.scene.radii, max_pairs)
+        if zero:
+            candidates = [(a, b) for a, b in candidates
+                          if _moved_apart(rest, self.pose_row, self.scene.slots[a],
+                                          self.scene.slots[b])]
         self.tested = len(candidates)
         # Adjacent pairs are left out (MoveIt never checks them), except, when asked, those
         # MuJoCo collides (a link on the base welded to the world, links joined through a
@@ -652,6 +661,13 @@ class OverlapPlan:
     def report(self, overlaps: Iterable[Overlap]) -> OverlapReport:
         """Return the report of the overlaps found among all the pairs, deepest first."""
         return report_of(overlaps, self.tested, self.truncated)
+
+
+def _moved_apart(rest: np.ndarray, other: np.ndarray, first: int, second: int) -> bool:
+    """Return True when two links are placed otherwise relative to each other."""
+    before = np.linalg.solve(rest[first], rest[second])
+    after = np.linalg.solve(other[first], other[second])
+    return not np.allclose(before, after, rtol=0.0, atol=1e-9)
 
 
 def report_of(overlaps: Iterable[Overlap], tested: int, truncated: bool) -> OverlapReport:
