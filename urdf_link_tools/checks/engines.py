@@ -587,8 +587,9 @@ def check_mujoco_start(ctx: CheckContext) -> Iterator[Finding]:
     yield ctx.finding(
         'mujoco-start-outside-limits', Severity.INFO,
         f'MuJoCo starts every joint at 0 (qpos0), outside the range of '
-        f'{listed(ranges)}: their limit constraints act from the first step, and the '
-        f'robot jumps into range' + said,
+        f'{listed(ranges)}: '
+        + ('their limit constraints act' if len(outside) > 1 else 'its limit constraint acts')
+        + ' from the first step, and the robot jumps into range' + said,
         line=first.line,
         suggestion=('start MuJoCo from a keyframe within the limits: in the MJCF, <keyframe>'
                     '<key name="home" qpos="..."/></keyframe> and mj_resetDataKeyframe, e.g. '
