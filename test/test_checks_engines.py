@@ -519,3 +519,12 @@ def test_mujoco_starts_at_zero_outside_a_range_that_leaves_it_out(tmp_path):
     assert not [f for f in found if f.rule == 'mujoco-start-outside-limits']
     found, _ = check(tmp_path, _ELBOW.format(lower=-3.0, upper=0.0), targets={'mujoco'})
     assert not [f for f in found if f.rule == 'mujoco-start-outside-limits']
+    # A robot MuJoCo refuses as it is (a COLLADA collision mesh): what it will do once it
+    # loads it, as the other MuJoCo claims say.
+    BOX.export(str(tmp_path / 'part.dae'), file_type='dae')
+    refused = _ELBOW.format(lower=-3.0, upper=-0.1).replace(
+        '<box size="0.2 0.2 0.1"/>', '<mesh filename="part.dae"/>')
+    found, _ = check(tmp_path, refused, targets={'mujoco'})
+    (start,) = [f for f in found if f.rule == 'mujoco-start-outside-limits']
+    assert start.message.startswith('Once MuJoCo loads the robot (it refuses it as it is, '
+                                    'see mujoco-mesh-format), it will start every joint at 0')

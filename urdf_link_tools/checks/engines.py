@@ -584,9 +584,12 @@ def check_mujoco_start(ctx: CheckContext) -> Iterator[Finding]:
                 + ', which do not touch at rest: MuJoCo pushes them apart from the first step')
     home = [f"'{joint.name}' {fmt(default_position(joint), 4)}" for joint, _, _ in outside]
     first = outside[0][0]
+    refusal = mujoco_refusal(ctx)
     yield ctx.finding(
         'mujoco-start-outside-limits', Severity.INFO,
-        f'MuJoCo starts every joint at 0 (qpos0), outside the range of '
+        (f'Once MuJoCo loads the robot (it refuses it as it is, see {refusal}), it will '
+         'start' if refusal else 'MuJoCo starts')
+        + ' every joint at 0 (qpos0), outside the range of '
         f'{listed(ranges)}: '
         + ('their limit constraints act' if len(outside) > 1 else 'its limit constraint acts')
         + ' from the first step, and the robot jumps into range' + said,

@@ -589,9 +589,9 @@ class OverlapPlan:
             slots[:, :3, 3]
         candidates, self.truncated = near_pairs(centres, self.scene.radii, max_pairs)
         if zero:
-            candidates = [(a, b) for a, b in candidates
-                          if _moved_apart(rest, self.pose_row, self.scene.slots[a],
-                                          self.scene.slots[b])]
+            candidates = candidates[_moved_apart(rest, self.pose_row,
+                                                 self.scene.slots[candidates[:, 0]],
+                                                 self.scene.slots[candidates[:, 1]])]
         self.tested = len(candidates)
         # Adjacent pairs are left out (MoveIt never checks them), except, when asked, those
         # MuJoCo collides (a link on the base welded to the world, links joined through a
@@ -663,11 +663,17 @@ class OverlapPlan:
         return report_of(overlaps, self.tested, self.truncated)
 
 
-def _moved_apart(rest: np.ndarray, other: np.ndarray, first: int, second: int) -> bool:
-    """Return True when two links are placed otherwise relative to each other."""
-    before = np.linalg.solve(rest[first], rest[second])
-    after = np.linalg.solve(other[first], other[second])
-    return not np.allclose(before, after, rtol=0.0, atol=1e-9)
+def _moved_apart(rest: np.ndarray, other: np.ndarray, first: np.ndarray,
+                 second: np.ndarray) -> np.ndarray:
+    """Return where pairs of links are placed otherwise relative to each other (a mask)."""
+    def relative(poses: np.ndarray) -> np.ndarray:
+        turn, shift = poses[first, :3, :3], poses[first, :3, 3]
+        return np.concatenate([
+            np.einsum('nji,njk->nik', turn, poses[second, :3, :3]).reshape(-1, 9),
+            np.einsum('nji,nj->ni', turn, poses[second, :3, 3] - shift)], axis=1)
+    with np.errstate(invalid='ignore', over='ignore'):
+        same = np.abs(relative(rest) - relative(other)) <= 1e-9
+    return ~np.all(same, axis=1)
 
 
 def report_of(overlaps: Iterable[Overlap], tested: int, truncated: bool) -> OverlapReport:
