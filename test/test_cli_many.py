@@ -721,3 +721,19 @@ def test_a_macro_call_without_its_prefix_inside_a_link_is_said(tmp_path):
     found = [f for f in json.loads(out)['findings'] if f['rule'] == 'parse-xacro-unprefixed']
     assert [(f['line'], f['message'].split(' without')[0]) for f in found] == [
         (4, "<box_inertia> calls the macro 'box_inertia'")], found
+
+
+def test_a_double_dash_with_nothing_after_it_is_no_file(capsys):
+    # A new user's trial (round 39): the Action with a blank robots input runs
+    # check ROBOT --format json --, which printed "unrecognized arguments: \x00files after
+    # --" (the parser's marker for the files after --) and exit 4.
+    sample = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                          'samples', 'sample_robot.urdf')
+    plain = run(['check', sample, '--format', 'json'])
+    assert run(['check', sample, '--format', 'json', '--']) == plain
+    capsys.readouterr()
+    with pytest.raises(SystemExit) as exited:
+        run(['check', '--format', 'json', '--'])
+    err = capsys.readouterr().err
+    assert exited.value.code == EXIT_USAGE and 'required: ROBOT' in err
+    assert '\0' not in err and '\\x00' not in err and 'files after' not in err

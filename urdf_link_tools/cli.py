@@ -1072,7 +1072,8 @@ def _parse(parser: argparse.ArgumentParser, argv: Optional[Sequence[str]]):
     # pull request's file named 'mass:=1.urdf' was taken for a xacro argument, left
     # unchecked and the run passed.
     after: List[str] = []
-    if raw[:1] == ['check'] and '--' in raw[1:]:
+    dashed = raw[:1] == ['check'] and '--' in raw[1:]
+    if dashed:
         at = raw.index('--')
         raw, after = raw[:at] + [_FILES_AFTER], raw[at + 1:]
     # A pull request's file named '--config=p.urdf', listed by $(git ls-files '*.urdf')
@@ -1084,7 +1085,8 @@ def _parse(parser: argparse.ArgumentParser, argv: Optional[Sequence[str]]):
                          'to check after --')
     # xacro's name:=value arguments may also come after options, as with xacro itself.
     args, extra = parser.parse_known_args(raw)
-    if after:  # the files' place, wherever argparse put it
+    if dashed:  # the files' place, wherever argparse put it (nothing after --: the
+        # Action's blank robots input printed the marker as an unknown argument)
         extra = [item for item in extra if item != _FILES_AFTER]
         args.xacro_args = [item for item in args.xacro_args if item != _FILES_AFTER]
     unknown = [item for item in extra if item.startswith('-') or ':=' not in item]
