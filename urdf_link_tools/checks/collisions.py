@@ -390,7 +390,14 @@ def _overlaps(ctx: CheckContext) -> Iterator[Finding]:
         report = overlaps_report(ctx.robot, ctx.meshes, surfaces_wanted(ctx.config),
                                  joined_wanted(ctx.config))
     if isinstance(report, Exception):  # CollisionLibraryMissing
-        LOG.info('%s: overlaps at rest are not checked', report)
+        if sum(1 for link in ctx.robot.links if link.collisions) >= 2:
+            # Said, not silent: a pip-installed checker (the GitHub Action, the pre-commit
+            # hook before they asked for coal) reported one warning fewer than the README's
+            # set-up on the same robot, a 90 mm overlap, and nothing said why (a new user's
+            # trial, round 39). On standard error (the node's log), not among the findings:
+            # the same robot's report is the same wherever it is made.
+            LOG.warning('%s: the overlaps at rest (collision-overlap-at-rest) were not '
+                        'tested', report)
         return
     seen: Dict[Tuple[str, str], Dict[str, Severity]] = {}
     kept = []

@@ -192,7 +192,7 @@ def native_volume(points: np.ndarray) -> Optional[float]:
 
 def coal_installed() -> bool:
     """Return True when coal can be imported, without importing it (35 ms, 29 MB)."""
-    if 'coal' in sys.modules:
+    if sys.modules.get('coal') is not None:  # (None there: its import is blocked)
         return True
     global _COAL_FOUND
     if _COAL_FOUND is None:
