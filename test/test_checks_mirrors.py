@@ -304,18 +304,28 @@ _PUPPER_LEG = """
     </geometry></collision></link>"""
 
 
-def test_legs_coded_left_back_and_right_back_join_the_front_pair():
-    # lb/rb (left back, right back) were no side marks: the front pair was one finding, the
-    # rear legs one each (3 warnings of one pasted tensor).
-    legs = ''.join(_PUPPER_LEG.format(leg=leg, x=x, y=y, c=c, ixx=ixx, ixy=ixy) for
-                   leg, x, y, c, ixx, ixy in (
-                       ('lf', 0.1, 0.1, -0.0058, '8.1813456986579E-07', '8.786282796E-08'),
-                       ('rf', 0.1, -0.1, 0.0058, '8.18135114571354E-07', '-8.786282796E-08'),
-                       ('lb', -0.1, 0.1, -0.0058, '8.18134569865789E-07', '8.786282796E-08'),
-                       ('rb', -0.1, -0.1, 0.0058, '8.18135114571351E-07', '-8.786282796E-08')))
+#: Mini Pupper's pasted tensor on its four legs: (code, x, y, centre's y, ixx, ixy)
+_PUPPER_LEGS = (('lf', 0.1, 0.1, -0.0058, '8.1813456986579E-07', '8.786282796E-08'),
+                ('rf', 0.1, -0.1, 0.0058, '8.18135114571354E-07', '-8.786282796E-08'),
+                ('lb', -0.1, 0.1, -0.0058, '8.18134569865789E-07', '8.786282796E-08'),
+                ('rb', -0.1, -0.1, 0.0058, '8.18135114571351E-07', '-8.786282796E-08'))
+
+
+def _pupper_finding(leg_name, foot=''):
+    """Return the one inertia-exceeds-extent finding of the four legs (named leg_name(code))."""
+    legs = ''.join(_PUPPER_LEG.format(leg=leg, x=x, y=y, c=c, ixx=ixx, ixy=ixy).replace(
+        f'{leg}_leg', leg_name(leg)) + foot.format(leg=leg)
+        for leg, x, y, c, ixx, ixy in _PUPPER_LEGS)
     text = ('<robot name="pupper"><link name="base"><collision><geometry>'
             '<box size="0.2 0.08 0.04"/></geometry></collision></link>' + legs + '</robot>')
     (finding,) = of_rule(analyze(parse_urdf_string(text), NO_MESHES), 'inertia-exceeds-extent')
+    return finding
+
+
+def test_legs_coded_left_back_and_right_back_join_the_front_pair():
+    # lb/rb (left back, right back) were no side marks: the front pair was one finding, the
+    # rear legs one each (3 warnings of one pasted tensor).
+    finding = _pupper_finding(lambda leg: f'{leg}_leg')
     assert finding.links == ('lf_leg', 'rf_leg', 'lb_leg', 'rb_leg')
     assert "its fore-aft counterparts 'lb_leg' and 'rb_leg' have the same" in finding.message
 
@@ -332,15 +342,7 @@ def test_legs_whose_feet_carry_the_side_mark_glued_are_one_finding():
     # Mini Pupper 2's lf3..rb3, each welded to its foot lffoot..rbfoot, the side mark glued
     # to the foot's name: each message named its own foot, and the four alike findings
     # stayed four (sweep X).
-    legs = ''.join(_PUPPER_LEG.format(leg=leg, x=x, y=y, c=c, ixx=ixx, ixy=ixy).replace(
-        f'{leg}_leg', f'{leg}3') + _GLUED_FOOT.format(leg=leg) for leg, x, y, c, ixx, ixy in (
-            ('lf', 0.1, 0.1, -0.0058, '8.1813456986579E-07', '8.786282796E-08'),
-            ('rf', 0.1, -0.1, 0.0058, '8.18135114571354E-07', '-8.786282796E-08'),
-            ('lb', -0.1, 0.1, -0.0058, '8.18134569865789E-07', '8.786282796E-08'),
-            ('rb', -0.1, -0.1, 0.0058, '8.18135114571351E-07', '-8.786282796E-08')))
-    text = ('<robot name="pupper"><link name="base"><collision><geometry>'
-            '<box size="0.2 0.08 0.04"/></geometry></collision></link>' + legs + '</robot>')
-    (finding,) = of_rule(analyze(parse_urdf_string(text), NO_MESHES), 'inertia-exceeds-extent')
+    finding = _pupper_finding(lambda leg: f'{leg}3', _GLUED_FOOT)
     assert finding.links == ('lf3', 'rf3', 'lb3', 'rb3')
     assert "welded to 'lffoot'" in finding.message
     assert "its fore-aft counterparts 'lb3' and 'rb3' have the same" in finding.message
