@@ -501,3 +501,12 @@ def test_a_mirror_is_compared_without_its_list_order_or_its_contact_point():
     deeper = Finding(deeper.rule, deeper.severity, deeper.message.replace('41.5', '45.5'),
                      link=deeper.link)
     assert _shape(left) != _shape(deeper)  # (another depth: the mirror's own fault)
+
+
+def test_a_lone_side_letter_is_not_blanked_at_the_start_of_other_names():
+    # (_glued_marks blanks a leg code or side word, never a lone letter: l_arm's finding
+    # naming 'link_base' would lose its 'l' and no longer match r_arm's.)
+    from urdf_link_tools.checks.mirrors import _glued_marks
+    assert _glued_marks("welded to 'lffoot'", 'lf3') == "welded to '~foot'"
+    assert _glued_marks("welded to 'leftfoot'", 'left_leg') == "welded to '~foot'"
+    assert _glued_marks("welded to 'link_base'", 'l_arm') == "welded to 'link_base'"

@@ -233,8 +233,8 @@ def _glued_marks(text: str, link: Optional[str]) -> str:
     (sweep X).
     """
     first = _SIDE.match(link or '')
-    if first is None:
-        return text
+    if first is None or first.group(1) is None and first.group(2) is None:
+        return text  # (a lone letter, l_foot's: 'link_base' starts with it too)
     return re.sub("'" + re.escape(first.group(0)) + '(?=[A-Za-z0-9])', "'~", text)
 
 
