@@ -37,7 +37,7 @@ lint: setup
 # The offline check first (it exits non-zero when it reports problems, which the sample robot
 # has on purpose), then the node on the same robot until Ctrl-C.
 run: setup
-	$(ENV) urdf-link-tools check $(SAMPLE) || echo "make run: the check exited with $$?"
+	$(ENV) urdf-link-tools check $(SAMPLE) || echo "make run: the check exited with $$? (2: the sample robot has errors, as it is made to)"
 	$(ENV) urdf_link_tools_node --ros-args --params-file config/urdf_link_tools.yaml \
 	    -p urdf_file:=$(SAMPLE)
 
