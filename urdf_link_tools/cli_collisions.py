@@ -29,7 +29,7 @@ from typing import TextIO, TYPE_CHECKING
 
 # NumPy and the collision library load when a command runs, not with the parser: `check`
 # forks its reading child before it imports NumPy (meshes.aside).
-from urdf_link_tools.collision import DEFAULT_SAMPLES, DEFAULT_SEED
+from urdf_link_tools.collision import DEFAULT_SAMPLES, DEFAULT_SEED, MAX_PLACED_LINKS
 from urdf_link_tools.errors import UrdfInputError
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -40,10 +40,8 @@ MAX_SRDF_BYTES = 10_000_000
 #: the most links with collision geometry a matrix is computed for by default (as the node's
 #: ros.collision_matrix.MAX_LINKS; --max-links raises it)
 MAX_LINKS = 1000
-#: the sampled states place every link of the robot (4x4 doubles each, 200 states at once
-#: for the Always test, about 1 s a million placements): at most this many links, and
-#: states x links
-MAX_PLACED_LINKS = 5000
+#: the most placements of links (states x links: about 30 s), of at most MAX_PLACED_LINKS
+#: links (as the node)
 MAX_PLACEMENTS = 20_000_000
 
 

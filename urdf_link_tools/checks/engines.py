@@ -608,14 +608,13 @@ def _start_contacts(ctx: CheckContext) -> list:
     """Return MuJoCo's contacts with every joint at 0 that rest apart, deepest first."""
     from urdf_link_tools.checks.collisions import base_welded
     from urdf_link_tools.collision.bodies import build_bodies, CollisionLibraryMissing
-    from urdf_link_tools.collision.overlap import HULL_ONLY_MIN, OverlapPlan
+    from urdf_link_tools.collision.overlap import HULL_ONLY_MIN, overlaps_at_rest
     if not any(link.collisions for link in ctx.robot.links):
         return []
     try:
         bodies, _ = build_bodies(ctx.robot, ctx.meshes)
-        plan = OverlapPlan(ctx.robot, bodies, joined=True, hulls=True,
-                           welded=base_welded(ctx), zero=True)
-        report = plan.report(overlap for _, overlap in plan.test(range(len(plan.pairs))))
+        report = overlaps_at_rest(ctx.robot, bodies, joined=True, hulls=True,
+                                  welded=base_welded(ctx), zero=True)
     except CollisionLibraryMissing:
         return []
     return [item for item in report.overlaps if item.depth >= HULL_ONLY_MIN]

@@ -31,3 +31,7 @@ coal is imported on first use only; without it these raise
 #: random states of the Never test, and their seed (imported without NumPy by the command line)
 DEFAULT_SAMPLES = 10_000
 DEFAULT_SEED = 0
+#: the most links of a robot whose states are sampled, by the command line and the node: each
+#: state places every link (128 bytes a link and state, 200 states at a time for the Always
+#: test; about 1 s a million placements)
+MAX_PLACED_LINKS = 5000

@@ -535,7 +535,8 @@ def _surface_depth(scene: Scene, pose_row: np.ndarray, a: int, b: int, i: int, j
 
 def overlaps_at_rest(robot, bodies: Mapping[str, Body], max_pairs: int = MAX_PAIRS,
                      surfaces: bool = False, joined: bool = False,
-                     hulls: bool = False, welded: Optional[bool] = None) -> OverlapReport:
+                     hulls: bool = False, welded: Optional[bool] = None,
+                     zero: bool = False) -> OverlapReport:
     """
     Return the pairs of non-adjacent links in collision at MoveIt's default state.
 
@@ -547,10 +548,12 @@ def overlaps_at_rest(robot, bodies: Mapping[str, Body], max_pairs: int = MAX_PAI
     :param hulls: report the pairs whose hulls only meet too (:attr:`Overlap.hull_only`)
     :param welded: whether MuJoCo is taken to weld the base to the world
         (:func:`.adjacency.welded_base`; by default judged without geometry)
+    :param zero: with every joint at 0 instead (MuJoCo's start), the pairs placed otherwise
+        than at the default state only (see :class:`OverlapPlan`)
     :return: the overlaps, deepest first
     :raises CollisionLibraryMissing: when coal is not installed
     """
-    plan = OverlapPlan(robot, bodies, max_pairs, surfaces, joined, hulls, welded)
+    plan = OverlapPlan(robot, bodies, max_pairs, surfaces, joined, hulls, welded, zero)
     return plan.report(overlap for _, overlap in plan.test(range(len(plan.pairs))))
 
 

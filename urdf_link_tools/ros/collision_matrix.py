@@ -26,6 +26,7 @@ from __future__ import annotations
 import time
 from typing import Optional, Tuple
 
+from urdf_link_tools.collision import MAX_PLACED_LINKS
 from urdf_link_tools.collision.bodies import build_bodies, CollisionLibraryMissing
 from urdf_link_tools.collision.matrix import CollisionMatrix, compute_matrix, DEFAULT_SAMPLES
 from urdf_link_tools.collision.srdf import matrix_srdf
@@ -40,9 +41,8 @@ MAX_LINKS = 1000
 #: the most numbers the random states of one call may hold (samples x moving joints): 80 MB
 #: (a 20,000-link chain asked for 10,000 states: 1.5 GB at once, ninth red-team review)
 MAX_STATE_VALUES = 10_000_000
-#: the most links of the whole robot (each state places every link: 128 bytes a link and
-#: state, 200 states at a time)
-MAX_ROBOT_LINKS = 5000
+#: the most links of the whole robot (the CLI's bound too)
+MAX_ROBOT_LINKS = MAX_PLACED_LINKS
 #: the answer while another matrix is being computed
 BUSY = ('another collision matrix is being computed: ask again when it is done (one at a '
         'time)')
