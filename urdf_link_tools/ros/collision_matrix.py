@@ -66,8 +66,10 @@ def compute(analysis, samples: int, seed: int) -> Computed:
         return None, f'seed must be from 0 to 2^63 - 1, got {seed}', 0.0
     robot = analysis.robot
     if len(robot.links) > MAX_ROBOT_LINKS:
+        # (urdf-link-tools collisions refuses it too: every state places every link)
         return None, (f'the robot has {len(robot.links):,} links, more than the node computes '
-                      f'a matrix for ({MAX_ROBOT_LINKS:,}): use urdf-link-tools collisions'), 0.0
+                      f'a matrix for ({MAX_ROBOT_LINKS:,}): each random state places every '
+                      'link'), 0.0
     moving = sum(1 for joint in robot.joints if joint.type != 'fixed')
     if samples * max(moving, 1) > MAX_STATE_VALUES:
         return None, (f'{samples:,} random states of {moving:,} moving joints are more than '
